@@ -1,0 +1,5 @@
+//! Omen's dice language.
+
+pub mod diagnostic;
+pub mod span;
+pub mod syntax;

@@ -1,0 +1,138 @@
+//! The syntax tree: what the user wrote, with spans, before any checking.
+//!
+//! Modifiers are kept in the order written; the checker (`crate::check`) puts them in evaluation order
+//! (explode/reroll/clamp as written → keep/drop → counting) and rejects the combinations that make no sense.
+
+use crate::span::Span;
+
+/// A node with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+pub type Expr = Spanned<ExprKind>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    /// An integer literal. Literals that do not fit in `i64` are a parse error.
+    Number(i64),
+    /// `NdX` with its modifiers, e.g. `4d6kh3`, `(1d4)d6`, `d%`, `dF`, `d{1,1,2,3}`, `10d12>=8f<=1`.
+    Dice(Box<DiceExpr>),
+    /// `{a, b, …}` followed by modifiers (keep/drop, counting), e.g. `{2d20, 1d20+5}kh1`.
+    Group(Box<GroupExpr>),
+    /// `-x`.
+    Neg(Box<Expr>),
+    /// `a + b`, `a - b`, `a * b`, `a / b` (floor division).
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a >= b` and the other compare operators between two whole expressions: true or false.
+    /// Only produced where the left side is not a dice term or group (there a compare point counts dice),
+    /// e.g. `(3d6)>=10`, `2d6+1 > 7`.
+    Compare(CompareOp, Box<Expr>, Box<Expr>),
+    /// `min(a, b, …)`, `max(a, b, …)`, `abs(x)`: the function name as written (lower-cased) and its span.
+    Call(Spanned<String>, Vec<Expr>),
+    /// `x[label]`: a label kept in the roll transcript; `label` is the text between the brackets, trimmed.
+    Label(Box<Expr>, Spanned<String>),
+    /// `(x)`: kept so that `(3d6)>=10` is told apart from `3d6>=10` and for precise spans.
+    Paren(Box<Expr>),
+    /// Where the parser recovered from an error. Never reaches the checker: `parse` fails when it made one.
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    Ge,
+    Gt,
+    Le,
+    Lt,
+    Eq,
+}
+
+/// A dice term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceExpr {
+    /// The number of dice; `None` for `dX` (one die). Either a number or a parenthesised expression.
+    pub count: Option<Expr>,
+    pub sides: Spanned<Sides>,
+    /// In the order written.
+    pub modifiers: Vec<Spanned<Modifier>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sides {
+    /// `d6`, `d(1d4*2)`: the expression giving the number of sides (a number literal or a parenthesised expression).
+    Number(Expr),
+    /// `d%`: 1..=100.
+    Percent,
+    /// `dF`: -1, 0, +1.
+    Fudge,
+    /// `d{1,1,2,3}`, `d{-1..1,5}`: each item is one face or an inclusive range of faces.
+    Custom(Vec<Spanned<FaceItem>>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaceItem {
+    Face(i64),
+    /// `lo..hi`, inclusive.
+    Range(i64, i64),
+}
+
+/// A compare point: `>=8`, `<2`, `=3`; a bare number `3` means `=3`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComparePoint {
+    pub op: CompareOp,
+    pub value: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Modifier {
+    /// `!` (explode on the maximum face, `point` is `None`), `!>=5`, `!5`; `!!…` when `compound`.
+    Explode {
+        compound: bool,
+        point: Option<ComparePoint>,
+    },
+    /// `ro<=2`: reroll once.
+    RerollOnce(ComparePoint),
+    /// `rr<=2` (and `r<=2`): reroll until the condition no longer holds.
+    RerollRecursive(ComparePoint),
+    /// `min3`: each die below 3 counts as 3.
+    ClampMin(i64),
+    /// `max5`: each die above 5 counts as 5.
+    ClampMax(i64),
+    /// `khN`, `kN`, `klN`, `dhN`, `dlN`, `dN` (after a dice term, `d` is `dl`); `count` is 1 when omitted.
+    Keep { which: KeepWhich, count: i64 },
+    /// A compare point right after a dice term or group: count the dice (members) meeting it.
+    Success(ComparePoint),
+    /// `f<=1`, `f1` (meaning `f=1`): subtract the dice (members) meeting it from the count.
+    Failure(ComparePoint),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeepWhich {
+    KeepHighest,
+    KeepLowest,
+    DropHighest,
+    DropLowest,
+}
+
+/// `{a, b, …}` and its modifiers (only keep/drop and counting are allowed on groups; the checker says so).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupExpr {
+    pub members: Vec<Expr>,
+    pub modifiers: Vec<Spanned<Modifier>>,
+}
