@@ -1,1 +1,32 @@
-pub fn placeholder() {}
+//! Omen's core: exact dice distributions and the source of randomness. No I/O, no text for users
+//! beyond error messages.
+//!
+//! ```
+//! use omen_core::{Distribution, Keep, Limits, keep_sum};
+//!
+//! let limits = Limits::default();
+//! let d6 = Distribution::die(6).unwrap();
+//! // 4d6, keep the highest 3.
+//! let stat = keep_sum(&d6, 4, Keep::Highest(3), &|x| x, &limits, &mut limits.budget()).unwrap();
+//! assert_eq!(stat.probability(&18).to_string(), "7/432");
+//! ```
+
+pub mod dice;
+pub mod distribution;
+pub mod error;
+pub mod limits;
+pub mod pool;
+pub mod roller;
+pub mod spec;
+
+pub use dice::{
+    ChainElement, Compare, Condition, Die, DieStep, Explosion, any_of, chain_element, chain_sum,
+};
+pub use distribution::{
+    Distribution, Probability, Statistics, Weight, probability_to_f64, ratio_to_f64,
+};
+pub use error::CoreError;
+pub use limits::{Budget, Limits};
+pub use pool::{Keep, Unit, keep_sum, sequential_keep_sum};
+pub use roller::{ChaChaDice, DieSource, ScriptedDice};
+pub use spec::{DiceSpec, Exact, Mark, PoolRoll, PoolSpec, REROLL_LIMIT, RolledDie, select_kept};

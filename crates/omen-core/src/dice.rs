@@ -1,0 +1,345 @@
+//! Physical dice and what can happen to one die before the pool sees it: rerolls, clamps and explosions.
+
+use std::fmt;
+
+use num_traits::{One, Zero};
+
+use crate::distribution::{Distribution, Probability, Weight};
+use crate::error::CoreError;
+use crate::limits::{Budget, Limits};
+
+/// A die whose faces are equally likely per listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Die {
+    /// 1..=sides.
+    Standard(u64),
+    /// −1, 0, +1.
+    Fudge,
+    /// The listed faces, repeats allowed (`{1,1,2,3}`: 1 is twice as likely as 2).
+    Custom(Vec<i64>),
+}
+
+impl Die {
+    /// # Errors
+    /// `NoSides` or `TooManySides`.
+    pub fn standard(sides: i64, limits: &Limits) -> Result<Self, CoreError> {
+        Ok(Die::Standard(limits.check_sides(sides)?))
+    }
+
+    /// # Errors
+    /// `NoFaces` for an empty list, `TooManySides` for more faces than `max_sides`.
+    pub fn custom(faces: Vec<i64>, limits: &Limits) -> Result<Self, CoreError> {
+        if faces.is_empty() {
+            return Err(CoreError::NoFaces);
+        }
+        limits.check_sides(faces.len() as i64)?;
+        Ok(Die::Custom(faces))
+    }
+
+    /// How many faces (listings) the die has.
+    pub fn face_count(&self) -> u64 {
+        match self {
+            Die::Standard(s) => *s,
+            Die::Fudge => 3,
+            Die::Custom(f) => f.len() as u64,
+        }
+    }
+
+    /// The face at `index` in `0..face_count()`.
+    pub fn face(&self, index: u64) -> i64 {
+        match self {
+            Die::Standard(_) => index as i64 + 1,
+            Die::Fudge => index as i64 - 1,
+            Die::Custom(f) => f[index as usize],
+        }
+    }
+
+    pub fn has_face(&self, value: i64) -> bool {
+        match self {
+            Die::Standard(s) => value >= 1 && value as u64 <= *s,
+            Die::Fudge => (-1..=1).contains(&value),
+            Die::Custom(f) => f.contains(&value),
+        }
+    }
+
+    pub fn distribution(&self) -> Distribution<i64> {
+        match self {
+            Die::Standard(s) => Distribution::die(*s as i64).expect("validated sides"),
+            Die::Fudge => Distribution::uniform([-1, 0, 1]).expect("three faces"),
+            Die::Custom(f) => Distribution::uniform(f.iter().copied()).expect("validated faces"),
+        }
+    }
+}
+
+impl fmt::Display for Die {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Die::Standard(100) => write!(f, "d%"),
+            Die::Standard(s) => write!(f, "d{s}"),
+            Die::Fudge => write!(f, "dF"),
+            Die::Custom(faces) => {
+                let list: Vec<String> = faces.iter().map(i64::to_string).collect();
+                write!(f, "d{{{}}}", list.join(","))
+            }
+        }
+    }
+}
+
+/// A compare operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compare {
+    Ge,
+    Gt,
+    Le,
+    Lt,
+    Eq,
+}
+
+impl Compare {
+    pub fn holds(self, left: i64, right: i64) -> bool {
+        match self {
+            Compare::Ge => left >= right,
+            Compare::Gt => left > right,
+            Compare::Le => left <= right,
+            Compare::Lt => left < right,
+            Compare::Eq => left == right,
+        }
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Compare::Ge => ">=",
+            Compare::Gt => ">",
+            Compare::Le => "<=",
+            Compare::Lt => "<",
+            Compare::Eq => "=",
+        }
+    }
+}
+
+/// A condition on one die's value, e.g. `>=8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Condition {
+    pub op: Compare,
+    pub value: i64,
+}
+
+impl Condition {
+    pub fn new(op: Compare, value: i64) -> Self {
+        Condition { op, value }
+    }
+
+    pub fn holds(self, x: i64) -> bool {
+        self.op.holds(x, self.value)
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.op.symbol(), self.value)
+    }
+}
+
+/// One per-die modifier that keeps a die a single value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DieStep {
+    /// If the condition holds, roll again once and keep the new value.
+    RerollOnce(Condition),
+    /// Roll again while the condition holds (exact: the die is conditioned on it not holding).
+    RerollUntil(Condition),
+    /// Values below the bound count as the bound.
+    ClampMin(i64),
+    /// Values above the bound count as the bound.
+    ClampMax(i64),
+}
+
+impl DieStep {
+    /// The single-die distribution after this step, given the distribution before it.
+    ///
+    /// A reroll draws again from the distribution before the step (the die as modified so far).
+    ///
+    /// # Errors
+    /// `RerollEverything` when a recursive reroll's condition holds on every face.
+    pub fn apply(self, before: &Distribution<i64>) -> Result<Distribution<i64>, CoreError> {
+        match self {
+            DieStep::ClampMin(m) => Ok(before.map(|&x| x.max(m))),
+            DieStep::ClampMax(m) => Ok(before.map(|&x| x.min(m))),
+            DieStep::RerollUntil(c) => {
+                let kept = before
+                    .entries()
+                    .iter()
+                    .filter(|(x, _)| !c.holds(*x))
+                    .cloned();
+                Distribution::from_weights(kept).map_err(|_| CoreError::RerollEverything)
+            }
+            DieStep::RerollOnce(c) => {
+                // P'(x) = P(x)·[¬c(x)] + P(c)·P(x), over the total T².
+                let total = before.total();
+                let hit: Weight = before
+                    .entries()
+                    .iter()
+                    .filter(|(x, _)| c.holds(*x))
+                    .map(|(_, w)| w)
+                    .sum();
+                let pairs = before.entries().iter().map(|(x, w)| {
+                    let stay = if c.holds(*x) {
+                        Weight::zero()
+                    } else {
+                        w * total
+                    };
+                    (*x, stay + w * &hit)
+                });
+                Ok(Distribution::from_weights(pairs)?.normalized())
+            }
+        }
+    }
+}
+
+/// How one die explodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Explosion {
+    /// The condition that adds another die; `None` is the die's highest face.
+    pub condition: Condition,
+    /// The extra rolls add into the same die instead of standing as dice of their own.
+    pub compound: bool,
+}
+
+/// One roll of a die inside an explosion chain: whether it explodes, and the value it counts as.
+///
+/// The explosion is decided on the value before the per-die steps written after the explosion; the
+/// value is the one after them.
+pub type ChainElement = Distribution<(bool, i64)>;
+
+/// The element distribution of a die whose rolls come from `before`, explode on `condition` and are then
+/// changed by `after`.
+///
+/// # Errors
+/// The errors of the `after` steps.
+pub fn chain_element(
+    before: &Distribution<i64>,
+    condition: Option<Condition>,
+    after: &[DieStep],
+) -> Result<ChainElement, CoreError> {
+    let mut parts = Vec::with_capacity(before.len());
+    for (v, w) in before.entries() {
+        let explodes = condition.is_some_and(|c| c.holds(*v));
+        let mut value = Distribution::constant(*v);
+        for step in after {
+            value = step.apply(&value)?;
+        }
+        parts.push((w.clone(), value.map(|&x| (explodes, x))));
+    }
+    Distribution::mixture(parts)
+}
+
+/// The distribution of Σ score(value) over one die's explosion chain of at most `depth` extra rolls, and
+/// the probability that the chain reached the depth limit with its last roll meeting the condition.
+///
+/// # Errors
+/// `TooManyOutcomes`, `WorkBudget`, `Overflow`.
+pub fn chain_sum(
+    element: &ChainElement,
+    depth: u64,
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<(Distribution<i64>, Probability), CoreError> {
+    let last = element.map(|&(_, v)| score(v));
+    let explode_weight: Weight = element
+        .entries()
+        .iter()
+        .filter(|((e, _), _)| *e)
+        .map(|(_, w)| w)
+        .sum();
+    let p = Probability::new(explode_weight.clone(), element.total().clone());
+    if explode_weight.is_zero() {
+        return Ok((last, Probability::zero()));
+    }
+    // Y₀ is the last roll (never exploded); Yₖ = stop ⊕ (explode + Yₖ₋₁), built from the inside out.
+    let stop = Distribution::from_weights(
+        element
+            .entries()
+            .iter()
+            .filter(|((e, _), _)| !*e)
+            .map(|((_, v), w)| (score(*v), w.clone())),
+    );
+    let go = Distribution::from_weights(
+        element
+            .entries()
+            .iter()
+            .filter(|((e, _), _)| *e)
+            .map(|((_, v), w)| (score(*v), w.clone())),
+    )?;
+    let stop_weight = element.total() - &explode_weight;
+    let mut y = last;
+    for _ in 0..depth {
+        let continued = go.add(&y, limits, budget)?;
+        y = match &stop {
+            Ok(stop) => Distribution::mixture(vec![
+                (stop_weight.clone(), stop.clone()),
+                (explode_weight.clone(), continued),
+            ])?,
+            Err(_) => continued,
+        };
+    }
+    let truncated = num_traits::pow(p, depth as usize + 1);
+    Ok((y, truncated))
+}
+
+/// P(at least one of `n` independent events of probability `p`).
+pub fn any_of(p: &Probability, n: usize) -> Probability {
+    if p.is_zero() {
+        return Probability::zero();
+    }
+    Probability::one() - num_traits::pow(Probability::one() - p, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prob(n: u64, d: u64) -> Probability {
+        Probability::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn reroll_once_on_one() {
+        let d6 = Distribution::die(6).unwrap();
+        let r = DieStep::RerollOnce(Condition::new(Compare::Eq, 1))
+            .apply(&d6)
+            .unwrap();
+        assert_eq!(r.probability(&1), prob(1, 36));
+        assert_eq!(r.probability(&6), prob(7, 36));
+    }
+
+    #[test]
+    fn reroll_until_conditions_the_die() {
+        let d6 = Distribution::die(6).unwrap();
+        let r = DieStep::RerollUntil(Condition::new(Compare::Le, 2))
+            .apply(&d6)
+            .unwrap();
+        assert_eq!(r.probability(&3), prob(1, 4));
+        assert_eq!(r.probability(&1), prob(0, 1));
+        let all = DieStep::RerollUntil(Condition::new(Compare::Ge, 1)).apply(&d6);
+        assert_eq!(all, Err(CoreError::RerollEverything));
+    }
+
+    #[test]
+    fn compound_d6_with_depth_one() {
+        let limits = Limits::default();
+        let d6 = Distribution::die(6).unwrap();
+        let e = chain_element(&d6, Some(Condition::new(Compare::Eq, 6)), &[]).unwrap();
+        let (sum, truncated) = chain_sum(&e, 1, &|x| x, &limits, &mut limits.budget()).unwrap();
+        assert_eq!(sum.probability(&5), prob(1, 6));
+        assert_eq!(sum.probability(&7), prob(1, 36));
+        assert_eq!(sum.probability(&12), prob(1, 36));
+        assert_eq!(sum.len(), 11);
+        assert_eq!(truncated, prob(1, 36));
+        assert!(crate::ratio_to_f64(&sum.statistics().mean) > 3.5);
+    }
+
+    #[test]
+    fn any_of_three() {
+        assert_eq!(any_of(&prob(1, 2), 3), prob(7, 8));
+    }
+}

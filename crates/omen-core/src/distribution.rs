@@ -1,0 +1,544 @@
+//! Exact distributions: outcomes with arbitrary-precision integer weights over an explicit total.
+//!
+//! No floats inside. Weights are never reduced to lowest terms by the arithmetic (that is for display),
+//! but a distribution may divide all its weights by their common factor to keep the numbers small;
+//! equality therefore compares probabilities, not raw weights.
+
+use std::collections::BTreeMap;
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_rational::Ratio;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+use crate::error::CoreError;
+use crate::limits::{Budget, Limits};
+
+/// A non-negative integer weight.
+pub type Weight = BigUint;
+
+/// An exact probability; `Ratio::new` reduces, `Ratio::new_raw` does not.
+pub type Probability = Ratio<BigUint>;
+
+/// A finite distribution: outcomes in ascending order, each with a positive weight, over `total`.
+#[derive(Clone, Debug)]
+pub struct Distribution<T> {
+    entries: Vec<(T, Weight)>,
+    total: Weight,
+}
+
+impl<T: Ord + Clone> PartialEq for Distribution<T> {
+    /// Equal when every outcome has the same probability (weights cross-multiplied).
+    fn eq(&self, other: &Self) -> bool {
+        self.entries.len() == other.entries.len()
+            && self
+                .entries
+                .iter()
+                .zip(&other.entries)
+                .all(|((a, wa), (b, wb))| a == b && wa * &other.total == wb * &self.total)
+    }
+}
+
+impl<T: Ord + Clone> Eq for Distribution<T> {}
+
+impl<T: Ord + Clone> Distribution<T> {
+    /// Builds a distribution from (outcome, weight) pairs in any order; equal outcomes merge, zero
+    /// weights vanish.
+    ///
+    /// # Errors
+    /// `Empty` when no outcome has a positive weight.
+    pub fn from_weights(pairs: impl IntoIterator<Item = (T, Weight)>) -> Result<Self, CoreError> {
+        let mut map: BTreeMap<T, Weight> = BTreeMap::new();
+        for (outcome, weight) in pairs {
+            if weight.is_zero() {
+                continue;
+            }
+            *map.entry(outcome).or_default() += weight;
+        }
+        Self::from_sorted_unchecked(map.into_iter().collect())
+    }
+
+    /// From pairs already sorted by outcome, strictly increasing, zero weights allowed (dropped).
+    pub(crate) fn from_sorted_unchecked(entries: Vec<(T, Weight)>) -> Result<Self, CoreError> {
+        let entries: Vec<(T, Weight)> = entries.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+        debug_assert!(entries.windows(2).all(|p| p[0].0 < p[1].0));
+        let total: Weight = entries.iter().map(|(_, w)| w).sum();
+        if total.is_zero() {
+            return Err(CoreError::Empty);
+        }
+        Ok(Distribution { entries, total })
+    }
+
+    /// The outcome that always happens.
+    pub fn constant(outcome: T) -> Self {
+        Distribution {
+            entries: vec![(outcome, Weight::one())],
+            total: Weight::one(),
+        }
+    }
+
+    /// Every listed outcome equally likely per listing (`[1, 1, 2]` makes 1 twice as likely as 2).
+    ///
+    /// # Errors
+    /// `Empty` for an empty list.
+    pub fn uniform(outcomes: impl IntoIterator<Item = T>) -> Result<Self, CoreError> {
+        Self::from_weights(outcomes.into_iter().map(|o| (o, Weight::one())))
+    }
+
+    pub fn entries(&self) -> &[(T, Weight)] {
+        &self.entries
+    }
+
+    pub fn outcomes(&self) -> impl Iterator<Item = &T> {
+        self.entries.iter().map(|(o, _)| o)
+    }
+
+    pub fn total(&self) -> &Weight {
+        &self.total
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Never true: a distribution has at least one outcome.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn min_outcome(&self) -> &T {
+        &self.entries[0].0
+    }
+
+    pub fn max_outcome(&self) -> &T {
+        &self.entries[self.entries.len() - 1].0
+    }
+
+    pub fn weight(&self, outcome: &T) -> Weight {
+        match self.entries.binary_search_by(|(o, _)| o.cmp(outcome)) {
+            Ok(i) => self.entries[i].1.clone(),
+            Err(_) => Weight::zero(),
+        }
+    }
+
+    /// P(X = outcome), reduced.
+    pub fn probability(&self, outcome: &T) -> Probability {
+        Probability::new(self.weight(outcome), self.total.clone())
+    }
+
+    /// P(pred(X)), reduced.
+    pub fn probability_where(&self, mut pred: impl FnMut(&T) -> bool) -> Probability {
+        let w: Weight = self
+            .entries
+            .iter()
+            .filter(|(o, _)| pred(o))
+            .map(|(_, w)| w)
+            .sum();
+        Probability::new(w, self.total.clone())
+    }
+
+    /// The distribution of f(X).
+    pub fn map<U: Ord + Clone>(&self, mut f: impl FnMut(&T) -> U) -> Distribution<U> {
+        self.try_map(|x| Ok::<U, CoreError>(f(x)))
+            .expect("an infallible map of a non-empty distribution")
+    }
+
+    /// The distribution of f(X) where f can fail (e.g. overflow).
+    ///
+    /// # Errors
+    /// The first error `f` returns.
+    pub fn try_map<U: Ord + Clone, E>(
+        &self,
+        mut f: impl FnMut(&T) -> Result<U, E>,
+    ) -> Result<Distribution<U>, E> {
+        let mut map: BTreeMap<U, Weight> = BTreeMap::new();
+        for (o, w) in &self.entries {
+            *map.entry(f(o)?).or_default() += w;
+        }
+        Ok(Distribution {
+            entries: map.into_iter().collect(),
+            total: self.total.clone(),
+        })
+    }
+
+    /// The distribution of f(X, Y) for independent X (self) and Y.
+    ///
+    /// # Errors
+    /// `WorkBudget` when the product of the outcome counts exceeds the budget; the first error of `f`.
+    pub fn combine<U: Ord + Clone, V: Ord + Clone>(
+        &self,
+        other: &Distribution<U>,
+        budget: &mut Budget,
+        mut f: impl FnMut(&T, &U) -> Result<V, CoreError>,
+    ) -> Result<Distribution<V>, CoreError> {
+        budget.spend_estimate(self.len() as u128 * other.len() as u128)?;
+        let mut map: BTreeMap<V, Weight> = BTreeMap::new();
+        for (a, wa) in &self.entries {
+            for (b, wb) in &other.entries {
+                *map.entry(f(a, b)?).or_default() += wa * wb;
+            }
+        }
+        Ok(Distribution {
+            entries: map.into_iter().collect(),
+            total: &self.total * &other.total,
+        }
+        .normalized())
+    }
+
+    /// A weighted mixture: first pick part i with probability `weight_i / Σ weight`, then draw from it.
+    ///
+    /// # Errors
+    /// `Empty` when there are no parts or all weights are zero.
+    pub fn mixture(parts: Vec<(Weight, Distribution<T>)>) -> Result<Distribution<T>, CoreError> {
+        let parts: Vec<(Weight, Distribution<T>)> =
+            parts.into_iter().filter(|(w, _)| !w.is_zero()).collect();
+        if parts.is_empty() {
+            return Err(CoreError::Empty);
+        }
+        // A common denominator for the parts' totals keeps the result's weights integral.
+        let lcm = parts
+            .iter()
+            .fold(Weight::one(), |acc, (_, d)| acc.lcm(&d.total));
+        let weight_sum: Weight = parts.iter().map(|(w, _)| w).sum();
+        let mut map: BTreeMap<T, Weight> = BTreeMap::new();
+        for (w, d) in &parts {
+            let scale = w * (&lcm / &d.total);
+            for (o, wo) in &d.entries {
+                *map.entry(o.clone()).or_default() += wo * &scale;
+            }
+        }
+        Ok(Distribution {
+            entries: map.into_iter().collect(),
+            total: weight_sum * lcm,
+        }
+        .normalized())
+    }
+
+    /// Divides every weight and the total by their common factor. Probabilities are unchanged.
+    pub fn normalized(mut self) -> Self {
+        let mut g = self.total.clone();
+        for (_, w) in &self.entries {
+            if g.is_one() {
+                return self;
+            }
+            g = g.gcd(w);
+        }
+        if !g.is_one() {
+            for (_, w) in &mut self.entries {
+                *w /= &g;
+            }
+            self.total /= &g;
+        }
+        self
+    }
+
+    /// Cumulative weights: for each outcome, the weight of outcomes ≤ it and ≥ it.
+    pub fn cumulative(&self) -> Vec<(Weight, Weight)> {
+        let mut at_most = Weight::zero();
+        let mut out = Vec::with_capacity(self.entries.len());
+        for (_, w) in &self.entries {
+            at_most += w;
+            out.push((at_most.clone(), &self.total - &at_most + w));
+        }
+        out
+    }
+}
+
+impl Distribution<bool> {
+    /// P(true) as a distribution over {false, true}.
+    pub fn bernoulli(p: &Probability) -> Result<Self, CoreError> {
+        let (n, d) = (p.numer().clone(), p.denom().clone());
+        Self::from_weights([(false, &d - &n), (true, n)])
+    }
+
+    pub fn probability_true(&self) -> Probability {
+        self.probability(&true)
+    }
+}
+
+/// Summary statistics of an integer distribution, exact where they can be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statistics {
+    pub mean: Ratio<BigInt>,
+    pub variance: Ratio<BigInt>,
+    /// The smallest outcome x with P(X ≤ x) ≥ 1/2.
+    pub median: i64,
+    /// The outcomes of greatest probability, ascending.
+    pub modes: Vec<i64>,
+}
+
+impl Statistics {
+    /// The standard deviation, only ever for display.
+    pub fn standard_deviation(&self) -> f64 {
+        ratio_to_f64(&self.variance).max(0.0).sqrt()
+    }
+}
+
+/// A float view of a signed ratio, accurate for huge numerators and denominators.
+pub fn ratio_to_f64(r: &Ratio<BigInt>) -> f64 {
+    let n = r.numer();
+    let d = r.denom();
+    // Shift both down to 64 significant bits so the division stays within f64 range.
+    let shift = n.bits().max(d.bits()).saturating_sub(64);
+    let n = (n >> shift).to_f64().unwrap_or(f64::NAN);
+    let d = (d >> shift).to_f64().unwrap_or(f64::NAN);
+    if d == 0.0 {
+        // The numerator dwarfs the denominator: the value overflows f64 anyway.
+        return if r.is_negative() {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+    }
+    n / d
+}
+
+/// A float view of a probability, only ever for display or sampling.
+pub fn probability_to_f64(p: &Probability) -> f64 {
+    ratio_to_f64(&Ratio::new_raw(
+        BigInt::from(p.numer().clone()),
+        BigInt::from(p.denom().clone()),
+    ))
+}
+
+impl Distribution<i64> {
+    /// A standard die 1..=sides.
+    ///
+    /// # Errors
+    /// `NoSides` for fewer than one side.
+    pub fn die(sides: i64) -> Result<Self, CoreError> {
+        if sides < 1 {
+            return Err(CoreError::NoSides(sides));
+        }
+        Ok(Distribution {
+            entries: (1..=sides).map(|f| (f, Weight::one())).collect(),
+            total: Weight::from(sides as u64),
+        })
+    }
+
+    pub fn statistics(&self) -> Statistics {
+        let total = BigInt::from(self.total.clone());
+        let mut sum = BigInt::zero();
+        let mut sum_sq = BigInt::zero();
+        for (o, w) in &self.entries {
+            let w = BigInt::from(w.clone());
+            let x = BigInt::from(*o);
+            sum += &x * &w;
+            sum_sq += &x * &x * &w;
+        }
+        let mean = Ratio::new(sum.clone(), total.clone());
+        // Var = (n·Σx²w − (Σxw)²) / n², exact.
+        let variance = Ratio::new(&total * sum_sq - &sum * &sum, &total * &total);
+        let half = &self.total; // compare 2·cum ≥ total
+        let mut cum = Weight::zero();
+        let mut median = *self.min_outcome();
+        for (o, w) in &self.entries {
+            cum += w;
+            if &cum * 2u32 >= *half {
+                median = *o;
+                break;
+            }
+        }
+        let best = self.entries.iter().map(|(_, w)| w).max().cloned();
+        let modes = self
+            .entries
+            .iter()
+            .filter(|(_, w)| Some(w) == best.as_ref())
+            .map(|(o, _)| *o)
+            .collect();
+        Statistics {
+            mean,
+            variance,
+            median,
+            modes,
+        }
+    }
+
+    /// The distribution of X + Y for independent X (self) and Y, by dense convolution.
+    ///
+    /// # Errors
+    /// `TooManyOutcomes`, `WorkBudget`, `Overflow`.
+    pub fn add(
+        &self,
+        other: &Self,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Self, CoreError> {
+        let lo = self
+            .min_outcome()
+            .checked_add(*other.min_outcome())
+            .ok_or(CoreError::Overflow)?;
+        let hi = self
+            .max_outcome()
+            .checked_add(*other.max_outcome())
+            .ok_or(CoreError::Overflow)?;
+        let span = (hi as i128 - lo as i128 + 1) as u128;
+        let dense_ok = span <= 4 * (self.len() as u128 * other.len() as u128).max(1)
+            && span <= limits.max_outcomes as u128 * 4;
+        if !dense_ok {
+            // Sparse outcomes (e.g. d{1,1000}) would waste a dense vector; use the generic product.
+            limits.check_outcomes((self.len() as u128 * other.len() as u128).min(span))?;
+            return self.combine(other, budget, |a, b| Ok(a + b));
+        }
+        limits.check_outcomes(span)?;
+        budget.spend_estimate(self.len() as u128 * other.len() as u128)?;
+        let mut acc = vec![Weight::zero(); span as usize];
+        for (a, wa) in &self.entries {
+            let base = (a - self.min_outcome()) as usize;
+            for (b, wb) in &other.entries {
+                let i = base + (b - other.min_outcome()) as usize;
+                if wa.is_one() {
+                    acc[i] += wb;
+                } else if wb.is_one() {
+                    acc[i] += wa;
+                } else {
+                    acc[i] += wa * wb;
+                }
+            }
+        }
+        let entries = acc
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| (lo + i as i64, w))
+            .collect();
+        let mut d = Self::from_sorted_unchecked(entries)?;
+        d.total = &self.total * &other.total;
+        Ok(d)
+    }
+
+    /// The distribution of the sum of `n` independent copies (0 copies: the constant 0).
+    ///
+    /// Small dice are added one at a time (a big weight times a small one is cheap); otherwise by
+    /// repeated squaring.
+    ///
+    /// # Errors
+    /// `TooManyOutcomes`, `WorkBudget`, `Overflow`.
+    pub fn sum_of(
+        &self,
+        n: usize,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Self, CoreError> {
+        if n == 0 {
+            return Ok(Self::constant(0));
+        }
+        let span = (*self.max_outcome() as i128 - *self.min_outcome() as i128) * n as i128 + 1;
+        limits.check_outcomes(span as u128)?;
+        let small = self.len() <= 64 && self.entries.iter().all(|(_, w)| w.bits() <= 64);
+        if small {
+            let mut acc = self.clone();
+            for _ in 1..n {
+                acc = acc.add(self, limits, budget)?;
+            }
+            return Ok(acc);
+        }
+        let mut result: Option<Self> = None;
+        let mut square = self.clone();
+        let mut k = n;
+        loop {
+            if k & 1 == 1 {
+                result = Some(match result {
+                    None => square.clone(),
+                    Some(r) => r.add(&square, limits, budget)?,
+                });
+            }
+            k >>= 1;
+            if k == 0 {
+                break;
+            }
+            square = square.add(&square, limits, budget)?;
+        }
+        Ok(result.expect("n ≥ 1"))
+    }
+
+    /// -X.
+    pub fn negate(&self) -> Self {
+        self.map(|x| -x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(sides: i64) -> Distribution<i64> {
+        Distribution::die(sides).unwrap()
+    }
+
+    #[test]
+    fn two_d6_sum_has_the_triangle_shape() {
+        let limits = Limits::default();
+        let s = d(6).sum_of(2, &limits, &mut limits.budget()).unwrap();
+        assert_eq!(s.total(), &Weight::from(36u32));
+        let weights: Vec<u32> = s
+            .entries()
+            .iter()
+            .map(|(_, w)| w.to_u32().unwrap())
+            .collect();
+        assert_eq!(weights, vec![1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn sum_by_squaring_matches_one_at_a_time() {
+        let limits = Limits::default();
+        let big =
+            Distribution::from_weights((0..70).map(|i| (i, Weight::from(i as u32 + 1)))).unwrap();
+        let by_squaring = big.sum_of(5, &limits, &mut limits.budget()).unwrap();
+        let mut one_at_a_time = big.clone();
+        for _ in 1..5 {
+            one_at_a_time = one_at_a_time
+                .add(&big, &limits, &mut limits.budget())
+                .unwrap();
+        }
+        assert_eq!(by_squaring, one_at_a_time);
+    }
+
+    #[test]
+    fn six_to_the_thousand_is_representable() {
+        let limits = Limits::default();
+        let s = d(6).sum_of(1000, &limits, &mut limits.budget()).unwrap();
+        assert_eq!(s.total(), &num_traits::pow(Weight::from(6u32), 1000));
+        assert_eq!(s.weight(&1000), Weight::one());
+        assert_eq!(s.len(), 5001);
+    }
+
+    #[test]
+    fn mixture_weights_parts() {
+        let parts = vec![(Weight::one(), d(2)), (Weight::from(3u32), d(4))];
+        let m = Distribution::mixture(parts).unwrap();
+        // P(1) = 1/4·1/2 + 3/4·1/4 = 5/16.
+        assert_eq!(
+            m.probability(&1),
+            Probability::new(5u32.into(), 16u32.into())
+        );
+        assert_eq!(
+            m.probability(&4),
+            Probability::new(3u32.into(), 16u32.into())
+        );
+    }
+
+    #[test]
+    fn statistics_of_a_d6() {
+        let s = d(6).statistics();
+        assert_eq!(s.mean, Ratio::new(BigInt::from(7), BigInt::from(2)));
+        assert_eq!(s.variance, Ratio::new(BigInt::from(35), BigInt::from(12)));
+        assert_eq!(s.median, 3);
+        assert_eq!(s.modes, vec![1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn equality_ignores_common_factors() {
+        let a =
+            Distribution::from_weights([(1, Weight::from(2u32)), (2, Weight::from(2u32))]).unwrap();
+        assert_eq!(a, d(2));
+        assert_ne!(a, d(3));
+    }
+
+    #[test]
+    fn huge_ratio_to_float_stays_finite() {
+        let limits = Limits::default();
+        let s = d(6).sum_of(1000, &limits, &mut limits.budget()).unwrap();
+        let st = s.statistics();
+        assert!((ratio_to_f64(&st.mean) - 3500.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,140 @@
+//! Limits that keep every request bounded in time and memory.
+//!
+//! Each limit is checked before the work starts where the cost can be known up front (dice counts,
+//! sides, depth, a pool's state count), and by the work budget during the work everywhere else, so an
+//! over-limit request is refused quickly instead of hanging or exhausting memory.
+
+use crate::error::CoreError;
+
+/// The documented limits. `Limits::default()` holds the defaults the CLI uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Dice in one pool (`NdX`: N). Default 10,000.
+    pub max_dice: u64,
+    /// Sides of one die (`dX`: X), and faces of a custom die. Default 1,000,000.
+    pub max_sides: u64,
+    /// Extra dice one die may add by exploding (the last roll is not exploded again). Default 20.
+    pub explode_depth: u64,
+    /// The highest `explode_depth` that may be asked for. Default 1,000.
+    pub max_explode_depth: u64,
+    /// Distinct outcomes of any one distribution. Default 1,000,000.
+    pub max_outcomes: u64,
+    /// Elementary steps (roughly one big-integer multiply-add each) of one exact computation.
+    /// Default 2,000,000,000, about a minute of work at worst.
+    pub work_budget: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_dice: 10_000,
+            max_sides: 1_000_000,
+            explode_depth: 20,
+            max_explode_depth: 1_000,
+            max_outcomes: 1_000_000,
+            work_budget: 2_000_000_000,
+        }
+    }
+}
+
+impl Limits {
+    /// # Errors
+    /// `TooManyDice` or `NegativeDice` when `count` is outside `0..=max_dice`.
+    pub fn check_dice(&self, count: i64) -> Result<usize, CoreError> {
+        if count < 0 {
+            return Err(CoreError::NegativeDice(count));
+        }
+        if count as u64 > self.max_dice {
+            return Err(CoreError::TooManyDice {
+                count,
+                limit: self.max_dice,
+            });
+        }
+        Ok(count as usize)
+    }
+
+    /// # Errors
+    /// `NoSides` or `TooManySides` when `sides` is outside `1..=max_sides`.
+    pub fn check_sides(&self, sides: i64) -> Result<u64, CoreError> {
+        if sides < 1 {
+            return Err(CoreError::NoSides(sides));
+        }
+        if sides as u64 > self.max_sides {
+            return Err(CoreError::TooManySides {
+                sides,
+                limit: self.max_sides,
+            });
+        }
+        Ok(sides as u64)
+    }
+
+    /// # Errors
+    /// `ExplodeDepth` when the configured depth is above `max_explode_depth`.
+    pub fn check_explode_depth(&self) -> Result<u64, CoreError> {
+        if self.explode_depth > self.max_explode_depth {
+            return Err(CoreError::ExplodeDepth {
+                depth: self.explode_depth,
+                limit: self.max_explode_depth,
+            });
+        }
+        Ok(self.explode_depth)
+    }
+
+    /// # Errors
+    /// `TooManyOutcomes` when `count` is above `max_outcomes`.
+    pub fn check_outcomes(&self, count: u128) -> Result<(), CoreError> {
+        if count > self.max_outcomes as u128 {
+            return Err(CoreError::TooManyOutcomes {
+                count,
+                limit: self.max_outcomes,
+            });
+        }
+        Ok(())
+    }
+
+    pub fn budget(&self) -> Budget {
+        Budget {
+            left: self.work_budget,
+            limit: self.work_budget,
+        }
+    }
+}
+
+/// Work left for one computation; every loop that could be long spends from it.
+#[derive(Debug)]
+pub struct Budget {
+    left: u64,
+    limit: u64,
+}
+
+impl Budget {
+    pub fn unlimited() -> Self {
+        Budget {
+            left: u64::MAX,
+            limit: u64::MAX,
+        }
+    }
+
+    /// # Errors
+    /// `WorkBudget` once the budget is spent.
+    pub fn spend(&mut self, steps: u64) -> Result<(), CoreError> {
+        match self.left.checked_sub(steps) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => {
+                self.left = 0;
+                Err(CoreError::WorkBudget { limit: self.limit })
+            }
+        }
+    }
+
+    /// Spends a cost given as a (possibly huge) estimate, refusing before any work is done.
+    ///
+    /// # Errors
+    /// `WorkBudget` when the estimate exceeds what is left.
+    pub fn spend_estimate(&mut self, steps: u128) -> Result<(), CoreError> {
+        self.spend(u64::try_from(steps).unwrap_or(u64::MAX))
+    }
+}

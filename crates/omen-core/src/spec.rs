@@ -1,0 +1,531 @@
+//! A dice term fully described (`NdX` with rerolls, clamps, an explosion, keep/drop and counting), and
+//! its two readings: the exact distribution and one roll with every die shown.
+//!
+//! Both readings follow the same order: the per-die steps as written (with the explosion among them),
+//! then keep/drop, then counting.
+
+use num_traits::Zero;
+
+use crate::dice::{
+    ChainElement, Condition, Die, DieStep, Explosion, any_of, chain_element, chain_sum,
+};
+use crate::distribution::{Distribution, Probability};
+use crate::error::CoreError;
+use crate::limits::{Budget, Limits};
+use crate::pool::{Keep, Unit, keep_sum, sequential_keep_sum};
+use crate::roller::DieSource;
+
+/// One die as modified before the pool sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceSpec {
+    pub die: Die,
+    /// Steps written before the explosion (all of them when there is none).
+    pub before: Vec<DieStep>,
+    /// At most one explosion; its condition is resolved (the highest face when none was written).
+    pub explosion: Option<Explosion>,
+    /// Steps written after the explosion: applied to each rolled die, or to the compound total.
+    pub after: Vec<DieStep>,
+}
+
+/// A pool of identical dice with keep/drop and counting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolSpec {
+    pub count: usize,
+    pub dice: DiceSpec,
+    pub keep: Keep,
+    /// Count the kept dice meeting this condition (instead of summing them).
+    pub success: Option<Condition>,
+    /// Subtract the kept dice meeting this condition from the count.
+    pub failure: Option<Condition>,
+    /// At most this many extra dice per die from exploding.
+    pub depth: u64,
+}
+
+/// An exact result: the distribution and the probability that an explosion hit the depth limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exact<T: Ord + Clone> {
+    pub distribution: Distribution<T>,
+    /// P(some die met its explode condition on its last allowed roll): the mass the limit cut off.
+    pub truncated: Probability,
+}
+
+/// What happened to a die in a roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// Counted towards the result (shown only when some dice were dropped).
+    Kept,
+    /// Rolled but not counted (keep/drop).
+    Dropped,
+    /// Met the explode condition and added another die (or, compounded, another roll).
+    Exploded,
+    /// Met the explode condition on its last allowed roll: the depth limit stopped it.
+    DepthLimit,
+    /// Replaced by a reroll; not part of the pool.
+    Rerolled,
+    /// Changed by min/max.
+    Clamped,
+    /// Met the success condition.
+    Success,
+    /// Met the failure condition.
+    Failure,
+}
+
+/// One die in a roll's transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RolledDie {
+    /// The value it counts as (after clamps; the compound total for `!!`).
+    pub value: i64,
+    /// The raw rolls that made it: one, or several for a compounding die.
+    pub rolls: Vec<i64>,
+    pub marks: Vec<Mark>,
+}
+
+impl RolledDie {
+    fn new(value: i64) -> Self {
+        RolledDie {
+            value,
+            rolls: vec![value],
+            marks: Vec::new(),
+        }
+    }
+
+    pub fn has(&self, mark: Mark) -> bool {
+        self.marks.contains(&mark)
+    }
+
+    /// Rerolled dice stay in the transcript but leave the pool.
+    pub fn in_pool(&self) -> bool {
+        !self.has(Mark::Rerolled)
+    }
+}
+
+/// One roll of a pool: every die in the order rolled (rerolled ones included, marked) and the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolRoll {
+    pub dice: Vec<RolledDie>,
+    pub total: i64,
+}
+
+/// A recursive reroll gives up after this many rerolls of one die (the exact engine conditions instead).
+pub const REROLL_LIMIT: u64 = 10_000;
+
+/// Which of `values` a keep/drop rule keeps; ties go to the earlier value.
+pub fn select_kept(values: &[i64], keep: Keep) -> Vec<bool> {
+    let n = values.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let (from_highest, take) = match keep {
+        Keep::All => return vec![true; n],
+        Keep::Highest(k) => (true, k.min(n)),
+        Keep::Lowest(k) => (false, k.min(n)),
+        Keep::DropHighest(d) => (false, n - d.min(n)),
+        Keep::DropLowest(d) => (true, n - d.min(n)),
+    };
+    if from_highest {
+        order.sort_by(|&a, &b| values[b].cmp(&values[a]));
+    } else {
+        order.sort_by_key(|&i| values[i]);
+    }
+    let mut kept = vec![false; n];
+    for &i in order.iter().take(take) {
+        kept[i] = true;
+    }
+    kept
+}
+
+impl DiceSpec {
+    /// A plain die with no steps.
+    pub fn plain(die: Die) -> Self {
+        DiceSpec {
+            die,
+            before: Vec::new(),
+            explosion: None,
+            after: Vec::new(),
+        }
+    }
+
+    /// The distribution of one roll after the steps written before the explosion.
+    ///
+    /// # Errors
+    /// `RerollEverything`.
+    pub fn before_distribution(&self) -> Result<Distribution<i64>, CoreError> {
+        let mut d = self.die.distribution();
+        for step in &self.before {
+            d = step.apply(&d)?;
+        }
+        Ok(d)
+    }
+
+    /// The highest face after the steps before the explosion: where `!` explodes by default.
+    ///
+    /// # Errors
+    /// `RerollEverything`.
+    pub fn highest_face(&self) -> Result<i64, CoreError> {
+        Ok(*self.before_distribution()?.max_outcome())
+    }
+
+    fn is_chain(&self) -> bool {
+        matches!(self.explosion, Some(e) if !e.compound)
+    }
+
+    /// The element of one die's roll chain (a die that does not explode, or compounds, is a chain of
+    /// one), and the probability that the chain hits the depth limit.
+    fn element(
+        &self,
+        depth: u64,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<(ChainElement, Probability), CoreError> {
+        let before = self.before_distribution()?;
+        match self.explosion {
+            None => Ok((
+                chain_element(&before, None, &self.after)?,
+                Probability::zero(),
+            )),
+            Some(e) if e.compound => {
+                let inner = chain_element(&before, Some(e.condition), &[])?;
+                let (mut total, truncated) = chain_sum(&inner, depth, &|x| x, limits, budget)?;
+                for step in &self.after {
+                    total = step.apply(&total)?;
+                }
+                Ok((total.map(|&x| (false, x)), truncated))
+            }
+            Some(e) => {
+                let element = chain_element(&before, Some(e.condition), &self.after)?;
+                let p_explode = element.probability_where(|(e, _)| *e);
+                let truncated = num_traits::pow(p_explode, depth as usize + 1);
+                Ok((element, truncated))
+            }
+        }
+    }
+
+    /// The single-die steps of a roll, each reroll drawing the die as modified by the steps before it.
+    fn roll_steps(
+        &self,
+        steps: &[DieStep],
+        source: &mut dyn DieSource,
+        transcript: &mut Vec<RolledDie>,
+    ) -> Result<RolledDie, CoreError> {
+        let Some((last, earlier)) = steps.split_last() else {
+            return Ok(RolledDie::new(source.roll(&self.die)?));
+        };
+        let mut die = self.roll_steps(earlier, source, transcript)?;
+        match *last {
+            DieStep::ClampMin(m) if die.value < m => {
+                die.value = m;
+                die.marks.push(Mark::Clamped);
+            }
+            DieStep::ClampMax(m) if die.value > m => {
+                die.value = m;
+                die.marks.push(Mark::Clamped);
+            }
+            DieStep::ClampMin(_) | DieStep::ClampMax(_) => {}
+            DieStep::RerollOnce(c) => {
+                if c.holds(die.value) {
+                    die.marks.push(Mark::Rerolled);
+                    transcript.push(die);
+                    die = self.roll_steps(earlier, source, transcript)?;
+                }
+            }
+            DieStep::RerollUntil(c) => {
+                let mut rerolls = 0;
+                while c.holds(die.value) {
+                    rerolls += 1;
+                    if rerolls > REROLL_LIMIT {
+                        return Err(CoreError::RerollLimit(REROLL_LIMIT));
+                    }
+                    die.marks.push(Mark::Rerolled);
+                    transcript.push(die);
+                    die = self.roll_steps(earlier, source, transcript)?;
+                }
+            }
+        }
+        Ok(die)
+    }
+
+    /// Applies the after-steps to a die already rolled (rerolls here draw a fresh before-roll).
+    fn finish(
+        &self,
+        mut die: RolledDie,
+        source: &mut dyn DieSource,
+        transcript: &mut Vec<RolledDie>,
+    ) -> Result<RolledDie, CoreError> {
+        for step in &self.after {
+            match *step {
+                DieStep::ClampMin(m) if die.value < m => {
+                    die.value = m;
+                    die.marks.push(Mark::Clamped);
+                }
+                DieStep::ClampMax(m) if die.value > m => {
+                    die.value = m;
+                    die.marks.push(Mark::Clamped);
+                }
+                DieStep::ClampMin(_) | DieStep::ClampMax(_) => {}
+                DieStep::RerollOnce(c) | DieStep::RerollUntil(c) => {
+                    let once = matches!(step, DieStep::RerollOnce(_));
+                    let mut rerolls = 0;
+                    while c.holds(die.value) {
+                        rerolls += 1;
+                        if rerolls > REROLL_LIMIT {
+                            return Err(CoreError::RerollLimit(REROLL_LIMIT));
+                        }
+                        die.marks.push(Mark::Rerolled);
+                        let explode_marks: Vec<Mark> = die
+                            .marks
+                            .iter()
+                            .copied()
+                            .filter(|m| matches!(m, Mark::Exploded | Mark::DepthLimit))
+                            .collect();
+                        transcript.push(die);
+                        die = self.roll_steps(&self.before, source, transcript)?;
+                        // The explosion was already decided on the replaced roll.
+                        die.marks.extend(explode_marks);
+                        if once {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(die)
+    }
+
+    /// Rolls one die with all its steps; pushes every die it produces (rerolled ones too) on `out`.
+    ///
+    /// # Errors
+    /// The source's errors; `RerollLimit`; `Overflow` for a compound total past `i64`.
+    pub fn roll_into(
+        &self,
+        depth: u64,
+        source: &mut dyn DieSource,
+        out: &mut Vec<RolledDie>,
+    ) -> Result<(), CoreError> {
+        match self.explosion {
+            None => {
+                let die = self.roll_steps(&self.before, source, out)?;
+                let die = self.finish(die, source, out)?;
+                out.push(die);
+            }
+            Some(e) if e.compound => {
+                let first = self.roll_steps(&self.before, source, out)?;
+                let mut die = RolledDie {
+                    value: first.value,
+                    rolls: vec![first.value],
+                    marks: first.marks,
+                };
+                let mut last = first.value;
+                let mut extra = 0;
+                while e.condition.holds(last) {
+                    if extra == depth {
+                        die.marks.push(Mark::DepthLimit);
+                        break;
+                    }
+                    extra += 1;
+                    if !die.has(Mark::Exploded) {
+                        die.marks.push(Mark::Exploded);
+                    }
+                    let next = self.roll_steps(&self.before, source, out)?;
+                    last = next.value;
+                    die.rolls.push(last);
+                    die.value = die.value.checked_add(last).ok_or(CoreError::Overflow)?;
+                }
+                let die = self.finish(die, source, out)?;
+                out.push(die);
+            }
+            Some(e) => {
+                let mut extra = 0;
+                loop {
+                    let mut die = self.roll_steps(&self.before, source, out)?;
+                    let explodes = e.condition.holds(die.value);
+                    let again = explodes && extra < depth;
+                    if again {
+                        die.marks.push(Mark::Exploded);
+                    } else if explodes {
+                        die.marks.push(Mark::DepthLimit);
+                    }
+                    let die = self.finish(die, source, out)?;
+                    out.push(die);
+                    if !again {
+                        break;
+                    }
+                    extra += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl PoolSpec {
+    fn counting(&self) -> bool {
+        self.success.is_some() || self.failure.is_some()
+    }
+
+    /// What one kept die adds to the result: its value, or +1/−1/0 when counting.
+    pub fn score(&self, value: i64) -> i64 {
+        if self.counting() {
+            i64::from(self.success.is_some_and(|c| c.holds(value)))
+                - i64::from(self.failure.is_some_and(|c| c.holds(value)))
+        } else {
+            value
+        }
+    }
+
+    /// The exact distribution of the pool's result.
+    ///
+    /// # Errors
+    /// `RerollEverything`, `TooManyOutcomes`, `WorkBudget`, `Overflow`.
+    pub fn exact(&self, limits: &Limits, budget: &mut Budget) -> Result<Exact<i64>, CoreError> {
+        let (element, truncated_one) = self.dice.element(self.depth, limits, budget)?;
+        let score = |x: i64| self.score(x);
+        let truncated = any_of(&truncated_one, self.count);
+        let distribution = if self.dice.is_chain() && !truncated_one.is_zero() {
+            if self.keep == Keep::All {
+                let (chain, _) = chain_sum(&element, self.depth, &score, limits, budget)?;
+                chain.sum_of(self.count, limits, budget)?
+            } else {
+                let unit = Unit {
+                    element,
+                    depth: self.depth,
+                };
+                sequential_keep_sum(&vec![unit; self.count], self.keep, &score, budget)?
+            }
+        } else {
+            let value = element.map(|&(_, v)| v);
+            keep_sum(&value, self.count, self.keep, &score, limits, budget)?
+        };
+        Ok(Exact {
+            distribution,
+            truncated,
+        })
+    }
+
+    /// One roll with every die shown and marked.
+    ///
+    /// # Errors
+    /// The source's errors; `RerollLimit`; `Overflow`.
+    pub fn roll(&self, source: &mut dyn DieSource) -> Result<PoolRoll, CoreError> {
+        let mut dice = Vec::with_capacity(self.count);
+        for _ in 0..self.count {
+            self.dice.roll_into(self.depth, source, &mut dice)?;
+        }
+        let in_pool: Vec<usize> = (0..dice.len()).filter(|&i| dice[i].in_pool()).collect();
+        let values: Vec<i64> = in_pool.iter().map(|&i| dice[i].value).collect();
+        let kept = select_kept(&values, self.keep);
+        let mut total: i64 = 0;
+        for (&i, keep) in in_pool.iter().zip(kept) {
+            let die = &mut dice[i];
+            if !keep {
+                die.marks.push(Mark::Dropped);
+                continue;
+            }
+            if self.keep != Keep::All {
+                die.marks.push(Mark::Kept);
+            }
+            if self.success.is_some_and(|c| c.holds(die.value)) {
+                die.marks.push(Mark::Success);
+            }
+            if self.failure.is_some_and(|c| c.holds(die.value)) {
+                die.marks.push(Mark::Failure);
+            }
+            total = total
+                .checked_add(self.score(die.value))
+                .ok_or(CoreError::Overflow)?;
+        }
+        Ok(PoolRoll { dice, total })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Compare;
+    use crate::roller::ScriptedDice;
+
+    fn d6_pool(count: usize) -> PoolSpec {
+        PoolSpec {
+            count,
+            dice: DiceSpec::plain(Die::Standard(6)),
+            keep: Keep::All,
+            success: None,
+            failure: None,
+            depth: 20,
+        }
+    }
+
+    #[test]
+    fn scripted_keep_highest_marks_the_dropped_die() {
+        let mut spec = d6_pool(4);
+        spec.keep = Keep::Highest(3);
+        let roll = spec.roll(&mut ScriptedDice::new(vec![3, 1, 6, 3])).unwrap();
+        assert_eq!(roll.total, 12);
+        assert!(roll.dice[1].has(Mark::Dropped));
+        assert!(roll.dice[0].has(Mark::Kept));
+    }
+
+    #[test]
+    fn scripted_explosion_adds_dice_and_marks_them() {
+        let mut spec = d6_pool(2);
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: false,
+        });
+        let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2, 4])).unwrap();
+        assert_eq!(roll.dice.len(), 4);
+        assert_eq!(roll.total, 18);
+        assert!(roll.dice[0].has(Mark::Exploded) && roll.dice[1].has(Mark::Exploded));
+    }
+
+    #[test]
+    fn depth_limit_marks_the_last_die() {
+        let mut spec = d6_pool(1);
+        spec.depth = 1;
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: true,
+        });
+        let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6])).unwrap();
+        assert_eq!(roll.total, 12);
+        assert_eq!(roll.dice[0].rolls, vec![6, 6]);
+        assert!(roll.dice[0].has(Mark::DepthLimit));
+        let exact = spec
+            .exact(&Limits::default(), &mut Budget::unlimited())
+            .unwrap();
+        assert_eq!(exact.truncated, Probability::new(1u32.into(), 36u32.into()));
+    }
+
+    #[test]
+    fn reroll_once_shows_the_replaced_die() {
+        let mut spec = d6_pool(1);
+        spec.dice.before = vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 1))];
+        let roll = spec.roll(&mut ScriptedDice::new(vec![1, 1])).unwrap();
+        assert_eq!(roll.dice.len(), 2);
+        assert!(roll.dice[0].has(Mark::Rerolled));
+        assert_eq!(roll.total, 1);
+    }
+
+    #[test]
+    fn exploding_pool_with_keep_matches_counting_by_hand() {
+        // 2d2!kh1 with depth 1: chains are (1), (2,1), (2,2 at the limit).
+        let mut spec = PoolSpec {
+            count: 2,
+            dice: DiceSpec::plain(Die::Standard(2)),
+            keep: Keep::Highest(1),
+            success: None,
+            failure: None,
+            depth: 1,
+        };
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 2),
+            compound: false,
+        });
+        let exact = spec
+            .exact(&Limits::default(), &mut Budget::unlimited())
+            .unwrap();
+        // Highest die is 1 only when both chains are a plain 1: 1/4.
+        assert_eq!(
+            exact.distribution.probability(&1),
+            Probability::new(1u32.into(), 4u32.into())
+        );
+        assert_eq!(exact.distribution.len(), 2);
+    }
+}
