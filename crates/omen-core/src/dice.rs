@@ -154,45 +154,74 @@ pub enum DieStep {
 }
 
 impl DieStep {
-    /// The single-die distribution after this step, given the distribution before it.
-    ///
-    /// A reroll draws again from the distribution before the step (the die as modified so far).
+    /// The distribution after this step, given the distribution `current` before it and the
+    /// distribution `redraw` that a reroll draws from (the die as modified by the steps before this
+    /// one; for the steps before an explosion it is `current` itself).
     ///
     /// # Errors
-    /// `RerollEverything` when a recursive reroll's condition holds on every face.
-    pub fn apply(self, before: &Distribution<i64>) -> Result<Distribution<i64>, CoreError> {
-        match self {
-            DieStep::ClampMin(m) => Ok(before.map(|&x| x.max(m))),
-            DieStep::ClampMax(m) => Ok(before.map(|&x| x.min(m))),
-            DieStep::RerollUntil(c) => {
-                let kept = before
-                    .entries()
-                    .iter()
-                    .filter(|(x, _)| !c.holds(*x))
-                    .cloned();
-                Distribution::from_weights(kept).map_err(|_| CoreError::RerollEverything)
-            }
-            DieStep::RerollOnce(c) => {
-                // P'(x) = P(x)·[¬c(x)] + P(c)·P(x), over the total T².
-                let total = before.total();
-                let hit: Weight = before
-                    .entries()
-                    .iter()
-                    .filter(|(x, _)| c.holds(*x))
-                    .map(|(_, w)| w)
-                    .sum();
-                let pairs = before.entries().iter().map(|(x, w)| {
-                    let stay = if c.holds(*x) {
-                        Weight::zero()
-                    } else {
-                        w * total
-                    };
-                    (*x, stay + w * &hit)
-                });
-                Ok(Distribution::from_weights(pairs)?.normalized())
-            }
+    /// `RerollEverything` when a recursive reroll's condition holds on every face of `redraw`.
+    pub fn apply(
+        self,
+        current: &Distribution<i64>,
+        redraw: &Distribution<i64>,
+    ) -> Result<Distribution<i64>, CoreError> {
+        let (c, recursive) = match self {
+            DieStep::ClampMin(m) => return Ok(current.map(|&x| x.max(m))),
+            DieStep::ClampMax(m) => return Ok(current.map(|&x| x.min(m))),
+            DieStep::RerollOnce(c) => (c, false),
+            DieStep::RerollUntil(c) => (c, true),
+        };
+        // A recursive reroll ends on the first redraw that misses the condition: redraw | ¬c.
+        let conditioned;
+        let redraw = if recursive {
+            let kept = redraw
+                .entries()
+                .iter()
+                .filter(|(x, _)| !c.holds(*x))
+                .cloned();
+            conditioned =
+                Distribution::from_weights(kept).map_err(|_| CoreError::RerollEverything)?;
+            &conditioned
+        } else {
+            redraw
+        };
+        // P'(x) = P(x)·[¬c(x)] + P(c)·R(x), over the total T·T_R.
+        let hit: Weight = current
+            .entries()
+            .iter()
+            .filter(|(x, _)| c.holds(*x))
+            .map(|(_, w)| w)
+            .sum();
+        let t_redraw = redraw.total();
+        let mut pairs: Vec<(i64, Weight)> = current
+            .entries()
+            .iter()
+            .filter(|(x, _)| !c.holds(*x))
+            .map(|(x, w)| (*x, w * t_redraw))
+            .collect();
+        if !hit.is_zero() {
+            pairs.extend(redraw.entries().iter().map(|(x, w)| (*x, w * &hit)));
         }
+        Ok(Distribution::from_weights(pairs)?.normalized())
     }
+}
+
+/// The distributions of a die after each prefix of `steps`: element i has the first i steps applied
+/// (element 0 is `die` itself), each reroll drawing from the prefix before it.
+///
+/// # Errors
+/// `RerollEverything`.
+pub fn step_prefixes(
+    die: Distribution<i64>,
+    steps: &[DieStep],
+) -> Result<Vec<Distribution<i64>>, CoreError> {
+    let mut out = vec![die];
+    for step in steps {
+        let last = out.last().expect("starts non-empty");
+        let next = step.apply(last, last)?;
+        out.push(next);
+    }
+    Ok(out)
 }
 
 /// How one die explodes.
@@ -210,22 +239,26 @@ pub struct Explosion {
 /// value is the one after them.
 pub type ChainElement = Distribution<(bool, i64)>;
 
-/// The element distribution of a die whose rolls come from `before`, explode on `condition` and are then
-/// changed by `after`.
+/// The element distribution of a die whose steps are `steps`, exploding on `condition` as decided
+/// after the first `explode_at` steps; the steps from `explode_at` on then change each roll's value.
+///
+/// `prefixes` are the die's `step_prefixes` over `steps`.
 ///
 /// # Errors
-/// The errors of the `after` steps.
+/// The errors of the steps.
 pub fn chain_element(
-    before: &Distribution<i64>,
+    prefixes: &[Distribution<i64>],
+    steps: &[DieStep],
+    explode_at: usize,
     condition: Option<Condition>,
-    after: &[DieStep],
 ) -> Result<ChainElement, CoreError> {
-    let mut parts = Vec::with_capacity(before.len());
-    for (v, w) in before.entries() {
+    let decided = &prefixes[explode_at];
+    let mut parts = Vec::with_capacity(decided.len());
+    for (v, w) in decided.entries() {
         let explodes = condition.is_some_and(|c| c.holds(*v));
         let mut value = Distribution::constant(*v);
-        for step in after {
-            value = step.apply(&value)?;
+        for (i, step) in steps.iter().enumerate().skip(explode_at) {
+            value = step.apply(&value, &prefixes[i])?;
         }
         parts.push((w.clone(), value.map(|&x| (explodes, x))));
     }
@@ -306,7 +339,7 @@ mod tests {
     fn reroll_once_on_one() {
         let d6 = Distribution::die(6).unwrap();
         let r = DieStep::RerollOnce(Condition::new(Compare::Eq, 1))
-            .apply(&d6)
+            .apply(&d6, &d6)
             .unwrap();
         assert_eq!(r.probability(&1), prob(1, 36));
         assert_eq!(r.probability(&6), prob(7, 36));
@@ -316,11 +349,11 @@ mod tests {
     fn reroll_until_conditions_the_die() {
         let d6 = Distribution::die(6).unwrap();
         let r = DieStep::RerollUntil(Condition::new(Compare::Le, 2))
-            .apply(&d6)
+            .apply(&d6, &d6)
             .unwrap();
         assert_eq!(r.probability(&3), prob(1, 4));
         assert_eq!(r.probability(&1), prob(0, 1));
-        let all = DieStep::RerollUntil(Condition::new(Compare::Ge, 1)).apply(&d6);
+        let all = DieStep::RerollUntil(Condition::new(Compare::Ge, 1)).apply(&d6, &d6);
         assert_eq!(all, Err(CoreError::RerollEverything));
     }
 
@@ -328,7 +361,7 @@ mod tests {
     fn compound_d6_with_depth_one() {
         let limits = Limits::default();
         let d6 = Distribution::die(6).unwrap();
-        let e = chain_element(&d6, Some(Condition::new(Compare::Eq, 6)), &[]).unwrap();
+        let e = chain_element(&[d6], &[], 0, Some(Condition::new(Compare::Eq, 6))).unwrap();
         let (sum, truncated) = chain_sum(&e, 1, &|x| x, &limits, &mut limits.budget()).unwrap();
         assert_eq!(sum.probability(&5), prob(1, 6));
         assert_eq!(sum.probability(&7), prob(1, 36));

@@ -28,6 +28,10 @@ pub enum CoreError {
         "the work budget of {limit} steps is spent; raise --work-budget or simplify the expression"
     )]
     WorkBudget { limit: u64 },
+    #[error(
+        "the computation would hold {count} states at once (limit {limit}); raise --max-states or simplify"
+    )]
+    TooManyStates { count: u128, limit: u64 },
     #[error("division by zero")]
     DivisionByZero,
     #[error("arithmetic overflow: an outcome does not fit in a 64-bit integer")]

@@ -21,6 +21,7 @@ pub mod spec;
 
 pub use dice::{
     ChainElement, Compare, Condition, Die, DieStep, Explosion, any_of, chain_element, chain_sum,
+    step_prefixes,
 };
 pub use distribution::{
     Distribution, Probability, Statistics, Weight, probability_to_f64, ratio_to_f64,

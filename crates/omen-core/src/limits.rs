@@ -19,8 +19,10 @@ pub struct Limits {
     pub max_explode_depth: u64,
     /// Distinct outcomes of any one distribution. Default 1,000,000.
     pub max_outcomes: u64,
+    /// States a dynamic program may hold at once (pool DP sums, tracked multisets). Default 20,000,000.
+    pub max_states: u64,
     /// Elementary steps (roughly one big-integer multiply-add each) of one exact computation.
-    /// Default 2,000,000,000, about a minute of work at worst.
+    /// Default 200,000,000: a few seconds of work at worst.
     pub work_budget: u64,
 }
 
@@ -32,7 +34,8 @@ impl Default for Limits {
             explode_depth: 20,
             max_explode_depth: 1_000,
             max_outcomes: 1_000_000,
-            work_budget: 2_000_000_000,
+            max_states: 20_000_000,
+            work_budget: 200_000_000,
         }
     }
 }
@@ -87,6 +90,18 @@ impl Limits {
             return Err(CoreError::TooManyOutcomes {
                 count,
                 limit: self.max_outcomes,
+            });
+        }
+        Ok(())
+    }
+
+    /// # Errors
+    /// `TooManyStates` when `count` is above `max_states`.
+    pub fn check_states(&self, count: u128) -> Result<(), CoreError> {
+        if count > self.max_states as u128 {
+            return Err(CoreError::TooManyStates {
+                count,
+                limit: self.max_states,
             });
         }
         Ok(())

@@ -100,7 +100,7 @@ pub fn keep_sum(
         };
         // Powers of w and of b, and binomials, shared by every state with the same c.
         let mut w_pow = vec![Weight::one()];
-        for j in 1..=n {
+        for j in 1..k {
             let p = &w_pow[j - 1] * w_i;
             w_pow.push(p);
         }
@@ -109,8 +109,8 @@ pub fn keep_sum(
             let p = &b_pow[e - 1] * b;
             b_pow.push(p);
         }
-        for c in 0..k {
-            if states[c].iter().all(Weight::is_zero) {
+        for (c, row) in states.iter().enumerate() {
+            if row.iter().all(Weight::is_zero) {
                 continue;
             }
             let m = n - c;
@@ -127,7 +127,7 @@ pub fn keep_sum(
             // All the ways that choose ≥ k − c dice here: (w + b)^m minus the open ones.
             let finish = num_traits::pow(w_i + b, m) - open_total;
             let kept_here = (k - c) as i64 * s_i;
-            for (idx, weight) in states[c].iter().enumerate() {
+            for (idx, weight) in row.iter().enumerate() {
                 if weight.is_zero() {
                     continue;
                 }
@@ -150,7 +150,7 @@ pub fn keep_sum(
                     }
                 }
             }
-            budget.spend((states[c].len() * (k - c)) as u64)?;
+            budget.spend((row.len() * (k - c)) as u64)?;
         }
         states = next;
     }
@@ -191,6 +191,7 @@ pub fn sequential_keep_sum(
     units: &[Unit],
     keep: Keep,
     score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Distribution<i64>, CoreError> {
     // track: how many extreme values to remember, from which end, and whether the rest are summed.
@@ -237,6 +238,7 @@ pub fn sequential_keep_sum(
                     *next.entry((tracked, rest, rolling)).or_default() += &weight * w;
                 }
             }
+            limits.check_states(next.len() as u128)?;
             states = next;
             total *= t;
         }
@@ -304,8 +306,14 @@ mod tests {
                             keep_sum(&die, n, keep, &|x| x, &limits, &mut limits.budget()).unwrap();
                         assert_eq!(got, brute_keep(sides, n, keep), "{n}d{sides} {keep:?}");
                         let units = vec![Unit::single(&die); n];
-                        let seq = sequential_keep_sum(&units, keep, &|x| x, &mut limits.budget())
-                            .unwrap();
+                        let seq = sequential_keep_sum(
+                            &units,
+                            keep,
+                            &|x| x,
+                            &limits,
+                            &mut limits.budget(),
+                        )
+                        .unwrap();
                         assert_eq!(seq, got, "sequential {n}d{sides} {keep:?}");
                     }
                 }

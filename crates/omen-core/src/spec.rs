@@ -8,6 +8,7 @@ use num_traits::Zero;
 
 use crate::dice::{
     ChainElement, Condition, Die, DieStep, Explosion, any_of, chain_element, chain_sum,
+    step_prefixes,
 };
 use crate::distribution::{Distribution, Probability};
 use crate::error::CoreError;
@@ -132,6 +133,13 @@ pub fn select_kept(values: &[i64], keep: Keep) -> Vec<bool> {
     kept
 }
 
+/// What a roll chain starts from before the steps: a physical die, or (for `!!`) a whole compounded die.
+#[derive(Clone, Copy)]
+enum Base<'a> {
+    Physical,
+    Compound(&'a Explosion, u64),
+}
+
 impl DiceSpec {
     /// A plain die with no steps.
     pub fn plain(die: Die) -> Self {
@@ -148,11 +156,8 @@ impl DiceSpec {
     /// # Errors
     /// `RerollEverything`.
     pub fn before_distribution(&self) -> Result<Distribution<i64>, CoreError> {
-        let mut d = self.die.distribution();
-        for step in &self.before {
-            d = step.apply(&d)?;
-        }
-        Ok(d)
+        let mut prefixes = step_prefixes(self.die.distribution(), &self.before)?;
+        Ok(prefixes.pop().expect("at least the die"))
     }
 
     /// The highest face after the steps before the explosion: where `!` explodes by default.
@@ -167,6 +172,15 @@ impl DiceSpec {
         matches!(self.explosion, Some(e) if !e.compound)
     }
 
+    /// The steps of a chain's rolls: all of them, or for a compounding die only those after the
+    /// explosion (the ones before it shape each roll inside the compound die).
+    fn steps(&self) -> Vec<DieStep> {
+        match self.explosion {
+            Some(e) if e.compound => self.after.clone(),
+            _ => self.before.iter().chain(&self.after).copied().collect(),
+        }
+    }
+
     /// The element of one die's roll chain (a die that does not explode, or compounds, is a chain of
     /// one), and the probability that the chain hits the depth limit.
     fn element(
@@ -175,22 +189,31 @@ impl DiceSpec {
         limits: &Limits,
         budget: &mut Budget,
     ) -> Result<(ChainElement, Probability), CoreError> {
-        let before = self.before_distribution()?;
         match self.explosion {
-            None => Ok((
-                chain_element(&before, None, &self.after)?,
-                Probability::zero(),
-            )),
+            None => {
+                let prefixes = step_prefixes(self.die.distribution(), &self.before)?;
+                let element = chain_element(&prefixes, &self.before, self.before.len(), None)?;
+                Ok((element, Probability::zero()))
+            }
             Some(e) if e.compound => {
-                let inner = chain_element(&before, Some(e.condition), &[])?;
-                let (mut total, truncated) = chain_sum(&inner, depth, &|x| x, limits, budget)?;
-                for step in &self.after {
-                    total = step.apply(&total)?;
-                }
-                Ok((total.map(|&x| (false, x)), truncated))
+                let prefixes = step_prefixes(self.die.distribution(), &self.before)?;
+                let inner = chain_element(
+                    &prefixes,
+                    &self.before,
+                    self.before.len(),
+                    Some(e.condition),
+                )?;
+                let (total, truncated) = chain_sum(&inner, depth, &|x| x, limits, budget)?;
+                // The compounded die is the base that the later steps change and redraw.
+                let mut after = step_prefixes(total, &self.after)?;
+                let value = after.pop().expect("at least the total");
+                Ok((value.map(|&x| (false, x)), truncated))
             }
             Some(e) => {
-                let element = chain_element(&before, Some(e.condition), &self.after)?;
+                let steps = self.steps();
+                let prefixes = step_prefixes(self.die.distribution(), &steps)?;
+                let element =
+                    chain_element(&prefixes, &steps, self.before.len(), Some(e.condition))?;
                 let p_explode = element.probability_where(|(e, _)| *e);
                 let truncated = num_traits::pow(p_explode, depth as usize + 1);
                 Ok((element, truncated))
@@ -198,59 +221,79 @@ impl DiceSpec {
         }
     }
 
-    /// The single-die steps of a roll, each reroll drawing the die as modified by the steps before it.
-    fn roll_steps(
+    /// A fresh base roll: one physical die, or a whole compounded die.
+    fn roll_base(
         &self,
-        steps: &[DieStep],
+        base: Base<'_>,
         source: &mut dyn DieSource,
         transcript: &mut Vec<RolledDie>,
     ) -> Result<RolledDie, CoreError> {
-        let Some((last, earlier)) = steps.split_last() else {
+        let Base::Compound(e, depth) = base else {
             return Ok(RolledDie::new(source.roll(&self.die)?));
         };
-        let mut die = self.roll_steps(earlier, source, transcript)?;
-        match *last {
-            DieStep::ClampMin(m) if die.value < m => {
-                die.value = m;
-                die.marks.push(Mark::Clamped);
+        let first = self.roll_through(
+            Base::Physical,
+            &self.before,
+            self.before.len(),
+            source,
+            transcript,
+        )?;
+        let mut die = RolledDie {
+            value: first.value,
+            rolls: vec![first.value],
+            marks: first.marks,
+        };
+        let mut last = first.value;
+        let mut extra = 0;
+        while e.condition.holds(last) {
+            if extra == depth {
+                die.marks.push(Mark::DepthLimit);
+                break;
             }
-            DieStep::ClampMax(m) if die.value > m => {
-                die.value = m;
-                die.marks.push(Mark::Clamped);
+            extra += 1;
+            if !die.has(Mark::Exploded) {
+                die.marks.push(Mark::Exploded);
             }
-            DieStep::ClampMin(_) | DieStep::ClampMax(_) => {}
-            DieStep::RerollOnce(c) => {
-                if c.holds(die.value) {
-                    die.marks.push(Mark::Rerolled);
-                    transcript.push(die);
-                    die = self.roll_steps(earlier, source, transcript)?;
-                }
-            }
-            DieStep::RerollUntil(c) => {
-                let mut rerolls = 0;
-                while c.holds(die.value) {
-                    rerolls += 1;
-                    if rerolls > REROLL_LIMIT {
-                        return Err(CoreError::RerollLimit(REROLL_LIMIT));
-                    }
-                    die.marks.push(Mark::Rerolled);
-                    transcript.push(die);
-                    die = self.roll_steps(earlier, source, transcript)?;
-                }
-            }
+            let next = self.roll_through(
+                Base::Physical,
+                &self.before,
+                self.before.len(),
+                source,
+                transcript,
+            )?;
+            last = next.value;
+            die.rolls.push(last);
+            die.value = die.value.checked_add(last).ok_or(CoreError::Overflow)?;
         }
         Ok(die)
     }
 
-    /// Applies the after-steps to a die already rolled (rerolls here draw a fresh before-roll).
-    fn finish(
+    /// A fresh roll with the first `k` of `steps` applied.
+    fn roll_through(
         &self,
+        base: Base<'_>,
+        steps: &[DieStep],
+        k: usize,
+        source: &mut dyn DieSource,
+        transcript: &mut Vec<RolledDie>,
+    ) -> Result<RolledDie, CoreError> {
+        let die = self.roll_base(base, source, transcript)?;
+        self.apply_steps(base, steps, 0..k, die, source, transcript)
+    }
+
+    /// Applies `steps[range]` to a rolled die; a reroll at step i draws a fresh roll through the first
+    /// i steps, and the replaced die stays in the transcript, marked.
+    fn apply_steps(
+        &self,
+        base: Base<'_>,
+        steps: &[DieStep],
+        range: std::ops::Range<usize>,
         mut die: RolledDie,
         source: &mut dyn DieSource,
         transcript: &mut Vec<RolledDie>,
     ) -> Result<RolledDie, CoreError> {
-        for step in &self.after {
-            match *step {
+        for i in range {
+            match steps[i] {
                 DieStep::ClampMin(m) if die.value < m => {
                     die.value = m;
                     die.marks.push(Mark::Clamped);
@@ -261,7 +304,7 @@ impl DiceSpec {
                 }
                 DieStep::ClampMin(_) | DieStep::ClampMax(_) => {}
                 DieStep::RerollOnce(c) | DieStep::RerollUntil(c) => {
-                    let once = matches!(step, DieStep::RerollOnce(_));
+                    let once = matches!(steps[i], DieStep::RerollOnce(_));
                     let mut rerolls = 0;
                     while c.holds(die.value) {
                         rerolls += 1;
@@ -269,16 +312,8 @@ impl DiceSpec {
                             return Err(CoreError::RerollLimit(REROLL_LIMIT));
                         }
                         die.marks.push(Mark::Rerolled);
-                        let explode_marks: Vec<Mark> = die
-                            .marks
-                            .iter()
-                            .copied()
-                            .filter(|m| matches!(m, Mark::Exploded | Mark::DepthLimit))
-                            .collect();
                         transcript.push(die);
-                        die = self.roll_steps(&self.before, source, transcript)?;
-                        // The explosion was already decided on the replaced roll.
-                        die.marks.extend(explode_marks);
+                        die = self.roll_through(base, steps, i, source, transcript)?;
                         if once {
                             break;
                         }
@@ -299,50 +334,43 @@ impl DiceSpec {
         source: &mut dyn DieSource,
         out: &mut Vec<RolledDie>,
     ) -> Result<(), CoreError> {
-        match self.explosion {
+        match &self.explosion {
             None => {
-                let die = self.roll_steps(&self.before, source, out)?;
-                let die = self.finish(die, source, out)?;
+                let die = self.roll_through(
+                    Base::Physical,
+                    &self.before,
+                    self.before.len(),
+                    source,
+                    out,
+                )?;
                 out.push(die);
             }
             Some(e) if e.compound => {
-                let first = self.roll_steps(&self.before, source, out)?;
-                let mut die = RolledDie {
-                    value: first.value,
-                    rolls: vec![first.value],
-                    marks: first.marks,
-                };
-                let mut last = first.value;
-                let mut extra = 0;
-                while e.condition.holds(last) {
-                    if extra == depth {
-                        die.marks.push(Mark::DepthLimit);
-                        break;
-                    }
-                    extra += 1;
-                    if !die.has(Mark::Exploded) {
-                        die.marks.push(Mark::Exploded);
-                    }
-                    let next = self.roll_steps(&self.before, source, out)?;
-                    last = next.value;
-                    die.rolls.push(last);
-                    die.value = die.value.checked_add(last).ok_or(CoreError::Overflow)?;
-                }
-                let die = self.finish(die, source, out)?;
+                let base = Base::Compound(e, depth);
+                let die = self.roll_through(base, &self.after, self.after.len(), source, out)?;
                 out.push(die);
             }
             Some(e) => {
+                let steps = self.steps();
+                let at = self.before.len();
                 let mut extra = 0;
                 loop {
-                    let mut die = self.roll_steps(&self.before, source, out)?;
+                    let die = self.roll_through(Base::Physical, &steps, at, source, out)?;
                     let explodes = e.condition.holds(die.value);
                     let again = explodes && extra < depth;
+                    let mut die = self.apply_steps(
+                        Base::Physical,
+                        &steps,
+                        at..steps.len(),
+                        die,
+                        source,
+                        out,
+                    )?;
                     if again {
                         die.marks.push(Mark::Exploded);
                     } else if explodes {
                         die.marks.push(Mark::DepthLimit);
                     }
-                    let die = self.finish(die, source, out)?;
                     out.push(die);
                     if !again {
                         break;
@@ -387,7 +415,7 @@ impl PoolSpec {
                     element,
                     depth: self.depth,
                 };
-                sequential_keep_sum(&vec![unit; self.count], self.keep, &score, budget)?
+                sequential_keep_sum(&vec![unit; self.count], self.keep, &score, limits, budget)?
             }
         } else {
             let value = element.map(|&(_, v)| v);
