@@ -74,7 +74,9 @@ pub fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
         // Find the line holding the span start; expressions are usually one line, scripts are not.
         let start = d.span.start.min(source.len());
         let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
         let line_no = source[..line_start].matches('\n').count() + 1;
         let line = &source[line_start..line_end];
         let gutter = format!("{line_no}");
@@ -83,7 +85,11 @@ pub fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
         let col = source[line_start..start].chars().count();
         let end = d.span.end.clamp(start, line_end);
         let width = source[start..end].chars().count().max(1);
-        out.push_str(&format!("{pad} | {}{}\n", " ".repeat(col), "^".repeat(width)));
+        out.push_str(&format!(
+            "{pad} | {}{}\n",
+            " ".repeat(col),
+            "^".repeat(width)
+        ));
         if let Some(help) = &d.help {
             out.push_str(&format!("{pad} = help: {help}\n"));
         }

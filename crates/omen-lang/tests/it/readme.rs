@@ -1,0 +1,102 @@
+//! The README's language tour and the language reference's examples, run.
+
+use omen_core::ratio_to_f64;
+use omen_lang::{Options, ValueDistribution, compile, exact};
+
+fn read(path: &str) -> String {
+    let full = format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// Checks that `source` has the stated mean: an exact fraction, or `≈ x` to the digits shown.
+fn check_mean(source: &str, stated: &str) {
+    let options = Options::default();
+    let compiled = compile(source, &options)
+        .unwrap_or_else(|d| panic!("`{source}`: {}", omen_lang::diagnostic::render(source, &d)));
+    let result = exact(&compiled.program, &options.limits).expect("exact");
+    let ValueDistribution::Int(d) = result.distribution else {
+        panic!("`{source}` is not a number");
+    };
+    let mean = d.statistics().mean;
+    if let Some(approx) = stated.strip_prefix('≈') {
+        let approx = approx.trim();
+        let decimals = approx.split('.').nth(1).map_or(0, str::len);
+        let shown = format!("{:.*}", decimals, ratio_to_f64(&mean));
+        assert_eq!(shown, approx, "`{source}` mean");
+    } else {
+        assert_eq!(mean.to_string(), stated, "`{source}` mean");
+    }
+}
+
+#[test]
+fn readme_tour_rows_hold() {
+    let readme = read("README.md");
+    let start = readme
+        .find("<!-- tour:start -->")
+        .expect("tour start marker");
+    let end = readme.find("<!-- tour:end -->").expect("tour end marker");
+    let mut rows = 0;
+    for line in readme[start..end].lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // | `expr` | meaning | mean |
+        if cells.len() < 4 || !cells[1].starts_with('`') {
+            continue;
+        }
+        let source = cells[1].trim_matches('`');
+        check_mean(source, cells[3]);
+        rows += 1;
+    }
+    assert!(rows >= 20, "only {rows} tour rows found");
+}
+
+/// The reference's examples: fenced ```omen blocks whose lines read `EXPR → mean M`,
+/// `EXPR → P(true) P`, `EXPR → error KIND` or `EXPR → warning KIND`.
+#[test]
+fn language_reference_examples_hold() {
+    let doc = read("docs/language.md");
+    let mut in_block = false;
+    let mut checked = 0;
+    for line in doc.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = line.trim() == "```omen";
+            continue;
+        }
+        if !in_block || line.trim().is_empty() {
+            continue;
+        }
+        let (source, claim) = line
+            .split_once('→')
+            .unwrap_or_else(|| panic!("example line without `→`: {line}"));
+        let (source, claim) = (source.trim(), claim.trim());
+        let options = Options::default();
+        let (what, value) = claim.split_once(' ').expect("claim and value");
+        match what {
+            "mean" => check_mean(source, value),
+            "P(true)" => {
+                let c = compile(source, &options).expect("compiles");
+                let r = exact(&c.program, &options.limits).expect("exact");
+                let ValueDistribution::Bool(d) = r.distribution else {
+                    panic!("`{source}` is not true/false");
+                };
+                assert_eq!(d.probability(&true).to_string(), value, "`{source}`");
+            }
+            "error" => {
+                let errors = match compile(source, &options) {
+                    Err(d) => d,
+                    Ok(c) => vec![exact(&c.program, &options.limits).expect_err("an error")],
+                };
+                assert!(
+                    errors.iter().any(|d| d.kind == value),
+                    "`{source}`: expected {value}, got {errors:?}"
+                );
+            }
+            "warning" => {
+                let c = compile(source, &options).expect("compiles");
+                assert!(c.warnings.iter().any(|d| d.kind == value), "`{source}`");
+            }
+            other => panic!("unknown claim {other} in: {line}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} reference examples found");
+}
