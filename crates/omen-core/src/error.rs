@@ -32,6 +32,16 @@ pub enum CoreError {
         "the computation would hold {count} states at once (limit {limit}); raise --max-states or simplify"
     )]
     TooManyStates { count: u128, limit: u64 },
+    #[error(
+        "the chain has more than {limit} states; raise --max-chain-states or describe the state more coarsely"
+    )]
+    TooManyChainStates { limit: u64 },
+    #[error(
+        "the chain never absorbs from reachable state number {state}: it can reach no absorbing state"
+    )]
+    NeverAbsorbs { state: usize },
+    #[error("the chain's equations have no unique solution")]
+    SingularChain,
     #[error("division by zero")]
     DivisionByZero,
     #[error("arithmetic overflow: an outcome does not fit in a 64-bit integer")]

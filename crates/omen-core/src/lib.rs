@@ -15,6 +15,7 @@ pub mod dice;
 pub mod distribution;
 pub mod error;
 pub mod limits;
+pub mod markov;
 pub mod pool;
 pub mod roller;
 pub mod spec;
@@ -28,6 +29,7 @@ pub use distribution::{
 };
 pub use error::CoreError;
 pub use limits::{Budget, Limits};
+pub use markov::{Absorption, Chain};
 pub use pool::{Keep, Unit, keep_sum, sequential_keep_sum};
 pub use roller::{ChaChaDice, DieSource, ScriptedDice};
 pub use spec::{DiceSpec, Exact, Mark, PoolRoll, PoolSpec, REROLL_LIMIT, RolledDie, select_kept};

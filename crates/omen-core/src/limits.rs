@@ -21,6 +21,8 @@ pub struct Limits {
     pub max_outcomes: u64,
     /// States a dynamic program may hold at once (pool DP sums, tracked multisets). Default 20,000,000.
     pub max_states: u64,
+    /// States of one Markov chain (solved exactly by elimination, so cubic in this). Default 500.
+    pub max_chain_states: u64,
     /// Elementary steps (roughly one big-integer multiply-add each) of one exact computation.
     /// Default 200,000,000: a few seconds of work at worst.
     pub work_budget: u64,
@@ -35,6 +37,7 @@ impl Default for Limits {
             max_explode_depth: 1_000,
             max_outcomes: 1_000_000,
             max_states: 20_000_000,
+            max_chain_states: 500,
             work_budget: 200_000_000,
         }
     }
