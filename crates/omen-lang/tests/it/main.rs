@@ -4,4 +4,5 @@ mod engine;
 mod parse;
 mod readme;
 mod roller;
+mod seed_tables;
 mod support;
