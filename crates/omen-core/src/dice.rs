@@ -93,6 +93,7 @@ pub enum Compare {
     Le,
     Lt,
     Eq,
+    Ne,
 }
 
 impl Compare {
@@ -103,6 +104,7 @@ impl Compare {
             Compare::Le => left <= right,
             Compare::Lt => left < right,
             Compare::Eq => left == right,
+            Compare::Ne => left != right,
         }
     }
 
@@ -113,6 +115,7 @@ impl Compare {
             Compare::Le => "<=",
             Compare::Lt => "<",
             Compare::Eq => "=",
+            Compare::Ne => "!=",
         }
     }
 }

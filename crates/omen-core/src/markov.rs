@@ -36,14 +36,16 @@ pub struct Absorption<S: Ord + Clone> {
 }
 
 impl<S: Ord + Clone> Chain<S> {
-    /// Explores every state reachable from `start` through `step`.
+    /// Explores every state reachable from `start` through `step`; the chain's own errors are turned
+    /// into the caller's error type by `core_error`.
     ///
     /// # Errors
     /// `TooManyChainStates` past `limits.max_chain_states`; the errors of `step`; `WorkBudget`.
-    pub fn explore<E: From<CoreError>>(
+    pub fn explore<E>(
         start: &Distribution<S>,
         limits: &Limits,
         budget: &mut Budget,
+        core_error: impl Fn(CoreError) -> E,
         mut step: impl FnMut(&S) -> Result<Distribution<S>, E>,
     ) -> Result<Self, E> {
         let mut index: BTreeMap<S, usize> = BTreeMap::new();
@@ -63,17 +65,17 @@ impl<S: Ord + Clone> Chain<S> {
         };
         let mut start_ix = Vec::with_capacity(start.len());
         for (s, w) in start.entries() {
-            start_ix.push((intern(s, &mut states)?, w.clone()));
+            start_ix.push((intern(s, &mut states).map_err(&core_error)?, w.clone()));
         }
         let mut transitions = Vec::new();
         let mut next = 0;
         while next < states.len() {
             let s = states[next].clone();
             let d = step(&s)?;
-            budget.spend(d.len() as u64)?;
+            budget.spend(d.len() as u64).map_err(&core_error)?;
             let mut row = Vec::with_capacity(d.len());
             for (t, w) in d.entries() {
-                row.push((intern(t, &mut states)?, w.clone()));
+                row.push((intern(t, &mut states).map_err(&core_error)?, w.clone()));
             }
             transitions.push((row, d.total().clone()));
             next += 1;
@@ -398,7 +400,7 @@ mod tests {
     fn gamblers_ruin() {
         let limits = Limits::default();
         let start = Distribution::constant(2i64);
-        let chain = Chain::explore(&start, &limits, &mut limits.budget(), |&s| {
+        let chain = Chain::explore(&start, &limits, &mut limits.budget(), |e| e, |&s| {
             if s == 0 || s == 4 {
                 Ok::<_, CoreError>(Distribution::constant(s))
             } else {
@@ -428,6 +430,7 @@ mod tests {
             &Distribution::constant(0u8),
             &limits,
             &mut limits.budget(),
+            |e| e,
             |&s| {
                 let stay: u32 = if s == 0 { 2 } else { 1 };
                 let flip: u32 = 1;
@@ -453,6 +456,7 @@ mod tests {
             &Distribution::constant(0i64),
             &limits,
             &mut limits.budget(),
+            |e| e,
             |&s| Ok::<_, CoreError>(Distribution::constant(s + 1)),
         );
         assert!(matches!(

@@ -383,19 +383,21 @@ impl DiceSpec {
     }
 }
 
-impl PoolSpec {
-    fn counting(&self) -> bool {
-        self.success.is_some() || self.failure.is_some()
+/// What one kept die (or group member) adds to a result: its value, or, when counting, +1 for meeting
+/// the success condition and −1 for meeting the failure condition.
+pub fn count_score(success: Option<Condition>, failure: Option<Condition>, value: i64) -> i64 {
+    if success.is_some() || failure.is_some() {
+        i64::from(success.is_some_and(|c| c.holds(value)))
+            - i64::from(failure.is_some_and(|c| c.holds(value)))
+    } else {
+        value
     }
+}
 
+impl PoolSpec {
     /// What one kept die adds to the result: its value, or +1/−1/0 when counting.
     pub fn score(&self, value: i64) -> i64 {
-        if self.counting() {
-            i64::from(self.success.is_some_and(|c| c.holds(value)))
-                - i64::from(self.failure.is_some_and(|c| c.holds(value)))
-        } else {
-            value
-        }
+        count_score(self.success, self.failure, value)
     }
 
     /// The exact distribution of the pool's result.
