@@ -214,6 +214,11 @@ impl<T: Ord + Clone> Distribution<T> {
         .normalized())
     }
 
+    /// Replaces the total; for builders that know it without summing.
+    pub(crate) fn set_total(&mut self, total: Weight) {
+        self.total = total;
+    }
+
     /// Divides every weight and the total by their common factor. Probabilities are unchanged.
     pub fn normalized(mut self) -> Self {
         let mut g = self.total.clone();

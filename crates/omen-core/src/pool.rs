@@ -72,31 +72,45 @@ pub fn keep_sum(
     let smax = faces.iter().map(|f| f.0).max().expect("non-empty");
     let width = (smax as i128 - smin as i128) as u128;
     limits.check_outcomes(width * k as u128 + 1)?;
-    // Each face visits every state (c < k kept so far, each with c·width+1 sums) with up to k−c choices.
+    let held: u128 = (0..k as u128).map(|c| c * width + 1).sum();
+    limits.check_states(held)?;
+    // Each face visits every state (c < k kept so far, each with c·width+1 sums) with up to k−c
+    // choices, and builds n powers of two weights.
     let states: u128 = (0..k as u128)
         .map(|c| (k as u128 - c) * (c * width + 1))
         .sum();
-    budget.spend_estimate(states * faces.len() as u128)?;
+    let per_face = states + 2 * n as u128 + (k as u128) * (k as u128);
+    budget.spend_estimate(per_face * faces.len() as u128)?;
+
+    // Every weight the program holds is at most the total, so fixed-width numbers of the total's
+    // size never overflow: the hot loop then multiplies and adds in place, without allocating.
+    let total = num_traits::pow(die.total().clone(), n);
+    let limbs = (total.bits() as usize).div_ceil(64) + 1;
+    let to_limbs = |w: &Weight| -> Vec<u64> {
+        let mut v = w.to_u64_digits();
+        v.resize(limbs, 0);
+        v
+    };
 
     // below[i]: total weight of the faces after face i in walk order.
     let mut below = vec![Weight::zero(); faces.len()];
     for i in (0..faces.len().saturating_sub(1)).rev() {
         below[i] = &below[i + 1] + faces[i + 1].1;
     }
-    // states[c][s - c·smin]: weight of having chosen c dice so far (all kept) with score sum s.
-    let mut states: Vec<Vec<Weight>> = vec![vec![Weight::one()]];
-    states.extend((1..k).map(|c| vec![Weight::zero(); c * width as usize + 1]));
+    // states[c] holds c·width+1 numbers of `limbs` limbs: the weight of having chosen c dice so
+    // far (all kept) with score sum c·smin + index.
+    let row_len = |c: usize| (c * width as usize + 1) * limbs;
+    let mut states: Vec<Vec<u64>> = (0..k).map(|c| vec![0u64; row_len(c)]).collect();
+    states[0][0] = 1;
     let out_lo = smin.checked_mul(k as i64).ok_or(CoreError::Overflow)?;
-    let mut out = vec![Weight::zero(); width as usize * k + 1];
+    let mut out = vec![0u64; (width as usize * k + 1) * limbs];
     let last = faces.len() - 1;
     for (i, &(s_i, w_i)) in faces.iter().enumerate() {
         let b = &below[i];
-        let mut next: Vec<Vec<Weight>> = if i == last {
+        let mut next: Vec<Vec<u64>> = if i == last {
             Vec::new()
         } else {
-            (0..k)
-                .map(|c| vec![Weight::zero(); c * width as usize + 1])
-                .collect()
+            (0..k).map(|c| vec![0u64; row_len(c)]).collect()
         };
         // Powers of w and of b, and binomials, shared by every state with the same c.
         let mut w_pow = vec![Weight::one()];
@@ -110,7 +124,7 @@ pub fn keep_sum(
             b_pow.push(p);
         }
         for (c, row) in states.iter().enumerate() {
-            if row.iter().all(Weight::is_zero) {
+            if row.iter().all(|&x| x == 0) {
                 continue;
             }
             let m = n - c;
@@ -121,20 +135,22 @@ pub fn keep_sum(
             for j in 0..(k - c) {
                 let coef = &binom * &w_pow[j];
                 open_total += &coef * &b_pow[m - j];
-                coefs.push(coef);
+                coefs.push(trimmed(&to_limbs(&coef)).to_vec());
                 binom = binom * (m - j) / (j + 1);
             }
             // All the ways that choose ≥ k − c dice here: (w + b)^m minus the open ones.
             let finish = num_traits::pow(w_i + b, m) - open_total;
+            let finish = trimmed(&to_limbs(&finish)).to_vec();
             let kept_here = (k - c) as i64 * s_i;
-            for (idx, weight) in row.iter().enumerate() {
-                if weight.is_zero() {
+            for (idx, weight) in row.chunks_exact(limbs).enumerate() {
+                let weight = trimmed(weight);
+                if weight.is_empty() {
                     continue;
                 }
                 let sum = c as i64 * smin + idx as i64;
-                if !finish.is_zero() {
-                    let o = (sum + kept_here - out_lo) as usize;
-                    out[o] += weight * &finish;
+                if !finish.is_empty() {
+                    let o = (sum + kept_here - out_lo) as usize * limbs;
+                    mul_add(&mut out[o..o + limbs], weight, &finish);
                 }
                 if i == last {
                     continue;
@@ -142,24 +158,61 @@ pub fn keep_sum(
                 for (j, coef) in coefs.iter().enumerate() {
                     let c2 = c + j;
                     let s2 = sum + j as i64 * s_i;
-                    let idx2 = (s2 - c2 as i64 * smin) as usize;
-                    if j == 0 {
-                        next[c2][idx2] += weight;
-                    } else {
-                        next[c2][idx2] += weight * coef;
-                    }
+                    let at = (s2 - c2 as i64 * smin) as usize * limbs;
+                    mul_add(&mut next[c2][at..at + limbs], weight, coef);
                 }
             }
-            budget.spend((row.len() * (k - c)) as u64)?;
+            budget.spend((row.len() / limbs * (k - c)) as u64)?;
         }
         states = next;
     }
     let entries = out
-        .into_iter()
+        .chunks_exact(limbs)
         .enumerate()
-        .map(|(i, w)| (out_lo + i as i64, w))
+        .map(|(i, w)| (out_lo + i as i64, Weight::from_slice(&to_u32_digits(w))))
         .collect();
-    Distribution::from_sorted_unchecked(entries)
+    let mut d = Distribution::from_sorted_unchecked(entries)?;
+    debug_assert!(d.total() == &total);
+    d.set_total(total);
+    Ok(d)
+}
+
+/// A fixed-width number without its high zero limbs (empty for zero).
+fn trimmed(x: &[u64]) -> &[u64] {
+    let len = x.iter().rposition(|&l| l != 0).map_or(0, |p| p + 1);
+    &x[..len]
+}
+
+/// dst += a·b, in place, on little-endian 64-bit limbs; the caller guarantees the result fits.
+fn mul_add(dst: &mut [u64], a: &[u64], b: &[u64]) {
+    let width = dst.len();
+    for (i, &bi) in b.iter().enumerate() {
+        if bi == 0 {
+            continue;
+        }
+        let mut carry: u128 = 0;
+        let end = (i + a.len()).min(width);
+        for (d, &aj) in dst[i..end].iter_mut().zip(a) {
+            let t = *d as u128 + aj as u128 * bi as u128 + carry;
+            *d = t as u64;
+            carry = t >> 64;
+        }
+        let mut k = end;
+        while carry != 0 && k < width {
+            let t = dst[k] as u128 + carry;
+            dst[k] = t as u64;
+            carry = t >> 64;
+            k += 1;
+        }
+        debug_assert!(carry == 0, "fixed-width overflow");
+    }
+}
+
+fn to_u32_digits(limbs: &[u64]) -> Vec<u32> {
+    limbs
+        .iter()
+        .flat_map(|&l| [l as u32, (l >> 32) as u32])
+        .collect()
 }
 
 /// One member of a sequential pool: a chain of rolls (a die that may explode into extra dice), each
