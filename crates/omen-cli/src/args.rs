@@ -1,0 +1,219 @@
+//! The command line: what `omen` accepts, as clap derives.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use omen_core::Limits;
+use omen_lang::Value;
+
+/// Roll dice and compute exact odds from one dice notation.
+#[derive(Debug, Parser)]
+#[command(
+    name = "omen",
+    version,
+    about,
+    after_help = "Exit codes: 0 success, 1 internal error, 2 bad input (parse, check or evaluation \
+                  error, or bad flags)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Roll an expression once and show every die.
+    #[command(after_long_help = ROLL_LEGEND)]
+    Roll(RollArgs),
+    /// Compute the exact distribution of an expression.
+    Prob(ProbArgs),
+}
+
+/// Shown by `omen roll --help` only: the transcript itself stays free of it.
+const ROLL_LEGEND: &str = "\
+Transcript marks (after a die's value):
+  ~4~        struck: dropped by keep/drop, or replaced by a reroll
+  !          exploded: this die added another die (or roll)
+  #          met the explode condition, but the depth limit stopped it
+  r          rerolled (the die after it replaces it)
+  c          clamped by min/max
+  *          counted as a success
+  f          counted as a failure
+  15(6+6+3)  the value, then the rolls that made it (compounded or clamped dice)";
+
+#[derive(Debug, Args)]
+pub struct RollArgs {
+    /// The dice expression, e.g. "4d6kh3 + 2".
+    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+    pub expression: String,
+    /// Seed for the roller (ChaCha20); without it one is picked and shown so the roll can be replayed.
+    #[arg(long, value_name = "N", conflicts_with = "dice")]
+    pub seed: Option<u64>,
+    /// Use these dice values, in order, instead of random ones, e.g. --dice 6,1,5,6.
+    #[arg(
+        long,
+        value_name = "VALUES",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub dice: Option<Vec<i64>>,
+    /// How to print the roll.
+    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
+    pub format: RollFormat,
+    #[command(flatten)]
+    pub script: ScriptArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ProbArgs {
+    /// The dice expression, e.g. "4d6kh3".
+    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+    pub expression: String,
+    /// How to print the distribution.
+    #[arg(long, value_enum, default_value_t = ProbFormat::Table)]
+    pub format: ProbFormat,
+    #[command(flatten)]
+    pub script: ScriptArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ScriptArgs {
+    /// Set a script parameter (`param name = default;`): an integer, true/false, or a label.
+    /// Repeat for more.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, Value)>,
+}
+
+/// `name=value`, the value read the way the language reads parameter values.
+fn parse_param(text: &str) -> Result<(String, Value), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE, got `{text}`"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("expected a name before `=` in `{text}`"));
+    }
+    Ok((name.to_string(), omen_lang::parse_param_value(value)))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RollFormat {
+    /// A transcript: each dice term with every die, then the total.
+    Text,
+    /// `{"expression", "seed", "result", "tree"}`.
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProbFormat {
+    /// Aligned columns with a bar, then the statistics.
+    Table,
+    /// A Markdown table, then the statistics as a list.
+    Markdown,
+    /// One row per outcome, no statistics.
+    Csv,
+    /// Outcomes and statistics with exact fractions as strings.
+    Json,
+}
+
+/// The limits every request runs under; defaults come from `omen_core::Limits::default()`.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// Extra dice one die may add by exploding (at most 1000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().explode_depth)]
+    pub explode_depth: u64,
+    /// Dice in one pool.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_dice)]
+    pub max_dice: u64,
+    /// Sides of one die, and faces of a custom die.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_sides)]
+    pub max_sides: u64,
+    /// Distinct outcomes of any one distribution.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes)]
+    pub max_outcomes: u64,
+    /// States a dynamic program may hold at once.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
+    pub max_states: u64,
+    /// Elementary steps (about one big-integer multiply-add each) of one exact computation.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget)]
+    pub work_budget: u64,
+}
+
+impl LimitArgs {
+    pub fn to_limits(&self) -> Limits {
+        Limits {
+            explode_depth: self.explode_depth,
+            max_dice: self.max_dice,
+            max_sides: self.max_sides,
+            max_outcomes: self.max_outcomes,
+            max_states: self.max_states,
+            work_budget: self.work_budget,
+            ..Limits::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn limit_flags_reach_the_limits() {
+        let cli = Cli::parse_from([
+            "omen",
+            "prob",
+            "1d6!",
+            "--explode-depth",
+            "3",
+            "--max-dice",
+            "7",
+            "--work-budget",
+            "9",
+        ]);
+        let Command::Prob(args) = cli.command else {
+            panic!("expected prob");
+        };
+        let limits = args.limits.to_limits();
+        assert_eq!(limits.explode_depth, 3);
+        assert_eq!(limits.max_dice, 7);
+        assert_eq!(limits.work_budget, 9);
+        assert_eq!(limits.max_sides, Limits::default().max_sides);
+    }
+
+    #[test]
+    fn negative_dice_values_are_values_not_flags() {
+        let cli = Cli::parse_from(["omen", "roll", "4dF", "--dice", "-1,0,1,-1"]);
+        let Command::Roll(args) = cli.command else {
+            panic!("expected roll");
+        };
+        assert_eq!(args.dice, Some(vec![-1, 0, 1, -1]));
+    }
+
+    #[test]
+    fn params_split_at_the_first_equals_sign() {
+        assert_eq!(parse_param("dv=8"), Ok(("dv".to_string(), Value::Int(8))));
+        assert_eq!(
+            parse_param("mood=a=b"),
+            Ok(("mood".to_string(), Value::text("a=b")))
+        );
+        assert!(parse_param("8").is_err());
+        assert!(parse_param("=8").is_err());
+    }
+
+    #[test]
+    fn seed_and_dice_conflict() {
+        let err =
+            Cli::try_parse_from(["omen", "roll", "1d6", "--seed", "1", "--dice", "3"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+    }
+}

@@ -1,0 +1,227 @@
+//! Many probabilities over one total, reduced to lowest terms for display, fast.
+//!
+//! A binary GCD of two numbers thousands of bits long costs tens of microseconds, and a table needs three
+//! per outcome: 1000d6 spent most of a second there. Dice totals are products of small numbers (sides,
+//! face counts), so the total is factored once by trial division; then gcd(weight, total) is the product
+//! of each small prime to the smaller of its two multiplicities, found with one pass over the weight's
+//! digits per prime. Whatever of the total is not small primes falls back to a general GCD.
+
+use std::collections::HashMap;
+
+use num_bigint::BigUint;
+use num_rational::Ratio;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// Trial division of the total stops at this bound; larger prime factors go to the general GCD.
+const TRIAL_DIVISION_BOUND: u64 = 1 << 16;
+
+/// Denominator texts kept for reuse; a table usually needs a handful.
+const DENOMINATOR_CACHE: usize = 1024;
+
+/// Reduces `weight / total` for one fixed total.
+pub struct Fractions {
+    total: BigUint,
+    /// The total's prime factors below [`TRIAL_DIVISION_BOUND`], with their multiplicities.
+    small_primes: Vec<(u64, u64)>,
+    /// The total divided by its small prime factors: 1 for every total made of dice with fewer than
+    /// 65,536 sides.
+    rest: BigUint,
+    /// The reduced denominator's text, by the common factor removed.
+    denominators: HashMap<BigUint, String>,
+    /// The total shifted down to 64 significant bits, and the shift, for floats.
+    float_shift: u64,
+    float_total: f64,
+}
+
+impl Fractions {
+    /// # Panics
+    /// On a zero total, which no distribution has.
+    pub fn over(total: &BigUint) -> Self {
+        assert!(!total.is_zero(), "a distribution's total is positive");
+        let mut rest = total.clone();
+        let mut small_primes = Vec::new();
+        for p in primes_below(TRIAL_DIVISION_BOUND) {
+            if rest.is_one() {
+                break;
+            }
+            let multiplicity = valuation(&rest, p, u64::MAX);
+            if multiplicity > 0 {
+                rest /= BigUint::from(p).pow(multiplicity as u32);
+                small_primes.push((p, multiplicity));
+            }
+        }
+        let float_shift = total.bits().saturating_sub(64);
+        let float_total = (total >> float_shift).to_f64().unwrap_or(f64::NAN);
+        Fractions {
+            total: total.clone(),
+            small_primes,
+            rest,
+            denominators: HashMap::new(),
+            float_shift,
+            float_total,
+        }
+    }
+
+    /// `weight / total` in lowest terms: `num/den`, or `num` alone when the denominator is 1.
+    pub fn text(&mut self, weight: &BigUint) -> String {
+        if weight.is_zero() {
+            return "0".to_string();
+        }
+        let common = self.common_factor(weight);
+        let numerator = weight / &common;
+        if common == self.total {
+            return numerator.to_string();
+        }
+        let denominator = match self.denominators.get(&common) {
+            Some(text) => text.clone(),
+            None => {
+                let text = (&self.total / &common).to_string();
+                if self.denominators.len() < DENOMINATOR_CACHE {
+                    self.denominators.insert(common, text.clone());
+                }
+                text
+            }
+        };
+        format!("{numerator}/{denominator}")
+    }
+
+    /// `weight / total` as a float, for display: accurate however long the numbers are.
+    pub fn float(&self, weight: &BigUint) -> f64 {
+        (weight >> self.float_shift).to_f64().unwrap_or(f64::NAN) / self.float_total
+    }
+
+    /// gcd(weight, total).
+    fn common_factor(&self, weight: &BigUint) -> BigUint {
+        let mut common = BigUint::one();
+        for &(p, multiplicity) in &self.small_primes {
+            let shared = valuation(weight, p, multiplicity);
+            if shared > 0 {
+                common *= BigUint::from(p).pow(shared as u32);
+            }
+        }
+        if !self.rest.is_one() {
+            // gcd(w, r) = r / (denominator of (w mod r)/r in lowest terms), without a gcd import.
+            let reduced = Ratio::new(weight % &self.rest, self.rest.clone());
+            common *= &self.rest / reduced.denom();
+        }
+        common
+    }
+}
+
+/// How many times `p` divides `n` (n > 0), counting no further than `cap`.
+fn valuation(n: &BigUint, p: u64, cap: u64) -> u64 {
+    if p == 2 {
+        return n.trailing_zeros().unwrap_or(0).min(cap);
+    }
+    // The largest power of p in a u64: one pass over n's digits settles up to `per_pass` factors.
+    let mut power = p;
+    let mut per_pass = 1;
+    while let Some(next) = power.checked_mul(p) {
+        power = next;
+        per_pass += 1;
+    }
+    let mut found = 0;
+    let mut quotient: Option<BigUint> = None;
+    while found < cap {
+        let current = quotient.as_ref().unwrap_or(n);
+        let mut r = remainder(current, power);
+        if r != 0 {
+            // n ≡ r (mod p^k) with r ≠ 0, so p divides n exactly as often as it divides r.
+            while r.is_multiple_of(p) && found < cap {
+                r /= p;
+                found += 1;
+            }
+            return found;
+        }
+        found = (found + per_pass).min(cap);
+        quotient = Some(current / power);
+    }
+    found
+}
+
+fn remainder(n: &BigUint, divisor: u64) -> u64 {
+    n.iter_u64_digits().rev().fold(0u64, |r, digit| {
+        ((u128::from(r) << 64 | u128::from(digit)) % u128::from(divisor)) as u64
+    })
+}
+
+fn primes_below(bound: u64) -> impl Iterator<Item = u64> {
+    let bound = bound as usize;
+    let mut composite = vec![false; bound];
+    for i in 2..bound {
+        if !composite[i] {
+            for j in (i * i..bound).step_by(i) {
+                composite[j] = true;
+            }
+        }
+    }
+    (2..bound).filter(move |&i| !composite[i]).map(|i| i as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(weight: u64, total: u64) -> String {
+        Fractions::over(&BigUint::from(total)).text(&BigUint::from(weight))
+    }
+
+    #[test]
+    fn reduces_to_lowest_terms() {
+        assert_eq!(text(6, 36), "1/6");
+        assert_eq!(text(36, 36), "1");
+        assert_eq!(text(35, 36), "35/36");
+        assert_eq!(text(0, 36), "0");
+        assert_eq!(text(72, 36), "2");
+    }
+
+    #[test]
+    fn large_prime_factors_take_the_general_path() {
+        // 999983 is prime and above the trial-division bound.
+        let total = 999_983u64 * 999_983 * 12;
+        assert_eq!(text(999_983 * 4, total), "1/2999949");
+        assert_eq!(text(7, total), format!("7/{total}"));
+    }
+
+    #[test]
+    fn agrees_with_ratio_on_huge_numbers() {
+        let total = BigUint::from(6u32).pow(1000);
+        let mut fractions = Fractions::over(&total);
+        for weight in [
+            BigUint::from(3u32).pow(700) * 5u32 * BigUint::from(2u32).pow(999),
+            BigUint::from(6u32).pow(1000) - 1u32,
+            BigUint::from(3u32).pow(1000),
+            BigUint::from(123_456_789u64) * BigUint::from(3u32).pow(50),
+        ] {
+            let r = Ratio::new(weight.clone(), total.clone());
+            let expected = if r.denom().is_one() {
+                r.numer().to_string()
+            } else {
+                format!("{}/{}", r.numer(), r.denom())
+            };
+            assert_eq!(fractions.text(&weight), expected);
+        }
+    }
+
+    #[test]
+    fn valuation_stops_at_the_cap() {
+        let n = BigUint::from(3u32).pow(100);
+        assert_eq!(valuation(&n, 3, u64::MAX), 100);
+        assert_eq!(valuation(&n, 3, 41), 41);
+        assert_eq!(valuation(&(n * 2u32), 2, 5), 1);
+        assert_eq!(valuation(&BigUint::from(10u32), 3, 9), 0);
+    }
+
+    #[test]
+    fn floats_survive_huge_totals() {
+        let total = BigUint::from(6u32).pow(1000);
+        let fractions = Fractions::over(&total);
+        assert_eq!(fractions.float(&(&total / 4u32)), 0.25);
+    }
+
+    #[test]
+    fn primes_are_primes() {
+        let p: Vec<u64> = primes_below(20).collect();
+        assert_eq!(p, [2, 3, 5, 7, 11, 13, 17, 19]);
+    }
+}

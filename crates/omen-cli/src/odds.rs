@@ -1,0 +1,590 @@
+//! The odds report of `omen prob`: one row per outcome with exact P(=), P(≥) and P(≤), then the
+//! statistics, as an aligned table, Markdown, CSV or JSON.
+//!
+//! Fractions are reduced to lowest terms here, for display only (the engine keeps raw weights), and
+//! written `num/den`, or just `num` when the denominator is 1 (`"7"`, not `"7/1"`). Percentages and the
+//! bar are floats and only ever for display. A true/false result lists `false` before `true`; its
+//! statistics count true as 1, so its mean is P(true). Other results (labels, tuples) are listed in the
+//! language's order of values and get only their mode.
+//!
+//! Rows are computed one at a time while they are written (the table alone collects its cells first, for
+//! the column widths), with a constant amount of big-integer work each: 1000d6, 5001 outcomes over a
+//! 2600-bit total, prints in a fraction of a second, and output far larger than memory would like
+//! streams out instead of piling up.
+
+use std::io::{self, Write};
+
+use num_bigint::BigInt;
+use num_rational::Ratio;
+use num_traits::One;
+use omen_core::{Distribution, Probability, Weight, probability_to_f64, ratio_to_f64};
+use omen_lang::{ExactResult, Value, ValueDistribution};
+use serde::ser::{Serialize, Serializer};
+
+use crate::fraction::Fractions;
+
+/// Width of the longest bar in the table, in terminal cells.
+const BAR_WIDTH: usize = 30;
+
+/// The partial blocks, in eighths of a cell: index n draws n/8.
+const PARTIAL_BLOCKS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+
+/// A probability as shown: the fraction in lowest terms, and a float for percentages and bars.
+struct Shown {
+    fraction: String,
+    value: f64,
+}
+
+impl Shown {
+    fn of(p: &Probability) -> Self {
+        Shown {
+            fraction: fraction(p),
+            value: probability_to_f64(p),
+        }
+    }
+
+    fn weight(fractions: &mut Fractions, weight: &Weight) -> Self {
+        Shown {
+            fraction: fractions.text(weight),
+            value: fractions.float(weight),
+        }
+    }
+}
+
+/// One outcome with its probabilities.
+struct Row {
+    outcome: Value,
+    probability: Shown,
+    at_least: Shown,
+    at_most: Shown,
+}
+
+/// The rows of a distribution, computed as they are asked for.
+struct Rows<'a, T, F> {
+    entries: std::slice::Iter<'a, (T, Weight)>,
+    total: &'a Weight,
+    /// The weight of the outcomes already passed.
+    below: Weight,
+    fractions: Fractions,
+    value: F,
+}
+
+impl<'a, T: Ord + Clone, F: Fn(&T) -> Value> Rows<'a, T, F> {
+    fn new(d: &'a Distribution<T>, value: F) -> Self {
+        Rows {
+            entries: d.entries().iter(),
+            total: d.total(),
+            below: Weight::default(),
+            fractions: Fractions::over(d.total()),
+            value,
+        }
+    }
+}
+
+impl<T, F: Fn(&T) -> Value> Iterator for Rows<'_, T, F> {
+    type Item = Row;
+
+    fn next(&mut self) -> Option<Row> {
+        let (outcome, weight) = self.entries.next()?;
+        let at_least = self.total - &self.below;
+        self.below += weight;
+        Some(Row {
+            outcome: (self.value)(outcome),
+            probability: Shown::weight(&mut self.fractions, weight),
+            at_least: Shown::weight(&mut self.fractions, &at_least),
+            at_most: Shown::weight(&mut self.fractions, &self.below),
+        })
+    }
+}
+
+/// Statistics that need numbers: a number result, or true/false counted as 0/1.
+struct Moments {
+    mean: Ratio<BigInt>,
+    variance: Ratio<BigInt>,
+    standard_deviation: f64,
+    median: Value,
+}
+
+fn moments(d: &Distribution<i64>, as_value: fn(i64) -> Value) -> Moments {
+    let stats = d.statistics();
+    Moments {
+        standard_deviation: stats.standard_deviation(),
+        mean: stats.mean,
+        variance: stats.variance,
+        median: as_value(stats.median),
+    }
+}
+
+/// The outcomes of greatest weight, ascending; weights compared exactly, never as floats.
+fn modes<T: Ord + Clone>(d: &Distribution<T>, value: impl Fn(&T) -> Value) -> Vec<Value> {
+    let largest = d.entries().iter().map(|(_, w)| w).max();
+    d.entries()
+        .iter()
+        .filter(|(_, w)| Some(w) == largest)
+        .map(|(outcome, _)| value(outcome))
+        .collect()
+}
+
+/// An exact result ready to render.
+pub struct Odds<'a> {
+    expression: &'a str,
+    distribution: &'a ValueDistribution,
+    /// `None` for results that are not numbers or true/false (labels, tuples, mixes).
+    moments: Option<Moments>,
+    /// The outcomes of greatest probability, ascending.
+    modes: Vec<Value>,
+    expected_steps: Option<&'a Ratio<BigInt>>,
+    depth_limit: Shown,
+    explode_depth: u64,
+}
+
+impl<'a> Odds<'a> {
+    /// `explode_depth` is the limit the result was computed under, named when the limit was reached.
+    pub fn new(expression: &'a str, result: &'a ExactResult, explode_depth: u64) -> Self {
+        let (moments, modes) = match &result.distribution {
+            ValueDistribution::Int(d) => {
+                (Some(moments(d, Value::Int)), modes(d, |&n| Value::Int(n)))
+            }
+            ValueDistribution::Bool(d) => (
+                Some(moments(&d.map(|&b| i64::from(b)), |n| Value::Bool(n != 0))),
+                modes(d, |&b| Value::Bool(b)),
+            ),
+            ValueDistribution::Values(d) => (None, modes(d, Value::clone)),
+        };
+        Odds {
+            expression,
+            distribution: &result.distribution,
+            moments,
+            modes,
+            expected_steps: result.expected_steps.as_ref(),
+            depth_limit: Shown::of(&result.truncated.reduced()),
+            explode_depth,
+        }
+    }
+
+    fn rows(&self) -> Box<dyn Iterator<Item = Row> + 'a> {
+        match self.distribution {
+            ValueDistribution::Int(d) => Box::new(Rows::new(d, |&n| Value::Int(n))),
+            ValueDistribution::Bool(d) => Box::new(Rows::new(d, |&b| Value::Bool(b))),
+            ValueDistribution::Values(d) => Box::new(Rows::new(d, Value::clone)),
+        }
+    }
+
+    /// Aligned columns with a bar proportional to P(=) (the likeliest outcome gets the full width), then
+    /// the statistics.
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn table(&self, out: &mut dyn Write) -> io::Result<()> {
+        let header = ["outcome", "P(=)", "%", "P(≥)", "%", "P(≤)", "%"];
+        let rows: Vec<([String; 7], f64)> = self
+            .rows()
+            .map(|r| {
+                let [p, l, m] = [&r.probability, &r.at_least, &r.at_most].map(percent);
+                let share = r.probability.value;
+                let cells = [
+                    r.outcome.to_string(),
+                    r.probability.fraction,
+                    p,
+                    r.at_least.fraction,
+                    l,
+                    r.at_most.fraction,
+                    m,
+                ];
+                (cells, share)
+            })
+            .collect();
+        let mut widths = header.map(|h| h.chars().count());
+        for (cells, _) in &rows {
+            for (w, cell) in widths.iter_mut().zip(cells) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let largest = rows.iter().map(|(_, share)| *share).fold(0.0, f64::max);
+        let mut line = String::new();
+        push_aligned(&mut line, &header, &widths);
+        writeln!(out, "{line}")?;
+        for (cells, share) in &rows {
+            line.clear();
+            push_aligned(&mut line, cells, &widths);
+            let bar = bar(share / largest);
+            if !bar.is_empty() {
+                line.push_str("  ");
+                line.push_str(&bar);
+            }
+            writeln!(out, "{line}")?;
+        }
+        writeln!(out)?;
+        let stats = self.statistics();
+        let label_width = stats.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+        for (label, value) in stats {
+            writeln!(out, "{label:<label_width$}  {value}")?;
+        }
+        Ok(())
+    }
+
+    /// A Markdown table, then the statistics as a list.
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn markdown(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "| outcome | P(=) | % | P(≥) | % | P(≤) | % |")?;
+        writeln!(out, "|--:|--:|--:|--:|--:|--:|--:|")?;
+        for r in self.rows() {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                r.outcome.to_string().replace('|', "\\|"),
+                r.probability.fraction,
+                percent(&r.probability),
+                r.at_least.fraction,
+                percent(&r.at_least),
+                r.at_most.fraction,
+                percent(&r.at_most),
+            )?;
+        }
+        writeln!(out)?;
+        for (label, value) in self.statistics() {
+            writeln!(out, "- {label}: {value}")?;
+        }
+        Ok(())
+    }
+
+    /// One row per outcome: fractions, and percentages as plain numbers. No statistics: they would
+    /// not be rows.
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "outcome,probability,percent,at_least,at_least_percent,at_most,at_most_percent"
+        )?;
+        for r in self.rows() {
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{}",
+                csv_field(&r.outcome.to_string()),
+                r.probability.fraction,
+                percent_number(&r.probability),
+                r.at_least.fraction,
+                percent_number(&r.at_least),
+                r.at_most.fraction,
+                percent_number(&r.at_most),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `{"expression", "outcomes": [{"outcome", "probability", "at_least", "at_most"}], "mean",
+    /// "variance", "standard_deviation", "median", "mode", "expected_steps"?, "depth_limit_probability"}`
+    /// on one line: probabilities, mean and variance as reduced fraction strings, `mode` a list (ties),
+    /// the standard deviation a float. Mean, variance, standard deviation and median are `null` for
+    /// results that are not numbers or true/false; `expected_steps` is there only for `absorb(…)`.
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn json(&self, out: &mut dyn Write) -> io::Result<()> {
+        let moments = self.moments.as_ref();
+        let report = JsonReport {
+            expression: self.expression,
+            outcomes: JsonOutcomes(self),
+            mean: moments.map(|m| fraction(&m.mean)),
+            variance: moments.map(|m| fraction(&m.variance)),
+            standard_deviation: moments.map(|m| m.standard_deviation),
+            median: moments.map(|m| &m.median),
+            mode: &self.modes,
+            expected_steps: self.expected_steps.map(fraction),
+            depth_limit_probability: &self.depth_limit.fraction,
+        };
+        serde_json::to_writer(&mut *out, &report)?;
+        writeln!(out)
+    }
+
+    /// The note for a result the explosion depth limit changed, if it did.
+    pub fn depth_limit_note(&self) -> Option<String> {
+        if self.depth_limit.fraction == "0" {
+            return None;
+        }
+        Some(format!(
+            "{} ({}): dice stop exploding after {} extra; raise --explode-depth to lower it",
+            self.depth_limit.fraction,
+            percent(&self.depth_limit),
+            self.explode_depth
+        ))
+    }
+
+    /// Label and value of each statistic, in the order shown.
+    fn statistics(&self) -> Vec<(&'static str, String)> {
+        let mut stats = Vec::new();
+        if let Some(m) = &self.moments {
+            stats.push(("mean", exact_and_decimal(&m.mean)));
+            stats.push(("variance", exact_and_decimal(&m.variance)));
+            stats.push((
+                "standard deviation",
+                format!("≈ {:.4}", m.standard_deviation),
+            ));
+            stats.push(("median", m.median.to_string()));
+        }
+        let modes: Vec<String> = self.modes.iter().map(Value::to_string).collect();
+        stats.push((
+            if modes.len() > 1 { "modes" } else { "mode" },
+            modes.join(", "),
+        ));
+        if let Some(steps) = self.expected_steps {
+            stats.push(("expected steps", exact_and_decimal(steps)));
+        }
+        if let Some(note) = self.depth_limit_note() {
+            stats.push(("depth limit reached", note));
+        }
+        stats
+    }
+}
+
+#[derive(serde::Serialize)]
+struct JsonOutcome<'a> {
+    outcome: &'a Value,
+    probability: &'a str,
+    at_least: &'a str,
+    at_most: &'a str,
+}
+
+/// The outcomes, each row written before the next is computed: a huge distribution's text never sits
+/// in memory whole.
+struct JsonOutcomes<'o, 'a>(&'o Odds<'a>);
+
+impl Serialize for JsonOutcomes<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.rows().map(JsonRow))
+    }
+}
+
+struct JsonRow(Row);
+
+impl Serialize for JsonRow {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let r = &self.0;
+        JsonOutcome {
+            outcome: &r.outcome,
+            probability: &r.probability.fraction,
+            at_least: &r.at_least.fraction,
+            at_most: &r.at_most.fraction,
+        }
+        .serialize(serializer)
+    }
+}
+
+#[derive(serde::Serialize)]
+struct JsonReport<'o, 'a> {
+    expression: &'a str,
+    outcomes: JsonOutcomes<'o, 'a>,
+    mean: Option<String>,
+    variance: Option<String>,
+    standard_deviation: Option<f64>,
+    median: Option<&'o Value>,
+    mode: &'o [Value],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_steps: Option<String>,
+    depth_limit_probability: &'o str,
+}
+
+/// `num/den`, or `num` alone for a whole number. The ratio must already be in lowest terms.
+fn fraction<T: std::fmt::Display + One + PartialEq>(r: &Ratio<T>) -> String {
+    if r.denom().is_one() {
+        r.numer().to_string()
+    } else {
+        format!("{}/{}", r.numer(), r.denom())
+    }
+}
+
+/// A whole number as is; anything else as its fraction and four decimals.
+fn exact_and_decimal(r: &Ratio<BigInt>) -> String {
+    if r.denom().is_one() {
+        fraction(r)
+    } else {
+        format!("{} ≈ {:.4}", fraction(r), ratio_to_f64(r))
+    }
+}
+
+/// Two decimals, but never rounded to a certainty it is not: a possible outcome is at least "<0.01%".
+fn percent(p: &Shown) -> String {
+    match p.fraction.as_str() {
+        "0" => return "0.00%".to_string(),
+        "1" => return "100.00%".to_string(),
+        _ => {}
+    }
+    let text = format!("{:.2}", p.value * 100.0);
+    match text.as_str() {
+        "0.00" => "<0.01%".to_string(),
+        "100.00" => ">99.99%".to_string(),
+        _ => format!("{text}%"),
+    }
+}
+
+/// A percentage as a plain number for spreadsheets: six decimals at most, no trailing zeros (the
+/// fraction beside it is the exact value).
+fn percent_number(p: &Shown) -> String {
+    let text = format!("{:.6}", p.value * 100.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break (labels and tuples can).
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Blocks for `share` (0 to 1) of [`BAR_WIDTH`] cells, to the nearest eighth of a cell.
+fn bar(share: f64) -> String {
+    let eighths = (share * (BAR_WIDTH * 8) as f64).round() as usize;
+    let eighths = eighths.min(BAR_WIDTH * 8);
+    let mut out = "█".repeat(eighths / 8);
+    out.push_str(PARTIAL_BLOCKS[eighths % 8]);
+    out
+}
+
+/// Right-aligns each cell in its column, two spaces apart, with no trailing spaces.
+fn push_aligned<S: AsRef<str>>(out: &mut String, cells: &[S], widths: &[usize]) {
+    for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
+        if i > 0 {
+            out.push_str("  ");
+        }
+        let cell = cell.as_ref();
+        for _ in cell.chars().count()..*width {
+            out.push(' ');
+        }
+        out.push_str(cell);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use omen_core::Limits;
+    use omen_lang::{Options, compile, exact};
+
+    use super::*;
+
+    fn result(expression: &str, limits: Limits) -> ExactResult {
+        let options = Options {
+            limits,
+            ..Options::default()
+        };
+        let compiled = compile(expression, &options).expect("compiles");
+        exact(&compiled.program, &options.limits).expect("computes")
+    }
+
+    fn render<'a>(
+        odds: &Odds<'a>,
+        f: impl Fn(&Odds<'a>, &mut dyn Write) -> io::Result<()>,
+    ) -> String {
+        let mut out = Vec::new();
+        f(odds, &mut out).expect("writes to memory");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    fn p(n: u32, d: u32) -> Probability {
+        Probability::new(Weight::from(n), Weight::from(d))
+    }
+
+    fn shown(n: u32, d: u32) -> Shown {
+        Shown::of(&p(n, d))
+    }
+
+    #[test]
+    fn fractions_drop_a_denominator_of_one() {
+        assert_eq!(fraction(&p(6, 36)), "1/6");
+        assert_eq!(fraction(&p(36, 36)), "1");
+        assert_eq!(
+            fraction(&Ratio::new(BigInt::from(-7), BigInt::from(2))),
+            "-7/2"
+        );
+    }
+
+    #[test]
+    fn percentages_never_round_to_certainty() {
+        assert_eq!(percent(&shown(1, 36)), "2.78%");
+        assert_eq!(percent(&shown(1, 1_000_000)), "<0.01%");
+        assert_eq!(percent(&shown(999_999, 1_000_000)), ">99.99%");
+        assert_eq!(percent(&shown(1, 1)), "100.00%");
+        assert_eq!(percent(&shown(0, 1)), "0.00%");
+        assert_eq!(percent_number(&shown(1, 36)), "2.777778");
+        assert_eq!(percent_number(&shown(1, 1)), "100");
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_it() {
+        assert_eq!(csv_field("12"), "12");
+        assert_eq!(csv_field(r#"(3, "bad")"#), r#""(3, ""bad"")""#);
+    }
+
+    #[test]
+    fn bars_scale_to_the_largest_in_eighths() {
+        assert_eq!(bar(1.0), "█".repeat(BAR_WIDTH));
+        assert_eq!(bar(0.5), "█".repeat(BAR_WIDTH / 2));
+        // 1/240 of the width is one eighth of a cell.
+        assert_eq!(bar(1.0 / 240.0), "▏");
+        assert_eq!(bar(0.0001), "");
+    }
+
+    #[test]
+    fn rows_close_at_one_on_both_sides() {
+        let r = result("2d6", Limits::default());
+        let odds = Odds::new("2d6", &r, 20);
+        let rows: Vec<Row> = odds.rows().collect();
+        assert_eq!(rows.len(), 11);
+        assert_eq!(rows[0].at_least.fraction, "1");
+        assert_eq!(rows[0].at_most.fraction, "1/36");
+        assert_eq!(rows[5].probability.fraction, "1/6");
+        assert_eq!(rows[5].at_least.fraction, "7/12");
+        assert_eq!(rows[10].at_most.fraction, "1");
+        let m = odds.moments.as_ref().unwrap();
+        assert_eq!(fraction(&m.mean), "7");
+        assert_eq!(fraction(&m.variance), "35/6");
+    }
+
+    #[test]
+    fn true_false_results_count_true_as_one() {
+        let r = result("(1d4)=4", Limits::default());
+        let odds = Odds::new("(1d4)=4", &r, 20);
+        assert_eq!(odds.rows().next().unwrap().outcome, Value::Bool(false));
+        let m = odds.moments.as_ref().unwrap();
+        assert_eq!(fraction(&m.mean), "1/4");
+        assert_eq!(m.median, Value::Bool(false));
+        assert_eq!(odds.modes, [Value::Bool(false)]);
+    }
+
+    #[test]
+    fn ties_list_every_mode() {
+        let r = result("3d6", Limits::default());
+        let text = render(&Odds::new("3d6", &r, 20), Odds::table);
+        assert!(text.contains("\nmodes               10, 11\n"), "{text}");
+    }
+
+    #[test]
+    fn depth_limit_is_reported_only_when_reached() {
+        let r = result("2d6", Limits::default());
+        assert!(Odds::new("2d6", &r, 20).depth_limit_note().is_none());
+        let limits = Limits {
+            explode_depth: 1,
+            ..Limits::default()
+        };
+        let r = result("1d6!", limits);
+        let odds = Odds::new("1d6!", &r, 1);
+        assert_eq!(
+            odds.depth_limit_note().unwrap(),
+            "1/36 (2.78%): dice stop exploding after 1 extra; raise --explode-depth to lower it"
+        );
+        assert!(render(&odds, Odds::json).contains(r#""depth_limit_probability":"1/36""#));
+        assert!(render(&odds, Odds::table).contains("\ndepth limit reached  1/36 (2.78%)"));
+    }
+
+    #[test]
+    fn table_lines_have_no_trailing_spaces() {
+        let r = result("4d6kh3", Limits::default());
+        let text = render(&Odds::new("4d6kh3", &r, 20), Odds::table);
+        assert!(text.lines().all(|l| !l.ends_with(' ')), "{text}");
+    }
+}
