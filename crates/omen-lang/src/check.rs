@@ -1,40 +1,145 @@
-//! From syntax to a checked program: types, modifier order, shorthands, limits known up front.
+//! From syntax to a checked program: names, types, modifier order, shorthands, and the limits known
+//! before any dice are rolled.
 
 use omen_core::{Compare, Condition, CoreError, Die, DieStep, Keep, Limits, step_prefixes};
 
 use crate::diagnostic::Diagnostic;
-use crate::program::{DiceNode, GroupNode, Node, NodeKind, Program, SidesNode, Type};
+use crate::program::{
+    DiceNode, Function, GroupNode, Node, NodeKind, Pattern, PointTarget, ProcessQuery, Program,
+    SidesNode, Type,
+};
 use crate::span::Span;
 use crate::syntax::ast::{
-    self, BinOp, CompareOp, ComparePoint, Expr, ExprKind, FaceItem, KeepWhich, Modifier, Sides,
-    Spanned,
+    self, BinOp, CompareOp, ComparePoint, Expr, ExprKind, FaceItem, Item, KeepWhich, Modifier,
+    PointValue, Script, Sides, Spanned,
 };
+use crate::value::Value;
 
-/// The result of checking: the program and any warnings, or every error found.
+/// The result of checking: the program and any warnings.
 pub struct Checked {
     pub program: Program,
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Checks a parsed expression against the limits.
+/// Builtin functions and how many arguments each takes (`None`: one or more).
+const BUILTINS: &[(&str, Option<usize>)] = &[
+    ("min", None),
+    ("max", None),
+    ("abs", Some(1)),
+    ("after", Some(3)),
+    ("absorb", Some(2)),
+    ("stationary", Some(2)),
+];
+
+/// Checks a parsed script against the limits, with the caller's parameter values.
 ///
 /// # Errors
 /// Every problem found, each with its span (the checker keeps going after an error).
-pub fn check(source: &str, expr: &Expr, limits: &Limits) -> Result<Checked, Vec<Diagnostic>> {
+pub fn check(
+    source: &str,
+    script: &Script,
+    limits: &Limits,
+    params: &[(String, Value)],
+) -> Result<Checked, Vec<Diagnostic>> {
     let mut checker = Checker {
         source,
         limits,
         errors: Vec::new(),
         warnings: Vec::new(),
+        scope: Vec::new(),
+        next_slot: 0,
+        functions: Vec::new(),
+        checking_fn: None,
     };
-    let root = checker.expr(expr);
+    let mut bindings: Vec<(usize, String, Option<Node>)> = Vec::new();
+    let mut taken: Vec<(String, Value)> = Vec::new();
+    let mut declared_params: Vec<String> = Vec::new();
+    for item in &script.items {
+        match &item.node {
+            Item::Param { name, default } => {
+                declared_params.push(name.node.clone());
+                let given = params.iter().find(|(n, _)| *n == name.node);
+                let value = match (given, default) {
+                    (Some((_, v)), _) => Some(Node {
+                        span: name.span,
+                        ty: Type::of(v),
+                        kind: NodeKind::Const(v.clone()),
+                    }),
+                    (None, Some(e)) => checker.expr(e),
+                    (None, None) => {
+                        checker.errors.push(
+                            Diagnostic::error(
+                                "missing-parameter",
+                                name.span,
+                                format!("the parameter `{}` has no default and no value was given", name.node),
+                            )
+                            .with_help(format!(
+                                "give it a value, e.g. `--param {}=3`, or a default: `param {} = 3;`",
+                                name.node, name.node
+                            )),
+                        );
+                        None
+                    }
+                };
+                if let Some(Node {
+                    kind: NodeKind::Const(v),
+                    ..
+                }) = &value
+                {
+                    taken.push((name.node.clone(), v.clone()));
+                }
+                let slot = checker.bind(&name.node);
+                bindings.push((slot, name.node.clone(), value));
+            }
+            Item::Let { name, value } => {
+                let node = checker.expr(value);
+                let slot = checker.bind(&name.node);
+                bindings.push((slot, name.node.clone(), node));
+            }
+            Item::Fn { name, params, body } => checker.function(name, params, body),
+        }
+    }
+    for (name, _) in params {
+        if !declared_params.contains(name) {
+            checker.errors.push(
+                Diagnostic::error(
+                    "unknown-parameter",
+                    Span::new(0, 0),
+                    format!("the script has no parameter named `{name}`"),
+                )
+                .with_help(if declared_params.is_empty() {
+                    "the script declares no parameters".to_string()
+                } else {
+                    format!("its parameters are: {}", declared_params.join(", "))
+                }),
+            );
+        }
+    }
+    let body = checker.expr(&script.body);
     if !checker.errors.is_empty() {
+        checker.errors.sort_by_key(|d| (d.span.start, d.span.end));
         return Err(checker.errors);
+    }
+    let mut root = body.expect("no errors means a node");
+    for (slot, name, value) in bindings.into_iter().rev() {
+        let value = value.expect("no errors means a node");
+        root = Node {
+            span: value.span.to(root.span),
+            ty: root.ty,
+            kind: NodeKind::Let {
+                slot,
+                name,
+                value: Box::new(value),
+                body: Box::new(root),
+            },
+        };
     }
     Ok(Checked {
         program: Program {
             source: source.to_string(),
-            root: root.expect("no errors means a node"),
+            root,
+            functions: checker.functions,
+            params: taken,
         },
         warnings: checker.warnings,
     })
@@ -62,6 +167,9 @@ pub fn core_diagnostic(error: &CoreError, span: Span) -> Diagnostic {
         CoreError::TooManyOutcomes { .. } => ("too-many-outcomes", None),
         CoreError::WorkBudget { .. } => ("work-budget", None),
         CoreError::TooManyStates { .. } => ("too-many-states", None),
+        CoreError::TooManyChainStates { .. } => ("too-many-chain-states", None),
+        CoreError::NeverAbsorbs { .. } => ("never-absorbs", None),
+        CoreError::SingularChain => ("singular-chain", None),
         CoreError::DivisionByZero => (
             "division-by-zero",
             Some("the divisor can be 0; guard it, e.g. `x / max(y, 1)`"),
@@ -84,6 +192,12 @@ struct Checker<'a> {
     limits: &'a Limits,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
+    /// Visible names and their slots, innermost last.
+    scope: Vec<(String, usize)>,
+    next_slot: usize,
+    functions: Vec<Function>,
+    /// The function whose body is being checked: (name, arity), so it may call itself.
+    checking_fn: Option<(String, usize)>,
 }
 
 fn compare(op: CompareOp) -> Compare {
@@ -93,11 +207,17 @@ fn compare(op: CompareOp) -> Compare {
         CompareOp::Le => Compare::Le,
         CompareOp::Lt => Compare::Lt,
         CompareOp::Eq => Compare::Eq,
+        CompareOp::Ne => Compare::Ne,
     }
 }
 
-fn condition(point: ComparePoint) -> Condition {
-    Condition::new(compare(point.op), point.value)
+/// A compare point written with a number; one written with a name gets a placeholder value here
+/// and a `PointTarget` entry that fills it in when the program runs.
+fn condition(point: &ComparePoint) -> Condition {
+    match &point.value {
+        PointValue::Int(v) => Condition::new(compare(point.op), *v),
+        PointValue::Name(_) => Condition::new(compare(point.op), 0),
+    }
 }
 
 fn op_word(op: BinOp) -> &'static str {
@@ -115,61 +235,207 @@ impl Checker<'_> {
         None
     }
 
+    fn bind(&mut self, name: &str) -> usize {
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.scope.push((name.to_string(), slot));
+        slot
+    }
+
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    fn function_index(&self, name: &str) -> Option<(usize, usize)> {
+        if let Some((n, arity)) = &self.checking_fn
+            && n == name
+        {
+            return Some((self.functions.len(), *arity));
+        }
+        self.functions
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, f)| f.name == name)
+            .map(|(i, f)| (i, f.params.len()))
+    }
+
+    fn function(&mut self, name: &Spanned<String>, params: &[Spanned<String>], body: &Expr) {
+        let globals = self.next_slot;
+        let saved_scope = self.scope.len();
+        for (i, p) in params.iter().enumerate() {
+            if params[..i].iter().any(|q| q.node == p.node) {
+                self.errors.push(Diagnostic::error(
+                    "duplicate-parameter",
+                    p.span,
+                    format!("`{}` is already a parameter of `{}`", p.node, name.node),
+                ));
+            }
+            self.bind(&p.node);
+        }
+        self.checking_fn = Some((name.node.clone(), params.len()));
+        let node = self.expr(body);
+        self.checking_fn = None;
+        self.scope.truncate(saved_scope);
+        self.next_slot = globals;
+        if let Some(body) = node {
+            self.functions.push(Function {
+                name: name.node.clone(),
+                span: name.span,
+                params: params.iter().map(|p| p.node.clone()).collect(),
+                globals,
+                body,
+            });
+        } else {
+            // Keep indices stable for later calls even when the body had errors.
+            self.functions.push(Function {
+                name: name.node.clone(),
+                span: name.span,
+                params: params.iter().map(|p| p.node.clone()).collect(),
+                globals,
+                body: Node {
+                    span: name.span,
+                    ty: Type::Any,
+                    kind: NodeKind::Const(Value::Int(0)),
+                },
+            });
+        }
+    }
+
     fn expect_int(&mut self, node: &Node, what: &str) -> bool {
-        if node.ty == Type::Int {
+        if node.ty.may_be_int() {
             return true;
         }
         self.errors.push(
             Diagnostic::error(
                 "type-mismatch",
                 node.span,
-                format!("{what} must be a number, but this is true/false"),
+                format!(
+                    "{what} must be a number, but this is {}",
+                    node.ty.describe()
+                ),
             )
-            .with_help("a comparison gives true/false; compare at the end of the expression"),
+            .with_help(match node.ty {
+                Type::Bool => "a comparison gives true/false; compare at the end of the expression",
+                _ => "use a number here",
+            }),
         );
         false
+    }
+
+    /// A node where true/false is needed. A dice term with a success point (`d6 = 6`, `3d6 >= 10`)
+    /// reads as a comparison of its total there: counting dice cannot be what a condition means, and
+    /// for one die the two readings agree.
+    fn condition(&mut self, node: Node, what: &str) -> Option<Node> {
+        let node = match node.kind {
+            NodeKind::Dice(mut dice) if dice.success.is_some() && dice.failure.is_none() => {
+                let c = dice.success.take().expect("checked: some");
+                let span = node.span;
+                if let Some(at) = dice.success_at {
+                    dice.notation.truncate(at);
+                    dice.notation.truncate(dice.notation.trim_end().len());
+                }
+                let named = dice
+                    .points
+                    .iter()
+                    .position(|(t, _)| *t == PointTarget::Success)
+                    .map(|i| dice.points.remove(i).1);
+                self.warnings.retain(|w| {
+                    !(w.kind == "unreachable-success"
+                        && w.span.start >= span.start
+                        && w.span.end <= span.end)
+                });
+                let point = named.unwrap_or(Node {
+                    span,
+                    ty: Type::Int,
+                    kind: NodeKind::Const(Value::Int(c.value)),
+                });
+                let total = Node {
+                    span,
+                    ty: Type::Int,
+                    kind: NodeKind::Dice(dice),
+                };
+                Node {
+                    span,
+                    ty: Type::Bool,
+                    kind: NodeKind::Compare(c.op, Box::new(total), Box::new(point)),
+                }
+            }
+            kind => Node { kind, ..node },
+        };
+        self.expect_bool(&node, what).then_some(node)
+    }
+
+    fn expect_bool(&mut self, node: &Node, what: &str) -> bool {
+        if matches!(node.ty, Type::Bool | Type::Any) {
+            return true;
+        }
+        self.errors.push(
+            Diagnostic::error(
+                "type-mismatch",
+                node.span,
+                format!(
+                    "{what} must be true/false, but this is {}",
+                    node.ty.describe()
+                ),
+            )
+            .with_help("compare it with something, e.g. `x >= 10`"),
+        );
+        false
+    }
+
+    fn node(span: Span, ty: Type, kind: NodeKind) -> Option<Node> {
+        Some(Node { span, ty, kind })
     }
 
     fn expr(&mut self, e: &Expr) -> Option<Node> {
         let span = e.span;
         match &e.node {
-            ExprKind::Number(n) => Some(Node {
-                span,
-                ty: Type::Int,
-                kind: NodeKind::Const(*n),
-            }),
+            ExprKind::Number(n) => Self::node(span, Type::Int, NodeKind::Const(Value::Int(*n))),
+            ExprKind::Bool(b) => Self::node(span, Type::Bool, NodeKind::Const(Value::Bool(*b))),
+            ExprKind::Text(t) => Self::node(span, Type::Text, NodeKind::Const(Value::text(t))),
             ExprKind::Paren(inner) => {
                 let mut node = self.expr(inner)?;
                 node.span = span;
                 Some(node)
             }
             ExprKind::Error => None,
+            ExprKind::Var(name) => match self.lookup(name) {
+                Some(slot) => Self::node(span, Type::Any, NodeKind::Var(slot, name.clone())),
+                None => {
+                    let help = if self.function_index(name).is_some() {
+                        format!("`{name}` is a function; call it, e.g. `{name}(…)`")
+                    } else {
+                        format!("declare it first, e.g. `let {name} = 3d6;` or `param {name} = 3;`")
+                    };
+                    self.error(
+                        Diagnostic::error("unknown-name", span, format!("unknown name `{name}`"))
+                            .with_help(help),
+                    )
+                }
+            },
             ExprKind::Neg(inner) => {
                 let node = self.expr(inner)?;
                 if !self.expect_int(&node, "the operand of `-`") {
                     return None;
                 }
-                if let NodeKind::Const(n) = node.kind {
+                if let NodeKind::Const(Value::Int(n)) = node.kind {
                     return match n.checked_neg() {
-                        Some(v) => Some(Node {
-                            span,
-                            ty: Type::Int,
-                            kind: NodeKind::Const(v),
-                        }),
+                        Some(v) => Self::node(span, Type::Int, NodeKind::Const(Value::Int(v))),
                         None => self.error(core_diagnostic(&CoreError::Overflow, span)),
                     };
                 }
-                Some(Node {
-                    span,
-                    ty: Type::Int,
-                    kind: NodeKind::Neg(Box::new(node)),
-                })
+                Self::node(span, Type::Int, NodeKind::Neg(Box::new(node)))
             }
             ExprKind::Binary(op, l, r) => {
                 let l = self.expr(l);
                 let r = self.expr(r);
                 let (l, r) = (l?, r?);
-                if l.ty != Type::Int || r.ty != Type::Int {
+                if !l.ty.may_be_int() || !r.ty.may_be_int() {
                     return self.error(
                         Diagnostic::error(
                             "type-mismatch",
@@ -181,23 +447,25 @@ impl Checker<'_> {
                                 r.ty.describe()
                             ),
                         )
-                        .with_help("a comparison gives true/false; compare at the end of the expression"),
+                        .with_help("arithmetic works on numbers only"),
                     );
                 }
-                if *op == BinOp::Div && matches!(r.kind, NodeKind::Const(0)) {
+                if *op == BinOp::Div && matches!(r.kind, NodeKind::Const(Value::Int(0))) {
                     return self.error(core_diagnostic(&CoreError::DivisionByZero, r.span));
                 }
-                Some(Node {
+                Self::node(
                     span,
-                    ty: Type::Int,
-                    kind: NodeKind::Binary(*op, Box::new(l), Box::new(r)),
-                })
+                    Type::Int,
+                    NodeKind::Binary(*op, Box::new(l), Box::new(r)),
+                )
             }
             ExprKind::Compare(op, l, r) => {
                 let l = self.expr(l);
                 let r = self.expr(r);
                 let (l, r) = (l?, r?);
-                if l.ty != r.ty || (l.ty == Type::Bool && *op != CompareOp::Eq) {
+                let known = l.ty != Type::Any && r.ty != Type::Any;
+                let ordering = !matches!(op, CompareOp::Eq | CompareOp::Ne);
+                if known && (l.ty != r.ty || (ordering && l.ty == Type::Bool)) {
                     return self.error(Diagnostic::error(
                         "type-mismatch",
                         span,
@@ -208,54 +476,306 @@ impl Checker<'_> {
                         ),
                     ));
                 }
-                Some(Node {
+                Self::node(
                     span,
-                    ty: Type::Bool,
-                    kind: NodeKind::Compare(compare(*op), Box::new(l), Box::new(r)),
-                })
+                    Type::Bool,
+                    NodeKind::Compare(compare(*op), Box::new(l), Box::new(r)),
+                )
             }
-            ExprKind::Call(name, args) => {
-                let nodes: Vec<Option<Node>> = args.iter().map(|a| self.expr(a)).collect();
-                let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
-                for n in &nodes {
-                    if !self.expect_int(n, &format!("an argument of `{}`", name.node)) {
-                        return None;
+            ExprKind::And(l, r) | ExprKind::Or(l, r) => {
+                let is_and = matches!(e.node, ExprKind::And(..));
+                let word = if is_and { "`and`" } else { "`or`" };
+                let l = self.expr(l);
+                let r = self.expr(r);
+                let (l, r) = (l?, r?);
+                let what = format!("each side of {word}");
+                let (l, r) = (self.condition(l, &what), self.condition(r, &what));
+                let (l, r) = (l?, r?);
+                let kind = if is_and {
+                    NodeKind::And(Box::new(l), Box::new(r))
+                } else {
+                    NodeKind::Or(Box::new(l), Box::new(r))
+                };
+                Self::node(span, Type::Bool, kind)
+            }
+            ExprKind::Not(inner) => {
+                let node = self.expr(inner)?;
+                let node = self.condition(node, "the operand of `not`")?;
+                Self::node(span, Type::Bool, NodeKind::Not(Box::new(node)))
+            }
+            ExprKind::If(c, a, b) => {
+                let c = self.expr(c);
+                let a = self.expr(a);
+                let b = self.expr(b);
+                let (c, a, b) = (c?, a?, b?);
+                let c = self.condition(c, "the condition of `if`")?;
+                let ty = if a.ty == b.ty { a.ty } else { Type::Any };
+                Self::node(
+                    span,
+                    ty,
+                    NodeKind::If(Box::new(c), Box::new(a), Box::new(b)),
+                )
+            }
+            ExprKind::Match(x, arms) => {
+                let x = self.expr(x);
+                let mut checked = Vec::with_capacity(arms.len());
+                let mut ok = true;
+                for arm in arms {
+                    let p = self.pattern(&arm.pattern);
+                    let b = self.expr(&arm.body);
+                    match (p, b) {
+                        (Some(p), Some(b)) => checked.push((p, b)),
+                        _ => ok = false,
                     }
                 }
-                let kind = match (name.node.as_str(), nodes.len()) {
-                    ("abs", 1) => NodeKind::Abs(Box::new(nodes.into_iter().next().expect("one"))),
-                    ("min", n) if n >= 1 => NodeKind::Min(nodes),
-                    ("max", n) if n >= 1 => NodeKind::Max(nodes),
-                    (f, n) => {
-                        let want = if f == "abs" {
-                            "exactly one argument"
-                        } else {
-                            "at least one argument"
-                        };
-                        return self.error(Diagnostic::error(
-                            "wrong-arguments",
-                            span,
-                            format!("`{f}` takes {want}, got {n}"),
-                        ));
-                    }
+                let x = x?;
+                if !ok {
+                    return None;
+                }
+                let first = checked[0].1.ty;
+                let ty = if checked.iter().all(|(_, b)| b.ty == first) {
+                    first
+                } else {
+                    Type::Any
                 };
-                Some(Node {
-                    span,
-                    ty: Type::Int,
-                    kind,
-                })
+                Self::node(span, ty, NodeKind::Match(Box::new(x), checked))
             }
+            ExprKind::LetIn(name, value, body) => {
+                let value = self.expr(value);
+                let saved = (self.scope.len(), self.next_slot);
+                let slot = self.bind(&name.node);
+                let body = self.expr(body);
+                self.scope.truncate(saved.0);
+                self.next_slot = saved.1;
+                let (value, body) = (value?, body?);
+                Self::node(
+                    span,
+                    body.ty,
+                    NodeKind::Let {
+                        slot,
+                        name: name.node.clone(),
+                        value: Box::new(value),
+                        body: Box::new(body),
+                    },
+                )
+            }
+            ExprKind::Tuple(items) => {
+                let nodes: Vec<Option<Node>> = items.iter().map(|i| self.expr(i)).collect();
+                let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
+                Self::node(span, Type::Tuple, NodeKind::Tuple(nodes))
+            }
+            ExprKind::Field(inner, index) => {
+                let node = self.expr(inner)?;
+                if !matches!(node.ty, Type::Tuple | Type::Any) {
+                    return self.error(Diagnostic::error(
+                        "type-mismatch",
+                        index.span,
+                        format!(
+                            "`.{}` needs a tuple, but this is {}",
+                            index.node,
+                            node.ty.describe()
+                        ),
+                    ));
+                }
+                if let NodeKind::Tuple(items) = &node.kind
+                    && index.node >= items.len()
+                {
+                    return self.error(
+                        Diagnostic::error(
+                            "no-such-field",
+                            index.span,
+                            format!(
+                                "the tuple has {} members; `.{}` is past the end",
+                                items.len(),
+                                index.node
+                            ),
+                        )
+                        .with_help("members count from 0"),
+                    );
+                }
+                let ty = match &node.kind {
+                    NodeKind::Tuple(items) => items[index.node].ty,
+                    _ => Type::Any,
+                };
+                Self::node(span, ty, NodeKind::Field(Box::new(node), index.node))
+            }
+            ExprKind::Call(name, args) => self.call(span, name, args),
             ExprKind::Label(inner, label) => {
                 let node = self.expr(inner)?;
-                Some(Node {
+                Self::node(
                     span,
-                    ty: node.ty,
-                    kind: NodeKind::Label(label.node.clone(), Box::new(node)),
-                })
+                    node.ty,
+                    NodeKind::Label(label.node.clone(), Box::new(node)),
+                )
             }
             ExprKind::Dice(dice) => self.dice(span, dice),
             ExprKind::Group(group) => self.group(span, group),
         }
+    }
+
+    fn call(&mut self, span: Span, name: &Spanned<String>, args: &[Expr]) -> Option<Node> {
+        let f = name.node.as_str();
+        if let Some((index, arity)) = self.function_index(f) {
+            let nodes: Vec<Option<Node>> = args.iter().map(|a| self.expr(a)).collect();
+            let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
+            if nodes.len() != arity {
+                return self.error(Diagnostic::error(
+                    "wrong-arguments",
+                    span,
+                    format!("`{f}` takes {arity} argument(s), got {}", nodes.len()),
+                ));
+            }
+            return Self::node(span, Type::Any, NodeKind::Call(index, nodes));
+        }
+        let Some(&(_, arity)) = BUILTINS.iter().find(|(b, _)| *b == f) else {
+            let known: Vec<&str> = BUILTINS.iter().map(|(b, _)| *b).collect();
+            return self.error(
+                Diagnostic::error(
+                    "unknown-function",
+                    name.span,
+                    format!("unknown function `{f}`"),
+                )
+                .with_help(format!(
+                    "the builtins are {}; declare your own with `fn {f}(x) = …;`",
+                    known.join(", ")
+                )),
+            );
+        };
+        let ok_count = match arity {
+            Some(n) => args.len() == n,
+            None => !args.is_empty(),
+        };
+        if !ok_count {
+            let want = match arity {
+                Some(n) => format!("exactly {n}"),
+                None => "at least one".to_string(),
+            };
+            return self.error(Diagnostic::error(
+                "wrong-arguments",
+                span,
+                format!("`{f}` takes {want} argument(s), got {}", args.len()),
+            ));
+        }
+        if matches!(f, "after" | "absorb" | "stationary") {
+            return self.process(span, f, args);
+        }
+        let nodes: Vec<Option<Node>> = args.iter().map(|a| self.expr(a)).collect();
+        let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
+        for n in &nodes {
+            if !self.expect_int(n, &format!("an argument of `{f}`")) {
+                return None;
+            }
+        }
+        let kind = match f {
+            "abs" => NodeKind::Abs(Box::new(nodes.into_iter().next().expect("one"))),
+            "min" => NodeKind::Min(nodes),
+            _ => NodeKind::Max(nodes),
+        };
+        Self::node(span, Type::Int, kind)
+    }
+
+    /// `after(step, start, n)`, `absorb(step, start)`, `stationary(step, start)`.
+    fn process(&mut self, span: Span, f: &str, args: &[Expr]) -> Option<Node> {
+        let function = match &args[0].node {
+            ExprKind::Var(name) => match self.function_index(name) {
+                Some((index, 1)) => Some(index),
+                Some((_, n)) => self
+                    .error(Diagnostic::error(
+                        "wrong-arguments",
+                        args[0].span,
+                        format!(
+                            "a step function takes one argument (the state); `{name}` takes {n}"
+                        ),
+                    ))
+                    .map(|_| 0),
+                None => self
+                    .error(
+                        Diagnostic::error(
+                            "unknown-function",
+                            args[0].span,
+                            format!("`{name}` is not a function"),
+                        )
+                        .with_help("declare the step first, e.g. `fn step(s) = …;`"),
+                    )
+                    .map(|_| 0),
+            },
+            _ => self
+                .error(
+                    Diagnostic::error(
+                        "expected-function",
+                        args[0].span,
+                        format!("the first argument of `{f}` is the name of a step function"),
+                    )
+                    .with_help(format!(
+                        "e.g. `fn step(s) = s + d6; {f}(step, 0{})`",
+                        if f == "after" { ", 10" } else { "" }
+                    )),
+                )
+                .map(|_| 0),
+        };
+        let start = self.expr(&args[1]);
+        let steps = if f == "after" {
+            let n = self.expr(&args[2]);
+            match n {
+                Some(n) if self.expect_int(&n, "the number of steps") => Some(Some(Box::new(n))),
+                _ => None,
+            }
+        } else {
+            Some(None)
+        };
+        let (function, start, steps) = (function?, start?, steps?);
+        let query = match f {
+            "after" => ProcessQuery::After,
+            "absorb" => ProcessQuery::Absorb,
+            _ => ProcessQuery::Stationary,
+        };
+        Self::node(
+            span,
+            Type::Any,
+            NodeKind::Process {
+                query,
+                function,
+                start: Box::new(start),
+                steps,
+            },
+        )
+    }
+
+    fn pattern(&mut self, p: &Spanned<ast::Pattern>) -> Option<Pattern> {
+        Some(match &p.node {
+            ast::Pattern::Wildcard => Pattern::Any,
+            ast::Pattern::Int(n) => Pattern::Value(Value::Int(*n)),
+            ast::Pattern::Bool(b) => Pattern::Value(Value::Bool(*b)),
+            ast::Pattern::Text(t) => Pattern::Value(Value::text(t)),
+            ast::Pattern::Range {
+                lo,
+                hi,
+                hi_inclusive,
+            } => {
+                let hi = match (hi, hi_inclusive) {
+                    (Some(h), false) => Some(h.checked_sub(1)?),
+                    (h, _) => *h,
+                };
+                if let (Some(l), Some(h)) = (lo, hi)
+                    && *l > h
+                {
+                    self.warnings.push(Diagnostic::warning(
+                        "empty-range",
+                        p.span,
+                        "this range matches nothing",
+                    ));
+                }
+                Pattern::Range(*lo, hi)
+            }
+            ast::Pattern::Tuple(items) => {
+                let ps: Vec<Option<Pattern>> = items.iter().map(|i| self.pattern(i)).collect();
+                Pattern::Tuple(ps.into_iter().collect::<Option<_>>()?)
+            }
+            ast::Pattern::Or(items) => {
+                let ps: Vec<Option<Pattern>> = items.iter().map(|i| self.pattern(i)).collect();
+                Pattern::Or(ps.into_iter().collect::<Option<_>>()?)
+            }
+        })
     }
 
     fn dice(&mut self, span: Span, dice: &ast::DiceExpr) -> Option<Node> {
@@ -263,14 +783,14 @@ impl Checker<'_> {
             None => Some(Node {
                 span: Span::new(span.start, span.start),
                 ty: Type::Int,
-                kind: NodeKind::Const(1),
+                kind: NodeKind::Const(Value::Int(1)),
             }),
             Some(c) => self
                 .expr(c)
                 .filter(|n| self.expect_int(n, "the number of dice")),
         };
         if let Some(Node {
-            kind: NodeKind::Const(n),
+            kind: NodeKind::Const(Value::Int(n)),
             span,
             ..
         }) = &count
@@ -292,8 +812,14 @@ impl Checker<'_> {
             keep: mods.keep,
             success: mods.success,
             failure: mods.failure,
+            points: mods.points,
+            success_at: dice
+                .modifiers
+                .iter()
+                .find(|m| matches!(m.node, Modifier::Success(_)))
+                .map(|m| m.span.start - span.start),
         };
-        if let SidesNode::Fixed(die) = &node.sides {
+        if let (SidesNode::Fixed(die), true) = (&node.sides, node.points.is_empty()) {
             self.check_die(span, die, &node, &dice.modifiers)?;
         }
         Some(Node {
@@ -384,7 +910,7 @@ impl Checker<'_> {
                 if !self.expect_int(&node, "the number of sides") {
                     return None;
                 }
-                if let NodeKind::Const(n) = node.kind {
+                if let NodeKind::Const(Value::Int(n)) = node.kind {
                     return match Die::standard(n, self.limits) {
                         Ok(d) => Some(SidesNode::Fixed(d)),
                         Err(err) => {
@@ -444,6 +970,7 @@ impl Checker<'_> {
                 keep: mods.keep,
                 success: mods.success,
                 failure: mods.failure,
+                points: mods.points,
             })),
         })
     }
@@ -456,6 +983,7 @@ impl Checker<'_> {
             keep: Keep::All,
             success: None,
             failure: None,
+            points: Vec::new(),
         };
         let errors_before = self.errors.len();
         let mut keep_span: Option<Span> = None;
@@ -463,8 +991,59 @@ impl Checker<'_> {
         let mut failure_span: Option<Span> = None;
         let mut explode_span: Option<Span> = None;
         for m in mods {
-            let per_die = match m.node {
-                Modifier::Explode { compound, point } => {
+            let target = match &m.node {
+                Modifier::Explode { .. } => Some(PointTarget::Explode),
+                Modifier::RerollOnce(_) | Modifier::RerollRecursive(_) => {
+                    Some(if explode_span.is_some() {
+                        PointTarget::After(out.after.len())
+                    } else {
+                        PointTarget::Before(out.before.len())
+                    })
+                }
+                Modifier::Success(_) => Some(PointTarget::Success),
+                Modifier::Failure(_) => Some(PointTarget::Failure),
+                _ => None,
+            };
+            let point = match &m.node {
+                Modifier::Explode { point, .. } => point.as_ref(),
+                Modifier::RerollOnce(p)
+                | Modifier::RerollRecursive(p)
+                | Modifier::Success(p)
+                | Modifier::Failure(p) => Some(p),
+                _ => None,
+            };
+            if let (
+                Some(target),
+                Some(ComparePoint {
+                    value: PointValue::Name(name),
+                    ..
+                }),
+            ) = (target, point)
+            {
+                match self.lookup(&name.node) {
+                    Some(slot) => out.points.push((
+                        target,
+                        Node {
+                            span: name.span,
+                            ty: Type::Any,
+                            kind: NodeKind::Var(slot, name.node.clone()),
+                        },
+                    )),
+                    None => self.errors.push(
+                        Diagnostic::error(
+                            "unknown-name",
+                            name.span,
+                            format!("unknown name `{}`", name.node),
+                        )
+                        .with_help(format!("declare it first, e.g. `param {} = 8;`", name.node)),
+                    ),
+                }
+            }
+            let per_die = match &m.node {
+                &Modifier::Explode {
+                    compound,
+                    ref point,
+                } => {
                     if let Some(first) = explode_span {
                         self.errors.push(
                             Diagnostic::error(
@@ -479,14 +1058,14 @@ impl Checker<'_> {
                         );
                     }
                     explode_span = Some(m.span);
-                    out.explosion = Some((compound, point.map(condition)));
+                    out.explosion = Some((compound, point.as_ref().map(condition)));
                     None
                 }
                 Modifier::RerollOnce(p) => Some(DieStep::RerollOnce(condition(p))),
                 Modifier::RerollRecursive(p) => Some(DieStep::RerollUntil(condition(p))),
-                Modifier::ClampMin(v) => Some(DieStep::ClampMin(v)),
-                Modifier::ClampMax(v) => Some(DieStep::ClampMax(v)),
-                Modifier::Keep { which, count } => {
+                Modifier::ClampMin(v) => Some(DieStep::ClampMin(*v)),
+                Modifier::ClampMax(v) => Some(DieStep::ClampMax(*v)),
+                &Modifier::Keep { which, count } => {
                     if keep_span.is_some() {
                         self.errors.push(
                             Diagnostic::error(
@@ -555,12 +1134,8 @@ impl Checker<'_> {
             && !on_dice
         {
             self.errors.push(
-                Diagnostic::error(
-                    "bad-group-modifier",
-                    at,
-                    "groups cannot explode",
-                )
-                .with_help("explode the dice inside the group, e.g. `{2d6!, 1d8}`"),
+                Diagnostic::error("bad-group-modifier", at, "groups cannot explode")
+                    .with_help("explode the dice inside the group, e.g. `{2d6!, 1d8}`"),
             );
         }
         if let (Some(f), None) = (failure_span, success_span) {
@@ -584,4 +1159,5 @@ struct Modifiers {
     keep: Keep,
     success: Option<Condition>,
     failure: Option<Condition>,
+    points: Vec<(PointTarget, Node)>,
 }

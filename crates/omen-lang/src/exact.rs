@@ -1,23 +1,70 @@
 //! The exact interpreter: a program's whole distribution, as integer weights.
+//!
+//! Bindings are exact: a `let` (or a function argument) is rolled once by branching over its outcomes
+//! and evaluating the rest once per outcome, so every use sees the same roll (`let x = d6; x + x` is
+//! 2·d6). Everything else that is random is independent by construction, so it combines by
+//! convolution and products. Function calls are memoised on their arguments.
 
+use std::collections::HashMap;
+
+use num_bigint::BigInt;
 use num_integer::Integer;
+use num_rational::Ratio;
 use num_traits::{One, Zero};
 use omen_core::{
-    Budget, Compare, CoreError, DiceSpec, Die, Distribution, Exact, Explosion, Limits, PoolSpec,
-    Probability, Unit, Weight, sequential_keep_sum,
+    Budget, Chain, Compare, CoreError, DiceSpec, Die, Distribution, Exact, Explosion, Limits,
+    PoolSpec, Probability, Unit, Weight, sequential_keep_sum,
 };
 
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
-use crate::program::{DiceNode, GroupNode, Node, NodeKind, Program, SidesNode};
+use crate::program::{
+    DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
+};
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
+use crate::value::Value;
 
-/// A distribution over the values a program can produce.
+/// A distribution over the values a program can produce: numbers and true/false get their own
+/// variants (most programs produce one of those); anything else (labels, tuples, mixes) is `Values`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ValueDistribution {
     Int(Distribution<i64>),
     Bool(Distribution<bool>),
+    Values(Distribution<Value>),
+}
+
+impl ValueDistribution {
+    /// The total weight.
+    pub fn total(&self) -> &Weight {
+        match self {
+            ValueDistribution::Int(d) => d.total(),
+            ValueDistribution::Bool(d) => d.total(),
+            ValueDistribution::Values(d) => d.total(),
+        }
+    }
+
+    /// The same distribution over `Value`s.
+    pub fn values(&self) -> Distribution<Value> {
+        match self {
+            ValueDistribution::Int(d) => d.map(|&x| Value::Int(x)),
+            ValueDistribution::Bool(d) => d.map(|&b| Value::Bool(b)),
+            ValueDistribution::Values(d) => d.clone(),
+        }
+    }
+
+    fn classify(d: Distribution<Value>) -> Self {
+        if d.outcomes().all(|v| matches!(v, Value::Int(_))) {
+            ValueDistribution::Int(d.map(|v| match v {
+                Value::Int(x) => *x,
+                _ => unreachable!("checked: all numbers"),
+            }))
+        } else if d.outcomes().all(|v| matches!(v, Value::Bool(_))) {
+            ValueDistribution::Bool(d.map(|v| matches!(v, Value::Bool(true))))
+        } else {
+            ValueDistribution::Values(d)
+        }
+    }
 }
 
 /// The exact result of a program.
@@ -25,30 +72,64 @@ pub enum ValueDistribution {
 pub struct ExactResult {
     pub distribution: ValueDistribution,
     /// P(some die reached the explosion depth limit while still meeting its explode condition).
+    /// Exact for independent terms; where a `let`-bound value that explodes is branched on, its
+    /// limit and the rest's are combined as if independent.
     pub truncated: Probability,
+    /// For a program whose result is an `absorb(…)` query: the exact expected number of steps.
+    pub expected_steps: Option<Ratio<BigInt>>,
 }
 
 /// Computes the exact distribution of a checked program.
 ///
 /// # Errors
-/// A diagnostic at the node that failed: a limit (outcomes, work budget), an overflow, a division by a
-/// value that can be zero, a random dice count that can be negative or too large.
+/// A diagnostic at the node that failed: a limit (outcomes, states, work budget, recursion), an
+/// overflow, a division by a value that can be zero, a random dice count that can be negative or too
+/// large, a value of the wrong kind.
 pub fn exact(program: &Program, limits: &Limits) -> Result<ExactResult, Diagnostic> {
     let mut budget = limits.budget();
     let mut ev = Evaluator {
+        program,
         limits,
         budget: &mut budget,
+        env: Vec::new(),
+        depth: 0,
+        memo: HashMap::new(),
     };
-    let (distribution, truncated) = ev.value(&program.root)?;
+    let r = ev.eval(&program.root)?;
     Ok(ExactResult {
-        distribution,
-        truncated,
+        distribution: ValueDistribution::classify(r.dist),
+        truncated: r.truncated,
+        expected_steps: r.expected_steps,
     })
 }
 
+/// The deepest chain of nested function calls the evaluators follow.
+pub const MAX_CALL_DEPTH: usize = 200;
+
+#[derive(Clone, Debug)]
+struct Eval {
+    dist: Distribution<Value>,
+    truncated: Probability,
+    expected_steps: Option<Ratio<BigInt>>,
+}
+
+impl Eval {
+    fn plain(dist: Distribution<Value>, truncated: Probability) -> Self {
+        Eval {
+            dist,
+            truncated,
+            expected_steps: None,
+        }
+    }
+}
+
 struct Evaluator<'a> {
+    program: &'a Program,
     limits: &'a Limits,
     budget: &'a mut Budget,
+    env: Vec<Value>,
+    depth: usize,
+    memo: HashMap<(usize, Vec<Value>), Eval>,
 }
 
 /// P(A or B) for independent A and B.
@@ -62,157 +143,501 @@ fn either(a: &Probability, b: &Probability) -> Probability {
     Probability::one() - (Probability::one() - a) * (Probability::one() - b)
 }
 
-type Traced<T> = Result<(Distribution<T>, Probability), Diagnostic>;
+/// A type error that names what was expected and what turned up.
+pub(crate) fn kind_error(span: Span, what: &str, want: &str, got: &Value) -> Diagnostic {
+    Diagnostic::error(
+        "type-mismatch",
+        span,
+        format!(
+            "{what} must be {want}, but it can be {} ({got})",
+            got.kind_name()
+        ),
+    )
+}
+
+fn ints(d: &Distribution<Value>, span: Span, what: &str) -> Result<Distribution<i64>, Diagnostic> {
+    d.try_map(|v| match v {
+        Value::Int(x) => Ok(*x),
+        other => Err(kind_error(span, what, "a number", other)),
+    })
+}
+
+fn bools(
+    d: &Distribution<Value>,
+    span: Span,
+    what: &str,
+) -> Result<Distribution<bool>, Diagnostic> {
+    d.try_map(|v| match v {
+        Value::Bool(b) => Ok(*b),
+        other => Err(kind_error(span, what, "true/false", other)),
+    })
+}
+
+fn from_ints(d: &Distribution<i64>) -> Distribution<Value> {
+    d.map(|&x| Value::Int(x))
+}
+
+/// Compares two values with `op`; ordering needs values of one kind.
+pub(crate) fn compare_values(
+    op: Compare,
+    a: &Value,
+    b: &Value,
+    span: Span,
+) -> Result<bool, Diagnostic> {
+    match op {
+        Compare::Eq => return Ok(a == b),
+        Compare::Ne => return Ok(a != b),
+        _ => {}
+    }
+    if !a.comparable(b) {
+        return Err(Diagnostic::error(
+            "type-mismatch",
+            span,
+            format!(
+                "cannot order {} ({a}) against {} ({b})",
+                a.kind_name(),
+                b.kind_name()
+            ),
+        ));
+    }
+    let ord = a.cmp(b);
+    Ok(match op {
+        Compare::Ge => ord.is_ge(),
+        Compare::Gt => ord.is_gt(),
+        Compare::Le => ord.is_le(),
+        Compare::Lt => ord.is_lt(),
+        Compare::Eq | Compare::Ne => unreachable!("handled above"),
+    })
+}
 
 impl Evaluator<'_> {
-    fn value(&mut self, node: &Node) -> Result<(ValueDistribution, Probability), Diagnostic> {
-        if let NodeKind::Compare(op, l, r) = &node.kind {
-            let (d, t) = self.compare(node.span, *op, l, r)?;
-            return Ok((ValueDistribution::Bool(d), t));
-        }
-        if let NodeKind::Label(_, inner) = &node.kind {
-            return self.value(inner);
-        }
-        let (d, t) = self.int(node)?;
-        Ok((ValueDistribution::Int(d), t))
+    fn core(&self, span: Span) -> impl Fn(CoreError) -> Diagnostic {
+        move |e| core_diagnostic(&e, span)
     }
 
-    fn compare(&mut self, span: Span, op: Compare, l: &Node, r: &Node) -> Traced<bool> {
-        let (lv, lt) = self.value(l)?;
-        let (rv, rt) = self.value(r)?;
-        let at = |e: CoreError| core_diagnostic(&e, span);
-        let d = match (lv, rv) {
-            (ValueDistribution::Int(a), ValueDistribution::Int(b)) => a
-                .combine(&b, self.budget, |x, y| Ok(op.holds(*x, *y)))
-                .map_err(at)?,
-            (ValueDistribution::Bool(a), ValueDistribution::Bool(b)) => {
-                a.combine(&b, self.budget, |x, y| Ok(x == y)).map_err(at)?
-            }
-            _ => unreachable!("the checker rejects comparisons across types"),
-        };
-        Ok((d, either(&lt, &rt)))
+    /// Mixes the results of `f` over the outcomes of `d`, weighting each by its probability.
+    fn branch<T: Clone + Ord>(
+        &mut self,
+        d: &Distribution<T>,
+        span: Span,
+        mut f: impl FnMut(&mut Self, &T) -> Result<Eval, Diagnostic>,
+    ) -> Result<Eval, Diagnostic> {
+        if d.len() == 1 {
+            return f(self, d.min_outcome());
+        }
+        let mut parts = Vec::with_capacity(d.len());
+        let mut truncated = Probability::zero();
+        let mut expected: Option<Ratio<BigInt>> = Some(Ratio::zero());
+        for (v, w) in d.entries() {
+            self.budget.spend(1).map_err(self.core(span))?;
+            let e = f(self, v)?;
+            let p = Probability::new(w.clone(), d.total().clone());
+            truncated += &p * &e.truncated;
+            expected = match (expected, e.expected_steps) {
+                (Some(acc), Some(x)) => Some(
+                    acc + Ratio::new(
+                        BigInt::from(p.numer().clone()),
+                        BigInt::from(p.denom().clone()),
+                    ) * x,
+                ),
+                _ => None,
+            };
+            parts.push((w.clone(), e.dist));
+        }
+        let dist = Distribution::mixture(parts).map_err(self.core(span))?;
+        self.limits
+            .check_outcomes(dist.len() as u128)
+            .map_err(self.core(span))?;
+        Ok(Eval {
+            dist,
+            truncated,
+            expected_steps: expected,
+        })
     }
 
-    fn int(&mut self, node: &Node) -> Traced<i64> {
+    fn eval(&mut self, node: &Node) -> Result<Eval, Diagnostic> {
         let span = node.span;
         let at = |e: CoreError| core_diagnostic(&e, span);
         match &node.kind {
-            NodeKind::Const(n) => Ok((Distribution::constant(*n), Probability::zero())),
-            NodeKind::Label(_, inner) => self.int(inner),
-            NodeKind::Neg(inner) => {
-                let (d, t) = self.int(inner)?;
-                let d = d
-                    .try_map(|x| x.checked_neg().ok_or(CoreError::Overflow))
-                    .map_err(at)?;
-                Ok((d, t))
+            NodeKind::Const(v) => Ok(Eval::plain(
+                Distribution::constant(v.clone()),
+                Probability::zero(),
+            )),
+            NodeKind::Var(slot, _) => Ok(Eval::plain(
+                Distribution::constant(self.env[*slot].clone()),
+                Probability::zero(),
+            )),
+            NodeKind::Let {
+                slot, value, body, ..
+            } => {
+                let v = self.eval(value)?;
+                let mut r = self.branch(&v.dist, span, |ev, x| {
+                    ev.env.truncate(*slot);
+                    ev.env.push(x.clone());
+                    let r = ev.eval(body);
+                    ev.env.truncate(*slot);
+                    r
+                })?;
+                r.truncated = either(&v.truncated, &r.truncated);
+                Ok(r)
             }
-            NodeKind::Abs(inner) => {
-                let (d, t) = self.int(inner)?;
+            NodeKind::Label(_, inner) => self.eval(inner),
+            NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
+                let e = self.eval(inner)?;
+                let d = ints(&e.dist, inner.span, "the operand")?;
+                let neg = matches!(node.kind, NodeKind::Neg(_));
                 let d = d
-                    .try_map(|x| x.checked_abs().ok_or(CoreError::Overflow))
+                    .try_map(|x| {
+                        if neg {
+                            x.checked_neg()
+                        } else {
+                            x.checked_abs()
+                        }
+                        .ok_or(CoreError::Overflow)
+                    })
                     .map_err(at)?;
-                Ok((d, t))
+                Ok(Eval::plain(from_ints(&d), e.truncated))
             }
             NodeKind::Binary(op, l, r) => {
-                let (a, ta) = self.int(l)?;
-                let (b, tb) = self.int(r)?;
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                let side =
+                    |e: &Eval, n: &Node, side: &str| -> Result<Distribution<i64>, Diagnostic> {
+                        ints(
+                            &e.dist,
+                            n.span,
+                            &format!("the {side} side of `{}`", op_symbol(*op)),
+                        )
+                    };
+                let (x, y) = (side(&a, l, "left")?, side(&b, r, "right")?);
                 let d = match op {
-                    BinOp::Add => a.add(&b, self.limits, self.budget),
-                    BinOp::Sub => b
-                        .try_map(|x| x.checked_neg().ok_or(CoreError::Overflow))
-                        .and_then(|nb| a.add(&nb, self.limits, self.budget)),
-                    BinOp::Mul => a.combine(&b, self.budget, |x, y| {
-                        x.checked_mul(*y).ok_or(CoreError::Overflow)
+                    BinOp::Add => x.add(&y, self.limits, self.budget),
+                    BinOp::Sub => y
+                        .try_map(|v| v.checked_neg().ok_or(CoreError::Overflow))
+                        .and_then(|ny| x.add(&ny, self.limits, self.budget)),
+                    BinOp::Mul => x.combine(&y, self.budget, |p, q| {
+                        p.checked_mul(*q).ok_or(CoreError::Overflow)
                     }),
                     BinOp::Div => {
-                        if !b.weight(&0).is_zero() {
+                        if !y.weight(&0).is_zero() {
                             return Err(core_diagnostic(&CoreError::DivisionByZero, r.span));
                         }
-                        a.combine(&b, self.budget, |x, y| {
-                            if *x == i64::MIN && *y == -1 {
+                        x.combine(&y, self.budget, |p, q| {
+                            if *p == i64::MIN && *q == -1 {
                                 return Err(CoreError::Overflow);
                             }
-                            Ok(Integer::div_floor(x, y))
+                            Ok(Integer::div_floor(p, q))
                         })
                     }
                 }
                 .map_err(at)?;
                 self.limits.check_outcomes(d.len() as u128).map_err(at)?;
-                Ok((d, either(&ta, &tb)))
+                Ok(Eval::plain(
+                    from_ints(&d),
+                    either(&a.truncated, &b.truncated),
+                ))
             }
             NodeKind::Min(args) | NodeKind::Max(args) => {
                 let is_min = matches!(node.kind, NodeKind::Min(_));
-                let mut iter = args.iter();
-                let (mut acc, mut t) = self.int(iter.next().expect("checked: at least one"))?;
-                for a in iter {
-                    let (d, ta) = self.int(a)?;
+                let mut acc: Option<(Distribution<i64>, Probability)> = None;
+                for a in args {
+                    let e = self.eval(a)?;
+                    let d = ints(&e.dist, a.span, "an argument")?;
+                    acc = Some(match acc {
+                        None => (d, e.truncated),
+                        Some((acc, t)) => (
+                            acc.combine(&d, self.budget, |x, y| {
+                                Ok(if is_min { *x.min(y) } else { *x.max(y) })
+                            })
+                            .map_err(at)?,
+                            either(&t, &e.truncated),
+                        ),
+                    });
+                }
+                let (d, t) = acc.expect("checked: at least one argument");
+                Ok(Eval::plain(from_ints(&d), t))
+            }
+            NodeKind::Compare(op, l, r) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                let mut err = None;
+                let d = a
+                    .dist
+                    .combine(&b.dist, self.budget, |x, y| {
+                        Ok(compare_values(*op, x, y, span).unwrap_or_else(|e| {
+                            err.get_or_insert(e);
+                            false
+                        }))
+                    })
+                    .map_err(at)?;
+                if let Some(e) = err {
+                    return Err(e);
+                }
+                Ok(Eval::plain(
+                    d.map(|&b| Value::Bool(b)),
+                    either(&a.truncated, &b.truncated),
+                ))
+            }
+            NodeKind::And(l, r) | NodeKind::Or(l, r) => {
+                let is_and = matches!(node.kind, NodeKind::And(..));
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                let x = bools(&a.dist, l.span, "each side")?;
+                let y = bools(&b.dist, r.span, "each side")?;
+                let d = x
+                    .combine(&y, self.budget, |p, q| {
+                        Ok(if is_and { *p && *q } else { *p || *q })
+                    })
+                    .map_err(at)?;
+                Ok(Eval::plain(
+                    d.map(|&b| Value::Bool(b)),
+                    either(&a.truncated, &b.truncated),
+                ))
+            }
+            NodeKind::Not(inner) => {
+                let e = self.eval(inner)?;
+                let d = bools(&e.dist, inner.span, "the operand of `not`")?;
+                Ok(Eval::plain(d.map(|&b| Value::Bool(!b)), e.truncated))
+            }
+            NodeKind::Tuple(items) => {
+                let mut acc: Distribution<Vec<Value>> = Distribution::constant(Vec::new());
+                let mut t = Probability::zero();
+                for item in items {
+                    let e = self.eval(item)?;
                     acc = acc
-                        .combine(&d, self.budget, |x, y| {
-                            Ok(if is_min { *x.min(y) } else { *x.max(y) })
+                        .combine(&e.dist, self.budget, |prefix, v| {
+                            let mut next = prefix.clone();
+                            next.push(v.clone());
+                            Ok(next)
                         })
                         .map_err(at)?;
-                    t = either(&t, &ta);
+                    t = either(&t, &e.truncated);
+                    self.limits.check_outcomes(acc.len() as u128).map_err(at)?;
                 }
-                Ok((acc, t))
+                Ok(Eval::plain(
+                    acc.map(|vs| Value::Tuple(vs.clone().into())),
+                    t,
+                ))
             }
+            NodeKind::Field(inner, index) => {
+                let e = self.eval(inner)?;
+                let d = e.dist.try_map(|v| field(v, *index, span))?;
+                Ok(Eval::plain(d, e.truncated))
+            }
+            NodeKind::If(c, a, b) => {
+                let cond = self.eval(c)?;
+                let d = bools(&cond.dist, c.span, "the condition of `if`")?;
+                let mut r =
+                    self.branch(&d, span, |ev, &which| ev.eval(if which { a } else { b }))?;
+                r.truncated = either(&cond.truncated, &r.truncated);
+                Ok(r)
+            }
+            NodeKind::Match(x, arms) => {
+                let e = self.eval(x)?;
+                // Which arm each outcome takes; the arms' bodies then mix by those weights.
+                let mut err = None;
+                let chosen: Distribution<usize> = e.dist.map(|v| {
+                    arms.iter()
+                        .position(|(p, _)| p.matches(v))
+                        .unwrap_or_else(|| {
+                            err.get_or_insert_with(|| {
+                                Diagnostic::error(
+                                    "no-match",
+                                    span,
+                                    format!("no arm of this `match` matches {v}"),
+                                )
+                                .with_help("add a last arm `_ => …` for everything else")
+                            });
+                            0
+                        })
+                });
+                if let Some(err) = err {
+                    return Err(err);
+                }
+                let mut r = self.branch(&chosen, span, |ev, &i| ev.eval(&arms[i].1))?;
+                r.truncated = either(&e.truncated, &r.truncated);
+                Ok(r)
+            }
+            NodeKind::Call(f, args) => {
+                let mut evals = Vec::with_capacity(args.len());
+                for a in args {
+                    evals.push(self.eval(a)?);
+                }
+                let t = evals
+                    .iter()
+                    .fold(Probability::zero(), |acc, e| either(&acc, &e.truncated));
+                // Every combination of argument values, each rolled once for the whole call.
+                let mut combos: Distribution<Vec<Value>> = Distribution::constant(Vec::new());
+                for e in &evals {
+                    combos = combos
+                        .combine(&e.dist, self.budget, |prefix, v| {
+                            let mut next = prefix.clone();
+                            next.push(v.clone());
+                            Ok(next)
+                        })
+                        .map_err(at)?;
+                }
+                let mut r = self.branch(&combos, span, |ev, args| ev.call(*f, args, span))?;
+                r.truncated = either(&t, &r.truncated);
+                Ok(r)
+            }
+            NodeKind::Process {
+                query,
+                function,
+                start,
+                steps,
+            } => self.process(span, *query, *function, start, steps.as_deref()),
             NodeKind::Dice(dice) => self.dice(span, dice),
             NodeKind::Group(group) => self.group(span, group),
-            NodeKind::Compare(..) => unreachable!("the checker types comparisons as true/false"),
         }
     }
 
-    /// Mixes `f(k)` over the outcomes k of `d`, weighting each by P(k).
-    fn mix_over(
+    /// Calls user function `f` with argument values, in a fresh frame of the globals it sees.
+    fn call(&mut self, f: usize, args: &[Value], span: Span) -> Result<Eval, Diagnostic> {
+        let function = &self.program.functions[f];
+        let mut frame: Vec<Value> = self.env[..function.globals].to_vec();
+        frame.extend_from_slice(args);
+        let key = (f, frame);
+        if let Some(hit) = self.memo.get(&key) {
+            return Ok(hit.clone());
+        }
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(recursion_error(span, &function.name));
+        }
+        self.depth += 1;
+        let saved = std::mem::replace(&mut self.env, key.1.clone());
+        let r = self.eval(&function.body);
+        self.env = saved;
+        self.depth -= 1;
+        let r = r?;
+        self.memo.insert(key, r.clone());
+        Ok(r)
+    }
+
+    fn process(
         &mut self,
-        d: &Distribution<i64>,
-        mut f: impl FnMut(&mut Self, i64) -> Result<Exact<i64>, Diagnostic>,
-    ) -> Traced<i64> {
-        if d.len() == 1 {
-            let e = f(self, *d.min_outcome())?;
-            return Ok((e.distribution, e.truncated));
+        span: Span,
+        query: ProcessQuery,
+        function: usize,
+        start: &Node,
+        steps: Option<&Node>,
+    ) -> Result<Eval, Diagnostic> {
+        let s = self.eval(start)?;
+        if query == ProcessQuery::After {
+            // Walk forward step by step: only the states reachable in n steps are ever visited.
+            let n_node = steps.expect("checked: after has a step count");
+            let n = self.eval(n_node)?;
+            let n = ints(&n.dist, n_node.span, "the number of steps")?;
+            let mut r = self.branch(&n, span, |ev, &k| {
+                if k < 0 {
+                    return Err(Diagnostic::error(
+                        "negative-steps",
+                        n_node.span,
+                        format!("cannot take {k} steps"),
+                    ));
+                }
+                let mut state = Eval::plain(s.dist.clone(), s.truncated.clone());
+                for _ in 0..k {
+                    let next = ev.branch(&state.dist, span, |ev, x| {
+                        ev.call(function, std::slice::from_ref(x), span)
+                    })?;
+                    let settled = next.dist == state.dist;
+                    state = Eval::plain(next.dist, either(&state.truncated, &next.truncated));
+                    if settled {
+                        break; // a fixed point: every further step gives the same distribution
+                    }
+                }
+                Ok(state)
+            })?;
+            r.expected_steps = None;
+            return Ok(r);
         }
-        let mut parts = Vec::with_capacity(d.len());
-        let mut truncated = Probability::zero();
-        for (k, w) in d.entries() {
-            let e = f(self, *k)?;
-            truncated += Probability::new(w.clone(), d.total().clone()) * e.truncated;
-            parts.push((w.clone(), e.distribution));
+        let limits = self.limits;
+        let mut step_truncated = Probability::zero();
+        // Exploring spends its own bookkeeping budget; the steps themselves spend the evaluation's.
+        let mut explore_budget = limits.budget();
+        let chain = Chain::explore(
+            &s.dist,
+            limits,
+            &mut explore_budget,
+            |e| core_diagnostic(&e, span),
+            |state| {
+                let r = self.call(function, std::slice::from_ref(state), span)?;
+                if r.truncated > step_truncated {
+                    step_truncated = r.truncated.clone();
+                }
+                Ok(r.dist)
+            },
+        )?;
+        let truncated = either(&s.truncated, &step_truncated);
+        if query == ProcessQuery::Absorb {
+            let a = chain
+                .absorption(self.budget)
+                .map_err(|e| process_error(&e, span, &chain))?;
+            return Ok(Eval {
+                dist: a.distribution,
+                truncated,
+                expected_steps: Some(a.expected_steps),
+            });
         }
-        let mixed =
-            Distribution::mixture(parts).map_err(|e| core_diagnostic(&e, Span::default()))?;
-        Ok((mixed, truncated))
+        let d = chain
+            .stationary(self.budget)
+            .map_err(|e| process_error(&e, span, &chain))?;
+        Ok(Eval::plain(d, truncated))
     }
 
-    fn dice(&mut self, span: Span, dice: &DiceNode) -> Traced<i64> {
-        let (count, count_t) = self.int(&dice.count)?;
+    /// The joint values of a term's named compare points (usually one constant each).
+    fn point_values(
+        &mut self,
+        points: &[(PointTarget, Node)],
+        span: Span,
+    ) -> Result<Distribution<Vec<i64>>, Diagnostic> {
+        let mut combos: Distribution<Vec<i64>> = Distribution::constant(Vec::new());
+        for (_, node) in points {
+            let e = self.eval(node)?;
+            let d = ints(&e.dist, node.span, "a compare point")?;
+            combos = combos
+                .combine(&d, self.budget, |prefix, v| {
+                    let mut next = prefix.clone();
+                    next.push(*v);
+                    Ok(next)
+                })
+                .map_err(|e| core_diagnostic(&e, span))?;
+        }
+        Ok(combos)
+    }
+
+    fn dice(&mut self, span: Span, dice: &DiceNode) -> Result<Eval, Diagnostic> {
+        if !dice.points.is_empty() {
+            let combos = self.point_values(&dice.points, span)?;
+            return self.branch(&combos, span, |ev, values| {
+                ev.dice(span, &dice.resolved(values))
+            });
+        }
+        let count = self.eval(&dice.count)?;
+        let counts = ints(&count.dist, dice.count.span, "the number of dice")?;
         let count_span = dice.count.span;
-        let limits = self.limits;
-        // Sides first (a mixture over dice), then the count (a mixture over pool sizes).
-        let (dist, t) = match &dice.sides {
-            SidesNode::Fixed(die) => {
-                let die = die.clone();
-                self.mix_over(&count, |ev, k| {
-                    ev.pool(span, count_span, dice, die.clone(), k)
-                })?
-            }
+        let mut r = match &dice.sides {
+            SidesNode::Fixed(die) => self.branch(&counts, span, |ev, &k| {
+                ev.pool(span, count_span, dice, die.clone(), k)
+            })?,
             SidesNode::Random(sides_node) => {
-                let (sides, sides_t) = self.int(sides_node)?;
-                let sides_span = sides_node.span;
-                let (d, t) = self.mix_over(&sides, |ev, s| {
-                    let die =
-                        Die::standard(s, limits).map_err(|e| core_diagnostic(&e, sides_span))?;
-                    let (d, t) = ev.mix_over(&count, |ev, k| {
+                let sides = self.eval(sides_node)?;
+                let sides_d = ints(&sides.dist, sides_node.span, "the number of sides")?;
+                let limits = self.limits;
+                let mut r = self.branch(&sides_d, span, |ev, &s| {
+                    let die = Die::standard(s, limits)
+                        .map_err(|e| core_diagnostic(&e, sides_node.span))?;
+                    ev.branch(&counts, span, |ev, &k| {
                         ev.pool(span, count_span, dice, die.clone(), k)
-                    })?;
-                    Ok(Exact {
-                        distribution: d,
-                        truncated: t,
                     })
                 })?;
-                (d, either(&t, &sides_t))
+                r.truncated = either(&r.truncated, &sides.truncated);
+                r
             }
         };
-        Ok((dist, either(&t, &count_t)))
+        r.truncated = either(&r.truncated, &count.truncated);
+        Ok(r)
     }
 
     fn pool(
@@ -222,19 +647,30 @@ impl Evaluator<'_> {
         dice: &DiceNode,
         die: Die,
         count: i64,
-    ) -> Result<Exact<i64>, Diagnostic> {
+    ) -> Result<Eval, Diagnostic> {
         let spec = pool_spec(dice, die, count, self.limits, count_span)?;
-        spec.exact(self.limits, self.budget)
-            .map_err(|e| core_diagnostic(&e, span))
+        let Exact {
+            distribution,
+            truncated,
+        } = spec
+            .exact(self.limits, self.budget)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        Ok(Eval::plain(from_ints(&distribution), truncated))
     }
 
-    fn group(&mut self, span: Span, group: &GroupNode) -> Traced<i64> {
+    fn group(&mut self, span: Span, group: &GroupNode) -> Result<Eval, Diagnostic> {
+        if !group.points.is_empty() {
+            let combos = self.point_values(&group.points, span)?;
+            return self.branch(&combos, span, |ev, values| {
+                ev.group(span, &group.resolved(values))
+            });
+        }
         let mut units = Vec::with_capacity(group.members.len());
         let mut truncated = Probability::zero();
         for m in &group.members {
-            let (d, t) = self.int(m)?;
-            truncated = either(&truncated, &t);
-            units.push(Unit::single(&d));
+            let e = self.eval(m)?;
+            truncated = either(&truncated, &e.truncated);
+            units.push(Unit::single(&ints(&e.dist, m.span, "a group member")?));
         }
         let d = sequential_keep_sum(
             &units,
@@ -244,8 +680,93 @@ impl Evaluator<'_> {
             self.budget,
         )
         .map_err(|e| core_diagnostic(&e, span))?;
-        Ok((d, truncated))
+        Ok(Eval::plain(from_ints(&d), truncated))
     }
+}
+
+fn op_symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+    }
+}
+
+/// Member `index` of a tuple value.
+pub(crate) fn field(v: &Value, index: usize, span: Span) -> Result<Value, Diagnostic> {
+    match v {
+        Value::Tuple(items) => items.get(index).cloned().ok_or_else(|| {
+            Diagnostic::error(
+                "no-such-field",
+                span,
+                format!(
+                    "{v} has {} members; `.{index}` is past the end",
+                    items.len()
+                ),
+            )
+            .with_help("members count from 0")
+        }),
+        other => Err(kind_error(
+            span,
+            &format!("the value before `.{index}`"),
+            "a tuple",
+            other,
+        )),
+    }
+}
+
+pub(crate) fn recursion_error(span: Span, name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "recursion-limit",
+        span,
+        format!("`{name}` recursed more than {MAX_CALL_DEPTH} calls deep"),
+    )
+    .with_help("make sure the recursion ends; for a random number of repeated steps use a process: `absorb(step, start)`")
+}
+
+fn process_error<S: Ord + Clone + std::fmt::Display>(
+    e: &CoreError,
+    span: Span,
+    chain: &Chain<S>,
+) -> Diagnostic {
+    match e {
+        CoreError::NeverAbsorbs { state } => Diagnostic::error(
+            "never-absorbs",
+            span,
+            format!(
+                "from the state {} the process can never reach a state it stays in for good",
+                chain.states[*state]
+            ),
+        )
+        .with_help("a state is absorbing when its step returns it unchanged; for a chain that never stops use `stationary(step, start)`"),
+        other => core_diagnostic(other, span),
+    }
+}
+
+/// The exact distribution of one call of user function `f` in a frame of `globals` and `args`: what
+/// the sampler uses to recognise an absorbing state.
+///
+/// # Errors
+/// As for `exact`.
+pub(crate) fn call_distribution(
+    program: &Program,
+    limits: &Limits,
+    globals: &[Value],
+    f: usize,
+    args: &[Value],
+    span: Span,
+) -> Result<Distribution<Value>, Diagnostic> {
+    let mut budget = limits.budget();
+    let mut ev = Evaluator {
+        program,
+        limits,
+        budget: &mut budget,
+        env: globals.to_vec(),
+        depth: 0,
+        memo: HashMap::new(),
+    };
+    Ok(ev.call(f, args, span)?.dist)
 }
 
 /// The core pool for a dice term with a known die and count.
@@ -293,14 +814,4 @@ pub fn pool_spec(
         failure: dice.failure,
         depth,
     })
-}
-
-impl ValueDistribution {
-    /// The total weight.
-    pub fn total(&self) -> &Weight {
-        match self {
-            ValueDistribution::Int(d) => d.total(),
-            ValueDistribution::Bool(d) => d.total(),
-        }
-    }
 }

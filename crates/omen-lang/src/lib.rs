@@ -1,4 +1,5 @@
-//! Omen's dice language: the notation players already type, checked once and run two ways.
+//! Omen's dice language: the notation players already type, plus scripts (parameters, bindings,
+//! functions, labels, tuples, `if`/`match`, Markov processes), checked once and run two ways.
 //!
 //! ```
 //! use omen_lang::{compile, Options, exact, sample, ValueDistribution};
@@ -13,6 +14,11 @@
 //! // …and one roll of the same program, here with given dice.
 //! let roll = sample(&compiled.program, &options.limits, &mut ScriptedDice::new(vec![6, 2, 5, 6])).unwrap();
 //! assert_eq!(roll.result.to_string(), "17");
+//!
+//! // A bound roll is rolled once: x + x is 2·d6, never 2d6.
+//! let twice = compile("let x = d6; x + x", &options).unwrap();
+//! let ValueDistribution::Int(d) = exact(&twice.program, &options.limits).unwrap().distribution else { unreachable!() };
+//! assert_eq!(d.len(), 6);
 //! ```
 
 pub mod check;
@@ -22,6 +28,7 @@ pub mod program;
 pub mod sample;
 pub mod span;
 pub mod syntax;
+pub mod value;
 
 use omen_core::Limits;
 
@@ -29,22 +36,39 @@ pub use check::Checked;
 pub use diagnostic::{Diagnostic, Severity};
 pub use exact::{ExactResult, ValueDistribution, exact};
 pub use program::Program;
-pub use sample::{Roll, RollKind, RollNode, Value, sample};
+pub use sample::{Roll, RollKind, RollNode, sample};
 pub use span::Span;
 pub use syntax::ParseLimits;
+pub use value::Value;
 
-/// Everything that bounds a compile and a run.
+/// Everything that bounds a compile and a run, and the values given for a script's parameters.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub limits: Limits,
     pub parse: ParseLimits,
+    /// `--param name=value`: values for `param` declarations, overriding their defaults.
+    pub params: Vec<(String, Value)>,
 }
 
-/// Parses and checks an expression: one program for both interpreters.
+/// Parses and checks an expression or script: one program for both interpreters.
 ///
 /// # Errors
 /// Every error the parser and checker found, with spans; warnings ride along on success.
 pub fn compile(source: &str, options: &Options) -> Result<Checked, Vec<Diagnostic>> {
-    let expr = syntax::parse(source, &options.parse)?;
-    check::check(source, &expr, &options.limits)
+    let script = syntax::parse(source, &options.parse)?;
+    check::check(source, &script, &options.limits, &options.params)
+}
+
+/// Reads a parameter value as given on a command line: an integer, `true`/`false`, or a label
+/// (anything else, with surrounding quotes removed).
+pub fn parse_param_value(text: &str) -> Value {
+    let t = text.trim();
+    if let Ok(n) = t.parse::<i64>() {
+        return Value::Int(n);
+    }
+    match t.to_ascii_lowercase().as_str() {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => Value::text(t.trim_matches('"')),
+    }
 }

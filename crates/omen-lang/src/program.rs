@@ -2,20 +2,24 @@
 //!
 //! Lowering resolves the notation's shorthands (`d%`, `dF`, `kN`, `dN`, bare compare points), puts each
 //! dice term's modifiers in evaluation order (per-die steps as written, then keep/drop, then counting),
-//! checks types and limits that are known before any dice are rolled, and folds constants.
+//! resolves names to slots, checks what can be known before any dice are rolled, and folds constants.
+//! A script's statements become nested `Let` nodes around its final expression.
 
 use omen_core::{Compare, Condition, Die, DieStep, Keep};
-use serde::Serialize;
 
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
+use crate::value::Value;
 
-/// The kind of value a node produces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// What is known about a node's value before running it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Type {
     Int,
     Bool,
+    Text,
+    Tuple,
+    /// Not known until run (a variable, a call, a branch); checked when the value exists.
+    Any,
 }
 
 impl Type {
@@ -24,15 +28,47 @@ impl Type {
         match self {
             Type::Int => "a number",
             Type::Bool => "true/false",
+            Type::Text => "a label",
+            Type::Tuple => "a tuple",
+            Type::Any => "a value",
+        }
+    }
+
+    /// Whether a value of this type could be a number.
+    pub fn may_be_int(self) -> bool {
+        matches!(self, Type::Int | Type::Any)
+    }
+
+    pub fn of(value: &Value) -> Type {
+        match value {
+            Value::Int(_) => Type::Int,
+            Value::Bool(_) => Type::Bool,
+            Value::Text(_) => Type::Text,
+            Value::Tuple(_) => Type::Tuple,
         }
     }
 }
 
-/// A checked program: one expression.
+/// A checked program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     pub source: String,
     pub root: Node,
+    /// User functions, in declaration order; a function may call itself and those declared before it.
+    pub functions: Vec<Function>,
+    /// The script's parameters with the values they took.
+    pub params: Vec<(String, Value)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    pub span: Span,
+    pub params: Vec<String>,
+    /// How many top-level slots (parameters and `let`s) were declared before the function: its
+    /// frame starts with them, then its own parameters.
+    pub globals: usize,
+    pub body: Node,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,9 +78,29 @@ pub struct Node {
     pub kind: NodeKind,
 }
 
+/// Which long-run question a process asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcessQuery {
+    /// The state after n steps (`after(step, start, n)`).
+    After,
+    /// The absorbing state reached, with the expected number of steps (`absorb(step, start)`).
+    Absorb,
+    /// The long-run frequencies of the states (`stationary(step, start)`).
+    Stationary,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NodeKind {
-    Const(i64),
+    Const(Value),
+    /// A slot in the current frame.
+    Var(usize, String),
+    /// Rolls `value` once and binds it in `slot` for `body`.
+    Let {
+        slot: usize,
+        name: String,
+        value: Box<Node>,
+        body: Box<Node>,
+    },
     Dice(Box<DiceNode>),
     Group(Box<GroupNode>),
     Neg(Box<Node>),
@@ -54,13 +110,98 @@ pub enum NodeKind {
     Max(Vec<Node>),
     Abs(Box<Node>),
     Label(String, Box<Node>),
+    Tuple(Vec<Node>),
+    Field(Box<Node>, usize),
+    If(Box<Node>, Box<Node>, Box<Node>),
+    Match(Box<Node>, Vec<(Pattern, Node)>),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Not(Box<Node>),
+    /// A call of user function `function` (an index into `Program::functions`).
+    Call(usize, Vec<Node>),
+    /// A Markov process: `function` maps a state to its random next state.
+    Process {
+        query: ProcessQuery,
+        function: usize,
+        start: Box<Node>,
+        steps: Option<Box<Node>>,
+    },
 }
 
-/// The sides of a dice term: a die known before rolling, or a number of sides that is itself random.
+/// A checked `match` pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    Any,
+    Value(Value),
+    /// Inclusive bounds; `None` is unbounded.
+    Range(Option<i64>, Option<i64>),
+    Tuple(Vec<Pattern>),
+    Or(Vec<Pattern>),
+}
+
+impl Pattern {
+    pub fn matches(&self, v: &Value) -> bool {
+        match (self, v) {
+            (Pattern::Any, _) => true,
+            (Pattern::Value(p), v) => p == v,
+            (Pattern::Range(lo, hi), Value::Int(x)) => {
+                lo.is_none_or(|lo| *x >= lo) && hi.is_none_or(|hi| *x <= hi)
+            }
+            (Pattern::Range(..), _) => false,
+            (Pattern::Tuple(ps), Value::Tuple(vs)) => {
+                ps.len() == vs.len() && ps.iter().zip(vs.iter()).all(|(p, v)| p.matches(v))
+            }
+            (Pattern::Tuple(_), _) => false,
+            (Pattern::Or(ps), v) => ps.iter().any(|p| p.matches(v)),
+        }
+    }
+}
+
+/// The sides of a dice term: a die known before rolling, or a number of sides known only when run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SidesNode {
     Fixed(Die),
     Random(Node),
+}
+
+/// Which compare point of a dice term or group a name fills in when the program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointTarget {
+    Explode,
+    /// The reroll at this index of `before`.
+    Before(usize),
+    /// The reroll at this index of `after`.
+    After(usize),
+    Success,
+    Failure,
+}
+
+/// Puts `value` into the condition a point target names.
+fn fill(
+    target: PointTarget,
+    value: i64,
+    before: &mut [DieStep],
+    explosion: &mut Option<(bool, Option<Condition>)>,
+    after: &mut [DieStep],
+    success: &mut Option<Condition>,
+    failure: &mut Option<Condition>,
+) {
+    let set = |c: &mut Condition| c.value = value;
+    let set_step = |s: &mut DieStep| match s {
+        DieStep::RerollOnce(c) | DieStep::RerollUntil(c) => c.value = value,
+        DieStep::ClampMin(_) | DieStep::ClampMax(_) => {}
+    };
+    match target {
+        PointTarget::Explode => {
+            if let Some((_, Some(c))) = explosion {
+                set(c);
+            }
+        }
+        PointTarget::Before(i) => set_step(&mut before[i]),
+        PointTarget::After(i) => set_step(&mut after[i]),
+        PointTarget::Success => success.iter_mut().for_each(set),
+        PointTarget::Failure => failure.iter_mut().for_each(set),
+    }
 }
 
 /// A dice term with its modifiers in evaluation order.
@@ -77,6 +218,30 @@ pub struct DiceNode {
     pub keep: Keep,
     pub success: Option<Condition>,
     pub failure: Option<Condition>,
+    /// Compare points written with a name (`>=dv`): each fills in one condition when run.
+    pub points: Vec<(PointTarget, Node)>,
+    /// Where the success point starts in `notation`, to print the term without it.
+    pub success_at: Option<usize>,
+}
+
+impl DiceNode {
+    /// This term with its named compare points filled in by `values`, in the order of `points`.
+    pub fn resolved(&self, values: &[i64]) -> DiceNode {
+        let mut d = self.clone();
+        for (&(target, _), &v) in self.points.iter().zip(values) {
+            fill(
+                target,
+                v,
+                &mut d.before,
+                &mut d.explosion,
+                &mut d.after,
+                &mut d.success,
+                &mut d.failure,
+            );
+        }
+        d.points.clear();
+        d
+    }
 }
 
 /// `{a, b, …}` with keep/drop and counting over its members.
@@ -86,16 +251,30 @@ pub struct GroupNode {
     pub keep: Keep,
     pub success: Option<Condition>,
     pub failure: Option<Condition>,
+    /// Compare points written with a name, as for dice.
+    pub points: Vec<(PointTarget, Node)>,
 }
 
 impl GroupNode {
-    /// What one kept member adds: its value, or +1/−1/0 when counting.
-    pub fn score(&self, value: i64) -> i64 {
-        if self.success.is_some() || self.failure.is_some() {
-            i64::from(self.success.is_some_and(|c| c.holds(value)))
-                - i64::from(self.failure.is_some_and(|c| c.holds(value)))
-        } else {
-            value
+    /// This group with its named compare points filled in by `values`.
+    pub fn resolved(&self, values: &[i64]) -> GroupNode {
+        let mut g = self.clone();
+        for (&(target, _), &v) in self.points.iter().zip(values) {
+            fill(
+                target,
+                v,
+                &mut [],
+                &mut None,
+                &mut [],
+                &mut g.success,
+                &mut g.failure,
+            );
         }
+        g.points.clear();
+        g
+    }
+
+    pub fn score(&self, value: i64) -> i64 {
+        omen_core::count_score(self.success, self.failure, value)
     }
 }

@@ -1,32 +1,23 @@
 //! The sampling interpreter: one roll of a program, with every die and every subtotal kept.
 
+use std::collections::HashMap;
+
 use num_integer::Integer;
 use omen_core::{CoreError, Die, DieSource, Limits, Mark, PoolRoll, RolledDie, select_kept};
 use serde::Serialize;
 
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
-use crate::exact::pool_spec;
-use crate::program::{DiceNode, GroupNode, Node, NodeKind, Program, SidesNode};
+use crate::exact::{
+    MAX_CALL_DEPTH, call_distribution, compare_values, field, kind_error, pool_spec,
+    recursion_error,
+};
+use crate::program::{
+    DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
+};
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
-
-/// A value a program produces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(untagged)]
-pub enum Value {
-    Int(i64),
-    Bool(bool),
-}
-
-impl std::fmt::Display for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Value::Int(n) => write!(f, "{n}"),
-            Value::Bool(b) => write!(f, "{b}"),
-        }
-    }
-}
+use crate::value::Value;
 
 /// One node of a roll's result tree, mirroring the program.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -69,6 +60,46 @@ pub enum RollKind {
     Label {
         label: String,
         inner: Box<RollNode>,
+    },
+    /// A name's value (rolled where it was bound).
+    Var {
+        name: String,
+    },
+    /// `let name = value` then the rest, which sees that one roll.
+    Let {
+        name: String,
+        bound: Box<RollNode>,
+        body: Box<RollNode>,
+    },
+    /// `if`: the condition and the branch it chose.
+    If {
+        condition: Box<RollNode>,
+        branch: Box<RollNode>,
+    },
+    /// `match`: the value, the arm it took (from 0), and that arm's result.
+    Match {
+        scrutinee: Box<RollNode>,
+        arm: usize,
+        body: Box<RollNode>,
+    },
+    Tuple {
+        members: Vec<RollNode>,
+    },
+    Field {
+        inner: Box<RollNode>,
+        index: usize,
+    },
+    /// A user function: its arguments and the roll of its body.
+    Apply {
+        function: String,
+        args: Vec<RollNode>,
+        body: Box<RollNode>,
+    },
+    /// A process: the start and every step taken.
+    Process {
+        query: &'static str,
+        start: Box<RollNode>,
+        steps: Vec<RollNode>,
     },
 }
 
@@ -116,33 +147,57 @@ pub struct Roll {
     pub tree: RollNode,
 }
 
+/// A process stops after this many steps when sampled without reaching an absorbing state.
+pub const MAX_PROCESS_STEPS: usize = 100_000;
+
 /// Rolls a checked program once.
 ///
 /// # Errors
 /// A diagnostic at the node that failed: the dice source ran out or gave a value that is not a face, a
-/// random dice count was negative or over the limit, a division by zero, an overflow.
+/// random dice count was negative or over the limit, a division by zero, an overflow, a value of the
+/// wrong kind, runaway recursion.
 pub fn sample(
     program: &Program,
     limits: &Limits,
     source: &mut dyn DieSource,
 ) -> Result<Roll, Diagnostic> {
-    let tree = Sampler { limits, source }.node(&program.root)?;
+    let tree = Sampler {
+        program,
+        limits,
+        source,
+        env: Vec::new(),
+        depth: 0,
+        absorbing: HashMap::new(),
+    }
+    .node(&program.root)?;
     Ok(Roll {
         expression: program.source.clone(),
-        result: tree.value,
+        result: tree.value.clone(),
         tree,
     })
 }
 
 struct Sampler<'a> {
+    program: &'a Program,
     limits: &'a Limits,
     source: &'a mut dyn DieSource,
+    env: Vec<Value>,
+    depth: usize,
+    /// Whether a process state is absorbing, found exactly once per state.
+    absorbing: HashMap<(usize, Value), bool>,
 }
 
-fn int(node: &RollNode) -> i64 {
-    match node.value {
-        Value::Int(n) => n,
-        Value::Bool(_) => unreachable!("the checker types this node as a number"),
+fn int(node: &RollNode, what: &str) -> Result<i64, Diagnostic> {
+    match &node.value {
+        Value::Int(n) => Ok(*n),
+        other => Err(kind_error(node.span, what, "a number", other)),
+    }
+}
+
+fn boolean(node: &RollNode, what: &str) -> Result<bool, Diagnostic> {
+    match &node.value {
+        Value::Bool(b) => Ok(*b),
+        other => Err(kind_error(node.span, what, "true/false", other)),
     }
 }
 
@@ -151,11 +206,36 @@ impl Sampler<'_> {
         let span = node.span;
         let at = |e: CoreError| core_diagnostic(&e, span);
         let (value, kind) = match &node.kind {
-            NodeKind::Const(n) => (Value::Int(*n), RollKind::Number),
+            NodeKind::Const(v) => (v.clone(), RollKind::Number),
+            NodeKind::Var(slot, name) => (
+                self.env[*slot].clone(),
+                RollKind::Var { name: name.clone() },
+            ),
+            NodeKind::Let {
+                slot,
+                name,
+                value,
+                body,
+            } => {
+                let bound = self.node(value)?;
+                self.env.truncate(*slot);
+                self.env.push(bound.value.clone());
+                let body = self.node(body);
+                self.env.truncate(*slot);
+                let body = body?;
+                (
+                    body.value.clone(),
+                    RollKind::Let {
+                        name: name.clone(),
+                        bound: Box::new(bound),
+                        body: Box::new(body),
+                    },
+                )
+            }
             NodeKind::Label(label, inner) => {
                 let inner = self.node(inner)?;
                 (
-                    inner.value,
+                    inner.value.clone(),
                     RollKind::Label {
                         label: label.clone(),
                         inner: Box::new(inner),
@@ -164,7 +244,7 @@ impl Sampler<'_> {
             }
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
                 let inner = self.node(inner)?;
-                let x = int(&inner);
+                let x = int(&inner, "the operand")?;
                 let neg = matches!(node.kind, NodeKind::Neg(_));
                 let v = if neg {
                     x.checked_neg()
@@ -189,7 +269,14 @@ impl Sampler<'_> {
             NodeKind::Binary(op, l, r) => {
                 let l = self.node(l)?;
                 let r = self.node(r)?;
-                let (a, b) = (int(&l), int(&r));
+                let sym = match op {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    BinOp::Mul => "*",
+                    BinOp::Div => "/",
+                };
+                let a = int(&l, &format!("the left side of `{sym}`"))?;
+                let b = int(&r, &format!("the right side of `{sym}`"))?;
                 let v = match op {
                     BinOp::Add => a.checked_add(b),
                     BinOp::Sub => a.checked_sub(b),
@@ -200,12 +287,6 @@ impl Sampler<'_> {
                         }
                         (a != i64::MIN || b != -1).then(|| Integer::div_floor(&a, &b))
                     }
-                };
-                let sym = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    BinOp::Div => "/",
                 };
                 (
                     Value::Int(v.ok_or(CoreError::Overflow).map_err(at)?),
@@ -219,10 +300,7 @@ impl Sampler<'_> {
             NodeKind::Compare(op, l, r) => {
                 let l = self.node(l)?;
                 let r = self.node(r)?;
-                let v = match (l.value, r.value) {
-                    (Value::Int(a), Value::Int(b)) => op.holds(a, b),
-                    (a, b) => a == b,
-                };
+                let v = compare_values(*op, &l.value, &r.value, span)?;
                 (
                     Value::Bool(v),
                     RollKind::Binary {
@@ -232,40 +310,269 @@ impl Sampler<'_> {
                     },
                 )
             }
+            NodeKind::And(l, r) | NodeKind::Or(l, r) => {
+                let is_and = matches!(node.kind, NodeKind::And(..));
+                let l = self.node(l)?;
+                let r = self.node(r)?;
+                let (a, b) = (boolean(&l, "each side")?, boolean(&r, "each side")?);
+                (
+                    Value::Bool(if is_and { a && b } else { a || b }),
+                    RollKind::Binary {
+                        op: if is_and { "and" } else { "or" },
+                        left: Box::new(l),
+                        right: Box::new(r),
+                    },
+                )
+            }
+            NodeKind::Not(inner) => {
+                let inner = self.node(inner)?;
+                let b = boolean(&inner, "the operand of `not`")?;
+                (
+                    Value::Bool(!b),
+                    RollKind::Unary {
+                        op: "not",
+                        operand: Box::new(inner),
+                    },
+                )
+            }
             NodeKind::Min(args) | NodeKind::Max(args) => {
                 let is_min = matches!(node.kind, NodeKind::Min(_));
                 let args: Vec<RollNode> = args
                     .iter()
                     .map(|a| self.node(a))
                     .collect::<Result<_, _>>()?;
-                let values = args.iter().map(int);
-                let v = if is_min { values.min() } else { values.max() };
+                let values: Vec<i64> = args
+                    .iter()
+                    .map(|a| int(a, "an argument"))
+                    .collect::<Result<_, _>>()?;
+                let v = if is_min {
+                    values.iter().min()
+                } else {
+                    values.iter().max()
+                };
                 (
-                    Value::Int(v.expect("checked: at least one argument")),
+                    Value::Int(*v.expect("checked: at least one argument")),
                     RollKind::Call {
                         function: if is_min { "min" } else { "max" },
                         args,
                     },
                 )
             }
+            NodeKind::Tuple(items) => {
+                let members: Vec<RollNode> = items
+                    .iter()
+                    .map(|i| self.node(i))
+                    .collect::<Result<_, _>>()?;
+                let value = Value::Tuple(members.iter().map(|m| m.value.clone()).collect());
+                (value, RollKind::Tuple { members })
+            }
+            NodeKind::Field(inner, index) => {
+                let inner = self.node(inner)?;
+                let v = field(&inner.value, *index, span)?;
+                (
+                    v,
+                    RollKind::Field {
+                        inner: Box::new(inner),
+                        index: *index,
+                    },
+                )
+            }
+            NodeKind::If(c, a, b) => {
+                let condition = self.node(c)?;
+                let which = boolean(&condition, "the condition of `if`")?;
+                let branch = self.node(if which { a } else { b })?;
+                (
+                    branch.value.clone(),
+                    RollKind::If {
+                        condition: Box::new(condition),
+                        branch: Box::new(branch),
+                    },
+                )
+            }
+            NodeKind::Match(x, arms) => {
+                let scrutinee = self.node(x)?;
+                let arm = arms
+                    .iter()
+                    .position(|(p, _)| p.matches(&scrutinee.value))
+                    .ok_or_else(|| {
+                        Diagnostic::error(
+                            "no-match",
+                            span,
+                            format!("no arm of this `match` matches {}", scrutinee.value),
+                        )
+                        .with_help("add a last arm `_ => …` for everything else")
+                    })?;
+                let body = self.node(&arms[arm].1)?;
+                (
+                    body.value.clone(),
+                    RollKind::Match {
+                        scrutinee: Box::new(scrutinee),
+                        arm,
+                        body: Box::new(body),
+                    },
+                )
+            }
+            NodeKind::Call(f, args) => {
+                let args: Vec<RollNode> = args
+                    .iter()
+                    .map(|a| self.node(a))
+                    .collect::<Result<_, _>>()?;
+                let values: Vec<Value> = args.iter().map(|a| a.value.clone()).collect();
+                let body = self.call(*f, &values, span)?;
+                (
+                    body.value.clone(),
+                    RollKind::Apply {
+                        function: self.program.functions[*f].name.clone(),
+                        args,
+                        body: Box::new(body),
+                    },
+                )
+            }
+            NodeKind::Process {
+                query,
+                function,
+                start,
+                steps,
+            } => self.process(span, *query, *function, start, steps.as_deref())?,
             NodeKind::Dice(dice) => self.dice(span, dice)?,
             NodeKind::Group(group) => self.group(group)?,
         };
         Ok(RollNode { span, value, kind })
     }
 
+    fn call(&mut self, f: usize, args: &[Value], span: Span) -> Result<RollNode, Diagnostic> {
+        let function = &self.program.functions[f];
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(recursion_error(span, &function.name));
+        }
+        let mut frame: Vec<Value> = self.env[..function.globals].to_vec();
+        frame.extend_from_slice(args);
+        self.depth += 1;
+        let saved = std::mem::replace(&mut self.env, frame);
+        let r = self.node(&function.body);
+        self.env = saved;
+        self.depth -= 1;
+        r
+    }
+
+    fn process(
+        &mut self,
+        span: Span,
+        query: ProcessQuery,
+        function: usize,
+        start: &Node,
+        steps: Option<&Node>,
+    ) -> Result<(Value, RollKind), Diagnostic> {
+        let start = self.node(start)?;
+        let mut state = start.value.clone();
+        let mut taken = Vec::new();
+        let name = match query {
+            ProcessQuery::After => "after",
+            ProcessQuery::Absorb => "absorb",
+            ProcessQuery::Stationary => {
+                return Err(Diagnostic::error(
+                    "cannot-roll",
+                    span,
+                    "a stationary distribution is a long-run average; it has no single roll",
+                )
+                .with_help("use `omen prob` for it, or roll `after(step, start, n)` for n steps"));
+            }
+        };
+        match query {
+            ProcessQuery::After => {
+                let n_node = steps.expect("checked: after has a step count");
+                let n = self.node(n_node)?;
+                let n = int(&n, "the number of steps")?;
+                if n < 0 {
+                    return Err(Diagnostic::error(
+                        "negative-steps",
+                        n_node.span,
+                        format!("cannot take {n} steps"),
+                    ));
+                }
+                if n as usize > MAX_PROCESS_STEPS {
+                    return Err(too_many_steps(span));
+                }
+                for _ in 0..n {
+                    let step = self.call(function, std::slice::from_ref(&state), span)?;
+                    state = step.value.clone();
+                    taken.push(step);
+                }
+            }
+            _ => loop {
+                if self.is_absorbing(function, &state, span)? {
+                    break;
+                }
+                if taken.len() >= MAX_PROCESS_STEPS {
+                    return Err(too_many_steps(span));
+                }
+                let step = self.call(function, std::slice::from_ref(&state), span)?;
+                state = step.value.clone();
+                taken.push(step);
+            },
+        }
+        Ok((
+            state,
+            RollKind::Process {
+                query: name,
+                start: Box::new(start),
+                steps: taken,
+            },
+        ))
+    }
+
+    /// A state is absorbing when its step returns it unchanged for certain.
+    fn is_absorbing(&mut self, f: usize, state: &Value, span: Span) -> Result<bool, Diagnostic> {
+        if let Some(&known) = self.absorbing.get(&(f, state.clone())) {
+            return Ok(known);
+        }
+        let globals = &self.env[..self.program.functions[f].globals];
+        let next = call_distribution(
+            self.program,
+            self.limits,
+            globals,
+            f,
+            std::slice::from_ref(state),
+            span,
+        )?;
+        let absorbing = next.len() == 1 && next.min_outcome() == state;
+        self.absorbing.insert((f, state.clone()), absorbing);
+        Ok(absorbing)
+    }
+
+    /// The values of a term's named compare points.
+    fn point_values(&mut self, points: &[(PointTarget, Node)]) -> Result<Vec<i64>, Diagnostic> {
+        points
+            .iter()
+            .map(|(_, node)| {
+                let n = self.node(node)?;
+                int(&n, "a compare point")
+            })
+            .collect()
+    }
+
     fn dice(&mut self, span: Span, dice: &DiceNode) -> Result<(Value, RollKind), Diagnostic> {
+        if !dice.points.is_empty() {
+            let values = self.point_values(&dice.points)?;
+            return self.dice(span, &dice.resolved(&values));
+        }
         let count = self.node(&dice.count)?;
         let (die, sides) = match &dice.sides {
             SidesNode::Fixed(d) => (d.clone(), None),
             SidesNode::Random(n) => {
                 let s = self.node(n)?;
-                let die =
-                    Die::standard(int(&s), self.limits).map_err(|e| core_diagnostic(&e, n.span))?;
+                let die = Die::standard(int(&s, "the number of sides")?, self.limits)
+                    .map_err(|e| core_diagnostic(&e, n.span))?;
                 (die, Some(Box::new(s)))
             }
         };
-        let spec = pool_spec(dice, die.clone(), int(&count), self.limits, dice.count.span)?;
+        let spec = pool_spec(
+            dice,
+            die.clone(),
+            int(&count, "the number of dice")?,
+            self.limits,
+            dice.count.span,
+        )?;
         let PoolRoll {
             dice: rolled,
             total,
@@ -285,12 +592,19 @@ impl Sampler<'_> {
     }
 
     fn group(&mut self, group: &GroupNode) -> Result<(Value, RollKind), Diagnostic> {
+        if !group.points.is_empty() {
+            let values = self.point_values(&group.points)?;
+            return self.group(&group.resolved(&values));
+        }
         let members: Vec<RollNode> = group
             .members
             .iter()
             .map(|m| self.node(m))
             .collect::<Result<_, _>>()?;
-        let values: Vec<i64> = members.iter().map(int).collect();
+        let values: Vec<i64> = members
+            .iter()
+            .map(|m| int(m, "a group member"))
+            .collect::<Result<_, _>>()?;
         let kept = select_kept(&values, group.keep);
         let mut total: i64 = 0;
         for (v, k) in values.iter().zip(&kept) {
@@ -302,4 +616,13 @@ impl Sampler<'_> {
         }
         Ok((Value::Int(total), RollKind::Group { members, kept }))
     }
+}
+
+fn too_many_steps(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "too-many-steps",
+        span,
+        format!("the process ran {MAX_PROCESS_STEPS} steps without stopping"),
+    )
+    .with_help("check that the step reaches a state it returns unchanged")
 }

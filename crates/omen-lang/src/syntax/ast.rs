@@ -44,6 +44,82 @@ pub enum ExprKind {
     Paren(Box<Expr>),
     /// Where the parser recovered from an error. Never reaches the checker: `parse` fails when it made one.
     Error,
+    /// A name: a parameter, a `let` binding or a function parameter.
+    Var(String),
+    /// `true`, `false`.
+    Bool(bool),
+    /// `"bad"`: a label value (the text between the quotes, no escapes).
+    Text(String),
+    /// `(a, b, …)` with at least two members (`(a)` is a parenthesised expression, `(a,)` a 1-tuple).
+    Tuple(Vec<Expr>),
+    /// `x.0`: a member of a tuple, counted from 0.
+    Field(Box<Expr>, Spanned<usize>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `match x { ..=10 => "bad", 41.. => "good", _ => "neutral" }`.
+    Match(Box<Expr>, Vec<MatchArm>),
+    /// `a and b`.
+    And(Box<Expr>, Box<Expr>),
+    /// `a or b`.
+    Or(Box<Expr>, Box<Expr>),
+    /// `not a`.
+    Not(Box<Expr>),
+    /// `let x = value in body`: a binding inside an expression (e.g. a function body).
+    LetIn(Spanned<String>, Box<Expr>, Box<Expr>),
+}
+
+/// One arm of a `match`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchArm {
+    pub pattern: Spanned<Pattern>,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// `_`
+    Wildcard,
+    /// `3`, `-1`
+    Int(i64),
+    /// `true`, `false`
+    Bool(bool),
+    /// `"bad"`
+    Text(String),
+    /// `lo..hi`, `lo..=hi`, `..=hi`, `..hi`, `lo..`: `hi_inclusive` tells `..=` from `..`.
+    Range {
+        lo: Option<i64>,
+        hi: Option<i64>,
+        hi_inclusive: bool,
+    },
+    /// `(p, q, …)`
+    Tuple(Vec<Spanned<Pattern>>),
+    /// `p | q`
+    Or(Vec<Spanned<Pattern>>),
+}
+
+/// A whole script: statements, then the expression whose distribution or roll is the result.
+/// A plain dice expression is a script with no statements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    pub items: Vec<Spanned<Item>>,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// `param dv = 8;` or `param dv;` (no default: the caller must set it).
+    Param {
+        name: Spanned<String>,
+        default: Option<Expr>,
+    },
+    /// `let x = 3d6;`: rolled once; every use sees the same roll.
+    Let { name: Spanned<String>, value: Expr },
+    /// `fn lore(n, t) = …;`
+    Fn {
+        name: Spanned<String>,
+        params: Vec<Spanned<String>>,
+        body: Expr,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,6 +137,8 @@ pub enum CompareOp {
     Le,
     Lt,
     Eq,
+    /// `!=` (also `<>`): only between whole expressions, never a compare point.
+    Ne,
 }
 
 /// A dice term.
@@ -92,14 +170,24 @@ pub enum FaceItem {
     Range(i64, i64),
 }
 
-/// A compare point: `>=8`, `<2`, `=3`; a bare number `3` means `=3`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A compare point: `>=8`, `<2`, `=3`, `>=dv`; a bare number `3` means `=3`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComparePoint {
     pub op: CompareOp,
-    pub value: i64,
+    pub value: PointValue,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The value a compare point compares with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PointValue {
+    /// A number written out, e.g. the `8` of `>=8` or the `-1` of `>=-1`.
+    Int(i64),
+    /// A name after a compare operator, e.g. the `dv` of `>=dv` (bound by `param`, `let` or a function
+    /// parameter); it must hold a number when the dice are rolled.
+    Name(Spanned<String>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Modifier {
     /// `!` (explode on the maximum face, `point` is `None`), `!>=5`, `!5`; `!!…` when `compound`.
     Explode {
@@ -135,4 +223,14 @@ pub enum KeepWhich {
 pub struct GroupExpr {
     pub members: Vec<Expr>,
     pub modifiers: Vec<Spanned<Modifier>>,
+}
+
+impl From<Expr> for Script {
+    /// A plain expression is a script with no statements.
+    fn from(body: Expr) -> Self {
+        Script {
+            items: Vec::new(),
+            body,
+        }
+    }
 }

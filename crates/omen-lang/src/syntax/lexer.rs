@@ -1,10 +1,15 @@
 //! The lexer: source text to tokens with byte spans.
 //!
-//! Every run of ASCII letters becomes one [`TokenKind::Word`], and the lexer does not split it. It cannot: the
-//! same letters mean different things in different places. `d` starts a dice term at the start of an operand
-//! but means drop-lowest after one (`4d6d1`), `f` is the fudge die after `d` (`4dF`) but a failure point after
-//! the sides (`4d6f1`), and `min` is a function (`min(1, 2)`) or a modifier (`3d6min2`). The parser splits
-//! words where it knows which reading applies, using [`modifier_keyword`] for runs of glued modifiers.
+//! Every run of ASCII letters and `_` becomes one [`TokenKind::Word`], and the lexer does not split it. It
+//! cannot: the same letters mean different things in different places. `d` starts a dice term at the start of
+//! an operand but means drop-lowest after one (`4d6d1`), `f` is the fudge die after `d` (`4dF`) but a failure
+//! point after the sides (`4d6f1`), and `min` is a function (`min(1, 2)`) or a modifier (`3d6min2`). Digits are
+//! never part of a word either, so that `d6kh3` is `d`, `6`, `kh`, `3`; the parser glues a word and the digits
+//! and words touching it back into one name (`t2`, `dice_lost`) where it reads a name. The parser splits words
+//! where it knows which reading applies, using [`modifier_keyword`] for runs of glued modifiers.
+//!
+//! Comments run from `#` or `//` to the end of the line and count as whitespace (but not inside a label or a
+//! string, which are taken whole).
 //!
 //! Lexing never fails: characters that start no token become [`TokenKind::Unknown`] and the parser reports
 //! them where it meets them, so that it can recover and report the errors after them as well.
@@ -16,7 +21,7 @@ use crate::span::Span;
 pub enum TokenKind {
     /// A run of ASCII digits. Its value is read by the parser, which knows whether a sign applies.
     Number,
-    /// A run of ASCII letters, e.g. `d`, `dFkh`, `min`, `foo`.
+    /// A run of ASCII letters and `_`, e.g. `d`, `dFkh`, `min`, `dice_lost`, `_`.
     Word,
     Plus,
     Minus,
@@ -27,21 +32,40 @@ pub enum TokenKind {
     LBrace,
     RBrace,
     Comma,
+    Semicolon,
+    /// `!`: explode after dice; the parser reads `!` `=` touching outside dice as `!=`.
     Bang,
     Percent,
-    /// `..` in face ranges, e.g. `d{-1..1}`.
+    /// `.` before a tuple field, e.g. `t.0`.
+    Dot,
+    /// `..` in face ranges (`d{-1..1}`) and in patterns (`41..`, `..10`).
     DotDot,
+    /// `..=` in patterns, e.g. `..=10`. Lexed as `..` then `=>` when a `>` follows (`41..=> "good"`).
+    DotDotEq,
+    /// `=>` between a pattern and its value.
+    FatArrow,
+    /// `|` between alternative patterns.
+    Pipe,
     Ge,
     Gt,
     Le,
     Lt,
+    /// `=` and `==`.
     Eq,
+    /// `<>`. (`!=` is two tokens, `!` and `=`, because after dice it is an explosion point.)
+    Ne,
     /// `[text]`, taken whole because a label may hold any character but `]`. `closed` is false when the
     /// input ends before the `]`.
     Label {
         closed: bool,
     },
-    /// A run of characters that start no token, e.g. `?`, `é`, a lone `.` or `]`.
+    /// `"text"`, taken whole; there are no escapes. `closed` is false when the line (or the input) ends
+    /// before the closing `"`: a string never spans lines, so that one missing quote does not swallow the rest
+    /// of a script.
+    Text {
+        closed: bool,
+    },
+    /// A run of characters that start no token, e.g. `?`, `é`, `&` or `]`.
     Unknown,
     /// The end of the input; its span is empty.
     Eof,
@@ -54,7 +78,8 @@ pub struct Token {
     pub span: Span,
 }
 
-/// Splits `source` into tokens, skipping whitespace. The last token is always [`TokenKind::Eof`].
+/// Splits `source` into tokens, skipping whitespace and comments. The last token is always
+/// [`TokenKind::Eof`].
 pub fn tokenize(source: &str) -> Vec<Token> {
     let bytes = source.as_bytes();
     let mut tokens = Vec::new();
@@ -65,11 +90,17 @@ pub fn tokenize(source: &str) -> Vec<Token> {
             pos += c.len_utf8();
             continue;
         }
+        if is_comment_start(&bytes[pos..]) {
+            pos = source[pos..]
+                .find('\n')
+                .map_or(source.len(), |offset| pos + offset);
+            continue;
+        }
         let kind = if c.is_ascii_digit() {
             pos = run_end(bytes, pos, |b| b.is_ascii_digit());
             TokenKind::Number
-        } else if c.is_ascii_alphabetic() {
-            pos = run_end(bytes, pos, |b| b.is_ascii_alphabetic());
+        } else if is_word_byte(bytes[pos]) {
+            pos = run_end(bytes, pos, is_word_byte);
             TokenKind::Word
         } else if c == '[' {
             match source[pos..].find(']') {
@@ -80,6 +111,22 @@ pub fn tokenize(source: &str) -> Vec<Token> {
                 None => {
                     pos = source.len();
                     TokenKind::Label { closed: false }
+                }
+            }
+        } else if c == '"' {
+            let rest = &source[pos + 1..];
+            match rest.find(['"', '\n']) {
+                Some(offset) if rest.as_bytes()[offset] == b'"' => {
+                    pos += offset + 2;
+                    TokenKind::Text { closed: true }
+                }
+                Some(offset) => {
+                    pos += offset + 1;
+                    TokenKind::Text { closed: false }
+                }
+                None => {
+                    pos = source.len();
+                    TokenKind::Text { closed: false }
                 }
             }
         } else if let Some((kind, len)) = punctuation(&bytes[pos..]) {
@@ -108,6 +155,14 @@ pub fn tokenize(source: &str) -> Vec<Token> {
     tokens
 }
 
+fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphabetic() || byte == b'_'
+}
+
+fn is_comment_start(rest: &[u8]) -> bool {
+    matches!(rest, [b'#', ..] | [b'/', b'/', ..])
+}
+
 fn run_end(bytes: &[u8], start: usize, accept: impl Fn(u8) -> bool) -> usize {
     bytes[start..]
         .iter()
@@ -117,14 +172,20 @@ fn run_end(bytes: &[u8], start: usize, accept: impl Fn(u8) -> bool) -> usize {
 
 /// The punctuation token at the start of `rest`, with its length in bytes.
 fn punctuation(rest: &[u8]) -> Option<(TokenKind, usize)> {
-    let two = match rest {
-        [b'>', b'=', ..] => Some(TokenKind::Ge),
-        [b'<', b'=', ..] => Some(TokenKind::Le),
-        [b'.', b'.', ..] => Some(TokenKind::DotDot),
+    let long = match rest {
+        // `41..=>` is an open range before its arrow, not `..=` before a stray `>`.
+        [b'.', b'.', b'=', b'>', ..] => Some((TokenKind::DotDot, 2)),
+        [b'.', b'.', b'=', ..] => Some((TokenKind::DotDotEq, 3)),
+        [b'.', b'.', ..] => Some((TokenKind::DotDot, 2)),
+        [b'>', b'=', ..] => Some((TokenKind::Ge, 2)),
+        [b'<', b'=', ..] => Some((TokenKind::Le, 2)),
+        [b'<', b'>', ..] => Some((TokenKind::Ne, 2)),
+        [b'=', b'=', ..] => Some((TokenKind::Eq, 2)),
+        [b'=', b'>', ..] => Some((TokenKind::FatArrow, 2)),
         _ => None,
     };
-    if let Some(kind) = two {
-        return Some((kind, 2));
+    if long.is_some() {
+        return long;
     }
     let one = match rest.first()? {
         b'+' => TokenKind::Plus,
@@ -136,8 +197,11 @@ fn punctuation(rest: &[u8]) -> Option<(TokenKind, usize)> {
         b'{' => TokenKind::LBrace,
         b'}' => TokenKind::RBrace,
         b',' => TokenKind::Comma,
+        b';' => TokenKind::Semicolon,
         b'!' => TokenKind::Bang,
         b'%' => TokenKind::Percent,
+        b'.' => TokenKind::Dot,
+        b'|' => TokenKind::Pipe,
         b'>' => TokenKind::Gt,
         b'<' => TokenKind::Lt,
         b'=' => TokenKind::Eq,
@@ -147,10 +211,15 @@ fn punctuation(rest: &[u8]) -> Option<(TokenKind, usize)> {
 }
 
 fn starts_token(rest: &str) -> bool {
-    let Some(&first) = rest.as_bytes().first() else {
+    let bytes = rest.as_bytes();
+    let Some(&first) = bytes.first() else {
         return false;
     };
-    first.is_ascii_alphanumeric() || first == b'[' || punctuation(rest.as_bytes()).is_some()
+    first.is_ascii_digit()
+        || is_word_byte(first)
+        || matches!(first, b'[' | b'"')
+        || is_comment_start(bytes)
+        || punctuation(bytes).is_some()
 }
 
 /// A keyword that may appear in a run of dice modifiers, e.g. the `kh` and `ro` of `8d10khro1`.
@@ -270,11 +339,107 @@ mod tests {
                 "Ge:>=",
                 "Le:<=",
                 "DotDot:..",
-                "Lt:<",
-                "Ge:>=",
+                "Ne:<>",
+                "Eq:=",
                 "Percent:%"
             ]
             .map(String::from)
+        );
+        assert_eq!(
+            lex("== => != ; | . ..="),
+            [
+                "Eq:==",
+                "FatArrow:=>",
+                "Bang:!",
+                "Eq:=",
+                "Semicolon:;",
+                "Pipe:|",
+                "Dot:.",
+                "DotDotEq:..="
+            ]
+            .map(String::from)
+        );
+    }
+
+    #[test]
+    fn ranges_and_fields_lex_apart() {
+        assert_eq!(
+            lex("1..5"),
+            ["Number:1", "DotDot:..", "Number:5"].map(String::from)
+        );
+        assert_eq!(
+            lex("-3..=-1"),
+            ["Minus:-", "Number:3", "DotDotEq:..=", "Minus:-", "Number:1"].map(String::from)
+        );
+        // An open range right before its arrow.
+        assert_eq!(
+            lex("41..=>"),
+            ["Number:41", "DotDot:..", "FatArrow:=>"].map(String::from)
+        );
+        assert_eq!(
+            lex("t.0.12"),
+            ["Word:t", "Dot:.", "Number:0", "Dot:.", "Number:12"].map(String::from)
+        );
+        assert_eq!(
+            lex("d{1..3}"),
+            [
+                "Word:d",
+                "LBrace:{",
+                "Number:1",
+                "DotDot:..",
+                "Number:3",
+                "RBrace:}"
+            ]
+            .map(String::from)
+        );
+    }
+
+    #[test]
+    fn words_take_underscores_but_not_digits() {
+        assert_eq!(
+            lex("dice_lost _ t2 _x"),
+            ["Word:dice_lost", "Word:_", "Word:t", "Number:2", "Word:_x"].map(String::from)
+        );
+    }
+
+    #[test]
+    fn comments_run_to_the_end_of_the_line() {
+        assert_eq!(
+            lex("1 # one\n+ 2 // two\n// three\n#"),
+            ["Number:1", "Plus:+", "Number:2"].map(String::from)
+        );
+        // A single slash still divides; comment markers inside labels and strings are text.
+        assert_eq!(
+            lex("4/2[a#b]\"c//d\""),
+            [
+                "Number:4",
+                "Slash:/",
+                "Number:2",
+                "Label { closed: true }:[a#b]",
+                "Text { closed: true }:\"c//d\""
+            ]
+            .map(String::from)
+        );
+        assert_eq!(lex("?# x"), ["Unknown:?"].map(String::from));
+    }
+
+    #[test]
+    fn strings_are_one_token_and_end_at_the_line() {
+        assert_eq!(
+            lex("\"bad\" \"\""),
+            [
+                "Text { closed: true }:\"bad\"",
+                "Text { closed: true }:\"\""
+            ]
+            .map(String::from)
+        );
+        assert_eq!(
+            lex("\"open\n1"),
+            ["Text { closed: false }:\"open", "Number:1"].map(String::from)
+        );
+        assert_eq!(
+            lex("\"open"),
+            ["Text { closed: false }:\"open"].map(String::from)
         );
     }
 
@@ -299,8 +464,8 @@ mod tests {
     #[test]
     fn unknown_characters_group_into_one_token() {
         assert_eq!(
-            lex("1?é.2 ]"),
-            ["Number:1", "Unknown:?é.", "Number:2", "Unknown:]"].map(String::from)
+            lex("1?é&2 ]"),
+            ["Number:1", "Unknown:?é&", "Number:2", "Unknown:]"].map(String::from)
         );
         assert_eq!(lex("ü"), ["Unknown:ü"].map(String::from));
     }

@@ -3,50 +3,77 @@
 //! Recursive descent over this grammar, loosest first (words and keywords ignore case):
 //!
 //! ```text
-//! expr           = additive [compare-op additive]        a second compare-op is an error
+//! script         = {item} expr
+//! item           = "param" name ["=" expr] ";"
+//!                | "let" name "=" expr ";"
+//!                | "fn" name "(" [name {"," name} [","]] ")" "=" expr ";"
+//! expr           = or
+//! or             = and {"or" and}
+//! and            = not {"and" not}
+//! not            = "not" not | comparison
+//! comparison     = additive [compare-op additive]        a second compare-op is an error
 //! additive       = multiplicative {("+" | "-") multiplicative}
 //! multiplicative = unary {("*" | "/") unary}
 //! unary          = "-" unary | postfix
-//! postfix        = primary {"[" label "]"}
-//! primary        = number [dice] | "(" expr ")" [dice] | dice | group | call
+//! postfix        = primary {"[" label "]" | "." number}
+//! primary        = number [dice] | "(" expr ")" [dice] | tuple | dice | group
+//!                | name | name "(" [expr {"," expr}] ")" | "true" | "false" | string
+//!                | "if" expr "then" expr "else" expr      the prefix forms reach as far right as they can
+//!                | "match" expr "{" arm {"," arm} [","] "}"
+//!                | "let" name "=" expr "in" expr
+//! tuple          = "(" expr "," [expr {"," expr} [","]] ")"
+//! arm            = pattern "=>" expr
+//! pattern        = alternative {"|" alternative}
+//! alternative    = "_" | "true" | "false" | string | int | int ".." [int] | int "..=" int | ".." int
+//!                | "..=" int | "(" pattern ")" | "(" pattern "," [pattern {"," pattern} [","]] ")"
 //! dice           = "d" sides {modifier}
 //! sides          = number | "%" | "F" | "{" face {"," face} "}" | "(" expr ")"
-//! face           = int [".." int]
+//! face           = int [(".." | "..=") int]
 //! group          = "{" expr {"," expr} "}" {modifier}
-//! call           = ("min" | "max" | "abs") "(" expr {"," expr} ")"
 //! modifier       = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [number]
 //!                | "!" ["!"] [point]
 //!                | ("ro" | "rr" | "r" | "f") point
 //!                | ("min" | "max") int
-//!                | compare-op int                          a success point
-//! point          = compare-op int | number                a bare number means `=`
+//!                | point-op (int | name)                   a success point
+//! point          = point-op (int | name) | number         a bare number means `=`
+//! point-op       = ">=" | ">" | "<=" | "<" | "=" | "=="
+//! compare-op     = point-op | "!=" | "<>"
 //! int            = ["-"] number
 //! ```
 //!
 //! A compare operator straight after a dice term or group is therefore always a success point (`3d6>=10`);
-//! a comparison of totals needs something else on the left (`(3d6)>=10`, `3d6+1>=10`).
+//! a comparison of totals needs something else on the left (`(3d6)>=10`, `3d6+1>=10`). `!=` is never a point:
+//! after dice, `!=4` explodes on 4, and `<>` right after dice is an error.
+//!
+//! Names and dice share their letters. In operand position a word starts dice when it is `d` alone (`d6`,
+//! `d 6`, `d%`, `d{…}`, `d(…)`, and a bare `d` is dice missing its sides) or `dF` followed only by modifier
+//! keywords (`dF`, `dFkh`); any other word is a keyword or a name. A name is glued back together from the word
+//! and the digits and words touching it (`t2`, `dice_lost`), lower-cased. After a count (`4d6`, `(n)d6`) a
+//! word starting with `d` is dice, as in plain notation; right after dice, words are modifiers.
 //!
 //! Recovery: an error is recorded and parsing goes on. Where an operand was expected an
 //! [`ExprKind::Error`] node stands in; stray tokens after an operand are skipped up to the next token that
-//! can follow one (an operator, `,`, a closing bracket or the end), skipping bracketed runs whole; inside
-//! brackets the parser skips to the next `,` or the closing bracket. At most one error is kept per position,
-//! so one mistake does not cascade.
+//! can follow one (an operator, `,`, `;`, a closing bracket, a keyword such as `then`, or the end), skipping
+//! bracketed runs whole; inside brackets the parser skips to the next `,` or the closing bracket. An item with
+//! an error is skipped to its `;`; a missing `;` before a new line or a new item is reported once and parsing
+//! goes on with that line. At most one error is kept per position, so one mistake does not cascade.
 
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, GroupExpr, KeepWhich,
-    Modifier, Sides, Spanned,
+    BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, GroupExpr, Item, KeepWhich,
+    MatchArm, Modifier, Pattern, PointValue, Script, Sides, Spanned,
 };
 use crate::syntax::lexer::{self, ModifierKeyword, Token, TokenKind};
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
 #[derive(Clone, Debug)]
 pub struct ParseLimits {
-    /// The deepest nesting accepted. Each parenthesis, group, call, unary minus and each operator in a chain
-    /// (`1+1+1` is a tree two levels deep) counts one level, so every later pass may walk the tree
-    /// recursively. The parser itself recurses this deep: raising the limit far needs a larger stack.
-    /// Default 128.
+    /// The deepest nesting accepted. Each parenthesis, tuple, group, call, unary minus, `not`, `if`, `match`,
+    /// `let … in`, label and field access, each tuple pattern, and each operator in a chain (`1+1+1` is a tree
+    /// two levels deep) counts one level, so every later pass may walk the tree recursively. An item's value
+    /// starts again at the top. The parser itself recurses this deep: raising the limit far needs a larger
+    /// stack. Default 128.
     pub max_depth: usize,
     /// The longest input accepted, in bytes. Default 100 000.
     pub max_len: usize,
@@ -61,27 +88,36 @@ impl Default for ParseLimits {
     }
 }
 
-/// Parses dice notation such as `4d6kh3 + 2` or `{2d20, 1d20+5}kh1 >= 15` into its syntax tree.
+/// Parses a script, or plain dice notation such as `4d6kh3 + 2`, into its syntax tree.
+///
+/// A script is `let`, `param` and `fn` items, each ending with `;`, then one expression: the result. Plain
+/// notation is a script with no items.
 ///
 /// ```
-/// use omen_lang::syntax::ast::ExprKind;
+/// use omen_lang::syntax::ast::{ExprKind, Item};
 /// use omen_lang::syntax::{ParseLimits, parse};
 ///
-/// let expr = parse("4d6kh3 + 2", &ParseLimits::default()).unwrap();
-/// assert!(matches!(expr.node, ExprKind::Binary(..)));
+/// let script = parse("4d6kh3 + 2", &ParseLimits::default()).unwrap();
+/// assert!(script.items.is_empty());
+/// assert!(matches!(script.body.node, ExprKind::Binary(..)));
 ///
-/// let errors = parse("2d + 3d6kh?", &ParseLimits::default()).unwrap_err();
+/// let script = parse("param bonus = 2;\nlet roll = 1d20;\nroll + bonus >= 15", &ParseLimits::default()).unwrap();
+/// assert!(matches!(script.items[0].node, Item::Param { .. }));
+/// assert!(matches!(script.body.node, ExprKind::Compare(..)));
+///
+/// let errors = parse("2d + 3d6kh? + (4", &ParseLimits::default()).unwrap_err();
 /// let kinds: Vec<_> = errors.iter().map(|e| e.kind).collect();
-/// assert_eq!(kinds, ["expected-sides", "unexpected-character"]);
+/// assert_eq!(kinds, ["expected-sides", "unexpected-character", "unclosed-paren"]);
 /// ```
 ///
 /// # Errors
 ///
 /// Returns every error found (each a [`Diagnostic`] of severity error, with a span into `source`), in source
-/// order, when the input is not valid notation: at least one, never a partial tree. Input longer than
+/// order, when the input is not a valid script: at least one, never a partial tree. Input longer than
 /// `limits.max_len` gives one `input-too-long` error without being parsed; nesting deeper than
-/// `limits.max_depth` gives one `nested-too-deeply` error (and the errors found before it).
-pub fn parse(source: &str, limits: &ParseLimits) -> Result<Expr, Vec<Diagnostic>> {
+/// `limits.max_depth` gives one `nested-too-deeply` error (and the errors found before it). Names are not
+/// resolved here: unknown names and functions, and wrong argument counts, are the checker's to report.
+pub fn parse(source: &str, limits: &ParseLimits) -> Result<Script, Vec<Diagnostic>> {
     if source.len() > limits.max_len {
         let start = source.floor_char_boundary(limits.max_len);
         return Err(vec![
@@ -105,11 +141,15 @@ pub fn parse(source: &str, limits: &ParseLimits) -> Result<Expr, Vec<Diagnostic>
         depth: 0,
         max_depth: limits.max_depth,
         too_deep: false,
+        in_item: false,
+        brackets: 0,
+        awaiting: None,
+        recovered_at: None,
         diagnostics: Vec::new(),
     };
-    let expr = parser.parse_top();
+    let script = parser.parse_script();
     if parser.diagnostics.is_empty() {
-        Ok(expr)
+        Ok(script)
     } else {
         // Errors found while closing a bracket point back at its opening; report in reading order.
         parser.diagnostics.sort_by_key(|d| d.span.start);
@@ -126,13 +166,80 @@ const SIDES_HELP: &str = "write the number of sides after `d`, e.g. `2d6`";
 const SUCCESS_HELP: &str = "a compare point after dice needs a number; to compare the total, wrap the dice in parentheses, \
      e.g. `(3d6) >= 10`";
 
+const SEMICOLON_HELP: &str = "end each `let`, `param` and `fn` with `;`";
+
+const NAME_HELP: &str =
+    "a name starts with a letter or `_` and goes on with letters, digits and `_`, e.g. `bonus`";
+
+const PATTERN_KINDS: &str = "a pattern is a number, a range such as `..=10`, `1..5` or `41..`, `true`, `false`, a \
+    label such as `\"bad\"`, a tuple of patterns or `_`";
+
+const MATCH_HELP: &str =
+    "write the arms in braces, e.g. `match r { ..=10 => \"bad\", _ => \"good\" }`";
+
+/// The words that cannot be names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keyword {
+    Let,
+    Param,
+    Fn,
+    If,
+    Then,
+    Else,
+    Match,
+    And,
+    Or,
+    Not,
+    True,
+    False,
+    In,
+}
+
+const KEYWORDS: [(&str, Keyword); 13] = [
+    ("let", Keyword::Let),
+    ("param", Keyword::Param),
+    ("fn", Keyword::Fn),
+    ("if", Keyword::If),
+    ("then", Keyword::Then),
+    ("else", Keyword::Else),
+    ("match", Keyword::Match),
+    ("and", Keyword::And),
+    ("or", Keyword::Or),
+    ("not", Keyword::Not),
+    ("true", Keyword::True),
+    ("false", Keyword::False),
+    ("in", Keyword::In),
+];
+
+impl Keyword {
+    /// Whether the keyword may come straight after a whole operand, ending it.
+    fn ends_operand(self) -> bool {
+        matches!(
+            self,
+            Keyword::Then
+                | Keyword::Else
+                | Keyword::In
+                | Keyword::And
+                | Keyword::Or
+                | Keyword::Let
+                | Keyword::Param
+                | Keyword::Fn
+        )
+    }
+
+    fn starts_item(self) -> bool {
+        matches!(self, Keyword::Let | Keyword::Param | Keyword::Fn)
+    }
+}
+
 /// Where [`Parser::skip_to`] stopped.
 enum Stop {
     /// At a `,` at the same nesting, not consumed.
     Comma,
     /// After consuming the closing bracket sought.
     Closed,
-    /// At the end of the input or at a closing bracket belonging to an enclosing one.
+    /// At the end of the input, at a `;` or an item keyword, or at a closing bracket belonging to an enclosing
+    /// one.
     Elsewhere,
 }
 
@@ -142,6 +249,12 @@ enum Point {
     Present(ComparePoint),
     /// Started but malformed; already reported.
     Invalid,
+}
+
+/// A `let` at the top of a script: an item, or the result when `in` follows its value.
+enum TopLet {
+    Item(Option<Spanned<Item>>),
+    Result(Expr),
 }
 
 struct Parser<'s> {
@@ -155,9 +268,24 @@ struct Parser<'s> {
     /// Set once nesting passes the limit. From then on the parser sees only the end of the input and reports
     /// nothing more, so it unwinds at once and leaves one diagnostic.
     too_deep: bool,
+    /// Whether an item's value is being parsed, which a `;` must end.
+    in_item: bool,
+    /// Brackets open around the current token. Outside brackets in an item, a stray token on a new line is a
+    /// missing `;` rather than junk inside the expression.
+    brackets: usize,
+    /// What ends the expression being parsed outside brackets, e.g. "`then`", named in the error for a stray
+    /// token after an operand.
+    awaiting: Option<&'static str>,
+    /// Where the last skip over stray tokens ended: a missing keyword or `;` there is part of the same mistake.
+    recovered_at: Option<usize>,
     diagnostics: Vec<Diagnostic>,
 }
 
+// The parser recurses once per level of nesting, through a dozen functions per level, so their frames bound
+// how deep `max_depth` may go on a given stack. Those functions are kept small: the rare parts (`…_rest`, error
+// reports) live apart, and the big ones are `#[inline(never)]` so that their locals do not swell every frame on
+// the path. At the default depth the worst case (nested `d(…)` sides) needs about 330 KiB of stack in a release
+// build and 800 KiB unoptimised; the `if`, `match`, tuple and pattern paths need less.
 impl<'s> Parser<'s> {
     fn end_token(&self) -> Token {
         Token {
@@ -196,6 +324,101 @@ impl<'s> Parser<'s> {
             && self.source.as_bytes()[token.span.start].to_ascii_lowercase() == letter
     }
 
+    /// Whether digits touch the end of `token`, making a word part of a longer name (`then2`).
+    fn digits_follow(&self, token: Token) -> bool {
+        self.source
+            .as_bytes()
+            .get(token.span.end)
+            .is_some_and(u8::is_ascii_digit)
+    }
+
+    /// The keyword `token` is, if it is one.
+    fn keyword(&self, token: Token) -> Option<Keyword> {
+        if token.kind != TokenKind::Word || self.digits_follow(token) {
+            return None;
+        }
+        let text = self.text(token.span);
+        KEYWORDS
+            .iter()
+            .find(|(word, _)| word.eq_ignore_ascii_case(text))
+            .map(|&(_, keyword)| keyword)
+    }
+
+    fn at_keyword(&self, keyword: Keyword) -> bool {
+        self.keyword(self.peek()) == Some(keyword)
+    }
+
+    /// Whether `token`, in operand position, starts a dice term rather than a name: `d` alone, or `dF`
+    /// followed only by modifier keywords.
+    fn is_dice_start(&self, token: Token) -> bool {
+        if token.kind != TokenKind::Word {
+            return false;
+        }
+        let word = self.text(token.span);
+        word.eq_ignore_ascii_case("d")
+            || word
+                .get(..2)
+                .is_some_and(|start| start.eq_ignore_ascii_case("df"))
+                && lexer::is_modifier_run(&word[2..])
+    }
+
+    /// The current token as written, shortened, if it is a word that is no keyword (a name, mostly).
+    fn name_at_current(&self) -> Option<String> {
+        let token = self.peek();
+        (token.kind == TokenKind::Word && self.keyword(token).is_none())
+            .then(|| shorten(self.text(token.span)))
+    }
+
+    /// Whether a line break lies between the last token consumed and `token`.
+    fn line_break_before(&self, token: Token) -> bool {
+        self.source
+            .get(self.prev_end..token.span.start)
+            .is_some_and(|gap| gap.contains('\n'))
+    }
+
+    /// Where to point when something expected is missing before `token`: just after the last token when
+    /// `token` is on a later line (or is the end), else at `token`.
+    fn missing_at(&self, token: Token) -> Span {
+        if token.kind == TokenKind::Eof || self.line_break_before(token) {
+            Span::new(self.prev_end, self.prev_end)
+        } else {
+            token.span
+        }
+    }
+
+    /// Whether an error was already reported at or after the end of the last token consumed, or stray tokens
+    /// were skipped up to here, or a string or label left open ran up to here: then a missing `;` or keyword
+    /// here is the same mistake seen again.
+    fn reported_here(&self) -> bool {
+        self.recovered_at == Some(self.prev_end)
+            || self.diagnostics.last().is_some_and(|last| {
+                last.span.start >= self.prev_end
+                    || (matches!(last.kind, "unclosed-string" | "unclosed-label")
+                        && last.span.end >= self.prev_end)
+            })
+    }
+
+    /// Runs `parse` with `awaiting` naming what ends it (`None` inside brackets).
+    fn awaiting<T>(
+        &mut self,
+        awaiting: Option<&'static str>,
+        parse: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let outer = std::mem::replace(&mut self.awaiting, awaiting);
+        let result = parse(self);
+        self.awaiting = outer;
+        result
+    }
+
+    /// Whether `token` ends the value of an item whose `;` is missing: it is outside brackets in an item and
+    /// on a new line, or it starts a new item.
+    fn ends_item_here(&self, token: Token) -> bool {
+        self.in_item
+            && self.brackets == 0
+            && (self.line_break_before(token)
+                || self.keyword(token).is_some_and(Keyword::starts_item))
+    }
+
     /// Consumes the first `len` bytes of the current word, which must be a word, leaving the rest of it as
     /// the current token.
     fn take_word_prefix(&mut self, len: usize) -> Span {
@@ -210,6 +433,23 @@ impl<'s> Parser<'s> {
         }
         self.prev_end = end;
         taken
+    }
+
+    /// Consumes a name: the current word and the words and digits touching it, e.g. `t2`, `dice_lost`.
+    fn take_name(&mut self) -> Spanned<String> {
+        let first = self.bump();
+        debug_assert_eq!(first.kind, TokenKind::Word);
+        loop {
+            let next = self.peek();
+            if !matches!(next.kind, TokenKind::Word | TokenKind::Number)
+                || next.span.start != self.prev_end
+            {
+                break;
+            }
+            self.bump();
+        }
+        let span = Span::new(first.span.start, self.prev_end);
+        Spanned::new(self.text(span).to_ascii_lowercase(), span)
     }
 
     fn report(&mut self, diagnostic: Diagnostic) {
@@ -247,11 +487,53 @@ impl<'s> Parser<'s> {
             token.span,
             format!("expected {expected}, found {}", self.describe(token)),
         );
-        if token.kind == TokenKind::Unknown && self.text(token.span).starts_with('.') {
-            diagnostic.with_help("dice notation has whole numbers only; `/` divides rounding down")
-        } else {
-            diagnostic
+        let help = match token.kind {
+            TokenKind::Dot => {
+                Some("dice notation has whole numbers only; `/` divides rounding down")
+            }
+            TokenKind::DotDot | TokenKind::DotDotEq => Some(
+                "ranges belong in `match` patterns (`1..5`, `..=10`) and in dice faces (`d{1..6}`)",
+            ),
+            TokenKind::FatArrow => {
+                Some("`=>` goes between a pattern and its value inside `match x { … }`")
+            }
+            TokenKind::Pipe => Some(
+                "`|` separates alternative patterns in a `match` arm; to combine conditions use `or`",
+            ),
+            TokenKind::Bang => {
+                Some("`!` explodes dice, e.g. `3d6!`; to negate a condition use `not`")
+            }
+            _ => None,
+        };
+        match help {
+            Some(help) => diagnostic.with_help(help),
+            None => diagnostic,
         }
+    }
+
+    /// Reports `expected` missing before the current token, unless an error was reported there already.
+    fn report_missing(&mut self, kind: &'static str, expected: &str, help: &str) {
+        if self.reported_here() {
+            return;
+        }
+        let token = self.peek();
+        let message = format!("expected {expected}, found {}", self.describe(token));
+        self.report(Diagnostic::error(kind, self.missing_at(token), message).with_help(help));
+    }
+
+    /// Consumes `keyword`, or reports it missing and returns `None`.
+    fn expect_keyword(
+        &mut self,
+        keyword: Keyword,
+        kind: &'static str,
+        expected: &str,
+        help: &str,
+    ) -> Option<Token> {
+        if self.at_keyword(keyword) {
+            return Some(self.bump());
+        }
+        self.report_missing(kind, expected, help);
+        None
     }
 
     fn report_unclosed(&mut self, open: Token) {
@@ -260,11 +542,12 @@ impl<'s> Parser<'s> {
             _ => ("unclosed-paren", ")"),
         };
         let open_text = self.text(open.span);
+        let found = self.describe(self.peek());
         self.report(
             Diagnostic::error(
                 kind,
                 open.span,
-                format!("unclosed `{open_text}`: expected `{close}`, found the end of the input"),
+                format!("unclosed `{open_text}`: expected `{close}`, found {found}"),
             )
             .with_help(format!("add `{close}` to close it")),
         );
@@ -298,24 +581,94 @@ impl<'s> Parser<'s> {
         true
     }
 
+    /// The comparison operator at the current token and how many tokens it takes: `!=` is `!` then `=`.
+    fn peek_compare(&self) -> Option<(CompareOp, usize)> {
+        let token = self.peek();
+        if let Some(op) = compare_op(token.kind) {
+            return Some((op, 1));
+        }
+        match token.kind {
+            TokenKind::Ne => Some((CompareOp::Ne, 1)),
+            TokenKind::Bang => {
+                let next = self.tokens.get(self.pos + 1)?;
+                (next.kind == TokenKind::Eq && next.span.start == token.span.end)
+                    .then_some((CompareOp::Ne, 2))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the current token can come straight after a whole operand.
+    fn at_operand_end(&self) -> bool {
+        let token = self.peek();
+        binary_op(token.kind).is_some()
+            || self.peek_compare().is_some()
+            || matches!(
+                token.kind,
+                TokenKind::RParen
+                    | TokenKind::RBrace
+                    // `match x {`
+                    | TokenKind::LBrace
+                    | TokenKind::Comma
+                    | TokenKind::Semicolon
+                    | TokenKind::Eof
+            )
+            || self.keyword(token).is_some_and(Keyword::ends_operand)
+    }
+
+    /// Whether the current token can start an operand.
+    fn at_operand_start(&self) -> bool {
+        let token = self.peek();
+        match token.kind {
+            TokenKind::Number
+            | TokenKind::LParen
+            | TokenKind::LBrace
+            | TokenKind::Minus
+            | TokenKind::Text { .. } => true,
+            TokenKind::Word => self
+                .keyword(token)
+                .is_none_or(|keyword| !keyword.ends_operand() || keyword == Keyword::Let),
+            _ => false,
+        }
+    }
+
+    /// Whether skipping must stop at the current token whatever the nesting: it ends the item being parsed or
+    /// starts another. (In the result, a `;` is only junk, skipped like any other.)
+    fn at_hard_stop(&self) -> bool {
+        let token = self.peek();
+        (token.kind == TokenKind::Semicolon && self.in_item)
+            || matches!(self.keyword(token), Some(Keyword::Param | Keyword::Fn))
+    }
+
     /// After an operand, skips tokens that cannot follow one (reporting the first), so that the operator
     /// loops carry on at the next operator.
     fn skip_stray_tokens(&mut self, operand: &Expr) {
         let token = self.peek();
-        if can_follow_operand(token.kind) {
+        if self.at_operand_end() || self.ends_item_here(token) {
             return;
         }
         let mut innermost = operand;
         while let ExprKind::Neg(inner) = &innermost.node {
             innermost = inner;
         }
-        let expected = match innermost.node {
-            ExprKind::Dice(_) | ExprKind::Group(_) => "a dice modifier or an operator",
-            _ => "an operator",
+        let dice = matches!(innermost.node, ExprKind::Dice(_) | ExprKind::Group(_));
+        let expected = match (dice, self.awaiting) {
+            (true, None) => "a dice modifier or an operator".to_string(),
+            (false, None) => "an operator".to_string(),
+            // "`,` or `)`" is a list already.
+            (true, Some(awaiting)) if awaiting.contains(" or ") => {
+                format!("a dice modifier, an operator, {awaiting}")
+            }
+            (true, Some(awaiting)) => format!("a dice modifier, an operator or {awaiting}"),
+            (false, Some(awaiting)) if awaiting.contains(" or ") => {
+                format!("an operator, {awaiting}")
+            }
+            (false, Some(awaiting)) => format!("an operator or {awaiting}"),
         };
-        let diagnostic = self.unexpected(token, expected);
+        let diagnostic = self.unexpected(token, &expected);
         self.report(diagnostic);
         self.skip_to_follow();
+        self.recovered_at = Some(self.prev_end);
     }
 
     /// Skips tokens, bracketed runs whole, up to one that can follow an operand.
@@ -323,11 +676,15 @@ impl<'s> Parser<'s> {
         let mut nesting = 0usize;
         loop {
             let token = self.peek();
+            if token.kind == TokenKind::Eof || self.at_hard_stop() {
+                return;
+            }
+            if nesting == 0 && (self.at_operand_end() || self.ends_item_here(token)) {
+                return;
+            }
             match token.kind {
-                TokenKind::Eof => return,
                 TokenKind::LParen | TokenKind::LBrace => nesting += 1,
-                TokenKind::RParen | TokenKind::RBrace if nesting > 0 => nesting -= 1,
-                kind if nesting == 0 && can_follow_operand(kind) => return,
+                TokenKind::RParen | TokenKind::RBrace => nesting = nesting.saturating_sub(1),
                 _ => {}
             }
             self.bump();
@@ -340,8 +697,10 @@ impl<'s> Parser<'s> {
         let mut nesting = 0usize;
         loop {
             let token = self.peek();
+            if token.kind == TokenKind::Eof || self.at_hard_stop() {
+                return Stop::Elsewhere;
+            }
             match token.kind {
-                TokenKind::Eof => return Stop::Elsewhere,
                 TokenKind::LParen | TokenKind::LBrace => nesting += 1,
                 TokenKind::RParen | TokenKind::RBrace if nesting > 0 => nesting -= 1,
                 kind if kind == close => {
@@ -349,6 +708,8 @@ impl<'s> Parser<'s> {
                     return Stop::Closed;
                 }
                 TokenKind::RParen | TokenKind::RBrace => return Stop::Elsewhere,
+                // A `match` arm's arrow: what follows is its value, worth parsing.
+                TokenKind::FatArrow => return Stop::Elsewhere,
                 TokenKind::Comma if stop_at_comma && nesting == 0 => return Stop::Comma,
                 _ => {}
             }
@@ -356,76 +717,469 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn parse_top(&mut self) -> Expr {
-        let expr = self.parse_expr();
+    /// Skips the rest of a broken item: past its `;`, or up to the next item or the end.
+    fn skip_item(&mut self) {
+        loop {
+            let token = self.peek();
+            if token.kind == TokenKind::Eof || self.keyword(token).is_some_and(Keyword::starts_item)
+            {
+                return;
+            }
+            self.bump();
+            if token.kind == TokenKind::Semicolon {
+                return;
+            }
+        }
+    }
+
+    // Scripts and items.
+
+    fn parse_script(&mut self) -> Script {
+        let mut items = Vec::new();
+        let body = loop {
+            let token = self.peek();
+            match self.keyword(token) {
+                Some(Keyword::Param | Keyword::Fn) => items.extend(self.parse_item()),
+                Some(Keyword::Let) => match self.parse_top_let() {
+                    TopLet::Item(item) => items.extend(item),
+                    TopLet::Result(expr) => break expr,
+                },
+                _ if token.kind == TokenKind::Eof && !items.is_empty() => {
+                    let at = self.missing_at(token);
+                    self.report(
+                        Diagnostic::error(
+                            "missing-result",
+                            at,
+                            "expected the script's result after its items, found the end of the input",
+                        )
+                        .with_help(
+                            "end the script with the expression to roll, without `;`, e.g. `2d6 + bonus`",
+                        ),
+                    );
+                    break Expr::new(ExprKind::Error, at);
+                }
+                _ => break self.parse_expr(),
+            }
+        };
+        self.parse_after_result();
+        Script { items, body }
+    }
+
+    /// Reports what follows the result, parsing it (and dropping it) so that its errors are reported too.
+    fn parse_after_result(&mut self) {
         loop {
             // The operator loops take every operator and skip stray tokens after operands, so mostly a closing
-            // bracket or a comma ends the expression early.
+            // bracket, a comma, a `;` or an item ends the result early.
             let token = self.peek();
-            let stray = |message, help| {
-                Diagnostic::error("unexpected-token", token.span, message).with_help(help)
+            let stray = |kind: &'static str, message: String, help: &str| {
+                Diagnostic::error(kind, token.span, message).with_help(help)
             };
+            let keyword = self.keyword(token);
             let diagnostic = match token.kind {
                 TokenKind::Eof => break,
                 TokenKind::RParen => stray(
-                    "unexpected `)`: no `(` is open",
+                    "unexpected-token",
+                    "unexpected `)`: no `(` is open".to_string(),
                     "remove it, or add the `(` it closes",
                 ),
                 TokenKind::RBrace => stray(
-                    "unexpected `}`: no `{` is open",
+                    "unexpected-token",
+                    "unexpected `}`: no `{` is open".to_string(),
                     "remove it, or add the `{` it closes",
                 ),
                 TokenKind::Comma => stray(
-                    "unexpected `,` outside a group or call",
-                    "to list several rolls, make a group such as `{1d20, 1d20+5}` or call a function such \
-                     as `max(1d20, 1d20+5)`",
+                    "unexpected-token",
+                    "unexpected `,` outside a group, tuple or call".to_string(),
+                    "to list several rolls, make a group such as `{1d20, 1d20+5}` or a tuple such as \
+                     `(1d20, 1d20+5)`, or call a function such as `max(1d20, 1d20+5)`",
+                ),
+                TokenKind::Semicolon => stray(
+                    "unexpected-semicolon",
+                    "unexpected `;` after the script's result".to_string(),
+                    "only `let`, `param` and `fn` items end with `;`; a script ends with one expression, \
+                     its result",
+                ),
+                _ if keyword.is_some_and(Keyword::starts_item) => stray(
+                    "item-after-result",
+                    format!(
+                        "`{}` after the script's result",
+                        self.text(token.span).to_ascii_lowercase()
+                    ),
+                    "put the `let`, `param` and `fn` items first; the script ends with one expression, its \
+                     result",
                 ),
                 // Only after an operand that was missing, which is reported at this same token already.
                 _ => self.unexpected(token, "an operator"),
             };
             self.report(diagnostic);
+            if keyword.is_some_and(Keyword::starts_item) {
+                self.parse_item_after_result();
+                continue;
+            }
             self.bump();
-            // Parse what follows (and drop it) so that its errors are reported too.
             let next = self.peek();
-            match next.kind {
-                TokenKind::Eof => break,
-                kind if binary_op(kind).is_some() && kind != TokenKind::Minus => {
-                    let op = self.bump();
-                    self.parse_operand(op, Self::parse_expr);
+            if next.kind == TokenKind::Eof || self.keyword(next).is_some_and(Keyword::starts_item) {
+                continue;
+            }
+            if (binary_op(next.kind).is_some() && next.kind != TokenKind::Minus)
+                || self.peek_compare().is_some()
+            {
+                let op = self.bump();
+                if let Some((_, 2)) = self.peek_compare() {
+                    self.bump();
                 }
-                kind if compare_op(kind).is_some() => {
-                    let op = self.bump();
-                    self.parse_operand(op, Self::parse_expr);
-                }
-                _ => {
-                    self.parse_expr();
-                }
+                self.parse_operand(op, Self::parse_expr);
+            } else {
+                self.parse_expr();
             }
         }
-        expr
     }
+
+    /// An item after the result (already reported), parsed for its errors.
+    fn parse_item_after_result(&mut self) {
+        if self.at_keyword(Keyword::Let) {
+            self.parse_top_let();
+        } else {
+            self.parse_item();
+        }
+    }
+
+    /// A `param` or `fn` item.
+    fn parse_item(&mut self) -> Option<Spanned<Item>> {
+        self.in_item = true;
+        let item = if self.at_keyword(Keyword::Param) {
+            self.parse_param()
+        } else {
+            self.parse_fn()
+        };
+        self.in_item = false;
+        item
+    }
+
+    fn parse_param(&mut self) -> Option<Spanned<Item>> {
+        let keyword = self.bump();
+        let Some(name) = self.parse_name("a name after `param`") else {
+            self.skip_item();
+            return None;
+        };
+        let default = match self.peek().kind {
+            TokenKind::Eq => {
+                let eq = self.bump();
+                Some(self.awaiting(Some("`;`"), |parser| {
+                    parser.parse_operand(eq, Self::parse_expr)
+                }))
+            }
+            TokenKind::Semicolon => None,
+            _ => {
+                let expected = format!("`=` or `;` after `param {}`", name.node);
+                self.report_missing(
+                    "expected-equals",
+                    &expected,
+                    "give a default with `=`, e.g. `param bonus = 2;`, or none: `param bonus;`",
+                );
+                self.skip_item();
+                return None;
+            }
+        };
+        self.end_item("param", &name.node);
+        Some(Spanned::new(
+            Item::Param { name, default },
+            Span::new(keyword.span.start, self.prev_end),
+        ))
+    }
+
+    fn parse_fn(&mut self) -> Option<Spanned<Item>> {
+        let keyword = self.bump();
+        let Some(name) = self.parse_name("a function name after `fn`") else {
+            self.skip_item();
+            return None;
+        };
+        let Some(open) = self.eat(TokenKind::LParen) else {
+            let expected = format!("`(` after `fn {}`", name.node);
+            self.report_missing(
+                "expected-params",
+                &expected,
+                "a function lists its parameters in parentheses, even when it has none, e.g. \
+                 `fn twice(x) = x * 2;`, `fn roll() = 2d6;`",
+            );
+            self.skip_item();
+            return None;
+        };
+        let params = self.parse_list(
+            open,
+            TokenKind::RParen,
+            |parser| parser.parse_name("a parameter name"),
+            true,
+        );
+        let params = params.into_iter().flatten().collect();
+        if self.eat(TokenKind::Eq).is_none() {
+            let expected = format!("`=` after the parameters of `{}`", name.node);
+            self.report_missing(
+                "expected-equals",
+                &expected,
+                "write the function's value after `=`, e.g. `fn twice(x) = x * 2;`",
+            );
+            if !self.at_operand_start() || self.line_break_before(self.peek()) {
+                self.skip_item();
+                return None;
+            }
+        }
+        let body = self.awaiting(Some("`;`"), Self::parse_expr);
+        self.end_item("fn", &name.node);
+        Some(Spanned::new(
+            Item::Fn { name, params, body },
+            Span::new(keyword.span.start, self.prev_end),
+        ))
+    }
+
+    /// A `let` at the top of a script: an item when `;` follows its value, the result when `in` does.
+    fn parse_top_let(&mut self) -> TopLet {
+        let keyword = self.bump();
+        self.in_item = true;
+        let head = self.awaiting(Some("`;`"), Self::parse_let_head);
+        self.in_item = false;
+        let Some((name, value)) = head else {
+            self.skip_item();
+            return TopLet::Item(None);
+        };
+        if let Some(in_token) = self.at_keyword(Keyword::In).then(|| self.bump()) {
+            let body = self.parse_operand(in_token, Self::parse_expr);
+            let span = keyword.span.to(body.span);
+            return TopLet::Result(Expr::new(
+                ExprKind::LetIn(name, Box::new(value), Box::new(body)),
+                span,
+            ));
+        }
+        self.end_item("let", &name.node);
+        TopLet::Item(Some(Spanned::new(
+            Item::Let { name, value },
+            Span::new(keyword.span.start, self.prev_end),
+        )))
+    }
+
+    /// `name = value` after `let`, or `None` when the name or `=` is missing (reported).
+    fn parse_let_head(&mut self) -> Option<(Spanned<String>, Expr)> {
+        let name = self.parse_name("a name after `let`")?;
+        let value = match self.eat(TokenKind::Eq) {
+            Some(eq) => self.parse_operand(eq, Self::parse_expr),
+            None => {
+                let expected = format!("`=` after `let {}`", name.node);
+                self.report_missing(
+                    "expected-equals",
+                    &expected,
+                    "give the value after `=`, e.g. `let bonus = 2;`",
+                );
+                if !self.at_operand_start() || self.line_break_before(self.peek()) {
+                    return None;
+                }
+                self.parse_expr()
+            }
+        };
+        Some((name, value))
+    }
+
+    /// After an item's value: its `;`, or a report that it is missing. A missing `;` before a new line or a
+    /// new item is only reported; otherwise the rest of the item is skipped.
+    fn end_item(&mut self, keyword: &str, name: &str) {
+        if self.eat(TokenKind::Semicolon).is_some() {
+            return;
+        }
+        let token = self.peek();
+        let missing_only = token.kind == TokenKind::Eof
+            || self.line_break_before(token)
+            || self.keyword(token).is_some_and(Keyword::starts_item);
+        let expected = format!("`;` to end `{keyword} {name}`");
+        self.report_missing("expected-semicolon", &expected, SEMICOLON_HELP);
+        if !missing_only {
+            self.skip_item();
+        }
+    }
+
+    /// A name being bound, or `None` (reported, nothing consumed) when there is no word here. Keywords and
+    /// words that read as dice are reported but taken, so that parsing goes on.
+    fn parse_name(&mut self, expected: &str) -> Option<Spanned<String>> {
+        let token = self.peek();
+        if token.kind != TokenKind::Word {
+            let mut diagnostic = self.unexpected(token, expected).with_help(NAME_HELP);
+            diagnostic.kind = "expected-name";
+            self.report(diagnostic);
+            return None;
+        }
+        if self.keyword(token).is_some() {
+            self.bump();
+            let word = self.text(token.span).to_ascii_lowercase();
+            self.report(
+                Diagnostic::error(
+                    "reserved-word",
+                    token.span,
+                    format!("`{word}` is a keyword and cannot be a name"),
+                )
+                .with_help(
+                    "choose another name; the keywords are `let` `param` `fn` `if` `then` `else` `match` \
+                     `and` `or` `not` `true` `false` `in`",
+                ),
+            );
+            return Some(Spanned::new(word, token.span));
+        }
+        let reads_as_dice = self.is_dice_start(token);
+        let name = self.take_name();
+        if reads_as_dice {
+            self.report(
+                Diagnostic::error(
+                    "dice-like-name",
+                    name.span,
+                    format!("`{}` reads as dice and cannot be a name", shorten(&name.node)),
+                )
+                .with_help(
+                    "a name cannot be `d` alone, start with `d` and a digit, or be `dF` followed by \
+                     modifiers; choose another name, e.g. `damage`",
+                ),
+            );
+        }
+        Some(name)
+    }
+
+    // Expressions, loosest first.
 
     fn parse_expr(&mut self) -> Expr {
         let at = self.peek().span;
         if !self.enter(at) {
             return Expr::new(ExprKind::Error, at);
         }
-        let expr = self.parse_comparison();
+        let expr = self.parse_logic();
         self.depth -= 1;
         expr
     }
 
+    /// `or`s of `and`s of `not`s of comparisons, in one frame: the parser recurses once per nesting level,
+    /// and each frame on that path costs stack.
+    fn parse_logic(&mut self) -> Expr {
+        let first = self.parse_not();
+        if matches!(self.keyword(self.peek()), Some(Keyword::And | Keyword::Or)) {
+            self.parse_logic_rest(first)
+        } else {
+            first
+        }
+    }
+
+    /// The `and`s and `or`s after `first`. Apart from [`Self::parse_logic`] so that the common path, without
+    /// them, keeps a small frame.
+    #[inline(never)]
+    fn parse_logic_rest(&mut self, first: Expr) -> Expr {
+        let mut levels = 0;
+        // The `or` chain so far, waiting for its right operand: the `and` chain being built.
+        let mut ors: Option<Expr> = None;
+        let mut ands = first;
+        while let Some(keyword @ (Keyword::And | Keyword::Or)) = self.keyword(self.peek()) {
+            let op_token = self.bump();
+            // As for arithmetic chains: each operator puts the chain so far one level deeper.
+            if !self.enter(op_token.span) {
+                break;
+            }
+            levels += 1;
+            let right = self.parse_operand(op_token, Self::parse_not);
+            if keyword == Keyword::And {
+                let span = ands.span.to(right.span);
+                ands = Expr::new(ExprKind::And(Box::new(ands), Box::new(right)), span);
+            } else {
+                let left = match ors.take() {
+                    Some(ors) => {
+                        let span = ors.span.to(ands.span);
+                        Expr::new(ExprKind::Or(Box::new(ors), Box::new(ands)), span)
+                    }
+                    None => ands,
+                };
+                ors = Some(left);
+                ands = right;
+            }
+        }
+        self.depth -= levels;
+        match ors {
+            Some(ors) => {
+                let span = ors.span.to(ands.span);
+                Expr::new(ExprKind::Or(Box::new(ors), Box::new(ands)), span)
+            }
+            None => ands,
+        }
+    }
+
+    fn parse_not(&mut self) -> Expr {
+        if self.at_keyword(Keyword::Not) {
+            self.parse_nots()
+        } else {
+            self.parse_comparison()
+        }
+    }
+
+    /// A comparison after one or more `not`s, without recursing per `not`.
+    #[inline(never)]
+    fn parse_nots(&mut self) -> Expr {
+        let mut nots = Vec::new();
+        while self.at_keyword(Keyword::Not) {
+            let not = self.bump();
+            if !self.enter(not.span) {
+                self.depth -= nots.len();
+                return Expr::new(ExprKind::Error, not.span);
+            }
+            nots.push(not);
+        }
+        let Some(&last) = nots.last() else {
+            return Expr::new(ExprKind::Error, self.peek().span);
+        };
+        let mut expr = self.parse_operand(last, Self::parse_comparison);
+        self.depth -= nots.len();
+        for not in nots.into_iter().rev() {
+            let span = not.span.to(expr.span);
+            expr = Expr::new(ExprKind::Not(Box::new(expr)), span);
+        }
+        expr
+    }
+
+    /// Takes the comparison operator at the current token (one or two tokens), returning its span.
+    fn bump_compare(&mut self, tokens: usize) -> Token {
+        let first = self.bump();
+        if tokens == 2 {
+            self.bump();
+        }
+        Token {
+            kind: first.kind,
+            span: Span::new(first.span.start, self.prev_end),
+        }
+    }
+
     fn parse_comparison(&mut self) -> Expr {
         let left = self.parse_additive();
-        let Some(op) = compare_op(self.peek().kind) else {
-            return left;
-        };
-        let op_token = self.bump();
+        match self.peek_compare() {
+            Some((op, tokens)) => self.parse_comparison_rest(left, op, tokens),
+            None => left,
+        }
+    }
+
+    /// The comparison operator after `left` and what follows it. Apart from [`Self::parse_comparison`] so
+    /// that the common path, without a comparison, keeps a small frame.
+    #[inline(never)]
+    fn parse_comparison_rest(&mut self, left: Expr, op: CompareOp, tokens: usize) -> Expr {
+        let op_token = self.bump_compare(tokens);
+        if op == CompareOp::Ne && matches!(left.node, ExprKind::Dice(_) | ExprKind::Group(_)) {
+            let left_text = shorten(self.text(left.span));
+            let op_text = self.text(op_token.span);
+            self.report(
+                Diagnostic::error(
+                    "inequality-after-dice",
+                    op_token.span,
+                    format!("`{op_text}` straight after dice: `{left_text}` is not a total to compare"),
+                )
+                .with_help(format!(
+                    "a compare point after dice counts dice and cannot be `{op_text}`; to compare the \
+                     total, wrap the dice in parentheses, e.g. `({left_text}) {op_text} …`"
+                )),
+            );
+        }
         let right = self.parse_operand(op_token, Self::parse_additive);
         let span = left.span.to(right.span);
         let expr = Expr::new(ExprKind::Compare(op, Box::new(left), Box::new(right)), span);
-        while compare_op(self.peek().kind).is_some() {
-            let extra = self.bump();
+        while let Some((_, tokens)) = self.peek_compare() {
+            let extra = self.bump_compare(tokens);
             self.report(
                 Diagnostic::error(
                     "chained-comparison",
@@ -464,7 +1218,24 @@ impl<'s> Parser<'s> {
         operand: fn(&mut Self) -> Expr,
         op: fn(TokenKind) -> Option<BinOp>,
     ) -> Expr {
-        let mut left = operand(self);
+        let first = operand(self);
+        if op(self.peek().kind).is_some() {
+            self.parse_chain_rest(first, operand, op)
+        } else {
+            first
+        }
+    }
+
+    /// The operators after `first` in a chain and their operands. Apart from [`Self::parse_chain`] so that the
+    /// common path, without operators, keeps a small frame.
+    #[inline(never)]
+    fn parse_chain_rest(
+        &mut self,
+        first: Expr,
+        operand: fn(&mut Self) -> Expr,
+        op: fn(TokenKind) -> Option<BinOp>,
+    ) -> Expr {
+        let mut left = first;
         let mut levels = 0;
         while let Some(bin_op) = op(self.peek().kind) {
             let op_token = self.bump();
@@ -494,10 +1265,16 @@ impl<'s> Parser<'s> {
 
     /// Parses an operand after the operator `op`, or reports that none is there (consuming nothing).
     fn parse_operand(&mut self, op: Token, operand: fn(&mut Self) -> Expr) -> Expr {
-        let token = self.peek();
-        if can_start_operand(token.kind) {
-            return operand(self);
+        if self.at_operand_start() {
+            operand(self)
+        } else {
+            self.missing_operand(op)
         }
+    }
+
+    #[cold]
+    fn missing_operand(&mut self, op: Token) -> Expr {
+        let token = self.peek();
         let expected = format!("an expression after `{}`", self.text(op.span));
         let diagnostic = self.unexpected(token, &expected);
         self.report(diagnostic);
@@ -522,41 +1299,114 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_postfix(&mut self) -> Expr {
-        let mut expr = self.parse_primary();
-        while let TokenKind::Label { closed } = self.peek().kind {
-            let token = self.bump();
-            let inner_start = token.span.start + 1;
-            let inner_end = if closed {
-                token.span.end - 1
-            } else {
-                token.span.end
-            };
-            let raw = &self.source[inner_start..inner_end];
-            let text = raw.trim();
-            let text_start = inner_start + (raw.len() - raw.trim_start().len());
-            let text_span = Span::new(text_start, text_start + text.len());
-            if !closed {
-                self.report(
-                    Diagnostic::error(
-                        "unclosed-label",
-                        token.span,
-                        "unclosed label: expected `]`, found the end of the input",
-                    )
-                    .with_help("close the label with `]`, e.g. `3d6[fire]`"),
-                );
-            } else if text.is_empty() {
-                self.report(
-                    Diagnostic::error("empty-label", token.span, "empty label: no text between `[` and `]`")
-                        .with_help("write the label's text between the brackets, e.g. `3d6[fire]`, or remove them"),
-                );
+        let expr = self.parse_primary();
+        match self.peek().kind {
+            TokenKind::Label { .. } | TokenKind::Dot => self.parse_postfix_rest(expr),
+            _ => expr,
+        }
+    }
+
+    /// The labels and fields after `expr`. Apart from [`Self::parse_postfix`] so that the common path,
+    /// without them, keeps a small frame.
+    #[inline(never)]
+    fn parse_postfix_rest(&mut self, mut expr: Expr) -> Expr {
+        let mut levels = 0;
+        loop {
+            let token = self.peek();
+            match token.kind {
+                TokenKind::Label { .. } | TokenKind::Dot => {}
+                _ => break,
             }
-            let span = expr.span.to(token.span);
-            expr = Expr::new(
-                ExprKind::Label(Box::new(expr), Spanned::new(text.to_string(), text_span)),
-                span,
+            if token.kind == TokenKind::Dot && matches!(expr.node, ExprKind::Number(_)) {
+                // `1.5`: a number has no members, so this is a decimal.
+                let diagnostic = self.unexpected(token, "an operator");
+                self.report(Diagnostic {
+                    kind: "unexpected-character",
+                    ..diagnostic
+                });
+                self.bump();
+                self.skip_to_follow();
+                break;
+            }
+            // Labels and fields nest to the left like an operator chain.
+            if !self.enter(token.span) {
+                break;
+            }
+            levels += 1;
+            self.bump();
+            let start = expr.span.start;
+            let node = match token.kind {
+                TokenKind::Label { closed } => {
+                    let label = self.label_text(token, closed);
+                    ExprKind::Label(Box::new(expr), label)
+                }
+                _ => match self.parse_field_index() {
+                    Some(index) => ExprKind::Field(Box::new(expr), index),
+                    None => {
+                        expr = Expr::new(ExprKind::Error, Span::new(start, self.prev_end));
+                        break;
+                    }
+                },
+            };
+            expr = Expr::new(node, Span::new(start, self.prev_end));
+        }
+        self.depth -= levels;
+        expr
+    }
+
+    fn label_text(&mut self, token: Token, closed: bool) -> Spanned<String> {
+        let inner_start = token.span.start + 1;
+        let inner_end = if closed {
+            token.span.end - 1
+        } else {
+            token.span.end
+        };
+        let raw = &self.source[inner_start..inner_end];
+        let text = raw.trim();
+        let text_start = inner_start + (raw.len() - raw.trim_start().len());
+        let text_span = Span::new(text_start, text_start + text.len());
+        if !closed {
+            self.report(
+                Diagnostic::error(
+                    "unclosed-label",
+                    token.span,
+                    "unclosed label: expected `]`, found the end of the input",
+                )
+                .with_help("close the label with `]`, e.g. `3d6[fire]`"),
+            );
+        } else if text.is_empty() {
+            self.report(
+                Diagnostic::error(
+                    "empty-label",
+                    token.span,
+                    "empty label: no text between `[` and `]`",
+                )
+                .with_help(
+                    "write the label's text between the brackets, e.g. `3d6[fire]`, or remove them",
+                ),
             );
         }
-        expr
+        Spanned::new(text.to_string(), text_span)
+    }
+
+    /// The member number after `.`, or `None` when it is missing (reported).
+    fn parse_field_index(&mut self) -> Option<Spanned<usize>> {
+        let token = self.peek();
+        if token.kind != TokenKind::Number {
+            let mut diagnostic = self.unexpected(token, "a member number after `.`");
+            diagnostic.kind = "expected-field";
+            self.report(
+                diagnostic.with_help("tuple members are numbered from 0, e.g. `t.0`, `t.1`"),
+            );
+            return None;
+        }
+        self.bump();
+        let value = self.int_value(token.span, false, token.span)?;
+        // Not every i64 is a usize on every target; such a member number is far past any tuple anyway.
+        Some(Spanned::new(
+            usize::try_from(value).unwrap_or(usize::MAX),
+            token.span,
+        ))
     }
 
     fn parse_primary(&mut self) -> Expr {
@@ -568,11 +1418,31 @@ impl<'s> Parser<'s> {
             }
             TokenKind::LParen => {
                 let paren = self.parse_paren();
-                self.parse_dice_after(paren)
+                if matches!(paren.node, ExprKind::Tuple(_)) {
+                    paren
+                } else {
+                    self.parse_dice_after(paren)
+                }
             }
             TokenKind::LBrace => self.parse_group(),
-            TokenKind::Word if self.word_starts_with(token, b'd') => self.parse_dice(None),
-            TokenKind::Word => self.parse_call(),
+            TokenKind::Text { closed } => {
+                self.bump();
+                let text = self.string_text(token, closed);
+                Expr::new(ExprKind::Text(text), token.span)
+            }
+            TokenKind::Word if self.is_dice_start(token) => self.parse_dice(None),
+            TokenKind::Word => match self.keyword(token) {
+                None => self.parse_name_or_call(),
+                Some(Keyword::True | Keyword::False) => {
+                    self.bump();
+                    let value = self.keyword(token) == Some(Keyword::True);
+                    Expr::new(ExprKind::Bool(value), token.span)
+                }
+                Some(Keyword::If) => self.parse_if(),
+                Some(Keyword::Match) => self.parse_match(),
+                Some(Keyword::Let) => self.parse_let_in(),
+                Some(keyword) => self.keyword_as_operand(token, keyword),
+            },
             _ => {
                 let diagnostic = self.unexpected(token, "an expression");
                 self.report(diagnostic);
@@ -582,6 +1452,520 @@ impl<'s> Parser<'s> {
                 )
             }
         }
+    }
+
+    /// Reports a keyword that cannot start an operand, e.g. `then`, standing an error node in for it.
+    fn keyword_as_operand(&mut self, token: Token, keyword: Keyword) -> Expr {
+        let mut diagnostic = self.unexpected(token, "an expression");
+        let help = match keyword {
+            Keyword::Not => Some(
+                "`not` applies to a whole comparison; inside arithmetic or a comparison, wrap it in \
+                 parentheses: `(not …)`",
+            ),
+            Keyword::Param | Keyword::Fn => {
+                Some("`param` and `fn` items come first in a script, each ending with `;`")
+            }
+            _ => None,
+        };
+        if let Some(help) = help {
+            diagnostic = diagnostic.with_help(help);
+        }
+        self.report(diagnostic);
+        Expr::new(
+            ExprKind::Error,
+            Span::new(token.span.start, token.span.start),
+        )
+    }
+
+    /// The text of a string token, reporting it if it is not closed.
+    fn string_text(&mut self, token: Token, closed: bool) -> String {
+        let end = if closed {
+            token.span.end - 1
+        } else {
+            token.span.end
+        };
+        if !closed {
+            let at_line_end = self.source[token.span.end..].starts_with('\n');
+            let found = if at_line_end {
+                "the end of the line"
+            } else {
+                "the end of the input"
+            };
+            self.report(
+                Diagnostic::error(
+                    "unclosed-string",
+                    token.span,
+                    format!("unclosed string: expected `\"`, found {found}"),
+                )
+                .with_help("close the text with `\"` on the same line, e.g. `\"bad\"`"),
+            );
+        }
+        self.source[token.span.start + 1..end].to_string()
+    }
+
+    /// A variable, or a call when `(` follows the name.
+    #[inline(never)]
+    fn parse_name_or_call(&mut self) -> Expr {
+        let name = self.take_name();
+        let Some(open) = self.eat(TokenKind::LParen) else {
+            let span = name.span;
+            return Expr::new(ExprKind::Var(name.node), span);
+        };
+        let arguments = self.parse_list(open, TokenKind::RParen, Self::parse_expr, false);
+        let span = Span::new(name.span.start, self.prev_end);
+        Expr::new(ExprKind::Call(name, arguments), span)
+    }
+
+    #[inline(never)]
+    fn parse_if(&mut self) -> Expr {
+        let keyword = self.bump();
+        // Not through `Self::awaiting`: this is on the path the parser recurses along, where frames cost.
+        let outer_awaiting = self.awaiting.replace("`then`");
+        let condition = self.parse_operand(keyword, Self::parse_expr);
+        self.awaiting = outer_awaiting;
+        let error_here =
+            |parser: &Self| Expr::new(ExprKind::Error, Span::new(parser.prev_end, parser.prev_end));
+        let then_branch = match self.expect_keyword(
+            Keyword::Then,
+            "expected-then",
+            "`then` after the condition of `if`",
+            "write `if condition then value else other`, e.g. `if pool <= 0 then 0 else (pool)d6`",
+        ) {
+            Some(then) => {
+                let outer_awaiting = self.awaiting.replace("`else`");
+                let then_branch = self.parse_operand(then, Self::parse_expr);
+                self.awaiting = outer_awaiting;
+                then_branch
+            }
+            None if self.at_keyword(Keyword::Else) => error_here(self),
+            None => {
+                let span = Span::new(keyword.span.start, self.prev_end);
+                return Expr::new(ExprKind::Error, span);
+            }
+        };
+        let else_branch = match self.expect_keyword(
+            Keyword::Else,
+            "expected-else",
+            "`else` after the `then` value",
+            "every `if` needs an `else`, e.g. `if x > 3 then 1 else 0`",
+        ) {
+            Some(else_token) => self.parse_operand(else_token, Self::parse_expr),
+            None => error_here(self),
+        };
+        let span = Span::new(keyword.span.start, self.prev_end);
+        Expr::new(
+            ExprKind::If(
+                Box::new(condition),
+                Box::new(then_branch),
+                Box::new(else_branch),
+            ),
+            span,
+        )
+    }
+
+    /// `let x = value in body` inside an expression.
+    #[inline(never)]
+    fn parse_let_in(&mut self) -> Expr {
+        let keyword = self.bump();
+        let outer_awaiting = self.awaiting.replace("`in`");
+        let head = self.parse_let_head();
+        self.awaiting = outer_awaiting;
+        let Some((name, value)) = head else {
+            return Expr::new(
+                ExprKind::Error,
+                Span::new(keyword.span.start, self.prev_end),
+            );
+        };
+        let expected = format!("`in` after the value of `let {}`", name.node);
+        let Some(in_token) = self.expect_keyword(
+            Keyword::In,
+            "expected-in",
+            &expected,
+            "inside an expression write `let x = value in body`; only at the top of a script does `let` end \
+             with `;`",
+        ) else {
+            // `let y = …; y * 2` inside an expression: `in` was meant, so read on as if it were there.
+            if let Some(semicolon) = self.take_semicolon_before_operand() {
+                let body = self.parse_operand(semicolon, Self::parse_expr);
+                let span = keyword.span.to(body.span);
+                return Expr::new(ExprKind::LetIn(name, Box::new(value), Box::new(body)), span);
+            }
+            let span = Span::new(keyword.span.start, self.prev_end);
+            return Expr::new(ExprKind::Error, span);
+        };
+        let body = self.parse_operand(in_token, Self::parse_expr);
+        let span = keyword.span.to(body.span);
+        Expr::new(ExprKind::LetIn(name, Box::new(value), Box::new(body)), span)
+    }
+
+    /// Consumes a `;` when an operand (not an item) follows it.
+    fn take_semicolon_before_operand(&mut self) -> Option<Token> {
+        if self.peek().kind != TokenKind::Semicolon {
+            return None;
+        }
+        let (pos, prev_end) = (self.pos, self.prev_end);
+        let semicolon = self.bump();
+        // At the top of an item, a `let` after the `;` is more likely the next item.
+        let next_item = self.at_keyword(Keyword::Let) && self.in_item && self.brackets == 0;
+        if self.at_operand_start() && !next_item {
+            return Some(semicolon);
+        }
+        (self.pos, self.prev_end) = (pos, prev_end);
+        None
+    }
+
+    #[inline(never)]
+    fn parse_match(&mut self) -> Expr {
+        let keyword = self.bump();
+        let outer_awaiting = self.awaiting.replace("`{`");
+        let scrutinee = self.parse_operand(keyword, Self::parse_expr);
+        self.awaiting = outer_awaiting;
+        let scrutinee_text = shorten(self.text(scrutinee.span).trim());
+        let Some(open) = self.eat(TokenKind::LBrace) else {
+            let expected = format!("`{{` after `match {scrutinee_text}`");
+            self.report_missing("expected-brace", &expected, MATCH_HELP);
+            let span = Span::new(keyword.span.start, self.prev_end);
+            return Expr::new(ExprKind::Error, span);
+        };
+        self.brackets += 1;
+        let outer_awaiting = self.awaiting.replace("`,` or `}`");
+        let mut arms = Vec::new();
+        let mut attempted = false;
+        loop {
+            let token = self.peek();
+            if token.kind == TokenKind::RBrace {
+                self.bump();
+                break;
+            }
+            if token.kind == TokenKind::Eof || self.at_hard_stop() {
+                self.report_unclosed(open);
+                break;
+            }
+            attempted = true;
+            arms.extend(self.parse_arm(&scrutinee_text));
+            let token = self.peek();
+            match token.kind {
+                TokenKind::Comma => {
+                    self.bump();
+                }
+                TokenKind::RBrace => {
+                    self.bump();
+                    break;
+                }
+                _ if token.kind == TokenKind::Eof || self.at_hard_stop() => {
+                    self.report_unclosed(open);
+                    break;
+                }
+                _ => {
+                    let diagnostic = self.unexpected(token, "`,` or `}` after a `match` arm");
+                    self.report(diagnostic);
+                    match self.skip_to(TokenKind::RBrace, true) {
+                        Stop::Comma => {
+                            self.bump();
+                        }
+                        Stop::Closed | Stop::Elsewhere => break,
+                    }
+                }
+            }
+        }
+        self.awaiting = outer_awaiting;
+        self.brackets -= 1;
+        let span = Span::new(keyword.span.start, self.prev_end);
+        if !attempted {
+            self.report(
+                Diagnostic::error(
+                    "empty-match",
+                    Span::new(open.span.start, self.prev_end),
+                    "empty match: no arms between `{` and `}`",
+                )
+                .with_help("add at least one arm, e.g. `_ => 0`; every value must match some arm"),
+            );
+        }
+        Expr::new(ExprKind::Match(Box::new(scrutinee), arms), span)
+    }
+
+    /// `pattern => value`, or `None` when the pattern is broken (reported; the value is parsed for its
+    /// errors when there is a `=>`).
+    fn parse_arm(&mut self, scrutinee: &str) -> Option<MatchArm> {
+        let mut pattern = self.parse_pattern();
+        if let Some(written) = &pattern
+            && self.at_pattern_junk()
+        {
+            let start = self.peek().span.start;
+            self.skip_pattern_junk();
+            let junk = Span::new(start, self.prev_end);
+            let example = self.if_example(scrutinee, written, junk);
+            self.report(
+                Diagnostic::error(
+                    "pattern-not-literal",
+                    junk,
+                    format!(
+                        "a pattern is a literal value, not an expression: found `{}` after `{}`",
+                        shorten(self.text(junk)),
+                        shorten(self.text(written.span))
+                    ),
+                )
+                .with_help(format!(
+                    "{PATTERN_KINDS}; to compare with a value worked out from names, use `if`, e.g. {example}"
+                )),
+            );
+            pattern = None;
+        }
+        if pattern.is_none() {
+            self.skip_pattern_junk();
+        }
+        let Some(arrow) = self.eat(TokenKind::FatArrow) else {
+            if let Some(written) = &pattern {
+                let expected = format!(
+                    "`=>` after the pattern `{}`",
+                    shorten(self.text(written.span))
+                );
+                self.report_missing(
+                    "expected-arrow",
+                    &expected,
+                    "write each arm as `pattern => value`, e.g. `1 => \"one\"`",
+                );
+            }
+            self.skip_pattern_junk();
+            let arrow = self.eat(TokenKind::FatArrow)?;
+            self.parse_operand(arrow, Self::parse_expr);
+            return None;
+        };
+        let body = self.parse_operand(arrow, Self::parse_expr);
+        Some(MatchArm {
+            pattern: pattern?,
+            body,
+        })
+    }
+
+    /// An `if` that does what a pattern followed by `junk` tried to, for the help of `pattern-not-literal`.
+    fn if_example(&self, scrutinee: &str, pattern: &Spanned<Pattern>, junk: Span) -> String {
+        let op_and_bound = match &pattern.node {
+            Pattern::Int(_) => Some(("=", pattern.span)),
+            Pattern::Range {
+                lo: None,
+                hi: Some(_),
+                hi_inclusive,
+            } => {
+                let op = if *hi_inclusive { "<=" } else { "<" };
+                // The bound is what follows `..` or `..=`.
+                let written = self.text(pattern.span);
+                let skip = written.find(|c: char| c != '.' && c != '=').unwrap_or(0);
+                Some((op, Span::new(pattern.span.start + skip, pattern.span.end)))
+            }
+            _ => None,
+        };
+        match op_and_bound {
+            Some((op, bound)) => format!(
+                "`if {scrutinee} {op} {} {} then … else …`",
+                self.text(bound).trim(),
+                shorten(self.text(junk))
+            ),
+            None => format!("`if {scrutinee} = … then … else …`"),
+        }
+    }
+
+    /// Whether the current token, after a complete pattern, shows that an expression was written instead.
+    fn at_pattern_junk(&self) -> bool {
+        let token = self.peek();
+        binary_op(token.kind).is_some()
+            || self.peek_compare().is_some()
+            || matches!(
+                token.kind,
+                TokenKind::Dot | TokenKind::Bang | TokenKind::Label { .. } | TokenKind::LParen
+            )
+            || (token.kind == TokenKind::Word && self.keyword(token).is_none())
+    }
+
+    /// Skips up to the `=>`, `,` or `}` that ends a broken pattern (not consumed), bracketed runs whole.
+    fn skip_pattern_junk(&mut self) {
+        let mut nesting = 0usize;
+        loop {
+            let token = self.peek();
+            if token.kind == TokenKind::Eof || self.at_hard_stop() {
+                return;
+            }
+            match token.kind {
+                TokenKind::FatArrow | TokenKind::Comma | TokenKind::RBrace if nesting == 0 => {
+                    return;
+                }
+                TokenKind::RParen if nesting == 0 => return,
+                TokenKind::LParen | TokenKind::LBrace => nesting += 1,
+                TokenKind::RParen | TokenKind::RBrace => nesting -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// A pattern with its alternatives, or `None` when it is broken (reported).
+    fn parse_pattern(&mut self) -> Option<Spanned<Pattern>> {
+        let start = self.peek().span.start;
+        let first = self.parse_pattern_alternative()?;
+        if self.peek().kind != TokenKind::Pipe {
+            return Some(first);
+        }
+        let mut alternatives = vec![first];
+        while self.eat(TokenKind::Pipe).is_some() {
+            alternatives.push(self.parse_pattern_alternative()?);
+        }
+        Some(Spanned::new(
+            Pattern::Or(alternatives),
+            Span::new(start, self.prev_end),
+        ))
+    }
+
+    fn parse_pattern_alternative(&mut self) -> Option<Spanned<Pattern>> {
+        let token = self.peek();
+        let start = token.span.start;
+        let pattern = match token.kind {
+            TokenKind::Word if self.text(token.span) == "_" && !self.digits_follow(token) => {
+                self.bump();
+                Pattern::Wildcard
+            }
+            TokenKind::Word
+                if matches!(self.keyword(token), Some(Keyword::True | Keyword::False)) =>
+            {
+                self.bump();
+                Pattern::Bool(self.keyword(token) == Some(Keyword::True))
+            }
+            TokenKind::Text { closed } => {
+                self.bump();
+                Pattern::Text(self.string_text(token, closed))
+            }
+            TokenKind::LParen => return self.parse_tuple_pattern(),
+            TokenKind::Minus | TokenKind::Number | TokenKind::DotDot | TokenKind::DotDotEq => {
+                self.parse_number_pattern()?
+            }
+            _ => {
+                let mut diagnostic = self.unexpected(token, "a pattern");
+                diagnostic.kind = "expected-pattern";
+                let help = if token.kind == TokenKind::Word {
+                    format!(
+                        "{PATTERN_KINDS}; a name cannot be matched against: to compare with `{}`, use `if`",
+                        shorten(self.text(token.span))
+                    )
+                } else {
+                    PATTERN_KINDS.to_string()
+                };
+                self.report(diagnostic.with_help(help));
+                return None;
+            }
+        };
+        Some(Spanned::new(pattern, Span::new(start, self.prev_end)))
+    }
+
+    /// `(p)`, which is `p`, or a tuple pattern `(p, …)`.
+    fn parse_tuple_pattern(&mut self) -> Option<Spanned<Pattern>> {
+        let open = self.bump();
+        if !self.enter(open.span) {
+            return None;
+        }
+        let pattern = self.parse_tuple_pattern_inside(open);
+        self.depth -= 1;
+        pattern
+    }
+
+    fn parse_tuple_pattern_inside(&mut self, open: Token) -> Option<Spanned<Pattern>> {
+        if let Some(close) = self.eat(TokenKind::RParen) {
+            self.report(
+                Diagnostic::error(
+                    "empty-parens",
+                    open.span.to(close.span),
+                    "empty parentheses: no pattern between `(` and `)`",
+                )
+                .with_help("a tuple pattern needs members, e.g. `(1, _)`"),
+            );
+            return None;
+        }
+        self.brackets += 1;
+        let outer_awaiting = self.awaiting.take();
+        let first = self.parse_pattern();
+        let result = match self.peek().kind {
+            TokenKind::RParen => {
+                self.bump();
+                first.map(|p| Spanned::new(p.node, Span::new(open.span.start, self.prev_end)))
+            }
+            TokenKind::Comma => {
+                self.bump();
+                let rest = self.parse_list(open, TokenKind::RParen, Self::parse_pattern, true);
+                let closed = self.source[..self.prev_end].ends_with(')');
+                let mut members = vec![first];
+                members.extend(rest);
+                let members: Option<Vec<_>> = members.into_iter().collect();
+                members.filter(|_| closed).map(|members| {
+                    Spanned::new(
+                        Pattern::Tuple(members),
+                        Span::new(open.span.start, self.prev_end),
+                    )
+                })
+            }
+            _ => {
+                if first.is_some() {
+                    let diagnostic = self.unexpected(self.peek(), "`,` or `)` in a tuple pattern");
+                    self.report(diagnostic);
+                }
+                self.skip_to(TokenKind::RParen, false);
+                None
+            }
+        };
+        self.awaiting = outer_awaiting;
+        self.brackets -= 1;
+        result
+    }
+
+    /// An integer pattern or a range.
+    fn parse_number_pattern(&mut self) -> Option<Pattern> {
+        let start = self.peek().span.start;
+        let lo = match self.peek().kind {
+            TokenKind::DotDot | TokenKind::DotDotEq => None,
+            _ => Some(self.parse_int("a number", Some(PATTERN_KINDS))?),
+        };
+        let hi_inclusive = match self.peek().kind {
+            TokenKind::DotDot => false,
+            TokenKind::DotDotEq => true,
+            _ => return lo.map(Pattern::Int),
+        };
+        let dots = self.bump();
+        let dots_text = self.text(dots.span);
+        let hi = if matches!(self.peek().kind, TokenKind::Minus | TokenKind::Number) {
+            Some(self.parse_int(&format!("a number after `{dots_text}`"), None)?)
+        } else {
+            None
+        };
+        if hi.is_none() && (hi_inclusive || lo.is_none()) {
+            let mut diagnostic =
+                self.unexpected(self.peek(), &format!("a number after `{dots_text}`"));
+            diagnostic.kind = "expected-number";
+            let help = if lo.is_none() {
+                "write the bound, e.g. `..=10`; to match every value use `_`"
+            } else {
+                "write the last value, e.g. `1..=6`, or leave the range open with `..`, e.g. `41..`"
+            };
+            self.report(diagnostic.with_help(help));
+            return None;
+        }
+        if let (Some(lo), Some(hi)) = (lo, hi)
+            && (lo > hi || (lo == hi && !hi_inclusive))
+        {
+            let span = Span::new(start, self.prev_end);
+            let written = self.text(span).to_string();
+            self.report(
+                Diagnostic::error(
+                    "empty-range",
+                    span,
+                    format!("empty range `{}`: no number lies in it", shorten(&written)),
+                )
+                .with_help(
+                    "write the lower bound first; `lo..hi` leaves `hi` out and `lo..=hi` keeps it in",
+                ),
+            );
+        }
+        Some(Pattern::Range {
+            lo,
+            hi,
+            hi_inclusive,
+        })
     }
 
     fn parse_number(&mut self) -> Expr {
@@ -627,8 +2011,8 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// An integer with an optional `-`, for modifier values and faces. `expected` names it for the error when
-    /// there is none.
+    /// An integer with an optional `-`, for modifier values, faces and patterns. `expected` names it for the
+    /// error when there is none.
     fn parse_int(&mut self, expected: &str, help: Option<&str>) -> Option<i64> {
         let start = self.peek().span.start;
         let minus = self.eat(TokenKind::Minus);
@@ -640,6 +2024,16 @@ impl<'s> Parser<'s> {
             };
             let mut diagnostic = self.unexpected(token, expected);
             diagnostic.kind = "expected-number";
+            let name_help;
+            let help = match (help, self.name_at_current()) {
+                (Some(help), _) => Some(help),
+                (None, Some(name)) => {
+                    name_help =
+                        format!("write the number itself here, not a name such as `{name}`");
+                    Some(name_help.as_str())
+                }
+                (None, None) => None,
+            };
             if let Some(help) = help {
                 diagnostic = diagnostic.with_help(help);
             }
@@ -654,59 +2048,103 @@ impl<'s> Parser<'s> {
         )
     }
 
+    /// `( expr )`, a tuple `(a, b, …)` or `(a,)`; `()` is an error.
+    #[inline(never)]
     fn parse_paren(&mut self) -> Expr {
         let open = self.bump();
-        let inner = self.parse_expr();
-        let token = self.peek();
-        match token.kind {
-            TokenKind::RParen => {
-                self.bump();
-            }
-            TokenKind::Eof => self.report_unclosed(open),
-            _ => {
-                let mut diagnostic = self.unexpected(token, "`)`");
-                if token.kind == TokenKind::Comma {
-                    diagnostic = diagnostic.with_help(
-                        "to list several rolls, make a group such as `{1d20, 1d20+5}` or call a function \
-                         such as `max(1d20, 1d20+5)`",
-                    );
-                }
-                self.report(diagnostic);
-                self.skip_to(TokenKind::RParen, false);
-            }
+        if let Some(close) = self.eat(TokenKind::RParen) {
+            return self.empty_parens(open, close);
         }
-        Expr::new(
-            ExprKind::Paren(Box::new(inner)),
-            Span::new(open.span.start, self.prev_end),
-        )
+        self.brackets += 1;
+        let outer_awaiting = self.awaiting.replace("`,` or `)`");
+        let first = self.parse_expr();
+        let expr = self.finish_paren(open, first);
+        self.awaiting = outer_awaiting;
+        self.brackets -= 1;
+        expr
     }
 
-    /// Parses `item {"," item}` and the `close` bracket, `open` having been consumed. `open close` gives no
-    /// items.
+    #[cold]
+    fn empty_parens(&mut self, open: Token, close: Token) -> Expr {
+        let span = open.span.to(close.span);
+        self.report(
+            Diagnostic::error(
+                "empty-parens",
+                span,
+                "empty parentheses: no expression between `(` and `)`",
+            )
+            .with_help(
+                "write an expression between them; a tuple needs members, e.g. `(1, 2)` or `(1,)`",
+            ),
+        );
+        Expr::new(ExprKind::Error, span)
+    }
+
+    /// What follows the first expression in parentheses: `)`, or the rest of a tuple.
+    fn finish_paren(&mut self, open: Token, first: Expr) -> Expr {
+        let token = self.peek();
+        let node = match token.kind {
+            TokenKind::RParen => {
+                self.bump();
+                ExprKind::Paren(Box::new(first))
+            }
+            TokenKind::Comma => {
+                self.bump();
+                let rest = self.parse_list(open, TokenKind::RParen, Self::parse_expr, true);
+                let mut members = vec![first];
+                members.extend(rest);
+                ExprKind::Tuple(members)
+            }
+            TokenKind::Eof => {
+                self.report_unclosed(open);
+                ExprKind::Paren(Box::new(first))
+            }
+            _ => {
+                let diagnostic = self.unexpected(token, "`)`");
+                self.report(diagnostic);
+                self.skip_to(TokenKind::RParen, false);
+                ExprKind::Paren(Box::new(first))
+            }
+        };
+        Expr::new(node, Span::new(open.span.start, self.prev_end))
+    }
+
+    /// Parses `item {"," item}` and the `close` bracket, `open` having been consumed; with `trailing`, a `,`
+    /// may come before the `close`. `open close` gives no items.
     fn parse_list<T>(
         &mut self,
         open: Token,
         close: TokenKind,
         mut item: impl FnMut(&mut Self) -> T,
+        trailing: bool,
     ) -> Vec<T> {
         let mut items = Vec::new();
         if self.eat(close).is_some() {
             return items;
         }
+        self.brackets += 1;
+        let outer_awaiting = self.awaiting.replace(if close == TokenKind::RBrace {
+            "`,` or `}`"
+        } else {
+            "`,` or `)`"
+        });
         loop {
             items.push(item(self));
             let token = self.peek();
             match token.kind {
                 TokenKind::Comma => {
                     self.bump();
+                    if trailing && self.eat(close).is_some() {
+                        break;
+                    }
                 }
                 kind if kind == close => {
                     self.bump();
-                    return items;
+                    break;
                 }
                 TokenKind::Eof => {
                     self.report_unclosed(open);
-                    return items;
+                    break;
                 }
                 _ => {
                     let close_text = if close == TokenKind::RBrace { "}" } else { ")" };
@@ -716,16 +2154,20 @@ impl<'s> Parser<'s> {
                         Stop::Comma => {
                             self.bump();
                         }
-                        Stop::Closed | Stop::Elsewhere => return items,
+                        Stop::Closed | Stop::Elsewhere => break,
                     }
                 }
             }
         }
+        self.awaiting = outer_awaiting;
+        self.brackets -= 1;
+        items
     }
 
+    #[inline(never)]
     fn parse_group(&mut self) -> Expr {
         let open = self.bump();
-        let members = self.parse_list(open, TokenKind::RBrace, Self::parse_expr);
+        let members = self.parse_list(open, TokenKind::RBrace, Self::parse_expr, false);
         if members.is_empty() {
             self.report(
                 Diagnostic::error(
@@ -743,61 +2185,6 @@ impl<'s> Parser<'s> {
         )
     }
 
-    fn parse_call(&mut self) -> Expr {
-        let name_token = self.bump();
-        let written = self.text(name_token.span);
-        let name = written.to_ascii_lowercase();
-        let known = matches!(name.as_str(), "min" | "max" | "abs");
-        let next = self.peek();
-        if next.kind != TokenKind::LParen {
-            let diagnostic = if known {
-                self.unexpected(next, &format!("`(` after `{written}`"))
-                    .with_help(format!("call it like `{name}(1d6, 3)`"))
-            } else {
-                self.unexpected(name_token, "an expression").with_help(
-                    "words are dice (`d6`), modifiers right after dice (`4d6kh3`) and the functions \
-                     `min`, `max` and `abs`; to name a roll, label it, e.g. `2d6[fire]`",
-                )
-            };
-            self.report(diagnostic);
-            // Skip what follows the word too: `kh3` is one mistake, not a word and then a stray number.
-            self.skip_to_follow();
-            return Expr::new(ExprKind::Error, name_token.span);
-        }
-        if !known {
-            self.report(
-                Diagnostic::error(
-                    "unknown-function",
-                    name_token.span,
-                    format!("unknown function `{}`", shorten(written)),
-                )
-                .with_help("the functions are `min`, `max` and `abs`"),
-            );
-        }
-        let open = self.bump();
-        let arguments = self.parse_list(open, TokenKind::RParen, Self::parse_expr);
-        let span = Span::new(name_token.span.start, self.prev_end);
-        if !known {
-            return Expr::new(ExprKind::Error, span);
-        }
-        let arity_error = match (name.as_str(), arguments.len()) {
-            ("abs", 1) => None,
-            ("abs", n) => Some(format!("`abs` takes one argument, found {n}")),
-            (_, 0) => Some(format!("`{name}` takes at least one argument, found none")),
-            _ => None,
-        };
-        if let Some(message) = arity_error {
-            self.report(
-                Diagnostic::error("wrong-argument-count", span, message)
-                    .with_help("e.g. `abs(1d6-4)`, `max(1d20, 1d20)`, `min(2d6, 10)`"),
-            );
-        }
-        Expr::new(
-            ExprKind::Call(Spanned::new(name, name_token.span), arguments),
-            span,
-        )
-    }
-
     /// `count` followed by a dice term if a `d` follows, else `count` itself.
     fn parse_dice_after(&mut self, count: Expr) -> Expr {
         if self.word_starts_with(self.peek(), b'd') {
@@ -808,6 +2195,7 @@ impl<'s> Parser<'s> {
     }
 
     /// A dice term from its `d`, which starts the current word.
+    #[inline(never)]
     fn parse_dice(&mut self, count: Option<Expr>) -> Expr {
         let d = self.take_word_prefix(1);
         let start = count.as_ref().map_or(d.start, |count| count.span.start);
@@ -852,7 +2240,7 @@ impl<'s> Parser<'s> {
 
     fn parse_faces(&mut self) -> Spanned<Sides> {
         let open = self.bump();
-        let items = self.parse_list(open, TokenKind::RBrace, Self::parse_face);
+        let items = self.parse_list(open, TokenKind::RBrace, Self::parse_face, false);
         let span = Span::new(open.span.start, self.prev_end);
         if items.is_empty() {
             self.report(
@@ -873,7 +2261,8 @@ impl<'s> Parser<'s> {
             "a face (a number such as `3` or a range such as `1..6`)",
             None,
         )?;
-        if self.eat(TokenKind::DotDot).is_none() {
+        // Face ranges are inclusive either way; `..=` reads as it does in patterns.
+        if self.eat(TokenKind::DotDot).is_none() && self.eat(TokenKind::DotDotEq).is_none() {
             return Some(Spanned::new(
                 FaceItem::Face(low),
                 Span::new(start, self.prev_end),
@@ -905,12 +2294,22 @@ impl<'s> Parser<'s> {
             let start = token.span.start;
             let modifier = match token.kind {
                 TokenKind::Bang => self.parse_explode(),
+                // `then`, `and`, …: the dice term is over.
+                TokenKind::Word if self.keyword(token).is_some_and(Keyword::ends_operand) => {
+                    return modifiers;
+                }
+                // A word on the next line of an item whose `;` is missing: the item is over.
+                TokenKind::Word
+                    if self.ends_item_here(token)
+                        && !lexer::is_modifier_run(self.text(token.span)) =>
+                {
+                    return modifiers;
+                }
                 TokenKind::Word => self.parse_word_modifier(),
                 kind => match compare_op(kind) {
                     Some(op) => {
-                        self.bump();
-                        let expected = format!("a number after `{}`", self.text(token.span));
-                        self.parse_int(&expected, Some(SUCCESS_HELP))
+                        let op_token = self.bump();
+                        self.parse_point_value(op_token, Some(SUCCESS_HELP))
                             .map(|value| Modifier::Success(ComparePoint { op, value }))
                     }
                     None => return modifiers,
@@ -938,8 +2337,7 @@ impl<'s> Parser<'s> {
         let token = self.peek();
         if let Some(op) = compare_op(token.kind) {
             self.bump();
-            let expected = format!("a number after `{}`", self.text(token.span));
-            return match self.parse_int(&expected, None) {
+            return match self.parse_point_value(token, None) {
                 Some(value) => Point::Present(ComparePoint { op, value }),
                 None => Point::Invalid,
             };
@@ -949,12 +2347,26 @@ impl<'s> Parser<'s> {
             return match self.int_value(token.span, false, token.span) {
                 Some(value) => Point::Present(ComparePoint {
                     op: CompareOp::Eq,
-                    value,
+                    value: PointValue::Int(value),
                 }),
                 None => Point::Invalid,
             };
         }
         Point::Absent
+    }
+
+    /// The value after the compare operator `op` of a compare point: a number, or a name (`>=dv`). A bare
+    /// point without an operator (`ro1`) takes numbers only, so that letters glued on stay modifiers.
+    fn parse_point_value(&mut self, op: Token, help: Option<&str>) -> Option<PointValue> {
+        let token = self.peek();
+        if token.kind == TokenKind::Word
+            && self.keyword(token).is_none()
+            && !self.is_dice_start(token)
+        {
+            return Some(PointValue::Name(self.take_name()));
+        }
+        let expected = format!("a number or a name after `{}`", self.text(op.span));
+        self.parse_int(&expected, help).map(PointValue::Int)
     }
 
     /// A compare point that must follow `keyword` (`ro`, `rr`, `r`, `f`).
@@ -1070,26 +2482,6 @@ fn binary_op(kind: TokenKind) -> Option<BinOp> {
         TokenKind::Slash => Some(BinOp::Div),
         _ => None,
     }
-}
-
-fn can_start_operand(kind: TokenKind) -> bool {
-    matches!(
-        kind,
-        TokenKind::Number
-            | TokenKind::Word
-            | TokenKind::LParen
-            | TokenKind::LBrace
-            | TokenKind::Minus
-    )
-}
-
-fn can_follow_operand(kind: TokenKind) -> bool {
-    binary_op(kind).is_some()
-        || compare_op(kind).is_some()
-        || matches!(
-            kind,
-            TokenKind::RParen | TokenKind::RBrace | TokenKind::Comma | TokenKind::Eof
-        )
 }
 
 /// `text`, cut to a length that reads well in a message.

@@ -4,5 +4,6 @@ mod engine;
 mod parse;
 mod readme;
 mod roller;
+mod scripts;
 mod seed_tables;
 mod support;

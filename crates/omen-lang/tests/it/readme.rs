@@ -50,7 +50,7 @@ fn readme_tour_rows_hold() {
 }
 
 /// The reference's examples: fenced ```omen blocks whose lines read `EXPR → mean M`,
-/// `EXPR → P(true) P`, `EXPR → error KIND` or `EXPR → warning KIND`.
+/// `EXPR → P(true) P`, `EXPR → P(OUTCOME) P`, `EXPR → error KIND` or `EXPR → warning KIND`.
 #[test]
 fn language_reference_examples_hold() {
     let doc = read("docs/language.md");
@@ -69,7 +69,18 @@ fn language_reference_examples_hold() {
             .unwrap_or_else(|| panic!("example line without `→`: {line}"));
         let (source, claim) = (source.trim(), claim.trim());
         let options = Options::default();
-        let (what, value) = claim.split_once(' ').expect("claim and value");
+        // `P(VALUE) p` may hold spaces inside its brackets; the other claims are `WORD VALUE`.
+        let (what, value) = match claim
+            .strip_prefix("P(")
+            .and_then(|rest| rest.split_once(") "))
+        {
+            Some((inside, p)) if inside != "true" => ("P(…)", (inside, p)),
+            _ => {
+                let (w, v) = claim.split_once(' ').expect("claim and value");
+                (w, ("", v))
+            }
+        };
+        let (outcome, value) = value;
         match what {
             "mean" => check_mean(source, value),
             "P(true)" => {
@@ -89,6 +100,16 @@ fn language_reference_examples_hold() {
                     errors.iter().any(|d| d.kind == value),
                     "`{source}`: expected {value}, got {errors:?}"
                 );
+            }
+            "P(…)" => {
+                // The exact probability of one outcome: a number, false or "label".
+                let outcome = omen_lang::parse_param_value(outcome);
+                let c = compile(source, &options).unwrap_or_else(|d| {
+                    panic!("`{source}`: {}", omen_lang::diagnostic::render(source, &d))
+                });
+                let r = exact(&c.program, &options.limits).expect("exact");
+                let d = r.distribution.values();
+                assert_eq!(d.probability(&outcome).to_string(), value, "`{source}`");
             }
             "warning" => {
                 let c = compile(source, &options).expect("compiles");

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use omen_core::{CoreError, Die, DieSource, Limits, Probability, Weight};
-use omen_lang::{Options, Program, Value, ValueDistribution, compile, exact, sample};
+use omen_lang::{Options, Program, Value, compile, exact, sample};
 
 pub fn options_with_depth(depth: u64) -> Options {
     Options {
@@ -28,28 +28,11 @@ pub fn program(source: &str, options: &Options) -> Program {
 /// The exact distribution as probabilities per value.
 pub fn exact_map(program: &Program, options: &Options) -> BTreeMap<Value, Probability> {
     let result = exact(program, &options.limits).expect("exact evaluation");
-    match result.distribution {
-        ValueDistribution::Int(d) => d
-            .entries()
-            .iter()
-            .map(|(o, w)| {
-                (
-                    Value::Int(*o),
-                    Probability::new(w.clone(), d.total().clone()),
-                )
-            })
-            .collect(),
-        ValueDistribution::Bool(d) => d
-            .entries()
-            .iter()
-            .map(|(o, w)| {
-                (
-                    Value::Bool(*o),
-                    Probability::new(w.clone(), d.total().clone()),
-                )
-            })
-            .collect(),
-    }
+    let d = result.distribution.values();
+    d.entries()
+        .iter()
+        .map(|(o, w)| (o.clone(), Probability::new(w.clone(), d.total().clone())))
+        .collect()
 }
 
 /// A dice source that follows a path of face indices and records every die's face count, so that
@@ -95,7 +78,7 @@ pub fn brute_force(
         for &n in &source.faces[..used] {
             p /= Probability::from_integer(Weight::from(n));
         }
-        *out.entry(roll.result)
+        *out.entry(roll.result.clone())
             .or_insert_with(|| Probability::new(Weight::from(0u32), Weight::from(1u32))) += p;
         // Advance the odometer over the dice actually used by this path.
         path = source.path[..used].to_vec();
