@@ -265,7 +265,7 @@ pub fn chain_element(
         }
         parts.push((w.clone(), value.map(|&x| (explodes, x))));
     }
-    Distribution::mixture(parts)
+    Distribution::mixture(parts, &mut Budget::unlimited())
 }
 
 /// The distribution of Σ score(value) over one die's explosion chain of at most `depth` extra rolls, and
@@ -307,14 +307,25 @@ pub fn chain_sum(
             .map(|((_, v), w)| (score(*v), w.clone())),
     )?;
     let stop_weight = element.total() - &explode_weight;
+    // Chain k has about k·span outcomes with weights k+1 times as wide as one roll's total, and is
+    // built from `go` convolved with chain k − 1: price the whole chain before building any of it.
+    let span = (*last.max_outcome() as i128 - *last.min_outcome() as i128).unsigned_abs() + 1;
+    let roll_limbs = crate::distribution::limbs_of(element.total().bits());
+    let work: u128 = (1..=depth as u128)
+        .map(|k| go.len() as u128 * k * span * (k + 1) * roll_limbs * roll_limbs)
+        .sum();
+    budget.spend_estimate(work)?;
     let mut y = last;
     for _ in 0..depth {
         let continued = go.add(&y, limits, budget)?;
         y = match &stop {
-            Ok(stop) => Distribution::mixture(vec![
-                (stop_weight.clone(), stop.clone()),
-                (explode_weight.clone(), continued),
-            ])?,
+            Ok(stop) => Distribution::mixture(
+                vec![
+                    (stop_weight.clone(), stop.clone()),
+                    (explode_weight.clone(), continued),
+                ],
+                budget,
+            )?,
             Err(_) => continued,
         };
     }

@@ -41,7 +41,21 @@ impl<T: Ord + Clone> PartialEq for Distribution<T> {
 
 impl<T: Ord + Clone> Eq for Distribution<T> {}
 
+/// 64-bit limbs of a number of `bits` bits: the unit in which the work budget prices big-integer
+/// arithmetic (one unit is about one limb multiply-add).
+pub(crate) fn limbs_of(bits: u64) -> u128 {
+    bits as u128 / 64 + 1
+}
+
+/// What one allocating big-integer operation costs beyond its limbs, in the same units.
+pub(crate) const BIG_OP: u128 = 16;
+
 impl<T: Ord + Clone> Distribution<T> {
+    /// Limbs of the largest weight (bounded by the total's).
+    pub(crate) fn weight_limbs(&self) -> u128 {
+        limbs_of(self.total.bits())
+    }
+
     /// Builds a distribution from (outcome, weight) pairs in any order; equal outcomes merge, zero
     /// weights vanish.
     ///
@@ -171,7 +185,11 @@ impl<T: Ord + Clone> Distribution<T> {
         budget: &mut Budget,
         mut f: impl FnMut(&T, &U) -> Result<V, CoreError>,
     ) -> Result<Distribution<V>, CoreError> {
-        budget.spend_estimate(self.len() as u128 * other.len() as u128)?;
+        budget.spend_estimate(
+            self.len() as u128
+                * other.len() as u128
+                * (self.weight_limbs() * other.weight_limbs() + BIG_OP),
+        )?;
         let mut map: BTreeMap<V, Weight> = BTreeMap::new();
         for (a, wa) in &self.entries {
             for (b, wb) in &other.entries {
@@ -188,20 +206,27 @@ impl<T: Ord + Clone> Distribution<T> {
     /// A weighted mixture: first pick part i with probability `weight_i / Σ weight`, then draw from it.
     ///
     /// # Errors
-    /// `Empty` when there are no parts or all weights are zero.
-    pub fn mixture(parts: Vec<(Weight, Distribution<T>)>) -> Result<Distribution<T>, CoreError> {
+    /// `Empty` when there are no parts or all weights are zero; `WorkBudget`.
+    pub fn mixture(
+        parts: Vec<(Weight, Distribution<T>)>,
+        budget: &mut Budget,
+    ) -> Result<Distribution<T>, CoreError> {
         let parts: Vec<(Weight, Distribution<T>)> =
             parts.into_iter().filter(|(w, _)| !w.is_zero()).collect();
         if parts.is_empty() {
             return Err(CoreError::Empty);
         }
         // A common denominator for the parts' totals keeps the result's weights integral.
-        let lcm = parts
-            .iter()
-            .fold(Weight::one(), |acc, (_, d)| acc.lcm(&d.total));
+        let mut lcm = Weight::one();
+        for (_, d) in &parts {
+            budget.spend_estimate(limbs_of(lcm.bits()) * d.weight_limbs() * 4)?;
+            lcm = lcm.lcm(&d.total);
+        }
         let weight_sum: Weight = parts.iter().map(|(w, _)| w).sum();
+        let lcm_limbs = limbs_of(lcm.bits());
         let mut map: BTreeMap<T, Weight> = BTreeMap::new();
         for (w, d) in &parts {
+            budget.spend_estimate(d.len() as u128 * (lcm_limbs * limbs_of(w.bits()) + BIG_OP))?;
             let scale = w * (&lcm / &d.total);
             for (o, wo) in &d.entries {
                 *map.entry(o.clone()).or_default() += wo * &scale;
@@ -386,7 +411,11 @@ impl Distribution<i64> {
             return self.combine(other, budget, |a, b| Ok(a + b));
         }
         limits.check_outcomes(span)?;
-        budget.spend_estimate(self.len() as u128 * other.len() as u128)?;
+        budget.spend_estimate(
+            self.len() as u128
+                * other.len() as u128
+                * (self.weight_limbs() * other.weight_limbs() + BIG_OP),
+        )?;
         let mut acc = vec![Weight::zero(); span as usize];
         for (a, wa) in &self.entries {
             let base = (a - self.min_outcome()) as usize;
@@ -430,7 +459,7 @@ impl Distribution<i64> {
         let span = (*self.max_outcome() as i128 - *self.min_outcome() as i128) * n as i128 + 1;
         limits.check_outcomes(span as u128)?;
         let degree = (*self.max_outcome() as i128 - *self.min_outcome() as i128) as usize;
-        let small = degree <= 256 && self.entries.iter().all(|(_, w)| w.bits() <= 32);
+        let small = self.entries.iter().all(|(_, w)| w.bits() <= 64);
         if small && n > 1 {
             return self.power_by_recurrence(n, degree, budget);
         }
@@ -473,7 +502,9 @@ impl Distribution<i64> {
             p[(o - lo) as usize] = w.to_u64().expect("checked: small weights");
         }
         let len = n * degree + 1;
-        budget.spend_estimate(len as u128 * (degree as u128 + 1))?;
+        // Each coefficient takes up to `degree` small multiples of numbers as wide as the total.
+        let result_limbs = limbs_of(self.total.bits() * n as u64);
+        budget.spend_estimate(len as u128 * (degree as u128 + 1) * (result_limbs + BIG_OP))?;
         let mut f: Vec<BigUint> = Vec::with_capacity(len);
         f.push(num_traits::pow(BigUint::from(p[0]), n));
         let n1 = n as i128 + 1;
@@ -483,11 +514,12 @@ impl Distribution<i64> {
                 if p[i] == 0 || f[k - i].is_zero() {
                     continue;
                 }
-                let factor = (n1 * i as i128 - k as i128) * p[i] as i128;
+                let factor = n1 * i as i128 - k as i128;
                 if factor == 0 {
                     continue;
                 }
-                let term = &f[k - i] * factor.unsigned_abs();
+                // |factor| < 2^64 and p_i < 2^64, so their product fits in 128 bits.
+                let term = &f[k - i] * (factor.unsigned_abs() * p[i] as u128);
                 if factor > 0 {
                     acc += BigInt::from_biguint(Sign::Plus, term);
                 } else {
@@ -575,7 +607,9 @@ mod tests {
         let by_recurrence = die.sum_of(7, &limits, &mut limits.budget()).unwrap();
         let mut by_convolution = die.clone();
         for _ in 1..7 {
-            by_convolution = by_convolution.add(&die, &limits, &mut limits.budget()).unwrap();
+            by_convolution = by_convolution
+                .add(&die, &limits, &mut limits.budget())
+                .unwrap();
         }
         assert_eq!(by_recurrence, by_convolution);
         assert_eq!(by_recurrence.total(), by_convolution.total());
@@ -584,7 +618,7 @@ mod tests {
     #[test]
     fn mixture_weights_parts() {
         let parts = vec![(Weight::one(), d(2)), (Weight::from(3u32), d(4))];
-        let m = Distribution::mixture(parts).unwrap();
+        let m = Distribution::mixture(parts, &mut Budget::unlimited()).unwrap();
         // P(1) = 1/4·1/2 + 3/4·1/4 = 5/16.
         assert_eq!(
             m.probability(&1),

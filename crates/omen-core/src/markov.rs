@@ -400,13 +400,19 @@ mod tests {
     fn gamblers_ruin() {
         let limits = Limits::default();
         let start = Distribution::constant(2i64);
-        let chain = Chain::explore(&start, &limits, &mut limits.budget(), |e| e, |&s| {
-            if s == 0 || s == 4 {
-                Ok::<_, CoreError>(Distribution::constant(s))
-            } else {
-                Distribution::uniform([s - 1, s + 1])
-            }
-        })
+        let chain = Chain::explore(
+            &start,
+            &limits,
+            &mut limits.budget(),
+            |e| e,
+            |&s| {
+                if s == 0 || s == 4 {
+                    Ok::<_, CoreError>(Distribution::constant(s))
+                } else {
+                    Distribution::uniform([s - 1, s + 1])
+                }
+            },
+        )
         .unwrap();
         let a = chain.absorption(&mut limits.budget()).unwrap();
         assert_eq!(

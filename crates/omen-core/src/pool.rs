@@ -80,7 +80,12 @@ pub fn keep_sum(
         .map(|c| (k as u128 - c) * (c * width + 1))
         .sum();
     let per_face = states + 2 * n as u128 + (k as u128) * (k as u128);
-    budget.spend_estimate(per_face * faces.len() as u128)?;
+    // Each step multiplies a number as wide as the total by a coefficient up to as wide.
+    let total_limbs = crate::distribution::limbs_of(die.total().bits() * n as u64);
+    let coef_limbs = crate::distribution::limbs_of(
+        die.entries().iter().map(|(_, w)| w.bits()).max().unwrap_or(1) * k as u64 + n as u64,
+    );
+    budget.spend_estimate(per_face * faces.len() as u128 * total_limbs * coef_limbs.min(total_limbs))?;
 
     // Every weight the program holds is at most the total, so fixed-width numbers of the total's
     // size never overflow: the hot loop then multiplies and adds in place, without allocating.
@@ -162,7 +167,6 @@ pub fn keep_sum(
                     mul_add(&mut next[c2][at..at + limbs], weight, coef);
                 }
             }
-            budget.spend((row.len() / limbs * (k - c)) as u64)?;
         }
         states = next;
     }
@@ -270,7 +274,7 @@ pub fn sequential_keep_sum(
                     *next.entry((tracked, rest, false)).or_default() += weight * t;
                     continue;
                 }
-                budget.spend(unit.element.len() as u64)?;
+                budget.spend(unit.element.len() as u64 * (total.bits() / 64 + 1))?;
                 for ((explodes, v), w) in unit.element.entries() {
                     let mut tracked = tracked.clone();
                     let mut rest = rest;

@@ -244,7 +244,7 @@ impl Evaluator<'_> {
             };
             parts.push((w.clone(), e.dist));
         }
-        let dist = Distribution::mixture(parts).map_err(self.core(span))?;
+        let dist = Distribution::mixture(parts, self.budget).map_err(self.core(span))?;
         self.limits
             .check_outcomes(dist.len() as u128)
             .map_err(self.core(span))?;
