@@ -1,6 +1,7 @@
 //! Omen-lang's integration tests: one binary, one module per area.
 
 mod engine;
+mod examples;
 mod parse;
 mod readme;
 mod roller;
