@@ -83,9 +83,17 @@ pub fn keep_sum(
     // Each step multiplies a number as wide as the total by a coefficient up to as wide.
     let total_limbs = crate::distribution::limbs_of(die.total().bits() * n as u64);
     let coef_limbs = crate::distribution::limbs_of(
-        die.entries().iter().map(|(_, w)| w.bits()).max().unwrap_or(1) * k as u64 + n as u64,
+        die.entries()
+            .iter()
+            .map(|(_, w)| w.bits())
+            .max()
+            .unwrap_or(1)
+            * k as u64
+            + n as u64,
     );
-    budget.spend_estimate(per_face * faces.len() as u128 * total_limbs * coef_limbs.min(total_limbs))?;
+    budget.spend_estimate(
+        per_face * faces.len() as u128 * total_limbs * coef_limbs.min(total_limbs),
+    )?;
 
     // Every weight the program holds is at most the total, so fixed-width numbers of the total's
     // size never overflow: the hot loop then multiplies and adds in place, without allocating.
