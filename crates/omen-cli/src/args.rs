@@ -1,5 +1,7 @@
 //! The command line: what `omen` accepts, as clap derives.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use omen_core::Limits;
 use omen_lang::Value;
@@ -10,8 +12,14 @@ use omen_lang::Value;
     name = "omen",
     version,
     about,
-    after_help = "Exit codes: 0 success, 1 internal error, 2 bad input (parse, check or evaluation \
-                  error, or bad flags)."
+    after_help = "\
+Synopsis:
+  omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
+  omen prob (EXPR | -f FILE) [--format table|markdown|csv|json] [--param NAME=VALUE]... [LIMITS]
+  (`-f -` reads the script from stdin; `omen roll --help` and `omen prob --help` list the limits)
+
+Exit codes: 0 success, 1 internal error, 2 bad input (parse, check or evaluation error, an unreadable \
+file, or bad flags)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -20,12 +28,30 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Roll an expression once and show every die.
-    #[command(after_long_help = ROLL_LEGEND)]
+    /// Roll an expression or script once and show every die.
+    #[command(
+        after_help = ROLL_EXAMPLES,
+        after_long_help = format!("{ROLL_EXAMPLES}\n\n{ROLL_LEGEND}")
+    )]
     Roll(RollArgs),
-    /// Compute the exact distribution of an expression.
+    /// Compute the exact distribution of an expression or script.
+    #[command(after_help = PROB_EXAMPLES)]
     Prob(ProbArgs),
 }
+
+const ROLL_EXAMPLES: &str = "\
+Examples:
+  omen roll 4d6kh3
+  omen roll 'param n = 3; (n)d6kh1' --param n=5 --seed 7
+  omen roll -f examples/003_check.omen --param dice=4 --format json
+  cat check.omen | omen roll -f -";
+
+const PROB_EXAMPLES: &str = "\
+Examples:
+  omen prob 2d6
+  omen prob '(4d6kh3) >= 15' --format json
+  omen prob -f examples/001_exhaustion.omen --param level=2
+  cat check.omen | omen prob -f - --format markdown";
 
 /// Shown by `omen roll --help` only: the transcript itself stays free of it.
 const ROLL_LEGEND: &str = "\
@@ -39,11 +65,22 @@ Transcript marks (after a die's value):
   f          counted as a failure
   15(6+6+3)  the value, then the rolls that made it (compounded or clamped dice)";
 
+/// Where the expression or script comes from: the EXPR argument or `--file`, exactly one of them.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct InputArgs {
+    /// The dice expression or script, e.g. "4d6kh3 + 2" or "param n = 3; (n)d6kh1".
+    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+    pub expression: Option<String>,
+    /// Read the script from FILE (UTF-8) instead of EXPR; `-` reads standard input.
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
 #[derive(Debug, Args)]
 pub struct RollArgs {
-    /// The dice expression, e.g. "4d6kh3 + 2".
-    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
-    pub expression: String,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Seed for the roller (ChaCha20); without it one is picked and shown so the roll can be replayed.
     #[arg(long, value_name = "N", conflicts_with = "dice")]
     pub seed: Option<u64>,
@@ -66,9 +103,8 @@ pub struct RollArgs {
 
 #[derive(Debug, Args)]
 pub struct ProbArgs {
-    /// The dice expression, e.g. "4d6kh3".
-    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
-    pub expression: String,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// How to print the distribution.
     #[arg(long, value_enum, default_value_t = ProbFormat::Table)]
     pub format: ProbFormat,
@@ -137,7 +173,11 @@ pub struct LimitArgs {
     /// States a dynamic program may hold at once.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
     pub max_states: u64,
-    /// Elementary steps (about one big-integer multiply-add each) of one exact computation.
+    /// States of one process (`after`, `absorb`, `stationary`); solved exactly, in time cubic in this.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_chain_states)]
+    pub max_chain_states: u64,
+    /// Work of one exact computation, in 64-bit multiply-adds (multiplying two big weights costs the
+    /// product of their lengths in 64-bit limbs).
     #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget)]
     pub work_budget: u64,
 }
@@ -150,6 +190,7 @@ impl LimitArgs {
             max_sides: self.max_sides,
             max_outcomes: self.max_outcomes,
             max_states: self.max_states,
+            max_chain_states: self.max_chain_states,
             work_budget: self.work_budget,
             ..Limits::default()
         }
@@ -179,6 +220,8 @@ mod tests {
             "7",
             "--work-budget",
             "9",
+            "--max-chain-states",
+            "11",
         ]);
         let Command::Prob(args) = cli.command else {
             panic!("expected prob");
@@ -187,6 +230,7 @@ mod tests {
         assert_eq!(limits.explode_depth, 3);
         assert_eq!(limits.max_dice, 7);
         assert_eq!(limits.work_budget, 9);
+        assert_eq!(limits.max_chain_states, 11);
         assert_eq!(limits.max_sides, Limits::default().max_sides);
     }
 
@@ -208,6 +252,39 @@ mod tests {
         );
         assert!(parse_param("8").is_err());
         assert!(parse_param("=8").is_err());
+    }
+
+    #[test]
+    fn exactly_one_of_expression_and_file() {
+        let cli = Cli::parse_from(["omen", "prob", "-f", "check.omen", "--param", "dv=9"]);
+        let Command::Prob(args) = cli.command else {
+            panic!("expected prob");
+        };
+        assert_eq!(args.input.file, Some(PathBuf::from("check.omen")));
+        assert_eq!(args.input.expression, None);
+        let cli = Cli::parse_from(["omen", "roll", "--file", "-"]);
+        let Command::Roll(args) = cli.command else {
+            panic!("expected roll");
+        };
+        assert_eq!(args.input.file, Some(PathBuf::from("-")));
+        for both_or_neither in [
+            &["omen", "prob", "2d6", "-f", "check.omen"][..],
+            &["omen", "roll", "-f", "check.omen", "2d6"],
+            &["omen", "prob"],
+            &["omen", "roll", "--seed", "3"],
+        ] {
+            let err = Cli::try_parse_from(both_or_neither).unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{both_or_neither:?}");
+        }
+    }
+
+    #[test]
+    fn an_expression_may_start_with_a_minus() {
+        let cli = Cli::parse_from(["omen", "prob", "-1d6", "--format", "csv"]);
+        let Command::Prob(args) = cli.command else {
+            panic!("expected prob");
+        };
+        assert_eq!(args.input.expression.as_deref(), Some("-1d6"));
     }
 
     #[test]

@@ -1,21 +1,30 @@
 //! `omen`: roll dice and compute exact odds from one dice notation.
 //!
 //! ```text
-//! omen roll EXPR [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
-//! omen prob EXPR [--format table|markdown|csv|json] [--param NAME=VALUE]... [LIMITS]
+//! omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
+//! omen prob (EXPR | -f FILE) [--format table|markdown|csv|json] [--param NAME=VALUE]... [LIMITS]
 //!
-//! LIMITS (defaults from omen_core::Limits::default()):
-//!   --explode-depth N   extra dice one die may add by exploding     20 (at most 1000)
-//!   --max-dice N        dice in one pool                            10000
-//!   --max-sides N       sides of one die                            1000000
-//!   --max-outcomes N    outcomes of one distribution                1000000
-//!   --max-states N      states a dynamic program holds at once      20000000
-//!   --work-budget N     big-integer steps of one exact computation  200000000
+//! -f, --file FILE       read the script from FILE (UTF-8) instead of EXPR; `-` reads stdin
+//!
+//! LIMITS (`--help` shows each default, taken from omen_core::Limits::default()):
+//!   --explode-depth N     extra dice one die may add by exploding (at most 1000)
+//!   --max-dice N          dice in one pool
+//!   --max-sides N         sides of one die
+//!   --max-outcomes N      outcomes of one distribution
+//!   --max-states N        states a dynamic program holds at once
+//!   --max-chain-states N  states of one process (`after`, `absorb`, `stationary`)
+//!   --work-budget N       64-bit multiply-adds of one exact computation
 //! ```
+//!
+//! Exactly one of EXPR and `--file` is given. Diagnostics of a file name it, with the line and column
+//! (`--> check.omen:3:5`); a file that cannot be read, is not UTF-8 or is longer than the language's
+//! length limit is bad input, reported without a drawing. A leading byte-order mark is skipped, and
+//! trailing white space dropped.
 //!
 //! `roll` without `--seed` picks a seed from the clock and the process id and shows it (`seed: N`, or
 //! `"seed"` in JSON) so the roll can be replayed; `--dice` replays given values instead. The transcript
-//! format and its marks are described in [`transcript`], the odds formats in [`odds`].
+//! format and its marks are described in [`transcript`], the odds formats in [`odds`]; `prob` of an
+//! `absorb(…)` script adds the exact expected number of steps.
 //!
 //! stdout carries the result and nothing else. Errors and warnings go to stderr: drawn under the input with
 //! a caret and a hint, or with `--format json` as one JSON object
@@ -27,9 +36,10 @@
 //! |---|---|
 //! | 0 | success (warnings may be on stderr) |
 //! | 1 | internal error: output could not be written, or a bug |
-//! | 2 | bad input: a parse, check or evaluation error (limits included), or bad flags |
+//! | 2 | bad input: a parse, check or evaluation error (limits included), an unreadable file, or bad flags |
 //!
-//! This binary only parses arguments, calls `omen-lang` and renders; the dice logic lives in the libraries.
+//! This binary only parses arguments, reads the script, calls `omen-lang` and renders; the dice logic
+//! lives in the libraries.
 
 mod args;
 mod diagnostics;
@@ -37,7 +47,8 @@ mod fraction;
 mod odds;
 mod transcript;
 
-use std::io::{self, BufWriter, Write};
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -48,8 +59,8 @@ use omen_core::{ChaChaDice, ScriptedDice};
 use omen_lang::{Diagnostic, Options, Roll, RollNode, Span, Value, compile, exact, sample};
 use serde::Serialize;
 
-use crate::args::{Cli, Command, ProbArgs, ProbFormat, RollArgs, RollFormat};
-use crate::diagnostics::{Style, render_diagnostics};
+use crate::args::{Cli, Command, InputArgs, ProbArgs, ProbFormat, RollArgs, RollFormat};
+use crate::diagnostics::{Input, Style, render_diagnostics, render_input_error};
 use crate::odds::Odds;
 use crate::transcript::render_transcript;
 
@@ -108,15 +119,19 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         RollFormat::Text => Style::Text,
         RollFormat::Json => Style::Json,
     };
-    let source = args.expression.as_str();
     let options = Options {
         limits: args.limits.to_limits(),
         params: args.script.params.clone(),
         ..Options::default()
     };
+    let script = match Source::read(&args.input, options.parse.max_len) {
+        Ok(script) => script,
+        Err(error) => return fail_to_read(style, &error),
+    };
+    let (input, source) = (script.input(), script.text.as_str());
     let checked = match compile(source, &options) {
         Ok(checked) => checked,
-        Err(errors) => return fail(style, source, &errors, &[]),
+        Err(errors) => return fail(style, input, &errors, &[]),
     };
     let mut warnings = checked.warnings;
     let (rolled, seed) = match &args.dice {
@@ -139,7 +154,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
     };
     let rolled: Roll = match rolled {
         Ok(rolled) => rolled,
-        Err(error) => return fail(style, source, &[error], &warnings),
+        Err(error) => return fail(style, input, &[error], &warnings),
     };
     let text = match args.format {
         RollFormat::Text => render_transcript(&rolled, seed),
@@ -155,7 +170,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
             out
         }
     };
-    succeed(style, source, &warnings, |out| {
+    succeed(style, input, &warnings, |out| {
         out.write_all(text.as_bytes())
     })
 }
@@ -165,19 +180,23 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         ProbFormat::Json => Style::Json,
         ProbFormat::Table | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
     };
-    let source = args.expression.as_str();
     let options = Options {
         limits: args.limits.to_limits(),
         params: args.script.params.clone(),
         ..Options::default()
     };
+    let script = match Source::read(&args.input, options.parse.max_len) {
+        Ok(script) => script,
+        Err(error) => return fail_to_read(style, &error),
+    };
+    let (input, source) = (script.input(), script.text.as_str());
     let checked = match compile(source, &options) {
         Ok(checked) => checked,
-        Err(errors) => return fail(style, source, &errors, &[]),
+        Err(errors) => return fail(style, input, &errors, &[]),
     };
     let result = match exact(&checked.program, &options.limits) {
         Ok(result) => result,
-        Err(error) => return fail(style, source, &[error], &checked.warnings),
+        Err(error) => return fail(style, input, &[error], &checked.warnings),
     };
     let odds = Odds::new(source, &result, options.limits.explode_depth);
     if args.format == ProbFormat::Csv
@@ -186,7 +205,7 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         // CSV has no place for it, and a cut-off result must never pass silently.
         eprintln!("warning: explosion depth limit reached: {note}");
     }
-    succeed(style, source, &checked.warnings, |out| match args.format {
+    succeed(style, input, &checked.warnings, |out| match args.format {
         ProbFormat::Table => odds.table(out),
         ProbFormat::Markdown => odds.markdown(out),
         ProbFormat::Csv => odds.csv(out),
@@ -194,17 +213,139 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
     })
 }
 
+/// The expression or script to run, and the file it came from.
+struct Source {
+    text: String,
+    /// As given on the command line (`<stdin>` for `-`); `None` for an EXPR argument.
+    file: Option<String>,
+}
+
+impl Source {
+    /// EXPR, or the text of `--file` (stdin for `-`).
+    ///
+    /// A file is read up to `max_len` bytes plus one, the language's length limit, so that `-f /dev/zero`
+    /// or an endless pipe is refused instead of filling memory. A leading byte-order mark, which some
+    /// editors write, is skipped (spans then count from the text after it), and trailing white space
+    /// is dropped.
+    ///
+    /// # Errors
+    /// A diagnostic with an empty span when the file cannot be read, is longer than `max_len` bytes or is
+    /// not UTF-8.
+    fn read(input: &InputArgs, max_len: usize) -> Result<Source, Diagnostic> {
+        let path = match (&input.expression, &input.file) {
+            (Some(expression), None) => {
+                return Ok(Source {
+                    text: expression.clone(),
+                    file: None,
+                });
+            }
+            (_, Some(path)) => path,
+            // clap requires exactly one of the two.
+            (None, None) => unreachable!("neither EXPR nor --file"),
+        };
+        let limit = max_len as u64 + 1;
+        let (name, bytes) = if path.as_os_str() == "-" {
+            (
+                "<stdin>".to_string(),
+                read_at_most(io::stdin().lock(), limit),
+            )
+        } else {
+            let bytes = File::open(path).and_then(|file| read_at_most(file, limit));
+            (path.display().to_string(), bytes)
+        };
+        let bytes = bytes.map_err(|error| unreadable_file(&name, &error))?;
+        if bytes.len() > max_len {
+            return Err(input_error(
+                "input-too-long",
+                format!("`{name}` is too long: more than {max_len} bytes (limit {max_len})"),
+                "split the script, or shorten it",
+            ));
+        }
+        let text = String::from_utf8(bytes).map_err(|error| {
+            input_error(
+                "file-not-utf8",
+                format!(
+                    "`{name}` is not UTF-8 text: invalid byte at offset {}",
+                    error.utf8_error().valid_up_to()
+                ),
+                "save the script as UTF-8",
+            )
+        })?;
+        let mut text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
+        // The language places "found the end of the input" after the last byte; without the final line
+        // break that is the end of the last line, not an empty line after it. Offsets are unchanged.
+        text.truncate(text.trim_end().len());
+        Ok(Source {
+            text,
+            file: Some(name),
+        })
+    }
+
+    fn input(&self) -> Input<'_> {
+        Input {
+            text: &self.text,
+            file: self.file.as_deref(),
+        }
+    }
+}
+
+fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn unreadable_file(name: &str, error: &io::Error) -> Diagnostic {
+    let (reason, help) = match error.kind() {
+        io::ErrorKind::NotFound => (
+            "no such file".to_string(),
+            "check the path; a relative one starts from the current directory",
+        ),
+        io::ErrorKind::PermissionDenied => (
+            "permission denied".to_string(),
+            "check the file's permissions",
+        ),
+        io::ErrorKind::IsADirectory => (
+            "it is a directory".to_string(),
+            "name a script file, e.g. examples/003_check.omen",
+        ),
+        _ => (error.to_string(), "check the path"),
+    };
+    input_error(
+        "unreadable-file",
+        format!("cannot read `{name}`: {reason}"),
+        help,
+    )
+}
+
+/// An error about the input as a whole: there is no text to point into, so the span is empty.
+fn input_error(kind: &'static str, message: String, help: &str) -> Diagnostic {
+    Diagnostic::error(kind, Span::new(0, 0), message).with_help(help)
+}
+
 /// Bad input: the diagnostics on stderr and nothing on stdout.
 fn fail(
     style: Style,
-    source: &str,
+    input: Input<'_>,
     errors: &[Diagnostic],
     warnings: &[Diagnostic],
 ) -> anyhow::Result<Status> {
-    let text = render_diagnostics(style, source, errors, warnings);
+    let text = render_diagnostics(style, input, errors, warnings);
     io::stderr()
         .lock()
         .write_all(text.as_bytes())
+        .context("writing errors to stderr")?;
+    Ok(Status::BadInput)
+}
+
+/// Bad input found before there was a text to draw: the file could not be read.
+fn fail_to_read(style: Style, error: &Diagnostic) -> anyhow::Result<Status> {
+    io::stderr()
+        .lock()
+        .write_all(render_input_error(style, error).as_bytes())
         .context("writing errors to stderr")?;
     Ok(Status::BadInput)
 }
@@ -213,11 +354,11 @@ fn fail(
 /// written through one buffer.
 fn succeed(
     style: Style,
-    source: &str,
+    input: Input<'_>,
     warnings: &[Diagnostic],
     render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> anyhow::Result<Status> {
-    let text = render_diagnostics(style, source, &[], warnings);
+    let text = render_diagnostics(style, input, &[], warnings);
     io::stderr()
         .lock()
         .write_all(text.as_bytes())

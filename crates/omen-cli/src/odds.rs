@@ -5,7 +5,9 @@
 //! written `num/den`, or just `num` when the denominator is 1 (`"7"`, not `"7/1"`). Percentages and the
 //! bar are floats and only ever for display. A true/false result lists `false` before `true`; its
 //! statistics count true as 1, so its mean is P(true). Other results (labels, tuples) are listed in the
-//! language's order of values and get only their mode.
+//! language's order of values (numbers, then true/false, labels alphabetically, tuples member by member),
+//! which P(≥) and P(≤) follow too, and get only their mode; their outcome column is aligned left, as
+//! text is. In JSON a label is a string and a tuple an array.
 //!
 //! Rows are computed one at a time while they are written (the table alone collects its cells first, for
 //! the column widths), with a constant amount of big-integer work each: 1000d6, 5001 outcomes over a
@@ -162,6 +164,11 @@ impl<'a> Odds<'a> {
         }
     }
 
+    /// Labels and tuples read as text, so their column is aligned left; numbers and true/false right.
+    fn outcomes_are_text(&self) -> bool {
+        matches!(self.distribution, ValueDistribution::Values(_))
+    }
+
     fn rows(&self) -> Box<dyn Iterator<Item = Row> + 'a> {
         match self.distribution {
             ValueDistribution::Int(d) => Box::new(Rows::new(d, |&n| Value::Int(n))),
@@ -201,12 +208,13 @@ impl<'a> Odds<'a> {
             }
         }
         let largest = rows.iter().map(|(_, share)| *share).fold(0.0, f64::max);
+        let left = self.outcomes_are_text();
         let mut line = String::new();
-        push_aligned(&mut line, &header, &widths);
+        push_aligned(&mut line, &header, &widths, left);
         writeln!(out, "{line}")?;
         for (cells, share) in &rows {
             line.clear();
-            push_aligned(&mut line, cells, &widths);
+            push_aligned(&mut line, cells, &widths, left);
             let bar = bar(share / largest);
             if !bar.is_empty() {
                 line.push_str("  ");
@@ -229,7 +237,12 @@ impl<'a> Odds<'a> {
     /// Writing to `out` failed.
     pub fn markdown(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "| outcome | P(=) | % | P(≥) | % | P(≤) | % |")?;
-        writeln!(out, "|--:|--:|--:|--:|--:|--:|--:|")?;
+        let outcome_alignment = if self.outcomes_are_text() {
+            ":--"
+        } else {
+            "--:"
+        };
+        writeln!(out, "|{outcome_alignment}|--:|--:|--:|--:|--:|--:|")?;
         for r in self.rows() {
             writeln!(
                 out,
@@ -446,17 +459,22 @@ fn bar(share: f64) -> String {
     out
 }
 
-/// Right-aligns each cell in its column, two spaces apart, with no trailing spaces.
-fn push_aligned<S: AsRef<str>>(out: &mut String, cells: &[S], widths: &[usize]) {
+/// Right-aligns each cell in its column (the first left-aligned if `left_first`), two spaces apart, with
+/// no trailing spaces: the first column is never the last.
+fn push_aligned<S: AsRef<str>>(out: &mut String, cells: &[S], widths: &[usize], left_first: bool) {
     for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
         if i > 0 {
             out.push_str("  ");
         }
         let cell = cell.as_ref();
-        for _ in cell.chars().count()..*width {
-            out.push(' ');
+        let padding = width.saturating_sub(cell.chars().count());
+        if i == 0 && left_first {
+            out.push_str(cell);
+            out.extend(std::iter::repeat_n(' ', padding));
+        } else {
+            out.extend(std::iter::repeat_n(' ', padding));
+            out.push_str(cell);
         }
-        out.push_str(cell);
     }
 }
 
@@ -583,8 +601,53 @@ mod tests {
 
     #[test]
     fn table_lines_have_no_trailing_spaces() {
-        let r = result("4d6kh3", Limits::default());
-        let text = render(&Odds::new("4d6kh3", &r, 20), Odds::table);
-        assert!(text.lines().all(|l| !l.ends_with(' ')), "{text}");
+        for expression in ["4d6kh3", r#"if d4 = 1 then "a" else "longer""#] {
+            let r = result(expression, Limits::default());
+            let text = render(&Odds::new(expression, &r, 20), Odds::table);
+            assert!(text.lines().all(|l| !l.ends_with(' ')), "{text}");
+        }
+    }
+
+    #[test]
+    fn labels_are_aligned_left() {
+        let expression = r#"if d4 = 1 then "a" else "longer""#;
+        let r = result(expression, Limits::default());
+        let odds = Odds::new(expression, &r, 20);
+        let table = render(&odds, Odds::table);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].starts_with("outcome  "), "{table}");
+        assert!(lines[1].starts_with("a        "), "{table}");
+        assert!(lines[2].starts_with("longer   "), "{table}");
+        assert!(render(&odds, Odds::markdown).contains("\n|:--|--:|"));
+    }
+
+    #[test]
+    fn labels_and_tuples_are_json_strings_and_arrays() {
+        let expression = r#"let x = d2; (x, if x = 1 then "one" else "two")"#;
+        let r = result(expression, Limits::default());
+        let text = render(&Odds::new(expression, &r, 20), Odds::json);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["outcomes"][0]["outcome"], serde_json::json!([1, "one"]));
+        assert_eq!(v["outcomes"][1]["at_least"], "1/2");
+        assert_eq!(v["mode"], serde_json::json!([[1, "one"], [2, "two"]]));
+        assert!(v["mean"].is_null() && v["median"].is_null());
+        assert!(v.get("expected_steps").is_none());
+    }
+
+    #[test]
+    fn absorb_shows_its_expected_steps() {
+        let expression = "fn step(s) = if s = 0 or s = 4 then s else s + (if d2 = 1 then -1 else 1); absorb(step, 1)";
+        let r = result(expression, Limits::default());
+        let odds = Odds::new(expression, &r, 20);
+        // From 1 between walls at 0 and 4, a fair walk takes 1 × 3 steps on average.
+        let table = render(&odds, Odds::table);
+        let steps = table.lines().find(|l| l.starts_with("expected steps"));
+        assert_eq!(
+            steps.map(|l| l.split_whitespace().last()),
+            Some(Some("3")),
+            "{table}"
+        );
+        assert!(render(&odds, Odds::markdown).contains("\n- expected steps: 3\n"));
+        assert!(render(&odds, Odds::json).contains(r#""expected_steps":"3""#));
     }
 }

@@ -3,8 +3,19 @@
 mod errors;
 mod prob;
 mod roll;
+mod script;
 
-use std::process::Command;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The seed games' scripts, `examples/` at the top of the workspace.
+pub const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+
+/// The path of one script in `examples/`.
+pub fn example(name: &str) -> String {
+    format!("{EXAMPLES}{name}")
+}
 
 /// What one run of `omen` produced.
 pub struct Run {
@@ -15,10 +26,36 @@ pub struct Run {
 
 /// Runs `omen` with `args`.
 pub fn omen(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_omen"))
+    omen_with(args, None, None)
+}
+
+/// Runs `omen` with `args` in the directory `dir` (the test's own otherwise) and with `stdin` as its
+/// standard input (none otherwise).
+pub fn omen_with(args: &[&str], dir: Option<&Path>, stdin: Option<&str>) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_omen"));
+    command
         .args(args)
-        .output()
-        .expect("the omen binary runs");
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("the omen binary runs");
+    if let Some(text) = stdin {
+        // Dropped at the end of the statement, so omen sees the end of its input. A failed write is
+        // not checked: omen may stop reading early (at its length limit) and close the pipe.
+        let _ = child
+            .stdin
+            .take()
+            .expect("stdin is piped")
+            .write_all(text.as_bytes());
+    }
+    let output = child.wait_with_output().expect("omen finishes");
     Run {
         code: output
             .status
@@ -34,6 +71,15 @@ pub fn omen_ok(args: &[&str]) -> Run {
     let run = omen(args);
     assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
     run
+}
+
+/// A directory of its own for the files of one test, emptied first, under Cargo's temporary directory for
+/// integration tests.
+pub fn scratch_dir(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the scratch directory can be made");
+    dir
 }
 
 /// Parses stdout as JSON.
