@@ -495,7 +495,6 @@ impl Distribution<i64> {
         degree: usize,
         budget: &mut Budget,
     ) -> Result<Self, CoreError> {
-        use num_bigint::Sign;
         let lo = *self.min_outcome();
         let mut p = vec![0u64; degree + 1];
         for (o, w) in &self.entries {
@@ -503,35 +502,58 @@ impl Distribution<i64> {
         }
         let len = n * degree + 1;
         // Each coefficient takes up to `degree` small multiples of numbers as wide as the total.
-        let result_limbs = limbs_of(self.total.bits() * n as u64);
-        budget.spend_estimate(len as u128 * (degree as u128 + 1) * (result_limbs + BIG_OP))?;
-        let mut f: Vec<BigUint> = Vec::with_capacity(len);
-        f.push(num_traits::pow(BigUint::from(p[0]), n));
+        let total = num_traits::pow(self.total.clone(), n);
+        let result_limbs = limbs_of(total.bits());
+        budget.spend_estimate(len as u128 * (degree as u128 + 1) * (result_limbs + 2))?;
+        // Every coefficient is at most the total, and each sum of terms below is at most
+        // (n+1)·d·2⁶⁴ times one: fixed width with three spare limbs holds them all, in place.
+        let width = result_limbs as usize + 3;
+        let mut f: Vec<u64> = vec![0; len * width];
+        let first = num_traits::pow(BigUint::from(p[0]), n).to_u64_digits();
+        f[..first.len()].copy_from_slice(&first);
         let n1 = n as i128 + 1;
+        let mut plus = vec![0u64; width];
+        let mut minus = vec![0u64; width];
         for k in 1..len {
-            let mut acc = BigInt::zero();
+            plus.iter_mut().for_each(|x| *x = 0);
+            minus.iter_mut().for_each(|x| *x = 0);
             for i in 1..=degree.min(k) {
-                if p[i] == 0 || f[k - i].is_zero() {
+                if p[i] == 0 {
                     continue;
                 }
                 let factor = n1 * i as i128 - k as i128;
                 if factor == 0 {
                     continue;
                 }
-                // |factor| < 2^64 and p_i < 2^64, so their product fits in 128 bits.
-                let term = &f[k - i] * (factor.unsigned_abs() * p[i] as u128);
-                if factor > 0 {
-                    acc += BigInt::from_biguint(Sign::Plus, term);
-                } else {
-                    acc -= BigInt::from_biguint(Sign::Plus, term);
+                let prev = crate::limbs::trimmed(&f[(k - i) * width..(k - i + 1) * width]);
+                if prev.is_empty() {
+                    continue;
                 }
+                // |factor| < 2^64 and p_i < 2^64, so their product fits in two limbs.
+                let m = factor.unsigned_abs() * p[i] as u128;
+                let m = [m as u64, (m >> 64) as u64];
+                let m = crate::limbs::trimmed(&m);
+                let acc = if factor > 0 { &mut plus } else { &mut minus };
+                crate::limbs::mul_add(acc, prev, m);
             }
+            crate::limbs::sub_assign(&mut plus, &minus);
             let divisor = k as u128 * p[0] as u128;
-            let (sign, magnitude) = acc.into_parts();
-            debug_assert!(sign != Sign::Minus);
-            let q = magnitude / divisor;
-            f.push(q);
+            let out = &mut f[k * width..(k + 1) * width];
+            if let Ok(d) = u64::try_from(divisor) {
+                let rem = crate::limbs::div_small(&mut plus, d);
+                debug_assert_eq!(rem, 0, "the recurrence divides exactly");
+                out.copy_from_slice(&plus);
+            } else {
+                let q = BigUint::from_slice(&crate::limbs::to_u32_digits(&plus)) / divisor;
+                let digits = q.to_u64_digits();
+                out.iter_mut().for_each(|x| *x = 0);
+                out[..digits.len()].copy_from_slice(&digits);
+            }
         }
+        let f: Vec<BigUint> = f
+            .chunks_exact(width)
+            .map(|c| BigUint::from_slice(&crate::limbs::to_u32_digits(c)))
+            .collect();
         let out_lo = lo.checked_mul(n as i64).ok_or(CoreError::Overflow)?;
         let entries = f
             .into_iter()
@@ -539,7 +561,7 @@ impl Distribution<i64> {
             .map(|(i, w)| (out_lo + i as i64, w))
             .collect();
         let mut d = Self::from_sorted_unchecked(entries)?;
-        d.total = num_traits::pow(self.total.clone(), n);
+        d.total = total;
         Ok(d)
     }
 

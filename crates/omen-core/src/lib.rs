@@ -14,6 +14,7 @@
 pub mod dice;
 pub mod distribution;
 pub mod error;
+mod limbs;
 pub mod limits;
 pub mod markov;
 pub mod pool;

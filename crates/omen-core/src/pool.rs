@@ -16,6 +16,7 @@ use num_traits::{One, Zero};
 use crate::dice::ChainElement;
 use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;
+use crate::limbs::{mul_add, to_u32_digits, trimmed};
 use crate::limits::{Budget, Limits};
 
 /// Which dice of a pool count.
@@ -187,44 +188,6 @@ pub fn keep_sum(
     debug_assert!(d.total() == &total);
     d.set_total(total);
     Ok(d)
-}
-
-/// A fixed-width number without its high zero limbs (empty for zero).
-fn trimmed(x: &[u64]) -> &[u64] {
-    let len = x.iter().rposition(|&l| l != 0).map_or(0, |p| p + 1);
-    &x[..len]
-}
-
-/// dst += a·b, in place, on little-endian 64-bit limbs; the caller guarantees the result fits.
-fn mul_add(dst: &mut [u64], a: &[u64], b: &[u64]) {
-    let width = dst.len();
-    for (i, &bi) in b.iter().enumerate() {
-        if bi == 0 {
-            continue;
-        }
-        let mut carry: u128 = 0;
-        let end = (i + a.len()).min(width);
-        for (d, &aj) in dst[i..end].iter_mut().zip(a) {
-            let t = *d as u128 + aj as u128 * bi as u128 + carry;
-            *d = t as u64;
-            carry = t >> 64;
-        }
-        let mut k = end;
-        while carry != 0 && k < width {
-            let t = dst[k] as u128 + carry;
-            dst[k] = t as u64;
-            carry = t >> 64;
-            k += 1;
-        }
-        debug_assert!(carry == 0, "fixed-width overflow");
-    }
-}
-
-fn to_u32_digits(limbs: &[u64]) -> Vec<u32> {
-    limbs
-        .iter()
-        .flat_map(|&l| [l as u32, (l >> 32) as u32])
-        .collect()
 }
 
 /// One member of a sequential pool: a chain of rolls (a die that may explode into extra dice), each
