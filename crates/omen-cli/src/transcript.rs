@@ -84,7 +84,7 @@ impl Transcript<'_> {
     /// arithmetic (its terms first, then one line with their values put in).
     fn item(&mut self, node: &RollNode, indent: usize, label: Option<&str>) {
         match &node.kind {
-            RollKind::Number | RollKind::Var { .. } | RollKind::Field { .. } => {
+            RollKind::Constant | RollKind::Var { .. } | RollKind::Field { .. } => {
                 if let RollKind::Field { inner, .. } = &node.kind {
                     self.item(inner, indent, None);
                 }

@@ -31,7 +31,8 @@ pub struct RollNode {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "node", rename_all = "lowercase")]
 pub enum RollKind {
-    Number,
+    /// A value written in the program (a number, true/false, a label).
+    Constant,
     Dice {
         notation: String,
         die: String,
@@ -206,7 +207,7 @@ impl Sampler<'_> {
         let span = node.span;
         let at = |e: CoreError| core_diagnostic(&e, span);
         let (value, kind) = match &node.kind {
-            NodeKind::Const(v) => (v.clone(), RollKind::Number),
+            NodeKind::Const(v) => (v.clone(), RollKind::Constant),
             NodeKind::Var(slot, name) => (
                 self.env[*slot].clone(),
                 RollKind::Var { name: name.clone() },
