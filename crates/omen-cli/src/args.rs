@@ -176,6 +176,9 @@ pub struct LimitArgs {
     /// States of one process (`after`, `absorb`, `stationary`); solved exactly, in time cubic in this.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_chain_states)]
     pub max_chain_states: u64,
+    /// Nested calls of user functions (recursion depth).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_call_depth)]
+    pub max_call_depth: u64,
     /// Work of one exact computation, in 64-bit multiply-adds (multiplying two big weights costs the
     /// product of their lengths in 64-bit limbs).
     #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget)]
@@ -191,6 +194,7 @@ impl LimitArgs {
             max_outcomes: self.max_outcomes,
             max_states: self.max_states,
             max_chain_states: self.max_chain_states,
+            max_call_depth: self.max_call_depth,
             work_budget: self.work_budget,
             ..Limits::default()
         }

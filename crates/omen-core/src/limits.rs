@@ -23,6 +23,8 @@ pub struct Limits {
     pub max_states: u64,
     /// States of one Markov chain (solved exactly by elimination, so cubic in this). Default 500.
     pub max_chain_states: u64,
+    /// Nested calls of user functions in the language (recursion depth). Default 200.
+    pub max_call_depth: u64,
     /// Work of one exact computation, in 64-bit limb multiply-adds (a multiply of two big weights
     /// costs the product of their lengths in limbs). Default 1,000,000,000: about two seconds at worst.
     pub work_budget: u64,
@@ -38,6 +40,7 @@ impl Default for Limits {
             max_outcomes: 1_000_000,
             max_states: 20_000_000,
             max_chain_states: 500,
+            max_call_depth: 200,
             work_budget: 1_000_000_000,
         }
     }

@@ -103,9 +103,6 @@ pub fn exact(program: &Program, limits: &Limits) -> Result<ExactResult, Diagnost
     })
 }
 
-/// The deepest chain of nested function calls the evaluators follow.
-pub const MAX_CALL_DEPTH: usize = 200;
-
 #[derive(Clone, Debug)]
 struct Eval {
     dist: Distribution<Value>,
@@ -501,8 +498,12 @@ impl Evaluator<'_> {
         if let Some(hit) = self.memo.get(&key) {
             return Ok(hit.clone());
         }
-        if self.depth >= MAX_CALL_DEPTH {
-            return Err(recursion_error(span, &function.name));
+        if self.depth as u64 >= self.limits.max_call_depth {
+            return Err(recursion_error(
+                span,
+                &function.name,
+                self.limits.max_call_depth,
+            ));
         }
         self.depth += 1;
         let saved = std::mem::replace(&mut self.env, key.1.clone());
@@ -716,11 +717,11 @@ pub(crate) fn field(v: &Value, index: usize, span: Span) -> Result<Value, Diagno
     }
 }
 
-pub(crate) fn recursion_error(span: Span, name: &str) -> Diagnostic {
+pub(crate) fn recursion_error(span: Span, name: &str, limit: u64) -> Diagnostic {
     Diagnostic::error(
         "recursion-limit",
         span,
-        format!("`{name}` recursed more than {MAX_CALL_DEPTH} calls deep"),
+        format!("`{name}` recursed more than {limit} calls deep; raise --max-call-depth if it must"),
     )
     .with_help("make sure the recursion ends; for a random number of repeated steps use a process: `absorb(step, start)`")
 }

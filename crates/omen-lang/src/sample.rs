@@ -9,8 +9,7 @@ use serde::Serialize;
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
 use crate::exact::{
-    MAX_CALL_DEPTH, call_distribution, compare_values, field, kind_error, pool_spec,
-    recursion_error,
+    call_distribution, compare_values, field, kind_error, pool_spec, recursion_error,
 };
 use crate::program::{
     DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
@@ -443,8 +442,12 @@ impl Sampler<'_> {
 
     fn call(&mut self, f: usize, args: &[Value], span: Span) -> Result<RollNode, Diagnostic> {
         let function = &self.program.functions[f];
-        if self.depth >= MAX_CALL_DEPTH {
-            return Err(recursion_error(span, &function.name));
+        if self.depth as u64 >= self.limits.max_call_depth {
+            return Err(recursion_error(
+                span,
+                &function.name,
+                self.limits.max_call_depth,
+            ));
         }
         let mut frame: Vec<Value> = self.env[..function.globals].to_vec();
         frame.extend_from_slice(args);

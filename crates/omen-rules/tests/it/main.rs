@@ -1,0 +1,8 @@
+//! Omen-rules' integration tests: one binary, one module per area. Tests of a seed item are named after
+//! the item (`m5_…` for 000-M5).
+
+mod essence;
+mod golden;
+mod lore;
+mod registry;
+mod support;
