@@ -9,6 +9,7 @@
 //! input here).
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 use num_traits::{One, Zero};
 use omen_core::{
@@ -45,7 +46,9 @@ pub enum RitualError {
         contributor: &'static str,
         value: i64,
     },
-    #[error("the {penalty} penalty {value} is negative; a penalty removes dice, give it as a count")]
+    #[error(
+        "the {penalty} penalty {value} is negative; a penalty removes dice, give it as a count"
+    )]
     NegativePenalty { penalty: &'static str, value: i64 },
     #[error("a ritual needs at least one essence threshold")]
     NoThresholds,
@@ -91,7 +94,8 @@ pub enum FamiliarityBonuses {
 }
 
 impl FamiliarityBonuses {
-    pub const ALL: [FamiliarityBonuses; 2] = [FamiliarityBonuses::Stack, FamiliarityBonuses::LargerOnly];
+    pub const ALL: [FamiliarityBonuses; 2] =
+        [FamiliarityBonuses::Stack, FamiliarityBonuses::LargerOnly];
 
     /// The option value as listings spell it.
     pub fn name(self) -> &'static str {
@@ -152,7 +156,9 @@ const SPEC_ITEMS: &[&str] = &[
 const MECHANICS: &[Mechanic] = &[
     Mechanic {
         name: "lore check",
-        spec_items: &["000-M1", "000-M2", "000-M3", "000-M4", "000-M5", "000-A1", "000-A2"],
+        spec_items: &[
+            "000-M1", "000-M2", "000-M3", "000-M4", "000-M5", "000-A1", "000-A2",
+        ],
         summary: "pool = lore + modifiers; difficulty 1 succeeds without a roll; a pool of 1 or more \
                   rolls that many d6 and keeps the highest, a pool of 0 or less rolls 2d6 and keeps \
                   the lower; success when the kept die meets the difficulty (1..6)",
@@ -366,14 +372,22 @@ impl LoreCheck {
         if lore < 0 {
             return Err(RitualError::NegativeLore(lore));
         }
-        Self::from_pool(lore.saturating_add(modifiers.dice(options)), difficulty, limits)
+        Self::from_pool(
+            lore.saturating_add(modifiers.dice(options)),
+            difficulty,
+            limits,
+        )
     }
 
     /// A Lore check with its pool already worked out; any pool ≤ 0 rolls two dice (000-A1).
     ///
     /// # Errors
     /// [`CoreError::TooManyDice`] (as [`RitualError::Core`]) when `pool` is above `limits.max_dice`.
-    pub fn from_pool(pool: i64, difficulty: Difficulty, limits: &Limits) -> Result<Self, RitualError> {
+    pub fn from_pool(
+        pool: i64,
+        difficulty: Difficulty,
+        limits: &Limits,
+    ) -> Result<Self, RitualError> {
         if pool > 0 {
             limits.check_dice(pool)?;
         }
@@ -723,9 +737,19 @@ impl EssenceCheck {
 ///
 /// # Errors
 /// [`RitualError::Core`] when the computation exceeds `limits`.
-pub fn dice_sum_distribution(dice: usize, limits: &Limits) -> Result<Distribution<i64>, RitualError> {
+pub fn dice_sum_distribution(
+    dice: usize,
+    limits: &Limits,
+) -> Result<Distribution<i64>, RitualError> {
     let d6 = Distribution::die(SIDES)?;
-    Ok(keep_sum(&d6, dice, Keep::All, &|x| x, limits, &mut limits.budget())?)
+    Ok(keep_sum(
+        &d6,
+        dice,
+        Keep::All,
+        &|x| x,
+        limits,
+        &mut limits.budget(),
+    )?)
 }
 
 /// P(the sum of `dice` d6 ≥ `threshold`), exactly (000-M12).
@@ -784,17 +808,66 @@ pub fn check_pair_shortcut(
     Ok(())
 }
 
-/// Every number of pairs the shortcut allows for a pool of `dice` aiming at `desired_threshold`,
-/// ascending (always starting with 0). Not always a range: 12 dice aiming at 35 allow 0..=3 (5 or
-/// more dice still rolled) and 5..=6 (35 or more from pairs alone), but not 4.
-pub fn allowed_pair_counts(
-    dice: usize,
-    desired_threshold: i64,
-    rule: ShortcutThreshold,
-) -> Vec<usize> {
-    (0..=dice / 2)
-        .filter(|&pairs| pair_shortcut_allowed(dice, pairs, desired_threshold, rule))
-        .collect()
+/// The numbers of pairs the shortcut allows for one pool and desired threshold (000-M11, A9, A10): at
+/// most two runs. Not always one range: 12 dice aiming at 35 allow 0..=3 (5 or more dice still
+/// rolled) and 5..=6 (35 or more from pairs alone), but not 4.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllowedPairs {
+    /// 0 (no shortcut, always allowed) up to the most pairs that still leave 5 dice to roll.
+    pub leaving_five_dice: RangeInclusive<usize>,
+    /// The pairs whose 7 each reach the desired threshold by themselves, up to the whole pool; `None`
+    /// when even all the pairs the pool holds fall short.
+    pub reaching_threshold: Option<RangeInclusive<usize>>,
+}
+
+impl AllowedPairs {
+    pub fn contains(&self, pairs: usize) -> bool {
+        self.leaving_five_dice.contains(&pairs)
+            || self
+                .reaching_threshold
+                .as_ref()
+                .is_some_and(|run| run.contains(&pairs))
+    }
+
+    /// The most pairs that may be replaced.
+    pub fn max(&self) -> usize {
+        let reaching = self.reaching_threshold.as_ref().map_or(0, |run| *run.end());
+        reaching.max(*self.leaving_five_dice.end())
+    }
+
+    /// Every allowed number of pairs, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let after_five = self.leaving_five_dice.end() + 1;
+        let reaching = self
+            .reaching_threshold
+            .clone()
+            .into_iter()
+            .flat_map(move |run| (*run.start()).max(after_five)..=*run.end());
+        self.leaving_five_dice.clone().chain(reaching)
+    }
+}
+
+/// Which numbers of pairs of a pool of `dice` may be replaced by 7 each when aiming at
+/// `desired_threshold`; worked out directly, without trying each number.
+pub fn allowed_pairs(dice: usize, desired_threshold: i64, rule: ShortcutThreshold) -> AllowedPairs {
+    let most = dice / 2;
+    let leaving_five = dice.saturating_sub(MIN_ROLLED_DICE) / 2;
+    // The fewest pairs (at least one) whose 7 each reach the threshold.
+    let threshold = i128::from(desired_threshold);
+    let value = i128::from(PAIR_VALUE);
+    let fewest = match rule {
+        ShortcutThreshold::Meets => (threshold + value - 1).div_euclid(value),
+        ShortcutThreshold::Exceeds => threshold.div_euclid(value) + 1,
+    }
+    .max(1);
+    let reaching_threshold = usize::try_from(fewest)
+        .ok()
+        .filter(|&fewest| fewest <= most)
+        .map(|fewest| fewest..=most);
+    AllowedPairs {
+        leaving_five_dice: 0..=leaving_five,
+        reaching_threshold,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -30,11 +30,7 @@ fn first_difference(expected: &str, actual: &str) -> String {
 }
 
 fn assert_same(expected: &str, actual: &str) {
-    assert!(
-        expected == actual,
-        "{}",
-        first_difference(expected, actual)
-    );
+    assert!(expected == actual, "{}", first_difference(expected, actual));
 }
 
 #[test]
@@ -56,10 +52,7 @@ fn m12_m13_essence_table_matches_appendix_d_output() {
     // Three pages (a blank line, a header, a bar) and the 63 rows of E000-3.
     assert_eq!(golden.lines().count(), 72);
     assert_eq!(golden.lines().filter(|l| l.is_empty()).count(), 3);
-    assert_eq!(
-        golden.lines().filter(|l| l.starts_with("| TN ")).count(),
-        3
-    );
+    assert_eq!(golden.lines().filter(|l| l.starts_with("| TN ")).count(), 3);
     assert_same(golden, &essence_table());
 }
 
@@ -70,7 +63,9 @@ fn lua_programs_are_the_seed_text_verbatim() {
     let appendix_d = read_golden("appendix_d.lua");
     assert!(appendix_c.starts_with("#!/usr/bin/env lua\n"));
     assert!(appendix_c.ends_with("print_table(12)\n"));
-    assert!(seed.contains(&format!("Generator for this table.\n{appendix_c}Appendix D")));
+    assert!(seed.contains(&format!(
+        "Generator for this table.\n{appendix_c}Appendix D"
+    )));
     assert!(appendix_d.starts_with("#!/usr/bin/env lua\n"));
     assert!(seed.ends_with(&format!("earlier version.\n{appendix_d}")));
 }
@@ -119,7 +114,10 @@ fn m13_no_printed_value_is_near_a_rounding_boundary() {
         if distance.is_zero() {
             ties.push((what, p));
         } else {
-            assert!(distance > margin, "{what} = {p} is near a rounding boundary");
+            assert!(
+                distance > margin,
+                "{what} = {p} is near a rounding boundary"
+            );
         }
     };
     for pool in 0..=12u32 {

@@ -19,7 +19,7 @@ fn difficulty(value: i64) -> Difficulty {
     Difficulty::new(value).unwrap()
 }
 
-fn check(lore: i64, t: i64, modifiers: LoreModifiers) -> LoreCheck {
+fn lore_check(lore: i64, t: i64, modifiers: LoreModifiers) -> LoreCheck {
     LoreCheck::new(
         lore,
         difficulty(t),
@@ -104,14 +104,14 @@ fn m2_pool_is_lore_plus_all_modifiers() {
         performed_before: true,
     };
     // −2 −1 −1 −1 +1 +2 = −2.
-    assert_eq!(check(7, 4, all).pool(), 5);
+    assert_eq!(lore_check(7, 4, all).pool(), 5);
     let translated_foreign = LoreModifiers {
         unfamiliar_language: true,
         foreign_tradition: true,
         ..LoreModifiers::default()
     };
-    assert_eq!(check(3, 4, translated_foreign).pool(), 1);
-    assert_eq!(check(3, 4, LoreModifiers::default()).pool(), 3);
+    assert_eq!(lore_check(3, 4, translated_foreign).pool(), 1);
+    assert_eq!(lore_check(3, 4, LoreModifiers::default()).pool(), 3);
 }
 
 #[test]
@@ -138,10 +138,14 @@ fn m3_difficulty_one_is_automatic() {
 fn m4_highest_die_of_the_pool_counts() {
     let check = pool_check(4, 6);
     assert_eq!(check.dice(), LoreDice::HighestOf(4));
-    let roll = check.roll(&mut ScriptedDice::new(vec![3, 6, 1, 2])).unwrap();
+    let roll = check
+        .roll(&mut ScriptedDice::new(vec![3, 6, 1, 2]))
+        .unwrap();
     assert_eq!(roll.result, Some(6));
     assert!(roll.success);
-    let roll = check.roll(&mut ScriptedDice::new(vec![3, 5, 1, 5])).unwrap();
+    let roll = check
+        .roll(&mut ScriptedDice::new(vec![3, 5, 1, 5]))
+        .unwrap();
     assert_eq!(roll.result, Some(5));
     assert!(!roll.success);
 }
@@ -214,7 +218,10 @@ fn m5_result_pmf_agrees_with_the_dice_language() {
     let options = Options::default();
     let language = |source: &str| -> Distribution<i64> {
         let compiled = compile(source, &options).unwrap();
-        match exact(&compiled.program, &options.limits).unwrap().distribution {
+        match exact(&compiled.program, &options.limits)
+            .unwrap()
+            .distribution
+        {
             ValueDistribution::Int(d) => d,
             _ => panic!("{source} is not a number"),
         }
@@ -242,7 +249,7 @@ fn a1_negative_pool_uses_two_dice_keep_lower() {
         inventing: true,
         ..LoreModifiers::default()
     };
-    let check = check(0, 3, inventing);
+    let check = lore_check(0, 3, inventing);
     assert_eq!(check.pool(), -2);
     assert_eq!(check.dice(), LoreDice::LowerOfTwo);
     let p = single_die(3);
@@ -269,7 +276,7 @@ fn a2_familiarity_bonuses_stack_by_default() {
         ..LoreModifiers::default()
     };
     assert_eq!(both.dice(&RitualOptions::default()), 3);
-    assert_eq!(check(1, 5, both).pool(), 4);
+    assert_eq!(lore_check(1, 5, both).pool(), 4);
     let larger_only = RitualOptions {
         familiarity_bonuses: FamiliarityBonuses::LargerOnly,
         ..RitualOptions::default()
@@ -292,7 +299,7 @@ fn lore_check_replays_fixed_dice() {
         deciphered_before: true,
         ..LoreModifiers::default()
     };
-    let check = check(3, 5, modifiers);
+    let check = lore_check(3, 5, modifiers);
     let mut dice = ScriptedDice::new(vec![1, 4, 2, 6]);
     let roll = check.roll(&mut dice).unwrap();
     assert_eq!(
