@@ -165,40 +165,8 @@ impl<S: Ord + Clone> Chain<S> {
         if let Some(&stuck) = transient.iter().find(|&&i| !can_finish[i]) {
             return Err(CoreError::NeverAbsorbs { state: stuck });
         }
-        let pos: BTreeMap<usize, usize> =
-            transient.iter().enumerate().map(|(k, &i)| (i, k)).collect();
-        let m = transient.len();
-        budget.spend_estimate((m as u128).pow(3))?;
-        // y (I − Q) = μ_T, solved as (I − Q)ᵀ yᵀ = μ_Tᵀ: y holds the expected visits to each state.
-        let start = self.start_vector();
-        let mut a = vec![vec![Q::zero(); m + 1]; m];
-        for (r, &i) in transient.iter().enumerate() {
-            a[r][r] += Q::one();
-            for k in 0..self.transitions[i].0.len() {
-                let j = self.transitions[i].0[k].0;
-                if let Some(&c) = pos.get(&j) {
-                    // Column r of (I − Q) is row r of the transposed system.
-                    a[c][r] -= self.probability(i, k);
-                }
-            }
-            a[r][m] = start[i].clone();
-        }
-        let y = solve(a)?;
-        let mut absorbed = vec![Q::zero(); n];
-        for i in 0..n {
-            if self.is_absorbing(i) {
-                absorbed[i] += start[i].clone();
-            }
-        }
-        for (r, &i) in transient.iter().enumerate() {
-            for k in 0..self.transitions[i].0.len() {
-                let j = self.transitions[i].0[k].0;
-                if self.is_absorbing(j) {
-                    absorbed[j] += &y[r] * self.probability(i, k);
-                }
-            }
-        }
-        let expected_steps = y.iter().fold(Q::zero(), |acc, v| acc + v);
+        let (absorbed, expected_steps) =
+            self.settle(|i| self.is_absorbing(i).then_some(i), n, budget)?;
         Ok(Absorption {
             distribution: self.distribution_of(absorbed)?,
             expected_steps,
@@ -219,40 +187,11 @@ impl<S: Ord + Clone> Chain<S> {
             .enumerate()
             .flat_map(|(c, members)| members.iter().map(move |&i| (i, c)))
             .collect();
-        let start = self.start_vector();
         let reach: Vec<Q> = if classes.len() == 1 {
             vec![Q::one()]
         } else {
-            let transient: Vec<usize> = (0..n).filter(|i| !class_of.contains_key(i)).collect();
-            let pos: BTreeMap<usize, usize> =
-                transient.iter().enumerate().map(|(k, &i)| (i, k)).collect();
-            let m = transient.len();
-            budget.spend_estimate((m as u128).pow(3))?;
-            let mut a = vec![vec![Q::zero(); m + 1]; m];
-            for (r, &i) in transient.iter().enumerate() {
-                a[r][r] += Q::one();
-                for k in 0..self.transitions[i].0.len() {
-                    let j = self.transitions[i].0[k].0;
-                    if let Some(&c) = pos.get(&j) {
-                        a[c][r] -= self.probability(i, k);
-                    }
-                }
-                a[r][m] = start[i].clone();
-            }
-            let y = solve(a)?;
-            let mut reach = vec![Q::zero(); classes.len()];
-            for (i, c) in &class_of {
-                reach[*c] += start[*i].clone();
-            }
-            for (r, &i) in transient.iter().enumerate() {
-                for k in 0..self.transitions[i].0.len() {
-                    let j = self.transitions[i].0[k].0;
-                    if let Some(&c) = class_of.get(&j) {
-                        reach[c] += &y[r] * self.probability(i, k);
-                    }
-                }
-            }
-            reach
+            self.settle(|i| class_of.get(&i).copied(), classes.len(), budget)?
+                .0
         };
         let mut out = vec![Q::zero(); n];
         for (c, members) in classes.iter().enumerate() {
@@ -265,6 +204,53 @@ impl<S: Ord + Clone> Chain<S> {
             }
         }
         self.distribution_of(out)
+    }
+
+    /// Where the chain's mass settles. `end(i)` names the target a state belongs to (itself when
+    /// absorbing, its closed class), or `None` for a transient state. Returns the probability of
+    /// reaching each target and the expected number of steps spent among the transient states.
+    fn settle(
+        &self,
+        end: impl Fn(usize) -> Option<usize>,
+        targets: usize,
+        budget: &mut Budget,
+    ) -> Result<(Vec<Q>, Q), CoreError> {
+        let n = self.states.len();
+        let transient: Vec<usize> = (0..n).filter(|&i| end(i).is_none()).collect();
+        let pos: BTreeMap<usize, usize> =
+            transient.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        let m = transient.len();
+        budget.spend_estimate((m as u128).pow(3))?;
+        // y (I − Q) = μ_T, solved as (I − Q)ᵀ yᵀ = μ_Tᵀ: y holds the expected visits to each state.
+        let start = self.start_vector();
+        let mut a = vec![vec![Q::zero(); m + 1]; m];
+        for (r, &i) in transient.iter().enumerate() {
+            a[r][r] += Q::one();
+            for k in 0..self.transitions[i].0.len() {
+                let j = self.transitions[i].0[k].0;
+                if let Some(&c) = pos.get(&j) {
+                    // Column r of (I − Q) is row r of the transposed system.
+                    a[c][r] -= self.probability(i, k);
+                }
+            }
+            a[r][m] = start[i].clone();
+        }
+        let y = solve(a)?;
+        let mut reached = vec![Q::zero(); targets];
+        for (i, p) in start.iter().enumerate() {
+            if let Some(t) = end(i) {
+                reached[t] += p;
+            }
+        }
+        for (r, &i) in transient.iter().enumerate() {
+            for k in 0..self.transitions[i].0.len() {
+                if let Some(t) = end(self.transitions[i].0[k].0) {
+                    reached[t] += &y[r] * self.probability(i, k);
+                }
+            }
+        }
+        let steps = y.iter().fold(Q::zero(), |acc, v| acc + v);
+        Ok((reached, steps))
     }
 
     /// π = π P on one closed class, with Σ π = 1 replacing one equation.
