@@ -28,6 +28,8 @@ pub struct Fractions {
     rest: BigUint,
     /// The reduced denominator's text, by the common factor removed.
     denominators: HashMap<BigUint, String>,
+    /// Powers of the small primes already computed.
+    powers: std::cell::RefCell<HashMap<(u64, u64), BigUint>>,
     /// The total shifted down to 64 significant bits, and the shift, for floats.
     float_shift: u64,
     float_total: f64,
@@ -67,6 +69,7 @@ impl Fractions {
             small_primes,
             rest,
             denominators: HashMap::new(),
+            powers: std::cell::RefCell::new(HashMap::new()),
             float_shift,
             float_total,
         }
@@ -100,13 +103,26 @@ impl Fractions {
         (weight >> self.float_shift).to_f64().unwrap_or(f64::NAN) / self.float_total
     }
 
+    /// p^e, remembered: a table asks for the same few powers of the same primes over and over.
+    fn power(&self, p: u64, e: u64) -> BigUint {
+        let mut cache = self.powers.borrow_mut();
+        cache
+            .entry((p, e))
+            .or_insert_with(|| BigUint::from(p).pow(e as u32))
+            .clone()
+    }
+
     /// gcd(weight, total).
     fn common_factor(&self, weight: &BigUint) -> BigUint {
         let mut common = BigUint::one();
         for &(p, multiplicity) in &self.small_primes {
             let shared = valuation(weight, p, multiplicity);
             if shared > 0 {
-                common *= BigUint::from(p).pow(shared as u32);
+                if p == 2 {
+                    common <<= shared;
+                } else {
+                    common *= self.power(p, shared);
+                }
             }
         }
         if !self.rest.is_one() {
