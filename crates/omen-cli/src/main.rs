@@ -56,10 +56,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use clap::Parser;
 use omen_core::{ChaChaDice, ScriptedDice};
-use omen_lang::{Diagnostic, Options, Roll, RollNode, Span, Value, compile, exact, sample};
+use omen_lang::{
+    Checked, Diagnostic, Options, Roll, RollNode, Span, Value, compile, exact, sample,
+};
 use serde::Serialize;
 
-use crate::args::{Cli, Command, InputArgs, ProbArgs, ProbFormat, RollArgs, RollFormat};
+use crate::args::{
+    Cli, Command, InputArgs, LimitArgs, ProbArgs, ProbFormat, RollArgs, RollFormat, ScriptArgs,
+};
 use crate::diagnostics::{Input, Style, render_diagnostics, render_input_error};
 use crate::odds::Odds;
 use crate::transcript::render_transcript;
@@ -119,20 +123,12 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         RollFormat::Text => Style::Text,
         RollFormat::Json => Style::Json,
     };
-    let options = Options {
-        limits: args.limits.to_limits(),
-        params: args.script.params.clone(),
-        ..Options::default()
-    };
-    let script = match Source::read(&args.input, options.parse.max_len) {
-        Ok(script) => script,
-        Err(error) => return fail_to_read(style, &error),
-    };
+    let (options, script, checked) =
+        match compile_input(&args.input, &args.script, &args.limits, style) {
+            Ok(compiled) => compiled,
+            Err(status) => return status,
+        };
     let (input, source) = (script.input(), script.text.as_str());
-    let checked = match compile(source, &options) {
-        Ok(checked) => checked,
-        Err(errors) => return fail(style, input, &errors, &[]),
-    };
     let mut warnings = checked.warnings;
     let (rolled, seed) = match &args.dice {
         Some(values) => {
@@ -180,20 +176,12 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         ProbFormat::Json => Style::Json,
         ProbFormat::Table | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
     };
-    let options = Options {
-        limits: args.limits.to_limits(),
-        params: args.script.params.clone(),
-        ..Options::default()
-    };
-    let script = match Source::read(&args.input, options.parse.max_len) {
-        Ok(script) => script,
-        Err(error) => return fail_to_read(style, &error),
-    };
+    let (options, script, checked) =
+        match compile_input(&args.input, &args.script, &args.limits, style) {
+            Ok(compiled) => compiled,
+            Err(status) => return status,
+        };
     let (input, source) = (script.input(), script.text.as_str());
-    let checked = match compile(source, &options) {
-        Ok(checked) => checked,
-        Err(errors) => return fail(style, input, &errors, &[]),
-    };
     let result = match exact(&checked.program, &options.limits) {
         Ok(result) => result,
         Err(error) => return fail(style, input, &[error], &checked.warnings),
@@ -342,6 +330,25 @@ fn fail(
 }
 
 /// Bad input found before there was a text to draw: the file could not be read.
+/// Reads the script (an EXPR or a file) and compiles it with the command's limits and parameters. On
+/// failure the errors are already reported, and the command's status is returned as the error.
+fn compile_input(
+    input: &InputArgs,
+    script: &ScriptArgs,
+    limits: &LimitArgs,
+    style: Style,
+) -> Result<(Options, Source, Checked), anyhow::Result<Status>> {
+    let options = Options {
+        limits: limits.to_limits(),
+        params: script.params.clone(),
+        ..Options::default()
+    };
+    let source = Source::read(input, options.parse.max_len).map_err(|e| fail_to_read(style, &e))?;
+    let checked = compile(&source.text, &options)
+        .map_err(|errors| fail(style, source.input(), &errors, &[]))?;
+    Ok((options, source, checked))
+}
+
 fn fail_to_read(style: Style, error: &Diagnostic) -> anyhow::Result<Status> {
     io::stderr()
         .lock()
