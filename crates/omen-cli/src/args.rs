@@ -37,6 +37,9 @@ pub enum Command {
     /// Compute the exact distribution of an expression or script.
     #[command(after_help = PROB_EXAMPLES)]
     Prob(ProbArgs),
+    /// Seed 000's ritual magic: Lore and Essence checks and the seed's tables.
+    #[command(subcommand)]
+    Ritual(crate::ritual::RitualCommand),
 }
 
 const ROLL_EXAMPLES: &str = "\

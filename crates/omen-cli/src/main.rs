@@ -45,6 +45,7 @@ mod args;
 mod diagnostics;
 mod fraction;
 mod odds;
+mod ritual;
 mod transcript;
 
 use std::fs::File;
@@ -105,6 +106,11 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
     match &cli.command {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
+        Command::Ritual(command) => Ok(if ritual::run(command, &omen_core::Limits::default())? {
+            Status::Success
+        } else {
+            Status::BadInput
+        }),
     }
 }
 
@@ -394,7 +400,7 @@ fn unused_dice(source: &str, remaining: &[i64]) -> Diagnostic {
 }
 
 /// A seed for an unseeded roll: clock and process id, mixed so close calls give unrelated seeds.
-fn fresh_seed() -> u64 {
+pub(crate) fn fresh_seed() -> u64 {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

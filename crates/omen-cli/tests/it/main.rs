@@ -2,6 +2,7 @@
 
 mod errors;
 mod prob;
+mod ritual;
 mod roll;
 mod script;
 

@@ -1,0 +1,115 @@
+//! `omen ritual`: the seed's tables byte for byte, Lore and Essence checks with exact odds and replays.
+
+use crate::omen;
+
+fn golden(name: &str) -> String {
+    let path = format!(
+        "{}/../omen-rules/tests/golden/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn lore_and_essence_tables_are_the_lua_programs_output_byte_for_byte() {
+    let lore = omen(&["ritual", "lore-table"]);
+    assert_eq!(lore.code, 0);
+    assert_eq!(lore.stdout, golden("lore_table.txt"));
+    let essence = omen(&["ritual", "essence-table"]);
+    assert_eq!(essence.code, 0);
+    assert_eq!(essence.stdout, golden("essence_table.txt"));
+}
+
+#[test]
+fn a_lore_check_replays_given_dice_with_its_exact_odds() {
+    // Lore 2, deciphered before: 3 dice; P(highest of 3d6 ≥ 5) = 1 − (4/6)³ = 19/27.
+    let r = omen(&[
+        "ritual",
+        "lore",
+        "--lore",
+        "2",
+        "--difficulty",
+        "5",
+        "--deciphered-before",
+        "--dice",
+        "2,5,1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["pool"], 3);
+    assert_eq!(v["probability"], "19/27");
+    assert_eq!(v["result"], 5);
+    assert_eq!(v["success"], true);
+}
+
+#[test]
+fn a_pool_below_one_keeps_the_lower_of_two_dice() {
+    // Lore 0, inventing: pool −2, so the lower of 2d6 must reach 4: (3/6)² = 1/4.
+    let r = omen(&[
+        "ritual",
+        "lore",
+        "--lore",
+        "0",
+        "--difficulty",
+        "4",
+        "--inventing",
+        "--dice",
+        "5,3",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["probability"], "1/4");
+    assert_eq!(v["result"], 3);
+    assert_eq!(v["success"], false);
+}
+
+#[test]
+fn an_essence_check_with_pairs_replaced_by_seven() {
+    let r = omen(&[
+        "ritual",
+        "essence",
+        "--leader",
+        "12",
+        "--threshold",
+        "30",
+        "--pairs",
+        "2",
+        "--dice",
+        "1,2,3,4,5,6,1,2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    // Two pairs count 14; the eight dice rolled add 24.
+    assert_eq!(v["total"], 38);
+    assert_eq!(v["outcome"], "threshold 30");
+}
+
+#[test]
+fn bad_ritual_input_is_exit_2_with_a_message() {
+    let r = omen(&["ritual", "lore", "--lore", "1", "--difficulty", "9"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr.contains("difficulty 9"), "{}", r.stderr);
+    let r = omen(&["ritual", "essence", "--leader", "3"]);
+    assert_eq!(r.code, 2, "a threshold is required");
+}
+
+#[test]
+fn a_seeded_lore_check_is_the_same_twice() {
+    let args = [
+        "ritual",
+        "lore",
+        "--lore",
+        "3",
+        "--difficulty",
+        "6",
+        "--seed",
+        "11",
+    ];
+    assert_eq!(omen(&args).stdout, omen(&args).stdout);
+}
