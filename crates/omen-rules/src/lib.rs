@@ -28,8 +28,10 @@
 //! Adding a seed game is one module (`pub mod luck;` with a unit struct implementing [`RuleSet`]) and one
 //! line in [`registry`].
 
+pub mod luck;
 pub mod render;
 pub mod ritual;
+pub mod t13;
 
 use serde::Serialize;
 
@@ -108,7 +110,7 @@ pub struct ReferenceTable {
 }
 
 /// Every seed game, in seed order. A new game is one line here.
-static REGISTRY: &[&dyn RuleSet] = &[&ritual::Ritual];
+static REGISTRY: &[&dyn RuleSet] = &[&ritual::Ritual, &luck::Luck, &t13::T13];
 
 /// The registered rule sets, in seed order.
 pub fn registry() -> &'static [&'static dyn RuleSet] {

@@ -4,5 +4,7 @@
 mod essence;
 mod golden;
 mod lore;
+mod luck;
 mod registry;
 mod support;
+mod t13;

@@ -11,14 +11,16 @@ use crate::support::{read_shared, shared};
 #[test]
 fn registry_lists_each_seed_game_once() {
     let names: Vec<&str> = registry().iter().map(|rules| rules.name()).collect();
-    assert_eq!(names, ["ritual"]);
+    // In seed order, one per seed game implemented so far.
+    assert_eq!(names, ["ritual", "luck", "t13"]);
     let unique: BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(unique.len(), names.len());
     let seeds: BTreeSet<&str> = registry().iter().map(|rules| rules.seed_file()).collect();
     assert_eq!(seeds.len(), names.len());
     assert!(find("ritual").is_some());
+    assert!(find("luck").is_some());
     assert!(find("Ritual").is_none());
-    assert!(find("luck").is_none());
+    assert!(find("hprpg").is_none());
 }
 
 #[test]
