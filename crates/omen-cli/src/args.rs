@@ -37,6 +37,8 @@ pub enum Command {
     /// Compute the exact distribution of an expression or script.
     #[command(after_help = PROB_EXAMPLES)]
     Prob(ProbArgs),
+    /// List the seed games: their mechanics, options and reference tables.
+    Rules(RulesArgs),
     /// Seed 000's ritual magic: Lore and Essence checks and the seed's tables.
     #[command(subcommand)]
     Ritual(crate::ritual::RitualCommand),
@@ -78,6 +80,13 @@ pub struct InputArgs {
     /// Read the script from FILE (UTF-8) instead of EXPR; `-` reads standard input.
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// How to print the listing.
+    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
+    pub format: RollFormat,
 }
 
 #[derive(Debug, Args)]

@@ -46,6 +46,7 @@ mod diagnostics;
 mod fraction;
 mod odds;
 mod ritual;
+mod rules;
 mod transcript;
 
 use std::fs::File;
@@ -106,6 +107,10 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
     match &cli.command {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
+        Command::Rules(args) => {
+            rules::run(args.format)?;
+            Ok(Status::Success)
+        }
         Command::Ritual(command) => Ok(if ritual::run(command, &omen_core::Limits::default())? {
             Status::Success
         } else {

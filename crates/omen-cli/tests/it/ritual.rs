@@ -113,3 +113,33 @@ fn a_seeded_lore_check_is_the_same_twice() {
     ];
     assert_eq!(omen(&args).stdout, omen(&args).stdout);
 }
+
+#[test]
+fn omen_rules_lists_every_registered_game_with_its_spec_items() {
+    let r = omen(&["rules", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let games: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let names: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, omen_rules_names());
+    let ritual = &games[0];
+    assert!(
+        ritual["spec_items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i == "000-M5")
+    );
+    assert_eq!(ritual["tables"], serde_json::json!(["lore", "essence"]));
+    let text = omen(&["rules"]);
+    assert!(text.stdout.contains("option familiarity-bonuses (000-A2)"));
+}
+
+/// The registry as the library lists it: the CLI must show exactly these, in order.
+fn omen_rules_names() -> Vec<&'static str> {
+    omen_rules::registry().iter().map(|r| r.name()).collect()
+}
