@@ -31,6 +31,7 @@
 pub mod luck;
 pub mod render;
 pub mod ritual;
+pub mod spelldice;
 pub mod t13;
 
 use serde::Serialize;
@@ -110,7 +111,12 @@ pub struct ReferenceTable {
 }
 
 /// Every seed game, in seed order. A new game is one line here.
-static REGISTRY: &[&dyn RuleSet] = &[&ritual::Ritual, &luck::Luck, &t13::T13];
+static REGISTRY: &[&dyn RuleSet] = &[
+    &ritual::Ritual,
+    &spelldice::SpellDice,
+    &luck::Luck,
+    &t13::T13,
+];
 
 /// The registered rule sets, in seed order.
 pub fn registry() -> &'static [&'static dyn RuleSet] {

@@ -6,5 +6,6 @@ mod golden;
 mod lore;
 mod luck;
 mod registry;
+mod spelldice;
 mod support;
 mod t13;
