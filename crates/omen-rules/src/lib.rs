@@ -28,6 +28,7 @@
 //! Adding a seed game is one module (`pub mod luck;` with a unit struct implementing [`RuleSet`]) and one
 //! line in [`registry`].
 
+pub mod hprpg;
 pub mod luck;
 pub mod render;
 pub mod ritual;
@@ -115,6 +116,7 @@ static REGISTRY: &[&dyn RuleSet] = &[
     &ritual::Ritual,
     &spelldice::SpellDice,
     &luck::Luck,
+    &hprpg::Hprpg,
     &t13::T13,
 ];
 

@@ -3,6 +3,7 @@
 
 mod essence;
 mod golden;
+mod hprpg;
 mod lore;
 mod luck;
 mod registry;

@@ -12,7 +12,7 @@ use crate::support::{read_shared, shared};
 fn registry_lists_each_seed_game_once() {
     let names: Vec<&str> = registry().iter().map(|rules| rules.name()).collect();
     // In seed order, one per seed game implemented so far.
-    assert_eq!(names, ["ritual", "spelldice", "luck", "t13"]);
+    assert_eq!(names, ["ritual", "spelldice", "luck", "hprpg", "t13"]);
     let unique: BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(unique.len(), names.len());
     let seeds: BTreeSet<&str> = registry().iter().map(|rules| rules.seed_file()).collect();
@@ -20,7 +20,7 @@ fn registry_lists_each_seed_game_once() {
     assert!(find("ritual").is_some());
     assert!(find("luck").is_some());
     assert!(find("Ritual").is_none());
-    assert!(find("hprpg").is_none());
+    assert!(find("hprpg").is_some());
 }
 
 #[test]

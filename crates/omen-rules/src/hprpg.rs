@@ -1,0 +1,893 @@
+//! Seed 003 (`003_1702dc698ddb7165.txt`), "Harry Potter RPG": pools of d12 counting successes (a die
+//! meeting the difficulty value) against catastrophes (a die in the catastrophe range 1..X).
+//!
+//! Implements `seed-spec.md` items 003-M1 (the pool: [`pool_size`]), M2, M4, A3 and A4 (the difficulty
+//! and its clamp: [`EffectiveDifficulty`], [`DifficultyAboveTwelve`]), M3 and A1 (scoring a die:
+//! [`Check::score`]), M5 (the degree of an outcome: [`Degree`]), M6 and A8 (the zero pool: two dice, the
+//! lower scored as one), M7 and A5 (intractability: [`Check::net`], [`IntractabilityFloor`]), the exact
+//! distributions of net successes and degrees ([`Check::net_distribution`],
+//! [`Check::degree_distribution`]), the roll ([`Check::roll`]) and Appendix 10 (003-M10, A22, errata
+//! E003-1..5: [`table`], [`Table::markdown`], [`Table::to_json`]) with the zero-pool row the seed
+//! lacks. Not yet: automatic successes (M8, M9), contests (M11), working together (M12), perception
+//! (M14), spellcasting (M15..M21) and the character data (D1..D7).
+//!
+//! ```
+//! use omen_core::{Limits, ScriptedDice};
+//! use omen_rules::hprpg::{Check, Degree, HprpgOptions};
+//!
+//! let limits = Limits::default();
+//! let options = HprpgOptions::default();
+//! // Jane's casting (003-M22): 7 dice against DV 8, catastrophe range 1.
+//! let check = Check::new(7, 8, 1, 0, &options, &limits)?;
+//! let roll = check.roll(&mut ScriptedDice::new(vec![1, 4, 5, 8, 8, 9, 11]))?;
+//! assert_eq!((roll.successes, roll.catastrophes, roll.net), (4, 1, 3));
+//! assert_eq!(roll.degree, Degree::Good);
+//! // One die against DV 12 succeeds 1 time in 12 (errata E003-14), exactly.
+//! let one = Check::new(1, 12, 1, 0, &options, &limits)?;
+//! assert_eq!(one.net_distribution(&limits)?.probability(&1).to_string(), "1/12");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::fmt::Write as _;
+
+use num_integer::Integer;
+use num_traits::{One, Zero};
+use omen_core::{CoreError, Die, DieSource, Distribution, Limits, Probability, Weight};
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct};
+use thiserror::Error;
+
+use crate::{Mechanic, ReferenceTable, RuleOption, RuleSet};
+
+/// The seed document this module implements.
+pub const SEED_FILE: &str = "003_1702dc698ddb7165.txt";
+
+/// Every die is a d12 (003-M1).
+pub const SIDES: i64 = 12;
+
+/// The lowest difficulty value (003-M2, M4).
+pub const MIN_DIFFICULTY: i64 = 2;
+
+/// The highest difficulty value (003-M2, M4).
+pub const MAX_DIFFICULTY: i64 = 12;
+
+/// The widest catastrophe range 1..X: at X = 12 no difficulty would be left above it (003-M4).
+pub const MAX_CATASTROPHE_RANGE: i64 = SIDES - 1;
+
+/// Why a check or computation was refused. Messages are lower case and say how to fix the input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum HprpgError {
+    #[error(
+        "catastrophe range 1..{0} is outside 0..11; use 1 for the usual range (0: no catastrophes, 11 \
+         at most, so a d12 can still succeed)"
+    )]
+    CatastropheRange(i64),
+    #[error("intractability {0} is negative; use 0 for none")]
+    Intractability(i64),
+    #[error(
+        "{0} appendix rows asked for; the Appendix 10 table has rows for 0 to 14 dice, ask for at most \
+         14"
+    )]
+    TableRows(usize),
+    #[error(transparent)]
+    Core(#[from] CoreError),
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Options (003-A4, A5) and the registry entry.
+
+/// What a difficulty above 12 does (003-A4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DifficultyAboveTwelve {
+    /// The difficulty is clamped to 12; the points above are lost. The spec's resolution.
+    #[default]
+    Clamp,
+    /// The difficulty is clamped to 12 and each point above 12 adds one point of intractability.
+    Intractability,
+}
+
+impl DifficultyAboveTwelve {
+    pub const ALL: [DifficultyAboveTwelve; 2] = [
+        DifficultyAboveTwelve::Clamp,
+        DifficultyAboveTwelve::Intractability,
+    ];
+
+    /// The option value as listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DifficultyAboveTwelve::Clamp => "clamp",
+            DifficultyAboveTwelve::Intractability => "intractability",
+        }
+    }
+}
+
+/// Whether the successes left after intractability absorbs its share stop at 0 (003-A5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IntractabilityFloor {
+    /// net = max(S − I, 0) − C. The spec's resolution.
+    #[default]
+    Floor,
+    /// net = S − I − C.
+    NoFloor,
+}
+
+impl IntractabilityFloor {
+    pub const ALL: [IntractabilityFloor; 2] =
+        [IntractabilityFloor::Floor, IntractabilityFloor::NoFloor];
+
+    /// The option value as listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntractabilityFloor::Floor => "floor",
+            IntractabilityFloor::NoFloor => "no-floor",
+        }
+    }
+}
+
+/// The readings this rule set lets the table choose; `Default` is the spec's resolutions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HprpgOptions {
+    pub difficulty_above_twelve: DifficultyAboveTwelve,
+    pub intractability_floor: IntractabilityFloor,
+}
+
+/// Seed 003 in the registry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hprpg;
+
+const SPEC_ITEMS: &[&str] = &[
+    "003-M1", "003-M2", "003-M3", "003-M4", "003-M5", "003-M6", "003-M7", "003-M10", "003-A1",
+    "003-A3", "003-A4", "003-A5", "003-A8", "003-A22",
+];
+
+const MECHANICS: &[Mechanic] = &[
+    Mechanic {
+        name: "pool",
+        spec_items: &["003-M1"],
+        summary: "aspect dots + ability (or affinity) dots + bonus dice − penalty dice, at least 0 d12",
+    },
+    Mechanic {
+        name: "difficulty",
+        spec_items: &["003-M2", "003-M4", "003-A3", "003-A4"],
+        summary: "effective DV = clamp(DV, max(2, X + 1), 12); as an option each point above 12 becomes \
+                  a point of intractability",
+    },
+    Mechanic {
+        name: "check",
+        spec_items: &[
+            "003-M3", "003-M5", "003-M6", "003-M7", "003-A1", "003-A5", "003-A8",
+        ],
+        summary: "each d12 ≥ DV a success S, each ≤ X a catastrophe C; net = max(S − I, 0) − C; net < 0 \
+                  catastrophic failure, 0 failure, 1 marginal … ≥ 7 legendary; a zero pool rolls 2d12 \
+                  and scores the lower as one die",
+    },
+];
+
+const OPTIONS: &[RuleOption] = &[
+    RuleOption {
+        name: "difficulty-above-twelve",
+        spec_item: "003-A4",
+        summary: "whether a difficulty above 12 is only clamped to 12 or also turns each point above 12 \
+                  into a point of intractability",
+        choices: &["clamp", "intractability"],
+        default: "clamp",
+    },
+    RuleOption {
+        name: "intractability-floor",
+        spec_item: "003-A5",
+        summary: "whether the successes left after intractability stop at 0 (net = max(S − I, 0) − C) \
+                  or go negative (net = S − I − C)",
+        choices: &["floor", "no-floor"],
+        default: "floor",
+    },
+];
+
+const TABLES: &[ReferenceTable] = &[ReferenceTable {
+    name: "outcomes",
+    spec_items: &["003-M10", "003-A22"],
+    summary: "Appendix 10: the chance of each outcome for 0 to 14 dice against DV 4, 6, 8, 10, 12 with \
+              catastrophe ranges 1-1, 1-2, 1-3, in percent to 2 significant figures",
+    render: appendix_10,
+}];
+
+impl RuleSet for Hprpg {
+    fn name(&self) -> &'static str {
+        "hprpg"
+    }
+
+    fn seed_file(&self) -> &'static str {
+        SEED_FILE
+    }
+
+    fn description(&self) -> &'static str {
+        "Harry Potter RPG: a pool of d12, successes at or above the DV less catastrophes in the \
+         catastrophe range, read as a degree from catastrophic failure to legendary"
+    }
+
+    fn spec_items(&self) -> &'static [&'static str] {
+        SPEC_ITEMS
+    }
+
+    fn mechanics(&self) -> &'static [Mechanic] {
+        MECHANICS
+    }
+
+    fn options(&self) -> &'static [RuleOption] {
+        OPTIONS
+    }
+
+    fn tables(&self) -> &'static [ReferenceTable] {
+        TABLES
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The pool and the difficulty (003-M1, M2, M4, A3, A4).
+
+/// The dice of a check (003-M1): aspect dots + ability (or affinity) dots + bonus dice − penalty dice,
+/// at least 0 (a pool of 0 is the zero-pool rule, 003-M6) and unbounded above.
+pub fn pool_size(aspect: u32, ability: u32, bonuses: u32, penalties: u32) -> u64 {
+    (u64::from(aspect) + u64::from(ability) + u64::from(bonuses))
+        .saturating_sub(u64::from(penalties))
+}
+
+/// The difficulty a check is scored against, and the intractability it brings (003-M4, A4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EffectiveDifficulty {
+    /// clamp(DV, max(2, X + 1), 12).
+    pub difficulty: i64,
+    /// Points of the DV above 12 turned into intractability (only under
+    /// [`DifficultyAboveTwelve::Intractability`]).
+    pub intractability: u64,
+}
+
+impl EffectiveDifficulty {
+    /// The DV a check uses for a `difficulty` from the GM or a formula (any integer, 003-A4) and
+    /// catastrophe range 1..`catastrophe_range`: never at or below the range (003-M4, A3), never
+    /// above 12.
+    ///
+    /// # Errors
+    /// [`HprpgError::CatastropheRange`] outside 0..=11.
+    pub fn new(
+        difficulty: i64,
+        catastrophe_range: i64,
+        options: &HprpgOptions,
+    ) -> Result<Self, HprpgError> {
+        if !(0..=MAX_CATASTROPHE_RANGE).contains(&catastrophe_range) {
+            return Err(HprpgError::CatastropheRange(catastrophe_range));
+        }
+        let intractability = match options.difficulty_above_twelve {
+            DifficultyAboveTwelve::Clamp => 0,
+            DifficultyAboveTwelve::Intractability => {
+                u64::try_from(difficulty.saturating_sub(MAX_DIFFICULTY)).unwrap_or(0)
+            }
+        };
+        let lowest = MIN_DIFFICULTY.max(catastrophe_range + 1);
+        Ok(EffectiveDifficulty {
+            difficulty: difficulty.clamp(lowest, MAX_DIFFICULTY),
+            intractability,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Degrees (003-M5).
+
+/// The outcome of a check by its net successes (003-M5), worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Degree {
+    /// net < 0.
+    CatastrophicFailure,
+    /// net = 0.
+    Failure,
+    /// net = 1.
+    Marginal,
+    /// net = 2.
+    Okay,
+    /// net = 3.
+    Good,
+    /// net = 4.
+    Complete,
+    /// net = 5.
+    Excellent,
+    /// net = 6.
+    Flawless,
+    /// net ≥ 7.
+    Legendary,
+}
+
+impl Degree {
+    pub const ALL: [Degree; 9] = [
+        Degree::CatastrophicFailure,
+        Degree::Failure,
+        Degree::Marginal,
+        Degree::Okay,
+        Degree::Good,
+        Degree::Complete,
+        Degree::Excellent,
+        Degree::Flawless,
+        Degree::Legendary,
+    ];
+
+    /// The degree of `net` successes.
+    pub fn of(net: i64) -> Degree {
+        match net {
+            i64::MIN..=-1 => Degree::CatastrophicFailure,
+            0 => Degree::Failure,
+            1 => Degree::Marginal,
+            2 => Degree::Okay,
+            3 => Degree::Good,
+            4 => Degree::Complete,
+            5 => Degree::Excellent,
+            6 => Degree::Flawless,
+            _ => Degree::Legendary,
+        }
+    }
+
+    /// The name the seed prints (upper case).
+    pub fn name(self) -> &'static str {
+        match self {
+            Degree::CatastrophicFailure => "CATASTROPHIC FAILURE",
+            Degree::Failure => "FAILURE",
+            Degree::Marginal => "MARGINAL",
+            Degree::Okay => "OKAY",
+            Degree::Good => "GOOD",
+            Degree::Complete => "COMPLETE",
+            Degree::Excellent => "EXCELLENT",
+            Degree::Flawless => "FLAWLESS",
+            Degree::Legendary => "LEGENDARY",
+        }
+    }
+
+    /// Whether the action succeeded (net ≥ 1).
+    pub fn is_success(self) -> bool {
+        self >= Degree::Marginal
+    }
+}
+
+impl fmt::Display for Degree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The check (003-M3, M5, M6, M7, A1, A5, A8).
+
+/// Successes and catastrophes among the scored dice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Counts {
+    pub successes: u64,
+    pub catastrophes: u64,
+}
+
+/// A validated check: how many dice, against what, with what intractability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Check {
+    dice: usize,
+    difficulty: i64,
+    catastrophe_range: i64,
+    intractability: u64,
+    floor: IntractabilityFloor,
+}
+
+impl Check {
+    /// A check of `dice` d12 (0: the zero pool) against `difficulty` (clamped as
+    /// [`EffectiveDifficulty::new`] says) with catastrophe range 1..`catastrophe_range` and
+    /// `intractability` from the GM (003-M7), plus any the difficulty brings (003-A4 option).
+    ///
+    /// # Errors
+    /// [`HprpgError::CatastropheRange`] outside 0..=11; [`HprpgError::Intractability`] below 0;
+    /// [`CoreError::TooManyDice`] (as [`HprpgError::Core`]) beyond `limits`.
+    pub fn new(
+        dice: u64,
+        difficulty: i64,
+        catastrophe_range: i64,
+        intractability: i64,
+        options: &HprpgOptions,
+        limits: &Limits,
+    ) -> Result<Self, HprpgError> {
+        let dice = limits.check_dice(i64::try_from(dice).unwrap_or(i64::MAX))?;
+        let effective = EffectiveDifficulty::new(difficulty, catastrophe_range, options)?;
+        let intractability = u64::try_from(intractability)
+            .map_err(|_| HprpgError::Intractability(intractability))?;
+        Ok(Check {
+            dice,
+            difficulty: effective.difficulty,
+            catastrophe_range,
+            intractability: intractability.saturating_add(effective.intractability),
+            floor: options.intractability_floor,
+        })
+    }
+
+    /// The pool's dice; 0 is the zero pool (two dice rolled, the lower scored).
+    pub fn dice(&self) -> usize {
+        self.dice
+    }
+
+    /// The effective difficulty value, 2..=12 and above the catastrophe range.
+    pub fn difficulty(&self) -> i64 {
+        self.difficulty
+    }
+
+    /// X of the catastrophe range 1..X.
+    pub fn catastrophe_range(&self) -> i64 {
+        self.catastrophe_range
+    }
+
+    /// The successes absorbed before catastrophes cancel the rest (003-M7), including those of a DV
+    /// above 12 under the 003-A4 option.
+    pub fn intractability(&self) -> u64 {
+        self.intractability
+    }
+
+    /// Successes and catastrophes among `scored` dice (003-M3, A1: meeting the DV succeeds).
+    pub fn score(&self, scored: &[i64]) -> Counts {
+        let mut counts = Counts::default();
+        for &die in scored {
+            if die >= self.difficulty {
+                counts.successes += 1;
+            } else if die <= self.catastrophe_range {
+                counts.catastrophes += 1;
+            }
+        }
+        counts
+    }
+
+    /// Net successes of `counts` (003-M7, A5): intractability absorbs successes first, then each
+    /// catastrophe cancels one; without intractability simply S − C.
+    pub fn net(&self, counts: Counts) -> i64 {
+        let signed = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let left = match self.floor {
+            IntractabilityFloor::Floor => {
+                signed(counts.successes.saturating_sub(self.intractability))
+            }
+            IntractabilityFloor::NoFloor => {
+                signed(counts.successes).saturating_sub(signed(self.intractability))
+            }
+        };
+        left.saturating_sub(signed(counts.catastrophes))
+    }
+
+    /// Rolls the check with dice from `source`: the pool's d12 in order, or for a zero pool two d12 of
+    /// which the lower is scored (003-M6, A8).
+    ///
+    /// # Errors
+    /// The source's errors (a [`omen_core::ScriptedDice`] that runs out or shows a value outside 1..12),
+    /// as [`HprpgError::Core`].
+    pub fn roll(&self, source: &mut dyn DieSource) -> Result<CheckRoll, HprpgError> {
+        let die = Die::Standard(SIDES.unsigned_abs());
+        let rolled = self.dice.max(2);
+        let dice = (0..rolled)
+            .map(|_| source.roll(&die))
+            .collect::<Result<Vec<i64>, CoreError>>()?;
+        let scored = if self.dice == 0 {
+            dice.iter().copied().min().into_iter().collect()
+        } else {
+            dice.clone()
+        };
+        Ok(self.result(dice, scored))
+    }
+
+    /// The result of given dice: all of them scored, or for a zero pool (which must be given two) the
+    /// lower. Useful to replay a seed's example without a [`DieSource`].
+    ///
+    /// # Errors
+    /// As [`Check::roll`] with a [`omen_core::ScriptedDice`] of `dice`.
+    pub fn replay(&self, dice: &[i64]) -> Result<CheckRoll, HprpgError> {
+        self.roll(&mut omen_core::ScriptedDice::new(dice.to_vec()))
+    }
+
+    fn result(&self, dice: Vec<i64>, scored: Vec<i64>) -> CheckRoll {
+        let counts = self.score(&scored);
+        let net = self.net(counts);
+        CheckRoll {
+            dice,
+            scored,
+            successes: counts.successes,
+            catastrophes: counts.catastrophes,
+            net,
+            degree: Degree::of(net),
+        }
+    }
+
+    /// The weights of one scored die: (success, catastrophe, neither), out of 12 (or 144 for the lower
+    /// of two dice).
+    fn die_weights(&self) -> (Weight, Weight, Weight) {
+        let sides = SIDES.unsigned_abs();
+        let success = (SIDES + 1 - self.difficulty).unsigned_abs();
+        let catastrophe = self.catastrophe_range.unsigned_abs();
+        if self.dice == 0 {
+            // The lower of two dice succeeds when both do, and avoids the range when both do.
+            let all = sides * sides;
+            let success = success * success;
+            let clear = (sides - catastrophe) * (sides - catastrophe);
+            let catastrophe = all - clear;
+            (
+                Weight::from(success),
+                Weight::from(catastrophe),
+                Weight::from(all - success - catastrophe),
+            )
+        } else {
+            (
+                Weight::from(success),
+                Weight::from(catastrophe),
+                Weight::from(sides - success - catastrophe),
+            )
+        }
+    }
+
+    /// The exact joint distribution of successes and catastrophes, built die by die.
+    ///
+    /// # Errors
+    /// [`CoreError::WorkBudget`] and [`CoreError::TooManyOutcomes`] (as [`HprpgError::Core`]) beyond
+    /// `limits`.
+    pub fn counts_distribution(&self, limits: &Limits) -> Result<Distribution<Counts>, HprpgError> {
+        let (success, catastrophe, neither) = self.die_weights();
+        let die = Distribution::from_weights([
+            (
+                Counts {
+                    successes: 1,
+                    catastrophes: 0,
+                },
+                success,
+            ),
+            (
+                Counts {
+                    successes: 0,
+                    catastrophes: 1,
+                },
+                catastrophe,
+            ),
+            (Counts::default(), neither),
+        ])?;
+        let scored = self.dice.max(1);
+        // (S, C) has (n + 1)(n + 2)/2 outcomes after n dice.
+        let n = scored as u128;
+        limits.check_outcomes((n + 1) * (n + 2) / 2)?;
+        let mut budget = limits.budget();
+        let mut sum = die.clone();
+        for _ in 1..scored {
+            sum = sum.combine(&die, &mut budget, |a, b| {
+                Ok(Counts {
+                    successes: a.successes + b.successes,
+                    catastrophes: a.catastrophes + b.catastrophes,
+                })
+            })?;
+        }
+        Ok(sum)
+    }
+
+    /// The exact distribution of net successes (003-M3, M6, M7). Without intractability each die is
+    /// +1, 0 or −1 and the pool their sum; with it, the joint (S, C) distribution mapped through
+    /// [`Check::net`].
+    ///
+    /// # Errors
+    /// [`CoreError::WorkBudget`] and [`CoreError::TooManyOutcomes`] (as [`HprpgError::Core`]) beyond
+    /// `limits`.
+    pub fn net_distribution(&self, limits: &Limits) -> Result<Distribution<i64>, HprpgError> {
+        if self.intractability > 0 {
+            return Ok(self.counts_distribution(limits)?.map(|c| self.net(*c)));
+        }
+        let (success, catastrophe, neither) = self.die_weights();
+        let die = Distribution::from_weights([(1, success), (-1, catastrophe), (0, neither)])?;
+        let mut budget = limits.budget();
+        Ok(die.sum_of(self.dice.max(1), limits, &mut budget)?)
+    }
+
+    /// The exact distribution of the outcome's degree (003-M5).
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn degree_distribution(&self, limits: &Limits) -> Result<Distribution<Degree>, HprpgError> {
+        Ok(self.net_distribution(limits)?.map(|&net| Degree::of(net)))
+    }
+}
+
+/// One check as rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckRoll {
+    /// Every die rolled, in order (two for a zero pool).
+    pub dice: Vec<i64>,
+    /// The dice scored: all of them, or the lower of a zero pool's two.
+    pub scored: Vec<i64>,
+    pub successes: u64,
+    pub catastrophes: u64,
+    pub net: i64,
+    pub degree: Degree,
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Appendix 10 (003-M10, A22, E003-1..5).
+
+/// The most dice Appendix 10 prints a row for.
+pub const TABLE_MAX_DICE: usize = 14;
+
+/// The DVs and catastrophe ranges of Appendix 10's 15 tables, identified by content (E003-1), in the
+/// order this module prints them.
+pub const TABLE_DIFFICULTIES: [i64; 5] = [4, 6, 8, 10, 12];
+pub const TABLE_CATASTROPHE_RANGES: [i64; 3] = [1, 2, 3];
+
+/// The column names, in order: net < 0, net = 0, net = 1..6, net ≥ 7.
+pub const TABLE_COLUMNS: [&str; 9] = ["catastrophe", "failure", "1", "2", "3", "4", "5", "6", "7+"];
+
+/// One row of an outcome table: the exact chance of each column for a pool of `dice`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRow {
+    /// 0 is the zero pool (E003-5).
+    pub dice: usize,
+    /// One probability per [`TABLE_COLUMNS`] entry.
+    pub columns: [Probability; 9],
+}
+
+/// An Appendix 10 table: one DV and catastrophe range, rows for 0 to 14 dice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub difficulty: i64,
+    pub catastrophe_range: i64,
+    pub rows: Vec<TableRow>,
+}
+
+/// The Appendix 10 table for `difficulty` and catastrophe range 1..`catastrophe_range`, rows for 0
+/// (the zero pool) to 14 dice, exactly. The difficulty is clamped as a check's is (003-M4), without
+/// intractability.
+///
+/// # Errors
+/// [`HprpgError::CatastropheRange`] outside 0..=11.
+pub fn table(difficulty: i64, catastrophe_range: i64) -> Result<Table, HprpgError> {
+    table_rows(difficulty, catastrophe_range, TABLE_MAX_DICE)
+}
+
+/// As [`table`] with rows for 0 to `max_dice` dice (at most 14).
+///
+/// # Errors
+/// [`HprpgError::CatastropheRange`] outside 0..=11; [`HprpgError::TableRows`] above 14.
+pub fn table_rows(
+    difficulty: i64,
+    catastrophe_range: i64,
+    max_dice: usize,
+) -> Result<Table, HprpgError> {
+    if max_dice > TABLE_MAX_DICE {
+        return Err(HprpgError::TableRows(max_dice));
+    }
+    let limits = Limits::default();
+    let options = HprpgOptions::default();
+    let mut rows = Vec::with_capacity(max_dice + 1);
+    let mut effective = difficulty;
+    for dice in 0..=max_dice {
+        let check = Check::new(
+            dice as u64,
+            difficulty,
+            catastrophe_range,
+            0,
+            &options,
+            &limits,
+        )?;
+        effective = check.difficulty();
+        let net = check.net_distribution(&limits)?;
+        let columns = std::array::from_fn(|column| match column {
+            0 => net.probability_where(|&x| x < 0),
+            8 => net.probability_where(|&x| x >= 7),
+            k => net.probability(&(k as i64 - 1)),
+        });
+        rows.push(TableRow { dice, columns });
+    }
+    Ok(Table {
+        difficulty: effective,
+        catastrophe_range,
+        rows,
+    })
+}
+
+impl TableRow {
+    /// The most net successes the row's pool can reach: one die for the zero pool.
+    fn max_net(&self) -> usize {
+        self.dice.max(1)
+    }
+
+    /// The cells as Appendix 10 prints them: "-" where a column needs more successes than the pool
+    /// has dice, "<0.1" for every value below 0.01 % (E003-3, exact zeros included), otherwise the
+    /// percentage to 2 significant figures with exact ties rounded up (E003-4).
+    pub fn cells(&self) -> [String; 9] {
+        std::array::from_fn(|column| {
+            if column >= 2 && column - 1 > self.max_net() {
+                "-".to_string()
+            } else {
+                percent_cell(&self.columns[column])
+            }
+        })
+    }
+}
+
+impl Table {
+    /// The table as markdown, in the seed's layout with one header row and the zero-pool row first;
+    /// newline-terminated lines.
+    pub fn markdown(&self) -> String {
+        let mut out = format!(
+            "Difficulty = {}, Catastrophe Range = 1-{}\n\n",
+            self.difficulty, self.catastrophe_range
+        );
+        out.push_str("| Dice | Catastrophe | Failure | 1 | 2 | 3 | 4 | 5 | 6 | 7+ |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        for row in &self.rows {
+            let _ = writeln!(out, "| {} | {} |", row.dice, row.cells().join(" | "));
+        }
+        out
+    }
+
+    /// The table as JSON: `difficulty`, `catastrophe_range` and `rows`, each row its `dice` and one
+    /// exact fraction `"num/den"` per column name.
+    pub fn to_json(&self) -> String {
+        let mut out = format!(
+            "{{\"difficulty\":{},\"catastrophe_range\":{},\"rows\":[",
+            self.difficulty, self.catastrophe_range
+        );
+        for (index, row) in self.rows.iter().enumerate() {
+            if index > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{{\"dice\":{}", row.dice);
+            for (name, p) in TABLE_COLUMNS.iter().zip(&row.columns) {
+                let _ = write!(out, ",\"{name}\":\"{}\"", fraction(p));
+            }
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
+    }
+}
+
+impl Serialize for TableRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1 + TABLE_COLUMNS.len()))?;
+        map.serialize_entry("dice", &self.dice)?;
+        for (name, p) in TABLE_COLUMNS.iter().zip(&self.columns) {
+            map.serialize_entry(name, &fraction(p))?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Table {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut table = serializer.serialize_struct("Table", 3)?;
+        table.serialize_field("difficulty", &self.difficulty)?;
+        table.serialize_field("catastrophe_range", &self.catastrophe_range)?;
+        table.serialize_field("rows", &self.rows)?;
+        table.end()
+    }
+}
+
+/// Every Appendix 10 table (DV 4, 6, 8, 10, 12 × range 1-1, 1-2, 1-3) as markdown, separated by blank
+/// lines.
+pub fn appendix_10() -> String {
+    let mut out = String::new();
+    for difficulty in TABLE_DIFFICULTIES {
+        for range in TABLE_CATASTROPHE_RANGES {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            let table = table(difficulty, range).expect("the appendix's ranges are valid");
+            out.push_str(&table.markdown());
+        }
+    }
+    out
+}
+
+/// An exact probability as `"num/den"` in lowest terms, always with a denominator.
+pub fn fraction(p: &Probability) -> String {
+    format!("{}/{}", p.numer(), p.denom())
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The seed's rounding (E003-3, E003-4), decided on exact rationals.
+
+fn pow10(exponent: u32) -> Weight {
+    num_traits::pow(Weight::from(10u32), exponent as usize)
+}
+
+fn power_of_ten(exponent: i32) -> Probability {
+    if exponent >= 0 {
+        Probability::from_integer(pow10(exponent.unsigned_abs()))
+    } else {
+        Probability::new(Weight::one(), pow10(exponent.unsigned_abs()))
+    }
+}
+
+/// A probability as an Appendix 10 cell: "<0.1" below 0.01 % (the seed's label for it, E003-3),
+/// otherwise the percentage to 2 significant figures.
+pub fn percent_cell(p: &Probability) -> String {
+    let percent = p * Probability::from_integer(Weight::from(100u32));
+    if percent < Probability::new(Weight::one(), Weight::from(100u32)) {
+        "<0.1".to_string()
+    } else {
+        two_significant(&percent)
+    }
+}
+
+/// A positive value rounded to 2 significant figures, exact ties up (E003-4), written as Appendix 10
+/// writes numbers: plain decimals, trailing zeros and point dropped ("1", "0.4", "0.02"), small values
+/// keeping two digits ("0.011"), values from 10 up as whole numbers ("18", "100").
+///
+/// # Panics
+/// Never for a positive value; 0 has no significant figures and is written "0".
+pub fn two_significant(value: &Probability) -> String {
+    if value.is_zero() {
+        return "0".to_string();
+    }
+    // 10^e ≤ value < 10^(e+1)
+    let mut e: i32 = 0;
+    while *value >= power_of_ten(e + 1) {
+        e += 1;
+    }
+    while *value < power_of_ten(e) {
+        e -= 1;
+    }
+    // m = round(value / 10^(e − 1)), two digits
+    let shift = 1 - e;
+    let (numerator, denominator) = if shift >= 0 {
+        (
+            value.numer() * pow10(shift.unsigned_abs()),
+            value.denom().clone(),
+        )
+    } else {
+        (
+            value.numer().clone(),
+            value.denom() * pow10(shift.unsigned_abs()),
+        )
+    };
+    let (mut m, remainder) = numerator.div_rem(&denominator);
+    if remainder * 2u32 >= denominator {
+        m += 1u32;
+    }
+    if m == Weight::from(100u32) {
+        m = Weight::from(10u32);
+        e += 1;
+    }
+    let exponent = e - 1;
+    let text = if exponent >= 0 {
+        (m * pow10(exponent.unsigned_abs())).to_string()
+    } else {
+        let places = exponent.unsigned_abs() as usize;
+        let digits = format!("{m:0>width$}", width = places + 1);
+        let (whole, fraction) = digits.split_at(digits.len() - places);
+        format!("{whole}.{fraction}")
+    };
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ratio(n: u64, d: u64) -> Probability {
+        Probability::new(Weight::from(n), Weight::from(d))
+    }
+
+    #[test]
+    fn two_significant_figures_round_exact_ties_up() {
+        assert_eq!(two_significant(&ratio(625, 100)), "6.3");
+        assert_eq!(two_significant(&ratio(125, 10)), "13");
+        assert_eq!(two_significant(&ratio(375, 10)), "38");
+        assert_eq!(two_significant(&ratio(1, 1)), "1");
+        assert_eq!(two_significant(&ratio(40, 100)), "0.4");
+        assert_eq!(two_significant(&ratio(11, 1000)), "0.011");
+        assert_eq!(two_significant(&ratio(995, 10)), "100");
+        assert_eq!(two_significant(&ratio(25501, 10000)), "2.6");
+    }
+
+    #[test]
+    fn cells_below_a_hundredth_of_a_percent_are_marked() {
+        assert_eq!(percent_cell(&ratio(0, 1)), "<0.1");
+        assert_eq!(percent_cell(&ratio(99, 1_000_000)), "<0.1");
+        assert_eq!(percent_cell(&ratio(1, 10_000)), "0.01");
+        assert_eq!(percent_cell(&ratio(1, 12)), "8.3");
+    }
+}
