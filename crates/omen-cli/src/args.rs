@@ -39,6 +39,9 @@ pub enum Command {
     Prob(ProbArgs),
     /// List the seed games: their mechanics, options and reference tables.
     Rules(RulesArgs),
+    /// Seed 003's d12 success pools: the Appendix 10 outcome tables.
+    #[command(subcommand)]
+    Hprpg(crate::hprpg::HprpgCommand),
     /// Seed 000's ritual magic: Lore and Essence checks and the seed's tables.
     #[command(subcommand)]
     Ritual(crate::ritual::RitualCommand),

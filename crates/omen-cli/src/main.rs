@@ -44,6 +44,7 @@
 mod args;
 mod diagnostics;
 mod fraction;
+mod hprpg;
 mod odds;
 mod ritual;
 mod rules;
@@ -111,6 +112,11 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
             rules::run(args.format)?;
             Ok(Status::Success)
         }
+        Command::Hprpg(command) => Ok(if hprpg::run(command)? {
+            Status::Success
+        } else {
+            Status::BadInput
+        }),
         Command::Ritual(command) => Ok(if ritual::run(command, &omen_core::Limits::default())? {
             Status::Success
         } else {
