@@ -39,6 +39,12 @@ pub enum Command {
     Prob(ProbArgs),
     /// List the seed games: their mechanics, options and reference tables.
     Rules(RulesArgs),
+    /// Seed 001's spell dice: the exhaustion analysis.
+    #[command(subcommand)]
+    Spelldice(crate::games::SpellDiceCommand),
+    /// Seed 002's luck rolls: the range calculator and the long-run frequencies.
+    #[command(subcommand)]
+    Luck(crate::games::LuckCommand),
     /// Seed 003's d12 success pools: the Appendix 10 outcome tables.
     #[command(subcommand)]
     Hprpg(crate::hprpg::HprpgCommand),

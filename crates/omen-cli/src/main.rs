@@ -44,6 +44,7 @@
 mod args;
 mod diagnostics;
 mod fraction;
+mod games;
 mod hprpg;
 mod odds;
 mod ritual;
@@ -112,6 +113,18 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
             rules::run(args.format)?;
             Ok(Status::Success)
         }
+        Command::Spelldice(command) => Ok(
+            if games::spelldice(command, &omen_core::Limits::default())? {
+                Status::Success
+            } else {
+                Status::BadInput
+            },
+        ),
+        Command::Luck(command) => Ok(if games::luck(command, &omen_core::Limits::default())? {
+            Status::Success
+        } else {
+            Status::BadInput
+        }),
         Command::Hprpg(command) => Ok(if hprpg::run(command)? {
             Status::Success
         } else {

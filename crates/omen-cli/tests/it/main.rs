@@ -1,6 +1,7 @@
 //! Runs the built `omen` binary the way a user would: arguments in, stdout, stderr and exit code out.
 
 mod errors;
+mod games;
 mod hprpg;
 mod prob;
 mod ritual;
