@@ -45,6 +45,9 @@ pub enum Command {
     /// Seed 002's luck rolls: the range calculator and the long-run frequencies.
     #[command(subcommand)]
     Luck(crate::games::LuckCommand),
+    /// Seed 004's T13 Dice Tests: result levels, Proficiency Crisis and costs.
+    #[command(subcommand)]
+    T13(crate::games::T13Command),
     /// Seed 003's d12 success pools: the Appendix 10 outcome tables.
     #[command(subcommand)]
     Hprpg(crate::hprpg::HprpgCommand),

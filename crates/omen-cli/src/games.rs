@@ -7,6 +7,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use omen_core::{Limits, Probability, probability_to_f64};
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
 use omen_rules::spelldice::{SpellDiceOptions, SpellLevel, Strategy, exhaust};
+use omen_rules::t13::{BoughtDie, CrisisTrigger, DiceSpec, Difficulty, T13Options, TestDice, test};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -196,4 +197,157 @@ pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
             answer(args.format, result)
         }
     }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum T13Command {
+    /// A Dice Test: the exact distribution of result levels, the crisis chance and the cost, then a
+    /// roll (--seed or --dice to replay).
+    Test(T13Args),
+}
+
+#[derive(Debug, Args)]
+pub struct T13Args {
+    /// Sides of the Boon die, if one is rolled.
+    #[arg(long, value_name = "SIDES")]
+    pub boon: Option<i64>,
+    /// Sides of the Descendant die, if one is rolled.
+    #[arg(long, value_name = "SIDES")]
+    pub descendant: Option<i64>,
+    /// Proficiency d8s, 0 to 4.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub proficiency: usize,
+    /// A bought die as KIND:SIDES:CURRENCY, e.g. skill:6:sway (repeat for each).
+    #[arg(long = "buy", value_name = "KIND:SIDES:CURRENCY")]
+    pub bought: Vec<String>,
+    /// Added to the total (negative for handicaps).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 0
+    )]
+    pub modifier: i64,
+    /// The difficulty.
+    #[arg(long, value_name = "D", conflicts_with = "opponent")]
+    pub difficulty: Option<i64>,
+    /// The opponent's total, in an opposed test.
+    #[arg(long, value_name = "TOTAL")]
+    pub opponent: Option<i64>,
+    /// Proficiency Crisis when every proficiency die is at 1 or 8, not any one (004-A4).
+    #[arg(long)]
+    pub all_dice_crisis: bool,
+    #[arg(long, value_name = "N", conflicts_with = "dice")]
+    pub seed: Option<u64>,
+    /// These dice values, in order: Boon, Descendant, proficiency, bought.
+    #[arg(long, value_name = "VALUES", value_delimiter = ',')]
+    pub dice: Option<Vec<i64>>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
+    let T13Command::Test(args) = command;
+    let result = (|| {
+        let bought = args
+            .bought
+            .iter()
+            .map(|b| {
+                let parts: Vec<&str> = b.split(':').collect();
+                let [kind, sides, currency] = parts[..] else {
+                    return Err(format!(
+                        "--buy {b}: write KIND:SIDES:CURRENCY, e.g. skill:6:sway"
+                    ));
+                };
+                let sides: i64 = sides
+                    .parse()
+                    .map_err(|_| format!("--buy {b}: `{sides}` is not a number of sides"))?;
+                BoughtDie::from_names(kind, sides, currency).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let spec = DiceSpec {
+            boon: args.boon,
+            descendant: args.descendant,
+            proficiency: args.proficiency,
+            bought,
+            modifier: args.modifier,
+        };
+        let dice = TestDice::new(spec, limits).map_err(|e| e.to_string())?;
+        let opposition = match (args.difficulty, args.opponent) {
+            (Some(d), None) => Difficulty::new(d),
+            (None, Some(t)) => Difficulty::opponent_total(t),
+            _ => return Err("give --difficulty D or --opponent TOTAL".to_string()),
+        }
+        .map_err(|e| e.to_string())?;
+        let options = T13Options {
+            crisis_trigger: if args.all_dice_crisis {
+                CrisisTrigger::AllDice
+            } else {
+                CrisisTrigger::AnyDie
+            },
+        };
+        let levels = dice
+            .level_distribution(opposition, limits)
+            .map_err(|e| e.to_string())?;
+        let crisis = dice
+            .crisis_probability(&options, limits)
+            .map_err(|e| e.to_string())?;
+        let cost = dice.cost();
+        let (mut source, seed) = match (&args.dice, args.seed) {
+            (Some(values), _) => (
+                Box::new(omen_core::ScriptedDice::new(values.clone()))
+                    as Box<dyn omen_core::DieSource>,
+                None,
+            ),
+            (None, seed) => {
+                let seed = seed.unwrap_or_else(crate::fresh_seed);
+                (
+                    Box::new(omen_core::ChaChaDice::from_seed(seed))
+                        as Box<dyn omen_core::DieSource>,
+                    Some(seed),
+                )
+            }
+        };
+        let roll = test(&dice, opposition, &options, source.as_mut()).map_err(|e| e.to_string())?;
+        let mut text = format!(
+            "cost: {} Sway or {} Chi or {} Yarn\n",
+            cost.sway, cost.chi, cost.yarn
+        );
+        let mut chances = Vec::new();
+        for (level, w) in levels.entries() {
+            let p = Probability::new(w.clone(), levels.total().clone());
+            text.push_str(&format!("  P({}) = {p} ≈ {}\n", level.name(), percent(&p)));
+            chances.push(serde_json::json!({"level": level.name(), "probability": p.to_string()}));
+        }
+        text.push_str(&format!(
+            "  P(Proficiency Crisis) = {crisis} ≈ {}\n",
+            percent(&crisis)
+        ));
+        if let Some(seed) = seed {
+            text.push_str(&format!("seed: {seed}\n"));
+        }
+        text.push_str(&format!(
+            "dice: {:?}, total {} → {}{}\n",
+            roll.dice(),
+            roll.total,
+            roll.result.level.name(),
+            if roll.result.crisis {
+                " (Proficiency Crisis)"
+            } else {
+                ""
+            }
+        ));
+        let json = serde_json::json!({
+            "cost": {"sway": cost.sway, "chi": cost.chi, "yarn": cost.yarn},
+            "levels": chances,
+            "crisis": crisis.to_string(),
+            "dice": roll.dice(),
+            "total": roll.total,
+            "level": roll.result.level.name(),
+            "proficiency_crisis": roll.result.crisis,
+            "seed": seed,
+        });
+        Ok((text, json))
+    })();
+    answer(args.format, result)
 }

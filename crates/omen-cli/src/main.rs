@@ -125,6 +125,11 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         } else {
             Status::BadInput
         }),
+        Command::T13(command) => Ok(if games::t13(command, &omen_core::Limits::default())? {
+            Status::Success
+        } else {
+            Status::BadInput
+        }),
         Command::Hprpg(command) => Ok(if hprpg::run(command)? {
             Status::Success
         } else {

@@ -87,3 +87,47 @@ fn a_bad_strategy_is_exit_2() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("strategy"), "{}", r.stderr);
 }
+
+#[test]
+fn a_t13_test_gives_exact_levels_crisis_odds_and_a_replay() {
+    // Two proficiency d8: P(crisis) = 1 − (6/8)² = 7/16 (004-A4); four: 175/256.
+    let v = json(&[
+        "t13",
+        "test",
+        "--boon",
+        "6",
+        "--descendant",
+        "8",
+        "--proficiency",
+        "2",
+        "--difficulty",
+        "10",
+        "--dice",
+        "6,8,8,1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["crisis"], "7/16");
+    assert_eq!(v["total"], 23);
+    // 23 against 10: above 2D, at most 3D — Complete Success (004-M4); the 1 and 8 are a crisis.
+    assert_eq!(v["level"], "Complete Success");
+    assert_eq!(v["proficiency_crisis"], true);
+    let v = json(&[
+        "t13",
+        "test",
+        "--proficiency",
+        "4",
+        "--buy",
+        "skill:6:sway",
+        "--difficulty",
+        "12",
+        "--seed",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["crisis"], "175/256");
+    assert_eq!(v["cost"]["sway"], 4);
+    let r = omen(&["t13", "test", "--proficiency", "5", "--difficulty", "3"]);
+    assert_eq!(r.code, 2);
+}
