@@ -5,6 +5,7 @@ mod essence;
 mod golden;
 mod hprpg;
 mod lore;
+mod lore_progression;
 mod luck;
 mod registry;
 mod spelldice;
