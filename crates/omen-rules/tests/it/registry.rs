@@ -78,7 +78,10 @@ fn ritual_describes_what_its_module_implements() {
     let shortcut: Vec<&str> = ShortcutThreshold::ALL.iter().map(|o| o.name()).collect();
     assert_eq!(options[1].choices, shortcut.as_slice());
     assert_eq!(options[1].default, ShortcutThreshold::default().name());
-    let repeats: Vec<&str> = ritual::RepeatCounting::ALL.iter().map(|o| o.name()).collect();
+    let repeats: Vec<&str> = ritual::RepeatCounting::ALL
+        .iter()
+        .map(|o| o.name())
+        .collect();
     assert_eq!(options[2].choices, repeats.as_slice());
     assert_eq!(options[2].default, ritual::RepeatCounting::default().name());
     let tables: Vec<&str> = rules.tables().iter().map(|t| t.name).collect();
