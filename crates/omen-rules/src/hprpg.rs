@@ -8,8 +8,15 @@
 //! distributions of net successes and degrees ([`Check::net_distribution`],
 //! [`Check::degree_distribution`]), the roll ([`Check::roll`]) and Appendix 10 (003-M10, A22, errata
 //! E003-1..5: [`table`], [`Table::markdown`], [`Table::to_json`]) with the zero-pool row the seed
-//! lacks. Not yet: automatic successes (M8, M9), contests (M11), working together (M12), perception
-//! (M14), spellcasting (M15..M21) and the character data (D1..D7).
+//! lacks; automatic successes (M8, M9, A13: [`automatic_success_allowed`],
+//! [`Check::with_automatic_successes`]), contests (M11, A6: [`Contest`], [`ContestNets`]), working
+//! together (M12, A7, errata E003-13: [`Teamwork`]), passive perception (M14:
+//! [`passive_perception`]), spellcasting (M15..M18, M22, A12, A16, A17: [`casting_difficulty`],
+//! [`level_fortitude`], [`casting_pool`], [`Delivery`], [`CastingOutcome`], [`spend_optional`]),
+//! resisting (M20, A18, A19: [`resist_difficulty`], [`resisted_power`]) and catch-casting (M19, A15:
+//! [`CatchCasting`], [`completion_probability`], exact by recursion on the accumulated successes).
+//! Not yet: rituals (M21), FORTITUDE and RAGE as state (M23, M24), feats (M25) and the character
+//! data (D1..D7).
 //!
 //! ```
 //! use omen_core::{Limits, ScriptedDice};
@@ -71,6 +78,26 @@ pub enum HprpgError {
          14"
     )]
     TableRows(usize),
+    #[error("working together needs at least one helper's check; give the leader's first")]
+    NoHelpers,
+    #[error("spell level {0} is above SUMNUS (7); use 0 (NIHIL) to 7")]
+    SpellLevel(u32),
+    #[error(
+        "{count} successes spent on {effect}, above its cap of {cap} (2 × spell level, 1 for NIHIL); \
+         spend at most {cap}"
+    )]
+    OptionalCap {
+        effect: &'static str,
+        count: u64,
+        cap: u64,
+    },
+    #[error("{total} optional successes spent but only {optional} left; spend at most {optional}")]
+    OptionalSpent { total: u64, optional: u64 },
+    #[error(
+        "a net of {net} with {required} required is no catch-cast start; catch-casting needs a cast \
+         (net ≥ 1) short of the requirement"
+    )]
+    NotShort { net: i64, required: u64 },
     #[error(transparent)]
     Core(#[from] CoreError),
 }
@@ -138,8 +165,11 @@ pub struct HprpgOptions {
 pub struct Hprpg;
 
 const SPEC_ITEMS: &[&str] = &[
-    "003-M1", "003-M2", "003-M3", "003-M4", "003-M5", "003-M6", "003-M7", "003-M10", "003-A1",
-    "003-A3", "003-A4", "003-A5", "003-A8", "003-A22",
+    "003-M1", "003-M2", "003-M3", "003-M4", "003-M5", "003-M6", "003-M7", "003-M8", "003-M9",
+    "003-M10", "003-M11", "003-M12", "003-M14", "003-M15", "003-M16", "003-M17", "003-M18",
+    "003-M19", "003-M20", "003-M22", "003-A1", "003-A3", "003-A4", "003-A5", "003-A6", "003-A7",
+    "003-A8", "003-A12", "003-A13", "003-A15", "003-A16", "003-A17", "003-A18", "003-A19",
+    "003-A22",
 ];
 
 const MECHANICS: &[Mechanic] = &[
@@ -162,6 +192,52 @@ const MECHANICS: &[Mechanic] = &[
         summary: "each d12 ≥ DV a success S, each ≤ X a catastrophe C; net = max(S − I, 0) − C; net < 0 \
                   catastrophic failure, 0 failure, 1 marginal … ≥ 7 legendary; a zero pool rolls 2d12 \
                   and scores the lower as one die",
+    },
+    Mechanic {
+        name: "automatic-successes",
+        spec_items: &["003-M8", "003-M9", "003-A13"],
+        summary: "a pool above the DV may succeed unrolled (GM); FORTITUDE, rituals and feats add \
+                  automatic successes to S before intractability and catastrophes",
+    },
+    Mechanic {
+        name: "contest",
+        spec_items: &["003-M11", "003-A6"],
+        summary: "margin = instigator's net − resistor's, each floored at 0 (option: signed); > 0 \
+                  success of that degree, 0 status quo, < 0 failure",
+    },
+    Mechanic {
+        name: "working-together",
+        spec_items: &["003-M12", "003-A7"],
+        summary: "every helper rolls; all successes and catastrophes are pooled and the net taken on \
+                  the pool",
+    },
+    Mechanic {
+        name: "passive-perception",
+        spec_items: &["003-M14"],
+        summary: "PERCEPTION + ALERTNESS dots is the DV of sneak checks; failure or catastrophe reveals \
+                  the sneaker",
+    },
+    Mechanic {
+        name: "spellcasting",
+        spec_items: &[
+            "003-M15", "003-M16", "003-M17", "003-M18", "003-M22", "003-A12", "003-A16", "003-A17",
+        ],
+        summary: "DV = 8 + level − Affinity; 1 FORTITUDE per level above Affinity; net ≥ 1 casts, \
+                  required successes (WANDTIP 1, RANGED 2 per target, MASS 4+) come first, the rest \
+                  buy OVERPOWER, DEFY, EXTEND up to 2 × level each (1 for NIHIL); POWER = level + \
+                  OVERPOWER",
+    },
+    Mechanic {
+        name: "catch-casting",
+        spec_items: &["003-M19", "003-A15"],
+        summary: "a cast short of its requirement may catch-cast with 1 die fewer each time, adding \
+                  the net until the requirement is met; any net ≤ 0 ends the casting",
+    },
+    Mechanic {
+        name: "resist",
+        spec_items: &["003-M20", "003-A18", "003-A19"],
+        summary: "resist DV = 8 + spell level + DEFY − resist-ability dots; each net success lowers \
+                  POWER by 1, 0 nullifies",
     },
 ];
 
@@ -372,6 +448,7 @@ pub struct Check {
     catastrophe_range: i64,
     intractability: u64,
     floor: IntractabilityFloor,
+    automatic_successes: u64,
 }
 
 impl Check {
@@ -400,6 +477,7 @@ impl Check {
             catastrophe_range,
             intractability: intractability.saturating_add(effective.intractability),
             floor: options.intractability_floor,
+            automatic_successes: 0,
         })
     }
 
@@ -437,9 +515,36 @@ impl Check {
         counts
     }
 
-    /// Net successes of `counts` (003-M7, A5): intractability absorbs successes first, then each
-    /// catastrophe cancels one; without intractability simply S − C.
+    /// The check with `successes` automatic successes (003-M9, A13: FORTITUDE, rituals, feats), added
+    /// to the dice's successes before intractability and catastrophes cancel any.
+    pub fn with_automatic_successes(mut self, successes: u64) -> Check {
+        self.automatic_successes = successes;
+        self
+    }
+
+    /// The automatic successes added to every roll (003-M9).
+    pub fn automatic_successes(&self) -> u64 {
+        self.automatic_successes
+    }
+
+    /// The same check with another number of dice (0: the zero pool).
+    fn with_dice(mut self, dice: usize) -> Check {
+        self.dice = dice;
+        self
+    }
+
+    /// Net successes of the dice's `counts` (003-M7, A5, M9): the automatic successes join the dice's,
+    /// intractability absorbs successes first, then each catastrophe cancels one; without
+    /// intractability or automatic successes simply S − C.
     pub fn net(&self, counts: Counts) -> i64 {
+        self.net_of_total(Counts {
+            successes: counts.successes.saturating_add(self.automatic_successes),
+            catastrophes: counts.catastrophes,
+        })
+    }
+
+    /// Net successes of counts that already include every automatic success.
+    fn net_of_total(&self, counts: Counts) -> i64 {
         let signed = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         let left = match self.floor {
             IntractabilityFloor::Floor => {
@@ -460,7 +565,8 @@ impl Check {
     /// as [`HprpgError::Core`].
     pub fn roll(&self, source: &mut dyn DieSource) -> Result<CheckRoll, HprpgError> {
         let die = Die::Standard(SIDES.unsigned_abs());
-        let rolled = self.dice.max(2);
+        // Only the zero pool rolls two dice; every other pool rolls exactly its dice.
+        let rolled = if self.dice == 0 { 2 } else { self.dice };
         let dice = (0..rolled)
             .map(|_| source.roll(&die))
             .collect::<Result<Vec<i64>, CoreError>>()?;
@@ -487,7 +593,7 @@ impl Check {
         CheckRoll {
             dice,
             scored,
-            successes: counts.successes,
+            successes: counts.successes.saturating_add(self.automatic_successes),
             catastrophes: counts.catastrophes,
             net,
             degree: Degree::of(net),
@@ -569,7 +675,7 @@ impl Check {
     /// [`CoreError::WorkBudget`] and [`CoreError::TooManyOutcomes`] (as [`HprpgError::Core`]) beyond
     /// `limits`.
     pub fn net_distribution(&self, limits: &Limits) -> Result<Distribution<i64>, HprpgError> {
-        if self.intractability > 0 {
+        if self.intractability > 0 || self.automatic_successes > 0 {
             return Ok(self.counts_distribution(limits)?.map(|c| self.net(*c)));
         }
         let (success, catastrophe, neither) = self.die_weights();
@@ -594,10 +700,592 @@ pub struct CheckRoll {
     pub dice: Vec<i64>,
     /// The dice scored: all of them, or the lower of a zero pool's two.
     pub scored: Vec<i64>,
+    /// Successes among the scored dice plus the check's automatic successes (003-M9).
     pub successes: u64,
     pub catastrophes: u64,
     pub net: i64,
     pub degree: Degree,
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Automatic success, contests, working together, perception (003-M8, M11, M12, M14, A6, A7).
+
+/// Whether the GM may let an action succeed without a roll (003-M8, optional): the pool exceeds the
+/// DV. The GM still decides, and never in combat or when failure would be dire.
+pub fn automatic_success_allowed(pool: u64, difficulty: i64) -> bool {
+    i128::from(pool) > i128::from(difficulty)
+}
+
+/// How a contest turns each side's net into the margin (003-A6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContestNets {
+    /// Each side's net floored at 0 for the margin; a side below 0 still suffers its own catastrophe.
+    /// The spec's resolution.
+    #[default]
+    Floor,
+    /// The signed nets: a resistor's catastrophe widens the instigator's margin.
+    Signed,
+}
+
+impl ContestNets {
+    pub const ALL: [ContestNets; 2] = [ContestNets::Floor, ContestNets::Signed];
+
+    /// The option value as listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContestNets::Floor => "floor",
+            ContestNets::Signed => "signed",
+        }
+    }
+
+    fn margin(self, instigator: i64, resistor: i64) -> i64 {
+        match self {
+            ContestNets::Floor => instigator.max(0) - resistor.max(0),
+            ContestNets::Signed => instigator.saturating_sub(resistor),
+        }
+    }
+}
+
+/// What a contest's margin means (003-M11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ContestOutcome {
+    /// Margin < 0: the instigator's action fails.
+    Failure,
+    /// Margin = 0: the status quo of the scene is preserved.
+    StatusQuo,
+    /// Margin > 0: the instigator succeeds with the margin's degree.
+    Success(Degree),
+}
+
+impl ContestOutcome {
+    /// The outcome of `margin` (instigator − resistor).
+    pub fn of(margin: i64) -> ContestOutcome {
+        match margin {
+            i64::MIN..=-1 => ContestOutcome::Failure,
+            0 => ContestOutcome::StatusQuo,
+            _ => ContestOutcome::Success(Degree::of(margin)),
+        }
+    }
+}
+
+/// A contest (003-M11, A6): both sides roll, usually against the instigator's DV (the GM may give each
+/// side its own, so each side is a whole [`Check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Contest {
+    pub instigator: Check,
+    pub resistor: Check,
+    pub nets: ContestNets,
+}
+
+/// A contest as rolled: both checks (the instigator's dice first) and the margin.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ContestRoll {
+    pub instigator: CheckRoll,
+    pub resistor: CheckRoll,
+    pub margin: i64,
+    pub outcome: ContestOutcome,
+}
+
+impl Contest {
+    /// Rolls the instigator's dice, then the resistor's, from `source`.
+    ///
+    /// # Errors
+    /// As [`Check::roll`].
+    pub fn roll(&self, source: &mut dyn DieSource) -> Result<ContestRoll, HprpgError> {
+        let instigator = self.instigator.roll(source)?;
+        let resistor = self.resistor.roll(source)?;
+        let margin = self.nets.margin(instigator.net, resistor.net);
+        Ok(ContestRoll {
+            instigator,
+            resistor,
+            margin,
+            outcome: ContestOutcome::of(margin),
+        })
+    }
+
+    /// The exact distribution of the margin.
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn margin_distribution(&self, limits: &Limits) -> Result<Distribution<i64>, HprpgError> {
+        let instigator = self.instigator.net_distribution(limits)?;
+        let resistor = self.resistor.net_distribution(limits)?;
+        let mut budget = limits.budget();
+        let nets = self.nets;
+        Ok(instigator.combine(&resistor, &mut budget, |&a, &b| Ok(nets.margin(a, b)))?)
+    }
+
+    /// The exact distribution of the outcome.
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn outcome_distribution(
+        &self,
+        limits: &Limits,
+    ) -> Result<Distribution<ContestOutcome>, HprpgError> {
+        Ok(self
+            .margin_distribution(limits)?
+            .map(|&margin| ContestOutcome::of(margin)))
+    }
+}
+
+/// Working together (003-M12, A7): every helper rolls their own check; all successes and catastrophes
+/// are pooled and the net is taken on the pool, with the intractability of the first (leading) check.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Teamwork {
+    checks: Vec<Check>,
+}
+
+/// Working together as rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TeamworkRoll {
+    /// Each helper's roll, in order.
+    pub rolls: Vec<CheckRoll>,
+    /// Pooled successes (automatic ones included).
+    pub successes: u64,
+    /// Pooled catastrophes.
+    pub catastrophes: u64,
+    pub net: i64,
+    pub degree: Degree,
+}
+
+impl Teamwork {
+    /// The helpers' checks, the leader first.
+    ///
+    /// # Errors
+    /// [`HprpgError::NoHelpers`] for no checks.
+    pub fn new(checks: Vec<Check>) -> Result<Self, HprpgError> {
+        if checks.is_empty() {
+            return Err(HprpgError::NoHelpers);
+        }
+        Ok(Teamwork { checks })
+    }
+
+    /// The helpers' checks, the leader first.
+    pub fn checks(&self) -> &[Check] {
+        &self.checks
+    }
+
+    fn pooled(&self, counts: Counts) -> i64 {
+        self.checks[0].net_of_total(counts)
+    }
+
+    /// Rolls each helper's dice in order from `source`.
+    ///
+    /// # Errors
+    /// As [`Check::roll`].
+    pub fn roll(&self, source: &mut dyn DieSource) -> Result<TeamworkRoll, HprpgError> {
+        let rolls = self
+            .checks
+            .iter()
+            .map(|check| check.roll(source))
+            .collect::<Result<Vec<_>, _>>()?;
+        let counts = Counts {
+            successes: rolls.iter().map(|r| r.successes).sum(),
+            catastrophes: rolls.iter().map(|r| r.catastrophes).sum(),
+        };
+        let net = self.pooled(counts);
+        Ok(TeamworkRoll {
+            rolls,
+            successes: counts.successes,
+            catastrophes: counts.catastrophes,
+            net,
+            degree: Degree::of(net),
+        })
+    }
+
+    /// The result of given dice, one slice per helper.
+    ///
+    /// # Errors
+    /// As [`Teamwork::roll`] with a [`omen_core::ScriptedDice`] of the dice in order.
+    pub fn replay(&self, dice: &[&[i64]]) -> Result<TeamworkRoll, HprpgError> {
+        let all = dice.iter().flat_map(|d| d.iter().copied()).collect();
+        self.roll(&mut omen_core::ScriptedDice::new(all))
+    }
+
+    /// The exact distribution of the pooled net.
+    ///
+    /// # Errors
+    /// As [`Check::counts_distribution`].
+    pub fn net_distribution(&self, limits: &Limits) -> Result<Distribution<i64>, HprpgError> {
+        let mut budget = limits.budget();
+        let mut sum = Distribution::constant(Counts::default());
+        for check in &self.checks {
+            let counts = check.counts_distribution(limits)?;
+            let automatic = check.automatic_successes;
+            sum = sum.combine(&counts, &mut budget, |a, b| {
+                Ok(Counts {
+                    successes: a.successes + b.successes + automatic,
+                    catastrophes: a.catastrophes + b.catastrophes,
+                })
+            })?;
+        }
+        Ok(sum.map(|c| self.pooled(*c)))
+    }
+}
+
+/// Passive Perception (003-M14): PERCEPTION + ALERTNESS dots, the DV of sneak checks against the
+/// character (clamped as any DV, 003-A4).
+pub fn passive_perception(perception: u32, alertness: u32) -> i64 {
+    i64::from(perception) + i64::from(alertness)
+}
+
+/// Whether a sneak check of `degree` reveals the sneaker (003-M14): on failure or catastrophe.
+pub fn sneaker_revealed(degree: Degree) -> bool {
+    !degree.is_success()
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Spellcasting (003-M15..M20, A12, A15..A19).
+
+/// The highest spell level, SUMNUS (003-M15).
+pub const MAX_SPELL_LEVEL: u32 = 7;
+
+/// The spell levels' names, NIHIL 0 to SUMNUS 7 (003-M15).
+pub const SPELL_LEVELS: [&str; 8] = [
+    "NIHIL", "PRIMUS", "DUA", "TRIA", "QUARTUM", "QUINTA", "SEXTUS", "SUMNUS",
+];
+
+fn check_level(level: u32) -> Result<(), HprpgError> {
+    if level > MAX_SPELL_LEVEL {
+        Err(HprpgError::SpellLevel(level))
+    } else {
+        Ok(())
+    }
+}
+
+/// The casting DV before clamping (003-M16): 8 + spell level − Affinity dots. [`Check::new`] clamps it.
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7.
+pub fn casting_difficulty(level: u32, affinity: u32) -> Result<i64, HprpgError> {
+    check_level(level)?;
+    Ok(8 + i64::from(level) - i64::from(affinity))
+}
+
+/// FORTITUDE a casting costs to exceed the level cap of Affinity dots (003-M15, A12): 1 per level
+/// above Affinity.
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7.
+pub fn level_fortitude(level: u32, affinity: u32) -> Result<u32, HprpgError> {
+    check_level(level)?;
+    Ok(level.saturating_sub(affinity))
+}
+
+/// The casting pool (003-M16): Affinity + Aspect + bonus dice − penalty dice − 1 die per sustained
+/// effect (concentration), at least 0.
+pub fn casting_pool(
+    affinity: u32,
+    aspect: u32,
+    bonuses: u32,
+    penalties: u32,
+    sustained: u32,
+) -> u64 {
+    pool_size(
+        aspect,
+        affinity,
+        bonuses,
+        penalties.saturating_add(sustained),
+    )
+}
+
+/// How a spell reaches its targets, and so its required successes (003-M17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Delivery {
+    /// SELF: no successes required.
+    Caster,
+    /// WANDTIP: 1 per target.
+    Wandtip { targets: u32 },
+    /// RANGED: 2 per target.
+    Ranged { targets: u32 },
+    /// MASS: 4 or more, as the GM sets.
+    Mass { required: u32 },
+}
+
+impl Delivery {
+    /// The successes required (003-M17).
+    pub fn required(self) -> u64 {
+        match self {
+            Delivery::Caster => 0,
+            Delivery::Wandtip { targets } => u64::from(targets),
+            Delivery::Ranged { targets } => 2 * u64::from(targets),
+            Delivery::Mass { required } => u64::from(required.max(4)),
+        }
+    }
+}
+
+/// How the optional successes are spent (003-M18).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct OptionalSuccesses {
+    /// +1 POWER each.
+    pub overpower: u64,
+    /// +1 resist DV each.
+    pub defy: u64,
+    /// +1 original duration each.
+    pub extend: u64,
+}
+
+/// The cap on each optional effect (003-M18, A17): 2 × spell level successes, 1 for NIHIL.
+pub fn optional_cap(level: u32) -> u64 {
+    if level == 0 { 1 } else { 2 * u64::from(level) }
+}
+
+/// What a casting's net achieved (003-M17, A16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CastingOutcome {
+    /// Net < 0: the casting fails with a catastrophe (the GM chooses the backfire).
+    Catastrophe,
+    /// Net = 0: the casting fails.
+    Failure,
+    /// Net ≥ 1 but below the requirement: reduce the targets, abandon, or catch-cast (003-M19).
+    Short { net: u64, required: u64 },
+    /// The spell takes effect with `optional` successes to spend.
+    Cast { optional: u64 },
+}
+
+impl CastingOutcome {
+    /// The outcome of a casting's `net` with `required` successes (003-A16: a cast needs net ≥ 1).
+    pub fn of(net: i64, required: u64) -> CastingOutcome {
+        match u64::try_from(net) {
+            Err(_) => CastingOutcome::Catastrophe,
+            Ok(0) => CastingOutcome::Failure,
+            Ok(net) if net < required => CastingOutcome::Short { net, required },
+            Ok(net) => CastingOutcome::Cast {
+                optional: net - required,
+            },
+        }
+    }
+}
+
+/// A spell that took effect, its optional successes spent (003-M18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CastSpell {
+    pub level: u32,
+    pub spent: OptionalSuccesses,
+    /// Optional successes left unused (allowed).
+    pub unused: u64,
+    /// Spell level + OVERPOWER: the levels of harm dealt, or the rounds of a stun.
+    pub power: u64,
+    /// Added to the resist DV of anyone resisting it (003-M20).
+    pub defy: u64,
+}
+
+/// Spends `optional` successes of a spell of `level` as `spent` says (003-M18, A17).
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7; [`HprpgError::OptionalCap`] when an effect exceeds its cap;
+/// [`HprpgError::OptionalSpent`] when more is spent than there is.
+pub fn spend_optional(
+    level: u32,
+    optional: u64,
+    spent: OptionalSuccesses,
+) -> Result<CastSpell, HprpgError> {
+    check_level(level)?;
+    let cap = optional_cap(level);
+    for (effect, count) in [
+        ("overpower", spent.overpower),
+        ("defy", spent.defy),
+        ("extend", spent.extend),
+    ] {
+        if count > cap {
+            return Err(HprpgError::OptionalCap { effect, count, cap });
+        }
+    }
+    let total = spent.overpower + spent.defy + spent.extend;
+    if total > optional {
+        return Err(HprpgError::OptionalSpent { total, optional });
+    }
+    Ok(CastSpell {
+        level,
+        spent,
+        unused: optional - total,
+        power: u64::from(level) + spent.overpower,
+        defy: spent.defy,
+    })
+}
+
+/// The resist DV before clamping (003-M20, A18): 8 + incoming spell level + its DEFY − resist-ability
+/// dots. [`Check::new`] clamps it.
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7.
+pub fn resist_difficulty(level: u32, defy: u64, resist_dots: u32) -> Result<i64, HprpgError> {
+    check_level(level)?;
+    let defy = i64::try_from(defy).unwrap_or(i64::MAX);
+    Ok((8 + i64::from(level))
+        .saturating_add(defy)
+        .saturating_sub(i64::from(resist_dots)))
+}
+
+/// The POWER left after a resist of `net` (003-M20, A18, A19): each net success removes 1, a net
+/// below 1 removes nothing; 0 nullifies the spell.
+pub fn resisted_power(power: u64, net: i64) -> u64 {
+    power.saturating_sub(u64::try_from(net).unwrap_or(0))
+}
+
+/// Where a casting stands between catch-casts (003-S2, M19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CatchCasting {
+    /// Net successes gathered so far.
+    pub accumulated: u64,
+    /// The successes the spell requires.
+    pub required: u64,
+    /// Catch-casts made so far.
+    pub catch_casts: u64,
+}
+
+/// One catch-cast as rolled and what it left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CatchCastRoll {
+    pub roll: CheckRoll,
+    pub outcome: CatchCastOutcome,
+}
+
+/// What a catch-cast did (003-M19, A15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CatchCastOutcome {
+    /// Net ≤ 0: the casting fails (with a catastrophe if `catastrophe`); no further catch-casts.
+    Failed { catastrophe: bool },
+    /// Still short; another catch-cast may follow.
+    Continue(CatchCasting),
+    /// The spell takes effect with `optional` successes to spend (003-A15).
+    Cast { optional: u64 },
+}
+
+impl CatchCasting {
+    /// The state after a first casting of `net` that was cast but short of `required` (003-M19).
+    ///
+    /// # Errors
+    /// [`HprpgError::NotShort`] when the net is below 1 or already meets the requirement.
+    pub fn after(net: i64, required: u64) -> Result<Self, HprpgError> {
+        match CastingOutcome::of(net, required) {
+            CastingOutcome::Short { net, required } => Ok(CatchCasting {
+                accumulated: net,
+                required,
+                catch_casts: 0,
+            }),
+            _ => Err(HprpgError::NotShort { net, required }),
+        }
+    }
+
+    /// The next catch-cast: `casting` (the original casting check) with 1 die fewer per catch-cast
+    /// so far and this one (003-A15), down to the zero pool.
+    ///
+    /// # Errors
+    /// As [`Check::roll`].
+    pub fn catch_cast(
+        &self,
+        casting: &Check,
+        source: &mut dyn DieSource,
+    ) -> Result<CatchCastRoll, HprpgError> {
+        let k = usize::try_from(self.catch_casts + 1).unwrap_or(usize::MAX);
+        let roll = casting
+            .with_dice(casting.dice.saturating_sub(k))
+            .roll(source)?;
+        let outcome = self.advance(roll.net);
+        Ok(CatchCastRoll { roll, outcome })
+    }
+
+    fn advance(&self, net: i64) -> CatchCastOutcome {
+        match u64::try_from(net) {
+            Ok(net) if net >= 1 => {
+                let accumulated = self.accumulated + net;
+                if accumulated >= self.required {
+                    CatchCastOutcome::Cast {
+                        optional: accumulated - self.required,
+                    }
+                } else {
+                    CatchCastOutcome::Continue(CatchCasting {
+                        accumulated,
+                        required: self.required,
+                        catch_casts: self.catch_casts + 1,
+                    })
+                }
+            }
+            _ => CatchCastOutcome::Failed {
+                catastrophe: net < 0,
+            },
+        }
+    }
+
+    /// The exact probability that catch-casting from here completes the spell (003-M19), catching
+    /// until it does or fails. Each catch-cast that continues adds at least 1, so at most
+    /// `required − accumulated` catch-casts follow.
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn completion_probability(
+        &self,
+        casting: &Check,
+        limits: &Limits,
+    ) -> Result<Probability, HprpgError> {
+        let mut memo = std::collections::BTreeMap::new();
+        completion(*self, casting, limits, &mut memo)
+    }
+}
+
+fn completion(
+    state: CatchCasting,
+    casting: &Check,
+    limits: &Limits,
+    memo: &mut std::collections::BTreeMap<(u64, u64), Probability>,
+) -> Result<Probability, HprpgError> {
+    if let Some(p) = memo.get(&(state.accumulated, state.catch_casts)) {
+        return Ok(p.clone());
+    }
+    let k = usize::try_from(state.catch_casts + 1).unwrap_or(usize::MAX);
+    let nets = casting
+        .with_dice(casting.dice.saturating_sub(k))
+        .net_distribution(limits)?;
+    let mut p = Probability::zero();
+    for (net, weight) in nets.entries() {
+        let share = Probability::new(weight.clone(), nets.total().clone());
+        match state.advance(*net) {
+            CatchCastOutcome::Failed { .. } => {}
+            CatchCastOutcome::Cast { .. } => p += share,
+            CatchCastOutcome::Continue(next) => {
+                p += share * completion(next, casting, limits, memo)?;
+            }
+        }
+    }
+    memo.insert((state.accumulated, state.catch_casts), p.clone());
+    Ok(p)
+}
+
+/// The exact probability that a casting of `casting` needing `required` successes takes effect when
+/// the caster catch-casts whenever short (003-M17, M19): net ≥ max(required, 1) at once, or short and
+/// completed by catch-casting.
+///
+/// # Errors
+/// As [`Check::net_distribution`].
+pub fn completion_probability(
+    casting: &Check,
+    required: u64,
+    limits: &Limits,
+) -> Result<Probability, HprpgError> {
+    let nets = casting.net_distribution(limits)?;
+    let mut p = Probability::zero();
+    let mut memo = std::collections::BTreeMap::new();
+    for (net, weight) in nets.entries() {
+        let share = Probability::new(weight.clone(), nets.total().clone());
+        match CastingOutcome::of(*net, required) {
+            CastingOutcome::Cast { .. } => p += share,
+            CastingOutcome::Short { net, required } => {
+                let state = CatchCasting {
+                    accumulated: net,
+                    required,
+                    catch_casts: 0,
+                };
+                p += share * completion(state, casting, limits, &mut memo)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(p)
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -386,12 +386,22 @@ fn e003_14_15_intractable_difficulty_figures() {
 // Rolls and errors.
 
 #[test]
+fn a_one_die_pool_rolls_one_die() {
+    // A regression: pools of one rolled two dice and scored both, so a net of 2 was possible where
+    // the exact distribution (rightly) stops at 1.
+    let c = check(1, 8, 1, 0);
+    let roll = c.roll(&mut ScriptedDice::new(vec![12, 12])).unwrap();
+    assert_eq!(roll.dice, [12]);
+    assert_eq!(roll.net, 1);
+}
+
+#[test]
 fn seeded_rolls_score_their_own_dice() {
     let mut source = ChaChaDice::from_seed(3);
     for dice in [0u64, 1, 7, 14] {
         let c = check(dice, 8, 2, 1);
         let roll = c.roll(&mut source).unwrap();
-        assert_eq!(roll.dice.len() as u64, dice.max(2));
+        assert_eq!(roll.dice.len() as u64, if dice == 0 { 2 } else { dice });
         assert!(roll.dice.iter().all(|d| (1..=12).contains(d)));
         assert_eq!(roll.net, net_by_hand(&roll.scored, 8, 2, 1, true));
         assert_eq!(roll.degree, Degree::of(roll.net));

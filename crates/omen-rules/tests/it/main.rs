@@ -4,6 +4,7 @@
 mod essence;
 mod golden;
 mod hprpg;
+mod hprpg_actions;
 mod lore;
 mod lore_progression;
 mod luck;
