@@ -45,7 +45,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct};
 use thiserror::Error;
 
-use crate::{Mechanic, ReferenceTable, RuleOption, RuleSet};
+use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "003_1702dc698ddb7165.txt";
@@ -268,34 +268,20 @@ const TABLES: &[ReferenceTable] = &[ReferenceTable {
     render: appendix_10,
 }];
 
+static DESCRIPTION: Description = Description {
+    name: "hprpg",
+    seed_file: SEED_FILE,
+    description: "Harry Potter RPG: a pool of d12, successes at or above the DV less catastrophes in the \
+         catastrophe range, read as a degree from catastrophic failure to legendary",
+    spec_items: SPEC_ITEMS,
+    mechanics: MECHANICS,
+    options: OPTIONS,
+    tables: TABLES,
+};
+
 impl RuleSet for Hprpg {
-    fn name(&self) -> &'static str {
-        "hprpg"
-    }
-
-    fn seed_file(&self) -> &'static str {
-        SEED_FILE
-    }
-
-    fn description(&self) -> &'static str {
-        "Harry Potter RPG: a pool of d12, successes at or above the DV less catastrophes in the \
-         catastrophe range, read as a degree from catastrophic failure to legendary"
-    }
-
-    fn spec_items(&self) -> &'static [&'static str] {
-        SPEC_ITEMS
-    }
-
-    fn mechanics(&self) -> &'static [Mechanic] {
-        MECHANICS
-    }
-
-    fn options(&self) -> &'static [RuleOption] {
-        OPTIONS
-    }
-
-    fn tables(&self) -> &'static [ReferenceTable] {
-        TABLES
+    fn describe(&self) -> &'static Description {
+        &DESCRIPTION
     }
 }
 

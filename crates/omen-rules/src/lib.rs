@@ -42,27 +42,42 @@ use serde::Serialize;
 /// The descriptions are `'static` data so a listing needs no computation; the module's own types and
 /// functions do the work.
 pub trait RuleSet: Sync {
+    /// Everything the rule set says about itself, as constant data.
+    fn describe(&self) -> &'static Description;
+
     /// The short lower-case name used to pick the rule set, e.g. `ritual`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.describe().name
+    }
 
     /// The seed document's file name, e.g. `000_a60612f38c616a78.txt`.
-    fn seed_file(&self) -> &'static str;
+    fn seed_file(&self) -> &'static str {
+        self.describe().seed_file
+    }
 
     /// One line saying what the game's dice do.
-    fn description(&self) -> &'static str;
+    fn description(&self) -> &'static str {
+        self.describe().description
+    }
 
     /// The spec items implemented, as in `seed-spec.md` (e.g. `000-M1`), in spec order.
-    fn spec_items(&self) -> &'static [&'static str];
+    fn spec_items(&self) -> &'static [&'static str] {
+        self.describe().spec_items
+    }
 
     /// The mechanics, each with the spec items it covers.
-    fn mechanics(&self) -> &'static [Mechanic];
+    fn mechanics(&self) -> &'static [Mechanic] {
+        self.describe().mechanics
+    }
 
     /// The named options: every rule whose seed text allows another plausible reading.
-    fn options(&self) -> &'static [RuleOption];
+    fn options(&self) -> &'static [RuleOption] {
+        self.describe().options
+    }
 
     /// Reference tables the module can print, such as a seed's appendix.
     fn tables(&self) -> &'static [ReferenceTable] {
-        &[]
+        self.describe().tables
     }
 
     /// The seed's tag in the spec (`000`): the file name up to the first underscore.
@@ -70,6 +85,19 @@ pub trait RuleSet: Sync {
         let file = self.seed_file();
         file.split('_').next().unwrap_or(file)
     }
+}
+
+/// What a rule set says about itself: one constant per module, so a listing needs no computation and
+/// every module describes itself the same way.
+#[derive(Debug)]
+pub struct Description {
+    pub name: &'static str,
+    pub seed_file: &'static str,
+    pub description: &'static str,
+    pub spec_items: &'static [&'static str],
+    pub mechanics: &'static [Mechanic],
+    pub options: &'static [RuleOption],
+    pub tables: &'static [ReferenceTable],
 }
 
 /// One mechanic of a rule set, for listings.

@@ -35,7 +35,7 @@ use std::ops::RangeInclusive;
 use omen_core::{Chain, CoreError, Die, DieSource, Distribution, Limits, Probability, Weight};
 use thiserror::Error;
 
-use crate::{Mechanic, RuleOption, RuleSet};
+use crate::{Description, Mechanic, RuleOption, RuleSet};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "002_60aeb867c045fe01.txt";
@@ -159,29 +159,19 @@ const OPTIONS: &[RuleOption] = &[RuleOption {
     default: "resets-history",
 }];
 
+static DESCRIPTION: Description = Description {
+    name: "luck",
+    seed_file: SEED_FILE,
+    description: "Tak'Rahn luck rolls: a d50 with bad and good ranges shifted by modifiers and a karmic streak damper",
+    spec_items: SPEC_ITEMS,
+    mechanics: MECHANICS,
+    options: OPTIONS,
+    tables: &[],
+};
+
 impl RuleSet for Luck {
-    fn name(&self) -> &'static str {
-        "luck"
-    }
-
-    fn seed_file(&self) -> &'static str {
-        SEED_FILE
-    }
-
-    fn description(&self) -> &'static str {
-        "Tak'Rahn luck rolls: a d50 with bad and good ranges shifted by modifiers and a karmic streak damper"
-    }
-
-    fn spec_items(&self) -> &'static [&'static str] {
-        SPEC_ITEMS
-    }
-
-    fn mechanics(&self) -> &'static [Mechanic] {
-        MECHANICS
-    }
-
-    fn options(&self) -> &'static [RuleOption] {
-        OPTIONS
+    fn describe(&self) -> &'static Description {
+        &DESCRIPTION
     }
 }
 

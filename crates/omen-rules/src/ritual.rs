@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::render::percent_cell;
-use crate::{Mechanic, ReferenceTable, RuleOption, RuleSet};
+use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "000_a60612f38c616a78.txt";
@@ -253,33 +253,19 @@ const TABLES: &[ReferenceTable] = &[
     },
 ];
 
+static DESCRIPTION: Description = Description {
+    name: "ritual",
+    seed_file: SEED_FILE,
+    description: "Lore and Essence: decipher rituals with the highest of a d6 pool, perform them with the sum of one",
+    spec_items: SPEC_ITEMS,
+    mechanics: MECHANICS,
+    options: OPTIONS,
+    tables: TABLES,
+};
+
 impl RuleSet for Ritual {
-    fn name(&self) -> &'static str {
-        "ritual"
-    }
-
-    fn seed_file(&self) -> &'static str {
-        SEED_FILE
-    }
-
-    fn description(&self) -> &'static str {
-        "Lore and Essence: decipher rituals with the highest of a d6 pool, perform them with the sum of one"
-    }
-
-    fn spec_items(&self) -> &'static [&'static str] {
-        SPEC_ITEMS
-    }
-
-    fn mechanics(&self) -> &'static [Mechanic] {
-        MECHANICS
-    }
-
-    fn options(&self) -> &'static [RuleOption] {
-        OPTIONS
-    }
-
-    fn tables(&self) -> &'static [ReferenceTable] {
-        TABLES
+    fn describe(&self) -> &'static Description {
+        &DESCRIPTION
     }
 }
 

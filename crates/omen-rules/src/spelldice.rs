@@ -43,7 +43,7 @@ use omen_core::{CoreError, Die, DieSource, Distribution, Limits, Probability};
 use thiserror::Error;
 
 use crate::render::{fixed_decimal, percent_cell};
-use crate::{Mechanic, ReferenceTable, RuleOption, RuleSet};
+use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "001_44c551452a4b4e64.txt";
@@ -297,33 +297,19 @@ const OPTIONS: &[RuleOption] = &[
     },
 ];
 
+static DESCRIPTION: Description = Description {
+    name: "spelldice",
+    seed_file: SEED_FILE,
+    description: "Spell dice: commit d6 from a shrinking pool, sum against 7 + spell level, lose the 1s and 2s",
+    spec_items: SPEC_ITEMS,
+    mechanics: MECHANICS,
+    options: OPTIONS,
+    tables: TABLES,
+};
+
 impl RuleSet for SpellDice {
-    fn name(&self) -> &'static str {
-        "spelldice"
-    }
-
-    fn seed_file(&self) -> &'static str {
-        SEED_FILE
-    }
-
-    fn description(&self) -> &'static str {
-        "Spell dice: commit d6 from a shrinking pool, sum against 7 + spell level, lose the 1s and 2s"
-    }
-
-    fn spec_items(&self) -> &'static [&'static str] {
-        SPEC_ITEMS
-    }
-
-    fn mechanics(&self) -> &'static [Mechanic] {
-        MECHANICS
-    }
-
-    fn options(&self) -> &'static [RuleOption] {
-        OPTIONS
-    }
-
-    fn tables(&self) -> &'static [ReferenceTable] {
-        TABLES
+    fn describe(&self) -> &'static Description {
+        &DESCRIPTION
     }
 }
 

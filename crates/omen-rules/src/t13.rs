@@ -34,7 +34,7 @@ use std::fmt;
 use omen_core::{CoreError, Die, DieSource, Distribution, Limits, Probability};
 use thiserror::Error;
 
-use crate::{Mechanic, RuleOption, RuleSet};
+use crate::{Description, Mechanic, RuleOption, RuleSet};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "004_f53bc2b95be51b74.txt";
@@ -166,30 +166,20 @@ const OPTIONS: &[RuleOption] = &[RuleOption {
     default: "any-die",
 }];
 
+static DESCRIPTION: Description = Description {
+    name: "t13",
+    seed_file: SEED_FILE,
+    description: "T13 Dice Tests: sum Boon, Descendant, Proficiency and bought dice against a difficulty, read \
+         the result as levels of success or failure",
+    spec_items: SPEC_ITEMS,
+    mechanics: MECHANICS,
+    options: OPTIONS,
+    tables: &[],
+};
+
 impl RuleSet for T13 {
-    fn name(&self) -> &'static str {
-        "t13"
-    }
-
-    fn seed_file(&self) -> &'static str {
-        SEED_FILE
-    }
-
-    fn description(&self) -> &'static str {
-        "T13 Dice Tests: sum Boon, Descendant, Proficiency and bought dice against a difficulty, read \
-         the result as levels of success or failure"
-    }
-
-    fn spec_items(&self) -> &'static [&'static str] {
-        SPEC_ITEMS
-    }
-
-    fn mechanics(&self) -> &'static [Mechanic] {
-        MECHANICS
-    }
-
-    fn options(&self) -> &'static [RuleOption] {
-        OPTIONS
+    fn describe(&self) -> &'static Description {
+        &DESCRIPTION
     }
 }
 
