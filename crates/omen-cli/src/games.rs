@@ -5,6 +5,8 @@ use std::io::{self, Write};
 
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::{Limits, Probability, probability_to_f64};
+
+use crate::ritual::{dice_source, percent};
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
 use omen_rules::spelldice::{SpellDiceOptions, SpellLevel, Strategy, exhaust};
 use omen_rules::t13::{BoughtDie, CrisisTrigger, DiceSpec, Difficulty, T13Options, TestDice, test};
@@ -72,10 +74,6 @@ pub struct StationaryArgs {
     pub no_karma: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-fn percent(p: &Probability) -> String {
-    format!("{:.2}%", probability_to_f64(p) * 100.0)
 }
 
 /// Prints `text` or `json`; reports `error` and answers `false` (bad input) when there is one.
@@ -293,21 +291,7 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             .crisis_probability(&options, limits)
             .map_err(|e| e.to_string())?;
         let cost = dice.cost();
-        let (mut source, seed) = match (&args.dice, args.seed) {
-            (Some(values), _) => (
-                Box::new(omen_core::ScriptedDice::new(values.clone()))
-                    as Box<dyn omen_core::DieSource>,
-                None,
-            ),
-            (None, seed) => {
-                let seed = seed.unwrap_or_else(crate::fresh_seed);
-                (
-                    Box::new(omen_core::ChaChaDice::from_seed(seed))
-                        as Box<dyn omen_core::DieSource>,
-                    Some(seed),
-                )
-            }
-        };
+        let (mut source, seed) = dice_source(&args.dice, args.seed);
         let roll = test(&dice, opposition, &options, source.as_mut()).map_err(|e| e.to_string())?;
         let mut text = format!(
             "cost: {} Sway or {} Chi or {} Yarn\n",

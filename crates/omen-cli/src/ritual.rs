@@ -159,9 +159,13 @@ fn report(
     }
 }
 
-/// The dice source the flags ask for, and the seed when one was used.
-fn dice_source(source: &RollSource) -> (Box<dyn DieSource>, Option<u64>) {
-    match (&source.dice, source.seed) {
+/// The dice source that `--dice` or `--seed` ask for (a fresh seed when neither is given), and the
+/// seed when one was used. Shared by the rule-set commands.
+pub(crate) fn dice_source(
+    dice: &Option<Vec<i64>>,
+    seed: Option<u64>,
+) -> (Box<dyn DieSource>, Option<u64>) {
+    match (dice, seed) {
         (Some(values), _) => (Box::new(ScriptedDice::new(values.clone())), None),
         (None, seed) => {
             let seed = seed.unwrap_or_else(crate::fresh_seed);
@@ -170,7 +174,7 @@ fn dice_source(source: &RollSource) -> (Box<dyn DieSource>, Option<u64>) {
     }
 }
 
-fn percent(p: &Probability) -> String {
+pub(crate) fn percent(p: &Probability) -> String {
     format!("{:.2}%", probability_to_f64(p) * 100.0)
 }
 
@@ -205,7 +209,7 @@ fn lore(args: &LoreArgs, limits: &Limits) -> Result<Answer, RitualError> {
         limits,
     )?;
     let p = check.success_probability(limits)?;
-    let (mut dice, seed) = dice_source(&args.source);
+    let (mut dice, seed) = dice_source(&args.source.dice, args.source.seed);
     let roll = check.roll(dice.as_mut())?;
     let rolled = match check.dice() {
         LoreDice::Automatic => "nothing (difficulty 1 succeeds without a roll)".to_string(),
@@ -258,7 +262,7 @@ fn essence(args: &EssenceArgs, limits: &Limits) -> Result<Answer, RitualError> {
         check = check.with_pairs(args.pairs, desired, &RitualOptions::default())?;
     }
     let outcomes = check.outcome_distribution(limits)?;
-    let (mut dice, seed) = dice_source(&args.source);
+    let (mut dice, seed) = dice_source(&args.source.dice, args.source.seed);
     let roll = check.roll(dice.as_mut())?;
     let name = |o: &EssenceOutcome| match o {
         EssenceOutcome::Failed => "failed".to_string(),
