@@ -33,6 +33,7 @@ pub mod luck;
 pub mod render;
 pub mod ritual;
 pub mod spelldice;
+pub mod stateful;
 pub mod t13;
 
 use serde::Serialize;
