@@ -32,7 +32,7 @@ pub use error::CoreError;
 pub use limits::{Budget, Limits};
 pub use markov::{Absorption, Chain};
 pub use pool::{Keep, Unit, keep_sum, sequential_keep_sum};
-pub use roller::{ChaChaDice, DieSource, ScriptedDice};
+pub use roller::{ChaChaDice, DieSource, RecordingDice, RolledFace, ScriptedDice};
 pub use spec::{
     DiceSpec, Exact, Mark, PoolRoll, PoolSpec, REROLL_LIMIT, RolledDie, count_score, select_kept,
 };

@@ -100,6 +100,55 @@ impl DieSource for ScriptedDice {
     }
 }
 
+/// One die as rolled: which die and the face it showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RolledFace {
+    /// The die, as [`Die`]'s `Display` writes it (`d6`, `dF`).
+    pub die: String,
+    pub face: i64,
+}
+
+/// Passes rolls through from another source and remembers each one, so an action rolled with a seed
+/// can be logged with its exact dice and replayed later with [`ScriptedDice`].
+pub struct RecordingDice<'a> {
+    inner: &'a mut dyn DieSource,
+    rolled: Vec<RolledFace>,
+}
+
+impl<'a> RecordingDice<'a> {
+    pub fn new(inner: &'a mut dyn DieSource) -> Self {
+        RecordingDice {
+            inner,
+            rolled: Vec::new(),
+        }
+    }
+
+    /// The dice rolled so far, in order.
+    pub fn rolled(&self) -> &[RolledFace] {
+        &self.rolled
+    }
+
+    /// The faces rolled so far, in order: what [`ScriptedDice::new`] takes to replay them.
+    pub fn faces(&self) -> Vec<i64> {
+        self.rolled.iter().map(|r| r.face).collect()
+    }
+
+    pub fn into_rolled(self) -> Vec<RolledFace> {
+        self.rolled
+    }
+}
+
+impl DieSource for RecordingDice<'_> {
+    fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+        let face = self.inner.roll(die)?;
+        self.rolled.push(RolledFace {
+            die: die.to_string(),
+            face,
+        });
+        Ok(face)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +166,22 @@ mod tests {
         // n = 1 and n = 2^63 + 1 still terminate and stay in range.
         assert_eq!(r.below(1), 0);
         assert!(r.below((1 << 63) + 1) <= 1 << 63);
+    }
+
+    #[test]
+    fn recording_dice_replay_the_same_faces() {
+        let mut seeded = ChaChaDice::from_seed(11);
+        let mut recorder = RecordingDice::new(&mut seeded);
+        let first: Vec<i64> = (0..5)
+            .map(|_| recorder.roll(&Die::Standard(6)).unwrap())
+            .collect();
+        assert_eq!(recorder.faces(), first);
+        assert_eq!(recorder.rolled()[0].die, "d6");
+        let mut replay = ScriptedDice::new(recorder.faces());
+        let again: Vec<i64> = (0..5)
+            .map(|_| replay.roll(&Die::Standard(6)).unwrap())
+            .collect();
+        assert_eq!(again, first);
     }
 
     #[test]
