@@ -42,7 +42,8 @@ pub enum Command {
     /// Seed 001's spell dice: the exhaustion analysis.
     #[command(subcommand)]
     Spelldice(crate::games::SpellDiceCommand),
-    /// Seed 002's luck rolls: the range calculator and the long-run frequencies.
+    /// Seed 002's luck rolls: rolls that keep a character's karma, the range calculator and the
+    /// long-run frequencies.
     #[command(subcommand)]
     Luck(crate::games::LuckCommand),
     /// Seed 004's T13 Dice Tests: result levels, Proficiency Crisis and costs.
@@ -147,7 +148,7 @@ pub struct ScriptArgs {
 }
 
 /// `name=value`, the value read the way the language reads parameter values.
-fn parse_param(text: &str) -> Result<(String, Value), String> {
+pub(crate) fn parse_param(text: &str) -> Result<(String, Value), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("expected NAME=VALUE, got `{text}`"))?;

@@ -8,7 +8,9 @@ use omen_core::{Limits, Probability, probability_to_f64};
 
 use crate::ritual::{dice_source, percent};
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
-use omen_rules::spelldice::{SpellDiceOptions, SpellLevel, Strategy, exhaust};
+use omen_rules::spelldice::{
+    SpellDiceOptions, SpellLevel, Strategy, cast_odds, exhaust, extreme_odds,
+};
 use omen_rules::t13::{BoughtDie, CrisisTrigger, DiceSpec, Difficulty, T13Options, TestDice, test};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -22,6 +24,35 @@ pub enum SpellDiceCommand {
     /// The exact chance of running out of usable spell dice before a successful cast, and the
     /// expected number of successful casts per day (casting until the pool cannot reach the target).
     Exhaust(ExhaustArgs),
+    /// Snake eyes and boxcars by dice count (001-M8, A2): P(two or more 1s), which is what the seed's
+    /// numbers are, P(either extreme), which is what its words say, and P(both).
+    Extremes(ExtremesArgs),
+    /// P(success), P(catastrophe) and P(empowered) by spell level and dice committed (001-M8).
+    Odds(CastOddsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExtremesArgs {
+    /// Dice counts 1..=N.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub max_dice: usize,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct CastOddsArgs {
+    /// One spell level (1..=9); every level when left out.
+    #[arg(long, value_name = "S")]
+    pub spell_level: Option<i64>,
+    /// Dice committed, 1..=N.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub max_dice: usize,
+    /// Armour and encumbrance penalty subtracted from the total.
+    #[arg(long, value_name = "P", default_value_t = 0)]
+    pub penalty: i64,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]
@@ -48,6 +79,63 @@ pub enum LuckCommand {
     Ranges(LuckArgs),
     /// The exact long-run frequencies of bad luck, no event and good luck with the karmic rule.
     Stationary(StationaryArgs),
+    /// A luck roll for an event (002-M1..M5): the character's intrinsic modifiers and karmic history
+    /// apply, next-roll modifiers are used up and the history is updated.
+    Roll(LuckRollArgs),
+    /// Give the character an intrinsic modifier (002-M4), permanent or for the next roll only.
+    AddModifier(AddModifierArgs),
+    /// Remove the intrinsic modifiers that come from one source.
+    RemoveModifier(RemoveModifierArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LuckRollArgs {
+    /// The event's own modifier, −50..=+50.
+    #[arg(
+        long,
+        value_name = "M",
+        allow_hyphen_values = true,
+        default_value_t = 0
+    )]
+    pub event_modifier: i64,
+    /// Which outcomes the event offers (002-M3).
+    #[arg(long, value_enum, default_value_t = OffersArg::Both)]
+    pub offers: OffersArg,
+    /// A roll in the range of an outcome the event does not offer leaves the history as it was
+    /// (002-A2; by default it is "no event" and empties the history).
+    #[arg(long)]
+    pub missing_keeps_history: bool,
+    #[command(flatten)]
+    pub holder: crate::act::Holder,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OffersArg {
+    Both,
+    Bad,
+    Good,
+}
+
+#[derive(Debug, Args)]
+pub struct AddModifierArgs {
+    /// Where it comes from ("halfling", "blessing").
+    #[arg(long, value_name = "NAME")]
+    pub source: String,
+    #[arg(long, value_name = "V", allow_hyphen_values = true)]
+    pub value: i64,
+    /// For the next luck roll only.
+    #[arg(long)]
+    pub next_roll: bool,
+    #[command(flatten)]
+    pub holder: crate::act::Holder,
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveModifierArgs {
+    #[arg(long, value_name = "NAME")]
+    pub source: String,
+    #[command(flatten)]
+    pub holder: crate::act::Holder,
 }
 
 #[derive(Debug, Args)]
@@ -97,8 +185,88 @@ fn answer(
     }
 }
 
+/// Dice counts beyond this are refused by the analyses: each row is a full pool enumeration.
+const MAX_ANALYSIS_DICE: usize = 100;
+
+fn extremes(args: &ExtremesArgs, limits: &Limits) -> Result<(String, serde_json::Value), String> {
+    if !(1..=MAX_ANALYSIS_DICE).contains(&args.max_dice) {
+        return Err(format!(
+            "--max-dice {} is outside 1..={MAX_ANALYSIS_DICE}",
+            args.max_dice
+        ));
+    }
+    let mut text = String::from("dice  P(2+ ones)          P(either extreme)   P(both)\n");
+    let mut rows = Vec::new();
+    for dice in 1..=args.max_dice {
+        let odds = extreme_odds(dice, limits).map_err(|e| e.to_string())?;
+        text.push_str(&format!(
+            "{dice:>4}  {:<18}  {:<18}  {}\n",
+            percent(&odds.snake_eyes),
+            percent(&odds.either),
+            percent(&odds.both)
+        ));
+        rows.push(serde_json::json!({
+            "dice": dice,
+            "snake_eyes": odds.snake_eyes.to_string(),
+            "boxcars": odds.boxcars.to_string(),
+            "either": odds.either.to_string(),
+            "both": odds.both.to_string(),
+        }));
+    }
+    Ok((text, serde_json::json!({ "rows": rows })))
+}
+
+fn cast_odds_table(
+    args: &CastOddsArgs,
+    limits: &Limits,
+) -> Result<(String, serde_json::Value), String> {
+    if !(1..=MAX_ANALYSIS_DICE).contains(&args.max_dice) {
+        return Err(format!(
+            "--max-dice {} is outside 1..={MAX_ANALYSIS_DICE}",
+            args.max_dice
+        ));
+    }
+    let levels: Vec<SpellLevel> = match args.spell_level {
+        Some(level) => vec![SpellLevel::new(level).map_err(|e| e.to_string())?],
+        None => SpellLevel::all().collect(),
+    };
+    let mut text = String::new();
+    let mut rows = Vec::new();
+    for level in levels {
+        text.push_str(&format!(
+            "spell level {} (target {}):\n  dice  success   catastrophe  empowered\n",
+            level.value(),
+            level.target()
+        ));
+        for dice in 1..=args.max_dice {
+            let odds = cast_odds(level, dice, args.penalty, limits).map_err(|e| e.to_string())?;
+            text.push_str(&format!(
+                "  {dice:>4}  {:>8}  {:>11}  {:>9}\n",
+                percent(&odds.success),
+                percent(&odds.catastrophe),
+                percent(&odds.empowered)
+            ));
+            rows.push(serde_json::json!({
+                "spell_level": level.value(),
+                "dice": dice,
+                "success": odds.success.to_string(),
+                "catastrophe": odds.catastrophe.to_string(),
+                "empowered": odds.empowered.to_string(),
+            }));
+        }
+    }
+    Ok((
+        text,
+        serde_json::json!({ "penalty": args.penalty, "rows": rows }),
+    ))
+}
+
 pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<bool> {
-    let SpellDiceCommand::Exhaust(args) = command;
+    let args = match command {
+        SpellDiceCommand::Exhaust(args) => args,
+        SpellDiceCommand::Extremes(args) => return answer(args.format, extremes(args, limits)),
+        SpellDiceCommand::Odds(args) => return answer(args.format, cast_odds_table(args, limits)),
+    };
     let result = (|| {
         let strategy: Strategy = args.strategy.parse().map_err(|e| format!("{e}"))?;
         let spell_level = SpellLevel::new(args.spell_level).map_err(|e| e.to_string())?;
@@ -147,6 +315,38 @@ fn range_text(r: &Option<std::ops::RangeInclusive<i64>>) -> String {
 
 pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
     match command {
+        LuckCommand::Roll(args) => {
+            let offers = match args.offers {
+                OffersArg::Both => "both",
+                OffersArg::Bad => "bad",
+                OffersArg::Good => "good",
+            };
+            let missing = if args.missing_keeps_history {
+                "keeps-history"
+            } else {
+                "resets-history"
+            };
+            let action = serde_json::json!({
+                "action": "roll",
+                "event_modifier": args.event_modifier,
+                "offers": offers,
+                "missing_outcome": missing,
+            });
+            crate::act::run("luck", action, &args.holder, limits)
+        }
+        LuckCommand::AddModifier(args) => {
+            let action = serde_json::json!({
+                "action": "add-modifier",
+                "source": args.source,
+                "value": args.value,
+                "duration": if args.next_roll { "next-roll" } else { "permanent" },
+            });
+            crate::act::run("luck", action, &args.holder, limits)
+        }
+        LuckCommand::RemoveModifier(args) => {
+            let action = serde_json::json!({ "action": "remove-modifier", "source": args.source });
+            crate::act::run("luck", action, &args.holder, limits)
+        }
         LuckCommand::Ranges(args) => {
             let r = ranges(args.modifier);
             let mut text = format!("modifier {:+}:\n", args.modifier);

@@ -41,6 +41,7 @@
 //! This binary only parses arguments, reads the script, calls `omen-lang` and renders; the dice logic
 //! lives in the libraries.
 
+mod act;
 mod args;
 mod diagnostics;
 mod fraction;
@@ -59,7 +60,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use clap::Parser;
-use omen_core::{ChaChaDice, ScriptedDice};
+use omen_core::{ChaChaDice, Limits, ScriptedDice};
 use omen_lang::{
     Checked, Diagnostic, Options, Roll, RollNode, Span, Value, compile, exact, sample,
 };
@@ -113,34 +114,21 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
             rules::run(args.format)?;
             Ok(Status::Success)
         }
-        Command::Spelldice(command) => Ok(
-            if games::spelldice(command, &omen_core::Limits::default())? {
-                Status::Success
-            } else {
-                Status::BadInput
-            },
-        ),
-        Command::Luck(command) => Ok(if games::luck(command, &omen_core::Limits::default())? {
-            Status::Success
-        } else {
-            Status::BadInput
-        }),
-        Command::T13(command) => Ok(if games::t13(command, &omen_core::Limits::default())? {
-            Status::Success
-        } else {
-            Status::BadInput
-        }),
-        Command::Hprpg(command) => Ok(if hprpg::run(command)? {
-            Status::Success
-        } else {
-            Status::BadInput
-        }),
-        Command::Ritual(command) => Ok(if ritual::run(command, &omen_core::Limits::default())? {
-            Status::Success
-        } else {
-            Status::BadInput
-        }),
+        Command::Spelldice(command) => status(games::spelldice(command, &Limits::default())),
+        Command::Luck(command) => status(games::luck(command, &Limits::default())),
+        Command::T13(command) => status(games::t13(command, &Limits::default())),
+        Command::Hprpg(command) => status(hprpg::run(command)),
+        Command::Ritual(command) => status(ritual::run(command, &Limits::default())),
     }
+}
+
+/// A command that answers whether its input was good.
+fn status(answer: anyhow::Result<bool>) -> anyhow::Result<Status> {
+    Ok(if answer? {
+        Status::Success
+    } else {
+        Status::BadInput
+    })
 }
 
 /// What `omen roll --format json` prints.

@@ -7,6 +7,7 @@ mod prob;
 mod ritual;
 mod roll;
 mod script;
+mod stateful;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,288 @@
+//! Stateful actions from the command line: one runner for every game's actions.
+//!
+//! An action applies to a character held in one of three places:
+//!
+//! * `--char NAME [--campaign C]`: a character in the campaign database (`--db`, else `$OMEN_DB`, else the
+//!   platform data directory). The action is one transaction: state read, dice rolled, new state and log
+//!   entry written, or nothing changes.
+//! * `--state FILE`: a JSON state file (`{"rules", "version", "state"}`), created from `--sheet` when it does
+//!   not exist and replaced atomically after the action, so a failed write leaves the old file whole.
+//! * neither: a one-off character made from `--sheet` (JSON text or `@FILE`; default `{}`), shown after.
+//!
+//! `--odds` prints the exact odds of the action from the current state and rolls nothing.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use omen_core::{Limits, RecordingDice};
+use omen_rules::stateful::{self, ActionError, Game};
+use serde_json::{Value, json};
+
+use crate::args::RollFormat;
+use crate::ritual::dice_source;
+
+/// Whose state an action reads and writes, where its dice come from, and how to print.
+#[derive(Debug, Args)]
+pub struct Holder {
+    /// The character in the campaign database whose state the action reads and updates.
+    #[arg(long = "char", value_name = "NAME", conflicts_with_all = ["state", "sheet"])]
+    pub character: Option<String>,
+    /// The campaign of --char (may be left out when the database holds one campaign).
+    #[arg(long, value_name = "NAME", requires = "character")]
+    pub campaign: Option<String>,
+    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// A JSON state file instead of a database: created from --sheet if missing, updated in place.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// The sheet of a new character: JSON text, or @FILE.
+    #[arg(long, value_name = "JSON")]
+    pub sheet: Option<String>,
+    /// Print the exact odds of the action from the character's current state; roll nothing.
+    #[arg(long, conflicts_with_all = ["seed", "dice"])]
+    pub odds: bool,
+    /// Seed for the roller (ChaCha20); without it one is picked and shown.
+    #[arg(long, value_name = "N", conflicts_with = "dice")]
+    pub seed: Option<u64>,
+    /// Use these dice values, in order, instead of random ones, e.g. --dice 2,5,1.
+    #[arg(
+        long,
+        value_name = "VALUES",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub dice: Option<Vec<i64>>,
+    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
+    pub format: RollFormat,
+}
+
+/// A state file's contents: the rule set, the state's version, the state.
+fn envelope(game: &dyn Game, state: &Value) -> Value {
+    json!({ "rules": game.name(), "version": game.state_version(), "state": state })
+}
+
+/// Reads JSON given as text or as `@FILE`.
+pub fn json_argument(text: &str) -> Result<Value, String> {
+    let (origin, content) = match text.strip_prefix('@') {
+        Some(path) => (
+            path.to_string(),
+            fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+        ),
+        None => ("the argument".to_string(), text.to_string()),
+    };
+    serde_json::from_str(&content)
+        .map_err(|e| format!("{origin} is not valid JSON: {e}; give an object like {{\"key\": 1}}"))
+}
+
+/// Writes `contents` to `path` through a temporary file in the same directory and a rename, so a reader
+/// (or a crash) sees the old file or the new one, never half of one.
+pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = directory.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written
+}
+
+fn load_state_file(game: &dyn Game, path: &Path, sheet: &Value) -> Result<(Value, bool), String> {
+    if !path.exists() {
+        let state = game.new_character(sheet).map_err(|e| e.to_string())?;
+        return Ok((state, true));
+    }
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a state file: {e}", path.display()))?;
+    let rules = file.get("rules").and_then(Value::as_str).unwrap_or("");
+    if rules != game.name() {
+        return Err(format!(
+            "{} holds a `{rules}` character, not a `{}` one; use another --state file",
+            path.display(),
+            game.name()
+        ));
+    }
+    let version = file
+        .get("version")
+        .and_then(Value::as_u64)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| format!("{} has no state version", path.display()))?;
+    let state = game
+        .load(version, file.get("state").unwrap_or(&Value::Null))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((state, false))
+}
+
+fn print(format: RollFormat, text: &str, report: &Value) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    match format {
+        RollFormat::Text => out.write_all(text.as_bytes())?,
+        RollFormat::Json => writeln!(out, "{report}")?,
+    }
+    Ok(())
+}
+
+fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
+    eprintln!("error: {message}");
+    Ok(false)
+}
+
+fn odds_text(odds: &Value) -> String {
+    let mut text = String::new();
+    render_odds(odds, "", &mut text);
+    text
+}
+
+/// Odds JSON for people: every `{fraction, percent}` as "fraction ≈ percent", nested keys indented.
+fn render_odds(value: &Value, indent: &str, out: &mut String) {
+    match value {
+        Value::Object(map) if map.contains_key("fraction") => {
+            out.push_str(&format!(
+                "{} ≈ {:.2}%\n",
+                map["fraction"].as_str().unwrap_or("?"),
+                map.get("percent")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(f64::NAN)
+            ));
+        }
+        Value::Object(map) => {
+            out.push('\n');
+            for (key, item) in map {
+                out.push_str(&format!("{indent}  {key}: "));
+                render_odds(item, &format!("{indent}  "), out);
+            }
+        }
+        Value::Array(items) => {
+            out.push('\n');
+            for item in items {
+                match item.get("outcome") {
+                    Some(outcome) => {
+                        let label = outcome
+                            .as_str()
+                            .map_or_else(|| outcome.to_string(), str::to_string);
+                        out.push_str(&format!("{indent}  {label:<12} "));
+                        let mut rest = item.clone();
+                        rest.as_object_mut().map(|m| m.remove("outcome"));
+                        render_odds(&rest, &format!("{indent}  "), out);
+                    }
+                    None => {
+                        out.push_str(&format!("{indent}  - "));
+                        render_odds(item, &format!("{indent}  "), out);
+                    }
+                }
+            }
+        }
+        other => out.push_str(&format!("{other}\n")),
+    }
+}
+
+/// Runs `action` of `game_name` for the holder; `false` when the input was bad (reported on stderr).
+pub fn run(
+    game_name: &str,
+    action: Value,
+    holder: &Holder,
+    limits: &Limits,
+) -> anyhow::Result<bool> {
+    let Some(game) = stateful::game(game_name) else {
+        return fail(format!("{game_name} keeps no character state"));
+    };
+    if holder.character.is_some() {
+        return fail("--char needs the campaign database");
+    }
+    let sheet = match &holder.sheet {
+        Some(text) => match json_argument(text) {
+            Ok(sheet) => sheet,
+            Err(message) => return fail(message),
+        },
+        None => json!({}),
+    };
+    let (state, created) = match &holder.state {
+        Some(path) => match load_state_file(game, path, &sheet) {
+            Ok(loaded) => loaded,
+            Err(message) => return fail(message),
+        },
+        None => match game.new_character(&sheet) {
+            Ok(state) => (state, true),
+            Err(error) => return fail(error),
+        },
+    };
+    if holder.odds {
+        return match game.odds(&state, &action, limits) {
+            Ok(odds) => {
+                let text = format!("odds of {}:{}", action_name(&action), odds_text(&odds));
+                print(
+                    holder.format,
+                    &text,
+                    &json!({ "action": action, "odds": odds }),
+                )?;
+                Ok(true)
+            }
+            Err(error) => fail(error),
+        };
+    }
+    let (mut source, seed) = dice_source(&holder.dice, holder.seed);
+    let mut recorder = RecordingDice::new(source.as_mut());
+    let applied = match game.apply(&state, &action, &mut recorder, limits) {
+        Ok(applied) => applied,
+        Err(error) => return fail(describe(&error)),
+    };
+    let dice = recorder.faces();
+    if let Some(path) = &holder.state {
+        let contents = format!("{:#}\n", envelope(game, &applied.state));
+        if let Err(error) = write_atomically(path, &contents) {
+            return fail(format!(
+                "cannot write {}: {error}; the old state is unchanged",
+                path.display()
+            ));
+        }
+    }
+    let mut text = format!("{}\n", applied.summary);
+    if !dice.is_empty() {
+        text.push_str(&format!("dice: {dice:?}\n"));
+    }
+    if let Some(seed) = seed.filter(|_| !dice.is_empty()) {
+        text.push_str(&format!("seed: {seed}\n"));
+    }
+    match &holder.state {
+        Some(path) if created => text.push_str(&format!("state: {} (created)\n", path.display())),
+        Some(path) => text.push_str(&format!("state: {}\n", path.display())),
+        None => text.push_str(&format!("state after: {}\n", applied.state)),
+    }
+    let report = json!({
+        "rules": game.name(),
+        "action": action,
+        "seed": seed,
+        "dice": dice,
+        "result": applied.result,
+        "summary": applied.summary,
+        "state_before": state,
+        "state_after": applied.state,
+    });
+    print(holder.format, &text, &report)?;
+    Ok(true)
+}
+
+pub fn action_name(action: &Value) -> &str {
+    action.get("action").and_then(Value::as_str).unwrap_or("?")
+}
+
+/// An action error for people: given dice that ran out say how to fix that.
+pub fn describe(error: &ActionError) -> String {
+    match error {
+        ActionError::Dice(core) => format!("{core}; give one value per die the action rolls"),
+        other => other.to_string(),
+    }
+}
