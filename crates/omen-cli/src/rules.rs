@@ -1,4 +1,5 @@
-//! `omen rules`: the registered seed games, their mechanics, options and reference tables.
+//! `omen rules`: the registered seed games, their mechanics, options, reference tables and the actions
+//! of their characters.
 
 use std::io::{self, Write};
 
@@ -16,9 +17,15 @@ struct Listing<'a> {
     mechanics: &'a [omen_rules::Mechanic],
     options: &'a [omen_rules::RuleOption],
     tables: Vec<&'a str>,
+    /// The actions a character of this game can take (`omen GAME ACTION`), when it keeps state.
+    actions: &'a [omen_rules::stateful::ActionInfo],
+    /// The version of the saved state format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state_version: Option<u32>,
 }
 
 fn listing(rules: &'static dyn RuleSet) -> Listing<'static> {
+    let game = omen_rules::stateful::game(rules.name());
     Listing {
         name: rules.name(),
         seed_file: rules.seed_file(),
@@ -27,6 +34,8 @@ fn listing(rules: &'static dyn RuleSet) -> Listing<'static> {
         mechanics: rules.mechanics(),
         options: rules.options(),
         tables: rules.tables().iter().map(|t| t.name).collect(),
+        actions: game.map_or(&[], |g| g.actions()),
+        state_version: game.map(|g| g.state_version()),
     }
 }
 
@@ -66,6 +75,15 @@ pub fn run(format: RollFormat) -> anyhow::Result<()> {
         }
         for t in &game.tables {
             writeln!(out, "  table {t}")?;
+        }
+        for a in game.actions {
+            writeln!(
+                out,
+                "  action {}: {} [{}]",
+                a.name,
+                a.summary,
+                a.spec_items.join(", ")
+            )?;
         }
         writeln!(out)?;
     }

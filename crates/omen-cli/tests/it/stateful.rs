@@ -219,3 +219,33 @@ fn spelldice_odds_by_spell_level_are_exact() {
     let run = omen(&["spelldice", "odds", "--max-dice", "0"]);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn omen_rules_lists_each_stateful_games_actions() {
+    let games = json(&omen_ok(&["rules", "--format", "json"]));
+    for game in games.as_array().unwrap() {
+        let name = game["name"].as_str().unwrap();
+        let listed: Vec<&str> = game["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["name"].as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = omen_rules::stateful::game(name)
+            .map(|g| g.actions().iter().map(|a| a.name).collect())
+            .unwrap_or_default();
+        assert_eq!(listed, expected, "{name}");
+    }
+    let luck = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "luck")
+        .unwrap();
+    assert_eq!(luck["state_version"], 1);
+    assert!(
+        omen_ok(&["rules"])
+            .stdout
+            .contains("  action roll: a d50 luck roll")
+    );
+}
