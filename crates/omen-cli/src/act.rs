@@ -59,6 +59,26 @@ pub struct Holder {
     pub format: RollFormat,
 }
 
+/// `omen act RULES ACTION`: an action as JSON, for scripts and for actions without their own flags.
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    /// The rule set: ritual, spelldice, luck, hprpg or t13.
+    #[arg(value_name = "RULES")]
+    pub rules: String,
+    /// The action: JSON text with an "action" field, or @FILE.
+    #[arg(value_name = "ACTION")]
+    pub action: String,
+    #[command(flatten)]
+    pub holder: Holder,
+}
+
+pub fn act(args: &ActArgs, limits: &Limits) -> anyhow::Result<bool> {
+    match json_argument(&args.action) {
+        Ok(action) => run(&args.rules, action, &args.holder, limits),
+        Err(message) => fail(message),
+    }
+}
+
 /// A state file's contents: the rule set, the state's version, the state.
 fn envelope(game: &dyn Game, state: &Value) -> Value {
     json!({ "rules": game.name(), "version": game.state_version(), "state": state })
@@ -197,7 +217,11 @@ pub fn run(
     limits: &Limits,
 ) -> anyhow::Result<bool> {
     let Some(game) = stateful::game(game_name) else {
-        return fail(format!("{game_name} keeps no character state"));
+        let names: Vec<&str> = stateful::games().iter().map(|g| g.name()).collect();
+        return fail(format!(
+            "no game `{game_name}` keeps character state; choose one of: {}",
+            names.join(", ")
+        ));
     };
     if holder.character.is_some() {
         return fail("--char needs the campaign database");

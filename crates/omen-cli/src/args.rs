@@ -55,6 +55,9 @@ pub enum Command {
     /// Seed 000's ritual magic: Lore and Essence checks and the seed's tables.
     #[command(subcommand)]
     Ritual(crate::ritual::RitualCommand),
+    /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
+    /// (`omen rules` lists each game's actions).
+    Act(crate::act::ActArgs),
 }
 
 const ROLL_EXAMPLES: &str = "\

@@ -119,6 +119,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::T13(command) => status(games::t13(command, &Limits::default())),
         Command::Hprpg(command) => status(hprpg::run(command)),
         Command::Ritual(command) => status(ritual::run(command, &Limits::default())),
+        Command::Act(args) => status(act::act(args, &Limits::default())),
     }
 }
 

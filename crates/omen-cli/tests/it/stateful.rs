@@ -249,3 +249,36 @@ fn omen_rules_lists_each_stateful_games_actions() {
             .contains("  action roll: a d50 luck roll")
     );
 }
+
+#[test]
+fn omen_act_takes_any_action_as_json_and_names_what_is_wrong() {
+    let run = omen_ok(&[
+        "act",
+        "luck",
+        r#"{"action":"roll","event_modifier":-5}"#,
+        "--dice",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json(&run)["result"]["outcome"], "bad");
+    for (args, message) in [
+        (
+            ["act", "luck", r#"{"action":"fly"}"#],
+            "luck has no action `fly`; its actions are: roll, add-modifier, remove-modifier",
+        ),
+        (
+            ["act", "luck", r#"{"action":"roll","event_modifer":1}"#],
+            "unknown field `event_modifer`",
+        ),
+        (["act", "luck", "{roll"], "is not valid JSON"),
+        (
+            ["act", "lucky", "{}"],
+            "no game `lucky` keeps character state",
+        ),
+    ] {
+        let run = omen(&args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+    }
+}
