@@ -16,12 +16,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use omen_core::{Limits, RecordingDice};
+use omen_core::{ChaChaDice, DieSource, Limits, RecordingDice, ScriptedDice};
 use omen_rules::stateful::{self, ActionError, Game};
 use serde_json::{Value, json};
 
 use crate::args::RollFormat;
-use crate::ritual::dice_source;
 
 /// Whose state an action reads and writes, where its dice come from, and how to print.
 #[derive(Debug, Args)]
@@ -44,6 +43,13 @@ pub struct Holder {
     /// Print the exact odds of the action from the character's current state; roll nothing.
     #[arg(long, conflicts_with_all = ["seed", "dice"])]
     pub odds: bool,
+    #[command(flatten)]
+    pub source: RollSource,
+}
+
+/// Where the dice come from, and how to print.
+#[derive(Debug, Args)]
+pub struct RollSource {
     /// Seed for the roller (ChaCha20); without it one is picked and shown.
     #[arg(long, value_name = "N", conflicts_with = "dice")]
     pub seed: Option<u64>,
@@ -57,6 +63,28 @@ pub struct Holder {
     pub dice: Option<Vec<i64>>,
     #[arg(long, value_enum, default_value_t = RollFormat::Text)]
     pub format: RollFormat,
+}
+
+impl RollSource {
+    /// The dice source that `--dice` or `--seed` ask for (a fresh seed when neither is given), and the
+    /// seed when one was used.
+    pub fn dice_source(&self) -> (Box<dyn DieSource>, Option<u64>) {
+        Self::dice_source_of(&self.dice, self.seed)
+    }
+
+    /// The same for commands that spell their own `--dice` and `--seed` flags.
+    pub fn dice_source_of(
+        dice: &Option<Vec<i64>>,
+        seed: Option<u64>,
+    ) -> (Box<dyn DieSource>, Option<u64>) {
+        match (dice, seed) {
+            (Some(values), _) => (Box::new(ScriptedDice::new(values.clone())), None),
+            (None, seed) => {
+                let seed = seed.unwrap_or_else(crate::fresh_seed);
+                (Box::new(ChaChaDice::from_seed(seed)), Some(seed))
+            }
+        }
+    }
 }
 
 /// `omen act RULES ACTION`: an action as JSON, for scripts and for actions without their own flags.
@@ -248,7 +276,7 @@ pub fn run(
             Ok(odds) => {
                 let text = format!("odds of {}:{}", action_name(&action), odds_text(&odds));
                 print(
-                    holder.format,
+                    holder.source.format,
                     &text,
                     &json!({ "action": action, "odds": odds }),
                 )?;
@@ -257,7 +285,7 @@ pub fn run(
             Err(error) => fail(error),
         };
     }
-    let (mut source, seed) = dice_source(&holder.dice, holder.seed);
+    let (mut source, seed) = holder.source.dice_source();
     let mut recorder = RecordingDice::new(source.as_mut());
     let applied = match game.apply(&state, &action, &mut recorder, limits) {
         Ok(applied) => applied,
@@ -295,7 +323,7 @@ pub fn run(
         "state_before": state,
         "state_after": applied.state,
     });
-    print(holder.format, &text, &report)?;
+    print(holder.source.format, &text, &report)?;
     Ok(true)
 }
 

@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::{Limits, Probability, probability_to_f64};
 
-use crate::ritual::{dice_source, percent};
+use crate::act::RollSource;
+use crate::ritual::percent;
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
 use omen_rules::spelldice::{
     SpellDiceOptions, SpellLevel, Strategy, cast_odds, exhaust, extreme_odds,
@@ -491,7 +492,7 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             .crisis_probability(&options, limits)
             .map_err(|e| e.to_string())?;
         let cost = dice.cost();
-        let (mut source, seed) = dice_source(&args.dice, args.seed);
+        let (mut source, seed) = RollSource::dice_source_of(&args.dice, args.seed);
         let roll = test(&dice, opposition, &options, source.as_mut()).map_err(|e| e.to_string())?;
         let mut text = format!(
             "cost: {} Sway or {} Chi or {} Yarn\n",

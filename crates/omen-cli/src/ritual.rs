@@ -4,13 +4,14 @@
 use std::io::{self, Write};
 
 use clap::{Args, Subcommand};
-use omen_core::{ChaChaDice, DieSource, Limits, Probability, ScriptedDice, probability_to_f64};
+use omen_core::{Limits, Probability, probability_to_f64};
 use omen_rules::ritual::{
     Difficulty, EssenceCheck, EssenceContributions, EssenceOutcome, LoreCheck, LoreDice,
     LoreModifiers, RitualError, RitualOptions, essence_table, lore_table,
 };
 use serde::Serialize;
 
+use crate::act::RollSource;
 use crate::args::RollFormat;
 
 #[derive(Debug, Subcommand)]
@@ -23,24 +24,6 @@ pub enum RitualCommand {
     Lore(LoreArgs),
     /// An Essence check (000-M9..M11): the exact chance of each threshold, then a roll.
     Essence(EssenceArgs),
-}
-
-/// Where the dice come from, and how to print.
-#[derive(Debug, Args)]
-pub struct RollSource {
-    /// Seed for the roller (ChaCha20); without it one is picked and shown.
-    #[arg(long, value_name = "N", conflicts_with = "dice")]
-    pub seed: Option<u64>,
-    /// Use these dice values, in order, instead of random ones, e.g. --dice 2,5,1.
-    #[arg(
-        long,
-        value_name = "VALUES",
-        value_delimiter = ',',
-        allow_hyphen_values = true
-    )]
-    pub dice: Option<Vec<i64>>,
-    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
-    pub format: RollFormat,
 }
 
 #[derive(Debug, Args)]
@@ -159,21 +142,6 @@ fn report(
     }
 }
 
-/// The dice source that `--dice` or `--seed` ask for (a fresh seed when neither is given), and the
-/// seed when one was used. Shared by the rule-set commands.
-pub(crate) fn dice_source(
-    dice: &Option<Vec<i64>>,
-    seed: Option<u64>,
-) -> (Box<dyn DieSource>, Option<u64>) {
-    match (dice, seed) {
-        (Some(values), _) => (Box::new(ScriptedDice::new(values.clone())), None),
-        (None, seed) => {
-            let seed = seed.unwrap_or_else(crate::fresh_seed);
-            (Box::new(ChaChaDice::from_seed(seed)), Some(seed))
-        }
-    }
-}
-
 pub(crate) fn percent(p: &Probability) -> String {
     format!("{:.2}%", probability_to_f64(p) * 100.0)
 }
@@ -209,7 +177,7 @@ fn lore(args: &LoreArgs, limits: &Limits) -> Result<Answer, RitualError> {
         limits,
     )?;
     let p = check.success_probability(limits)?;
-    let (mut dice, seed) = dice_source(&args.source.dice, args.source.seed);
+    let (mut dice, seed) = args.source.dice_source();
     let roll = check.roll(dice.as_mut())?;
     let rolled = match check.dice() {
         LoreDice::Automatic => "nothing (difficulty 1 succeeds without a roll)".to_string(),
@@ -262,7 +230,7 @@ fn essence(args: &EssenceArgs, limits: &Limits) -> Result<Answer, RitualError> {
         check = check.with_pairs(args.pairs, desired, &RitualOptions::default())?;
     }
     let outcomes = check.outcome_distribution(limits)?;
-    let (mut dice, seed) = dice_source(&args.source.dice, args.source.seed);
+    let (mut dice, seed) = args.source.dice_source();
     let roll = check.roll(dice.as_mut())?;
     let name = |o: &EssenceOutcome| match o {
         EssenceOutcome::Failed => "failed".to_string(),
