@@ -50,6 +50,56 @@ pub(crate) fn limbs_of(bits: u64) -> u128 {
 /// What one allocating big-integer operation costs beyond its limbs, in the same units.
 pub(crate) const BIG_OP: u128 = 16;
 
+/// Below this many outcome pairs, [`Distribution::add`] multiplies pair by pair; above it, the
+/// Kronecker substitution's one long multiplication wins (measured in `benches/core.rs`).
+const KRONECKER_MIN_PAIRS: u128 = 4096;
+
+fn isqrt(n: u128) -> u128 {
+    let mut r = (n as f64).sqrt() as u128;
+    while r * r > n {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= n {
+        r += 1;
+    }
+    r
+}
+
+/// The weights of a sum of two integer distributions by Kronecker substitution: each side's weights
+/// become the digits of one long number (one slot per outcome from the minimum up, in base
+/// 2^(32·slot)), the two numbers are multiplied, and the product's digits are the sum's weights. A
+/// slot wide enough for the product of the totals never carries into the next, since every weight of
+/// the sum is at most that product.
+fn kronecker_sum(
+    a: &Distribution<i64>,
+    b: &Distribution<i64>,
+    span: usize,
+    total: &Weight,
+) -> Vec<Weight> {
+    let slot = total.bits().div_ceil(32).max(1) as usize;
+    let pack = |d: &Distribution<i64>| {
+        let low = *d.min_outcome();
+        let width = (*d.max_outcome() - low) as usize + 1;
+        let mut digits = vec![0u32; width * slot];
+        for (outcome, weight) in &d.entries {
+            let at = (outcome - low) as usize * slot;
+            for (k, digit) in weight.iter_u32_digits().enumerate() {
+                digits[at + k] = digit;
+            }
+        }
+        Weight::new(digits)
+    };
+    let product = pack(a) * pack(b);
+    let digits: Vec<u32> = product.iter_u32_digits().collect();
+    (0..span)
+        .map(|i| {
+            let start = (i * slot).min(digits.len());
+            let end = ((i + 1) * slot).min(digits.len());
+            Weight::from_slice(&digits[start..end])
+        })
+        .collect()
+}
+
 impl<T: Ord + Clone> Distribution<T> {
     /// Limbs of the largest weight (bounded by the total's).
     pub(crate) fn weight_limbs(&self) -> u128 {
@@ -411,32 +461,40 @@ impl Distribution<i64> {
             return self.combine(other, budget, |a, b| Ok(a + b));
         }
         limits.check_outcomes(span)?;
-        budget.spend_estimate(
-            self.len() as u128
-                * other.len() as u128
-                * (self.weight_limbs() * other.weight_limbs() + BIG_OP),
-        )?;
-        let mut acc = vec![Weight::zero(); span as usize];
-        for (a, wa) in &self.entries {
-            let base = (a - self.min_outcome()) as usize;
-            for (b, wb) in &other.entries {
-                let i = base + (b - other.min_outcome()) as usize;
-                if wa.is_one() {
-                    acc[i] += wb;
-                } else if wb.is_one() {
-                    acc[i] += wa;
-                } else {
-                    acc[i] += wa * wb;
+        let total = &self.total * &other.total;
+        let pairs = self.len() as u128 * other.len() as u128;
+        let schoolbook = pairs * (self.weight_limbs() * other.weight_limbs() + BIG_OP);
+        let acc = if pairs >= KRONECKER_MIN_PAIRS {
+            // One big multiplication instead of a product per pair: num-bigint multiplies long
+            // numbers by Toom-3, far below the pairwise cost; counted as n^1.5 limb operations.
+            let packed = limbs_of(total.bits()) * span;
+            budget.spend_estimate(schoolbook.min(packed * isqrt(packed) + BIG_OP * span))?;
+            kronecker_sum(self, other, span as usize, &total)
+        } else {
+            budget.spend_estimate(schoolbook)?;
+            let mut acc = vec![Weight::zero(); span as usize];
+            for (a, wa) in &self.entries {
+                let base = (a - self.min_outcome()) as usize;
+                for (b, wb) in &other.entries {
+                    let i = base + (b - other.min_outcome()) as usize;
+                    if wa.is_one() {
+                        acc[i] += wb;
+                    } else if wb.is_one() {
+                        acc[i] += wa;
+                    } else {
+                        acc[i] += wa * wb;
+                    }
                 }
             }
-        }
+            acc
+        };
         let entries = acc
             .into_iter()
             .enumerate()
             .map(|(i, w)| (lo + i as i64, w))
             .collect();
         let mut d = Self::from_sorted_unchecked(entries)?;
-        d.total = &self.total * &other.total;
+        d.total = total;
         Ok(d)
     }
 
@@ -577,6 +635,55 @@ mod tests {
 
     fn d(sides: i64) -> Distribution<i64> {
         Distribution::die(sides).unwrap()
+    }
+
+    /// The pairwise sum, for checking the Kronecker substitution against.
+    fn schoolbook_sum(a: &Distribution<i64>, b: &Distribution<i64>) -> BTreeMap<i64, Weight> {
+        let mut sum = BTreeMap::new();
+        for (x, wx) in &a.entries {
+            for (y, wy) in &b.entries {
+                *sum.entry(x + y).or_insert_with(Weight::zero) += wx * wy;
+            }
+        }
+        sum
+    }
+
+    #[test]
+    fn kronecker_sums_equal_pairwise_sums_with_gaps_and_big_weights() {
+        let limits = Limits::default();
+        let big = d(6).sum_of(90, &limits, &mut limits.budget()).unwrap();
+        // Gaps between outcomes, weights from 1 to 2^200, negative outcomes.
+        let gappy = Distribution::from_weights(
+            (0..80).map(|i| (3 * i - 100, Weight::from(1u32) << (i * 5 % 201) as usize)),
+        )
+        .unwrap();
+        let shifted = d(20).map(|x| x * 7);
+        for (a, b) in [
+            (&big, &big),
+            (&big, &gappy),
+            (&gappy, &shifted),
+            (&shifted, &big),
+        ] {
+            let span = (a.max_outcome() + b.max_outcome() - a.min_outcome() - b.min_outcome() + 1)
+                as usize;
+            let total = &a.total * &b.total;
+            let weights = kronecker_sum(a, b, span, &total);
+            let low = a.min_outcome() + b.min_outcome();
+            let kronecker: BTreeMap<i64, Weight> = weights
+                .into_iter()
+                .enumerate()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(i, w)| (low + i as i64, w))
+                .collect();
+            assert_eq!(kronecker, schoolbook_sum(a, b));
+            // And through `add`, whichever way it goes.
+            let sum = a.add(b, &limits, &mut limits.budget()).unwrap();
+            assert_eq!(
+                sum.entries.iter().cloned().collect::<BTreeMap<_, _>>(),
+                kronecker
+            );
+            assert_eq!(sum.total(), &total);
+        }
     }
 
     #[test]
