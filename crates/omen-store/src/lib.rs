@@ -1,1 +1,87 @@
-//! Campaign storage.
+//! Omen's campaigns in one SQLite file: characters bound to a rule set with the state it keeps
+//! between rolls, saved rolls, and a hash-chained log of every roll that can be verified and replayed.
+//!
+//! ```
+//! use omen_core::Limits;
+//! use omen_store::{Dice, LogFilter, Store};
+//! use serde_json::json;
+//!
+//! let mut store = Store::open_in_memory()?;
+//! store.create_campaign("Tak")?;
+//! // A halfling: a permanent +2 to every luck roll.
+//! let sheet = json!({ "intrinsic": [{ "source": "halfling", "value": 2 }] });
+//! store.create_character("Tak", "Ayla", "luck", &sheet)?;
+//!
+//! // The exact odds first, then the roll: a d50 of 50 is good luck, and the history remembers it.
+//! let roll = json!({ "action": "roll", "event_modifier": -5 });
+//! let odds = store.odds("Tak", "Ayla", &roll, &Limits::default())?;
+//! assert_eq!(odds["modifier"], -3);
+//! let entry = store.act("Tak", "Ayla", &roll, Dice::Given(vec![50]), &Limits::default())?;
+//! assert_eq!(entry.result["outcome"], "good");
+//! assert_eq!(store.character("Tak", "Ayla")?.state["history"], json!({ "kind": "good", "length": 1 }));
+//!
+//! // The log holds the creation and the roll, chained by their hashes, and replays exactly.
+//! assert_eq!(store.log(&LogFilter::default())?.len(), 2);
+//! assert!(store.verify("Tak")?.is_ok());
+//! assert!(store.replay("Tak", &Limits::default())?.is_ok());
+//! # Ok::<(), omen_store::StoreError>(())
+//! ```
+//!
+//! # Storage
+//!
+//! One database file: [`default_path`] in the platform's data directory, or the one [`resolve_path`]
+//! picks from `--db` and `OMEN_DB`. [`Store::open`] creates it, applies the migrations in
+//! `migrations/` (plain SQL, one transaction each, the version in `PRAGMA user_version`, see
+//! [`SCHEMA_VERSION`]), and turns on write-ahead logging, foreign keys and a busy timeout
+//! ([`BUSY_TIMEOUT`]): a second writer waits instead of failing.
+//!
+//! Every change is one transaction begun with `BEGIN IMMEDIATE`, so an action reads the state, rolls,
+//! and writes the new state and its log entry with no other writer in between: two processes acting on
+//! one character never lose an update, and a process killed in the middle leaves the last committed
+//! state. A full disk or a read-only file is an error ([`StoreError::DiskFull`],
+//! [`StoreError::ReadOnly`]) and changes nothing.
+//!
+//! # The log
+//!
+//! Every roll, action and change to a character is a [`LogEntry`], numbered per campaign. Each holds
+//! the time, names, inputs, the seed (if any) and every die rolled, the result, and the state before
+//! and after; its hash ([`LogEntry::compute_hash`]) covers all of that and the hash of the entry before
+//! it. The last entry's number and hash are also kept in a row of their own, written in the same
+//! transaction, so [`Store::verify`] finds an entry altered, removed, reordered, and also a log whose
+//! tail was cut off. [`Store::replay`] rolls every entry again from its recorded dice (and seed) and
+//! checks the results and states, and that each character's state runs on from entry to entry.
+//!
+//! # Sessions
+//!
+//! [`Store::statistics`] counts dice per session. A session is a campaign's entries on one UTC calendar
+//! day: simple to state, and the same for every player wherever they sit.
+//!
+//! # Export
+//!
+//! [`Store::export_campaign`] writes a whole campaign as JSON, log and hashes included;
+//! [`Store::import_campaign`] reads it back (under another name if asked), refusing a name that is
+//! taken and a log that does not verify.
+
+mod dice;
+mod error;
+mod exchange;
+mod log;
+mod replay;
+mod roll;
+mod schema;
+mod stats;
+mod store;
+mod time;
+
+pub use dice::{Dice, RolledDie};
+pub use error::{Existing, Missing, StoreError};
+pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
+pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, VerifyReport};
+pub use replay::ReplayReport;
+pub use roll::{ExpressionRoll, RollRecord, check_expression, param_value, roll_expression};
+pub use schema::SCHEMA_VERSION;
+pub use stats::{DieStatistics, FaceCount, SessionStatistics};
+pub use store::{
+    BUSY_TIMEOUT, Campaign, Character, LogFilter, SavedRoll, Store, default_path, resolve_path,
+};
+pub use time::normalize_time;

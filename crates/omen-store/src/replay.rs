@@ -1,0 +1,192 @@
+//! Replaying a campaign's log: every entry recomputed from its recorded dice, and every character's
+//! states followed from entry to entry.
+
+use std::collections::HashMap;
+
+use omen_core::Limits;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::dice::{Dice, Recording};
+use crate::error::StoreError;
+use crate::log::{self, LogEntry, LogProblem};
+use crate::roll::{self, RollRecord};
+use crate::store::{Store, campaign_id, game};
+
+/// The result of replaying a campaign's log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReplayReport {
+    pub campaign: String,
+    /// Entries in the log.
+    pub entries: u64,
+    /// Entries recomputed with the recorded result and states.
+    pub replayed: u64,
+    /// Every entry that did not replay, and every break in a character's states.
+    pub problems: Vec<LogProblem>,
+}
+
+impl ReplayReport {
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+fn field<'a>(entry: &'a LogEntry, name: &str) -> Result<&'a Value, String> {
+    entry
+        .inputs
+        .get(name)
+        .ok_or_else(|| format!("its inputs have no `{name}`"))
+}
+
+fn text_field<'a>(entry: &'a LogEntry, name: &str) -> Result<&'a str, String> {
+    field(entry, name)?
+        .as_str()
+        .ok_or_else(|| format!("its inputs' `{name}` is not text"))
+}
+
+fn same(what: &str, recomputed: &Value, recorded: Option<&Value>) -> Result<(), String> {
+    match recorded {
+        Some(recorded) if recorded == recomputed => Ok(()),
+        Some(recorded) => Err(format!(
+            "recomputing it gives {what} {recomputed}, not the recorded {recorded}"
+        )),
+        None => Err(format!("it records no {what}")),
+    }
+}
+
+/// Recomputes one entry from its inputs and recorded dice.
+fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
+    let kind = text_field(entry, "kind")?;
+    match kind {
+        "create" => {
+            let game = game(text_field(entry, "rule_set")?).map_err(|e| e.to_string())?;
+            let state = game
+                .new_character(field(entry, "sheet")?)
+                .map_err(|e| format!("its sheet no longer makes a character: {e}"))?;
+            same("the state", &state, entry.state_after.as_ref())
+        }
+        "edit" => {
+            let game = game(text_field(entry, "rule_set")?).map_err(|e| e.to_string())?;
+            let version = field(entry, "state_version")?
+                .as_u64()
+                .ok_or("its state version is not a number")? as u32;
+            let state = game
+                .load(version, field(entry, "state")?)
+                .map_err(|e| format!("its state no longer loads: {e}"))?;
+            same("the state", &state, entry.state_after.as_ref())
+        }
+        "action" => {
+            let game = game(text_field(entry, "rule_set")?).map_err(|e| e.to_string())?;
+            let before = entry
+                .state_before
+                .as_ref()
+                .ok_or("it records no state before")?;
+            let action = field(entry, "action")?;
+            let mut dice = Recording::replay(&entry.dice);
+            let applied = game
+                .apply(before, action, &mut dice, limits)
+                .map_err(|e| format!("applying it again from its dice fails: {e}"))?;
+            if dice.rolled != entry.dice || !dice.unused().is_empty() {
+                return Err(
+                    "its dice do not fit its action: applying it again uses other dice".to_string(),
+                );
+            }
+            same("the result", &applied.result, Some(&entry.result))?;
+            same("the state", &applied.state, entry.state_after.as_ref())?;
+            if let Some(seed) = entry.seed {
+                let mut seeded = Recording::new(&Dice::Seed(seed));
+                game.apply(before, action, &mut seeded, limits)
+                    .map_err(|e| format!("applying it again from seed {seed} fails: {e}"))?;
+                if seeded.rolled != entry.dice {
+                    return Err(format!("its dice are not the ones seed {seed} gives"));
+                }
+            }
+            Ok(())
+        }
+        "expression" => {
+            let record = RollRecord {
+                expression: text_field(entry, "expression")?.to_string(),
+                params: serde_json::from_value(field(entry, "params")?.clone())
+                    .map_err(|e| format!("its parameters do not read: {e}"))?,
+                saved_roll: None,
+                explode_depth: field(entry, "explode_depth")?
+                    .as_u64()
+                    .ok_or("its explosion depth is not a number")?,
+                seed: entry.seed,
+                dice: entry.dice.clone(),
+                result: entry.result.clone(),
+            };
+            roll::recheck(&record, limits)
+        }
+        "rename" | "delete" => Ok(()),
+        other => Err(format!(
+            "its kind `{other}` is unknown to this build of omen"
+        )),
+    }
+}
+
+impl Store {
+    /// Recomputes every entry of a campaign's log from its recorded dice (and seed) and checks the
+    /// results and states against the recorded ones, and that each character's state before an entry
+    /// is the state its previous entry left.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`]; problems with entries are in the report, not errors.
+    pub fn replay(&self, campaign: &str, limits: &Limits) -> Result<ReplayReport, StoreError> {
+        let raw = self.read(|conn| log::raw_entries(conn, campaign_id(conn, campaign)?))?;
+        let entries = raw.len() as u64;
+        let mut problems = Vec::new();
+        let mut replayed = 0;
+        // Each character's state after its latest entry, and that entry's number.
+        let mut states: HashMap<String, (u64, Value)> = HashMap::new();
+        for raw in raw {
+            let sequence = raw.sequence();
+            let entry = match raw.parse() {
+                Ok(entry) => entry,
+                Err(problem) => {
+                    problems.push(LogProblem::entry(sequence, problem));
+                    continue;
+                }
+            };
+            match replay_entry(&entry, limits) {
+                Ok(()) => replayed += 1,
+                Err(problem) => problems.push(LogProblem::entry(sequence, problem)),
+            }
+            let Some(name) = entry.character.clone() else {
+                continue;
+            };
+            if entry.action == "rename" {
+                if let Some(from) = entry.inputs.get("from").and_then(Value::as_str)
+                    && let Some(state) = states.remove(from)
+                {
+                    states.insert(name, state);
+                }
+                continue;
+            }
+            if let (Some(before), Some((previous, state))) =
+                (&entry.state_before, states.get(&name))
+                && before != state
+            {
+                problems.push(LogProblem::entry(
+                    sequence,
+                    format!("{name}'s state before it is not the state entry {previous} left: a change went unlogged or was lost"),
+                ));
+            }
+            match &entry.state_after {
+                Some(after) => {
+                    states.insert(name, (sequence, after.clone()));
+                }
+                None if entry.action == "delete" => {
+                    states.remove(&name);
+                }
+                None => {}
+            }
+        }
+        Ok(ReplayReport {
+            campaign: campaign.to_string(),
+            entries,
+            replayed,
+            problems,
+        })
+    }
+}

@@ -1,0 +1,120 @@
+use omen_store::{Existing, Missing, Store, StoreError};
+
+use crate::{CAMPAIGN, file_store, memory_store, raw, roll_times};
+
+#[test]
+fn campaigns_are_created_listed_shown_renamed_and_deleted() {
+    let mut store = Store::open_in_memory().unwrap();
+    assert!(store.campaigns().unwrap().is_empty());
+    let created = store.create_campaign("Tak").unwrap();
+    store.create_campaign("Arden").unwrap();
+    let names: Vec<String> = store
+        .campaigns()
+        .unwrap()
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(names, ["Arden", "Tak"]);
+    assert_eq!(store.campaign("Tak").unwrap().created, created.created);
+    store.rename_campaign("Tak", "Tak'Rahn").unwrap();
+    assert!(matches!(
+        store.campaign("Tak"),
+        Err(StoreError::NotFound(_))
+    ));
+    assert_eq!(store.campaign("Tak'Rahn").unwrap().created, created.created);
+    store.delete_campaign("Arden").unwrap();
+    let names: Vec<String> = store
+        .campaigns()
+        .unwrap()
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(names, ["Tak'Rahn"]);
+}
+
+#[test]
+fn a_campaign_counts_its_characters_and_log_entries() {
+    let mut store = memory_store();
+    roll_times(&mut store, 2);
+    let campaign = store.campaign(CAMPAIGN).unwrap();
+    assert_eq!((campaign.characters, campaign.log_entries), (1, 3));
+}
+
+#[test]
+fn a_taken_campaign_name_is_refused() {
+    let mut store = memory_store();
+    let error = store.create_campaign(CAMPAIGN).unwrap_err();
+    assert!(matches!(
+        error,
+        StoreError::AlreadyExists(Existing::Campaign { .. })
+    ));
+    assert_eq!(
+        error.to_string(),
+        "a campaign `Tak` already exists; choose another name or rename the existing one"
+    );
+    store.create_campaign("Other").unwrap();
+    assert!(matches!(
+        store.rename_campaign("Other", CAMPAIGN),
+        Err(StoreError::AlreadyExists(_))
+    ));
+}
+
+#[test]
+fn an_unknown_campaign_is_not_found_with_a_hint() {
+    let store = Store::open_in_memory().unwrap();
+    let error = store.campaign("Nowhere").unwrap_err();
+    assert!(matches!(
+        error,
+        StoreError::NotFound(Missing::Campaign { .. })
+    ));
+    assert_eq!(
+        error.to_string(),
+        "no campaign `Nowhere`; `omen campaign list` lists them"
+    );
+}
+
+#[test]
+fn unusable_names_are_refused() {
+    let mut store = Store::open_in_memory().unwrap();
+    for name in ["", "   ", " Tak", "Tak\n"] {
+        assert!(
+            matches!(store.create_campaign(name), Err(StoreError::Invalid(_))),
+            "{name:?}"
+        );
+    }
+    assert!(store.campaigns().unwrap().is_empty());
+}
+
+#[test]
+fn deleting_a_campaign_removes_everything_it_holds() {
+    let (_dir, path, mut store) = file_store();
+    roll_times(&mut store, 3);
+    store
+        .save_roll(
+            CAMPAIGN,
+            &omen_store::SavedRoll {
+                name: "attack".into(),
+                expression: "d20 + 5".into(),
+                params: Default::default(),
+                description: None,
+            },
+            false,
+        )
+        .unwrap();
+    store.delete_campaign(CAMPAIGN).unwrap();
+    let conn = raw(&path);
+    for table in [
+        "campaign",
+        "character",
+        "saved_roll",
+        "roll_log",
+        "chain_head",
+    ] {
+        let count: i64 = conn
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |row| {
+                row.get(0)
+            })
+            .unwrap();
+        assert_eq!(count, 0, "{table}");
+    }
+}

@@ -1,0 +1,71 @@
+//! omen-store's integration tests: one binary, one module per area.
+
+mod actions;
+mod campaigns;
+mod characters;
+mod exchange;
+mod log;
+mod processes;
+mod saved;
+mod storage;
+
+use std::path::{Path, PathBuf};
+
+use omen_core::Limits;
+use omen_store::{Dice, Store};
+use serde_json::{Value, json};
+
+pub const CAMPAIGN: &str = "Tak";
+pub const HERO: &str = "Ayla";
+
+/// A halfling's luck sheet: a permanent +2.
+pub fn halfling() -> Value {
+    json!({ "intrinsic": [{ "source": "halfling", "value": 2 }] })
+}
+
+pub fn luck_roll(event_modifier: i64) -> Value {
+    json!({ "action": "roll", "event_modifier": event_modifier })
+}
+
+/// A store holding campaign `Tak` with the halfling `Ayla`.
+pub fn prepare(store: &mut Store) {
+    store.create_campaign(CAMPAIGN).unwrap();
+    store
+        .create_character(CAMPAIGN, HERO, "luck", &halfling())
+        .unwrap();
+}
+
+pub fn memory_store() -> Store {
+    let mut store = Store::open_in_memory().unwrap();
+    prepare(&mut store);
+    store
+}
+
+/// A store in a file of its own, prepared.
+pub fn file_store() -> (tempfile::TempDir, PathBuf, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("omen.db");
+    let mut store = Store::open(&path).unwrap();
+    prepare(&mut store);
+    (dir, path, store)
+}
+
+/// `count` seeded luck rolls for `Ayla`, with seeds 1, 2, 3, …
+pub fn roll_times(store: &mut Store, count: u64) {
+    for seed in 1..=count {
+        store
+            .act(
+                CAMPAIGN,
+                HERO,
+                &luck_roll(0),
+                Dice::Seed(seed),
+                &Limits::default(),
+            )
+            .unwrap();
+    }
+}
+
+/// A second connection to the file, for changing it behind the store's back.
+pub fn raw(path: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(path).unwrap()
+}
