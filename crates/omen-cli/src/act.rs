@@ -188,7 +188,7 @@ fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
     Ok(false)
 }
 
-fn odds_text(odds: &Value) -> String {
+pub fn odds_text(odds: &Value) -> String {
     let mut text = String::new();
     render_odds(odds, "", &mut text);
     text
@@ -252,7 +252,7 @@ pub fn run(
         ));
     };
     if holder.character.is_some() {
-        return fail("--char needs the campaign database");
+        return crate::campaign::act(game, action, holder, limits);
     }
     let sheet = match &holder.sheet {
         Some(text) => match json_argument(text) {

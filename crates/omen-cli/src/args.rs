@@ -58,6 +58,20 @@ pub enum Command {
     /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
     /// (`omen rules` lists each game's actions).
     Act(crate::act::ActArgs),
+    /// Campaigns: new, list, show, rename, delete.
+    Campaign(crate::campaign::CampaignArgs),
+    /// A campaign's characters, each bound to a rule set: new, list, show, edit, rename, delete.
+    Char(crate::campaign::CharArgs),
+    /// The roll log: list and filter, verify the hash chain, replay from the recorded dice, statistics.
+    Log(crate::campaign::LogArgs),
+    /// Save a named, parameterised roll in a campaign, for `omen roll @NAME`.
+    Save(crate::campaign::SaveArgs),
+    /// List or delete a campaign's saved rolls.
+    Saved(crate::campaign::SavedArgs),
+    /// Export a whole campaign as JSON.
+    Export(crate::campaign::ExportArgs),
+    /// Import a campaign written by `omen export`.
+    Import(crate::campaign::ImportArgs),
 }
 
 const ROLL_EXAMPLES: &str = "\
@@ -127,6 +141,35 @@ pub struct RollArgs {
     pub script: ScriptArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub campaign: CampaignRollArgs,
+}
+
+/// Rolling in a campaign: `@NAME` rolls a saved roll, and the roll is written to the campaign's log.
+#[derive(Debug, Args)]
+pub struct CampaignRollArgs {
+    /// The campaign whose saved rolls `@NAME` names, and whose log records the roll (may be left out
+    /// when the database holds one campaign).
+    #[arg(long, value_name = "NAME")]
+    pub campaign: Option<String>,
+    /// The character the roll is for, in the log.
+    #[arg(long = "char", value_name = "NAME")]
+    pub character: Option<String>,
+    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+}
+
+impl CampaignRollArgs {
+    /// Whether the roll goes through a campaign: a saved roll, or a campaign or character named.
+    pub fn wanted(&self, input: &InputArgs) -> bool {
+        self.campaign.is_some()
+            || self.character.is_some()
+            || input
+                .expression
+                .as_deref()
+                .is_some_and(|e| e.starts_with('@'))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -140,6 +183,12 @@ pub struct ProbArgs {
     pub script: ScriptArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// The campaign whose saved roll `@NAME` names.
+    #[arg(long, value_name = "NAME")]
+    pub campaign: Option<String>,
+    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

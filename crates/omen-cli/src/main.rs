@@ -43,6 +43,7 @@
 
 mod act;
 mod args;
+mod campaign;
 mod diagnostics;
 mod fraction;
 mod games;
@@ -120,6 +121,13 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Hprpg(command) => status(hprpg::run(command)),
         Command::Ritual(command) => status(ritual::run(command, &Limits::default())),
         Command::Act(args) => status(act::act(args, &Limits::default())),
+        Command::Campaign(args) => status(campaign::campaign(args)),
+        Command::Char(args) => status(campaign::character(args)),
+        Command::Log(args) => status(campaign::log(args, &Limits::default())),
+        Command::Save(args) => status(campaign::save(args)),
+        Command::Saved(args) => status(campaign::saved(args)),
+        Command::Export(args) => status(campaign::export(args)),
+        Command::Import(args) => status(campaign::import(args)),
     }
 }
 
@@ -129,6 +137,89 @@ fn status(answer: anyhow::Result<bool>) -> anyhow::Result<Status> {
         Status::Success
     } else {
         Status::BadInput
+    })
+}
+
+/// The saved roll an EXPR of `@NAME` names.
+fn saved_name(input: &InputArgs) -> Option<&str> {
+    input.expression.as_deref()?.strip_prefix('@')
+}
+
+/// `omen roll` in a campaign: a saved roll or an expression, rolled and written to the campaign's log
+/// in one transaction.
+fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
+    let limits = args.limits.to_limits();
+    let bad = |message: String| {
+        eprintln!("error: {message}");
+        Ok(Status::BadInput)
+    };
+    let mut store = match campaign::open(&args.campaign.db) {
+        Ok(store) => store,
+        Err(error) => return bad(error.to_string()),
+    };
+    let name = match campaign::campaign_name(&store, &args.campaign.campaign) {
+        Ok(name) => name,
+        Err(message) => return bad(message),
+    };
+    let saved = saved_name(&args.input);
+    let source = match saved {
+        Some(saved) => match store.saved_roll(&name, saved) {
+            Ok(found) => Source {
+                text: found.expression,
+                file: None,
+            },
+            Err(error) => return bad(error.to_string()),
+        },
+        None => match Source::read(&args.input, Options::default().parse.max_len) {
+            Ok(source) => source,
+            Err(error) => return fail_to_read(style, &error),
+        },
+    };
+    let params = match campaign::json_param_values(&args.script.params) {
+        Ok(params) => params,
+        Err(message) => return bad(message),
+    };
+    let dice = match &args.dice {
+        Some(values) => omen_store::Dice::Given(values.clone()),
+        None => omen_store::Dice::Seed(args.seed.unwrap_or_else(fresh_seed)),
+    };
+    let character = args.campaign.character.as_deref();
+    let rolled = match saved {
+        Some(saved) => store.roll_saved(&name, character, saved, &params, &dice, &limits),
+        None => store.roll(&name, character, &source.text, &params, &dice, &limits),
+    };
+    let (entry, rolled) = match rolled {
+        Ok(done) => done,
+        Err(omen_store::StoreError::Language(errors)) => {
+            return fail(style, source.input(), &errors, &[]);
+        }
+        Err(error) => return bad(error.to_string()),
+    };
+    let mut warnings = rolled.warnings;
+    if !rolled.unused_dice.is_empty() {
+        warnings.push(unused_dice(&source.text, &rolled.unused_dice));
+    }
+    let seed = dice.seed();
+    let text = match args.format {
+        RollFormat::Text => format!(
+            "{}logged as entry {} in `{name}`\n",
+            render_transcript(&rolled.roll, seed),
+            entry.sequence
+        ),
+        RollFormat::Json => {
+            let report = serde_json::json!({
+                "expression": &rolled.roll.expression,
+                "seed": seed,
+                "result": &rolled.roll.result,
+                "tree": &rolled.roll.tree,
+                "campaign": name,
+                "log_entry": entry.sequence,
+            });
+            format!("{report}\n")
+        }
+    };
+    succeed(style, source.input(), &warnings, |out| {
+        out.write_all(text.as_bytes())
     })
 }
 
@@ -147,6 +238,9 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         RollFormat::Text => Style::Text,
         RollFormat::Json => Style::Json,
     };
+    if args.campaign.wanted(&args.input) {
+        return roll_in_campaign(args, style);
+    }
     let (options, script, checked) =
         match compile_input(&args.input, &args.script, &args.limits, style) {
             Ok(compiled) => compiled,
@@ -200,11 +294,24 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         ProbFormat::Json => Style::Json,
         ProbFormat::Table | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
     };
-    let (options, script, checked) =
-        match compile_input(&args.input, &args.script, &args.limits, style) {
-            Ok(compiled) => compiled,
-            Err(status) => return status,
-        };
+    let saved;
+    let (input, script_args) = match saved_name(&args.input) {
+        Some(name) => match campaign::saved_input(name, &args.campaign, &args.db, &args.script) {
+            Ok(found) => {
+                saved = found;
+                (&saved.0, &saved.1)
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                return Ok(Status::BadInput);
+            }
+        },
+        None => (&args.input, &args.script),
+    };
+    let (options, script, checked) = match compile_input(input, script_args, &args.limits, style) {
+        Ok(compiled) => compiled,
+        Err(status) => return status,
+    };
     let (input, source) = (script.input(), script.text.as_str());
     let result = match exact(&checked.program, &options.limits) {
         Ok(result) => result,

@@ -1,0 +1,754 @@
+//! Campaigns that remember: `omen campaign`, `omen char`, `omen log`, `omen save`, `omen saved`,
+//! `omen export` and `omen import`, and the `--char` form of every game action. The storage, the
+//! transactions and the log's hash chain are omen-store's; this reads arguments and prints.
+//!
+//! The database is `--db PATH`, else `$OMEN_DB`, else `omen.db` in the platform data directory. A
+//! command that names no campaign uses the database's only campaign, and says so when there are several.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use omen_core::Limits;
+use omen_rules::stateful::Game;
+use omen_store::{Dice, LogFilter, SavedRoll, Store, StoreError};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::act::{Holder, action_name, json_argument, write_atomically};
+use crate::args::{InputArgs, RollFormat, ScriptArgs};
+use crate::diagnostics::{Input, Style, render_diagnostics};
+
+/// The database and the output format, shared by the campaign commands.
+#[derive(Debug, Args)]
+pub struct DbArgs {
+    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    #[arg(long, value_name = "PATH", global = true)]
+    pub db: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = RollFormat::Text, global = true)]
+    pub format: RollFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CampaignArgs {
+    #[command(subcommand)]
+    pub command: CampaignCommand,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CampaignCommand {
+    /// Create a campaign.
+    New { name: String },
+    /// List the campaigns.
+    List,
+    /// Show a campaign: its characters, saved rolls and log length.
+    Show { name: Option<String> },
+    /// Rename a campaign.
+    Rename { name: String, new_name: String },
+    /// Delete a campaign with its characters, saved rolls and log (asks to confirm).
+    Delete {
+        name: String,
+        /// Delete without asking.
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct CharArgs {
+    #[command(subcommand)]
+    pub command: CharCommand,
+    /// The campaign (may be left out when the database holds one campaign).
+    #[arg(long, value_name = "NAME", global = true)]
+    pub campaign: Option<String>,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CharCommand {
+    /// Create a character bound to a rule set, from its sheet (checked: every problem is listed).
+    New {
+        name: String,
+        /// The rule set: ritual, spelldice, luck, hprpg or t13.
+        #[arg(long, value_name = "RULES")]
+        rules: String,
+        /// The sheet: JSON text, or @FILE [default: {}].
+        #[arg(long, value_name = "JSON")]
+        sheet: Option<String>,
+    },
+    /// List the campaign's characters.
+    List,
+    /// Show a character's rule set and state.
+    Show { name: String },
+    /// Replace a character's state (JSON text or @FILE), checked by its rule set and logged.
+    Edit {
+        name: String,
+        #[arg(long, value_name = "JSON")]
+        state: String,
+    },
+    /// Rename a character.
+    Rename { name: String, new_name: String },
+    /// Delete a character (asks to confirm); its log entries stay.
+    Delete {
+        name: String,
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    #[command(subcommand)]
+    pub command: Option<LogCommand>,
+    #[command(flatten)]
+    pub filter: LogFilterArgs,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LogFilterArgs {
+    /// The campaign (may be left out when the database holds one campaign).
+    #[arg(long, value_name = "NAME", global = true)]
+    pub campaign: Option<String>,
+    /// Only this character's entries.
+    #[arg(long = "char", value_name = "NAME", global = true)]
+    pub character: Option<String>,
+    /// Only this action's entries (e.g. roll, cast, check).
+    #[arg(long, value_name = "ACTION", global = true)]
+    pub action: Option<String>,
+    /// Only entries at or after this time (RFC 3339, or a date such as 2026-11-23).
+    #[arg(long, value_name = "TIME", global = true)]
+    pub since: Option<String>,
+    /// Only entries before this time (RFC 3339, or a date).
+    #[arg(long, value_name = "TIME", global = true)]
+    pub until: Option<String>,
+    /// Only the last N entries.
+    #[arg(long, value_name = "N", global = true)]
+    pub last: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LogCommand {
+    /// List the entries (the default).
+    List,
+    /// Check the hash chain: any altered, removed or reordered entry is named.
+    Verify,
+    /// Recompute every entry from its recorded dice and compare results and states.
+    Replay,
+    /// Dice statistics per session.
+    Stats,
+}
+
+#[derive(Debug, Args)]
+pub struct SaveArgs {
+    /// The saved roll's name (used as `omen roll @NAME`).
+    pub name: String,
+    /// The expression or script (or -f FILE).
+    #[arg(required_unless_present = "file")]
+    pub expression: Option<String>,
+    /// Read the script from FILE.
+    #[arg(short = 'f', long, value_name = "FILE", conflicts_with = "expression")]
+    pub file: Option<PathBuf>,
+    /// Default parameter values, NAME=VALUE (a `--param` at roll time overrides them).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// A line saying what the roll is for.
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// Replace a saved roll of the same name.
+    #[arg(long)]
+    pub replace: bool,
+    #[arg(long, value_name = "NAME")]
+    pub campaign: Option<String>,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SavedArgs {
+    #[command(subcommand)]
+    pub command: SavedCommand,
+    #[arg(long, value_name = "NAME", global = true)]
+    pub campaign: Option<String>,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SavedCommand {
+    /// List the campaign's saved rolls.
+    List,
+    /// Delete a saved roll.
+    Delete { name: String },
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The campaign to export (may be left out when the database holds one campaign).
+    pub campaign: Option<String>,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// A file written by `omen export` (`-` for stdin).
+    pub file: PathBuf,
+    /// Import under this name instead of the exported one.
+    #[arg(long = "as", value_name = "NAME")]
+    pub as_name: Option<String>,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+pub fn open(db: &Option<PathBuf>) -> Result<Store, StoreError> {
+    let path = omen_store::resolve_path(db.clone())?;
+    Store::open(&path)
+}
+
+fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
+    eprintln!("error: {message}");
+    Ok(false)
+}
+
+fn print(format: RollFormat, text: &str, json: &impl Serialize) -> anyhow::Result<bool> {
+    let mut out = io::stdout().lock();
+    match format {
+        RollFormat::Text => out.write_all(text.as_bytes())?,
+        RollFormat::Json => writeln!(out, "{}", serde_json::to_string(json)?)?,
+    }
+    Ok(true)
+}
+
+/// The campaign named, or the database's only one.
+pub fn campaign_name(store: &Store, named: &Option<String>) -> Result<String, String> {
+    if let Some(name) = named {
+        return Ok(name.clone());
+    }
+    let campaigns = store.campaigns().map_err(|e| e.to_string())?;
+    match campaigns.as_slice() {
+        [only] => Ok(only.name.clone()),
+        [] => {
+            Err("the database holds no campaign; create one with `omen campaign new NAME`".into())
+        }
+        many => Err(format!(
+            "the database holds {} campaigns ({}); choose one with --campaign",
+            many.len(),
+            many.iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Asks the person at the terminal to type `name` to confirm; refuses without a terminal.
+fn confirmed(what: &str, name: &str, yes: bool) -> Result<bool, String> {
+    if yes {
+        return Ok(true);
+    }
+    if !io::stdin().is_terminal() {
+        return Err(format!(
+            "deleting {what} `{name}` needs confirmation; add --yes to delete without asking"
+        ));
+    }
+    eprint!("delete {what} `{name}`? type its name to confirm: ");
+    let mut answer = String::new();
+    io::stdin()
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| e.to_string())?;
+    Ok(answer.trim() == name)
+}
+
+macro_rules! attempt {
+    ($e:expr) => {
+        match $e {
+            Ok(value) => value,
+            Err(error) => return fail(error),
+        }
+    };
+}
+
+pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
+    let mut store = attempt!(open(&args.db.db));
+    let format = args.db.format;
+    match &args.command {
+        CampaignCommand::New { name } => {
+            let campaign = attempt!(store.create_campaign(name));
+            print(
+                format,
+                &format!(
+                    "campaign `{}` created in {}\n",
+                    campaign.name,
+                    store.path().display()
+                ),
+                &campaign,
+            )
+        }
+        CampaignCommand::List => {
+            let campaigns = attempt!(store.campaigns());
+            let mut text = String::new();
+            for c in &campaigns {
+                text.push_str(&format!("{}\n", c.name));
+            }
+            if campaigns.is_empty() {
+                text.push_str("no campaigns; create one with `omen campaign new NAME`\n");
+            }
+            print(format, &text, &campaigns)
+        }
+        CampaignCommand::Show { name } => {
+            let name = attempt!(campaign_name(&store, name));
+            let campaign = attempt!(store.campaign(&name));
+            let characters = attempt!(store.characters(&name));
+            let saved = attempt!(store.saved_rolls(&name));
+            let entries = attempt!(store.log(&LogFilter {
+                campaign: Some(name.clone()),
+                ..LogFilter::default()
+            }));
+            let mut text = format!("campaign `{}`\n", campaign.name);
+            text.push_str(&format!("characters ({}):\n", characters.len()));
+            for c in &characters {
+                text.push_str(&format!("  {} ({})\n", c.name, c.rule_set));
+            }
+            text.push_str(&format!("saved rolls ({}):\n", saved.len()));
+            for s in &saved {
+                text.push_str(&format!("  @{} = {}\n", s.name, s.expression));
+            }
+            text.push_str(&format!("log entries: {}\n", entries.len()));
+            print(
+                format,
+                &text,
+                &json!({ "campaign": campaign, "characters": characters, "saved_rolls": saved, "log_entries": entries.len() }),
+            )
+        }
+        CampaignCommand::Rename { name, new_name } => {
+            attempt!(store.rename_campaign(name, new_name));
+            print(
+                format,
+                &format!("campaign `{name}` is now `{new_name}`\n"),
+                &json!({ "renamed": name, "to": new_name }),
+            )
+        }
+        CampaignCommand::Delete { name, yes } => {
+            attempt!(store.campaign(name));
+            if !attempt!(confirmed("campaign", name, *yes)) {
+                return fail("not confirmed; nothing was deleted");
+            }
+            attempt!(store.delete_campaign(name));
+            print(
+                format,
+                &format!("campaign `{name}` deleted\n"),
+                &json!({ "deleted": name }),
+            )
+        }
+    }
+}
+
+pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
+    let mut store = attempt!(open(&args.db.db));
+    let format = args.db.format;
+    let campaign = attempt!(campaign_name(&store, &args.campaign));
+    match &args.command {
+        CharCommand::New { name, rules, sheet } => {
+            let sheet = match sheet {
+                Some(text) => attempt!(json_argument(text)),
+                None => json!({}),
+            };
+            let created = attempt!(store.create_character(&campaign, name, rules, &sheet));
+            print(
+                format,
+                &format!(
+                    "{} ({}) joins `{campaign}`\nstate: {}\n",
+                    created.name, created.rule_set, created.state
+                ),
+                &created,
+            )
+        }
+        CharCommand::List => {
+            let characters = attempt!(store.characters(&campaign));
+            let mut text = String::new();
+            for c in &characters {
+                text.push_str(&format!("{} ({})\n", c.name, c.rule_set));
+            }
+            if characters.is_empty() {
+                text.push_str(&format!(
+                    "no characters in `{campaign}`; add one with `omen char new NAME --rules RULES`\n"
+                ));
+            }
+            print(format, &text, &characters)
+        }
+        CharCommand::Show { name } => {
+            let c = attempt!(store.character(&campaign, name));
+            let text = format!(
+                "{} ({}, state version {})\n{:#}\n",
+                c.name, c.rule_set, c.state_version, c.state
+            );
+            print(format, &text, &c)
+        }
+        CharCommand::Edit { name, state } => {
+            let state = attempt!(json_argument(state));
+            let c = attempt!(store.set_state(&campaign, name, &state));
+            print(
+                format,
+                &format!("{} updated\nstate: {}\n", c.name, c.state),
+                &c,
+            )
+        }
+        CharCommand::Rename { name, new_name } => {
+            attempt!(store.rename_character(&campaign, name, new_name));
+            print(
+                format,
+                &format!("`{name}` is now `{new_name}`\n"),
+                &json!({ "renamed": name, "to": new_name }),
+            )
+        }
+        CharCommand::Delete { name, yes } => {
+            attempt!(store.character(&campaign, name));
+            if !attempt!(confirmed("character", name, *yes)) {
+                return fail("not confirmed; nothing was deleted");
+            }
+            attempt!(store.delete_character(&campaign, name));
+            print(
+                format,
+                &format!("`{name}` deleted from `{campaign}`\n"),
+                &json!({ "deleted": name }),
+            )
+        }
+    }
+}
+
+/// The `--char` form of a game action: one transaction in the campaign database.
+pub fn act(
+    game: &dyn Game,
+    action: Value,
+    holder: &Holder,
+    limits: &Limits,
+) -> anyhow::Result<bool> {
+    let mut store = attempt!(open(&holder.db));
+    let campaign = attempt!(campaign_name(&store, &holder.campaign));
+    let name = holder.character.as_deref().unwrap_or_default();
+    let character = attempt!(store.character(&campaign, name));
+    if character.rule_set != game.name() {
+        return fail(format!(
+            "{name} plays {}, not {}; use `omen {} …` for this character",
+            character.rule_set,
+            game.name(),
+            character.rule_set
+        ));
+    }
+    if holder.odds {
+        let odds = attempt!(store.odds(&campaign, name, &action, limits));
+        let text = format!(
+            "odds of {} for {name}:{}",
+            action_name(&action),
+            crate::act::odds_text(&odds)
+        );
+        return print(
+            holder.source.format,
+            &text,
+            &json!({ "action": action, "odds": odds }),
+        );
+    }
+    let dice = match (&holder.source.dice, holder.source.seed) {
+        (Some(values), _) => Dice::Given(values.clone()),
+        (None, seed) => Dice::Seed(seed.unwrap_or_else(crate::fresh_seed)),
+    };
+    let entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    let mut text = format!("{name}: {}\n", entry.summary);
+    if !entry.dice.is_empty() {
+        let faces: Vec<i64> = entry.dice.iter().map(|d| d.face).collect();
+        text.push_str(&format!("dice: {faces:?}\n"));
+    }
+    if let Some(seed) = entry.seed.filter(|_| !entry.dice.is_empty()) {
+        text.push_str(&format!("seed: {seed}\n"));
+    }
+    text.push_str(&format!("logged as entry {}\n", entry.sequence));
+    print(holder.source.format, &text, &entry)
+}
+
+fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
+    Ok(LogFilter {
+        campaign: Some(campaign_name(store, &args.campaign)?),
+        character: args.character.clone(),
+        action: args.action.clone(),
+        since: args.since.clone(),
+        until: args.until.clone(),
+        last: args.last,
+    })
+}
+
+pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let store = attempt!(open(&args.db.db));
+    let format = args.db.format;
+    let filter = attempt!(filter(&store, &args.filter));
+    let campaign = filter.campaign.clone().unwrap_or_default();
+    match args.command.as_ref().unwrap_or(&LogCommand::List) {
+        LogCommand::List => {
+            let entries = attempt!(store.log(&filter));
+            let mut text = String::new();
+            for e in &entries {
+                text.push_str(&format!(
+                    "{:>4}  {}  {:<10} {:<14} {}\n",
+                    e.sequence,
+                    e.time,
+                    e.character.as_deref().unwrap_or("-"),
+                    e.action,
+                    e.summary
+                ));
+            }
+            if entries.is_empty() {
+                text.push_str("no entries\n");
+            }
+            print(format, &text, &entries)
+        }
+        LogCommand::Verify => {
+            let report = attempt!(store.verify(&campaign));
+            let text = if report.problems.is_empty() {
+                format!(
+                    "the log of `{campaign}` is intact: {} entries, chain verified\n",
+                    report.entries
+                )
+            } else {
+                let mut text = format!("the log of `{campaign}` has been tampered with:\n");
+                for p in &report.problems {
+                    text.push_str(&format!("  {p}\n"));
+                }
+                text
+            };
+            let ok = report.problems.is_empty();
+            print(format, &text, &report)?;
+            Ok(ok)
+        }
+        LogCommand::Replay => {
+            let report = attempt!(store.replay(&campaign, limits));
+            let text = if report.problems.is_empty() {
+                format!(
+                    "replayed {} entries of `{campaign}`: every result and state is the same\n",
+                    report.replayed
+                )
+            } else {
+                let mut text = format!(
+                    "replayed {} entries of `{campaign}`; these differ:\n",
+                    report.replayed
+                );
+                for problem in &report.problems {
+                    text.push_str(&format!("  {problem}\n"));
+                }
+                text
+            };
+            let ok = report.problems.is_empty();
+            print(format, &text, &report)?;
+            Ok(ok)
+        }
+        LogCommand::Stats => {
+            let sessions = attempt!(store.statistics(&filter));
+            let mut text = String::new();
+            for s in &sessions {
+                text.push_str(&format!(
+                    "session {} ({} to {}): {} entries, {} rolls, {} dice\n",
+                    s.session, s.first, s.last, s.entries, s.rolls, s.dice
+                ));
+                for die in &s.by_die {
+                    let faces: Vec<String> = die
+                        .faces
+                        .iter()
+                        .map(|f| format!("{}×{}", f.face, f.count))
+                        .collect();
+                    let expected = die
+                        .expected_mean
+                        .map_or(String::new(), |m| format!(" (fair: {m:.2})"));
+                    text.push_str(&format!(
+                        "  {:<6} {:>5} rolled, mean {:.2}{expected}: {}\n",
+                        die.die,
+                        die.rolled,
+                        die.mean,
+                        faces.join(" ")
+                    ));
+                }
+            }
+            if sessions.is_empty() {
+                text.push_str("no rolls\n");
+            }
+            print(format, &text, &sessions)
+        }
+    }
+}
+
+/// `--param NAME=VALUE` values as JSON, read the way the language reads parameter values.
+fn json_params(params: &[String]) -> Result<BTreeMap<String, Value>, String> {
+    let parsed = params
+        .iter()
+        .map(|p| crate::args::parse_param(p))
+        .collect::<Result<Vec<_>, String>>()?;
+    json_param_values(&parsed)
+}
+
+/// Parameter values of the language as the JSON a campaign stores them in.
+pub fn json_param_values(
+    params: &[(String, omen_lang::Value)],
+) -> Result<BTreeMap<String, Value>, String> {
+    params
+        .iter()
+        .map(|(name, value)| {
+            let value = serde_json::to_value(value).map_err(|e| e.to_string())?;
+            Ok((name.clone(), value))
+        })
+        .collect()
+}
+
+/// The saved roll `name` as a script to compute: its text, with its default parameters under the
+/// ones given on the command line.
+pub fn saved_input(
+    name: &str,
+    campaign: &Option<String>,
+    db: &Option<PathBuf>,
+    given: &ScriptArgs,
+) -> Result<(InputArgs, ScriptArgs), String> {
+    let store = open(db).map_err(|e| e.to_string())?;
+    let campaign = campaign_name(&store, campaign)?;
+    let saved = store
+        .saved_roll(&campaign, name)
+        .map_err(|e| e.to_string())?;
+    let mut params = Vec::new();
+    for (key, value) in &saved.params {
+        if !given.params.iter().any(|(given, _)| given == key) {
+            let value = omen_store::param_value(key, value).map_err(|e| e.to_string())?;
+            params.push((key.clone(), value));
+        }
+    }
+    params.extend(given.params.iter().cloned());
+    Ok((
+        InputArgs {
+            expression: Some(saved.expression),
+            file: None,
+        },
+        ScriptArgs { params },
+    ))
+}
+
+pub fn save(args: &SaveArgs) -> anyhow::Result<bool> {
+    let mut store = attempt!(open(&args.db.db));
+    let campaign = attempt!(campaign_name(&store, &args.campaign));
+    let expression = match (&args.expression, &args.file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(path)) => attempt!(
+            std::fs::read_to_string(path)
+                .map(|text| text.trim_end().to_string())
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        ),
+        (None, None) => return fail("give an expression or -f FILE"),
+    };
+    let params = attempt!(json_params(&args.params));
+    // A saved roll that does not compile would fail every time it is used: refuse it now, drawn.
+    match omen_store::check_expression(&expression, &params, &Limits::default()) {
+        Ok(_) => {}
+        Err(StoreError::Language(errors)) => {
+            let input = Input {
+                text: &expression,
+                file: None,
+            };
+            eprint!("{}", render_diagnostics(Style::Text, input, &errors, &[]));
+            return Ok(false);
+        }
+        Err(error) => return fail(error),
+    }
+    let saved = SavedRoll {
+        name: args.name.trim_start_matches('@').to_string(),
+        expression,
+        params,
+        description: args.description.clone(),
+    };
+    attempt!(store.save_roll(&campaign, &saved, args.replace));
+    print(
+        args.db.format,
+        &format!("saved @{} in `{campaign}`\n", saved.name),
+        &saved,
+    )
+}
+
+pub fn saved(args: &SavedArgs) -> anyhow::Result<bool> {
+    let mut store = attempt!(open(&args.db.db));
+    let campaign = attempt!(campaign_name(&store, &args.campaign));
+    match &args.command {
+        SavedCommand::List => {
+            let saved = attempt!(store.saved_rolls(&campaign));
+            let mut text = String::new();
+            for s in &saved {
+                let params: Vec<String> =
+                    s.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                text.push_str(&format!("@{}  {}", s.name, s.expression));
+                if !params.is_empty() {
+                    text.push_str(&format!("  [{}]", params.join(", ")));
+                }
+                if let Some(d) = &s.description {
+                    text.push_str(&format!("  # {d}"));
+                }
+                text.push('\n');
+            }
+            if saved.is_empty() {
+                text.push_str("no saved rolls; save one with `omen save NAME EXPR`\n");
+            }
+            print(args.db.format, &text, &saved)
+        }
+        SavedCommand::Delete { name } => {
+            let name = name.trim_start_matches('@');
+            attempt!(store.delete_saved_roll(&campaign, name));
+            print(
+                args.db.format,
+                &format!("@{name} deleted from `{campaign}`\n"),
+                &json!({ "deleted": name }),
+            )
+        }
+    }
+}
+
+pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
+    let store = attempt!(open(&args.db.db));
+    let campaign = attempt!(campaign_name(&store, &args.campaign));
+    let exported = attempt!(store.export_campaign(&campaign));
+    let text = format!("{exported:#}\n");
+    match &args.output {
+        Some(path) => {
+            attempt!(
+                write_atomically(path, &text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            );
+            eprintln!("exported `{campaign}` to {}", path.display());
+        }
+        None => io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(true)
+}
+
+pub fn import(args: &ImportArgs) -> anyhow::Result<bool> {
+    let text = if args.file.as_os_str() == "-" {
+        let mut text = String::new();
+        attempt!(io::Read::read_to_string(&mut io::stdin(), &mut text));
+        text
+    } else {
+        attempt!(
+            std::fs::read_to_string(&args.file)
+                .map_err(|e| format!("cannot read {}: {e}", args.file.display()))
+        )
+    };
+    let export: Value = attempt!(
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not an export: {e}", args.file.display()))
+    );
+    let mut store = attempt!(open(&args.db.db));
+    let campaign = attempt!(store.import_campaign(&export, args.as_name.as_deref()));
+    print(
+        args.db.format,
+        &format!("imported campaign `{}`\n", campaign.name),
+        &campaign,
+    )
+}

@@ -1,0 +1,369 @@
+//! Campaigns from the command line: characters, stateful actions with `--char`, saved rolls, the
+//! log, export and import, and real concurrent processes acting on one character.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::{json, omen, omen_ok, scratch_dir};
+
+/// `omen ARGS --db DB`.
+fn at(db: &Path, args: &[&str]) -> crate::Run {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--db", db.to_str().unwrap()]);
+    omen(&all)
+}
+
+fn ok(db: &Path, args: &[&str]) -> crate::Run {
+    let run = at(db, args);
+    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
+    run
+}
+
+fn new_campaign(test: &str) -> std::path::PathBuf {
+    let db = scratch_dir(test).join("omen.db");
+    ok(&db, &["campaign", "new", "Tak"]);
+    db
+}
+
+#[test]
+fn a_campaign_is_created_listed_renamed_and_deleted_only_when_confirmed() {
+    let db = new_campaign("campaign_lifecycle");
+    ok(&db, &["campaign", "new", "Other"]);
+    let listed = json(&ok(&db, &["campaign", "list", "--format", "json"]));
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Other", "Tak"]);
+    let again = at(&db, &["campaign", "new", "Tak"]);
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("Tak"), "{}", again.stderr);
+    ok(&db, &["campaign", "rename", "Other", "Ruins"]);
+    // With two campaigns, a command that names none must be told which.
+    let which = at(&db, &["char", "list"]);
+    assert_eq!(which.code, 2);
+    assert!(
+        which.stderr.contains("choose one with --campaign"),
+        "{}",
+        which.stderr
+    );
+    // Without a terminal, deleting needs --yes, and nothing is deleted meanwhile.
+    let refused = at(&db, &["campaign", "delete", "Ruins"]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("add --yes"), "{}", refused.stderr);
+    assert!(ok(&db, &["campaign", "list"]).stdout.contains("Ruins"));
+    ok(&db, &["campaign", "delete", "Ruins", "--yes"]);
+    assert_eq!(ok(&db, &["campaign", "list"]).stdout, "Tak\n");
+}
+
+#[test]
+fn a_luck_character_rolls_with_its_karma_and_every_roll_is_logged() {
+    let db = new_campaign("campaign_luck_rolls");
+    ok(
+        &db,
+        &[
+            "char",
+            "new",
+            "Ayla",
+            "--rules",
+            "luck",
+            "--sheet",
+            r#"{"intrinsic":[{"source":"halfling","value":2}]}"#,
+        ],
+    );
+    // Odds first: a halfling's +2 at event −5 is modifier −3; nothing is logged by asking.
+    let odds = json(&ok(
+        &db,
+        &[
+            "luck",
+            "roll",
+            "--char",
+            "Ayla",
+            "--event-modifier",
+            "-5",
+            "--odds",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(odds["odds"]["modifier"], -3);
+    for die in ["50", "49"] {
+        ok(&db, &["luck", "roll", "--char", "Ayla", "--dice", die]);
+    }
+    let shown = json(&ok(&db, &["char", "show", "Ayla", "--format", "json"]));
+    assert_eq!(
+        shown["state"]["history"],
+        serde_json::json!({"kind": "good", "length": 2})
+    );
+    let log = json(&ok(
+        &db,
+        &[
+            "log", "--char", "Ayla", "--action", "roll", "--format", "json",
+        ],
+    ));
+    let dice: Vec<i64> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["dice"][0]["face"].as_i64().unwrap())
+        .collect();
+    assert_eq!(dice, [50, 49]);
+    // The second roll used the karma of the first: −1 after two good rolls comes next.
+    assert_eq!(log[1]["result"]["karmic_modifier"], 0);
+    assert!(
+        ok(&db, &["log", "verify"])
+            .stdout
+            .contains("intact: 3 entries")
+    );
+    assert!(
+        ok(&db, &["log", "replay"])
+            .stdout
+            .contains("every result and state is the same")
+    );
+    let stats = ok(&db, &["log", "stats"]).stdout;
+    assert!(stats.contains("d50        2 rolled"), "{stats}");
+}
+
+#[test]
+fn a_character_of_another_game_or_a_bad_sheet_is_refused_with_every_problem() {
+    let db = new_campaign("campaign_refusals");
+    ok(&db, &["char", "new", "Ayla", "--rules", "luck"]);
+    let wrong = at(&db, &["t13", "test", "--char", "Ayla", "--difficulty", "4"]);
+    assert_eq!(wrong.code, 2);
+    let bad = at(
+        &db,
+        &[
+            "char",
+            "new",
+            "Bob",
+            "--rules",
+            "luck",
+            "--sheet",
+            r#"{"intrinsic":[{"source":" ","value":1},{"source":"x","value":9223372036854775807}]}"#,
+        ],
+    );
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("2 problems"), "{}", bad.stderr);
+    let unknown = at(&db, &["char", "new", "Cid", "--rules", "chess"]);
+    assert_eq!(unknown.code, 2);
+    // An edit is checked too and changes nothing when refused.
+    let before = ok(&db, &["char", "show", "Ayla"]).stdout;
+    let edit = at(
+        &db,
+        &[
+            "char",
+            "edit",
+            "Ayla",
+            "--state",
+            r#"{"history":{"kind":"good","length":9}}"#,
+        ],
+    );
+    assert_eq!(edit.code, 2);
+    assert_eq!(ok(&db, &["char", "show", "Ayla"]).stdout, before);
+    ok(
+        &db,
+        &[
+            "char",
+            "edit",
+            "Ayla",
+            "--state",
+            r#"{"history":{"kind":"bad","length":3}}"#,
+        ],
+    );
+    let after = json(&ok(&db, &["char", "show", "Ayla", "--format", "json"]));
+    assert_eq!(after["state"]["history"]["length"], 3);
+    ok(&db, &["char", "rename", "Ayla", "Aila"]);
+    ok(&db, &["char", "delete", "Aila", "--yes"]);
+    assert!(ok(&db, &["char", "list"]).stdout.contains("no characters"));
+}
+
+#[test]
+fn saved_rolls_take_parameters_and_are_logged_when_rolled() {
+    let db = new_campaign("campaign_saved_rolls");
+    ok(
+        &db,
+        &[
+            "save",
+            "sneak",
+            "param dv = 8; param n = 3; (n)d12>=dv",
+            "--param",
+            "dv=10",
+        ],
+    );
+    let refused = at(&db, &["save", "broken", "3d6+"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains('^'),
+        "a caret under the spot: {}",
+        refused.stderr
+    );
+    // The saved DV 10 applies; --param n=4 overrides the script's default.
+    let rolled = json(&ok(
+        &db,
+        &[
+            "roll",
+            "@sneak",
+            "--param",
+            "n=4",
+            "--dice",
+            "10,9,12,1",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(rolled["result"], 2);
+    assert_eq!(rolled["log_entry"], 1);
+    let odds = json(&ok(
+        &db,
+        &["prob", "@sneak", "--param", "n=1", "--format", "json"],
+    ));
+    // One d12 against the saved DV 10: P(success) = 3/12.
+    assert_eq!(odds["outcomes"][1]["outcome"], 1);
+    assert_eq!(odds["outcomes"][1]["probability"], "1/4");
+    assert!(ok(&db, &["saved", "list"]).stdout.contains("@sneak"));
+    ok(&db, &["saved", "delete", "sneak"]);
+    let gone = at(&db, &["roll", "@sneak"]);
+    assert_eq!(gone.code, 2);
+    assert!(
+        gone.stderr.contains("no saved roll `sneak`"),
+        "{}",
+        gone.stderr
+    );
+    assert!(
+        ok(&db, &["log", "replay"])
+            .stdout
+            .contains("replayed 1 entries")
+    );
+}
+
+#[test]
+fn export_and_import_round_trip_a_campaign() {
+    let db = new_campaign("campaign_export");
+    ok(&db, &["char", "new", "Ayla", "--rules", "luck"]);
+    ok(&db, &["luck", "roll", "--char", "Ayla", "--seed", "9"]);
+    ok(&db, &["save", "fireball", "8d6"]);
+    let file = db.with_file_name("tak.json");
+    ok(&db, &["export", "Tak", "--output", file.to_str().unwrap()]);
+    let other = db.with_file_name("other.db");
+    ok(&other, &["import", file.to_str().unwrap()]);
+    ok(
+        &other,
+        &[
+            "export",
+            "--output",
+            db.with_file_name("again.json").to_str().unwrap(),
+        ],
+    );
+    let first: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let second: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(db.with_file_name("again.json")).unwrap())
+            .unwrap();
+    assert_eq!(first, second);
+    assert!(ok(&other, &["log", "verify"]).stdout.contains("intact"));
+    let clash = at(&db, &["import", file.to_str().unwrap()]);
+    assert_eq!(clash.code, 2);
+    ok(&db, &["import", file.to_str().unwrap(), "--as", "Tak copy"]);
+}
+
+#[test]
+fn omen_db_names_the_database_and_db_overrides_it() {
+    let dir = scratch_dir("campaign_omen_db");
+    let from_env = dir.join("env.db");
+    let from_flag = dir.join("flag.db");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_omen"))
+            .args(args)
+            .env("OMEN_DB", &from_env)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["campaign", "new", "One"]).status.success());
+    assert!(from_env.exists());
+    assert!(
+        run(&[
+            "campaign",
+            "new",
+            "Two",
+            "--db",
+            from_flag.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let listed = run(&["campaign", "list"]);
+    assert_eq!(String::from_utf8_lossy(&listed.stdout), "One\n");
+}
+
+/// Several `omen` processes add modifiers to one character at the same time: each is one transaction,
+/// so none is lost.
+#[test]
+fn concurrent_processes_never_lose_an_update() {
+    let db = new_campaign("campaign_concurrent");
+    ok(&db, &["char", "new", "Ayla", "--rules", "luck"]);
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            Command::new(env!("CARGO_BIN_EXE_omen"))
+                .args([
+                    "luck",
+                    "add-modifier",
+                    "--char",
+                    "Ayla",
+                    "--value",
+                    "1",
+                    "--source",
+                ])
+                .arg(format!("blessing {i}"))
+                .arg("--db")
+                .arg(&db)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let shown = json(&ok(&db, &["char", "show", "Ayla", "--format", "json"]));
+    assert_eq!(shown["state"]["intrinsic"].as_array().unwrap().len(), 8);
+    assert!(
+        ok(&db, &["log", "verify"])
+            .stdout
+            .contains("intact: 9 entries")
+    );
+    assert!(
+        ok(&db, &["log", "replay"])
+            .stdout
+            .contains("every result and state is the same")
+    );
+}
+
+#[test]
+fn a_database_that_cannot_be_opened_is_a_clear_error() {
+    let dir = scratch_dir("campaign_bad_db");
+    let not_db = dir.join("notes.txt");
+    std::fs::write(&not_db, "these are my notes, not a database\n".repeat(100)).unwrap();
+    let run = at(&not_db, &["campaign", "list"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&not_db).unwrap(),
+        "these are my notes, not a database\n".repeat(100)
+    );
+    let _ = omen_ok(&[
+        "campaign",
+        "list",
+        "--db",
+        dir.join("fresh.db").to_str().unwrap(),
+    ]);
+}
