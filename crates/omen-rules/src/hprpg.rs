@@ -15,8 +15,11 @@
 //! [`level_fortitude`], [`casting_pool`], [`Delivery`], [`CastingOutcome`], [`spend_optional`]),
 //! resisting (M20, A18, A19: [`resist_difficulty`], [`resisted_power`]) and catch-casting (M19, A15:
 //! [`CatchCasting`], [`completion_probability`], exact by recursion on the accumulated successes).
-//! Not yet: rituals (M21), FORTITUDE and RAGE as state (M23, M24), feats (M25) and the character
-//! data (D1..D7).
+//! The character is in [`character`]: the seed's creation data as data (D1..D7, A9, A10, A11, A21),
+//! the sheet (S1, A14), creation and validation (A2). Resources are in [`resources`]: FORTITUDE
+//! (M23, A12, A13), rituals' automatic successes (M21), RAGE (M24, S3), the feats (M25, A20) and
+//! resource-limited attempts (M13). The stateful game of a character is [`game::HprpgGame`] (S1, S2,
+//! S3).
 //!
 //! ```
 //! use omen_core::{Limits, ScriptedDice};
@@ -41,11 +44,92 @@ use std::fmt::Write as _;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 use omen_core::{CoreError, Die, DieSource, Distribution, Limits, Probability, Weight};
-use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
+
+/// Declares a closed set of the seed's names (003-D1..D7): the canonical upper-case name, the other
+/// spellings the seed uses (003-A21), parsing that ignores case and punctuation, and serde as the
+/// canonical name (aliases accepted on input, so hand-written JSON may use either).
+macro_rules! seed_names {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $ty:ident ($kind:literal) {
+            $( $(#[$vmeta:meta])* $variant:ident = $name:literal $(| $alias:literal)* ; )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        $vis enum $ty { $( $(#[$vmeta])* $variant, )+ }
+
+        impl $ty {
+            /// Every value, in the seed's order.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            /// What a value is, as messages call it.
+            pub const KIND: &'static str = $kind;
+
+            /// The canonical name (003-A21).
+            pub fn name(self) -> &'static str {
+                match self { $($ty::$variant => $name,)+ }
+            }
+
+            /// Other spellings the seed uses for the same thing (003-A21).
+            pub fn aliases(self) -> &'static [&'static str] {
+                match self { $($ty::$variant => &[$($alias),*],)+ }
+            }
+
+            /// The value called `text`, ignoring case and punctuation, aliases included.
+            ///
+            /// # Errors
+            /// [`crate::hprpg::character::NameError`] naming the nearest valid name, or listing them
+            /// all.
+            pub fn parse(text: &str) -> Result<Self, crate::hprpg::character::NameError> {
+                crate::hprpg::character::lookup(text, $kind, Self::ALL, Self::name, Self::aliases)
+            }
+        }
+
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $ty {
+            type Err = crate::hprpg::character::NameError;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                Self::parse(text)
+            }
+        }
+
+        impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <String as ::serde::Deserialize>::deserialize(deserializer)?;
+                Self::parse(&text).map_err(::serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+pub mod character;
+pub mod game;
+pub mod resources;
+
+pub use character::{
+    Ability, AbilityType, Archetype, Aspect, AspectType, CharacterSheet, CreationChoices,
+    Discipline, Feat, House, Personality, Species,
+};
+pub use game::{HprpgAction, HprpgGame, HprpgSheet, HprpgState};
+pub use resources::{FortitudeSpend, Resource, ResourceError};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "003_1702dc698ddb7165.txt";
@@ -58,6 +142,15 @@ pub const MIN_DIFFICULTY: i64 = 2;
 
 /// The highest difficulty value (003-M2, M4).
 pub const MAX_DIFFICULTY: i64 = 12;
+
+/// The GM's guide to difficulty values, easiest first (003-M2); any value 2..=12 may be used.
+pub const DIFFICULTY_GUIDE: [(&str, i64); 5] = [
+    ("VERY EASY", 4),
+    ("EASY", 6),
+    ("STANDARD", 8),
+    ("HARD", 10),
+    ("VERY HARD", 12),
+];
 
 /// The widest catastrophe range 1..X: at X = 12 no difficulty would be left above it (003-M4).
 pub const MAX_CATASTROPHE_RANGE: i64 = SIDES - 1;
@@ -106,7 +199,8 @@ pub enum HprpgError {
 // Options (003-A4, A5) and the registry entry.
 
 /// What a difficulty above 12 does (003-A4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum DifficultyAboveTwelve {
     /// The difficulty is clamped to 12; the points above are lost. The spec's resolution.
     #[default]
@@ -131,7 +225,8 @@ impl DifficultyAboveTwelve {
 }
 
 /// Whether the successes left after intractability absorbs its share stop at 0 (003-A5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum IntractabilityFloor {
     /// net = max(S − I, 0) − C. The spec's resolution.
     #[default]
@@ -166,10 +261,12 @@ pub struct Hprpg;
 
 const SPEC_ITEMS: &[&str] = &[
     "003-M1", "003-M2", "003-M3", "003-M4", "003-M5", "003-M6", "003-M7", "003-M8", "003-M9",
-    "003-M10", "003-M11", "003-M12", "003-M14", "003-M15", "003-M16", "003-M17", "003-M18",
-    "003-M19", "003-M20", "003-M22", "003-A1", "003-A3", "003-A4", "003-A5", "003-A6", "003-A7",
-    "003-A8", "003-A12", "003-A13", "003-A15", "003-A16", "003-A17", "003-A18", "003-A19",
-    "003-A22",
+    "003-M10", "003-M11", "003-M12", "003-M13", "003-M14", "003-M15", "003-M16", "003-M17",
+    "003-M18", "003-M19", "003-M20", "003-M21", "003-M22", "003-S1", "003-M23", "003-M24",
+    "003-M25", "003-D1", "003-D2", "003-D3", "003-D4", "003-D5", "003-D6", "003-D7", "003-A1",
+    "003-A2", "003-A3", "003-A4", "003-A5", "003-A6", "003-A7", "003-A8", "003-A9", "003-A10",
+    "003-A11", "003-A12", "003-A13", "003-A14", "003-A15", "003-A16", "003-A17", "003-A18",
+    "003-A19", "003-A20", "003-A21", "003-A22",
 ];
 
 const MECHANICS: &[Mechanic] = &[
@@ -232,6 +329,25 @@ const MECHANICS: &[Mechanic] = &[
         spec_items: &["003-M19", "003-A15"],
         summary: "a cast short of its requirement may catch-cast with 1 die fewer each time, adding \
                   the net until the requirement is met; any net ≤ 0 ends the casting",
+    },
+    Mechanic {
+        name: "character",
+        spec_items: &[
+            "003-S1", "003-D1", "003-D2", "003-D3", "003-D4", "003-D5", "003-D6", "003-D7",
+            "003-A2", "003-A9", "003-A10", "003-A11", "003-A14", "003-A21",
+        ],
+        summary: "9 aspects (1 + 7/5/3 by ranked type, +3 at most each), 30 abilities (12/8/4, 3 at \
+                  most), archetype abilities (1 each + 3 free, 4 at most) and bonuses, personality \
+                  dots (House first), ratings 0..7 with a warning above the advancement cap",
+    },
+    Mechanic {
+        name: "resources",
+        spec_items: &[
+            "003-M13", "003-M21", "003-M23", "003-M24", "003-M25", "003-A20",
+        ],
+        summary: "1 FORTITUDE per level above Affinity, extra action, automatic success, reroll or \
+                  heal; rituals grant automatic successes; RAGE −1 Resist die per consecutive turn; \
+                  feats as data (RAPID REFLEXES keeps the better net of two rolls); daily uses",
     },
     Mechanic {
         name: "resist",
@@ -564,6 +680,17 @@ impl Check {
         Ok(self.result(dice, scored))
     }
 
+    /// The result of known dice without a source: all of them scored, or for a zero pool the lower
+    /// (a later rule rescores dice already rolled, 003-M25).
+    fn score_dice(&self, dice: &[i64]) -> CheckRoll {
+        let scored = if self.dice == 0 {
+            dice.iter().copied().min().into_iter().collect()
+        } else {
+            dice.to_vec()
+        };
+        self.result(dice.to_vec(), scored)
+    }
+
     /// The result of given dice: all of them scored, or for a zero pool (which must be given two) the
     /// lower. Useful to replay a seed's example without a [`DieSource`].
     ///
@@ -618,7 +745,16 @@ impl Check {
     /// [`CoreError::WorkBudget`] and [`CoreError::TooManyOutcomes`] (as [`HprpgError::Core`]) beyond
     /// `limits`.
     pub fn counts_distribution(&self, limits: &Limits) -> Result<Distribution<Counts>, HprpgError> {
-        let (success, catastrophe, neither) = self.die_weights();
+        self.counts_distribution_with(self.die_weights(), limits)
+    }
+
+    /// As [`Check::counts_distribution`] with each scored die's (success, catastrophe, neither)
+    /// weights given, for rules that change a die's chances (a reroll, 003-M25).
+    fn counts_distribution_with(
+        &self,
+        (success, catastrophe, neither): (Weight, Weight, Weight),
+        limits: &Limits,
+    ) -> Result<Distribution<Counts>, HprpgError> {
         let die = Distribution::from_weights([
             (
                 Counts {
@@ -1003,7 +1139,8 @@ impl Delivery {
 }
 
 /// How the optional successes are spent (003-M18).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct OptionalSuccesses {
     /// +1 POWER each.
     pub overpower: u64,
@@ -1113,7 +1250,8 @@ pub fn resisted_power(power: u64, net: i64) -> u64 {
 }
 
 /// Where a casting stands between catch-casts (003-S2, M19).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CatchCasting {
     /// Net successes gathered so far.
     pub accumulated: u64,

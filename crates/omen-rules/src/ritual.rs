@@ -7,6 +7,7 @@
 //! [`lore_table`], [`essence_table`]), and the character's ritual state as pure transitions
 //! ([`RitualState`]): 000-S1 with M6 (deciphering), M7 with A4..A6 (the end-of-session re-roll and Lore
 //! progression), M8 with A7 (memorising) and S2 with A8 (repeated attempts until a full night's sleep).
+//! The ritualist as a stateful game, Essence checks included, is [`RitualGame`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -21,6 +22,10 @@ use thiserror::Error;
 
 use crate::render::percent_cell;
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
+
+mod game;
+
+pub use game::{RitualAction, RitualGame, RitualSheet};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "000_a60612f38c616a78.txt";
@@ -96,7 +101,8 @@ pub enum RitualError {
 // Options (000-A2, 000-A9) and the registry entry.
 
 /// Whether the two familiarity bonuses of a Lore check add up (000-A2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum FamiliarityBonuses {
     /// Deciphered before (+1) and performed before (+2) both apply: +3. The spec's resolution.
     #[default]
@@ -119,7 +125,8 @@ impl FamiliarityBonuses {
 }
 
 /// When replaced pairs alone are enough to waive the five-dice minimum of the shortcut (000-A9).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ShortcutThreshold {
     /// 7 per pair meets or exceeds the desired threshold, as thresholds are met everywhere else. The
     /// spec's resolution.
@@ -582,8 +589,9 @@ impl EssenceContributions {
     }
 }
 
-/// What an Essence total achieves (000-M10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// What an Essence total achieves (000-M10). JSON: `"failed"` or `{"reached": 12}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum EssenceOutcome {
     /// Below the lowest threshold.
     Failed,
@@ -1036,6 +1044,8 @@ impl RepeatCounting {
 pub enum LoreCheckPurpose {
     Decipher,
     Memorise,
+    /// Any other Lore check the GM calls for; it counts for the session's re-roll all the same.
+    Check,
 }
 
 /// One Lore check of the session, as the end-of-session re-roll needs it (000-S1, A4).
@@ -1059,7 +1069,10 @@ impl SessionLoreCheck {
 /// this session's Lore checks (M7) and the attempts per ritual since the last full night's sleep (S2).
 /// Every transition takes the state by reference and returns a new one, so a refused or failed call
 /// leaves the caller's state as it was.
+///
+/// Every field has a default, so saved state that lacks one (an older save, a hand-written file) loads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RitualState {
     /// Starts at 0 for a character who has never performed a ritual.
     pub lore: i64,
@@ -1075,11 +1088,23 @@ pub struct RitualState {
     pub session_checks: Vec<SessionLoreCheck>,
     /// Attempts at each ritual since all ritualists last had a full night's sleep (000-S2).
     pub attempts: BTreeMap<String, u32>,
+    /// The character's own Essence, when the table tracks it: what the character adds to an Essence
+    /// pool as the Ritual Leader. A plain integer defined outside the seed (000-A11).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub essence: Option<i64>,
 }
 
 /// The state after deciphering, with the check as made and the dice (000-M6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deciphering {
+    pub state: RitualState,
+    pub check: LoreCheck,
+    pub roll: LoreRoll,
+}
+
+/// The state after a Lore check that is logged but moves no ritual (000-M1..M5, M7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checking {
     pub state: RitualState,
     pub check: LoreCheck,
     pub roll: LoreRoll,
@@ -1209,6 +1234,29 @@ impl RitualState {
             state.unknown.insert(name);
         }
         Ok(Deciphering { state, check, roll })
+    }
+
+    /// Makes a Lore check about `ritual` that neither deciphers nor memorises it, under `modifiers` as
+    /// given (all six of 000-M1, the familiarity ones included) with the zero-pool rule (000-A1). It goes
+    /// into the session's log, so it counts for the end-of-session re-roll (000-M7) and moves no ritual
+    /// between lists.
+    ///
+    /// # Errors
+    /// [`RitualError::EmptyRitualName`]; those of [`LoreCheck::new`] and [`LoreCheck::roll`].
+    pub fn check(
+        &self,
+        ritual: &str,
+        difficulty: Difficulty,
+        modifiers: &LoreModifiers,
+        options: &RitualOptions,
+        limits: &Limits,
+        source: &mut dyn DieSource,
+    ) -> Result<Checking, RitualError> {
+        let name = ritual_name(ritual)?;
+        let check = LoreCheck::new(self.lore, difficulty, modifiers, options, limits)?;
+        let roll = check.roll(source)?;
+        let state = self.logged(name, LoreCheckPurpose::Check, &check);
+        Ok(Checking { state, check, roll })
     }
 
     /// Records a successful performance of `ritual`: it joins `used` (000-A3), worth +2 from now on.

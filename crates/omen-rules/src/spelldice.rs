@@ -5,8 +5,9 @@
 //! [`cast`], [`CastRequest`], [`Penalties`], [`RemovalFaces`]), 001-M5 with A3 (life-energy dice:
 //! [`LifeDamage`], [`LifeDiceUse`]), 001-M6 with A4 (the author's variant: [`RemovalTiming`]), 001-A1
 //! ([`minimum_dice`]), 001-A5 ([`Caster::can_reach`]) and the analyses of 001-M8 with A2
-//! ([`extreme_odds`], [`cast_odds`], [`single_cast_distribution`], [`exhaust`]). Not implemented: the
-//! reference-only Courtney table (001-D1, A6). 001-S1 sits inside 001-M1's bullet in the spec, so the
+//! ([`extreme_odds`], [`cast_odds`], [`single_cast_distribution`], [`cast_distribution`], [`exhaust`]);
+//! Courtney's table is kept as reference data only (001-D1, A6: [`COURTNEY_RESULTS`]). The caster as
+//! a stateful game is [`SpellDiceGame`]. 001-S1 sits inside 001-M1's bullet in the spec, so the
 //! registry lists it under 001-M1.
 //!
 //! ```
@@ -34,16 +35,22 @@
 //! recursion on the pool size (each state only moves to smaller pools or stays put).
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::Ratio;
 use num_traits::{One, Zero};
 use omen_core::{CoreError, Die, DieSource, Distribution, Limits, Probability};
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::render::{fixed_decimal, percent_cell};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
+
+mod game;
+
+pub use game::{SpellDiceAction, SpellDiceGame, SpellDiceSheet, SpellDiceState};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "001_44c551452a4b4e64.txt";
@@ -111,8 +118,24 @@ pub enum SpellDiceError {
 
 /// The faces that remove a committed spell die from the pool: 1 up to some face (001-M3's "scarcity"
 /// knob). The seed's rule is 1–2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// JSON: the highest face as a number, `2` for the seed's rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
 pub struct RemovalFaces(u8);
+
+impl TryFrom<i64> for RemovalFaces {
+    type Error = SpellDiceError;
+
+    fn try_from(highest: i64) -> Result<Self, Self::Error> {
+        RemovalFaces::up_to(highest)
+    }
+}
+
+impl From<RemovalFaces> for i64 {
+    fn from(faces: RemovalFaces) -> i64 {
+        faces.highest()
+    }
+}
 
 impl RemovalFaces {
     /// Dice showing 1 or 2 are removed: the seed's rule.
@@ -146,7 +169,8 @@ impl Default for RemovalFaces {
 }
 
 /// When dice showing a removal face leave the pool (001-M3, M6, A4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RemovalTiming {
     /// After every cast, success or failure: the seed's base rule (001-M3).
     #[default]
@@ -169,7 +193,8 @@ impl RemovalTiming {
 }
 
 /// The damage a life-energy die deals to the caster (001-A3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LifeDamage {
     /// Its rolled face: the spec's resolution.
     #[default]
@@ -188,7 +213,8 @@ impl LifeDamage {
 }
 
 /// When life-energy dice may be used (001-A3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LifeDiceUse {
     /// Only when the spell pool is empty: the spec's resolution.
     #[default]
@@ -207,8 +233,9 @@ impl LifeDiceUse {
 }
 
 /// The readings this rule set lets the table choose; `Default` is the seed's rules and the spec's
-/// resolutions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// resolutions. Every field has a default in JSON.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SpellDiceOptions {
     pub removal_faces: RemovalFaces,
     pub removal_timing: RemovalTiming,
@@ -232,7 +259,7 @@ pub struct SpellDice;
 
 const SPEC_ITEMS: &[&str] = &[
     "001-M1", "001-M2", "001-M3", "001-M4", "001-M5", "001-M6", "001-M7", "001-M8", "001-A1",
-    "001-A2", "001-A3", "001-A4", "001-A5",
+    "001-A2", "001-A3", "001-A4", "001-A5", "001-D1", "001-A6",
 ];
 
 const MECHANICS: &[Mechanic] = &[
@@ -328,6 +355,12 @@ const TABLES: &[ReferenceTable] = &[
                   optimal",
         render: exhaustion_table,
     },
+    ReferenceTable {
+        name: "courtney",
+        spec_items: &["001-D1", "001-A6"],
+        summary: "Courtney's threefold result table, reference data from a different system",
+        render: courtney_table,
+    },
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -378,11 +411,29 @@ pub fn minimum_dice(target: i64) -> usize {
     usize::try_from(needed).unwrap_or(usize::MAX)
 }
 
-/// A magic-user's spell dice: level and the dice left today (001-M1, S1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A magic-user's spell dice: level and the dice left today (001-M1, S1). JSON:
+/// `{"level": 3, "pool": 4}`; a pool above 2 + level is refused when read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "CasterFields")]
 pub struct Caster {
     level: u32,
     pool: usize,
+}
+
+/// A caster as JSON holds it, before validation.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CasterFields {
+    level: i64,
+    pool: usize,
+}
+
+impl TryFrom<CasterFields> for Caster {
+    type Error = SpellDiceError;
+
+    fn try_from(fields: CasterFields) -> Result<Self, Self::Error> {
+        Caster::with_pool(fields.level, fields.pool, &Limits::default())
+    }
 }
 
 impl Caster {
@@ -449,7 +500,8 @@ impl Caster {
 }
 
 /// Flat penalties subtracted from the roll total (001-M7).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Penalties {
     pub armour: i64,
     pub encumbrance: i64,
@@ -494,7 +546,8 @@ impl CastRequest {
 }
 
 /// A cast's result (001-M2, M4), in order from worst to best.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CastResult {
     /// Failed with two or more 1s.
     Catastrophe,
@@ -583,26 +636,120 @@ pub fn cast(
     options: &SpellDiceOptions,
     source: &mut dyn DieSource,
 ) -> Result<Cast, SpellDiceError> {
-    let penalty = request.penalties.total()?;
+    let penalty = check_request(state, request, options)?;
+    roll_request(state, request, options, penalty, source)
+}
+
+/// Every reason `request` cannot be cast from `state` under `options` (001-M2, M5, M7, A3), each
+/// as its error; empty when the cast may go ahead. The one check [`cast`] makes, listed in full.
+pub fn request_problems(
+    state: &Caster,
+    request: &CastRequest,
+    options: &SpellDiceOptions,
+) -> Vec<SpellDiceError> {
+    let mut problems = Vec::new();
+    for (penalty, value) in [
+        ("armour", request.penalties.armour),
+        ("encumbrance", request.penalties.encumbrance),
+    ] {
+        if value < 0 {
+            problems.push(SpellDiceError::NegativePenalty { penalty, value });
+        }
+    }
     if request.spell_dice + request.life_dice == 0 {
-        return Err(SpellDiceError::NoDice);
+        problems.push(SpellDiceError::NoDice);
     }
     if request.spell_dice > state.pool {
-        return Err(SpellDiceError::NotEnoughSpellDice {
+        problems.push(SpellDiceError::NotEnoughSpellDice {
             committed: request.spell_dice,
             pool: state.pool,
         });
     }
     if request.life_dice > state.level as usize {
-        return Err(SpellDiceError::TooManyLifeDice {
+        problems.push(SpellDiceError::TooManyLifeDice {
             life: request.life_dice,
             level: state.level,
         });
     }
     if request.life_dice > 0 && options.life_dice_use == LifeDiceUse::WhenDepleted && state.pool > 0
     {
-        return Err(SpellDiceError::LifeDiceBeforeDepleted { pool: state.pool });
+        problems.push(SpellDiceError::LifeDiceBeforeDepleted { pool: state.pool });
     }
+    problems
+}
+
+/// A cast of one `request` as exact odds: the result, the spell dice removed and the damage the
+/// life-energy dice deal, jointly (001-M2..M7, A3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CastSummary {
+    pub result: CastResult,
+    /// Spell dice the cast removes from the pool.
+    pub removed: usize,
+    /// Damage the life-energy dice deal to the caster.
+    pub life_damage: i64,
+}
+
+/// The exact distribution of what casting `request` from `state` does: result, dice removed and
+/// life damage together, life-energy dice included (001-M2..M7, A3). Without life dice and
+/// penalties its result and removed dice are those of [`single_cast_distribution`].
+///
+/// # Errors
+/// As [`cast`] for a request that cannot be cast; [`SpellDiceError::Core`] when the computation
+/// exceeds `limits`.
+pub fn cast_distribution(
+    state: &Caster,
+    request: &CastRequest,
+    options: &SpellDiceOptions,
+    limits: &Limits,
+) -> Result<Distribution<CastSummary>, SpellDiceError> {
+    let penalty = check_request(state, request, options)?;
+    let spell = roll_summaries(request.spell_dice, options.removal_faces, limits)?;
+    let life = roll_summaries(request.life_dice, options.removal_faces, limits)?;
+    let target = request.spell_level.target();
+    let life_count = i64::try_from(request.life_dice).unwrap_or(i64::MAX);
+    let mut budget = limits.budget();
+    Ok(spell.combine(&life, &mut budget, |s, l| {
+        let total = s.sum.saturating_add(l.sum).saturating_sub(penalty);
+        let ones = usize::from(s.ones) + usize::from(l.ones);
+        let sixes = usize::from(s.sixes) + usize::from(l.sixes);
+        let result = CastResult::of(total, target, ones, sixes);
+        let removed = if result.removes_dice(options.removal_timing) {
+            s.removable
+        } else {
+            0
+        };
+        let life_damage = match options.life_damage {
+            LifeDamage::Face => l.sum,
+            LifeDamage::One => life_count,
+        };
+        Ok(CastSummary {
+            result,
+            removed,
+            life_damage,
+        })
+    })?)
+}
+
+/// Checks a request as [`cast`] does and returns its total penalty: the first problem
+/// [`request_problems`] finds.
+fn check_request(
+    state: &Caster,
+    request: &CastRequest,
+    options: &SpellDiceOptions,
+) -> Result<i64, SpellDiceError> {
+    if let Some(problem) = request_problems(state, request, options).into_iter().next() {
+        return Err(problem);
+    }
+    request.penalties.total()
+}
+
+fn roll_request(
+    state: &Caster,
+    request: &CastRequest,
+    options: &SpellDiceOptions,
+    penalty: i64,
+    source: &mut dyn DieSource,
+) -> Result<Cast, SpellDiceError> {
     let d6 = Die::Standard(SIDES as u64);
     let spell_dice = (0..request.spell_dice)
         .map(|_| source.roll(&d6))
@@ -738,7 +885,7 @@ pub struct CastOdds {
 
 /// One die removed or kept after one cast, with the result (001-M8's single-cast outcome
 /// distribution: success/failure × dice removed, catastrophe and empowerment shown apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SingleCast {
     pub result: CastResult,
     /// Spell dice the cast removes from the pool.
@@ -1005,6 +1152,73 @@ pub fn exhaust(
         expected_successes: to_probability(&successes[full]),
         commitments,
     })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Courtney's threefold result table (001-D1, A6).
+
+/// When a spell goes off on Courtney's result table (001-D1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CourtneyTiming {
+    EndOfRound,
+    Instantly,
+}
+
+/// One row of Courtney's threefold result table (001-D1). Reference data only (001-A6): the seed
+/// names neither the roll the table reads nor its modifiers (a 1 cannot even be rolled on 2d6), so no
+/// cast consults it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CourtneyRow {
+    /// The results the row covers.
+    pub results: RangeInclusive<i64>,
+    pub timing: CourtneyTiming,
+    /// Whether the caster loses the spell.
+    pub spell_lost: bool,
+    /// The seed's words.
+    pub text: &'static str,
+}
+
+/// Courtney's threefold result table, as the seed prints it (001-D1).
+pub const COURTNEY_RESULTS: [CourtneyRow; 3] = [
+    CourtneyRow {
+        results: 1..=5,
+        timing: CourtneyTiming::EndOfRound,
+        spell_lost: true,
+        text: "spell goes off at the end of the round, lose the spell",
+    },
+    CourtneyRow {
+        results: 6..=8,
+        timing: CourtneyTiming::EndOfRound,
+        spell_lost: false,
+        text: "spell goes off at the end of the round",
+    },
+    CourtneyRow {
+        results: 9..=12,
+        timing: CourtneyTiming::Instantly,
+        spell_lost: false,
+        text: "spell goes off instantly",
+    },
+];
+
+/// The row of Courtney's table covering `result`; `None` outside 1..=12.
+pub fn courtney_result(result: i64) -> Option<&'static CourtneyRow> {
+    COURTNEY_RESULTS
+        .iter()
+        .find(|row| row.results.contains(&result))
+}
+
+/// Courtney's table as markdown (001-D1).
+pub fn courtney_table() -> String {
+    let mut out = String::from("| result | effect |\n|-------:|:-------|\n");
+    for row in &COURTNEY_RESULTS {
+        out.push_str(&format!(
+            "| {:>6} | {} |\n",
+            format!("{}-{}", row.results.start(), row.results.end()),
+            row.text
+        ));
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------------

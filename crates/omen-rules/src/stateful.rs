@@ -344,7 +344,13 @@ impl<T: Stateful> Game for Served<T> {
 }
 
 /// Every game whose characters keep state, in seed order. A new one is one line here.
-static GAMES: &[&dyn Game] = &[&Served::<crate::luck::LuckGame>(PhantomData)];
+static GAMES: &[&dyn Game] = &[
+    &Served::<crate::ritual::RitualGame>(PhantomData),
+    &Served::<crate::spelldice::SpellDiceGame>(PhantomData),
+    &Served::<crate::luck::LuckGame>(PhantomData),
+    &Served::<crate::hprpg::HprpgGame>(PhantomData),
+    &Served::<crate::t13::T13Game>(PhantomData),
+];
 
 /// The games whose characters keep state.
 pub fn games() -> &'static [&'static dyn Game] {

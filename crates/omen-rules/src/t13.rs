@@ -6,10 +6,12 @@
 //! (the result level of a total: [`result_level`], [`Opposition`]), 004-M5 with A3 (success levels,
 //! their caps by [`CharacterType`], and failure levels mirrored: [`TestResult`]) and 004-M7 with A4
 //! (the Proficiency Crisis: [`CrisisTrigger`], [`TestDice::crisis_probability`]); the exact
-//! distribution of results ([`TestDice::outcome_distribution`]) and the roll ([`test()`]). Not yet: the
-//! choice of success and failure effects (004-M5's effect tiers, M6's replacement of failure levels by
-//! the opponent's success levels, M7's no-cancelling advice, M8's ways of paying losses), which are
-//! the referee's and players' choices rather than dice.
+//! distribution of results ([`TestDice::outcome_distribution`]) and the roll ([`test()`]); 004-M6 (the
+//! effects of success levels and their failure inversions as data: [`LEVEL_EFFECTS`]; the opponent's
+//! success levels acting instead of yours: [`suffered_failure_levels`]) and 004-M8 (the other ways to
+//! pay a loss, as data: [`LossPayment`]). The character with Sway, Chi and Yarn balances is the
+//! stateful game [`T13Game`]. Picking effects, and M7's advice that effects should not cancel, stay the
+//! referee's and players' choices rather than dice.
 //!
 //! ```
 //! use omen_core::{Limits, ScriptedDice};
@@ -32,9 +34,14 @@
 use std::fmt;
 
 use omen_core::{CoreError, Die, DieSource, Distribution, Limits, Probability};
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::{Description, Mechanic, RuleOption, RuleSet};
+
+mod game;
+
+pub use game::{BoughtDieRequest, T13Action, T13Game, T13State};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "004_f53bc2b95be51b74.txt";
@@ -79,7 +86,8 @@ pub enum T13Error {
 // Options (004-A4) and the registry entry.
 
 /// What makes a Proficiency Crisis (004-M7, A4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CrisisTrigger {
     /// Any single Proficiency d8 showing 1 or 8. The spec's resolution.
     #[default]
@@ -124,8 +132,8 @@ pub struct T13Options {
 pub struct T13;
 
 const SPEC_ITEMS: &[&str] = &[
-    "004-M1", "004-M2", "004-D1", "004-M3", "004-M4", "004-M5", "004-M7", "004-A1", "004-A2",
-    "004-A3", "004-A4", "004-A5", "004-A6", "004-A7",
+    "004-M1", "004-M2", "004-D1", "004-M3", "004-M4", "004-M5", "004-M6", "004-M7", "004-M8",
+    "004-A1", "004-A2", "004-A3", "004-A4", "004-A5", "004-A6", "004-A7",
 ];
 
 const MECHANICS: &[Mechanic] = &[
@@ -148,6 +156,14 @@ const MECHANICS: &[Mechanic] = &[
         spec_items: &["004-M5", "004-A3"],
         summary: "R in (kD, (k+1)D] gives k levels, k − 2 of them extra, k capped at 4 (grunt), 7 \
                   (mercari) or 10 (solo); R in [−(f−2)D, −(f−3)D) gives f failure levels, uncapped",
+    },
+    Mechanic {
+        name: "failure levels",
+        spec_items: &["004-M6", "004-M8"],
+        summary: "failure levels take the success effects inverted (lose Sway/Chi/Yarn, suffer \
+                  Fear/Terror/Horror, the opponent or Ref pulls and plays, the Tone set against you); \
+                  against an opponent only those beyond the opponent's success levels count; a loss \
+                  may be paid in proficiencies, descendants, handicaps or an annex instead",
     },
     Mechanic {
         name: "proficiency crisis",
@@ -277,7 +293,10 @@ impl PurchaseKind {
 }
 
 /// What a bought die is paid in; any one of the three at the listed price (004-A6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Currency {
     #[default]
     Sway,
@@ -334,7 +353,8 @@ impl BoughtDie {
 }
 
 /// The price of a pool's bought dice, per currency.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Cost {
     pub sway: u64,
     pub chi: u64,
@@ -566,7 +586,8 @@ impl fmt::Display for Difficulty {
 }
 
 /// A row of the result table (004-M4), worst first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ResultLevel {
     /// R < 0.
     SeriousFailure,
@@ -685,7 +706,10 @@ pub fn failure_levels(r: i64, opposition: Difficulty) -> u64 {
 }
 
 /// How many success levels a character may take (004-M5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum CharacterType {
     Grunt,
     Mercari,
@@ -765,6 +789,123 @@ impl TestResult {
         }
         let levels = self.success_levels.max(self.failure_levels);
         Some((self.level.opposite(), levels))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Level effects and their failure inversions (004-M5, M6), and paying losses (004-M8).
+
+/// One kind of Extra Success Level effect, by character tier, with its failure inversion (004-M5,
+/// M6). Effects are the players' and the Ref's choice, so they are data, not dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LevelEffect {
+    /// The kind of effect: "Gain…", "Cause/Negate…", "Pull and Play…", "Dramatic".
+    pub kind: &'static str,
+    /// What a success level buys for Grunts, Mercari and Solos (all three), for Mercari and Solos,
+    /// and for Solos only; `None` where the seed leaves the tier empty.
+    pub success: [Option<&'static str>; 3],
+    /// What a failure level does instead: the same effect inverted, for any character type.
+    pub failure: &'static str,
+}
+
+impl LevelEffect {
+    /// The success effects a character of `character` type may take (004-M5): Grunts only the first
+    /// tier (no Terror, no Chi), Mercari two, Solos all three.
+    pub fn success_effects(&self, character: CharacterType) -> Vec<&'static str> {
+        let tiers = match character {
+            CharacterType::Grunt => 1,
+            CharacterType::Mercari => 2,
+            CharacterType::Solo => 3,
+        };
+        self.success.iter().take(tiers).flatten().copied().collect()
+    }
+}
+
+/// The seed's table of Extra Success Level effects and the Failure Inversion of each (004-M5, M6).
+pub const LEVEL_EFFECTS: [LevelEffect; 4] = [
+    LevelEffect {
+        kind: "Gain…",
+        success: [Some("Sway (Yin or Yang)"), Some("Chi"), Some("Yarn")],
+        failure: "Lose Sway/Chi/Yarn",
+    },
+    LevelEffect {
+        kind: "Cause/Negate…",
+        success: [Some("“Fear”"), Some("“Terror”"), Some("“Horror”")],
+        failure: "Suffer Fear/Terror/Horror",
+    },
+    LevelEffect {
+        kind: "Pull and Play…",
+        success: [
+            Some("An Ordeal card"),
+            Some("A Wyrd Tarot card"),
+            Some("A Yarn event card"),
+        ],
+        failure: "Opponent / Ref pulls and plays…",
+    },
+    LevelEffect {
+        kind: "Dramatic",
+        success: [Some("Set Tone"), None, None],
+        failure: "The Tone is set to the opposite type to the action of the character",
+    },
+];
+
+/// The opponent's success levels in an opposed test (004-M6, A7): their total against yours playing
+/// the difficulty. A total of yours below 1 plays difficulty 1, the least the table orders levels by.
+pub fn opponent_success_levels(your_total: i64, opponent_total: i64) -> u64 {
+    success_levels(opponent_total, Difficulty(your_total.max(1)))
+}
+
+/// The failure levels a character actually suffers (004-M6): against a set difficulty (`None`) all
+/// of them; against an opponent the opponent's success levels act instead, so only the failure levels
+/// beyond them count.
+pub fn suffered_failure_levels(failure_levels: u64, opponent_success_levels: Option<u64>) -> u64 {
+    match opponent_success_levels {
+        None => failure_levels,
+        Some(theirs) => failure_levels.saturating_sub(theirs),
+    }
+}
+
+/// Another way to pay a loss of Sway, Chi or Yarn, at the Ref's choice (004-M8); its size should
+/// reflect the Sway it stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LossPayment {
+    /// Proficiencies lost.
+    LostProficiencies,
+    /// Descendants lost.
+    LostDescendants,
+    /// Handicaps increased, decreased, gained or lost.
+    ChangedHandicaps,
+    /// An Annex lost.
+    LostAnnex,
+}
+
+impl LossPayment {
+    pub const ALL: [LossPayment; 4] = [
+        LossPayment::LostProficiencies,
+        LossPayment::LostDescendants,
+        LossPayment::ChangedHandicaps,
+        LossPayment::LostAnnex,
+    ];
+
+    /// The value as JSON and listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LossPayment::LostProficiencies => "lost-proficiencies",
+            LossPayment::LostDescendants => "lost-descendants",
+            LossPayment::ChangedHandicaps => "changed-handicaps",
+            LossPayment::LostAnnex => "lost-annex",
+        }
+    }
+
+    /// What it means, in the seed's words.
+    pub fn description(self) -> &'static str {
+        match self {
+            LossPayment::LostProficiencies => "lose Proficiencies",
+            LossPayment::LostDescendants => "lose Descendants",
+            LossPayment::ChangedHandicaps => "increase (or decrease / gain or lose) Handicaps",
+            LossPayment::LostAnnex => "lose an Annex",
+        }
     }
 }
 

@@ -325,3 +325,60 @@ fn m11_allowed_pairs_agree_with_the_check() {
     assert_eq!(huge.reaching_threshold, Some(10..=usize::MAX / 2));
     assert_eq!(huge.max(), usize::MAX / 2);
 }
+
+#[test]
+fn a11_essence_values_are_plain_integer_inputs() {
+    // Characters, places, relics and offerings get their Essence from outside the seed: any count of
+    // dice, zero included, adds as it is, with no table or scale in between.
+    let contributions = EssenceContributions {
+        leader: 7,
+        assistants: vec![0, 4, 11],
+        time_and_place: 5,
+        relics: vec![2, 0],
+        offerings: vec![13],
+        ..EssenceContributions::default()
+    };
+    assert_eq!(contributions.pool(&limits()).unwrap(), 42);
+    let unusual = EssenceContributions {
+        leader: 1,
+        time_and_place: 1000,
+        ..EssenceContributions::default()
+    };
+    assert_eq!(unusual.pool(&limits()).unwrap(), 1001);
+    // Only the dice limit bounds them, as for every pool.
+    let huge = EssenceContributions {
+        leader: 10_001,
+        ..EssenceContributions::default()
+    };
+    assert!(matches!(
+        huge.pool(&limits()),
+        Err(RitualError::Core(CoreError::TooManyDice { .. }))
+    ));
+    // A negative value is not an Essence; reductions are penalties.
+    let negative = EssenceContributions {
+        relics: vec![-1],
+        ..contributions.clone()
+    };
+    assert_eq!(
+        negative.pool(&limits()),
+        Err(RitualError::NegativeEssence {
+            contributor: "a relic's",
+            value: -1
+        })
+    );
+    // The game takes the same plain integers from JSON, the character's own Essence among them.
+    let ritual = omen_rules::stateful::game("ritual").expect("ritual keeps state");
+    let state = ritual
+        .new_character(&serde_json::json!({ "essence": 7 }))
+        .unwrap();
+    let odds = ritual
+        .odds(
+            &state,
+            &serde_json::json!({ "action": "essence", "ritual": "Ward", "assistants": [0, 4, 11],
+                                 "time_and_place": 5, "relics": [2, 0], "offerings": [13],
+                                 "thresholds": [126] }),
+            &limits(),
+        )
+        .unwrap();
+    assert_eq!(odds["pool"], 42);
+}

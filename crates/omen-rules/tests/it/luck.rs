@@ -519,3 +519,65 @@ fn registry_entry_describes_the_module() {
     assert_eq!(rules.options()[0].choices, choices.as_slice());
     assert_eq!(rules.options()[0].default, MissingOutcome::default().name());
 }
+
+#[test]
+fn a3_the_karmic_modifier_comes_from_the_history_before_the_roll() {
+    // Two good outcomes in a row: −1 for this roll, so the good range starts at 42, not 41.
+    let state = LuckState {
+        history: LuckHistory::run(RunKind::Good, 2).unwrap(),
+        ..LuckState::default()
+    };
+    let neutral = resolve(&state, &both(0), &options(), 41).unwrap();
+    assert_eq!(neutral.karmic_modifier, -1);
+    assert_eq!(neutral.modifier, -1);
+    assert_eq!(neutral.outcome, Neutral);
+    // Had the history been updated first (empty after no event), the modifier would be 0 and 41 good.
+    assert_eq!(ranges(0).range_of(41), Good);
+    assert!(neutral.state.history.is_empty());
+    // A third good outcome lengthens the run to 3 (−2), but only from the next roll on.
+    let good = resolve(&state, &both(0), &options(), 42).unwrap();
+    assert_eq!((good.karmic_modifier, good.outcome), (-1, Good));
+    assert_eq!(good.state.history.karmic_modifier(), -2);
+    let next = resolve(&good.state, &both(0), &options(), 43).unwrap();
+    assert_eq!((next.karmic_modifier, next.outcome), (-2, Good));
+    // The game's roll reports the same: the modifier it applied, then the history it left.
+    let game = omen_rules::stateful::game("luck").expect("luck keeps state");
+    let json_state = serde_json::to_value(&state).unwrap();
+    let applied = game
+        .apply(
+            &json_state,
+            &serde_json::json!({ "action": "roll" }),
+            &mut ScriptedDice::new(vec![41]),
+            &Limits::default(),
+        )
+        .unwrap();
+    assert_eq!(applied.result["karmic_modifier"], -1);
+    assert_eq!(applied.result["outcome"], "neutral");
+}
+
+#[test]
+fn a5_two_or_more_means_a_consecutive_run() {
+    let after = |outcomes: &[LuckOutcome]| {
+        outcomes
+            .iter()
+            .fold(LuckHistory::EMPTY, |history, &o| history.after(o))
+    };
+    // Two of the last three rolls were good, but not consecutively: no karmic modifier.
+    assert_eq!(after(&[Good, Bad, Good]).karmic_modifier(), 0);
+    assert_eq!(after(&[Good, Neutral, Good]).karmic_modifier(), 0);
+    // Two in a row: −1; the run is what counts, not the non-neutral outcomes of the last six.
+    assert_eq!(after(&[Good, Good]).karmic_modifier(), -1);
+    assert_eq!(after(&[Bad, Bad, Bad, Good, Good]).karmic_modifier(), -1);
+    assert_eq!(after(&[Good, Good, Bad, Bad, Bad]).karmic_modifier(), 2);
+    // Within the six remembered rolls a run is everything since the last change, so reading
+    // "two or more of the most recent" as "consecutive" loses nothing (S1's purge rule).
+    for outcomes in [
+        [Good, Bad, Good, Good, Bad, Bad],
+        [Bad, Good, Good, Good, Good, Good],
+    ] {
+        let history = after(&outcomes);
+        let last = *outcomes.last().unwrap();
+        let consecutive = outcomes.iter().rev().take_while(|&&o| o == last).count();
+        assert_eq!(usize::from(history.length()), consecutive);
+    }
+}

@@ -2,9 +2,12 @@
 //! the item (`m5_…` for 000-M5).
 
 mod essence;
+mod games;
 mod golden;
 mod hprpg;
 mod hprpg_actions;
+mod hprpg_character;
+mod hprpg_game;
 mod lore;
 mod lore_progression;
 mod luck;

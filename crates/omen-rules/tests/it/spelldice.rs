@@ -630,7 +630,7 @@ fn m8_reference_tables_show_the_errata_values() {
     }
     assert!(level_one[0].contains(" 1.6645 "), "{}", level_one[0]);
     let tables: Vec<&str> = SpellDice.tables().iter().map(|t| t.name).collect();
-    assert_eq!(tables, ["extremes", "exhaustion"]);
+    assert_eq!(tables, ["extremes", "exhaustion", "courtney"]);
     assert_eq!((SpellDice.tables()[0].render)(), extremes);
 }
 
@@ -753,4 +753,79 @@ fn registry_describes_spelldice() {
     let defaults: Vec<&str> = rules.options().iter().map(|o| o.default).collect();
     assert_eq!(defaults, ["2", "always", "face", "when-depleted"]);
     assert_eq!(RemovalTiming::default().name(), rules.options()[1].default);
+}
+
+#[test]
+fn d1_courtneys_threefold_table_is_data_with_the_seeds_values() {
+    use spelldice::{COURTNEY_RESULTS, CourtneyTiming, courtney_result};
+    let rows: Vec<(i64, i64, CourtneyTiming, bool)> = COURTNEY_RESULTS
+        .iter()
+        .map(|row| {
+            (
+                *row.results.start(),
+                *row.results.end(),
+                row.timing,
+                row.spell_lost,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (1, 5, CourtneyTiming::EndOfRound, true),
+            (6, 8, CourtneyTiming::EndOfRound, false),
+            (9, 12, CourtneyTiming::Instantly, false),
+        ]
+    );
+    assert_eq!(
+        COURTNEY_RESULTS[0].text,
+        "spell goes off at the end of the round, lose the spell"
+    );
+    // Every result 1..=12 falls in exactly one row; nothing outside does.
+    for result in 1..=12 {
+        let matching = COURTNEY_RESULTS
+            .iter()
+            .filter(|row| row.results.contains(&result))
+            .count();
+        assert_eq!(matching, 1, "{result}");
+        assert!(courtney_result(result).is_some());
+    }
+    assert!(courtney_result(0).is_none() && courtney_result(13).is_none());
+    assert_eq!(
+        spelldice::courtney_table(),
+        "| result | effect |\n|-------:|:-------|\n\
+         |    1-5 | spell goes off at the end of the round, lose the spell |\n\
+         |    6-8 | spell goes off at the end of the round |\n\
+         |   9-12 | spell goes off instantly |\n"
+    );
+}
+
+#[test]
+fn a6_courtneys_table_is_reference_data_that_no_cast_consults() {
+    let rules = find("spelldice").expect("registered");
+    let table = rules
+        .tables()
+        .iter()
+        .find(|t| t.name == "courtney")
+        .expect("listed as a reference table");
+    assert_eq!(table.spec_items, ["001-D1", "001-A6"]);
+    assert_eq!((table.render)(), spelldice::courtney_table());
+    // No mechanic or option claims it: a cast reads 7 + spell level, never the table.
+    assert!(
+        rules
+            .mechanics()
+            .iter()
+            .all(|m| !m.spec_items.contains(&"001-D1") && !m.spec_items.contains(&"001-A6"))
+    );
+    assert!(rules.options().iter().all(|o| o.spec_item != "001-A6"));
+    // A total of 5 is simply a failure against 8: no row of the table enters the result.
+    let done = cast_with(
+        &caster(1, 3),
+        &CastRequest::new(spell(1), 2),
+        &base(),
+        &[2, 3],
+    )
+    .unwrap();
+    assert_eq!(done.outcome.result, CastResult::Failure);
+    assert_eq!(done.outcome.total, 5);
 }

@@ -660,3 +660,169 @@ fn t13_describes_what_its_module_implements() {
     assert_eq!(option.default, CrisisTrigger::default().name());
     assert!(find("t13").is_some_and(|found| found.seed_file() == t13::SEED_FILE));
 }
+
+#[test]
+fn m2_each_bought_die_adds_a_die_and_costs_its_rows_price() {
+    // Free dice alone, then one, two and three Skill d6 bought on top: one die more each time, and
+    // 4 Sway more each time.
+    let free = DiceSpec {
+        boon: Some(6),
+        proficiency: 1,
+        ..DiceSpec::default()
+    };
+    for extra in 0..=3usize {
+        let pool = dice(DiceSpec {
+            bought: vec![bought(PurchaseKind::Skill, 6, Currency::Sway); extra],
+            ..free.clone()
+        });
+        let faces: Vec<i64> = std::iter::repeat_n(3, 2 + extra).collect();
+        let roll = t13::test(
+            &pool,
+            difficulty(5),
+            &any_die(),
+            &mut ScriptedDice::new(faces),
+        )
+        .unwrap();
+        assert_eq!(roll.bought.len(), extra);
+        assert_eq!(roll.dice().len(), 2 + extra);
+        assert_eq!(roll.total, 3 * (2 + extra as i64));
+        let sway = 4 * extra as u64;
+        assert_eq!(
+            pool.cost(),
+            Cost {
+                sway,
+                chi: 0,
+                yarn: 0
+            }
+        );
+        let totals = pool.total_distribution(&limits()).unwrap();
+        assert_eq!(*totals.max_outcome(), 6 + 8 + 6 * extra as i64);
+    }
+    // The character pays per die from its balances: Sway for one, Yarn for the other.
+    let game = omen_rules::stateful::game("t13").expect("t13 keeps state");
+    let state = game
+        .new_character(&serde_json::json!({ "sway": 20, "yarn": 3 }))
+        .unwrap();
+    let action = serde_json::json!({ "action": "test", "difficulty": 5, "bought": [
+        { "kind": "power", "sides": 6 }, { "kind": "trophy", "sides": 6, "currency": "yarn" }] });
+    let applied = game
+        .apply(
+            &state,
+            &action,
+            &mut ScriptedDice::new(vec![2, 6]),
+            &limits(),
+        )
+        .unwrap();
+    assert_eq!(
+        applied.result["paid"],
+        serde_json::json!({ "sway": 14, "chi": 0, "yarn": 3 })
+    );
+    assert_eq!(
+        (applied.state["sway"].clone(), applied.state["yarn"].clone()),
+        (serde_json::json!(6), serde_json::json!(0))
+    );
+    // With 13 Sway the Power die cannot be bought and nothing is rolled or paid.
+    let poorer = game
+        .new_character(&serde_json::json!({ "sway": 13, "yarn": 3 }))
+        .unwrap();
+    let refused = game.apply(&poorer, &action, &mut ScriptedDice::new(vec![]), &limits());
+    assert!(
+        matches!(&refused, Err(omen_rules::stateful::ActionError::Invalid(p)) if p.0.len() == 1),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn m6_failure_levels_invert_the_effects_and_an_opponents_success_levels_act_instead() {
+    use t13::{LEVEL_EFFECTS, opponent_success_levels, suffered_failure_levels};
+    let inversions: Vec<(&str, &str)> = LEVEL_EFFECTS.iter().map(|e| (e.kind, e.failure)).collect();
+    assert_eq!(
+        inversions,
+        [
+            ("Gain…", "Lose Sway/Chi/Yarn"),
+            ("Cause/Negate…", "Suffer Fear/Terror/Horror"),
+            ("Pull and Play…", "Opponent / Ref pulls and plays…"),
+            (
+                "Dramatic",
+                "The Tone is set to the opposite type to the action of the character"
+            ),
+        ]
+    );
+    // Success effects depend on the character type; failure effects do not (any type suffers them).
+    let gain = &LEVEL_EFFECTS[0];
+    assert_eq!(
+        gain.success_effects(CharacterType::Grunt),
+        ["Sway (Yin or Yang)"]
+    );
+    assert_eq!(
+        gain.success_effects(CharacterType::Mercari),
+        ["Sway (Yin or Yang)", "Chi"]
+    );
+    assert_eq!(
+        gain.success_effects(CharacterType::Solo),
+        ["Sway (Yin or Yang)", "Chi", "Yarn"]
+    );
+    assert!(
+        !LEVEL_EFFECTS[1]
+            .success_effects(CharacterType::Grunt)
+            .contains(&"“Terror”")
+    );
+    assert_eq!(
+        LEVEL_EFFECTS[3].success_effects(CharacterType::Solo),
+        ["Set Tone"]
+    );
+
+    // Against a set difficulty every failure level is suffered.
+    assert_eq!(suffered_failure_levels(4, None), 4);
+    // Against an opponent their success levels act instead: 10 against 20 is one failure level,
+    // and 20 against 10 is one success level, so nothing is left to suffer.
+    let yours = TestResult::new(10, Difficulty::opponent_total(20).unwrap(), false);
+    assert_eq!(yours.failure_levels, 1);
+    assert_eq!(opponent_success_levels(10, 20), 1);
+    assert_eq!(suffered_failure_levels(yours.failure_levels, Some(1)), 0);
+    // Only failure levels beyond theirs count: a handicapped −100 against 10 is 12 failure levels,
+    // the opponent's 10 against the least difficulty (1) is 9 success levels, 3 are suffered.
+    let crushed = TestResult::new(-100, Difficulty::opponent_total(10).unwrap(), false);
+    assert_eq!(crushed.level, ResultLevel::SeriousFailure);
+    assert_eq!(crushed.failure_levels, 12);
+    assert_eq!(opponent_success_levels(-100, 10), 9);
+    assert_eq!(suffered_failure_levels(12, Some(9)), 3);
+}
+
+#[test]
+fn m8_other_ways_to_pay_a_loss_are_data() {
+    use t13::LossPayment;
+    let ways: Vec<(&str, &str)> = LossPayment::ALL
+        .iter()
+        .map(|w| (w.name(), w.description()))
+        .collect();
+    assert_eq!(
+        ways,
+        [
+            ("lost-proficiencies", "lose Proficiencies"),
+            ("lost-descendants", "lose Descendants"),
+            (
+                "changed-handicaps",
+                "increase (or decrease / gain or lose) Handicaps"
+            ),
+            ("lost-annex", "lose an Annex"),
+        ]
+    );
+    for way in LossPayment::ALL {
+        assert_eq!(serde_json::to_value(way).unwrap(), way.name());
+    }
+    // A loss beyond the balances is paid another way, at the Ref's choice, and the balance stops at 0.
+    let game = omen_rules::stateful::game("t13").expect("t13 keeps state");
+    let state = game
+        .new_character(&serde_json::json!({ "chi": 2, "proficiency": 3 }))
+        .unwrap();
+    let spend =
+        serde_json::json!({ "action": "spend", "chi": 5, "shortfall_paid_as": "lost-annex" });
+    let applied = game
+        .apply(&state, &spend, &mut ScriptedDice::new(vec![]), &limits())
+        .unwrap();
+    assert_eq!(applied.state["chi"], 0);
+    assert_eq!(applied.state["proficiency"], 3);
+    assert_eq!(applied.result["shortfall"], serde_json::json!({ "chi": 3 }));
+    assert_eq!(applied.result["shortfall_paid_as"], "lost-annex");
+}

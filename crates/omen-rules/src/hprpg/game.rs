@@ -1,0 +1,1861 @@
+//! Seed 003's characters as a stateful game (003-S1, S2, S3 and the mechanics that change them):
+//! checks, castings with catch-casting kept in the state, resisting, FORTITUDE, health, RAGE,
+//! sustained spells, feats with daily uses. Each action is a pure function: state in, dice from the
+//! source, new state out; on an error nothing changes.
+//!
+//! The sheet that makes a character ([`HprpgSheet`]) is either the player's creation choices
+//! (`{"create": {…}}`, checked by [`super::character::create`]) or a finished sheet (`{"sheet": {…}}`,
+//! e.g. an advanced character copied from paper, checked by [`super::character::validate`]).
+//!
+//! ```
+//! use omen_core::{Limits, ScriptedDice};
+//! use serde_json::json;
+//!
+//! let hprpg = omen_rules::stateful::game("hprpg").expect("hprpg keeps state");
+//! let aspects = json!({"FITNESS": 1, "CHARM": 1, "INTELLIGENCE": 3, "PRECISION": 1, "DECEPTION": 1,
+//!     "WILLPOWER": 3, "VITALITY": 1, "INSIGHT": 1, "PERCEPTION": 1});
+//! let state = hprpg.new_character(&json!({"sheet": {
+//!     "aspects": aspects, "affinities": {"ELEMENTAL": 3},
+//!     "fortitude": {"current": 2, "max": 2}, "health": {"current": 5, "max": 5}}}))?;
+//! // Jane's fire bolt (003-M22): TRIA with Affinity 3 is DV 8; 7 dice; net 3 pays 2 for RANGED and
+//! // 1 for OVERPOWER: POWER 4.
+//! let cast = json!({"action": "cast", "discipline": "ELEMENTAL", "level": 3, "aspect": "WILLPOWER",
+//!     "bonus_dice": 1, "delivery": "ranged", "optional": {"overpower": 1}});
+//! let dice = vec![1, 4, 5, 8, 8, 9, 11];
+//! let applied = hprpg.apply(&state, &cast, &mut ScriptedDice::new(dice), &Limits::default())?;
+//! assert_eq!(applied.result["net"], 3);
+//! assert_eq!(applied.result["spell"]["power"], 4);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use omen_core::{DieSource, Distribution, Limits};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use thiserror::Error;
+
+use super::character::{
+    self, AbilityType, Aspect, CharacterSheet, CreationChoices, DEFAULT_ADVANCEMENT_CAP,
+    Discipline, Feat, NameError, SustainedSpell,
+};
+use super::resources::{
+    self, CheckAdjustment, FortitudeSpend, ResourceError, TwoRolls, apply_feats, feat_data,
+    keep_better_distribution, use_feat,
+};
+use super::{
+    CastSpell, CastingOutcome, CatchCastOutcome, CatchCasting, Check, CheckRoll, Delivery,
+    DifficultyAboveTwelve, HprpgError, HprpgOptions, IntractabilityFloor, OptionalSuccesses,
+    casting_difficulty, casting_pool, level_fortitude, optional_cap, pool_size, resist_difficulty,
+    resisted_power, spend_optional,
+};
+use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
+
+/// Why an action of the game was refused; nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum HprpgGameError {
+    #[error("a check needs an aspect, an ability or an affinity; name at least one")]
+    NothingToRoll,
+    #[error(
+        "a check uses an ability or an affinity, not both; drop one of `{ability}` and {affinity}"
+    )]
+    AbilityAndAffinity {
+        ability: String,
+        affinity: Discipline,
+    },
+    #[error(
+        "{0} is a KNOWLEDGE ability with 0 dots, so the check is impossible (003-M6); set \
+         aspect_only_knowledge if the GM allows an aspect-only roll"
+    )]
+    KnowledgeWithoutDots(String),
+    #[error("a casting is waiting for its catch-cast; catch-cast or abandon-casting first")]
+    CastingPending,
+    #[error("no casting is waiting for a catch-cast; cast a spell first")]
+    NoCasting,
+    #[error(
+        "UNWAVERING FOCUS rerolls the last check's dice, and there is none; roll a check first"
+    )]
+    NoLastCheck,
+    #[error("the last check was already rerolled; roll a new check first")]
+    AlreadyRerolled,
+    #[error("the last check has no catastrophe dice to reroll")]
+    NothingToReroll,
+    #[error("a spell called `{0}` is already sustained; give the new one another name")]
+    AlreadySustained(String),
+    #[error("no sustained spell called `{name}`; the sustained spells are: {active}")]
+    NotSustained { name: String, active: String },
+    #[error("a sustained spell needs a name; name it so it can be ended later")]
+    UnnamedSpell,
+    #[error(
+        "{effect} of {count} asked for, above its cap of {cap} for a level-{level} spell (2 × level, 1 \
+         for NIHIL); ask for at most {cap}"
+    )]
+    OptionalCap {
+        effect: &'static str,
+        count: u64,
+        cap: u64,
+        level: u32,
+    },
+    /// Every problem of an action, listed at once.
+    #[error("{0}")]
+    Several(Problems),
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error(transparent)]
+    Resource(#[from] ResourceError),
+    #[error(transparent)]
+    Rules(#[from] HprpgError),
+}
+
+fn fail(error: impl Into<HprpgGameError>) -> ActionError {
+    match error.into() {
+        HprpgGameError::Rules(HprpgError::Core(core))
+        | HprpgGameError::Resource(ResourceError::Rules(HprpgError::Core(core))) => {
+            ActionError::Dice(core)
+        }
+        HprpgGameError::Several(problems) => ActionError::Invalid(problems),
+        other => ActionError::rules(other),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// State.
+
+fn default_cap() -> u32 {
+    DEFAULT_ADVANCEMENT_CAP
+}
+
+/// The parameters of a rolled check, kept so a later action can roll it again (a catch-cast,
+/// UNWAVERING FOCUS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckSpec {
+    pub dice: u64,
+    /// The effective DV (already clamped).
+    pub difficulty: i64,
+    pub catastrophe_range: i64,
+    #[serde(default)]
+    pub intractability: u64,
+    #[serde(default)]
+    pub automatic_successes: u64,
+    #[serde(default)]
+    pub intractability_floor: IntractabilityFloor,
+}
+
+impl CheckSpec {
+    fn of(check: &Check) -> CheckSpec {
+        CheckSpec {
+            dice: check.dice as u64,
+            difficulty: check.difficulty,
+            catastrophe_range: check.catastrophe_range,
+            intractability: check.intractability,
+            automatic_successes: check.automatic_successes,
+            intractability_floor: check.floor,
+        }
+    }
+
+    /// The check again.
+    ///
+    /// # Errors
+    /// As [`Check::new`].
+    pub fn check(&self, limits: &Limits) -> Result<Check, HprpgError> {
+        let options = HprpgOptions {
+            difficulty_above_twelve: DifficultyAboveTwelve::Clamp,
+            intractability_floor: self.intractability_floor,
+        };
+        let intractability = i64::try_from(self.intractability).unwrap_or(i64::MAX);
+        Ok(Check::new(
+            self.dice,
+            self.difficulty,
+            self.catastrophe_range,
+            intractability,
+            &options,
+            limits,
+        )?
+        .with_automatic_successes(self.automatic_successes))
+    }
+}
+
+/// A casting cast but short of its requirement, waiting for catch-casts (003-S2, M19).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PendingCasting {
+    pub discipline: Discipline,
+    pub level: u32,
+    /// The original casting check: each catch-cast rolls it with 1 die fewer per catch-cast.
+    pub casting: CheckSpec,
+    pub progress: CatchCasting,
+    /// How the optional successes are to be spent when the spell takes effect.
+    #[serde(default)]
+    pub optional: OptionalSuccesses,
+    /// Extra damage from feats (NYMPH'S FURY, SAVAGE ATTACKER).
+    #[serde(default)]
+    pub extra_damage: u32,
+    /// The name to sustain the spell under when it takes effect.
+    #[serde(default)]
+    pub sustain: Option<String>,
+}
+
+/// The last check rolled, for UNWAVERING FOCUS (003-M25).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LastCheck {
+    pub check: CheckSpec,
+    /// Every die of the kept roll.
+    pub dice: Vec<i64>,
+    #[serde(default)]
+    pub rerolled: bool,
+}
+
+/// What the game remembers about a character: the sheet (003-S1, S3), a casting waiting for its
+/// catch-cast (003-S2), the last check (for UNWAVERING FOCUS) and the advancement cap (003-A2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HprpgState {
+    pub sheet: CharacterSheet,
+    #[serde(default)]
+    pub casting: Option<PendingCasting>,
+    #[serde(default)]
+    pub last_check: Option<LastCheck>,
+    #[serde(default = "default_cap")]
+    pub advancement_cap: u32,
+}
+
+impl HprpgState {
+    /// A state around a sheet, with nothing pending.
+    pub fn new(sheet: CharacterSheet) -> HprpgState {
+        HprpgState {
+            sheet,
+            casting: None,
+            last_check: None,
+            advancement_cap: DEFAULT_ADVANCEMENT_CAP,
+        }
+    }
+}
+
+/// What a new character is made from: `{"create": CreationChoices}` or `{"sheet": CharacterSheet}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum HprpgSheet {
+    Create(Box<CreationChoices>),
+    Sheet(Box<CharacterSheet>),
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Actions.
+
+fn one() -> i64 {
+    1
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+/// How a spell reaches its targets (003-M17), as JSON spells it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeliveryKind {
+    /// SELF.
+    #[default]
+    #[serde(rename = "self")]
+    Caster,
+    Wandtip,
+    Ranged,
+    Mass,
+}
+
+/// What can happen to a character. JSON: `{"action": "check", "aspect": "PERCEPTION", "ability":
+/// "ALERTNESS", "difficulty": 8}`; fields are snake_case, names of capabilities any case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum HprpgAction {
+    /// A check (003-M1..M9, M21, M25): aspect + ability (or affinity) dots ± dice against a DV.
+    Check {
+        #[serde(default)]
+        aspect: Option<Aspect>,
+        /// A standard, archetype or custom ability.
+        #[serde(default)]
+        ability: Option<String>,
+        #[serde(default)]
+        affinity: Option<Discipline>,
+        difficulty: i64,
+        #[serde(default)]
+        bonus_dice: u32,
+        #[serde(default)]
+        penalty_dice: u32,
+        #[serde(default = "one")]
+        catastrophe_range: i64,
+        #[serde(default)]
+        intractability: i64,
+        /// Automatic successes bought with FORTITUDE, 1 point each (003-A13).
+        #[serde(default)]
+        fortitude_successes: u32,
+        /// Automatic successes a ritual grants (003-M21).
+        #[serde(default)]
+        ritual_successes: u32,
+        /// Feats that apply (the GM decides which do).
+        #[serde(default)]
+        feats: Vec<Feat>,
+        /// The GM allows an aspect-only roll for a KNOWLEDGE ability of 0 dots (003-M6).
+        #[serde(default)]
+        aspect_only_knowledge: bool,
+        #[serde(default)]
+        difficulty_above_twelve: DifficultyAboveTwelve,
+        #[serde(default)]
+        intractability_floor: IntractabilityFloor,
+    },
+    /// A casting (003-M15..M19, M23): may leave a casting waiting for a catch-cast (003-S2).
+    Cast {
+        discipline: Discipline,
+        level: u32,
+        /// The casting aspect; default the discipline's (the better rated of two).
+        #[serde(default)]
+        aspect: Option<Aspect>,
+        #[serde(default)]
+        delivery: DeliveryKind,
+        #[serde(default = "one_u32")]
+        targets: u32,
+        /// MASS only: the successes the GM requires (at least 4).
+        #[serde(default)]
+        required: Option<u32>,
+        #[serde(default)]
+        bonus_dice: u32,
+        #[serde(default)]
+        penalty_dice: u32,
+        #[serde(default = "one")]
+        catastrophe_range: i64,
+        #[serde(default)]
+        intractability: i64,
+        /// How to spend the optional successes; if fewer come up, OVERPOWER is filled first, then
+        /// DEFY, then EXTEND.
+        #[serde(default)]
+        optional: OptionalSuccesses,
+        #[serde(default)]
+        fortitude_successes: u32,
+        #[serde(default)]
+        ritual_successes: u32,
+        #[serde(default)]
+        feats: Vec<Feat>,
+        /// FURIOUS SPELLCASTER: RAGE dots replace the Affinity's dice (3 a day).
+        #[serde(default)]
+        furious: bool,
+        /// Keep the spell up under this name once it takes effect (concentration, 003-M16).
+        #[serde(default)]
+        sustain: Option<String>,
+        #[serde(default)]
+        difficulty_above_twelve: DifficultyAboveTwelve,
+        #[serde(default)]
+        intractability_floor: IntractabilityFloor,
+    },
+    /// The next catch-cast of the waiting casting (003-M19, S2).
+    CatchCast {
+        /// At once, as an extra action for 1 FORTITUDE (else on the next turn).
+        #[serde(default)]
+        extra_action: bool,
+        /// Replaces the optional-success allocation given with the cast.
+        #[serde(default)]
+        optional: Option<OptionalSuccesses>,
+    },
+    /// Gives up the waiting casting (a casting failure, 003-M17).
+    AbandonCasting,
+    /// Resisting a spell (003-M20, M24): RAGE costs dice.
+    Resist {
+        aspect: Aspect,
+        /// The resist ability (e.g. a custom DODGE or BLOCK).
+        ability: String,
+        /// The incoming spell's level.
+        level: u32,
+        /// The incoming spell's DEFY.
+        #[serde(default)]
+        defy: u64,
+        /// The incoming spell's POWER.
+        power: u64,
+        #[serde(default)]
+        bonus_dice: u32,
+        #[serde(default)]
+        penalty_dice: u32,
+        #[serde(default = "one")]
+        catastrophe_range: i64,
+        #[serde(default)]
+        fortitude_successes: u32,
+        #[serde(default)]
+        feats: Vec<Feat>,
+    },
+    /// Spends FORTITUDE on something the GM adjudicates (003-M23), 1 point per `count`.
+    SpendFortitude {
+        spend: FortitudeSpend,
+        #[serde(default = "one_u32")]
+        count: u32,
+    },
+    /// Regains FORTITUDE (the personality's Nourishment, 003-M23), never above the maximum.
+    RegainFortitude { points: u32 },
+    /// Takes levels of harm (003-A14).
+    TakeHarm { levels: u32 },
+    /// Heals levels of health, never above the maximum.
+    Heal { levels: u32 },
+    /// ORGANIC REPOSE: 1 FORTITUDE for 3 levels of health, once a day (003-M25).
+    OrganicRepose,
+    /// UNWAVERING FOCUS: 1 FORTITUDE to reroll the last check's catastrophe dice, once a day
+    /// (003-M25).
+    UnwaveringFocus,
+    /// Starts sustaining a spell (a die of concentration on every casting, 003-M16).
+    Sustain {
+        spell: String,
+        #[serde(default)]
+        discipline: Option<Discipline>,
+        #[serde(default)]
+        level: Option<u32>,
+    },
+    /// Stops sustaining a spell.
+    EndSustain { spell: String },
+    /// A turn using RAGE: one more die lost on Resist checks (003-M24, S3).
+    RageTurn,
+    /// A turn without RAGE: the penalty resets (003-M24, S3).
+    CalmTurn,
+    /// A new day: the daily feat uses reset (003-S1, M25).
+    NewDay,
+    /// Galleons come in (ONE FOR YOU, TWO FOR ME adds one, 003-M25).
+    GainGalleons { amount: u64 },
+}
+
+const HPRPG_ACTIONS: &[ActionInfo] = &[
+    ActionInfo {
+        name: "check",
+        spec_items: &[
+            "003-M1", "003-M3", "003-M4", "003-M5", "003-M6", "003-M7", "003-M9", "003-M21",
+            "003-M25", "003-A4", "003-A5", "003-A13", "003-A20",
+        ],
+        summary: "a check of aspect + ability (or affinity) dots against a DV, with feats, FORTITUDE \
+                  and ritual successes",
+        rolls: true,
+    },
+    ActionInfo {
+        name: "cast",
+        spec_items: &[
+            "003-M15", "003-M16", "003-M17", "003-M18", "003-M19", "003-M23", "003-A12", "003-A16",
+        ],
+        summary: "a casting: DV 8 + level − Affinity, concentration, FORTITUDE above the Affinity; a \
+                  casting short of its requirement waits for a catch-cast",
+        rolls: true,
+    },
+    ActionInfo {
+        name: "catch-cast",
+        spec_items: &["003-M19", "003-A15"],
+        summary: "the next catch-cast of the waiting casting, 1 die fewer each time",
+        rolls: true,
+    },
+    ActionInfo {
+        name: "abandon-casting",
+        spec_items: &["003-M17"],
+        summary: "give up the casting waiting for a catch-cast",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "resist",
+        spec_items: &["003-M20", "003-M24", "003-A18", "003-A19"],
+        summary: "resist a spell: DV 8 + level + DEFY − resist dots, −1 die per turn of RAGE; each \
+                  net success lowers POWER",
+        rolls: true,
+    },
+    ActionInfo {
+        name: "spend-fortitude",
+        spec_items: &["003-M23", "003-A12", "003-A13"],
+        summary: "spend FORTITUDE, 1 point each",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "regain-fortitude",
+        spec_items: &["003-M23"],
+        summary: "regain FORTITUDE (Nourishment), up to the maximum",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "take-harm",
+        spec_items: &["003-A14"],
+        summary: "take levels of harm",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "heal",
+        spec_items: &["003-A14"],
+        summary: "heal levels of health, up to the maximum",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "organic-repose",
+        spec_items: &["003-M23", "003-M25"],
+        summary: "ORGANIC REPOSE: 1 FORTITUDE for 3 health, once a day",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "unwavering-focus",
+        spec_items: &["003-M23", "003-M25"],
+        summary: "UNWAVERING FOCUS: 1 FORTITUDE to reroll the last check's catastrophe dice, once a \
+                  day",
+        rolls: true,
+    },
+    ActionInfo {
+        name: "sustain",
+        spec_items: &["003-M16", "003-S1"],
+        summary: "start sustaining a spell (−1 die on every casting)",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "end-sustain",
+        spec_items: &["003-M16", "003-S1"],
+        summary: "stop sustaining a spell",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "rage-turn",
+        spec_items: &["003-M24"],
+        summary: "a turn using RAGE: −1 more die on Resist checks",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "calm-turn",
+        spec_items: &["003-M24"],
+        summary: "a turn without RAGE: the Resist penalty resets",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "new-day",
+        spec_items: &["003-S1", "003-M25"],
+        summary: "a new day: daily feat uses reset",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "gain-galleons",
+        spec_items: &["003-S1", "003-M25"],
+        summary: "Galleons come in (ONE FOR YOU, TWO FOR ME adds one)",
+        rolls: false,
+    },
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Preparing the rolls: the same code for `apply` and `odds`, so the odds are those of the roll.
+
+/// A check ready to roll, and the state once its costs are paid.
+struct Prepared {
+    check: Check,
+    keep_better: bool,
+    after: HprpgState,
+    info: Value,
+}
+
+/// Collects every problem of an action before anything is rolled.
+#[derive(Default)]
+struct Collect(Problems);
+
+impl Collect {
+    fn keep<T, E: Into<HprpgGameError>>(&mut self, result: Result<T, E>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.0.push(error.into().to_string());
+                None
+            }
+        }
+    }
+
+    fn finish(self) -> Result<(), HprpgGameError> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(HprpgGameError::Several(self.0))
+        }
+    }
+}
+
+/// Checks each feat (one with a check effect, taken, a use left today), counts its use and adds up
+/// the adjustments of those that pass.
+fn take_feats(state: &mut HprpgState, feats: &[Feat], collect: &mut Collect) -> CheckAdjustment {
+    let mut usable = Vec::new();
+    for &feat in feats {
+        let applies = collect.keep(apply_feats(&[feat])).is_some();
+        if let Some(uses) = collect.keep(use_feat(&state.sheet.feats, &state.sheet.feat_uses, feat))
+        {
+            state.sheet.feat_uses = uses;
+            if applies {
+                usable.push(feat);
+            }
+        }
+    }
+    apply_feats(&usable).unwrap_or_default()
+}
+
+fn spend_fortitude(
+    state: &mut HprpgState,
+    spend: FortitudeSpend,
+    count: u32,
+) -> Result<u32, HprpgGameError> {
+    let cost = spend.cost(count);
+    state.sheet.fortitude = state.sheet.fortitude.spend(cost)?;
+    Ok(cost)
+}
+
+/// What joins the aspect's dots in a check's pool.
+enum Second<'a> {
+    Nothing,
+    Ability(&'a str),
+    Affinity(Discipline),
+    /// A resist ability's dots: the zero-dot rules of checks do not apply to resisting (003-A18).
+    Resist(u32),
+}
+
+impl<'a> Second<'a> {
+    fn of(
+        ability: Option<&'a str>,
+        affinity: Option<Discipline>,
+    ) -> Result<Second<'a>, HprpgGameError> {
+        match (ability, affinity) {
+            (Some(ability), Some(affinity)) => Err(HprpgGameError::AbilityAndAffinity {
+                ability: ability.to_string(),
+                affinity,
+            }),
+            (Some(ability), None) => Ok(Second::Ability(ability)),
+            (None, Some(affinity)) => Ok(Second::Affinity(affinity)),
+            (None, None) => Ok(Second::Nothing),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn prepare_check(
+    state: &HprpgState,
+    aspect: Option<Aspect>,
+    second: Second<'_>,
+    difficulty: i64,
+    dice: (u32, u32),
+    catastrophe_range: i64,
+    intractability: i64,
+    successes: (u32, u32),
+    feats: &[Feat],
+    aspect_only_knowledge: bool,
+    options: &HprpgOptions,
+    limits: &Limits,
+) -> Result<Prepared, HprpgGameError> {
+    let mut after = state.clone();
+    let mut collect = Collect::default();
+    let sheet = &state.sheet;
+    if aspect.is_none() && matches!(second, Second::Nothing) {
+        return Err(HprpgGameError::NothingToRoll);
+    }
+    let aspect_dots = aspect.map_or(0, |a| sheet.aspect(a));
+    let mut zero_dot_rule = Value::Null;
+    let mut zero_dot_difficulty = 0;
+    let second_dots = match second {
+        Second::Ability(name) => match collect.keep(sheet.ability(name)) {
+            Some(rating) => {
+                if rating.dots == 0 {
+                    match rating.kind {
+                        AbilityType::Knowledge if !aspect_only_knowledge => {
+                            collect.keep::<(), _>(Err(HprpgGameError::KnowledgeWithoutDots(
+                                rating.name.clone(),
+                            )));
+                        }
+                        AbilityType::Knowledge => zero_dot_rule = json!("aspect-only"),
+                        AbilityType::Practical => {
+                            zero_dot_difficulty = 2;
+                            zero_dot_rule = json!("practical-plus-two");
+                        }
+                        AbilityType::Innate => {}
+                    }
+                }
+                rating.dots
+            }
+            None => 0,
+        },
+        Second::Affinity(discipline) => sheet.affinity(discipline),
+        Second::Resist(dots) => dots,
+        Second::Nothing => 0,
+    };
+    let adjustment = take_feats(&mut after, feats, &mut collect);
+    let (fortitude_successes, ritual_successes) = successes;
+    let fortitude = collect
+        .keep(spend_fortitude(
+            &mut after,
+            FortitudeSpend::AutomaticSuccess,
+            fortitude_successes,
+        ))
+        .unwrap_or(0);
+    let pool = pool_size(
+        aspect_dots,
+        second_dots,
+        dice.0.saturating_add(adjustment.bonus_dice),
+        dice.1.saturating_add(adjustment.penalty_dice),
+    );
+    let given = adjustment.fixed_difficulty.unwrap_or(difficulty);
+    let difficulty = given
+        .saturating_add(adjustment.difficulty_change)
+        .saturating_add(zero_dot_difficulty);
+    let automatic = resources::granted_successes(
+        fortitude_successes,
+        ritual_successes,
+        adjustment.automatic_successes,
+    );
+    let check = collect.keep(Check::new(
+        pool,
+        difficulty,
+        catastrophe_range,
+        intractability,
+        options,
+        limits,
+    ));
+    collect.finish()?;
+    let Some(check) = check else {
+        return Err(HprpgGameError::NothingToRoll);
+    };
+    let check = check.with_automatic_successes(automatic);
+    let info = json!({
+        "pool": pool,
+        "difficulty": check.difficulty(),
+        "intractability": check.intractability(),
+        "automatic_successes": automatic,
+        "fortitude_spent": fortitude,
+        "zero_dot_rule": zero_dot_rule,
+        "extra_damage": adjustment.extra_damage,
+    });
+    Ok(Prepared {
+        check,
+        keep_better: adjustment.keep_better_of_two,
+        after,
+        info,
+    })
+}
+
+/// The aspect of a casting: the given one, or the discipline's default (the better rated of two,
+/// the first on a tie).
+fn casting_aspect(sheet: &CharacterSheet, discipline: Discipline, given: Option<Aspect>) -> Aspect {
+    given.unwrap_or_else(|| {
+        let defaults = discipline.default_aspects();
+        let mut best = defaults[0];
+        for &aspect in &defaults[1..] {
+            if sheet.aspect(aspect) > sheet.aspect(best) {
+                best = aspect;
+            }
+        }
+        best
+    })
+}
+
+fn delivery(kind: DeliveryKind, targets: u32, required: Option<u32>) -> Delivery {
+    match kind {
+        DeliveryKind::Caster => Delivery::Caster,
+        DeliveryKind::Wandtip => Delivery::Wandtip { targets },
+        DeliveryKind::Ranged => Delivery::Ranged { targets },
+        DeliveryKind::Mass => Delivery::Mass {
+            required: required.unwrap_or(4),
+        },
+    }
+}
+
+fn check_allocation(level: u32, optional: OptionalSuccesses) -> Result<(), HprpgGameError> {
+    super::check_level(level)?;
+    let cap = optional_cap(level);
+    for (effect, count) in [
+        ("overpower", optional.overpower),
+        ("defy", optional.defy),
+        ("extend", optional.extend),
+    ] {
+        if count > cap {
+            return Err(HprpgGameError::OptionalCap {
+                effect,
+                count,
+                cap,
+                level,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The allocation that fits `available` optional successes: OVERPOWER first, then DEFY, then EXTEND.
+fn fit_allocation(requested: OptionalSuccesses, available: u64) -> OptionalSuccesses {
+    let overpower = requested.overpower.min(available);
+    let left = available - overpower;
+    let defy = requested.defy.min(left);
+    let left = left - defy;
+    OptionalSuccesses {
+        overpower,
+        defy,
+        extend: requested.extend.min(left),
+    }
+}
+
+struct PreparedCast {
+    check: Check,
+    keep_better: bool,
+    after: HprpgState,
+    required: u64,
+    extra_damage: u32,
+    info: Value,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn prepare_cast(
+    state: &HprpgState,
+    discipline: Discipline,
+    level: u32,
+    aspect: Option<Aspect>,
+    delivery_kind: (DeliveryKind, u32, Option<u32>),
+    dice: (u32, u32),
+    catastrophe_range: i64,
+    intractability: i64,
+    optional: OptionalSuccesses,
+    successes: (u32, u32),
+    feats: &[Feat],
+    furious: bool,
+    sustain: Option<&str>,
+    options: &HprpgOptions,
+    limits: &Limits,
+) -> Result<PreparedCast, HprpgGameError> {
+    let mut collect = Collect::default();
+    if state.casting.is_some() {
+        collect.keep::<(), _>(Err(HprpgGameError::CastingPending));
+    }
+    if let Some(name) = sustain {
+        // A clashing name is refused before any dice are rolled, not after the spell is cast.
+        collect.keep(add_sustained(&mut state.clone(), name, None, None));
+    }
+    // An impossible level makes every later figure meaningless: refuse it alone.
+    let level_cost = level_fortitude(level, state.sheet.affinity(discipline))?;
+    collect.keep(check_allocation(level, optional));
+    let mut after = state.clone();
+    let sheet = &state.sheet;
+    let affinity = sheet.affinity(discipline);
+    let adjustment = take_feats(&mut after, feats, &mut collect);
+    let dice_from = if furious {
+        if let Some(uses) = collect.keep(use_feat(
+            &after.sheet.feats,
+            &after.sheet.feat_uses,
+            Feat::FuriousSpellcaster,
+        )) {
+            after.sheet.feat_uses = uses;
+        }
+        sheet.ability("RAGE").map_or(0, |rating| rating.dots)
+    } else {
+        affinity
+    };
+    let (fortitude_successes, ritual_successes) = successes;
+    let fortitude = FortitudeSpend::SpellLevel
+        .cost(level_cost)
+        .saturating_add(FortitudeSpend::AutomaticSuccess.cost(fortitude_successes));
+    if let Some(left) = collect.keep(after.sheet.fortitude.spend(fortitude)) {
+        after.sheet.fortitude = left;
+    }
+    let aspect = casting_aspect(sheet, discipline, aspect);
+    let sustained = u32::try_from(sheet.sustained_spells.len()).unwrap_or(u32::MAX);
+    let pool = casting_pool(
+        dice_from,
+        sheet.aspect(aspect),
+        dice.0.saturating_add(adjustment.bonus_dice),
+        dice.1.saturating_add(adjustment.penalty_dice),
+        sustained,
+    );
+    let difficulty = adjustment
+        .fixed_difficulty
+        .unwrap_or(casting_difficulty(level, affinity)?)
+        .saturating_add(adjustment.difficulty_change);
+    let automatic = resources::granted_successes(
+        fortitude_successes,
+        ritual_successes,
+        adjustment.automatic_successes,
+    );
+    let check = collect.keep(Check::new(
+        pool,
+        difficulty,
+        catastrophe_range,
+        intractability,
+        options,
+        limits,
+    ));
+    collect.finish()?;
+    let Some(check) = check else {
+        return Err(HprpgGameError::NothingToRoll);
+    };
+    let check = check.with_automatic_successes(automatic);
+    let required = delivery(delivery_kind.0, delivery_kind.1, delivery_kind.2).required();
+    let info = json!({
+        "aspect": aspect,
+        "pool": pool,
+        "difficulty": check.difficulty(),
+        "concentration_penalty": sustained,
+        "automatic_successes": automatic,
+        "fortitude_spent": fortitude,
+        "required": required,
+    });
+    Ok(PreparedCast {
+        check,
+        keep_better: adjustment.keep_better_of_two,
+        after,
+        required,
+        extra_damage: adjustment.extra_damage,
+        info,
+    })
+}
+
+fn roll_prepared(
+    check: &Check,
+    keep_better: bool,
+    source: &mut dyn DieSource,
+) -> Result<(CheckRoll, Option<TwoRolls>), HprpgError> {
+    if keep_better {
+        let rolls = resources::roll_keep_better(check, source)?;
+        Ok((rolls.kept_roll().clone(), Some(rolls)))
+    } else {
+        Ok((check.roll(source)?, None))
+    }
+}
+
+fn nets_of(
+    check: &Check,
+    keep_better: bool,
+    limits: &Limits,
+) -> Result<Distribution<i64>, HprpgError> {
+    if keep_better {
+        keep_better_distribution(check, limits)
+    } else {
+        check.net_distribution(limits)
+    }
+}
+
+fn dice_text(roll: &CheckRoll) -> String {
+    roll.dice
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+fn counted(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+fn roll_summary(check: &Check, roll: &CheckRoll) -> String {
+    format!(
+        "{}d12 vs DV {}: {} → {}, {}, net {} ({})",
+        check.dice(),
+        check.difficulty(),
+        dice_text(roll),
+        counted(roll.successes, "success", "successes"),
+        counted(roll.catastrophes, "catastrophe", "catastrophes"),
+        roll.net,
+        roll.degree
+    )
+}
+
+fn merge(mut base: Value, extra: Value) -> Value {
+    if let (Value::Object(base), Value::Object(extra)) = (&mut base, extra) {
+        base.extend(extra);
+    }
+    base
+}
+
+/// Takes effect: spends the optional successes and keeps the spell up if asked to.
+fn take_effect(
+    after: &mut HprpgState,
+    discipline: Discipline,
+    level: u32,
+    optional: u64,
+    requested: OptionalSuccesses,
+    extra_damage: u32,
+    sustain: Option<&str>,
+) -> Result<(CastSpell, u64), HprpgGameError> {
+    let spell = spend_optional(level, optional, fit_allocation(requested, optional))?;
+    if let Some(name) = sustain {
+        add_sustained(after, name, Some(discipline), Some(level))?;
+    }
+    Ok((spell, spell.power + u64::from(extra_damage)))
+}
+
+fn add_sustained(
+    after: &mut HprpgState,
+    name: &str,
+    discipline: Option<Discipline>,
+    level: Option<u32>,
+) -> Result<(), HprpgGameError> {
+    if name.trim().is_empty() {
+        return Err(HprpgGameError::UnnamedSpell);
+    }
+    if after.sheet.sustained_spells.iter().any(|s| s.name == name) {
+        return Err(HprpgGameError::AlreadySustained(name.to_string()));
+    }
+    if let Some(level) = level {
+        level_fortitude(level, 0)?;
+    }
+    after.sheet.sustained_spells.push(SustainedSpell {
+        name: name.to_string(),
+        discipline,
+        level,
+    });
+    Ok(())
+}
+
+fn outcome_name(outcome: &CastingOutcome) -> &'static str {
+    match outcome {
+        CastingOutcome::Catastrophe => "catastrophe",
+        CastingOutcome::Failure => "failure",
+        CastingOutcome::Short { .. } => "short",
+        CastingOutcome::Cast { .. } => "cast",
+    }
+}
+
+/// What a casting's net comes to, for the odds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum CastingResult {
+    Catastrophe,
+    Failure,
+    Short,
+    Cast,
+}
+
+fn casting_result(net: i64, required: u64) -> CastingResult {
+    match CastingOutcome::of(net, required) {
+        CastingOutcome::Catastrophe => CastingResult::Catastrophe,
+        CastingOutcome::Failure => CastingResult::Failure,
+        CastingOutcome::Short { .. } => CastingResult::Short,
+        CastingOutcome::Cast { .. } => CastingResult::Cast,
+    }
+}
+
+fn apply_action(
+    state: &HprpgState,
+    action: &HprpgAction,
+    source: &mut dyn DieSource,
+    limits: &Limits,
+) -> Result<(Value, HprpgState, String), HprpgGameError> {
+    match action {
+        HprpgAction::Check {
+            aspect,
+            ability,
+            affinity,
+            difficulty,
+            bonus_dice,
+            penalty_dice,
+            catastrophe_range,
+            intractability,
+            fortitude_successes,
+            ritual_successes,
+            feats,
+            aspect_only_knowledge,
+            difficulty_above_twelve,
+            intractability_floor,
+        } => {
+            let options = HprpgOptions {
+                difficulty_above_twelve: *difficulty_above_twelve,
+                intractability_floor: *intractability_floor,
+            };
+            let Prepared {
+                check,
+                keep_better,
+                mut after,
+                info,
+            } = prepare_check(
+                state,
+                *aspect,
+                Second::of(ability.as_deref(), *affinity)?,
+                *difficulty,
+                (*bonus_dice, *penalty_dice),
+                *catastrophe_range,
+                *intractability,
+                (*fortitude_successes, *ritual_successes),
+                feats,
+                *aspect_only_knowledge,
+                &options,
+                limits,
+            )?;
+            let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
+            after.last_check = Some(LastCheck {
+                check: CheckSpec::of(&check),
+                dice: roll.dice.clone(),
+                rerolled: false,
+            });
+            let summary = roll_summary(&check, &roll);
+            let result = merge(
+                info,
+                json!({
+                    "roll": roll,
+                    "rolls": rolls,
+                    "net": roll.net,
+                    "degree": roll.degree,
+                }),
+            );
+            Ok((result, after, summary))
+        }
+        HprpgAction::Cast {
+            discipline,
+            level,
+            aspect,
+            delivery,
+            targets,
+            required,
+            bonus_dice,
+            penalty_dice,
+            catastrophe_range,
+            intractability,
+            optional,
+            fortitude_successes,
+            ritual_successes,
+            feats,
+            furious,
+            sustain,
+            difficulty_above_twelve,
+            intractability_floor,
+        } => {
+            let options = HprpgOptions {
+                difficulty_above_twelve: *difficulty_above_twelve,
+                intractability_floor: *intractability_floor,
+            };
+            let PreparedCast {
+                check,
+                keep_better,
+                mut after,
+                required,
+                extra_damage,
+                info,
+            } = prepare_cast(
+                state,
+                *discipline,
+                *level,
+                *aspect,
+                (*delivery, *targets, *required),
+                (*bonus_dice, *penalty_dice),
+                *catastrophe_range,
+                *intractability,
+                *optional,
+                (*fortitude_successes, *ritual_successes),
+                feats,
+                *furious,
+                sustain.as_deref(),
+                &options,
+                limits,
+            )?;
+            let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
+            after.last_check = None;
+            let outcome = CastingOutcome::of(roll.net, required);
+            let mut result = merge(
+                info,
+                json!({
+                    "roll": roll,
+                    "rolls": rolls,
+                    "net": roll.net,
+                    "outcome": outcome_name(&outcome),
+                }),
+            );
+            let tail = match outcome {
+                CastingOutcome::Cast {
+                    optional: available,
+                } => {
+                    let (spell, damage) = take_effect(
+                        &mut after,
+                        *discipline,
+                        *level,
+                        available,
+                        *optional,
+                        extra_damage,
+                        sustain.as_deref(),
+                    )?;
+                    result["spell"] = json!(spell);
+                    result["damage"] = json!(damage);
+                    format!("cast with POWER {}", spell.power)
+                }
+                CastingOutcome::Short { net, required } => {
+                    let progress = CatchCasting::after(roll.net, required)?;
+                    after.casting = Some(PendingCasting {
+                        discipline: *discipline,
+                        level: *level,
+                        casting: CheckSpec::of(&check),
+                        progress,
+                        optional: *optional,
+                        extra_damage,
+                        sustain: sustain.clone(),
+                    });
+                    result["catch_casting"] = json!(progress);
+                    format!("short ({net} of {required}): catch-cast or abandon")
+                }
+                CastingOutcome::Failure => "the casting fails".to_string(),
+                CastingOutcome::Catastrophe => "the casting fails catastrophically".to_string(),
+            };
+            let summary = format!(
+                "{} {}: {}; {tail}",
+                discipline,
+                super::SPELL_LEVELS
+                    .get(*level as usize)
+                    .copied()
+                    .unwrap_or("?"),
+                roll_summary(&check, &roll)
+            );
+            Ok((result, after, summary))
+        }
+        HprpgAction::CatchCast {
+            extra_action,
+            optional,
+        } => {
+            let pending = state.casting.clone().ok_or(HprpgGameError::NoCasting)?;
+            let requested = optional.unwrap_or(pending.optional);
+            check_allocation(pending.level, requested)?;
+            let mut after = state.clone();
+            let fortitude = if *extra_action {
+                spend_fortitude(&mut after, FortitudeSpend::ExtraAction, 1)?
+            } else {
+                0
+            };
+            let casting = pending.casting.check(limits)?;
+            let caught = pending.progress.catch_cast(&casting, source)?;
+            after.last_check = None;
+            let mut result = json!({
+                "dice": catch_cast_check(&casting, &pending.progress).dice(),
+                "fortitude_spent": fortitude,
+                "roll": caught.roll,
+                "net": caught.roll.net,
+            });
+            let tail = match caught.outcome {
+                CatchCastOutcome::Failed { catastrophe } => {
+                    after.casting = None;
+                    result["outcome"] = json!(if catastrophe {
+                        "catastrophe"
+                    } else {
+                        "failure"
+                    });
+                    "the casting fails".to_string()
+                }
+                CatchCastOutcome::Continue(next) => {
+                    if let Some(casting) = after.casting.as_mut() {
+                        casting.progress = next;
+                        casting.optional = requested;
+                    }
+                    result["outcome"] = json!("short");
+                    result["catch_casting"] = json!(next);
+                    format!("still short ({} of {})", next.accumulated, next.required)
+                }
+                CatchCastOutcome::Cast {
+                    optional: available,
+                } => {
+                    after.casting = None;
+                    let (spell, damage) = take_effect(
+                        &mut after,
+                        pending.discipline,
+                        pending.level,
+                        available,
+                        requested,
+                        pending.extra_damage,
+                        pending.sustain.as_deref(),
+                    )?;
+                    result["outcome"] = json!("cast");
+                    result["spell"] = json!(spell);
+                    result["damage"] = json!(damage);
+                    format!("cast with POWER {}", spell.power)
+                }
+            };
+            let summary = format!(
+                "catch-cast {}: {} → net {}; {tail}",
+                pending.progress.catch_casts + 1,
+                dice_text(&caught.roll),
+                caught.roll.net
+            );
+            Ok((result, after, summary))
+        }
+        HprpgAction::AbandonCasting => {
+            if state.casting.is_none() {
+                return Err(HprpgGameError::NoCasting);
+            }
+            let mut after = state.clone();
+            after.casting = None;
+            Ok((
+                json!({ "abandoned": true }),
+                after,
+                "the casting is abandoned".to_string(),
+            ))
+        }
+        HprpgAction::Resist {
+            aspect,
+            ability,
+            level,
+            defy,
+            power,
+            bonus_dice,
+            penalty_dice,
+            catastrophe_range,
+            fortitude_successes,
+            feats,
+        } => {
+            let (prepared, penalty) = prepare_resist(
+                state,
+                *aspect,
+                ability,
+                *level,
+                *defy,
+                (*bonus_dice, *penalty_dice),
+                *catastrophe_range,
+                *fortitude_successes,
+                feats,
+                limits,
+            )?;
+            let Prepared {
+                check,
+                keep_better,
+                mut after,
+                info,
+            } = prepared;
+            let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
+            after.last_check = None;
+            let left = resisted_power(*power, roll.net);
+            let summary = format!(
+                "resist: {}; POWER {power} → {left}",
+                roll_summary(&check, &roll)
+            );
+            let result = merge(
+                info,
+                json!({
+                    "rage_penalty": penalty,
+                    "roll": roll,
+                    "rolls": rolls,
+                    "net": roll.net,
+                    "degree": roll.degree,
+                    "power": left,
+                    "nullified": left == 0,
+                }),
+            );
+            Ok((result, after, summary))
+        }
+        HprpgAction::SpendFortitude { spend, count } => {
+            let mut after = state.clone();
+            let cost = spend_fortitude(&mut after, *spend, *count)?;
+            Ok((
+                json!({ "spent": cost, "fortitude": after.sheet.fortitude }),
+                after.clone(),
+                format!(
+                    "spent {cost} FORTITUDE ({} left)",
+                    after.sheet.fortitude.current
+                ),
+            ))
+        }
+        HprpgAction::RegainFortitude { points } => {
+            let mut after = state.clone();
+            after.sheet.fortitude = state.sheet.fortitude.regain(*points);
+            let gained = after.sheet.fortitude.current - state.sheet.fortitude.current;
+            let nourishment = state
+                .sheet
+                .personality
+                .map(|personality| personality.data().nourishment);
+            Ok((
+                json!({ "regained": gained, "fortitude": after.sheet.fortitude,
+                        "nourishment": nourishment }),
+                after.clone(),
+                format!(
+                    "regained {gained} FORTITUDE ({} of {})",
+                    after.sheet.fortitude.current, after.sheet.fortitude.max
+                ),
+            ))
+        }
+        HprpgAction::TakeHarm { levels } => {
+            let mut after = state.clone();
+            let (health, unabsorbed) = state.sheet.health.lose(*levels);
+            after.sheet.health = health;
+            Ok((
+                json!({ "health": health, "unabsorbed": unabsorbed, "down": health.current == 0 }),
+                after,
+                format!(
+                    "took {levels} harm: health {} of {}",
+                    health.current, health.max
+                ),
+            ))
+        }
+        HprpgAction::Heal { levels } => {
+            let mut after = state.clone();
+            after.sheet.health = state.sheet.health.regain(*levels);
+            Ok((
+                json!({ "health": after.sheet.health }),
+                after.clone(),
+                format!(
+                    "healed: health {} of {}",
+                    after.sheet.health.current, after.sheet.health.max
+                ),
+            ))
+        }
+        HprpgAction::OrganicRepose => {
+            let mut after = state.clone();
+            after.sheet.feat_uses = use_feat(
+                &state.sheet.feats,
+                &state.sheet.feat_uses,
+                Feat::OrganicRepose,
+            )?;
+            let data = feat_data(Feat::OrganicRepose);
+            spend_fortitude(&mut after, FortitudeSpend::OrganicRepose, 1)?;
+            let health = match data.effect {
+                resources::FeatEffect::Heal { health } => health,
+                _ => 0,
+            };
+            after.sheet.health = after.sheet.health.regain(health);
+            Ok((
+                json!({ "health": after.sheet.health, "fortitude": after.sheet.fortitude }),
+                after.clone(),
+                format!(
+                    "ORGANIC REPOSE: health {} of {}",
+                    after.sheet.health.current, after.sheet.health.max
+                ),
+            ))
+        }
+        HprpgAction::UnwaveringFocus => {
+            let (last, check) = focus_target(state, limits)?;
+            let mut after = state.clone();
+            after.sheet.feat_uses = use_feat(
+                &state.sheet.feats,
+                &state.sheet.feat_uses,
+                Feat::UnwaveringFocus,
+            )?;
+            spend_fortitude(&mut after, FortitudeSpend::UnwaveringFocus, 1)?;
+            let before = check.score_dice(&last.dice);
+            let roll = resources::reroll_catastrophes(&check, &before, source)?;
+            after.last_check = Some(LastCheck {
+                check: last.check,
+                dice: roll.dice.clone(),
+                rerolled: true,
+            });
+            let summary = format!(
+                "UNWAVERING FOCUS: {} → {}",
+                dice_text(&before),
+                roll_summary(&check, &roll)
+            );
+            Ok((
+                json!({ "before": before, "roll": roll, "net": roll.net, "degree": roll.degree }),
+                after,
+                summary,
+            ))
+        }
+        HprpgAction::Sustain {
+            spell,
+            discipline,
+            level,
+        } => {
+            let mut after = state.clone();
+            add_sustained(&mut after, spell, *discipline, *level)?;
+            let count = after.sheet.sustained_spells.len();
+            Ok((
+                json!({ "sustained": count }),
+                after,
+                format!("sustaining {spell}: −{count} dice on every casting"),
+            ))
+        }
+        HprpgAction::EndSustain { spell } => {
+            let mut after = state.clone();
+            after.sheet.sustained_spells.retain(|s| &s.name != spell);
+            if after.sheet.sustained_spells.len() == state.sheet.sustained_spells.len() {
+                let active = state
+                    .sheet
+                    .sustained_spells
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>();
+                return Err(HprpgGameError::NotSustained {
+                    name: spell.clone(),
+                    active: if active.is_empty() {
+                        "none".to_string()
+                    } else {
+                        active.join(", ")
+                    },
+                });
+            }
+            let count = after.sheet.sustained_spells.len();
+            Ok((
+                json!({ "sustained": count }),
+                after,
+                format!("{spell} ends: {count} spell(s) still sustained"),
+            ))
+        }
+        HprpgAction::RageTurn => {
+            let mut after = state.clone();
+            after.sheet.rage_turns = resources::rage_turn(state.sheet.rage_turns);
+            let penalty = resources::rage_resist_penalty(after.sheet.rage_turns);
+            Ok((
+                json!({ "rage_turns": after.sheet.rage_turns, "resist_penalty": penalty }),
+                after,
+                format!("RAGE: −{penalty} dice on Resist checks"),
+            ))
+        }
+        HprpgAction::CalmTurn => {
+            let mut after = state.clone();
+            after.sheet.rage_turns = resources::calm_turn(state.sheet.rage_turns);
+            Ok((
+                json!({ "rage_turns": 0, "resist_penalty": 0 }),
+                after,
+                "a turn without RAGE: no Resist penalty".to_string(),
+            ))
+        }
+        HprpgAction::NewDay => {
+            let mut after = state.clone();
+            after.sheet.feat_uses.clear();
+            Ok((
+                json!({ "feat_uses": {} }),
+                after,
+                "a new day: daily feats are available again".to_string(),
+            ))
+        }
+        HprpgAction::GainGalleons { amount } => {
+            let mut after = state.clone();
+            let gained =
+                resources::galleons_gained(*amount, state.sheet.has_feat(Feat::OneForYouTwoForMe));
+            after.sheet.galleons = state.sheet.galleons.saturating_add(gained);
+            Ok((
+                json!({ "gained": gained, "galleons": after.sheet.galleons }),
+                after.clone(),
+                format!("gained {gained} Galleons ({} in all)", after.sheet.galleons),
+            ))
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn prepare_resist(
+    state: &HprpgState,
+    aspect: Aspect,
+    ability: &str,
+    level: u32,
+    defy: u64,
+    dice: (u32, u32),
+    catastrophe_range: i64,
+    fortitude_successes: u32,
+    feats: &[Feat],
+    limits: &Limits,
+) -> Result<(Prepared, u32), HprpgGameError> {
+    let rating = state.sheet.ability(ability)?;
+    let difficulty = resist_difficulty(level, defy, rating.dots)?;
+    let penalty = resources::rage_resist_penalty(state.sheet.rage_turns);
+    let mut prepared = prepare_check(
+        state,
+        Some(aspect),
+        Second::Resist(rating.dots),
+        difficulty,
+        (dice.0, dice.1.saturating_add(penalty)),
+        catastrophe_range,
+        0,
+        (fortitude_successes, 0),
+        feats,
+        false,
+        &HprpgOptions::default(),
+        limits,
+    )?;
+    prepared.info["resist_ability"] = json!(rating.name);
+    Ok((prepared, penalty))
+}
+
+/// The check the next catch-cast rolls: the casting with 1 die fewer per catch-cast (003-M19, A15).
+fn catch_cast_check(casting: &Check, progress: &CatchCasting) -> Check {
+    let k = usize::try_from(progress.catch_casts + 1).unwrap_or(usize::MAX);
+    casting.with_dice(casting.dice().saturating_sub(k))
+}
+
+fn focus_target(state: &HprpgState, limits: &Limits) -> Result<(LastCheck, Check), HprpgGameError> {
+    let last = state
+        .last_check
+        .clone()
+        .ok_or(HprpgGameError::NoLastCheck)?;
+    if last.rerolled {
+        return Err(HprpgGameError::AlreadyRerolled);
+    }
+    let check = last.check.check(limits)?;
+    if !last.dice.iter().any(|&d| d <= check.catastrophe_range()) {
+        return Err(HprpgGameError::NothingToReroll);
+    }
+    Ok((last, check))
+}
+
+fn odds_of(
+    state: &HprpgState,
+    action: &HprpgAction,
+    limits: &Limits,
+) -> Result<Value, ActionError> {
+    let nets_json = |nets: &Distribution<i64>| {
+        json!({
+            "net": stateful::distribution_json(nets),
+            "degree": stateful::distribution_json(&resources::degrees(nets)),
+        })
+    };
+    match action {
+        HprpgAction::Check {
+            aspect,
+            ability,
+            affinity,
+            difficulty,
+            bonus_dice,
+            penalty_dice,
+            catastrophe_range,
+            intractability,
+            fortitude_successes,
+            ritual_successes,
+            feats,
+            aspect_only_knowledge,
+            difficulty_above_twelve,
+            intractability_floor,
+        } => {
+            let options = HprpgOptions {
+                difficulty_above_twelve: *difficulty_above_twelve,
+                intractability_floor: *intractability_floor,
+            };
+            let prepared = prepare_check(
+                state,
+                *aspect,
+                Second::of(ability.as_deref(), *affinity).map_err(fail)?,
+                *difficulty,
+                (*bonus_dice, *penalty_dice),
+                *catastrophe_range,
+                *intractability,
+                (*fortitude_successes, *ritual_successes),
+                feats,
+                *aspect_only_knowledge,
+                &options,
+                limits,
+            )
+            .map_err(fail)?;
+            let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
+            Ok(merge(prepared.info, nets_json(&nets)))
+        }
+        HprpgAction::Cast {
+            discipline,
+            level,
+            aspect,
+            delivery,
+            targets,
+            required,
+            bonus_dice,
+            penalty_dice,
+            catastrophe_range,
+            intractability,
+            optional,
+            fortitude_successes,
+            ritual_successes,
+            feats,
+            furious,
+            sustain,
+            difficulty_above_twelve,
+            intractability_floor,
+        } => {
+            let options = HprpgOptions {
+                difficulty_above_twelve: *difficulty_above_twelve,
+                intractability_floor: *intractability_floor,
+            };
+            let prepared = prepare_cast(
+                state,
+                *discipline,
+                *level,
+                *aspect,
+                (*delivery, *targets, *required),
+                (*bonus_dice, *penalty_dice),
+                *catastrophe_range,
+                *intractability,
+                *optional,
+                (*fortitude_successes, *ritual_successes),
+                feats,
+                *furious,
+                sustain.as_deref(),
+                &options,
+                limits,
+            )
+            .map_err(fail)?;
+            let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
+            let required = prepared.required;
+            let outcomes = nets.map(|&net| casting_result(net, required));
+            let completion = if prepared.keep_better {
+                Value::Null
+            } else {
+                stateful::probability_json(
+                    &super::completion_probability(&prepared.check, required, limits)
+                        .map_err(fail)?,
+                )
+            };
+            Ok(merge(
+                prepared.info,
+                json!({
+                    "net": stateful::distribution_json(&nets),
+                    "outcome": stateful::distribution_json(&outcomes),
+                    "takes_effect_with_catch_casting": completion,
+                }),
+            ))
+        }
+        HprpgAction::CatchCast { .. } => {
+            let pending = state
+                .casting
+                .clone()
+                .ok_or(HprpgGameError::NoCasting)
+                .map_err(fail)?;
+            let casting = pending.casting.check(limits).map_err(fail)?;
+            let next = catch_cast_check(&casting, &pending.progress);
+            let nets = next.net_distribution(limits).map_err(fail)?;
+            let completion = pending
+                .progress
+                .completion_probability(&casting, limits)
+                .map_err(fail)?;
+            Ok(json!({
+                "dice": next.dice(),
+                "difficulty": next.difficulty(),
+                "progress": pending.progress,
+                "net": stateful::distribution_json(&nets),
+                "takes_effect": stateful::probability_json(&completion),
+            }))
+        }
+        HprpgAction::Resist {
+            aspect,
+            ability,
+            level,
+            defy,
+            power,
+            bonus_dice,
+            penalty_dice,
+            catastrophe_range,
+            fortitude_successes,
+            feats,
+        } => {
+            let (prepared, penalty) = prepare_resist(
+                state,
+                *aspect,
+                ability,
+                *level,
+                *defy,
+                (*bonus_dice, *penalty_dice),
+                *catastrophe_range,
+                *fortitude_successes,
+                feats,
+                limits,
+            )
+            .map_err(fail)?;
+            let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
+            let power = *power;
+            let left = nets.map(|&net| resisted_power(power, net));
+            Ok(merge(
+                prepared.info,
+                json!({
+                    "rage_penalty": penalty,
+                    "net": stateful::distribution_json(&nets),
+                    "power": stateful::distribution_json(&left),
+                }),
+            ))
+        }
+        HprpgAction::UnwaveringFocus => {
+            let (last, check) = focus_target(state, limits).map_err(fail)?;
+            let before = check.score_dice(&last.dice);
+            let nets =
+                resources::reroll_distribution_given(&check, &before, limits).map_err(fail)?;
+            Ok(merge(json!({ "before": before.net }), nets_json(&nets)))
+        }
+        _ => Err(ActionError::Malformed {
+            what: "action",
+            message:
+                "only check, cast, catch-cast, resist and unwavering-focus roll dice and have \
+                      odds"
+                    .to_string(),
+        }),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The game.
+
+/// Seed 003's characters, served by [`crate::stateful::game`] as `"hprpg"`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HprpgGame;
+
+impl Stateful for HprpgGame {
+    const NAME: &'static str = "hprpg";
+    const VERSION: u32 = 1;
+    type Sheet = HprpgSheet;
+    type State = HprpgState;
+    type Action = HprpgAction;
+
+    fn actions() -> &'static [ActionInfo] {
+        HPRPG_ACTIONS
+    }
+
+    fn create(sheet: HprpgSheet) -> Result<HprpgState, Problems> {
+        match sheet {
+            HprpgSheet::Create(choices) => {
+                let created = character::create(&choices)?;
+                let mut state = HprpgState::new(created.sheet);
+                state.advancement_cap = choices.advancement_cap;
+                Ok(state)
+            }
+            HprpgSheet::Sheet(sheet) => {
+                let state = HprpgState::new(*sheet);
+                Self::validate(&state).into_result(state)
+            }
+        }
+    }
+
+    fn validate(state: &HprpgState) -> Problems {
+        let mut problems = character::validate(&state.sheet, state.advancement_cap).problems;
+        if let Some(casting) = &state.casting {
+            let progress = casting.progress;
+            if progress.accumulated == 0 || progress.accumulated >= progress.required {
+                problems.push(format!(
+                    "the waiting casting has {} of {} successes; a catch-cast needs at least 1 and \
+                     fewer than required, so remove the casting",
+                    progress.accumulated, progress.required
+                ));
+            }
+            if casting.level > super::MAX_SPELL_LEVEL {
+                problems.push(format!(
+                    "the waiting casting has level {}, above SUMNUS (7); use 0..7",
+                    casting.level
+                ));
+            }
+            if !(0..=super::MAX_CATASTROPHE_RANGE).contains(&casting.casting.catastrophe_range) {
+                problems.push("the waiting casting's catastrophe range is outside 0..11; fix it");
+            }
+        }
+        if let Some(last) = &state.last_check
+            && last.dice.iter().any(|d| !(1..=super::SIDES).contains(d))
+        {
+            problems.push("the last check holds a die outside 1..12; remove last_check");
+        }
+        problems
+    }
+
+    fn apply(
+        state: &HprpgState,
+        action: &HprpgAction,
+        source: &mut dyn DieSource,
+        limits: &Limits,
+    ) -> Result<(Value, HprpgState, String), ActionError> {
+        let (result, after, summary) = apply_action(state, action, source, limits).map_err(fail)?;
+        Self::validate(&after).into_result(())?;
+        Ok((result, after, summary))
+    }
+
+    fn odds(
+        state: &HprpgState,
+        action: &HprpgAction,
+        limits: &Limits,
+    ) -> Result<Value, ActionError> {
+        odds_of(state, action, limits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hprpg::Degree;
+
+    #[test]
+    fn fit_allocation_fills_overpower_then_defy_then_extend() {
+        let asked = OptionalSuccesses {
+            overpower: 2,
+            defy: 2,
+            extend: 2,
+        };
+        assert_eq!(
+            fit_allocation(asked, 3),
+            OptionalSuccesses {
+                overpower: 2,
+                defy: 1,
+                extend: 0
+            }
+        );
+        assert_eq!(fit_allocation(asked, 9), asked);
+    }
+
+    #[test]
+    fn degree_names_serialise_in_results() {
+        assert_eq!(json!(Degree::Good), json!("good"));
+    }
+}
