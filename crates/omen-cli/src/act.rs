@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use crate::args::RollFormat;
 
 /// Whose state an action reads and writes, where its dice come from, and how to print.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct Holder {
     /// The character in the campaign database whose state the action reads and updates.
     #[arg(long = "char", value_name = "NAME", conflicts_with_all = ["state", "sheet"])]
@@ -48,7 +48,7 @@ pub struct Holder {
 }
 
 /// Where the dice come from, and how to print.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct RollSource {
     /// Seed for the roller (ChaCha20); without it one is picked and shown.
     #[arg(long, value_name = "N", conflicts_with = "dice")]
@@ -69,15 +69,7 @@ impl RollSource {
     /// The dice source that `--dice` or `--seed` ask for (a fresh seed when neither is given), and the
     /// seed when one was used.
     pub fn dice_source(&self) -> (Box<dyn DieSource>, Option<u64>) {
-        Self::dice_source_of(&self.dice, self.seed)
-    }
-
-    /// The same for commands that spell their own `--dice` and `--seed` flags.
-    pub fn dice_source_of(
-        dice: &Option<Vec<i64>>,
-        seed: Option<u64>,
-    ) -> (Box<dyn DieSource>, Option<u64>) {
-        match (dice, seed) {
+        match (&self.dice, self.seed) {
             (Some(values), _) => (Box::new(ScriptedDice::new(values.clone())), None),
             (None, seed) => {
                 let seed = seed.unwrap_or_else(crate::fresh_seed);

@@ -6,7 +6,6 @@ use std::io::{self, Write};
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::{Limits, Probability, probability_to_f64};
 
-use crate::act::RollSource;
 use crate::ritual::percent;
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
 use omen_rules::spelldice::{
@@ -30,6 +29,12 @@ pub enum SpellDiceCommand {
     Extremes(ExtremesArgs),
     /// P(success), P(catastrophe) and P(empowered) by spell level and dice committed (001-M8).
     Odds(CastOddsArgs),
+    /// A character casts (001-M2..M7): committed dice rolled, dice showing 1-2 leave the pool.
+    Cast(crate::actions::CastArgs),
+    /// A restful night's sleep: every spell die comes back (001-S1).
+    Sleep(crate::actions::JustHolder),
+    /// Hit points restored after life-energy dice (001-M5).
+    Heal(crate::actions::HealArgs),
 }
 
 #[derive(Debug, Args)]
@@ -267,6 +272,11 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
         SpellDiceCommand::Exhaust(args) => args,
         SpellDiceCommand::Extremes(args) => return answer(args.format, extremes(args, limits)),
         SpellDiceCommand::Odds(args) => return answer(args.format, cast_odds_table(args, limits)),
+        SpellDiceCommand::Cast(args) => return crate::actions::spelldice_cast(args, limits),
+        SpellDiceCommand::Sleep(args) => {
+            return crate::actions::bare("spelldice", "sleep", args, limits);
+        }
+        SpellDiceCommand::Heal(args) => return crate::actions::spelldice_heal(args, limits),
     };
     let result = (|| {
         let strategy: Strategy = args.strategy.parse().map_err(|e| format!("{e}"))?;
@@ -401,8 +411,13 @@ pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
 #[derive(Debug, Subcommand)]
 pub enum T13Command {
     /// A Dice Test: the exact distribution of result levels, the crisis chance and the cost, then a
-    /// roll (--seed or --dice to replay).
+    /// roll (--seed or --dice to replay). With --char or --state, a character's test: its proficiency
+    /// dice, and bought dice paid from its Sway, Chi or Yarn.
     Test(T13Args),
+    /// Add to a character's Sway, Chi or Yarn.
+    Gain(crate::actions::BalanceArgs),
+    /// Take from a character's Sway, Chi or Yarn (never below 0).
+    Spend(crate::actions::BalanceArgs),
 }
 
 #[derive(Debug, Args)]
@@ -413,9 +428,9 @@ pub struct T13Args {
     /// Sides of the Descendant die, if one is rolled.
     #[arg(long, value_name = "SIDES")]
     pub descendant: Option<i64>,
-    /// Proficiency d8s, 0 to 4.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub proficiency: usize,
+    /// Proficiency d8s, 0 to 4 [default: a character's own, else 0].
+    #[arg(long, value_name = "N")]
+    pub proficiency: Option<usize>,
     /// A bought die as KIND:SIDES:CURRENCY, e.g. skill:6:sway (repeat for each).
     #[arg(long = "buy", value_name = "KIND:SIDES:CURRENCY")]
     pub bought: Vec<String>,
@@ -436,17 +451,50 @@ pub struct T13Args {
     /// Proficiency Crisis when every proficiency die is at 1 or 8, not any one (004-A4).
     #[arg(long)]
     pub all_dice_crisis: bool,
-    #[arg(long, value_name = "N", conflicts_with = "dice")]
-    pub seed: Option<u64>,
-    /// These dice values, in order: Boon, Descendant, proficiency, bought.
-    #[arg(long, value_name = "VALUES", value_delimiter = ',')]
-    pub dice: Option<Vec<i64>>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// --dice gives the values in order: Boon, Descendant, proficiency, bought.
+    #[command(flatten)]
+    pub holder: crate::act::Holder,
+}
+
+/// A character's Dice Test, as the t13 game's action.
+fn t13_action(args: &T13Args, limits: &Limits) -> anyhow::Result<bool> {
+    let bought = match args
+        .bought
+        .iter()
+        .map(|b| crate::actions::bought_die(b))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(bought) => bought,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(false);
+        }
+    };
+    let action = serde_json::json!({
+        "action": "test",
+        "boon": args.boon,
+        "descendant": args.descendant,
+        "proficiency": args.proficiency,
+        "bought": bought,
+        "modifier": args.modifier,
+        "difficulty": args.difficulty,
+        "opponent_total": args.opponent,
+        "crisis_trigger": if args.all_dice_crisis { "all-dice" } else { "any-die" },
+    });
+    crate::act::run("t13", action, &args.holder, limits)
 }
 
 pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
-    let T13Command::Test(args) = command;
+    let args = match command {
+        T13Command::Test(args) => args,
+        T13Command::Gain(args) => return crate::actions::t13_balance("gain", args, limits),
+        T13Command::Spend(args) => return crate::actions::t13_balance("spend", args, limits),
+    };
+    let holder = &args.holder;
+    if holder.character.is_some() || holder.state.is_some() || holder.sheet.is_some() || holder.odds
+    {
+        return t13_action(args, limits);
+    }
     let result = (|| {
         let bought = args
             .bought
@@ -467,7 +515,7 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         let spec = DiceSpec {
             boon: args.boon,
             descendant: args.descendant,
-            proficiency: args.proficiency,
+            proficiency: args.proficiency.unwrap_or(0),
             bought,
             modifier: args.modifier,
         };
@@ -492,7 +540,7 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             .crisis_probability(&options, limits)
             .map_err(|e| e.to_string())?;
         let cost = dice.cost();
-        let (mut source, seed) = RollSource::dice_source_of(&args.dice, args.seed);
+        let (mut source, seed) = holder.source.dice_source();
         let roll = test(&dice, opposition, &options, source.as_mut()).map_err(|e| e.to_string())?;
         let mut text = format!(
             "cost: {} Sway or {} Chi or {} Yarn\n",
@@ -534,5 +582,9 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         });
         Ok((text, json))
     })();
-    answer(args.format, result)
+    let format = match holder.source.format {
+        crate::args::RollFormat::Text => Format::Text,
+        crate::args::RollFormat::Json => Format::Json,
+    };
+    answer(format, result)
 }

@@ -42,6 +42,7 @@
 //! lives in the libraries.
 
 mod act;
+mod actions;
 mod args;
 mod campaign;
 mod diagnostics;
@@ -118,7 +119,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Spelldice(command) => status(games::spelldice(command, &Limits::default())),
         Command::Luck(command) => status(games::luck(command, &Limits::default())),
         Command::T13(command) => status(games::t13(command, &Limits::default())),
-        Command::Hprpg(command) => status(hprpg::run(command)),
+        Command::Hprpg(command) => status(hprpg::run(command, &Limits::default())),
         Command::Ritual(command) => status(ritual::run(command, &Limits::default())),
         Command::Act(args) => status(act::act(args, &Limits::default())),
         Command::Campaign(args) => status(campaign::campaign(args)),

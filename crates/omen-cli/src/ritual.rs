@@ -24,6 +24,18 @@ pub enum RitualCommand {
     Lore(LoreArgs),
     /// An Essence check (000-M9..M11): the exact chance of each threshold, then a roll.
     Essence(EssenceArgs),
+    /// A character's Lore check about a ritual (000-M1..M5), logged for the session's re-roll.
+    Check(crate::actions::RitualCheckArgs),
+    /// Decipher a ritual (000-M6): success adds it to the known rituals, failure to the unknown ones.
+    Decipher(crate::actions::RitualLoreAction),
+    /// Memorise a known ritual (000-M8): the first is free, each further one takes a Lore check.
+    Memorise(crate::actions::RitualLoreAction),
+    /// End the session (000-M7): re-roll the most difficult check; a failure raises Lore.
+    EndSession(crate::actions::EndSessionArgs),
+    /// Perform a ritual as its Leader (000-M9..M11): attempts since the last sleep cost dice.
+    Perform(crate::actions::PerformArgs),
+    /// A full night's sleep for every ritualist: the attempts reset (000-S2).
+    Sleep(crate::actions::JustHolder),
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +118,12 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
         }
         RitualCommand::Lore(args) => report(lore(args, limits), &args.source, &mut out),
         RitualCommand::Essence(args) => report(essence(args, limits), &args.source, &mut out),
+        RitualCommand::Check(args) => crate::actions::ritual_check(args, limits),
+        RitualCommand::Decipher(args) => crate::actions::ritual_lore("decipher", args, limits),
+        RitualCommand::Memorise(args) => crate::actions::ritual_lore("memorise", args, limits),
+        RitualCommand::EndSession(args) => crate::actions::ritual_end_session(args, limits),
+        RitualCommand::Perform(args) => crate::actions::ritual_perform(args, limits),
+        RitualCommand::Sleep(args) => crate::actions::bare("ritual", "sleep", args, limits),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Runs the built `omen` binary the way a user would: arguments in, stdout, stderr and exit code out.
 
+mod actions;
 mod campaign;
 mod errors;
 mod games;

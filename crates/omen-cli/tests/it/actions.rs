@@ -1,0 +1,390 @@
+//! Every game's character actions from the command line, replaying the seeds' worked examples with
+//! fixed dice through a campaign database and through state files.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::{json, omen, omen_ok, scratch_dir};
+
+fn at(db: &Path, args: &[&str]) -> crate::Run {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--db", db.to_str().unwrap(), "--format", "json"]);
+    omen(&all)
+}
+
+fn ok(db: &Path, args: &[&str]) -> Value {
+    let run = at(db, args);
+    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
+    json(&run)
+}
+
+fn campaign(test: &str) -> std::path::PathBuf {
+    let db = scratch_dir(test).join("omen.db");
+    ok(&db, &["campaign", "new", "Hogwarts"]);
+    db
+}
+
+/// Jane of seed 003: WILLPOWER 4, VITALITY 6, ELEMENTAL 3, BLOCK 5, DODGE 3.
+fn jane() -> String {
+    let mut aspects = serde_json::Map::new();
+    for aspect in [
+        "FITNESS",
+        "CHARM",
+        "INTELLIGENCE",
+        "PRECISION",
+        "DECEPTION",
+        "WILLPOWER",
+        "VITALITY",
+        "INSIGHT",
+        "PERCEPTION",
+    ] {
+        aspects.insert(aspect.to_string(), json!(1));
+    }
+    aspects.insert("WILLPOWER".into(), json!(4));
+    aspects.insert("VITALITY".into(), json!(6));
+    json!({ "sheet": {
+        "aspects": aspects,
+        "custom_abilities": {
+            "DODGE": { "type": "INNATE", "dots": 3 },
+            "BLOCK": { "type": "INNATE", "dots": 5 }
+        },
+        "affinities": { "ELEMENTAL": 3 },
+        "fortitude": { "current": 2, "max": 3 },
+        "health": { "current": 5, "max": 5 }
+    }})
+    .to_string()
+}
+
+#[test]
+fn hprpg_jane_casts_her_fire_bolt_and_the_willow_resists_it() {
+    let db = campaign("actions_hprpg_jane");
+    ok(
+        &db,
+        &[
+            "char",
+            "new",
+            "Jane",
+            "--rules",
+            "hprpg",
+            "--sheet",
+            &jane(),
+        ],
+    );
+    // 003-M22: TRIA with Affinity 3 is DV 8; pool 7; net 3; 2 for RANGED, 1 OVERPOWER: POWER 4.
+    let cast = ok(
+        &db,
+        &[
+            "hprpg",
+            "cast",
+            "--char",
+            "Jane",
+            "--discipline",
+            "ELEMENTAL",
+            "--level",
+            "3",
+            "--delivery",
+            "ranged",
+            "--overpower",
+            "1",
+            "--dice",
+            "1,4,5,8,8,9,11",
+        ],
+    );
+    assert_eq!(cast["result"]["net"], 3);
+    assert_eq!(cast["result"]["spell"]["power"], 4);
+    // The Whomping Willow's BLOCK 5 + VITALITY 6 = 11 dice against DV 6: net 7, POWER 0.
+    let resist = ok(
+        &db,
+        &[
+            "hprpg",
+            "resist",
+            "--char",
+            "Jane",
+            "--aspect",
+            "VITALITY",
+            "--ability",
+            "BLOCK",
+            "--level",
+            "3",
+            "--power",
+            "4",
+            "--dice",
+            "1,2,4,6,6,7,8,9,10,11,12",
+        ],
+    );
+    assert_eq!(resist["result"]["difficulty"], 6);
+    assert_eq!(resist["result"]["power"], 0);
+    // Resources: harm, FORTITUDE, a sustained spell costs a die on the next cast (003-M16).
+    ok(
+        &db,
+        &["hprpg", "take-harm", "--char", "Jane", "--levels", "2"],
+    );
+    ok(
+        &db,
+        &[
+            "hprpg",
+            "spend-fortitude",
+            "--char",
+            "Jane",
+            "--spend",
+            "extra-action",
+        ],
+    );
+    ok(
+        &db,
+        &["hprpg", "sustain", "--char", "Jane", "--spell", "Shield"],
+    );
+    let state = ok(&db, &["char", "show", "Jane"])["state"].clone();
+    assert_eq!(state["sheet"]["health"]["current"], 3);
+    assert_eq!(state["sheet"]["fortitude"]["current"], 1);
+    let odds = ok(
+        &db,
+        &[
+            "hprpg",
+            "cast",
+            "--char",
+            "Jane",
+            "--discipline",
+            "ELEMENTAL",
+            "--level",
+            "3",
+            "--odds",
+        ],
+    );
+    assert_eq!(odds["odds"]["pool"], 6, "{odds}");
+    let too_much = at(
+        &db,
+        &[
+            "hprpg",
+            "spend-fortitude",
+            "--char",
+            "Jane",
+            "--count",
+            "5",
+            "--spend",
+            "automatic-success",
+        ],
+    );
+    assert_eq!(too_much.code, 2);
+    assert!(
+        ok(&db, &["log", "verify"])["problems"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(ok(&db, &["log", "replay"])["problems"], json!([]));
+}
+
+#[test]
+fn hprpg_a_one_off_check_needs_no_character() {
+    // FITNESS 3 + BRAWL 2 = 5 dice against DV 8: 8, 12 and 9 succeed, the 1 cancels one.
+    let run = omen_ok(&[
+        "hprpg",
+        "check",
+        "--aspect",
+        "FITNESS",
+        "--ability",
+        "BRAWL",
+        "--dv",
+        "8",
+        "--aspect-dots",
+        "3",
+        "--ability-dots",
+        "2",
+        "--dice",
+        "8,1,12,5,9",
+        "--format",
+        "json",
+    ]);
+    let result = &json(&run)["result"];
+    assert_eq!(result["net"], 2, "{result}");
+    let bad = omen(&["hprpg", "check", "--aspect", "FITNES", "--dv", "8"]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("FITNESS"),
+        "names the nearest: {}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn ritual_deciphering_and_the_end_of_session_keep_lore_in_a_state_file() {
+    let dir = scratch_dir("actions_ritual_state");
+    let state = dir.join("oda.json");
+    let state = state.to_str().unwrap();
+    let first = omen_ok(&[
+        "ritual",
+        "decipher",
+        "--state",
+        state,
+        "--sheet",
+        r#"{"lore":1}"#,
+        "--ritual",
+        "Binding of Nine",
+        "--difficulty",
+        "4",
+        "--dice",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let first = json(&first);
+    assert_eq!(first["result"]["success"], false);
+    assert_eq!(first["state_after"]["unknown"], json!(["Binding of Nine"]));
+    // The end of the session re-rolls the most difficult check; a failure raises Lore (000-M7).
+    let end = json(&omen_ok(&[
+        "ritual",
+        "end-session",
+        "--state",
+        state,
+        "--dice",
+        "2",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(end["result"]["lore_gained"], true);
+    assert_eq!(end["state_after"]["lore"], 2);
+    let perform = json(&omen_ok(&[
+        "ritual",
+        "perform",
+        "--state",
+        state,
+        "--ritual",
+        "Ward",
+        "--leader",
+        "2",
+        "--threshold",
+        "8",
+        "--dice",
+        "6,5",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(perform["result"]["total"], 11);
+    assert_eq!(perform["state_after"]["attempts"]["Ward"], 1);
+    let slept = json(&omen_ok(&[
+        "ritual", "sleep", "--state", state, "--format", "json",
+    ]));
+    assert_eq!(slept["state_after"]["attempts"], json!({}));
+}
+
+#[test]
+fn spelldice_casts_deplete_the_pool_until_sleep() {
+    let db = campaign("actions_spelldice");
+    ok(
+        &db,
+        &[
+            "char",
+            "new",
+            "Merrin",
+            "--rules",
+            "spelldice",
+            "--sheet",
+            r#"{"level":3}"#,
+        ],
+    );
+    let cast = ok(
+        &db,
+        &[
+            "spelldice",
+            "cast",
+            "--char",
+            "Merrin",
+            "--spell-dice",
+            "3",
+            "--spell-level",
+            "2",
+            "--dice",
+            "2,4,5",
+        ],
+    );
+    assert_eq!(cast["result"]["result"], "success");
+    assert_eq!(cast["result"]["pool"], 4);
+    let odds = ok(
+        &db,
+        &[
+            "spelldice",
+            "cast",
+            "--char",
+            "Merrin",
+            "--spell-dice",
+            "2",
+            "--odds",
+        ],
+    );
+    // Two dice against 8: 15/36 succeed.
+    assert_eq!(odds["odds"]["success"]["fraction"], "5/12", "{odds}");
+    let refused = at(
+        &db,
+        &["spelldice", "cast", "--char", "Merrin", "--spell-dice", "9"],
+    );
+    assert_eq!(refused.code, 2);
+    ok(&db, &["spelldice", "sleep", "--char", "Merrin"]);
+    assert_eq!(ok(&db, &["char", "show", "Merrin"])["state"]["pool"], 5);
+}
+
+#[test]
+fn t13_bought_dice_are_paid_from_the_characters_sway() {
+    let db = campaign("actions_t13");
+    ok(
+        &db,
+        &[
+            "char",
+            "new",
+            "Vex",
+            "--rules",
+            "t13",
+            "--sheet",
+            r#"{"sway":5}"#,
+        ],
+    );
+    let test = ok(
+        &db,
+        &[
+            "t13",
+            "test",
+            "--char",
+            "Vex",
+            "--boon",
+            "6",
+            "--buy",
+            "skill:6:sway",
+            "--difficulty",
+            "4",
+            "--dice",
+            "3,5",
+        ],
+    );
+    assert_eq!(test["result"]["total"], 8);
+    assert_eq!(test["state_after"]["sway"], 1);
+    let short = at(
+        &db,
+        &[
+            "t13",
+            "test",
+            "--char",
+            "Vex",
+            "--boon",
+            "6",
+            "--buy",
+            "skill:6:sway",
+            "--difficulty",
+            "4",
+            "--dice",
+            "3,5",
+        ],
+    );
+    assert_eq!(short.code, 2);
+    assert!(short.stderr.contains("sway"), "{}", short.stderr);
+    ok(
+        &db,
+        &["t13", "gain", "--char", "Vex", "--sway", "10", "--chi", "2"],
+    );
+    ok(&db, &["t13", "spend", "--char", "Vex", "--chi", "2"]);
+    let vex = ok(&db, &["char", "show", "Vex"]);
+    assert_eq!(
+        (vex["state"]["sway"].clone(), vex["state"]["chi"].clone()),
+        (json!(11), json!(0))
+    );
+}
