@@ -367,3 +367,68 @@ fn a_database_that_cannot_be_opened_is_a_clear_error() {
         dir.join("fresh.db").to_str().unwrap(),
     ]);
 }
+
+/// Splits a README command line the way a shell would for these examples: words, '…' and "…".
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                started = true;
+            }
+            None if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            None => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+/// The README's Campaigns walk-through, run command by command against a fresh database: every
+/// command it shows succeeds.
+#[test]
+fn the_readmes_campaign_walk_through_runs() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let section = readme
+        .split("## Campaigns")
+        .nth(1)
+        .expect("a Campaigns section");
+    let block = section
+        .split("```sh")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a sh block");
+    let dir = scratch_dir("readme_campaigns");
+    let db = dir.join("omen.db");
+    let mut commands = 0;
+    for line in block.lines() {
+        let line = line.split(" # ").next().unwrap().trim();
+        for command in line.split("&&").map(str::trim).filter(|c| !c.is_empty()) {
+            let words = shell_words(command);
+            assert_eq!(words[0], "omen", "{command}");
+            let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+            args.extend(["--db", db.to_str().unwrap()]);
+            let run = crate::omen_with(&args, Some(&dir), None);
+            assert_eq!(run.code, 0, "{command}:\n{}", run.stderr);
+            commands += 1;
+        }
+    }
+    assert!(commands >= 10, "{commands}");
+}
