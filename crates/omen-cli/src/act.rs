@@ -210,9 +210,7 @@ fn render_odds(value: &Value, indent: &str, out: &mut String) {
             for item in items {
                 match item.get("outcome") {
                     Some(outcome) => {
-                        let label = outcome
-                            .as_str()
-                            .map_or_else(|| outcome.to_string(), str::to_string);
+                        let label = outcome_label(outcome);
                         out.push_str(&format!("{indent}  {label:<12} "));
                         let mut rest = item.clone();
                         rest.as_object_mut().map(|m| m.remove("outcome"));
@@ -317,6 +315,24 @@ pub fn run(
     });
     print(holder.source.format, &text, &report)?;
     Ok(true)
+}
+
+/// An outcome as a table row's label: `good`, `3`, `success marginal`, `reached 15`.
+fn outcome_label(outcome: &Value) -> String {
+    match outcome {
+        Value::String(text) => text.clone(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, value)| format!("{key} {}", outcome_label(value)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Array(items) => items
+            .iter()
+            .map(outcome_label)
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    }
 }
 
 pub fn action_name(action: &Value) -> &str {

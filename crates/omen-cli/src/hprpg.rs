@@ -4,7 +4,27 @@
 use std::io::{self, Write};
 
 use clap::{Args, Subcommand, ValueEnum};
-use omen_rules::hprpg::table;
+use omen_core::Limits;
+use omen_rules::hprpg::{
+    Check, Contest, ContestNets, Degree, HprpgError, HprpgOptions, Teamwork, given_difficulty,
+    passive_perception, sneaker_revealed, table,
+};
+use omen_rules::stateful::{distribution_json, probability_json};
+use serde_json::{Value, json};
+
+/// Prints an answer or its error; `false` for bad input.
+fn answer(
+    format: crate::args::RollFormat,
+    result: Result<(String, Value), HprpgError>,
+) -> anyhow::Result<bool> {
+    match result {
+        Ok((text, json)) => show(format, &text, &json),
+        Err(error) => {
+            eprintln!("error: {error}");
+            Ok(false)
+        }
+    }
+}
 
 #[derive(Debug, Subcommand)]
 pub enum HprpgCommand {
@@ -45,6 +65,181 @@ pub enum HprpgCommand {
     NewDay(crate::actions::JustHolder),
     /// Galleons gained.
     GainGalleons(crate::actions::HprpgGalleonsArgs),
+    /// A contest (003-M11): both sides roll against the instigator's DV; the margin decides.
+    Contest(ContestArgs),
+    /// Working together (003-M12): each helper rolls, successes and catastrophes are pooled.
+    Teamwork(TeamworkArgs),
+    /// Passive Perception (003-M14): PERCEPTION + ALERTNESS is the DV of a sneak check; with
+    /// --sneak-pool, the exact chance the sneaker is revealed.
+    Perception(PerceptionArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ContestArgs {
+    /// The instigator's pool (0: the zero pool).
+    #[arg(long, value_name = "N")]
+    pub pool: u64,
+    /// The resistor's pool.
+    #[arg(long, value_name = "N")]
+    pub resistor_pool: u64,
+    /// The instigator's DV, which both sides roll against.
+    #[arg(long = "dv", value_name = "DV")]
+    pub difficulty: i64,
+    /// The resistor's own DV, when the GM gives each side its own.
+    #[arg(long = "resistor-dv", value_name = "DV")]
+    pub resistor_difficulty: Option<i64>,
+    #[arg(long, value_name = "X", default_value_t = 1)]
+    pub catastrophe_range: i64,
+    /// Use the signed nets for the margin (a resistor's catastrophe widens it; 003-A6's other reading).
+    #[arg(long)]
+    pub signed_nets: bool,
+    #[command(flatten)]
+    pub source: crate::act::RollSource,
+}
+
+#[derive(Debug, Args)]
+pub struct TeamworkArgs {
+    /// One helper's pool (repeat for each, the main actor first).
+    #[arg(long = "pool", value_name = "N", required = true)]
+    pub pools: Vec<u64>,
+    #[arg(long = "dv", value_name = "DV")]
+    pub difficulty: i64,
+    #[arg(long, value_name = "X", default_value_t = 1)]
+    pub catastrophe_range: i64,
+    #[command(flatten)]
+    pub source: crate::act::RollSource,
+}
+
+#[derive(Debug, Args)]
+pub struct PerceptionArgs {
+    #[arg(long, value_name = "DOTS")]
+    pub perception: u32,
+    #[arg(long, value_name = "DOTS")]
+    pub alertness: u32,
+    /// The sneaker's pool, for the chance of being revealed.
+    #[arg(long, value_name = "N")]
+    pub sneak_pool: Option<u64>,
+    #[arg(long, value_enum, default_value_t = crate::args::RollFormat::Text)]
+    pub format: crate::args::RollFormat,
+}
+
+/// Prints an analysis: text, or its JSON.
+fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Result<bool> {
+    let mut out = io::stdout().lock();
+    match format {
+        crate::args::RollFormat::Text => out.write_all(text.as_bytes())?,
+        crate::args::RollFormat::Json => writeln!(out, "{json}")?,
+    }
+    Ok(true)
+}
+
+fn contest(args: &ContestArgs, limits: &Limits) -> Result<(String, Value), HprpgError> {
+    let options = HprpgOptions::default();
+    given_difficulty(args.difficulty)?;
+    if let Some(dv) = args.resistor_difficulty {
+        given_difficulty(dv)?;
+    }
+    let instigator = Check::new(
+        args.pool,
+        args.difficulty,
+        args.catastrophe_range,
+        0,
+        &options,
+        limits,
+    )?;
+    let resistor = Check::new(
+        args.resistor_pool,
+        args.resistor_difficulty.unwrap_or(args.difficulty),
+        args.catastrophe_range,
+        0,
+        &options,
+        limits,
+    )?;
+    let nets = if args.signed_nets {
+        ContestNets::Signed
+    } else {
+        ContestNets::Floor
+    };
+    let contest = Contest {
+        instigator,
+        resistor,
+        nets,
+    };
+    let margins = distribution_json(&contest.margin_distribution(limits)?);
+    let outcomes = distribution_json(&contest.outcome_distribution(limits)?);
+    let (mut dice, seed) = args.source.dice_source();
+    let roll = contest.roll(dice.as_mut())?;
+    let odds = json!({ "margin": margins, "outcome": outcomes });
+    let text = format!(
+        "contest: {}d12 against {}d12{}\ninstigator {:?} net {}, resistor {:?} net {}: margin {}\n{}",
+        args.pool,
+        args.resistor_pool,
+        crate::act::odds_text(&odds),
+        roll.instigator.dice,
+        roll.instigator.net,
+        roll.resistor.dice,
+        roll.resistor.net,
+        roll.margin,
+        seed.map_or(String::new(), |s| format!("seed: {s}\n")),
+    );
+    Ok((text, json!({ "odds": odds, "roll": roll, "seed": seed })))
+}
+
+fn teamwork(args: &TeamworkArgs, limits: &Limits) -> Result<(String, Value), HprpgError> {
+    let options = HprpgOptions::default();
+    given_difficulty(args.difficulty)?;
+    let checks = args
+        .pools
+        .iter()
+        .map(|&pool| {
+            Check::new(
+                pool,
+                args.difficulty,
+                args.catastrophe_range,
+                0,
+                &options,
+                limits,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let team = Teamwork::new(checks)?;
+    let nets = team.net_distribution(limits)?;
+    let odds = json!({
+        "net": distribution_json(&nets),
+        "degree": distribution_json(&nets.map(|&net| Degree::of(net))),
+    });
+    let (mut dice, seed) = args.source.dice_source();
+    let roll = team.roll(dice.as_mut())?;
+    let text = format!(
+        "working together: pools {:?}{}\npooled {} successes, {} catastrophes: net {} ({})\n{}",
+        args.pools,
+        crate::act::odds_text(&odds),
+        roll.successes,
+        roll.catastrophes,
+        roll.net,
+        roll.degree,
+        seed.map_or(String::new(), |s| format!("seed: {s}\n")),
+    );
+    Ok((text, json!({ "odds": odds, "roll": roll, "seed": seed })))
+}
+
+fn perception(args: &PerceptionArgs, limits: &Limits) -> Result<(String, Value), HprpgError> {
+    let difficulty = passive_perception(args.perception, args.alertness);
+    let mut text = format!("passive Perception: DV {difficulty}\n");
+    let mut json = json!({ "difficulty": difficulty });
+    if let Some(pool) = args.sneak_pool {
+        let check = Check::new(pool, difficulty, 1, 0, &HprpgOptions::default(), limits)?;
+        let degrees = check.degree_distribution(limits)?;
+        let revealed = degrees.probability_where(|&d| sneaker_revealed(d));
+        text.push_str(&format!(
+            "a sneak with {pool}d12 is revealed with P = {} ≈ {:.2}%\n",
+            omen_rules::hprpg::fraction(&revealed),
+            omen_core::probability_to_f64(&revealed) * 100.0
+        ));
+        json["revealed"] = probability_json(&revealed);
+        json["degree"] = distribution_json(&degrees);
+    }
+    Ok((text, json))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -88,6 +283,9 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::CalmTurn(args) => bare("hprpg", "calm-turn", args, limits),
         HprpgCommand::NewDay(args) => bare("hprpg", "new-day", args, limits),
         HprpgCommand::GainGalleons(args) => a::hprpg_galleons(args, limits),
+        HprpgCommand::Contest(args) => answer(args.source.format, contest(args, limits)),
+        HprpgCommand::Teamwork(args) => answer(args.source.format, teamwork(args, limits)),
+        HprpgCommand::Perception(args) => answer(args.format, perception(args, limits)),
         HprpgCommand::Table(args) => match table(args.dv, args.catastrophe_range) {
             Ok(t) => {
                 let text = match args.format {

@@ -167,6 +167,13 @@ pub enum HprpgError {
     #[error("intractability {0} is negative; use 0 for none")]
     Intractability(i64),
     #[error(
+        "DV {0} is below 2; the lowest DV is 2, and a DV of 4 is VERY EASY (an automatic success \
+         may suit a trivial task)"
+    )]
+    Difficulty(i64),
+    #[error("the Appendix 10 tables are for DV 2 to 12, not {0}; give a DV from 2 to 12")]
+    TableDifficulty(i64),
+    #[error(
         "{0} appendix rows asked for; the Appendix 10 table has rows for 0 to 14 dice, ask for at most \
          14"
     )]
@@ -1450,7 +1457,25 @@ pub struct Table {
 /// # Errors
 /// [`HprpgError::CatastropheRange`] outside 0..=11.
 pub fn table(difficulty: i64, catastrophe_range: i64) -> Result<Table, HprpgError> {
+    if !(MIN_DIFFICULTY..=MAX_DIFFICULTY).contains(&difficulty) {
+        return Err(HprpgError::TableDifficulty(difficulty));
+    }
     table_rows(difficulty, catastrophe_range, TABLE_MAX_DICE)
+}
+
+/// A DV as a GM gives it to a check (003-M2): at least 2. Above 12 it may legitimately be (a Passive
+/// Perception of 14 is the DV of a sneak check) and goes through the clamp or the intractability
+/// option (003-A4); below 2 only a formula can take it (NIHIL with Affinity 7), and a DV given as 0
+/// is a mistake.
+///
+/// # Errors
+/// [`HprpgError::Difficulty`] below 2.
+pub fn given_difficulty(difficulty: i64) -> Result<i64, HprpgError> {
+    if difficulty >= MIN_DIFFICULTY {
+        Ok(difficulty)
+    } else {
+        Err(HprpgError::Difficulty(difficulty))
+    }
 }
 
 /// As [`table`] with rows for 0 to `max_dice` dice (at most 14).

@@ -388,3 +388,106 @@ fn t13_bought_dice_are_paid_from_the_characters_sway() {
         (json!(11), json!(0))
     );
 }
+
+#[test]
+fn hprpg_contest_teamwork_and_perception_give_exact_odds_and_a_roll() {
+    // Passive Perception 3 + 2 = DV 5; a 4d12 sneak fails or botches (revealed) with 19/216, counted
+    // by brute force over the 12^4 rolls.
+    let seen = json(&omen_ok(&[
+        "hprpg",
+        "perception",
+        "--perception",
+        "3",
+        "--alertness",
+        "2",
+        "--sneak-pool",
+        "4",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(seen["difficulty"], 5);
+    assert_eq!(seen["revealed"]["fraction"], "19/216");
+    // Working together pools 3 + 2 dice: the same as one 5-die pool; P(net 2) = 2875/10368.
+    let team = json(&omen_ok(&[
+        "hprpg",
+        "teamwork",
+        "--pool",
+        "3",
+        "--pool",
+        "2",
+        "--dv",
+        "8",
+        "--dice",
+        "8,9,1,10,2",
+        "--format",
+        "json",
+    ]));
+    let two = team["odds"]["net"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["outcome"] == 2)
+        .unwrap();
+    assert_eq!(two["fraction"], "2875/10368");
+    assert_eq!(team["roll"]["net"], 2);
+    // The contest: 1 die each against DV 12; the margin is 0 unless exactly one side rolls a 12.
+    let contest = json(&omen_ok(&[
+        "hprpg",
+        "contest",
+        "--pool",
+        "1",
+        "--resistor-pool",
+        "1",
+        "--dv",
+        "12",
+        "--dice",
+        "12,5",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(contest["roll"]["margin"], 1);
+    let margins: Vec<(i64, &str)> = contest["odds"]["margin"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["outcome"].as_i64().unwrap(),
+                row["fraction"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(margins, [(-1, "11/144"), (0, "61/72"), (1, "11/144")]);
+    // A DV below the scale is refused (003-M2), not clamped; so is a table the appendix lacks.
+    for (args, message) in [
+        (
+            &[
+                "hprpg",
+                "contest",
+                "--pool",
+                "1",
+                "--resistor-pool",
+                "1",
+                "--dv",
+                "0",
+            ][..],
+            "DV 0 is below 2",
+        ),
+        (
+            &["hprpg", "teamwork", "--pool", "1", "--dv", "1"][..],
+            "DV 1 is below 2",
+        ),
+        (
+            &["hprpg", "table", "--dv", "13"][..],
+            "for DV 2 to 12, not 13",
+        ),
+        (
+            &["hprpg", "check", "--aspect", "FITNESS", "--dv", "0"][..],
+            "DV 0 is below 2",
+        ),
+    ] {
+        let run = omen(args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+    }
+}

@@ -44,8 +44,8 @@ use super::resources::{
 use super::{
     CastSpell, CastingOutcome, CatchCastOutcome, CatchCasting, Check, CheckRoll, Delivery,
     DifficultyAboveTwelve, HprpgError, HprpgOptions, IntractabilityFloor, OptionalSuccesses,
-    casting_difficulty, casting_pool, level_fortitude, optional_cap, pool_size, resist_difficulty,
-    resisted_power, spend_optional,
+    casting_difficulty, casting_pool, given_difficulty, level_fortitude, optional_cap, pool_size,
+    resist_difficulty, resisted_power, spend_optional,
 };
 use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
@@ -1056,7 +1056,7 @@ fn apply_action(
                 state,
                 *aspect,
                 Second::of(ability.as_deref(), *affinity)?,
-                *difficulty,
+                given_difficulty(*difficulty)?,
                 (*bonus_dice, *penalty_dice),
                 *catastrophe_range,
                 *intractability,
@@ -1598,7 +1598,9 @@ fn odds_of(
                 state,
                 *aspect,
                 Second::of(ability.as_deref(), *affinity).map_err(fail)?,
-                *difficulty,
+                given_difficulty(*difficulty)
+                    .map_err(HprpgGameError::from)
+                    .map_err(fail)?,
                 (*bonus_dice, *penalty_dice),
                 *catastrophe_range,
                 *intractability,

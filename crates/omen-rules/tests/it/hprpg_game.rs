@@ -377,8 +377,23 @@ fn m2_difficulty_guide_and_the_clamp_through_a_check() {
         (odds["difficulty"].clone(), odds["intractability"].clone())
     };
     assert_eq!(at(7, "clamp"), (json!(7), json!(0)));
-    assert_eq!(at(1, "clamp"), (json!(2), json!(0)));
+    assert_eq!(at(2, "clamp"), (json!(2), json!(0)));
+    // Above 12 a given DV can be right (a Passive Perception of 14); below 2 it is a mistake.
     assert_eq!(at(14, "clamp"), (json!(12), json!(0)));
+    for difficulty in [1, 0, -3] {
+        let refused = refused(
+            &state,
+            json!({ "action": "check", "aspect": "PERCEPTION", "ability": "ALERTNESS",
+                    "difficulty": difficulty }),
+        );
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "DV {difficulty} is below 2; the lowest DV is 2, and a DV of 4 is VERY EASY (an \
+                 automatic success may suit a trivial task)"
+            )
+        );
+    }
     assert_eq!(at(14, "intractability"), (json!(12), json!(2)));
 }
 
