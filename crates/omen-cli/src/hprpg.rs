@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::Limits;
+use omen_rules::hprpg::character::CreationChoices;
 use omen_rules::hprpg::{
     Check, Contest, ContestNets, Degree, HprpgError, HprpgOptions, Teamwork, given_difficulty,
     passive_perception, sneaker_revealed, table,
@@ -72,6 +73,48 @@ pub enum HprpgCommand {
     /// Passive Perception (003-M14): PERCEPTION + ALERTNESS is the DV of a sneak check; with
     /// --sneak-pool, the exact chance the sneaker is revealed.
     Perception(PerceptionArgs),
+    /// Character creation (003-D1..D7): the finished sheet from the player's choices, or every rule
+    /// the choices break, listed at once. Store it with `omen char new NAME --rules hprpg --sheet
+    /// '{"create": CHOICES}'`.
+    Create(CreateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    /// The choices: JSON text or @FILE, e.g. {"personality": "REBEL", "archetype": "WARRIOR",
+    /// "aspect_ranking": ["PHYSICAL", "MENTAL", "SOCIAL"], "aspects": {"FITNESS": 3, …},
+    /// "ability_ranking": [...], "abilities": {...}, "archetype_abilities": {...},
+    /// "capability_choices": [...], "fortitude": 3, "health": 5}.
+    #[arg(long, value_name = "JSON")]
+    pub choices: String,
+    #[arg(long, value_enum, default_value_t = crate::args::RollFormat::Text)]
+    pub format: crate::args::RollFormat,
+}
+
+fn create(args: &CreateArgs) -> anyhow::Result<bool> {
+    let choices = match crate::act::json_argument(&args.choices).and_then(|value| {
+        serde_json::from_value::<CreationChoices>(value)
+            .map_err(|e| format!("invalid creation choices: {e}"))
+    }) {
+        Ok(choices) => choices,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(false);
+        }
+    };
+    match omen_rules::hprpg::character::create(&choices) {
+        Ok(created) => {
+            let mut text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
+            for warning in &created.warnings {
+                text.push_str(&format!("warning: {warning}\n"));
+            }
+            show(args.format, &text, &serde_json::to_value(&created)?)
+        }
+        Err(problems) => {
+            eprintln!("error: {problems}");
+            Ok(false)
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -286,6 +329,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::Contest(args) => answer(args.source.format, contest(args, limits)),
         HprpgCommand::Teamwork(args) => answer(args.source.format, teamwork(args, limits)),
         HprpgCommand::Perception(args) => answer(args.format, perception(args, limits)),
+        HprpgCommand::Create(args) => create(args),
         HprpgCommand::Table(args) => match table(args.dv, args.catastrophe_range) {
             Ok(t) => {
                 let text = match args.format {

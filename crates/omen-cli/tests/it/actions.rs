@@ -491,3 +491,58 @@ fn hprpg_contest_teamwork_and_perception_give_exact_odds_and_a_roll() {
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
     }
 }
+
+fn warrior_choices() -> Value {
+    json!({
+        "species": "halfblood", "personality": "Rebel", "archetype": "WARRIOR",
+        "aspect_ranking": ["PHYSICAL", "MENTAL", "SOCIAL"],
+        "aspects": { "FITNESS": 3, "PRECISION": 2, "VITALITY": 2, "INTELLIGENCE": 2, "WILLPOWER": 1,
+                     "PERCEPTION": 2, "CHARM": 1, "DECEPTION": 1, "INSIGHT": 1 },
+        "ability_ranking": ["PRACTICAL", "INNATE", "KNOWLEDGE"],
+        "abilities": { "BRAWL": 3, "SKIRMISH": 3, "ACROBATICS": 2, "MARKSMANSHIP": 2, "SURVIVAL": 2,
+                       "BRAVERY": 2, "ALERTNESS": 2, "STRENGTH": 2, "SPEED": 2, "HISTORY": 2,
+                       "ARCANE": 2 },
+        "archetype_abilities": { "rage": 2, "TACTICS": 1 },
+        "capability_choices": ["SKIRMISH", "HEXES", "wards", "MARKSMANSHIP"],
+        "fortitude": 3, "health": 6, "galleons": 10
+    })
+}
+
+#[test]
+fn hprpg_creation_gives_the_sheet_or_every_violation_and_the_sheet_becomes_a_character() {
+    let choices = warrior_choices().to_string();
+    let created = json(&omen_ok(&[
+        "hprpg",
+        "create",
+        "--choices",
+        &choices,
+        "--format",
+        "json",
+    ]));
+    // FITNESS 1 + 3 + 2 from WARRIOR; the capability row's SKIRMISH 2 on top of 3 dots.
+    assert_eq!(created["sheet"]["aspects"]["FITNESS"], 6);
+    assert_eq!(created["sheet"]["abilities"]["SKIRMISH"], 5);
+    assert_eq!(created["warnings"], json!([]));
+    // Over budget twice and an unknown aspect: all three reported at once.
+    let mut bad = warrior_choices();
+    bad["aspects"]["FITNESS"] = json!(4);
+    bad["abilities"]["BRAWL"] = json!(4);
+    bad["aspects"]["STRENGHT"] = json!(1);
+    let run = omen(&["hprpg", "create", "--choices", &bad.to_string()]);
+    assert_eq!(run.code, 2);
+    for part in ["FITNESS", "BRAWL", "STRENGHT"] {
+        assert!(run.stderr.contains(part), "{part}: {}", run.stderr);
+    }
+    assert!(run.stderr.contains("problems:"), "{}", run.stderr);
+    // The same choices make a stored character.
+    let db = campaign("actions_hprpg_create");
+    let sheet = json!({ "create": warrior_choices() }).to_string();
+    ok(
+        &db,
+        &[
+            "char", "new", "Bruce", "--rules", "hprpg", "--sheet", &sheet,
+        ],
+    );
+    let bruce = ok(&db, &["char", "show", "Bruce"]);
+    assert_eq!(bruce["state"]["sheet"]["aspects"]["FITNESS"], 6);
+}
