@@ -17,6 +17,8 @@ Synopsis:
   omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
   omen prob (EXPR | -f FILE) [--format table|markdown|csv|json] [--param NAME=VALUE]... [LIMITS]
   (`-f -` reads the script from stdin; `omen roll --help` and `omen prob --help` list the limits)
+  omen GAME ACTION [FLAGS] [--char NAME | --state FILE | --sheet JSON] [--odds] [--seed N | --dice V,...]
+  (a game action applies to a stored character, a state file or a one-off character)
 
 Exit codes: 0 success, 1 internal error, 2 bad input (parse, check or evaluation error, an unreadable \
 file, or bad flags)."
@@ -37,22 +39,22 @@ pub enum Command {
     /// Compute the exact distribution of an expression or script.
     #[command(after_help = PROB_EXAMPLES)]
     Prob(ProbArgs),
-    /// List the seed games: their mechanics, options and reference tables.
+    /// List the seed games: their mechanics, options, reference tables and character actions.
     Rules(RulesArgs),
-    /// Seed 001's spell dice: the exhaustion analysis.
+    /// Seed 001's spell dice: casting from a depleting pool, sleep, and the exact analyses.
     #[command(subcommand)]
     Spelldice(crate::games::SpellDiceCommand),
     /// Seed 002's luck rolls: rolls that keep a character's karma, the range calculator and the
     /// long-run frequencies.
     #[command(subcommand)]
     Luck(crate::games::LuckCommand),
-    /// Seed 004's T13 Dice Tests: result levels, Proficiency Crisis and costs.
+    /// Seed 004's T13 Dice Tests: result levels, Proficiency Crisis, costs paid in Sway, Chi or Yarn.
     #[command(subcommand)]
     T13(crate::games::T13Command),
-    /// Seed 003's d12 success pools: the Appendix 10 outcome tables.
+    /// Seed 003's d12 success pools: checks, spells, contests, resources, creation, Appendix 10.
     #[command(subcommand)]
     Hprpg(crate::hprpg::HprpgCommand),
-    /// Seed 000's ritual magic: Lore and Essence checks and the seed's tables.
+    /// Seed 000's ritual magic: Lore and Essence checks, deciphering, sessions, the seed's tables.
     #[command(subcommand)]
     Ritual(crate::ritual::RitualCommand),
     /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
