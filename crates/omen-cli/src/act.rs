@@ -282,6 +282,18 @@ pub fn run(
         Err(error) => return fail(describe(&error)),
     };
     let dice = recorder.faces();
+    // As in a campaign: dice given but not rolled mean the list or the action is not what the player
+    // meant, so nothing is written.
+    if let Some(given) = &holder.source.dice
+        && given.len() > dice.len()
+    {
+        let unused: Vec<String> = given[dice.len()..].iter().map(i64::to_string).collect();
+        return fail(format!(
+            "{} given dice value(s) left unused: {}; give exactly the dice the action rolls",
+            unused.len(),
+            unused.join(", ")
+        ));
+    }
     if let Some(path) = &holder.state {
         let contents = format!("{:#}\n", envelope(game, &applied.state));
         if let Err(error) = write_atomically(path, &contents) {
