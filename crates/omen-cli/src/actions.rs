@@ -226,6 +226,14 @@ pub struct HealArgs {
 }
 
 pub fn spelldice_cast(args: &CastArgs, limits: &Limits) -> anyhow::Result<bool> {
+    if args.spell_dice == 0 && args.life_dice == 0 {
+        // `--dice` is the values rolled everywhere in omen; the count committed has its own flag.
+        eprintln!(
+            "error: no dice committed; give the number with --spell-dice K (or --life-dice K); \
+             --dice gives the values rolled, e.g. --spell-dice 3 --dice 2,4,5"
+        );
+        return Ok(false);
+    }
     let penalties = match (args.armour, args.encumbrance) {
         (None, None) => Value::Null,
         (armour, encumbrance) => {

@@ -546,3 +546,17 @@ fn hprpg_creation_gives_the_sheet_or_every_violation_and_the_sheet_becomes_a_cha
     let bruce = ok(&db, &["char", "show", "Bruce"]);
     assert_eq!(bruce["state"]["sheet"]["aspects"]["FITNESS"], 6);
 }
+
+#[test]
+fn spelldice_a_cast_without_committed_dice_says_which_flag_counts_them() {
+    let run = omen(&[
+        "spelldice",
+        "cast",
+        "--sheet",
+        r#"{"level":3}"#,
+        "--dice",
+        "3",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--spell-dice K"), "{}", run.stderr);
+}
