@@ -190,12 +190,7 @@ pub struct CastArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub spell_level: i64,
     /// Spell dice committed from the pool.
-    #[arg(
-        long = "dice-committed",
-        visible_alias = "spell-dice",
-        value_name = "K",
-        default_value_t = 0
-    )]
+    #[arg(long, value_name = "K", default_value_t = 0)]
     pub spell_dice: usize,
     /// Life-energy dice committed (each costs hit points).
     #[arg(long, value_name = "K", default_value_t = 0)]
