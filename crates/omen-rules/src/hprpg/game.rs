@@ -1027,45 +1027,13 @@ fn apply_action(
     limits: &Limits,
 ) -> Result<(Value, HprpgState, String), HprpgGameError> {
     match action {
-        HprpgAction::Check {
-            aspect,
-            ability,
-            affinity,
-            difficulty,
-            bonus_dice,
-            penalty_dice,
-            catastrophe_range,
-            intractability,
-            fortitude_successes,
-            ritual_successes,
-            feats,
-            aspect_only_knowledge,
-            difficulty_above_twelve,
-            intractability_floor,
-        } => {
-            let options = HprpgOptions {
-                difficulty_above_twelve: *difficulty_above_twelve,
-                intractability_floor: *intractability_floor,
-            };
+        HprpgAction::Check { .. } => {
             let Prepared {
                 check,
                 keep_better,
                 mut after,
                 info,
-            } = prepare_check(
-                state,
-                *aspect,
-                Second::of(ability.as_deref(), *affinity)?,
-                given_difficulty(*difficulty)?,
-                (*bonus_dice, *penalty_dice),
-                *catastrophe_range,
-                *intractability,
-                (*fortitude_successes, *ritual_successes),
-                feats,
-                *aspect_only_knowledge,
-                &options,
-                limits,
-            )?;
+            } = prepare_check_action(state, action, limits)?;
             let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
             after.last_check = Some(LastCheck {
                 check: CheckSpec::of(&check),
@@ -1087,27 +1055,10 @@ fn apply_action(
         HprpgAction::Cast {
             discipline,
             level,
-            aspect,
-            delivery,
-            targets,
-            required,
-            bonus_dice,
-            penalty_dice,
-            catastrophe_range,
-            intractability,
             optional,
-            fortitude_successes,
-            ritual_successes,
-            feats,
-            furious,
             sustain,
-            difficulty_above_twelve,
-            intractability_floor,
+            ..
         } => {
-            let options = HprpgOptions {
-                difficulty_above_twelve: *difficulty_above_twelve,
-                intractability_floor: *intractability_floor,
-            };
             let PreparedCast {
                 check,
                 keep_better,
@@ -1115,23 +1066,7 @@ fn apply_action(
                 required,
                 extra_damage,
                 info,
-            } = prepare_cast(
-                state,
-                *discipline,
-                *level,
-                *aspect,
-                (*delivery, *targets, *required),
-                (*bonus_dice, *penalty_dice),
-                *catastrophe_range,
-                *intractability,
-                *optional,
-                (*fortitude_successes, *ritual_successes),
-                feats,
-                *furious,
-                sustain.as_deref(),
-                &options,
-                limits,
-            )?;
+            } = prepare_cast_action(state, action, limits)?;
             let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
             after.last_check = None;
             let outcome = CastingOutcome::of(roll.net, required);
@@ -1507,6 +1442,103 @@ fn apply_action(
     }
 }
 
+/// The check an action `check` makes, for [`apply_action`] and [`odds_of`] alike.
+fn prepare_check_action(
+    state: &HprpgState,
+    action: &HprpgAction,
+    limits: &Limits,
+) -> Result<Prepared, HprpgGameError> {
+    let HprpgAction::Check {
+        aspect,
+        ability,
+        affinity,
+        difficulty,
+        bonus_dice,
+        penalty_dice,
+        catastrophe_range,
+        intractability,
+        fortitude_successes,
+        ritual_successes,
+        feats,
+        aspect_only_knowledge,
+        difficulty_above_twelve,
+        intractability_floor,
+    } = action
+    else {
+        return Err(HprpgGameError::NothingToRoll);
+    };
+    let options = HprpgOptions {
+        difficulty_above_twelve: *difficulty_above_twelve,
+        intractability_floor: *intractability_floor,
+    };
+    prepare_check(
+        state,
+        *aspect,
+        Second::of(ability.as_deref(), *affinity)?,
+        given_difficulty(*difficulty)?,
+        (*bonus_dice, *penalty_dice),
+        *catastrophe_range,
+        *intractability,
+        (*fortitude_successes, *ritual_successes),
+        feats,
+        *aspect_only_knowledge,
+        &options,
+        limits,
+    )
+}
+
+/// The cast an action `cast` makes, for [`apply_action`] and [`odds_of`] alike.
+fn prepare_cast_action(
+    state: &HprpgState,
+    action: &HprpgAction,
+    limits: &Limits,
+) -> Result<PreparedCast, HprpgGameError> {
+    let HprpgAction::Cast {
+        discipline,
+        level,
+        aspect,
+        delivery,
+        targets,
+        required,
+        bonus_dice,
+        penalty_dice,
+        catastrophe_range,
+        intractability,
+        optional,
+        fortitude_successes,
+        ritual_successes,
+        feats,
+        furious,
+        sustain,
+        difficulty_above_twelve,
+        intractability_floor,
+    } = action
+    else {
+        return Err(HprpgGameError::NothingToRoll);
+    };
+    let options = HprpgOptions {
+        difficulty_above_twelve: *difficulty_above_twelve,
+        intractability_floor: *intractability_floor,
+    };
+    prepare_cast(
+        state,
+        *discipline,
+        *level,
+        *aspect,
+        (*delivery, *targets, *required),
+        (*bonus_dice, *penalty_dice),
+        *catastrophe_range,
+        *intractability,
+        *optional,
+        (*fortitude_successes, *ritual_successes),
+        feats,
+        *furious,
+        sustain.as_deref(),
+        &options,
+        limits,
+    )
+}
+
 #[allow(clippy::too_many_arguments)]
 fn prepare_resist(
     state: &HprpgState,
@@ -1574,88 +1606,13 @@ fn odds_of(
         })
     };
     match action {
-        HprpgAction::Check {
-            aspect,
-            ability,
-            affinity,
-            difficulty,
-            bonus_dice,
-            penalty_dice,
-            catastrophe_range,
-            intractability,
-            fortitude_successes,
-            ritual_successes,
-            feats,
-            aspect_only_knowledge,
-            difficulty_above_twelve,
-            intractability_floor,
-        } => {
-            let options = HprpgOptions {
-                difficulty_above_twelve: *difficulty_above_twelve,
-                intractability_floor: *intractability_floor,
-            };
-            let prepared = prepare_check(
-                state,
-                *aspect,
-                Second::of(ability.as_deref(), *affinity).map_err(fail)?,
-                given_difficulty(*difficulty)
-                    .map_err(HprpgGameError::from)
-                    .map_err(fail)?,
-                (*bonus_dice, *penalty_dice),
-                *catastrophe_range,
-                *intractability,
-                (*fortitude_successes, *ritual_successes),
-                feats,
-                *aspect_only_knowledge,
-                &options,
-                limits,
-            )
-            .map_err(fail)?;
+        HprpgAction::Check { .. } => {
+            let prepared = prepare_check_action(state, action, limits).map_err(fail)?;
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
             Ok(merge(prepared.info, nets_json(&nets)))
         }
-        HprpgAction::Cast {
-            discipline,
-            level,
-            aspect,
-            delivery,
-            targets,
-            required,
-            bonus_dice,
-            penalty_dice,
-            catastrophe_range,
-            intractability,
-            optional,
-            fortitude_successes,
-            ritual_successes,
-            feats,
-            furious,
-            sustain,
-            difficulty_above_twelve,
-            intractability_floor,
-        } => {
-            let options = HprpgOptions {
-                difficulty_above_twelve: *difficulty_above_twelve,
-                intractability_floor: *intractability_floor,
-            };
-            let prepared = prepare_cast(
-                state,
-                *discipline,
-                *level,
-                *aspect,
-                (*delivery, *targets, *required),
-                (*bonus_dice, *penalty_dice),
-                *catastrophe_range,
-                *intractability,
-                *optional,
-                (*fortitude_successes, *ritual_successes),
-                feats,
-                *furious,
-                sustain.as_deref(),
-                &options,
-                limits,
-            )
-            .map_err(fail)?;
+        HprpgAction::Cast { .. } => {
+            let prepared = prepare_cast_action(state, action, limits).map_err(fail)?;
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
             let required = prepared.required;
             let outcomes = nets.map(|&net| casting_result(net, required));
