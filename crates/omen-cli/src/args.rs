@@ -125,20 +125,9 @@ pub struct RulesArgs {
 pub struct RollArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Seed for the roller (ChaCha20); without it one is picked and shown so the roll can be replayed.
-    #[arg(long, value_name = "N", conflicts_with = "dice")]
-    pub seed: Option<u64>,
-    /// Use these dice values, in order, instead of random ones, e.g. --dice 6,1,5,6.
-    #[arg(
-        long,
-        value_name = "VALUES",
-        value_delimiter = ',',
-        allow_hyphen_values = true
-    )]
-    pub dice: Option<Vec<i64>>,
-    /// How to print the roll.
-    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
-    pub format: RollFormat,
+    /// --seed (shown when picked, so the roll can be replayed), --dice and --format.
+    #[command(flatten)]
+    pub source: crate::act::RollSource,
     #[command(flatten)]
     pub script: ScriptArgs,
     #[command(flatten)]
@@ -323,7 +312,7 @@ mod tests {
         let Command::Roll(args) = cli.command else {
             panic!("expected roll");
         };
-        assert_eq!(args.dice, Some(vec![-1, 0, 1, -1]));
+        assert_eq!(args.source.dice, Some(vec![-1, 0, 1, -1]));
     }
 
     #[test]

@@ -180,9 +180,9 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
         Ok(params) => params,
         Err(message) => return bad(message),
     };
-    let dice = match &args.dice {
+    let dice = match &args.source.dice {
         Some(values) => omen_store::Dice::Given(values.clone()),
-        None => omen_store::Dice::Seed(args.seed.unwrap_or_else(fresh_seed)),
+        None => omen_store::Dice::Seed(args.source.seed.unwrap_or_else(fresh_seed)),
     };
     let character = args.campaign.character.as_deref();
     let rolled = match saved {
@@ -201,7 +201,7 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
         warnings.push(unused_dice(&source.text, &rolled.unused_dice));
     }
     let seed = dice.seed();
-    let text = match args.format {
+    let text = match args.source.format {
         RollFormat::Text => format!(
             "{}logged as entry {} in `{name}`\n",
             render_transcript(&rolled.roll, seed),
@@ -235,7 +235,7 @@ struct RollReport<'a> {
 }
 
 fn roll(args: &RollArgs) -> anyhow::Result<Status> {
-    let style = match args.format {
+    let style = match args.source.format {
         RollFormat::Text => Style::Text,
         RollFormat::Json => Style::Json,
     };
@@ -249,7 +249,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         };
     let (input, source) = (script.input(), script.text.as_str());
     let mut warnings = checked.warnings;
-    let (rolled, seed) = match &args.dice {
+    let (rolled, seed) = match &args.source.dice {
         Some(values) => {
             let mut dice = ScriptedDice::new(values.clone());
             let rolled = sample(&checked.program, &options.limits, &mut dice);
@@ -259,7 +259,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
             (rolled, None)
         }
         None => {
-            let seed = args.seed.unwrap_or_else(fresh_seed);
+            let seed = args.source.seed.unwrap_or_else(fresh_seed);
             let mut dice = ChaChaDice::from_seed(seed);
             (
                 sample(&checked.program, &options.limits, &mut dice),
@@ -271,7 +271,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         Ok(rolled) => rolled,
         Err(error) => return fail(style, input, &[error], &warnings),
     };
-    let text = match args.format {
+    let text = match args.source.format {
         RollFormat::Text => render_transcript(&rolled, seed),
         RollFormat::Json => {
             let report = RollReport {

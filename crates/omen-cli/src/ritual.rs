@@ -46,18 +46,8 @@ pub struct LoreArgs {
     /// Ritual Difficulty, 1 (Trivial) to 6 (Very Difficult).
     #[arg(long, value_name = "T")]
     pub difficulty: i64,
-    /// Inventing the ritual from scratch (−2 dice).
-    #[arg(long)]
-    pub inventing: bool,
-    /// Modifying a ritual (−1).
-    #[arg(long)]
-    pub modifying: bool,
-    /// Translated from a language the ritualist does not know well (−1).
-    #[arg(long)]
-    pub unfamiliar_language: bool,
-    /// Not of the character's Tradition (−1).
-    #[arg(long)]
-    pub foreign_tradition: bool,
+    #[command(flatten)]
+    pub modifiers: crate::actions::RitualModifiers,
     /// Deciphered this ritual before (+1).
     #[arg(long)]
     pub deciphered_before: bool,
@@ -179,10 +169,10 @@ struct LoreJson<'a> {
 
 fn lore(args: &LoreArgs, limits: &Limits) -> Result<Answer, RitualError> {
     let modifiers = LoreModifiers {
-        inventing: args.inventing,
-        modifying: args.modifying,
-        unfamiliar_language: args.unfamiliar_language,
-        foreign_tradition: args.foreign_tradition,
+        inventing: args.modifiers.inventing,
+        modifying: args.modifiers.modifying,
+        unfamiliar_language: args.modifiers.unfamiliar_language,
+        foreign_tradition: args.modifiers.foreign_tradition,
         deciphered_before: args.deciphered_before,
         performed_before: args.performed_before,
     };
