@@ -1204,30 +1204,8 @@ fn apply_action(
                 "the casting is abandoned".to_string(),
             ))
         }
-        HprpgAction::Resist {
-            aspect,
-            ability,
-            level,
-            defy,
-            power,
-            bonus_dice,
-            penalty_dice,
-            catastrophe_range,
-            fortitude_successes,
-            feats,
-        } => {
-            let (prepared, penalty) = prepare_resist(
-                state,
-                *aspect,
-                ability,
-                *level,
-                *defy,
-                (*bonus_dice, *penalty_dice),
-                *catastrophe_range,
-                *fortitude_successes,
-                feats,
-                limits,
-            )?;
+        HprpgAction::Resist { power, .. } => {
+            let (prepared, penalty) = prepare_resist_action(state, action, limits)?;
             let Prepared {
                 check,
                 keep_better,
@@ -1487,6 +1465,42 @@ fn prepare_check_action(
     )
 }
 
+/// The resist check an action `resist` makes, with its RAGE penalty, for [`apply_action`] and
+/// [`odds_of`] alike.
+fn prepare_resist_action(
+    state: &HprpgState,
+    action: &HprpgAction,
+    limits: &Limits,
+) -> Result<(Prepared, u32), HprpgGameError> {
+    let HprpgAction::Resist {
+        aspect,
+        ability,
+        level,
+        defy,
+        bonus_dice,
+        penalty_dice,
+        catastrophe_range,
+        fortitude_successes,
+        feats,
+        ..
+    } = action
+    else {
+        return Err(HprpgGameError::NothingToRoll);
+    };
+    prepare_resist(
+        state,
+        *aspect,
+        ability,
+        *level,
+        *defy,
+        (*bonus_dice, *penalty_dice),
+        *catastrophe_range,
+        *fortitude_successes,
+        feats,
+        limits,
+    )
+}
+
 /// The cast an action `cast` makes, for [`apply_action`] and [`odds_of`] alike.
 fn prepare_cast_action(
     state: &HprpgState,
@@ -1654,31 +1668,8 @@ fn odds_of(
                 "takes_effect": stateful::probability_json(&completion),
             }))
         }
-        HprpgAction::Resist {
-            aspect,
-            ability,
-            level,
-            defy,
-            power,
-            bonus_dice,
-            penalty_dice,
-            catastrophe_range,
-            fortitude_successes,
-            feats,
-        } => {
-            let (prepared, penalty) = prepare_resist(
-                state,
-                *aspect,
-                ability,
-                *level,
-                *defy,
-                (*bonus_dice, *penalty_dice),
-                *catastrophe_range,
-                *fortitude_successes,
-                feats,
-                limits,
-            )
-            .map_err(fail)?;
+        HprpgAction::Resist { power, .. } => {
+            let (prepared, penalty) = prepare_resist_action(state, action, limits).map_err(fail)?;
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
             let power = *power;
             let left = nets.map(|&net| resisted_power(power, net));
