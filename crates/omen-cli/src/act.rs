@@ -130,7 +130,14 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
         let mut file = fs::File::create(&temporary)?;
         file.write_all(contents.as_bytes())?;
         file.sync_all()?;
-        fs::rename(&temporary, path)
+        fs::rename(&temporary, path)?;
+        // The rename lives in the directory: syncing it makes the new file survive a crash. Best
+        // effort: the new state is in place by now, so a failure here is no failed write.
+        #[cfg(unix)]
+        if let Ok(dir) = fs::File::open(directory) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
     })();
     if written.is_err() {
         let _ = fs::remove_file(&temporary);
