@@ -100,27 +100,33 @@ impl DieSource for ScriptedDice {
     }
 }
 
-/// One die as rolled: which die and the face it showed.
+/// One die as rolled: which die, how many faces it has, and the face it showed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RolledFace {
     /// The die, as [`Die`]'s `Display` writes it (`d6`, `dF`).
     pub die: String,
+    pub sides: u64,
     pub face: i64,
 }
 
 /// Passes rolls through from another source and remembers each one, so an action rolled with a seed
 /// can be logged with its exact dice and replayed later with [`ScriptedDice`].
-pub struct RecordingDice<'a> {
-    inner: &'a mut dyn DieSource,
+pub struct RecordingDice<S> {
+    inner: S,
     rolled: Vec<RolledFace>,
 }
 
-impl<'a> RecordingDice<'a> {
-    pub fn new(inner: &'a mut dyn DieSource) -> Self {
+impl<S: DieSource> RecordingDice<S> {
+    pub fn new(inner: S) -> Self {
         RecordingDice {
             inner,
             rolled: Vec::new(),
         }
+    }
+
+    /// The source the dice come from (to ask a [`ScriptedDice`] what is left, say).
+    pub fn inner(&self) -> &S {
+        &self.inner
     }
 
     /// The dice rolled so far, in order.
@@ -132,20 +138,29 @@ impl<'a> RecordingDice<'a> {
     pub fn faces(&self) -> Vec<i64> {
         self.rolled.iter().map(|r| r.face).collect()
     }
-
-    pub fn into_rolled(self) -> Vec<RolledFace> {
-        self.rolled
-    }
 }
 
-impl DieSource for RecordingDice<'_> {
+impl<S: DieSource> DieSource for RecordingDice<S> {
     fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
         let face = self.inner.roll(die)?;
         self.rolled.push(RolledFace {
             die: die.to_string(),
+            sides: die.face_count(),
             face,
         });
         Ok(face)
+    }
+}
+
+impl<T: DieSource + ?Sized> DieSource for &mut T {
+    fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+        (**self).roll(die)
+    }
+}
+
+impl<T: DieSource + ?Sized> DieSource for Box<T> {
+    fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+        (**self).roll(die)
     }
 }
 
@@ -177,6 +192,7 @@ mod tests {
             .collect();
         assert_eq!(recorder.faces(), first);
         assert_eq!(recorder.rolled()[0].die, "d6");
+        assert_eq!(recorder.rolled()[0].sides, 6);
         let mut replay = ScriptedDice::new(recorder.faces());
         let again: Vec<i64> = (0..5)
             .map(|_| replay.roll(&Die::Standard(6)).unwrap())

@@ -1,6 +1,6 @@
 //! Where a logged roll's dice come from, and the record of every die it rolled.
 
-use omen_core::{ChaChaDice, CoreError, Die, DieSource, ScriptedDice};
+use omen_core::{ChaChaDice, CoreError, Die, DieSource, RecordingDice, ScriptedDice};
 use serde::{Deserialize, Serialize};
 
 /// The dice for one roll: a seed for the portable seeded roller, or the values of dice rolled at the
@@ -33,14 +33,22 @@ pub struct RolledDie {
 /// A die source that remembers every face it gave, so the log holds the exact dice even of a seeded
 /// roll and a replay needs no roller at all.
 pub(crate) struct Recording {
-    source: Source,
-    pub(crate) rolled: Vec<RolledDie>,
+    recorder: RecordingDice<Source>,
 }
 
 enum Source {
     // Boxed: the seeded roller's state is ten times the size of a script.
     Seeded(Box<ChaChaDice>),
     Given(ScriptedDice),
+}
+
+impl DieSource for Source {
+    fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+        match self {
+            Source::Seeded(dice) => dice.roll(die),
+            Source::Given(dice) => dice.roll(die),
+        }
+    }
 }
 
 impl Recording {
@@ -50,8 +58,7 @@ impl Recording {
             Dice::Given(values) => Source::Given(ScriptedDice::new(values.clone())),
         };
         Recording {
-            source,
-            rolled: Vec::new(),
+            recorder: RecordingDice::new(source),
         }
     }
 
@@ -62,25 +69,29 @@ impl Recording {
 
     /// Given values the roll did not use.
     pub(crate) fn unused(&self) -> &[i64] {
-        match &self.source {
+        match self.recorder.inner() {
             Source::Seeded(_) => &[],
             Source::Given(scripted) => scripted.remaining(),
         }
+    }
+
+    /// Every die rolled so far, as the log records it.
+    pub(crate) fn rolled(&self) -> Vec<RolledDie> {
+        self.recorder
+            .rolled()
+            .iter()
+            .map(|r| RolledDie {
+                die: r.die.clone(),
+                sides: r.sides,
+                face: r.face,
+            })
+            .collect()
     }
 }
 
 impl DieSource for Recording {
     fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
-        let face = match &mut self.source {
-            Source::Seeded(dice) => dice.roll(die)?,
-            Source::Given(dice) => dice.roll(die)?,
-        };
-        self.rolled.push(RolledDie {
-            die: die.to_string(),
-            sides: die.face_count(),
-            face,
-        });
-        Ok(face)
+        self.recorder.roll(die)
     }
 }
 
@@ -94,14 +105,14 @@ mod tests {
         let faces: Vec<i64> = (0..5)
             .map(|_| seeded.roll(&Die::Standard(50)).unwrap())
             .collect();
-        assert_eq!(seeded.rolled.len(), 5);
+        assert_eq!(seeded.rolled().len(), 5);
         assert!(
             seeded
-                .rolled
+                .rolled()
                 .iter()
                 .all(|d| d.die == "d50" && d.sides == 50)
         );
-        let mut replay = Recording::replay(&seeded.rolled);
+        let mut replay = Recording::replay(&seeded.rolled());
         let again: Vec<i64> = (0..5)
             .map(|_| replay.roll(&Die::Standard(50)).unwrap())
             .collect();
@@ -115,6 +126,6 @@ mod tests {
         given.roll(&Die::Standard(6)).unwrap();
         assert_eq!(given.unused(), &[4, 5]);
         assert!(given.roll(&Die::Fudge).is_err());
-        assert_eq!(given.rolled.len(), 1);
+        assert_eq!(given.rolled().len(), 1);
     }
 }

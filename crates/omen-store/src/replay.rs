@@ -86,7 +86,7 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
             let applied = game
                 .apply(before, action, &mut dice, limits)
                 .map_err(|e| format!("applying it again from its dice fails: {e}"))?;
-            if dice.rolled != entry.dice || !dice.unused().is_empty() {
+            if dice.rolled() != entry.dice || !dice.unused().is_empty() {
                 return Err(
                     "its dice do not fit its action: applying it again uses other dice".to_string(),
                 );
@@ -97,7 +97,7 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
                 let mut seeded = Recording::new(&Dice::Seed(seed));
                 game.apply(before, action, &mut seeded, limits)
                     .map_err(|e| format!("applying it again from seed {seed} fails: {e}"))?;
-                if seeded.rolled != entry.dice {
+                if seeded.rolled() != entry.dice {
                     return Err(format!("its dice are not the ones seed {seed} gives"));
                 }
             }

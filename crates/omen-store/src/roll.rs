@@ -128,7 +128,7 @@ pub fn roll_expression(
         saved_roll: None,
         explode_depth: limits.explode_depth,
         seed: dice.seed(),
-        dice: source.rolled.clone(),
+        dice: source.rolled(),
         result: serde_json::to_value(&roll.result)?,
     };
     Ok(ExpressionRoll {
@@ -154,7 +154,7 @@ pub(crate) fn recheck(record: &RollRecord, limits: &Limits) -> Result<(), String
     let mut replay = Recording::replay(&record.dice);
     let (roll, _) = run(&record.expression, &record.params, &limits, &mut replay)
         .map_err(|error| format!("rolling it again from its dice fails: {error}"))?;
-    if replay.rolled != record.dice || !replay.unused().is_empty() {
+    if replay.rolled() != record.dice || !replay.unused().is_empty() {
         return Err(
             "its dice do not fit its expression: rolling it again uses other dice".to_string(),
         );
@@ -170,7 +170,7 @@ pub(crate) fn recheck(record: &RollRecord, limits: &Limits) -> Result<(), String
         let mut seeded = Recording::new(&Dice::Seed(seed));
         run(&record.expression, &record.params, &limits, &mut seeded)
             .map_err(|error| format!("rolling it again from seed {seed} fails: {error}"))?;
-        if seeded.rolled != record.dice {
+        if seeded.rolled() != record.dice {
             return Err(format!("its dice are not the ones seed {seed} gives"));
         }
     }

@@ -745,7 +745,7 @@ impl Store {
                     action: name,
                     inputs: json!({ "kind": "action", "rule_set": row.rule_set, "action": action }),
                     seed: dice.seed(),
-                    dice: source.rolled,
+                    dice: source.rolled(),
                     result: applied.result,
                     state_before: Some(before),
                     state_after: Some(applied.state.clone()),
