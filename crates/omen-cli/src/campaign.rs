@@ -618,14 +618,12 @@ pub fn saved_input(
     let saved = store
         .saved_roll(&campaign, name)
         .map_err(|e| e.to_string())?;
-    let mut params = Vec::new();
-    for (key, value) in &saved.params {
-        if !given.params.iter().any(|(given, _)| given == key) {
-            let value = omen_store::param_value(key, value).map_err(|e| e.to_string())?;
-            params.push((key.clone(), value));
-        }
-    }
-    params.extend(given.params.iter().cloned());
+    let params = saved
+        .params_with(&json_param_values(&given.params)?)
+        .iter()
+        .map(|(key, value)| Ok((key.clone(), omen_store::param_value(key, value)?)))
+        .collect::<Result<Vec<_>, omen_store::StoreError>>()
+        .map_err(|e| e.to_string())?;
     Ok((
         InputArgs {
             expression: Some(saved.expression),

@@ -86,6 +86,15 @@ pub struct SavedRoll {
     pub description: Option<String>,
 }
 
+impl SavedRoll {
+    /// Its default parameters with `overrides` put over them: what a roll of it uses.
+    pub fn params_with(&self, overrides: &BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+        let mut merged = self.params.clone();
+        merged.extend(overrides.iter().map(|(k, v)| (k.clone(), v.clone())));
+        merged
+    }
+}
+
 /// Which log entries to list. Every field narrows the list; the default lists everything.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogFilter {
@@ -793,7 +802,8 @@ impl Store {
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
         let rolled = roll::roll_expression(expression, params, dice, limits)?;
-        let entry = self.log_roll(campaign, character, rolled.record.clone())?;
+        // Just rolled here: no need to roll it again to check it, as `log_roll` does.
+        let entry = self.append_roll(campaign, character, rolled.record.clone())?;
         Ok((entry, rolled))
     }
 
@@ -811,11 +821,11 @@ impl Store {
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
         let saved = self.saved_roll(campaign, name)?;
-        let mut merged = saved.params.clone();
-        merged.extend(params.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let merged = saved.params_with(params);
         let mut rolled = roll::roll_expression(&saved.expression, &merged, dice, limits)?;
         rolled.record.saved_roll = Some(saved.name);
-        let entry = self.log_roll(campaign, character, rolled.record.clone())?;
+        // Just rolled here: no need to roll it again to check it, as `log_roll` does.
+        let entry = self.append_roll(campaign, character, rolled.record.clone())?;
         Ok((entry, rolled))
     }
 
@@ -834,6 +844,16 @@ impl Store {
         roll::recheck(&entry, &Limits::default()).map_err(|problem| {
             StoreError::Invalid(format!("the roll cannot be logged: {problem}"))
         })?;
+        self.append_roll(campaign, character, entry)
+    }
+
+    /// Writes a roll record known to roll to its result into the log.
+    fn append_roll(
+        &mut self,
+        campaign: &str,
+        character: Option<&str>,
+        entry: RollRecord,
+    ) -> Result<LogEntry, StoreError> {
         self.write(|conn| {
             let campaign_id = campaign_id(conn, campaign)?;
             let (character_id, character) = match character {
