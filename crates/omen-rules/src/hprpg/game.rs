@@ -569,6 +569,30 @@ impl Collect {
 
 /// Checks each feat (one with a check effect, taken, a use left today), counts its use and adds up
 /// the adjustments of those that pass.
+/// The check a preparation ends in, once every problem met on the way has been reported: the last
+/// step shared by checks and casts.
+fn finish_check(
+    mut collect: Collect,
+    pool: u64,
+    difficulty: i64,
+    (catastrophe_range, intractability): (i64, i64),
+    automatic: u64,
+    options: &HprpgOptions,
+    limits: &Limits,
+) -> Result<Check, HprpgGameError> {
+    let check = collect.keep(Check::new(
+        pool,
+        difficulty,
+        catastrophe_range,
+        intractability,
+        options,
+        limits,
+    ));
+    collect.finish()?;
+    let check = check.ok_or(HprpgGameError::NothingToRoll)?;
+    Ok(check.with_automatic_successes(automatic))
+}
+
 fn take_feats(state: &mut HprpgState, feats: &[Feat], collect: &mut Collect) -> CheckAdjustment {
     let mut usable = Vec::new();
     for &feat in feats {
@@ -694,19 +718,15 @@ fn prepare_check(
         ritual_successes,
         adjustment.automatic_successes,
     );
-    let check = collect.keep(Check::new(
+    let check = finish_check(
+        collect,
         pool,
         difficulty,
-        catastrophe_range,
-        intractability,
+        (catastrophe_range, intractability),
+        automatic,
         options,
         limits,
-    ));
-    collect.finish()?;
-    let Some(check) = check else {
-        return Err(HprpgGameError::NothingToRoll);
-    };
-    let check = check.with_automatic_successes(automatic);
+    )?;
     let info = json!({
         "pool": pool,
         "difficulty": check.difficulty(),
@@ -862,19 +882,15 @@ fn prepare_cast(
         ritual_successes,
         adjustment.automatic_successes,
     );
-    let check = collect.keep(Check::new(
+    let check = finish_check(
+        collect,
         pool,
         difficulty,
-        catastrophe_range,
-        intractability,
+        (catastrophe_range, intractability),
+        automatic,
         options,
         limits,
-    ));
-    collect.finish()?;
-    let Some(check) = check else {
-        return Err(HprpgGameError::NothingToRoll);
-    };
-    let check = check.with_automatic_successes(automatic);
+    )?;
     let required = delivery(delivery_kind.0, delivery_kind.1, delivery_kind.2).required();
     let info = json!({
         "aspect": aspect,
