@@ -87,14 +87,9 @@ pub struct EndSessionArgs {
     pub holder: Holder,
 }
 
+/// What an Essence check is made of besides the Leader (000-M9..M11).
 #[derive(Debug, Args)]
-pub struct PerformArgs {
-    /// The ritual performed, with the character as Ritual Leader.
-    #[arg(long, value_name = "NAME")]
-    pub ritual: String,
-    /// The Leader's Essence [default: the character's own].
-    #[arg(long, value_name = "N")]
-    pub leader: Option<i64>,
+pub struct EssenceInputs {
     /// An Assistant's Essence (repeat for each).
     #[arg(long = "assistant", value_name = "N")]
     pub assistants: Vec<i64>,
@@ -119,6 +114,18 @@ pub struct PerformArgs {
     /// The threshold aimed for when replacing pairs [default: the highest].
     #[arg(long, value_name = "T")]
     pub desired: Option<i64>,
+}
+
+#[derive(Debug, Args)]
+pub struct PerformArgs {
+    /// The ritual performed, with the character as Ritual Leader.
+    #[arg(long, value_name = "NAME")]
+    pub ritual: String,
+    /// The Leader's Essence [default: the character's own].
+    #[arg(long, value_name = "N")]
+    pub leader: Option<i64>,
+    #[command(flatten)]
+    pub essence: EssenceInputs,
     #[command(flatten)]
     pub holder: Holder,
 }
@@ -156,14 +163,14 @@ pub fn ritual_perform(args: &PerformArgs, limits: &Limits) -> anyhow::Result<boo
         "action": "essence",
         "ritual": args.ritual,
         "leader": args.leader,
-        "assistants": args.assistants,
-        "time_and_place": args.time_and_place,
-        "relics": args.relics,
-        "offerings": args.offerings,
-        "other_penalties": args.penalty,
-        "thresholds": args.thresholds,
-        "pairs": args.pairs,
-        "desired_threshold": args.desired,
+        "assistants": args.essence.assistants,
+        "time_and_place": args.essence.time_and_place,
+        "relics": args.essence.relics,
+        "offerings": args.essence.offerings,
+        "other_penalties": args.essence.penalty,
+        "thresholds": args.essence.thresholds,
+        "pairs": args.essence.pairs,
+        "desired_threshold": args.essence.desired,
     });
     run("ritual", action, &args.holder, limits)
 }

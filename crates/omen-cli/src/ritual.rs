@@ -63,33 +63,11 @@ pub struct EssenceArgs {
     /// The Ritual Leader's Essence.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub leader: i64,
-    /// An Assistant's Essence (repeat for each).
-    #[arg(long = "assistant", value_name = "N")]
-    pub assistants: Vec<i64>,
-    /// Essence of the Time and Place.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub time_and_place: i64,
-    /// A Relic's Essence (repeat for each).
-    #[arg(long = "relic", value_name = "N")]
-    pub relics: Vec<i64>,
-    /// An Offering's Essence (repeat for each).
-    #[arg(long = "offering", value_name = "N")]
-    pub offerings: Vec<i64>,
+    #[command(flatten)]
+    pub essence: crate::actions::EssenceInputs,
     /// Earlier attempts at this ritual since everyone last slept (attempt k loses k − 1 dice).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub repeated_attempts: i64,
-    /// Dice lost to anything else (contamination, the GM's ruling).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub penalty: i64,
-    /// A threshold of the ritual (repeat for each; at least one).
-    #[arg(long = "threshold", value_name = "T", required = true)]
-    pub thresholds: Vec<i64>,
-    /// Replace this many pairs of dice by 7 each (000-M11).
-    #[arg(long, value_name = "K", default_value_t = 0)]
-    pub pairs: usize,
-    /// The threshold the player aims for, when replacing pairs (default: the highest).
-    #[arg(long, value_name = "T")]
-    pub desired: Option<i64>,
     #[command(flatten)]
     pub source: RollSource,
 }
@@ -223,19 +201,20 @@ fn lore(args: &LoreArgs, limits: &Limits) -> Result<Answer, RitualError> {
 fn essence(args: &EssenceArgs, limits: &Limits) -> Result<Answer, RitualError> {
     let contributions = EssenceContributions {
         leader: args.leader,
-        assistants: args.assistants.clone(),
-        time_and_place: args.time_and_place,
-        relics: args.relics.clone(),
-        offerings: args.offerings.clone(),
+        assistants: args.essence.assistants.clone(),
+        time_and_place: args.essence.time_and_place,
+        relics: args.essence.relics.clone(),
+        offerings: args.essence.offerings.clone(),
         repeated_attempts: args.repeated_attempts,
-        other_penalties: args.penalty,
+        other_penalties: args.essence.penalty,
     };
-    let mut check = EssenceCheck::new(&contributions, &args.thresholds, limits)?;
-    if args.pairs > 0 {
+    let mut check = EssenceCheck::new(&contributions, &args.essence.thresholds, limits)?;
+    if args.essence.pairs > 0 {
         let desired = args
+            .essence
             .desired
-            .unwrap_or_else(|| args.thresholds.iter().copied().max().unwrap_or(0));
-        check = check.with_pairs(args.pairs, desired, &RitualOptions::default())?;
+            .unwrap_or_else(|| args.essence.thresholds.iter().copied().max().unwrap_or(0));
+        check = check.with_pairs(args.essence.pairs, desired, &RitualOptions::default())?;
     }
     let outcomes = check.outcome_distribution(limits)?;
     let (mut dice, seed) = args.source.dice_source();
