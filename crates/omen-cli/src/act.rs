@@ -61,7 +61,8 @@ pub struct RollSource {
         allow_hyphen_values = true
     )]
     pub dice: Option<Vec<i64>>,
-    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
     pub format: RollFormat,
 }
 
@@ -174,7 +175,7 @@ fn load_state_file(game: &dyn Game, path: &Path, sheet: &Value) -> Result<(Value
 }
 
 fn print(format: RollFormat, text: &str, report: &Value) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         RollFormat::Text => out.write_all(text.as_bytes())?,
         RollFormat::Json => writeln!(out, "{report}")?,

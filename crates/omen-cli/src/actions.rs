@@ -212,7 +212,7 @@ pub struct CastArgs {
     #[arg(long, value_name = "F")]
     pub removal_faces: Option<i64>,
     /// When dice showing removal faces leave the pool, for this cast.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub removal_timing: Option<RemovalTimingArg>,
     #[command(flatten)]
     pub holder: Holder,

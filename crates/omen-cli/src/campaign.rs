@@ -16,7 +16,7 @@ use omen_store::{Dice, LogFilter, SavedRoll, Store, StoreError};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::act::{Holder, action_name, json_argument, write_atomically};
+use crate::act::{Holder, action_name, json_argument};
 use crate::args::{InputArgs, RollFormat, ScriptArgs};
 use crate::diagnostics::{Input, Style, render_diagnostics};
 
@@ -26,7 +26,8 @@ pub struct DbArgs {
     /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH", global = true)]
     pub db: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = RollFormat::Text, global = true)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text, global = true)]
     pub format: RollFormat,
 }
 
@@ -191,9 +192,6 @@ pub enum SavedCommand {
 pub struct ExportArgs {
     /// The campaign to export (may be left out when the database holds one campaign).
     pub campaign: Option<String>,
-    /// Write to FILE instead of stdout.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -220,7 +218,7 @@ fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
 }
 
 fn print(format: RollFormat, text: &str, json: &impl Serialize) -> anyhow::Result<bool> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         RollFormat::Text => out.write_all(text.as_bytes())?,
         RollFormat::Json => writeln!(out, "{}", serde_json::to_string(json)?)?,
@@ -714,15 +712,9 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
     let campaign = attempt!(campaign_name(&store, &args.campaign));
     let exported = attempt!(store.export_campaign(&campaign));
     let text = format!("{exported:#}\n");
-    match &args.output {
-        Some(path) => {
-            attempt!(
-                write_atomically(path, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
-            );
-            eprintln!("exported `{campaign}` to {}", path.display());
-        }
-        None => io::stdout().lock().write_all(text.as_bytes())?,
+    crate::output::result().write_all(text.as_bytes())?;
+    if let Some(path) = crate::output::file() {
+        eprintln!("exported `{campaign}` to {}", path.display());
     }
     Ok(true)
 }
