@@ -29,6 +29,29 @@ pub struct Cli {
     /// Write the result to FILE instead of stdout; FILE is replaced only when the command succeeds.
     #[arg(short = 'o', long = "output", value_name = "FILE", global = true)]
     pub output: Option<PathBuf>,
+    /// Colour errors and warnings: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the NO_COLOR environment variable is set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether stderr is a terminal and the value of NO_COLOR.
+    pub fn colour(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            // https://no-color.org: set and not empty means no colour.
+            ColorChoice::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -456,6 +479,17 @@ mod tests {
             };
             assert_eq!(args.format, ProbFormat::Text);
         }
+    }
+
+    #[test]
+    fn colour_follows_the_choice_the_terminal_and_no_color() {
+        use std::ffi::OsStr;
+        assert!(ColorChoice::Auto.colour(true, None));
+        assert!(!ColorChoice::Auto.colour(false, None));
+        assert!(!ColorChoice::Auto.colour(true, Some(OsStr::new("1"))));
+        assert!(ColorChoice::Auto.colour(true, Some(OsStr::new(""))));
+        assert!(ColorChoice::Always.colour(false, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Never.colour(true, None));
     }
 
     #[test]

@@ -92,6 +92,10 @@ enum Status {
 fn main() -> ExitCode {
     // clap exits by itself: 2 for a usage error, 0 for --help and --version.
     let cli = Cli::parse();
+    diagnostics::set_colour(cli.color.colour(
+        io::IsTerminal::is_terminal(&io::stderr()),
+        std::env::var_os("NO_COLOR").as_deref(),
+    ));
     if let Some(path) = &cli.output
         && let Err(error) = output::to_file(path)
     {
