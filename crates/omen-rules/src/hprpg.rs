@@ -1256,6 +1256,13 @@ pub fn resisted_power(power: u64, net: i64) -> u64 {
     power.saturating_sub(u64::try_from(net).unwrap_or(0))
 }
 
+/// Whether a resist of `net` nullifies a spell of `power` (003-M20, A19): the resist succeeds (net ≥ 1)
+/// and leaves POWER 0. A NIHIL spell starts at POWER 0, so a failed resist (net ≤ 0) leaves it at 0
+/// without nullifying it: only a successful resist does.
+pub fn resist_nullifies(power: u64, net: i64) -> bool {
+    net >= 1 && resisted_power(power, net) == 0
+}
+
 /// Where a casting stands between catch-casts (003-S2, M19).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -45,7 +45,7 @@ use super::{
     CastSpell, CastingOutcome, CatchCastOutcome, CatchCasting, Check, CheckRoll, Delivery,
     DifficultyAboveTwelve, HprpgError, HprpgOptions, IntractabilityFloor, OptionalSuccesses,
     casting_difficulty, casting_pool, given_difficulty, level_fortitude, optional_cap, pool_size,
-    resist_difficulty, resisted_power, spend_optional,
+    resist_difficulty, resist_nullifies, resisted_power, spend_optional,
 };
 use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
@@ -1231,9 +1231,11 @@ fn apply_action(
             let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
             after.last_check = None;
             let left = resisted_power(*power, roll.net);
+            let nullified = resist_nullifies(*power, roll.net);
             let summary = format!(
-                "resist: {}; POWER {power} → {left}",
-                roll_summary(&check, &roll)
+                "resist: {}; POWER {power} → {left}{}",
+                roll_summary(&check, &roll),
+                if nullified { ": nullified" } else { "" }
             );
             let result = merge(
                 info,
@@ -1244,7 +1246,7 @@ fn apply_action(
                     "net": roll.net,
                     "degree": roll.degree,
                     "power": left,
-                    "nullified": left == 0,
+                    "nullified": nullified,
                 }),
             );
             Ok((result, after, summary))
@@ -1689,12 +1691,14 @@ fn odds_of(
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
             let power = *power;
             let left = nets.map(|&net| resisted_power(power, net));
+            let nullified = nets.probability_where(|&net| resist_nullifies(power, net));
             Ok(merge(
                 prepared.info,
                 json!({
                     "rage_penalty": penalty,
                     "net": stateful::distribution_json(&nets),
                     "power": stateful::distribution_json(&left),
+                    "nullified": stateful::probability_json(&nullified),
                 }),
             ))
         }
