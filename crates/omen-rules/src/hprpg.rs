@@ -372,6 +372,7 @@ const OPTIONS: &[RuleOption] = &[
                   into a point of intractability",
         choices: &["clamp", "intractability"],
         default: "clamp",
+        actions: &["check", "cast", "resist"],
     },
     RuleOption {
         name: "intractability-floor",
@@ -380,6 +381,16 @@ const OPTIONS: &[RuleOption] = &[
                   or go negative (net = S − I − C)",
         choices: &["floor", "no-floor"],
         default: "floor",
+        actions: &["check", "cast", "resist"],
+    },
+    RuleOption {
+        name: "contest-nets",
+        spec_item: "003-A6",
+        summary: "whether a contest's margin takes each side's net floored at 0 (a side below 0 \
+                  still suffers its own catastrophe) or the signed nets",
+        choices: &["floor", "signed"],
+        default: "floor",
+        actions: &["contest"],
     },
 ];
 

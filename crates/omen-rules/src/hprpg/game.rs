@@ -380,6 +380,10 @@ pub enum HprpgAction {
         fortitude_successes: u32,
         #[serde(default)]
         feats: Vec<Feat>,
+        #[serde(default)]
+        difficulty_above_twelve: DifficultyAboveTwelve,
+        #[serde(default)]
+        intractability_floor: IntractabilityFloor,
     },
     /// Spends FORTITUDE on something the GM adjudicates (003-M23), 1 point per `count`.
     SpendFortitude {
@@ -1500,10 +1504,16 @@ fn prepare_resist_action(
         catastrophe_range,
         fortitude_successes,
         feats,
+        difficulty_above_twelve,
+        intractability_floor,
         ..
     } = action
     else {
         return Err(HprpgGameError::NothingToRoll);
+    };
+    let options = HprpgOptions {
+        difficulty_above_twelve: *difficulty_above_twelve,
+        intractability_floor: *intractability_floor,
     };
     prepare_resist(
         state,
@@ -1515,6 +1525,7 @@ fn prepare_resist_action(
         *catastrophe_range,
         *fortitude_successes,
         feats,
+        &options,
         limits,
     )
 }
@@ -1582,6 +1593,7 @@ fn prepare_resist(
     catastrophe_range: i64,
     fortitude_successes: u32,
     feats: &[Feat],
+    options: &HprpgOptions,
     limits: &Limits,
 ) -> Result<(Prepared, u32), HprpgGameError> {
     let rating = state.sheet.ability(ability)?;
@@ -1598,7 +1610,7 @@ fn prepare_resist(
         (fortitude_successes, 0),
         feats,
         false,
-        &HprpgOptions::default(),
+        options,
         limits,
     )?;
     prepared.info["resist_ability"] = json!(rating.name);
