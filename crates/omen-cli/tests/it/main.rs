@@ -6,6 +6,7 @@ mod compare;
 mod errors;
 mod games;
 mod hprpg;
+mod options;
 mod prob;
 mod ritual;
 mod roll;
