@@ -460,7 +460,7 @@ pub fn act(
     }
     let dice = match (&holder.source.dice, holder.source.seed) {
         (Some(values), _) => Dice::Given(values.clone()),
-        (None, seed) => Dice::Seed(seed.unwrap_or_else(crate::fresh_seed)),
+        (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
     let entry = attempt!(store.act(&campaign, name, &action, dice, limits));
     let mut text = format!("{name}: {}\n", entry.summary);

@@ -182,7 +182,11 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     };
     let dice = match &args.source.dice {
         Some(values) => omen_store::Dice::Given(values.clone()),
-        None => omen_store::Dice::Seed(args.source.seed.unwrap_or_else(fresh_seed)),
+        // A campaign derives its seeds from its key and log; a chosen one is refused by the store.
+        None => args
+            .source
+            .seed
+            .map_or(omen_store::Dice::Derived, omen_store::Dice::Seed),
     };
     let character = args.campaign.character.as_deref();
     let rolled = match saved {
