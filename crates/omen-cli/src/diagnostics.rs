@@ -59,7 +59,9 @@ pub fn render_diagnostics(
         Style::Text => {
             let mut out = render_text(input, errors);
             out.push_str(&render_text(input, warnings));
-            out
+            // The input is drawn as typed or stored: its control characters must not reach the
+            // terminal as commands.
+            crate::escape::lines(&out).into_owned()
         }
         Style::Json => json_or_text(&Report { errors, warnings })
             .unwrap_or_else(|| render_diagnostics(Style::Text, input, errors, warnings)),

@@ -46,6 +46,7 @@ mod actions;
 mod args;
 mod campaign;
 mod diagnostics;
+mod escape;
 mod fraction;
 mod games;
 mod hprpg;

@@ -373,12 +373,24 @@ fn a_database_that_cannot_be_opened_is_a_clear_error() {
         std::fs::read_to_string(&not_db).unwrap(),
         "these are my notes, not a database\n".repeat(100)
     );
-    let _ = omen_ok(&[
-        "campaign",
-        "list",
-        "--db",
-        dir.join("fresh.db").to_str().unwrap(),
-    ]);
+    // A command that only reads creates nothing: a mistyped path is named, and stays absent.
+    let mistyped = dir.join("no such dir").join("fresh.db");
+    for args in [
+        &["campaign", "list"][..],
+        &["log"],
+        &["log", "verify"],
+        &["char", "list"],
+        &["export"],
+    ] {
+        let run = at(&mistyped, args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(
+            run.stderr.contains("no Omen database at"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(!dir.join("no such dir").exists());
 }
 
 /// Splits a README command line the way a shell would for these examples: words, '…' and "…".
