@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::{json, omen, omen_ok, scratch_dir};
+use crate::{json, omen, scratch_dir};
 
 /// `omen ARGS --db DB`.
 fn at(db: &Path, args: &[&str]) -> crate::Run {
