@@ -4,6 +4,7 @@ mod actions;
 mod campaigns;
 mod characters;
 mod exchange;
+mod forgery;
 mod log;
 mod processes;
 mod saved;
