@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use omen_core::Limits;
+use omen_rules::Part;
 use omen_rules::stateful::Game;
 use omen_store::{Dice, LogFilter, SavedRoll, Store, StoreError};
 use serde::Serialize;
@@ -536,24 +537,36 @@ pub fn act(
             character.rule_set
         ));
     }
+    let seen = crate::act::Seen::of(game.name(), holder.view);
     if holder.odds {
         let odds = attempt!(store.odds(&campaign, name, &action, limits));
         let text = format!(
             "odds of {} for {name}:{}",
             action_name(&action),
-            crate::act::odds_text(&odds)
+            seen.odds_text(&odds)
         );
         return print(
             holder.source.format,
             &text,
-            &json!({ "action": action, "odds": odds }),
+            &json!({
+                "action": seen.show(Part::Action, &action),
+                "odds": seen.show(Part::Odds, &odds),
+            }),
         );
     }
     let dice = match (&holder.source.dice, holder.source.seed) {
         (Some(values), _) => Dice::Given(values.clone()),
         (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
-    let entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    let mut entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    // The log keeps everything; what is printed is what the view may see.
+    entry.summary = seen.summary(&action, &entry.result, &entry.summary);
+    entry.result = seen.show(Part::Result, &entry.result);
+    if let Some(given) = entry.inputs.get_mut("action") {
+        *given = seen.show(Part::Action, given);
+    }
+    entry.state_before = entry.state_before.map(|s| seen.show(Part::State, &s));
+    entry.state_after = entry.state_after.map(|s| seen.show(Part::State, &s));
     let mut text = format!("{}: {}\n", escape::line(name), escape::line(&entry.summary));
     if !entry.dice.is_empty() {
         let faces: Vec<i64> = entry.dice.iter().map(|d| d.face).collect();

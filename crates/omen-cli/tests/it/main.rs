@@ -11,6 +11,7 @@ mod ritual;
 mod roll;
 mod script;
 mod stateful;
+mod views;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
