@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use omen_core::Limits;
+use clap::{Args, Parser, Subcommand, ValueEnum, value_parser};
+use omen_core::{Ceilings, Limits};
 use omen_lang::Value;
 
 /// Roll dice and compute exact odds from one dice notation.
@@ -288,7 +288,24 @@ pub(crate) fn parse_param(text: &str) -> Result<(String, Value), String> {
     if name.is_empty() {
         return Err(format!("expected a name before `=` in `{text}`"));
     }
-    Ok((name.to_string(), omen_lang::parse_param_value(value)))
+    let value = omen_lang::parse_param_value(value);
+    if let Value::Text(text) = &value
+        && looks_like_an_integer(text)
+    {
+        // A number past 64 bits would otherwise become a label and pass unnoticed.
+        return Err(format!(
+            "`{text}` does not fit in a 64-bit integer (from {} to {})",
+            i64::MIN,
+            i64::MAX
+        ));
+    }
+    Ok((name.to_string(), value))
+}
+
+/// An optional sign and ASCII digits: what a player means as a number.
+fn looks_like_an_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The output of a command that prints one result: text to read, or JSON for programs.
@@ -313,35 +330,56 @@ pub enum ProbFormat {
     Json,
 }
 
-/// The limits every request runs under; defaults come from `omen_core::Limits::default()`.
+/// The limits every request runs under; defaults come from `omen_core::Limits::default()`, ceilings
+/// from `omen_core::Ceilings` (a value past its ceiling is a usage error, exit 2).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
-    /// Extra dice one die may add by exploding (at most 1000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().explode_depth)]
+    /// Extra dice one die may add by exploding (at most 1,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().explode_depth,
+          value_parser = value_parser!(u64).range(0..=Ceilings::EXPLODE_DEPTH))]
     pub explode_depth: u64,
-    /// Dice in one pool.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_dice)]
+    /// Dice in one pool (at most 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_dice,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_DICE))]
     pub max_dice: u64,
-    /// Sides of one die, and faces of a custom die.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_sides)]
+    /// Sides of one die, and faces of a custom die (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_sides,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_SIDES))]
     pub max_sides: u64,
-    /// Distinct outcomes of any one distribution.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes)]
+    /// Distinct outcomes of any one distribution (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_OUTCOMES))]
     pub max_outcomes: u64,
-    /// States a dynamic program may hold at once.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
+    /// States a dynamic program may hold at once (at most 200,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_STATES))]
     pub max_states: u64,
-    /// States of one process (`after`, `absorb`, `stationary`); solved exactly, in time cubic in this.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_chain_states)]
+    /// States of one process (`after`, `absorb`, `stationary`); solved exactly, in time cubic in this
+    /// (at most 5,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_chain_states,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_CHAIN_STATES))]
     pub max_chain_states: u64,
-    /// Nested calls of user functions (recursion depth).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_call_depth)]
+    /// Steps one rolled process may take: `after`'s count, or the steps before `absorb` settles
+    /// (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_process_steps,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_PROCESS_STEPS))]
+    pub max_process_steps: u64,
+    /// Nested calls of user functions (recursion depth; at most 10,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_call_depth,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_CALL_DEPTH))]
     pub max_call_depth: u64,
-    /// Work of one exact computation, in 64-bit multiply-adds (multiplying two big weights costs the
-    /// product of their lengths in 64-bit limbs).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget)]
+    /// Work of one computation, in 64-bit multiply-adds (multiplying two big weights costs the
+    /// product of their lengths in 64-bit limbs; a rolled step or die costs a fixed amount). The
+    /// default is about two seconds (at most 1,000,000,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget,
+          value_parser = value_parser!(u64).range(0..=Ceilings::WORK_BUDGET))]
     pub work_budget: u64,
+    /// Bytes of output (a distribution's table or JSON, a roll's transcript); a larger result is
+    /// refused before it is written (at most 1 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_OUTPUT))]
+    pub max_output: u64,
 }
 
 impl LimitArgs {
@@ -353,8 +391,10 @@ impl LimitArgs {
             max_outcomes: self.max_outcomes,
             max_states: self.max_states,
             max_chain_states: self.max_chain_states,
+            max_process_steps: self.max_process_steps,
             max_call_depth: self.max_call_depth,
             work_budget: self.work_budget,
+            max_output: self.max_output,
             ..Limits::default()
         }
     }

@@ -173,17 +173,22 @@ fn window(text: &str, span: omen_lang::Span) -> (String, std::ops::Range<usize>,
         .char_indices()
         .nth(WINDOW)
         .map_or(line.len(), |(i, _)| span_end + i);
+    // The input is drawn as typed or stored: its control characters are shown as escapes, never sent
+    // to the terminal as commands (the colour this module adds is the only escape sequence drawn).
+    let escaped = |text: &str| crate::escape::lines(text).into_owned();
     let mut shown = String::new();
-    let mut offset = from;
     if from > 0 {
         shown.push('…');
-        offset = from - '…'.len_utf8();
     }
-    shown.push_str(&line[from..to]);
+    shown.push_str(&escaped(&line[from..start]));
+    let span_from = shown.len();
+    shown.push_str(&escaped(&line[start..span_end]));
+    let span_to = shown.len();
+    shown.push_str(&escaped(&line[span_end..to]));
     if to < line.len() {
         shown.push('…');
     }
-    (shown, start - offset..span_end - offset, line_no)
+    (shown, span_from..span_to, line_no)
 }
 
 /// One diagnostic drawn by annotate-snippets: the message, for a file a `--> file:line:column` line,
@@ -200,9 +205,10 @@ fn draw(input: Input<'_>, d: &Diagnostic) -> String {
     if let Some(file) = input.file {
         snippet = snippet.path(file);
     }
-    let mut group = level.primary_title(d.message.as_str()).element(snippet);
+    let message = crate::escape::lines(&d.message);
+    let mut group = level.primary_title(message).element(snippet);
     if let Some(help) = &d.help {
-        group = group.element(Level::HELP.message(help.as_str()));
+        group = group.element(Level::HELP.message(crate::escape::lines(help)));
     }
     let mut out = renderer().render(&[group]);
     out.push('\n');

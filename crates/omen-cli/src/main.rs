@@ -13,8 +13,15 @@
 //!   --max-outcomes N      outcomes of one distribution
 //!   --max-states N        states a dynamic program holds at once
 //!   --max-chain-states N  states of one process (`after`, `absorb`, `stationary`)
-//!   --work-budget N       64-bit multiply-adds of one exact computation
+//!   --work-budget N       64-bit multiply-adds of one computation (a rolled step or die costs a fixed amount)
+//!   --max-process-steps N steps of one rolled process
+//!   --max-call-depth N    nested calls of user functions
+//!   --max-output BYTES    bytes of the result, refused before it is written
 //! ```
+//!
+//! Every limit has a ceiling (`omen_core::Ceilings`); a value past it is a usage error. The work runs on
+//! a thread with `omen_lang::STACK_BYTES` of stack, which fits the deepest evaluation the language
+//! admits (`omen_lang::MAX_NESTING`).
 //!
 //! Exactly one of EXPR and `--file` is given. Diagnostics of a file name it, with the line and column
 //! (`--> check.omen:3:5`); a file that cannot be read, is not UTF-8 or is longer than the language's
@@ -52,6 +59,7 @@ mod args;
 mod campaign;
 mod compare;
 mod diagnostics;
+mod escape;
 mod fraction;
 mod games;
 mod hprpg;
@@ -81,7 +89,7 @@ use crate::args::{
 };
 use crate::diagnostics::{Input, Style, render_diagnostics, render_input_error};
 use crate::odds::Odds;
-use crate::transcript::render_transcript;
+use crate::transcript::{render_transcript, render_transcript_within};
 
 /// How a command ended, when it ended on its own terms.
 enum Status {
@@ -102,11 +110,25 @@ fn main() -> ExitCode {
         eprintln!("error: cannot write {}: {error}", path.display());
         return ExitCode::from(2);
     }
+    let output_file = cli.output.clone();
+    // The work runs on a thread whose stack fits the deepest walk the limits admit (the language
+    // counts nesting against omen_lang::MAX_NESTING), so no input can overflow the stack; the memory
+    // is only reserved, and used as deep as a program goes.
+    let worker = std::thread::Builder::new()
+        .name("omen".to_string())
+        .stack_size(omen_lang::STACK_BYTES)
+        .spawn(move || panic::catch_unwind(AssertUnwindSafe(|| run(&cli))));
+    let outcome = match worker {
+        Ok(handle) => handle.join().unwrap_or_else(Err),
+        Err(error) => {
+            eprintln!("internal error: cannot start the worker thread: {error}");
+            return ExitCode::from(1);
+        }
+    };
     // A panic is a bug, and bugs are exit 1 like every other internal error; the hook has printed it.
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| run(&cli)));
     let succeeded = matches!(outcome, Ok(Ok(Status::Success)));
     if let Err(error) = output::finish(succeeded) {
-        let path = cli.output.as_deref().unwrap_or(std::path::Path::new("-"));
+        let path = output_file.as_deref().unwrap_or(std::path::Path::new("-"));
         eprintln!("internal error: cannot write {}: {error}", path.display());
         return ExitCode::from(1);
     }
@@ -206,7 +228,11 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     };
     let dice = match &args.source.dice {
         Some(values) => omen_store::Dice::Given(values.clone()),
-        None => omen_store::Dice::Seed(args.source.seed.unwrap_or_else(fresh_seed)),
+        // A campaign derives its seeds from its key and log; a chosen one is refused by the store.
+        None => args
+            .source
+            .seed
+            .map_or(omen_store::Dice::Derived, omen_store::Dice::Seed),
     };
     let character = args.campaign.character.as_deref();
     let rolled = match saved {
@@ -295,8 +321,10 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         Ok(rolled) => rolled,
         Err(error) => return fail(style, input, &[error], &warnings),
     };
+    // Rendering stops as soon as the text passes --max-output, so a huge roll is never built whole.
+    let max_output = usize::try_from(options.limits.max_output).unwrap_or(usize::MAX);
     let text = match args.source.format {
-        RollFormat::Text => render_transcript(&rolled, seed),
+        RollFormat::Text => render_transcript_within(&rolled, seed, max_output),
         RollFormat::Json => {
             let report = RollReport {
                 expression: &rolled.expression,
@@ -304,10 +332,30 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
                 result: &rolled.result,
                 tree: &rolled.tree,
             };
-            let mut out = serde_json::to_string(&report).context("writing the roll as JSON")?;
-            out.push('\n');
-            out
+            let mut out = CappedBuffer {
+                bytes: Vec::new(),
+                limit: max_output,
+            };
+            match serde_json::to_writer(&mut out, &report) {
+                Ok(()) => {
+                    out.bytes.push(b'\n');
+                    Some(String::from_utf8(out.bytes).context("writing the roll as JSON")?)
+                }
+                Err(error) if error.is_io() => None,
+                Err(error) => return Err(error).context("writing the roll as JSON"),
+            }
         }
+    };
+    let Some(text) = text.filter(|t| t.len() <= max_output) else {
+        return fail(
+            style,
+            input,
+            &[too_much_output(
+                u128::from(options.limits.max_output) + 1,
+                options.limits.max_output,
+            )],
+            &warnings,
+        );
     };
     succeed(style, input, &warnings, |out| {
         out.write_all(text.as_bytes())
@@ -423,6 +471,43 @@ fn text_width() -> usize {
     100
 }
 
+/// A buffer that refuses to grow past `limit` bytes: a writer into it fails instead.
+struct CappedBuffer {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl Write for CappedBuffer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.bytes.len().saturating_add(buf.len()) > self.limit {
+            return Err(io::Error::other("the output limit is reached"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A result larger than `--max-output`, refused before anything is written.
+fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
+    Diagnostic::error(
+        "too-much-output",
+        Span::new(0, 0),
+        if bytes > u128::from(limit) + 1 {
+            format!("the result would print about {bytes} bytes (limit {limit})")
+        } else {
+            format!("the result would print more than {limit} bytes (the limit)")
+        },
+    )
+    .with_help(
+        "ask a narrower question (e.g. `(EXPR) >= 30` for one probability), use a format without \
+         statistics or the table (--format csv), or raise --max-output",
+    )
+}
+
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
     let style = match args.format {
         ProbFormat::Json => Style::Json,
@@ -443,6 +528,7 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         }
     };
     let mut computed = Vec::new();
+    let mut bound: u128 = 0;
     for column in &columns {
         let (options, script, checked) =
             match compile_input(&column.input, &column.script, &args.limits, style) {
@@ -453,6 +539,16 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
             Ok(result) => result,
             Err(error) => return fail(style, script.input(), &[error], &checked.warnings),
         };
+        // Side by side, each distribution's own report bounds its column from above.
+        bound = bound.saturating_add(odds::output_bound(&result, args.format));
+        if bound > u128::from(options.limits.max_output) {
+            return fail(
+                style,
+                script.input(),
+                &[too_much_output(bound, options.limits.max_output)],
+                &checked.warnings,
+            );
+        }
         computed.push((
             script,
             checked.warnings,

@@ -58,6 +58,31 @@ impl Default for Layout {
 /// The partial blocks, in eighths of a cell: index n draws n/8.
 const PARTIAL_BLOCKS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 
+/// An upper bound on the bytes `format` prints for `result`, from the sizes of its weights and without
+/// rendering anything: each row holds three fractions no longer than twice the total's digits, a
+/// percentage or three, the outcome and, in the table, a bar.
+pub fn output_bound(result: &ExactResult, format: crate::args::ProbFormat) -> u128 {
+    let (rows, total_bits, outcome_chars): (u128, u64, u128) = match &result.distribution {
+        ValueDistribution::Int(d) => (d.len() as u128, d.total().bits(), 21),
+        ValueDistribution::Bool(d) => (d.len() as u128, d.total().bits(), 5),
+        ValueDistribution::Values(d) => {
+            let longest = d.outcomes().map(|v| v.to_string().len()).max().unwrap_or(0);
+            (d.len() as u128, d.total().bits(), longest as u128 + 2)
+        }
+    };
+    // Decimal digits of a number of `total_bits` bits, rounded up: log10(2) < 0.30103.
+    let digits = u128::from(total_bits) * 30_103 / 100_000 + 1;
+    let fractions = 3 * (2 * digits + 1);
+    let per_row = match format {
+        crate::args::ProbFormat::Text => {
+            fractions + outcome_chars + 3 * 12 + 3 * BAR_WIDTH as u128 + 20
+        }
+        _ => fractions + outcome_chars + 3 * 24 + 80,
+    };
+    // The statistics: mean and variance as fractions over up to twice the total's digits.
+    rows * per_row + 8 * digits + 4096
+}
+
 /// A probability as shown: the fraction in lowest terms, and a float for percentages and bars.
 struct Shown {
     fraction: String,

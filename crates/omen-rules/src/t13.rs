@@ -192,6 +192,7 @@ static DESCRIPTION: Description = Description {
     mechanics: MECHANICS,
     options: OPTIONS,
     tables: &[],
+    game_master_only: crate::GameMasterOnly::NOTHING,
 };
 
 impl RuleSet for T13 {

@@ -64,7 +64,10 @@ fn nesting_ten_thousand_deep() {
 fn explode_depth_over_its_cap() {
     for command in ["prob", "roll"] {
         let stderr = bad_input(&[command, "1d6!", "--explode-depth", "1000000000"]);
-        assert!(stderr.contains("explosion depth"), "{stderr}");
+        assert!(
+            stderr.contains("--explode-depth") && stderr.contains("0..=1000"),
+            "{stderr}"
+        );
     }
 }
 
@@ -88,7 +91,7 @@ fn bad_flags_exit_two() {
 fn a_warning_does_not_fail_the_command() {
     let run = omen_ok(&["prob", "3d6>=10"]);
     assert!(run.stderr.starts_with("warning:"), "{}", run.stderr);
-    assert!(run.stderr.contains("(3d6)>=10"), "{}", run.stderr);
+    assert!(run.stderr.contains("parentheses"), "{}", run.stderr);
     assert!(run.stdout.contains("mean"), "{}", run.stdout);
     let run = omen_ok(&["prob", "3d6>=10", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stderr).expect("stderr is JSON");

@@ -12,6 +12,7 @@ mod ritual;
 mod roll;
 mod script;
 mod stateful;
+mod views;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
