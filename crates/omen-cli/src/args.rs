@@ -142,6 +142,18 @@ pub struct InputArgs {
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
+    /// One game only (ritual, spelldice, luck, hprpg, t13).
+    #[arg(value_name = "GAME")]
+    pub game: Option<String>,
+    /// Print the JSON Schemas of the game's sheet (with creation choices), state and actions.
+    #[arg(long, requires = "game", conflicts_with = "example")]
+    pub schema: bool,
+    /// Print a complete, valid sheet (and creation choices) to start a character from.
+    #[arg(long, requires = "game")]
+    pub example: bool,
+    /// For designers: the seed file and the spec items each mechanic, option and action implements.
+    #[arg(long)]
+    pub detail: bool,
     /// How to print the listing.
     #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
     pub format: RollFormat,

@@ -158,10 +158,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
     match &cli.command {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
-        Command::Rules(args) => {
-            rules::run(args.format)?;
-            Ok(Status::Success)
-        }
+        Command::Rules(args) => status(rules::run(args)),
         Command::Spelldice(command) => status(games::spelldice(command, &Limits::default())),
         Command::Luck(command) => status(games::luck(command, &Limits::default())),
         Command::T13(command) => status(games::t13(command, &Limits::default())),

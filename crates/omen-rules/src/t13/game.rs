@@ -35,8 +35,9 @@ pub struct T13Game;
 
 /// A T13 character as the game keeps it; also its sheet. Every field is optional. JSON:
 /// `{"character_type": "mercari", "sway": 12, "chi": 3, "yarn": 1, "proficiency": 2}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"character_type": "mercari", "sway": 12, "chi": 3, "yarn": 1, "proficiency": 2}))]
 pub struct T13State {
     /// Grunt, Mercari or Solo: caps the success levels (004-M5).
     pub character_type: CharacterType,
@@ -49,7 +50,7 @@ pub struct T13State {
 
 /// A die bought into a test (004-M2, D1, A5, A6): what it comes from (`facet`, `skill`, … or another
 /// name of the row such as `pact`), its sides, and the currency it is paid in (Sway by default).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoughtDieRequest {
     pub kind: String,
@@ -60,7 +61,7 @@ pub struct BoughtDieRequest {
 
 /// What a T13 character can do. JSON:
 /// `{"action": "test", "boon": 6, "descendant": 10, "bought": [{"kind": "skill", "sides": 6}], "difficulty": 8}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum T13Action {
     /// A Dice Test (004-M1..M7): the free dice, the bought ones paid from the balances, against a set
