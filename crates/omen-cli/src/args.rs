@@ -29,6 +29,9 @@ pub struct Cli {
     /// Write the result to FILE instead of stdout; FILE is replaced only when the command succeeds.
     #[arg(short = 'o', long = "output", value_name = "FILE", global = true)]
     pub output: Option<PathBuf>,
+    /// Treat warnings as errors: print them, print no result, and exit 2 (for scripts).
+    #[arg(long, global = true)]
+    pub strict: bool,
     /// Colour errors and warnings: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
@@ -96,10 +99,28 @@ pub enum Command {
     Save(crate::campaign::SaveArgs),
     /// List or delete a campaign's saved rolls.
     Saved(crate::campaign::SavedArgs),
+    /// Print shell completions: omen completions bash > ~/.local/share/bash-completion/completions/omen
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): omen man > omen.1 && man ./omen.1
+    Man,
     /// Export a whole campaign as JSON.
     Export(crate::campaign::ExportArgs),
     /// Import a campaign written by `omen export`.
     Import(crate::campaign::ImportArgs),
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  omen completions bash > ~/.local/share/bash-completion/completions/omen
+  omen completions zsh > ~/.zfunc/_omen
+  omen completions fish > ~/.config/fish/completions/omen.fish";
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum, ignore_case = true)]
+    pub shell: clap_complete::Shell,
 }
 
 const ROLL_EXAMPLES: &str = "\

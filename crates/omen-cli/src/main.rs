@@ -100,6 +100,7 @@ enum Status {
 fn main() -> ExitCode {
     // clap exits by itself: 2 for a usage error, 0 for --help and --version.
     let cli = Cli::parse();
+    diagnostics::set_strict(cli.strict);
     diagnostics::set_colour(cli.color.colour(
         io::IsTerminal::is_terminal(&io::stderr()),
         std::env::var_os("NO_COLOR").as_deref(),
@@ -159,6 +160,19 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
         Command::Rules(args) => status(rules::run(args)),
+        Command::Completions(args) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            // Generated into memory first: clap_complete panics on a failed write (a closed pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut command, "omen", &mut script);
+            output::result().write_all(&script)?;
+            Ok(Status::Success)
+        }
+        Command::Man => {
+            let command = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(command).render(&mut output::result())?;
+            Ok(Status::Success)
+        }
         Command::Spelldice(command) => status(games::spelldice(command, &Limits::default())),
         Command::Luck(command) => status(games::luck(command, &Limits::default())),
         Command::T13(command) => status(games::t13(command, &Limits::default())),
@@ -590,6 +604,9 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         .lock()
         .write_all(stderr.as_bytes())
         .context("writing warnings to stderr")?;
+    if !stderr.is_empty() && diagnostics::strict() {
+        return strict_failure();
+    }
     let comparison = compare::Comparison::new(
         computed
             .iter()
@@ -801,11 +818,20 @@ fn succeed(
         .lock()
         .write_all(text.as_bytes())
         .context("writing warnings to stderr")?;
+    if !warnings.is_empty() && diagnostics::strict() {
+        return strict_failure();
+    }
     let mut stdout = BufWriter::new(crate::output::result());
     render(&mut stdout)
         .and_then(|()| stdout.flush())
         .context("writing the result to stdout")?;
     Ok(Status::Success)
+}
+
+/// Warnings under `--strict`: the command fails as bad input, with no result.
+fn strict_failure() -> anyhow::Result<Status> {
+    eprintln!("error: warnings are errors under --strict; no result was printed");
+    Ok(Status::BadInput)
 }
 
 /// Dice given with `--dice` that the roll never used: probably a mistake in the list or the expression.

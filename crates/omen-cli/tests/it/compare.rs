@@ -177,3 +177,35 @@ fn only_one_parameter_may_be_a_range() {
         run.stderr
     );
 }
+
+#[test]
+fn completions_for_every_shell_and_a_man_page() {
+    for shell in ["bash", "zsh", "fish", "powershell", "ELVISH"] {
+        let script = omen_ok(&["completions", shell]).stdout;
+        // Every top-level command can be completed.
+        for command in ["roll", "prob", "rules", "hprpg", "campaign", "completions"] {
+            assert!(script.contains(command), "{shell}: no {command}");
+        }
+    }
+    let man = omen_ok(&["man"]).stdout;
+    assert!(man.starts_with(".ie"), "{man}");
+    assert!(man.contains(".TH omen 1"), "{man}");
+    assert!(man.contains("prob"));
+}
+
+#[test]
+fn strict_turns_warnings_into_errors() {
+    // `3d6>=10` counts dice no d6 can show: a warning, exit 0 without --strict.
+    assert_eq!(omen(&["prob", "3d6>=10"]).code, 0);
+    let strict = omen(&["prob", "3d6>=10", "--strict"]);
+    assert_eq!(strict.code, 2, "{}", strict.stderr);
+    assert!(strict.stdout.is_empty());
+    assert!(strict.stderr.contains("warning:") && strict.stderr.contains("--strict"));
+    let side_by_side = omen(&["prob", "3d6>=10", "2d6", "--strict"]);
+    assert_eq!(side_by_side.code, 2);
+    assert!(side_by_side.stdout.is_empty());
+    let roll = omen(&["roll", "1d6", "--dice", "3,4", "--strict"]);
+    assert_eq!(roll.code, 2, "{}", roll.stderr);
+    // No warning, no failure.
+    assert_eq!(omen(&["prob", "2d6", "--strict"]).code, 0);
+}
