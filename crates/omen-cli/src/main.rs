@@ -65,6 +65,7 @@ mod games;
 mod hprpg;
 mod odds;
 mod output;
+mod plot;
 mod ritual;
 mod rules;
 mod transcript;
@@ -159,6 +160,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
     match &cli.command {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
+        Command::Plot(args) => plot(args),
         Command::Rules(args) => status(rules::run(args)),
         Command::Completions(args) => {
             let mut command = <Cli as clap::CommandFactory>::command();
@@ -520,6 +522,27 @@ fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
 }
 
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
+    prob_or_plot(args, false)
+}
+
+/// `omen plot`: the distributions `omen prob` would compute, drawn as SVG.
+fn plot(args: &args::PlotArgs) -> anyhow::Result<Status> {
+    if let Some(path) = output::file()
+        && path
+            .extension()
+            .is_some_and(|e| !e.eq_ignore_ascii_case("svg"))
+    {
+        eprintln!(
+            "error: omen plot writes SVG; name the file FILE.svg (`{}` is not)\n  = help: convert \
+             it to PNG with any SVG tool, e.g. `rsvg-convert chart.svg > chart.png`",
+            path.display()
+        );
+        return Ok(Status::BadInput);
+    }
+    prob_or_plot(&args.as_prob(), true)
+}
+
+fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
     let style = match args.format {
         ProbFormat::Json => Style::Json,
         ProbFormat::Text | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
@@ -572,7 +595,9 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         exact: args.exact,
         decimals: usize::from(args.decimals),
     };
-    if let [(script, warnings, result, explode_depth)] = computed.as_slice() {
+    if let [(script, warnings, result, explode_depth)] = computed.as_slice()
+        && !plot
+    {
         let odds = Odds::new(&script.text, result, *explode_depth);
         if args.format == ProbFormat::Csv
             && let Some(note) = odds.depth_limit_note()
@@ -617,6 +642,17 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
             .collect(),
         args.view,
     );
+    if plot {
+        let svg = match plot::svg(&comparison) {
+            Ok(svg) => svg,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return Ok(Status::BadInput);
+            }
+        };
+        output::result().write_all(svg.as_bytes())?;
+        return Ok(Status::Success);
+    }
     let exact = args.exact;
     let transpose = args.transpose;
     let no_input = Input {

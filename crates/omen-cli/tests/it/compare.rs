@@ -209,3 +209,65 @@ fn strict_turns_warnings_into_errors() {
     // No warning, no failure.
     assert_eq!(omen(&["prob", "2d6", "--strict"]).code, 0);
 }
+
+/// The text of every `<text>` element of an SVG document, which must parse as XML.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let document = roxmltree::Document::parse(svg).expect("the chart is well-formed SVG");
+    assert_eq!(document.root_element().tag_name().name(), "svg");
+    document
+        .descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn plot_draws_bars_for_one_and_lines_for_several_with_axes_and_a_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.svg");
+    omen_ok(&["plot", "2d6", "-o", one.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&one).unwrap();
+    let texts = svg_texts(&svg);
+    for label in ["P(X = outcome)", "outcome", "probability (%)", "2d6"] {
+        assert!(
+            texts.iter().any(|t| t == label),
+            "no {label:?} in {texts:?}"
+        );
+    }
+    // Eleven bars (one per outcome of 2d6) and the legend's mark, in the series' colour; no line.
+    let document = roxmltree::Document::parse(&svg).unwrap();
+    let coloured = |tag: &str, attribute: &str, doc: &roxmltree::Document| {
+        doc.descendants()
+            .filter(|n| n.tag_name().name() == tag && n.attribute(attribute) == Some("#E6194B"))
+            .count()
+    };
+    assert_eq!(coloured("rect", "fill", &document), 11 + 1);
+    assert_eq!(coloured("polyline", "stroke", &document), 0);
+
+    let several = omen_ok(&["plot", "2d6", "1d12", "--view", "ge"]).stdout;
+    let texts = svg_texts(&several);
+    assert!(texts.iter().any(|t| t == "P(X ≥ outcome)"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "1d12"), "{texts:?}");
+    let document = roxmltree::Document::parse(&several).unwrap();
+    // Two series and their two legend marks.
+    assert!(
+        document
+            .descendants()
+            .filter(|n| n.tag_name().name() == "polyline")
+            .count()
+            >= 2,
+        "{several}"
+    );
+}
+
+#[test]
+fn plot_refuses_labels_and_other_file_types() {
+    let run = omen(&["plot", r#"if d2 = 1 then "a" else "b""#]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("plot draws numbers"), "{}", run.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("chart.png");
+    let run = omen(&["plot", "2d6", "-o", png.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(!png.exists());
+}
