@@ -49,7 +49,7 @@ pub struct Holder {
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// Who reads the answer: gm sees everything; player does not see what the rule set keeps for the
-    /// game master (luck's hidden modifiers, 002-M4), in text, JSON and the summary alike.
+    /// game master (luck's hidden modifiers), in text, JSON and the summary alike.
     #[arg(long, value_enum, ignore_case = true, default_value_t = ViewArg::Gm)]
     pub view: ViewArg,
     #[command(flatten)]

@@ -12,7 +12,7 @@ use crate::act::{Holder, run};
 // ---------------------------------------------------------------------------------------------------
 // ritual (seed 000)
 
-/// The four Lore modifiers that depend on the ritual's text (000-M2).
+/// The four Lore modifiers that depend on the ritual's text.
 #[derive(Debug, Args)]
 pub struct RitualModifiers {
     /// Inventing the ritual from scratch (−2 dice).
@@ -87,7 +87,7 @@ pub struct EndSessionArgs {
     pub holder: Holder,
 }
 
-/// What an Essence check is made of besides the Leader (000-M9..M11).
+/// What an Essence check is made of besides the Leader.
 #[derive(Debug, Args)]
 pub struct EssenceInputs {
     /// An Assistant's Essence (repeat for each).
@@ -108,7 +108,7 @@ pub struct EssenceInputs {
     /// A threshold of the ritual (repeat for each; at least one).
     #[arg(long = "threshold", value_name = "T", required = true)]
     pub thresholds: Vec<i64>,
-    /// Replace this many pairs of dice by 7 each (000-M11).
+    /// Replace this many pairs of dice by 7 each.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub pairs: usize,
     /// The threshold aimed for when replacing pairs [default: the highest].
@@ -255,7 +255,7 @@ pub struct BalanceArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub yarn: u64,
     /// How a shortfall is paid instead (spend only): lost-proficiencies, lost-descendants,
-    /// changed-handicaps or lost-annex (004-M8).
+    /// changed-handicaps or lost-annex.
     #[arg(long, value_name = "HOW")]
     pub shortfall_paid_as: Option<String>,
     #[command(flatten)]
@@ -326,13 +326,13 @@ pub struct HprpgCheckArgs {
     /// The difficulty value, 2..=12 (4 very easy, 6 easy, 8 standard, 10 hard, 12 very hard).
     #[arg(long = "dv", value_name = "DV")]
     pub difficulty: i64,
-    /// Intractable difficulty: successes absorbed before catastrophes cancel the rest (003-M7).
+    /// Intractable difficulty: successes absorbed before catastrophes cancel the rest.
     #[arg(long, value_name = "I", default_value_t = 0)]
     pub intractability: i64,
-    /// Automatic successes a ritual grants (003-M21).
+    /// Automatic successes a ritual grants.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub ritual_successes: u32,
-    /// The GM allows an aspect-only roll for a KNOWLEDGE ability of 0 dots (003-M6).
+    /// The GM allows an aspect-only roll for a KNOWLEDGE ability of 0 dots.
     #[arg(long)]
     pub aspect_only_knowledge: bool,
     /// For a one-off character: the aspect's dots (others at the baseline 1).

@@ -16,6 +16,7 @@ use omen_lang::Value;
 Synopsis:
   omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
   omen prob (EXPR [EXPR]... | -f FILE) [--format text|markdown|csv|json] [--view eq|ge|le|gt|lt] [--param NAME=VALUE|A..B]...
+  omen plot (EXPR [EXPR]... | -f FILE) [--view eq|ge|le|gt|lt] -o FILE.svg
   (`-f -` reads the script from stdin; `omen roll --help` and `omen prob --help` list the limits)
   omen GAME ACTION [FLAGS] [--char NAME | --state FILE | --sheet JSON] [--odds] [--seed N | --dice V,...]
   (a game action applies to a stored character, a state file or a one-off character)
@@ -71,27 +72,6 @@ pub enum Command {
     /// Draw distributions as an SVG chart: bars for one, lines for several.
     #[command(after_help = PLOT_EXAMPLES)]
     Plot(PlotArgs),
-    /// List the seed games: their mechanics, options, reference tables and character actions.
-    Rules(RulesArgs),
-    /// Seed 001's spell dice: casting from a depleting pool, sleep, and the exact analyses.
-    #[command(subcommand)]
-    Spelldice(crate::games::SpellDiceCommand),
-    /// Seed 002's luck rolls: rolls that keep a character's karma, the range calculator and the
-    /// long-run frequencies.
-    #[command(subcommand)]
-    Luck(crate::games::LuckCommand),
-    /// Seed 004's T13 Dice Tests: result levels, Proficiency Crisis, costs paid in Sway, Chi or Yarn.
-    #[command(subcommand)]
-    T13(crate::games::T13Command),
-    /// Seed 003's d12 success pools: checks, spells, contests, resources, creation, Appendix 10.
-    #[command(subcommand)]
-    Hprpg(crate::hprpg::HprpgCommand),
-    /// Seed 000's ritual magic: Lore and Essence checks, deciphering, sessions, the seed's tables.
-    #[command(subcommand)]
-    Ritual(crate::ritual::RitualCommand),
-    /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
-    /// (`omen rules` lists each game's actions).
-    Act(crate::act::ActArgs),
     /// Campaigns: new, list, show, rename, delete.
     Campaign(crate::campaign::CampaignArgs),
     /// A campaign's characters, each bound to a rule set: new, list, show, edit, rename, delete.
@@ -102,15 +82,36 @@ pub enum Command {
     Save(crate::campaign::SaveArgs),
     /// List or delete a campaign's saved rolls.
     Saved(crate::campaign::SavedArgs),
+    /// Export a whole campaign as JSON.
+    Export(crate::campaign::ExportArgs),
+    /// Import a campaign written by `omen export`.
+    Import(crate::campaign::ImportArgs),
+    /// List the seed games: their mechanics, options, reference tables and character actions.
+    Rules(RulesArgs),
+    /// Seed 000's ritual magic: Lore and Essence checks, deciphering, sessions, the seed's tables.
+    #[command(subcommand)]
+    Ritual(crate::ritual::RitualCommand),
+    /// Seed 001's spell dice: casting from a depleting pool, sleep, and the exact analyses.
+    #[command(subcommand)]
+    Spelldice(crate::games::SpellDiceCommand),
+    /// Seed 002's luck rolls: rolls that keep a character's karma, the range calculator and the
+    /// long-run frequencies.
+    #[command(subcommand)]
+    Luck(crate::games::LuckCommand),
+    /// Seed 003's d12 success pools: checks, spells, contests, resources, creation, Appendix 10.
+    #[command(subcommand)]
+    Hprpg(crate::hprpg::HprpgCommand),
+    /// Seed 004's T13 Dice Tests: result levels, Proficiency Crisis, costs paid in Sway, Chi or Yarn.
+    #[command(subcommand)]
+    T13(crate::games::T13Command),
+    /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
+    /// (`omen rules` lists each game's actions).
+    Act(crate::act::ActArgs),
     /// Print shell completions: omen completions bash > ~/.local/share/bash-completion/completions/omen
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Print the manual page (roff): omen man > omen.1 && man ./omen.1
     Man,
-    /// Export a whole campaign as JSON.
-    Export(crate::campaign::ExportArgs),
-    /// Import a campaign written by `omen export`.
-    Import(crate::campaign::ImportArgs),
 }
 
 const PLOT_EXAMPLES: &str = "\

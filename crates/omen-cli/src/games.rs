@@ -24,16 +24,16 @@ pub enum SpellDiceCommand {
     /// The exact chance of running out of usable spell dice before a successful cast, and the
     /// expected number of successful casts per day (casting until the pool cannot reach the target).
     Exhaust(ExhaustArgs),
-    /// Snake eyes and boxcars by dice count (001-M8, A2): P(two or more 1s), which is what the seed's
+    /// Snake eyes and boxcars by dice count: P(two or more 1s), which is what the seed's
     /// numbers are, P(either extreme), which is what its words say, and P(both).
     Extremes(ExtremesArgs),
-    /// P(success), P(catastrophe) and P(empowered) by spell level and dice committed (001-M8).
+    /// P(success), P(catastrophe) and P(empowered) by spell level and dice committed.
     Odds(CastOddsArgs),
-    /// A character casts (001-M2..M7): committed dice rolled, dice showing 1-2 leave the pool.
+    /// A character casts: committed dice rolled, dice showing 1-2 leave the pool.
     Cast(crate::actions::CastArgs),
-    /// A restful night's sleep: every spell die comes back (001-S1).
+    /// A restful night's sleep: every spell die comes back.
     Sleep(crate::actions::JustHolder),
-    /// Hit points restored after life-energy dice (001-M5).
+    /// Hit points restored after life-energy dice.
     Heal(crate::actions::HealArgs),
 }
 
@@ -74,7 +74,7 @@ pub struct ExhaustArgs {
     /// all | minimum | optimal | fixed:K
     #[arg(long, value_name = "STRATEGY", default_value = "all")]
     pub strategy: String,
-    /// The author's variant: dice are lost only on a success or a catastrophe (001-M6).
+    /// The author's variant: dice are lost only on a success or a catastrophe.
     #[arg(long)]
     pub variant: bool,
     /// How to print the result.
@@ -88,10 +88,10 @@ pub enum LuckCommand {
     Ranges(LuckArgs),
     /// The exact long-run frequencies of bad luck, no event and good luck with the karmic rule.
     Stationary(StationaryArgs),
-    /// A luck roll for an event (002-M1..M5): the character's intrinsic modifiers and karmic history
+    /// A luck roll for an event: the character's intrinsic modifiers and karmic history
     /// apply, next-roll modifiers are used up and the history is updated.
     Roll(LuckRollArgs),
-    /// Give the character an intrinsic modifier (002-M4), permanent or for the next roll only.
+    /// Give the character an intrinsic modifier, permanent or for the next roll only.
     AddModifier(AddModifierArgs),
     /// Remove the intrinsic modifiers that come from one source.
     RemoveModifier(RemoveModifierArgs),
@@ -107,11 +107,11 @@ pub struct LuckRollArgs {
         default_value_t = 0
     )]
     pub event_modifier: i64,
-    /// Which outcomes the event offers (002-M3).
+    /// Which outcomes the event offers.
     #[arg(long, value_enum, ignore_case = true, default_value_t = OffersArg::Both)]
     pub offers: OffersArg,
     /// A roll in the range of an outcome the event does not offer leaves the history as it was
-    /// (002-A2; by default it is "no event" and empties the history).
+    /// (by default it is "no event" and empties the history).
     #[arg(long)]
     pub missing_keeps_history: bool,
     #[command(flatten)]
@@ -453,7 +453,7 @@ pub struct T13Args {
     /// The opponent's total, in an opposed test.
     #[arg(long, value_name = "TOTAL")]
     pub opponent: Option<i64>,
-    /// Proficiency Crisis when every proficiency die is at 1 or 8, not any one (004-A4).
+    /// Proficiency Crisis when every proficiency die is at 1 or 8, not any one.
     #[arg(long)]
     pub all_dice_crisis: bool,
     /// --dice gives the values in order: Boon, Descendant, proficiency, bought.

@@ -32,17 +32,17 @@ pub enum HprpgCommand {
     /// The outcome table of Appendix 10 for a DV and catastrophe range: dice 0..14 against
     /// catastrophe, failure, 1..6 and 7+ net successes.
     Table(TableArgs),
-    /// A check (003-M1..M9): aspect + ability (or affinity) dice against a DV, exact odds with --odds.
+    /// A check: aspect + ability (or affinity) dice against a DV, exact odds with --odds.
     Check(crate::actions::HprpgCheckArgs),
-    /// Cast a spell (003-M15..M19): DV 8 + level − affinity, required and optional successes, POWER.
+    /// Cast a spell: DV 8 + level − affinity, required and optional successes, POWER.
     Cast(crate::actions::HprpgCastArgs),
-    /// Catch-cast the spell waiting for successes (003-M19), with one die fewer each time.
+    /// Catch-cast the spell waiting for successes, with one die fewer each time.
     CatchCast(crate::actions::HprpgCatchCastArgs),
     /// Give up the spell waiting for successes.
     AbandonCasting(crate::actions::JustHolder),
-    /// Resist an incoming spell (003-M20): each net success lowers its POWER by 1.
+    /// Resist an incoming spell: each net success lowers its POWER by 1.
     Resist(crate::actions::HprpgResistArgs),
-    /// Spend FORTITUDE (003-M23).
+    /// Spend FORTITUDE.
     SpendFortitude(crate::actions::HprpgSpendArgs),
     /// Regain FORTITUDE (the Personality's Nourishment met), up to the maximum.
     RegainFortitude(crate::actions::HprpgPointsArgs),
@@ -50,15 +50,15 @@ pub enum HprpgCommand {
     TakeHarm(crate::actions::HprpgLevelsArgs),
     /// Heal levels of harm, up to the maximum Health.
     Heal(crate::actions::HprpgLevelsArgs),
-    /// ORGANIC REPOSE (003-M25): 1 FORTITUDE for +3 Health, once a day.
+    /// ORGANIC REPOSE: 1 FORTITUDE for +3 Health, once a day.
     OrganicRepose(crate::actions::JustHolder),
-    /// UNWAVERING FOCUS (003-M25): reroll the last check's catastrophe dice for 1 FORTITUDE.
+    /// UNWAVERING FOCUS: reroll the last check's catastrophe dice for 1 FORTITUDE.
     UnwaveringFocus(crate::actions::JustHolder),
-    /// Keep a spell sustained (each costs a die on later casts, 003-M16).
+    /// Keep a spell sustained (each costs a die on later casts).
     Sustain(crate::actions::HprpgSustainArgs),
     /// Stop sustaining a spell.
     EndSustain(crate::actions::HprpgSpellArgs),
-    /// A turn of RAGE (003-M24): −1 die to Resist checks per turn, cumulative.
+    /// A turn of RAGE: −1 die to Resist checks per turn, cumulative.
     RageTurn(crate::actions::JustHolder),
     /// A turn without RAGE: the Resist penalty resets.
     CalmTurn(crate::actions::JustHolder),
@@ -66,14 +66,14 @@ pub enum HprpgCommand {
     NewDay(crate::actions::JustHolder),
     /// Galleons gained.
     GainGalleons(crate::actions::HprpgGalleonsArgs),
-    /// A contest (003-M11): both sides roll against the instigator's DV; the margin decides.
+    /// A contest: both sides roll against the instigator's DV; the margin decides.
     Contest(ContestArgs),
-    /// Working together (003-M12): each helper rolls, successes and catastrophes are pooled.
+    /// Working together: each helper rolls, successes and catastrophes are pooled.
     Teamwork(TeamworkArgs),
-    /// Passive Perception (003-M14): PERCEPTION + ALERTNESS is the DV of a sneak check; with
+    /// Passive Perception: PERCEPTION + ALERTNESS is the DV of a sneak check; with
     /// --sneak-pool, the exact chance the sneaker is revealed.
     Perception(PerceptionArgs),
-    /// Character creation (003-D1..D7): the finished sheet from the player's choices, or every rule
+    /// Character creation: the finished sheet from the player's choices, or every rule
     /// the choices break, listed at once. Store it with `omen char new NAME --rules hprpg --sheet
     /// '{"create": CHOICES}'`.
     Create(CreateArgs),
@@ -134,7 +134,7 @@ pub struct ContestArgs {
     pub resistor_difficulty: Option<i64>,
     #[arg(long, value_name = "X", default_value_t = 1)]
     pub catastrophe_range: i64,
-    /// A rule option, NAME=VALUE: contest-nets=signed uses the signed nets for the margin (003-A6).
+    /// A rule option, NAME=VALUE: contest-nets=signed uses the signed nets for the margin.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     #[command(flatten)]

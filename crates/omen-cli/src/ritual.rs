@@ -22,21 +22,21 @@ pub enum RitualCommand {
     LoreTable,
     /// Print seed 000's Appendix D pages (Essence check vs. threshold), byte for byte.
     EssenceTable,
-    /// A Lore check (000-M1..M5): the exact chance of success, then a roll.
+    /// A Lore check: the exact chance of success, then a roll.
     Lore(LoreArgs),
-    /// An Essence check (000-M9..M11): the exact chance of each threshold, then a roll.
+    /// An Essence check: the exact chance of each threshold, then a roll.
     Essence(EssenceArgs),
-    /// A character's Lore check about a ritual (000-M1..M5), logged for the session's re-roll.
+    /// A character's Lore check about a ritual, logged for the session's re-roll.
     Check(crate::actions::RitualCheckArgs),
-    /// Decipher a ritual (000-M6): success adds it to the known rituals, failure to the unknown ones.
+    /// Decipher a ritual: success adds it to the known rituals, failure to the unknown ones.
     Decipher(crate::actions::RitualLoreAction),
-    /// Memorise a known ritual (000-M8): the first is free, each further one takes a Lore check.
+    /// Memorise a known ritual: the first is free, each further one takes a Lore check.
     Memorise(crate::actions::RitualLoreAction),
-    /// End the session (000-M7): re-roll the most difficult check; a failure raises Lore.
+    /// End the session: re-roll the most difficult check; a failure raises Lore.
     EndSession(crate::actions::EndSessionArgs),
-    /// Perform a ritual as its Leader (000-M9..M11): attempts since the last sleep cost dice.
+    /// Perform a ritual as its Leader: attempts since the last sleep cost dice.
     Perform(crate::actions::PerformArgs),
-    /// A full night's sleep for every ritualist: the attempts reset (000-S2).
+    /// A full night's sleep for every ritualist: the attempts reset.
     Sleep(crate::actions::JustHolder),
 }
 
@@ -56,7 +56,7 @@ pub struct LoreArgs {
     /// Successfully performed this ritual before (+2).
     #[arg(long)]
     pub performed_before: bool,
-    /// A rule option, NAME=VALUE (familiarity-bonuses=larger-only: 000-A2's other reading).
+    /// A rule option, NAME=VALUE (familiarity-bonuses=larger-only: the rule's other reading).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     #[command(flatten)]
@@ -73,7 +73,7 @@ pub struct EssenceArgs {
     /// Earlier attempts at this ritual since everyone last slept (attempt k loses k − 1 dice).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub repeated_attempts: i64,
-    /// A rule option, NAME=VALUE (shortcut-threshold=exceeds: 000-A9's other reading).
+    /// A rule option, NAME=VALUE (shortcut-threshold=exceeds: the rule's other reading).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     #[command(flatten)]

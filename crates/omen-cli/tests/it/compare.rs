@@ -271,3 +271,29 @@ fn plot_refuses_labels_and_other_file_types() {
     assert_eq!(run.code, 2);
     assert!(!png.exists());
 }
+
+/// The top-level help, in the order a newcomer needs it: roll, prob, plot, then campaigns, then games.
+#[test]
+fn top_level_help() {
+    let help = omen_ok(&["--help"]).stdout;
+    let position = |name: &str| {
+        help.find(&format!("\n  {name} "))
+            .unwrap_or_else(|| panic!("no {name} in {help}"))
+    };
+    assert!(position("roll") < position("prob") && position("prob") < position("plot"));
+    assert!(position("plot") < position("campaign") && position("campaign") < position("ritual"));
+    assert!(
+        !help.contains("000_"),
+        "seed file names belong to omen rules --detail"
+    );
+    insta::assert_snapshot!(help);
+}
+
+/// Each subcommand's help ends with examples.
+#[test]
+fn subcommand_help_ends_with_examples() {
+    for command in ["roll", "prob", "plot", "completions"] {
+        let help = omen_ok(&[command, "--help"]).stdout;
+        assert!(help.contains("\nExamples:\n"), "{command}: {help}");
+    }
+}
