@@ -175,6 +175,45 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
     written
 }
 
+/// The lock that serialises updates of one state file between processes: an exclusive advisory lock
+/// (the standard library's `File::lock`, `flock` on Unix) on `.NAME.lock` beside it, held from
+/// reading the state to renaming the new one into place. The lock file is the only file left beside
+/// the state; the state itself cannot carry the lock, since each update replaces it.
+pub struct StateLock {
+    _file: fs::File,
+}
+
+/// Waits for the lock of the state file `path`, then removes the temporary files a process killed in
+/// the middle of a write left behind (no other writer can be writing one while the lock is held).
+pub fn lock_state_file(path: &Path) -> io::Result<StateLock> {
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(directory.join(format!(".{name}.lock")))?;
+    file.lock()?;
+    let stale = format!(".{name}.");
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let file_name = file_name.to_string_lossy();
+            if let Some(middle) = file_name
+                .strip_prefix(&stale)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                && middle.bytes().all(|b| b.is_ascii_digit())
+            {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(StateLock { _file: file })
+}
+
 fn load_state_file(game: &dyn Game, path: &Path, sheet: &Value) -> Result<(Value, bool), String> {
     if !path.exists() {
         let state = game.new_character(sheet).map_err(|e| e.to_string())?;
@@ -293,6 +332,11 @@ pub fn run(
             Err(message) => return fail(message),
         },
         None => json!({}),
+    };
+    // Held until the new state is in place: concurrent updates of one file queue instead of racing.
+    let _lock = match holder.state.as_deref().map(lock_state_file).transpose() {
+        Ok(lock) => lock,
+        Err(error) => return fail(format!("cannot lock the state file: {error}")),
     };
     let (state, created) = match &holder.state {
         Some(path) => match load_state_file(game, path, &sheet) {

@@ -5,6 +5,7 @@ mod campaign;
 mod errors;
 mod games;
 mod hprpg;
+mod integrity;
 mod options;
 mod prob;
 mod ritual;
