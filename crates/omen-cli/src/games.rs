@@ -69,12 +69,16 @@ pub struct ExhaustArgs {
     /// The spell level (target 7 + level).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub spell_level: i64,
-    /// all | minimum | optimal | fixed:K
+    /// all | minimum | optimal (fewest days without a success) | most-casts (most successful casts a day) | fixed:K
     #[arg(long, value_name = "STRATEGY", default_value = "all")]
     pub strategy: String,
-    /// The author's variant: dice are lost only on a success or a catastrophe (001-M6).
+    /// The author's variant: dice are lost only on a success or a catastrophe (001-M6); the same as
+    /// --option removal-timing=success-or-catastrophe.
     #[arg(long)]
     pub variant: bool,
+    /// A rule option, NAME=VALUE: removal-faces or removal-timing (see `omen rules`).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -281,11 +285,34 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
     let result = (|| {
         let strategy: Strategy = args.strategy.parse().map_err(|e| format!("{e}"))?;
         let spell_level = SpellLevel::new(args.spell_level).map_err(|e| e.to_string())?;
-        let options = if args.variant {
+        let fields = crate::act::analysis_options("spelldice", "exhaust", &args.options)?;
+        if args.variant && fields.contains_key("removal_timing") {
+            return Err(
+                "--variant is removal-timing=success-or-catastrophe; give one of the two"
+                    .to_string(),
+            );
+        }
+        fn field<T: serde::de::DeserializeOwned>(
+            fields: &serde_json::Map<String, serde_json::Value>,
+            name: &str,
+        ) -> Result<Option<T>, String> {
+            fields
+                .get(name)
+                .map(|value| serde_json::from_value(value.clone()).map_err(|e| e.to_string()))
+                .transpose()
+        }
+        let mut options = if args.variant {
             SpellDiceOptions::variant()
         } else {
             SpellDiceOptions::default()
         };
+        if let Some(faces) = field(&fields, "removal_faces")? {
+            options.removal_faces = faces;
+        }
+        if let Some(timing) = field(&fields, "removal_timing")? {
+            options.removal_timing = timing;
+        }
+        let variant = options.removal_timing != SpellDiceOptions::default().removal_timing;
         let e = exhaust(args.level, spell_level, strategy, &options, limits)
             .map_err(|e| e.to_string())?;
         let expected = Probability::new(
@@ -297,7 +324,7 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
             args.level,
             args.spell_level,
             args.strategy,
-            if args.variant { ", variant rule" } else { "" },
+            if variant { ", variant rule" } else { "" },
             e.exhausted_before_success,
             percent(&e.exhausted_before_success),
             e.expected_successes,
@@ -307,7 +334,8 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
             "level": args.level,
             "spell_level": args.spell_level,
             "strategy": args.strategy,
-            "variant": args.variant,
+            "variant": variant,
+            "removal_faces": i64::from(options.removal_faces),
             "probability": e.exhausted_before_success.to_string(),
             "expected_casts": e.expected_successes.to_string(),
             "commitments": e.commitments,
