@@ -446,6 +446,43 @@ pub enum T13Command {
     Gain(crate::actions::BalanceArgs),
     /// Take from a character's Sway, Chi or Yarn (never below 0).
     Spend(crate::actions::BalanceArgs),
+    /// Spend the last test's levels (004-M5..M7): Extra Success Level effects of the character's
+    /// tier and failure inversions, gains and losses credited to the balances.
+    SpendLevels(SpendLevelsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SpendLevelsArgs {
+    /// An effect, NAME or NAME:AMOUNT (repeat for each level): gain-sway, gain-chi, gain-yarn,
+    /// cause-fear, negate-fear, cause-terror, negate-terror, cause-horror, negate-horror,
+    /// ordeal-card, wyrd-tarot-card, yarn-event-card, set-tone; failure inversions lose-sway,
+    /// lose-chi, lose-yarn, suffer-fear, suffer-terror, suffer-horror, opponent-plays-card,
+    /// opposite-tone. A gain or loss moves AMOUNT (default 1).
+    #[arg(long = "effect", value_name = "NAME[:AMOUNT]", required = true)]
+    pub effects: Vec<String>,
+    #[command(flatten)]
+    pub holder: crate::act::Holder,
+}
+
+fn spend_levels(args: &SpendLevelsArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let mut effects = Vec::new();
+    for text in &args.effects {
+        let (name, amount) = match text.split_once(':') {
+            Some((name, amount)) => match amount.parse::<u64>() {
+                Ok(amount) => (name, Some(amount)),
+                Err(_) => {
+                    eprintln!(
+                        "error: --effect {text}: `{amount}` is not an amount; write e.g. gain-sway:2"
+                    );
+                    return Ok(false);
+                }
+            },
+            None => (text.as_str(), None),
+        };
+        effects.push(serde_json::json!({ "effect": name, "amount": amount }));
+    }
+    let action = serde_json::json!({ "action": "spend-levels", "effects": effects });
+    crate::act::run("t13", action, &args.holder, limits)
 }
 
 #[derive(Debug, Args)]
@@ -474,11 +511,23 @@ pub struct T13Args {
     #[arg(long, value_name = "D", conflicts_with = "opponent")]
     pub difficulty: Option<i64>,
     /// The opponent's total, in an opposed test.
-    #[arg(long, value_name = "TOTAL")]
+    #[arg(long, value_name = "TOTAL", conflicts_with = "opponent_dice")]
     pub opponent: Option<i64>,
-    /// Proficiency Crisis when every proficiency die is at 1 or 8, not any one (004-A4).
-    #[arg(long)]
-    pub all_dice_crisis: bool,
+    /// A die the opponent rolls, by sides (repeat for each): both sides roll, exact odds included.
+    #[arg(
+        long = "opponent-die",
+        value_name = "SIDES",
+        conflicts_with = "difficulty"
+    )]
+    pub opponent_dice: Vec<i64>,
+    /// Added to the opponent's rolled total.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 0
+    )]
+    pub opponent_modifier: i64,
     /// --dice gives the values in order: Boon, Descendant, proficiency, bought.
     #[command(flatten)]
     pub holder: crate::act::Holder,
@@ -507,7 +556,8 @@ fn t13_action(args: &T13Args, limits: &Limits) -> anyhow::Result<bool> {
         "modifier": args.modifier,
         "difficulty": args.difficulty,
         "opponent_total": args.opponent,
-        "crisis_trigger": if args.all_dice_crisis { "all-dice" } else { "any-die" },
+        "opponent_dice": args.opponent_dice,
+        "opponent_modifier": args.opponent_modifier,
     });
     crate::act::run("t13", action, &args.holder, limits)
 }
@@ -517,9 +567,15 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         T13Command::Test(args) => args,
         T13Command::Gain(args) => return crate::actions::t13_balance("gain", args, limits),
         T13Command::Spend(args) => return crate::actions::t13_balance("spend", args, limits),
+        T13Command::SpendLevels(args) => return spend_levels(args, limits),
     };
     let holder = &args.holder;
-    if holder.character.is_some() || holder.state.is_some() || holder.sheet.is_some() || holder.odds
+    // A test with the opponent's dice is the character action, whose odds cover both sides.
+    if holder.character.is_some()
+        || holder.state.is_some()
+        || holder.sheet.is_some()
+        || holder.odds
+        || !args.opponent_dice.is_empty()
     {
         return t13_action(args, limits);
     }
@@ -554,12 +610,14 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             _ => return Err("give --difficulty D or --opponent TOTAL".to_string()),
         }
         .map_err(|e| e.to_string())?;
+        let fields = crate::act::analysis_options("t13", "test", &holder.options)?;
         let options = T13Options {
-            crisis_trigger: if args.all_dice_crisis {
-                CrisisTrigger::AllDice
-            } else {
-                CrisisTrigger::AnyDie
-            },
+            crisis_trigger: crate::act::typed_option(
+                &fields,
+                "crisis_trigger",
+                &CrisisTrigger::ALL,
+                CrisisTrigger::name,
+            ),
         };
         let levels = dice
             .level_distribution(opposition, limits)
@@ -587,15 +645,28 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         if let Some(seed) = seed {
             text.push_str(&format!("seed: {seed}\n"));
         }
+        let result = roll.result;
+        let crisis_opposite = result.crisis_opposite();
         text.push_str(&format!(
-            "dice: {:?}, total {} → {}{}\n",
+            "dice: {:?}, total {} → {} ({} success levels, {} failure levels){}\n",
             roll.dice(),
             roll.total,
-            roll.result.level.name(),
-            if roll.result.crisis {
-                " (Proficiency Crisis)"
-            } else {
-                ""
+            result.level.name(),
+            result.success_levels,
+            result.failure_levels,
+            match crisis_opposite {
+                Some((level, levels)) => format!(
+                    "; Proficiency Crisis: also {} ({levels} {} levels)",
+                    level.name(),
+                    if level.is_success() {
+                        "success"
+                    } else {
+                        "failure"
+                    }
+                ),
+                None if result.crisis =>
+                    "; Proficiency Crisis (Borderline has no opposite)".to_string(),
+                None => String::new(),
             }
         ));
         let json = serde_json::json!({
@@ -606,6 +677,11 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             "total": roll.total,
             "level": roll.result.level.name(),
             "proficiency_crisis": roll.result.crisis,
+            "success_levels": result.success_levels,
+            "failure_levels": result.failure_levels,
+            "crisis_opposite": crisis_opposite.map(|(level, levels)| {
+                serde_json::json!({ "level": level.name(), "levels": levels })
+            }),
             "seed": seed,
         });
         Ok((text, json))
