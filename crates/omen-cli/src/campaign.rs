@@ -15,12 +15,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use omen_core::Limits;
+use omen_rules::Part;
 use omen_rules::stateful::Game;
 use omen_store::{Dice, LogFilter, SavedRoll, Store, StoreError};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::act::{Holder, action_name, json_argument, write_atomically};
+use crate::act::{Holder, action_name, json_argument};
 use crate::args::{InputArgs, RollFormat, ScriptArgs};
 use crate::diagnostics::{Input, Style, render_diagnostics};
 use crate::escape;
@@ -34,7 +35,8 @@ pub struct DbArgs {
     /// The signing key file [default: $OMEN_KEY, else the database's path with .key appended].
     #[arg(long, value_name = "PATH", global = true)]
     pub key: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = RollFormat::Text, global = true)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text, global = true)]
     pub format: RollFormat,
 }
 
@@ -209,9 +211,6 @@ pub enum SavedCommand {
 pub struct ExportArgs {
     /// The campaign to export (may be left out when the database holds one campaign).
     pub campaign: Option<String>,
-    /// Write to FILE instead of stdout.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -254,7 +253,7 @@ fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
 }
 
 fn print(format: RollFormat, text: &str, json: &impl Serialize) -> anyhow::Result<bool> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         RollFormat::Text => out.write_all(text.as_bytes())?,
         RollFormat::Json => writeln!(out, "{}", serde_json::to_string(json)?)?,
@@ -544,24 +543,36 @@ pub fn act(
             character.rule_set
         ));
     }
+    let seen = crate::act::Seen::of(game.name(), holder.view);
     if holder.odds {
         let odds = attempt!(store.odds(&campaign, name, &action, limits));
         let text = format!(
             "odds of {} for {name}:{}",
             action_name(&action),
-            crate::act::odds_text(&odds)
+            seen.odds_text(&odds)
         );
         return print(
             holder.source.format,
             &text,
-            &json!({ "action": action, "odds": odds }),
+            &json!({
+                "action": seen.show(Part::Action, &action),
+                "odds": seen.show(Part::Odds, &odds),
+            }),
         );
     }
     let dice = match (&holder.source.dice, holder.source.seed) {
         (Some(values), _) => Dice::Given(values.clone()),
         (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
-    let entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    let mut entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    // The log keeps everything; what is printed is what the view may see.
+    entry.summary = seen.summary(&action, &entry.result, &entry.summary);
+    entry.result = seen.show(Part::Result, &entry.result);
+    if let Some(given) = entry.inputs.get_mut("action") {
+        *given = seen.show(Part::Action, given);
+    }
+    entry.state_before = entry.state_before.map(|s| seen.show(Part::State, &s));
+    entry.state_after = entry.state_after.map(|s| seen.show(Part::State, &s));
     let mut text = format!("{}: {}\n", escape::line(name), escape::line(&entry.summary));
     if !entry.dice.is_empty() {
         let faces: Vec<i64> = entry.dice.iter().map(|d| d.face).collect();
@@ -883,15 +894,9 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
     let campaign = attempt!(campaign_name(&store, &args.campaign));
     let exported = attempt!(store.export_campaign(&campaign));
     let text = format!("{exported:#}\n");
-    match &args.output {
-        Some(path) => {
-            attempt!(
-                write_atomically(path, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
-            );
-            eprintln!("exported `{campaign}` to {}", path.display());
-        }
-        None => io::stdout().lock().write_all(text.as_bytes())?,
+    crate::output::result().write_all(text.as_bytes())?;
+    if let Some(path) = crate::output::file() {
+        eprintln!("exported `{campaign}` to {}", path.display());
     }
     Ok(true)
 }
