@@ -104,10 +104,14 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
     };
     match omen_rules::hprpg::character::create(&choices) {
         Ok(created) => {
-            let mut text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
-            for warning in &created.warnings {
-                text.push_str(&format!("warning: {warning}\n"));
+            // stdout carries the sheet alone, so it can be piped into `omen char new`; warnings go
+            // to stderr (in JSON they are a field of the answer).
+            if args.format == crate::args::RollFormat::Text {
+                for warning in &created.warnings {
+                    eprintln!("warning: {warning}");
+                }
             }
+            let text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
             show(args.format, &text, &serde_json::to_value(&created)?)
         }
         Err(problems) => {

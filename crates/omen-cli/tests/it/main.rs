@@ -2,6 +2,7 @@
 
 mod actions;
 mod campaign;
+mod defects;
 mod errors;
 mod games;
 mod hprpg;
