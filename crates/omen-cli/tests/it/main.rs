@@ -3,6 +3,7 @@
 mod actions;
 mod campaign;
 mod compare;
+mod defects;
 mod errors;
 mod games;
 mod hprpg;
