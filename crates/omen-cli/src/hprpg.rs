@@ -1,7 +1,7 @@
 //! `omen hprpg`: seed 003's d12 success pools: the outcome tables of its Appendix 10, and a
 //! character's checks, castings, resists and resources (see [`crate::actions`]).
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::Limits;
@@ -87,7 +87,8 @@ pub struct CreateArgs {
     /// "capability_choices": [...], "fortitude": 3, "health": 5}.
     #[arg(long, value_name = "JSON")]
     pub choices: String,
-    #[arg(long, value_enum, default_value_t = crate::args::RollFormat::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::args::RollFormat::Text)]
     pub format: crate::args::RollFormat,
 }
 
@@ -133,9 +134,9 @@ pub struct ContestArgs {
     pub resistor_difficulty: Option<i64>,
     #[arg(long, value_name = "X", default_value_t = 1)]
     pub catastrophe_range: i64,
-    /// Use the signed nets for the margin (a resistor's catastrophe widens it; 003-A6's other reading).
-    #[arg(long)]
-    pub signed_nets: bool,
+    /// A rule option, NAME=VALUE: contest-nets=signed uses the signed nets for the margin (003-A6).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     #[command(flatten)]
     pub source: crate::act::RollSource,
 }
@@ -162,13 +163,14 @@ pub struct PerceptionArgs {
     /// The sneaker's pool, for the chance of being revealed.
     #[arg(long, value_name = "N")]
     pub sneak_pool: Option<u64>,
-    #[arg(long, value_enum, default_value_t = crate::args::RollFormat::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::args::RollFormat::Text)]
     pub format: crate::args::RollFormat,
 }
 
 /// Prints an analysis: text, or its JSON.
 fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Result<bool> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         crate::args::RollFormat::Text => out.write_all(text.as_bytes())?,
         crate::args::RollFormat::Json => writeln!(out, "{json}")?,
@@ -176,8 +178,12 @@ fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Re
     Ok(true)
 }
 
-fn contest(args: &ContestArgs, limits: &Limits) -> Result<(String, Value), HprpgError> {
-    let options = HprpgOptions::default();
+fn contest(
+    args: &ContestArgs,
+    options: &serde_json::Map<String, Value>,
+    limits: &Limits,
+) -> Result<(String, Value), HprpgError> {
+    let check_options = HprpgOptions::default();
     given_difficulty(args.difficulty)?;
     if let Some(dv) = args.resistor_difficulty {
         given_difficulty(dv)?;
@@ -187,7 +193,7 @@ fn contest(args: &ContestArgs, limits: &Limits) -> Result<(String, Value), Hprpg
         args.difficulty,
         args.catastrophe_range,
         0,
-        &options,
+        &check_options,
         limits,
     )?;
     let resistor = Check::new(
@@ -195,14 +201,15 @@ fn contest(args: &ContestArgs, limits: &Limits) -> Result<(String, Value), Hprpg
         args.resistor_difficulty.unwrap_or(args.difficulty),
         args.catastrophe_range,
         0,
-        &options,
+        &check_options,
         limits,
     )?;
-    let nets = if args.signed_nets {
-        ContestNets::Signed
-    } else {
-        ContestNets::Floor
-    };
+    let nets = crate::act::typed_option(
+        options,
+        "contest_nets",
+        &ContestNets::ALL,
+        ContestNets::name,
+    );
     let contest = Contest {
         instigator,
         resistor,
@@ -301,7 +308,8 @@ pub struct TableArgs {
     /// The top of the catastrophe range (1 for 1-1, 3 for a Broken Wand's 1-3).
     #[arg(long, value_name = "X", default_value_t = 1)]
     pub catastrophe_range: i64,
-    #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Markdown)]
     pub format: TableFormat,
 }
 
@@ -326,7 +334,15 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::CalmTurn(args) => bare("hprpg", "calm-turn", args, limits),
         HprpgCommand::NewDay(args) => bare("hprpg", "new-day", args, limits),
         HprpgCommand::GainGalleons(args) => a::hprpg_galleons(args, limits),
-        HprpgCommand::Contest(args) => answer(args.source.format, contest(args, limits)),
+        HprpgCommand::Contest(args) => {
+            match crate::act::analysis_options("hprpg", "contest", &args.options) {
+                Ok(options) => answer(args.source.format, contest(args, &options, limits)),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    Ok(false)
+                }
+            }
+        }
         HprpgCommand::Teamwork(args) => answer(args.source.format, teamwork(args, limits)),
         HprpgCommand::Perception(args) => answer(args.format, perception(args, limits)),
         HprpgCommand::Create(args) => create(args),
@@ -336,7 +352,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
                     TableFormat::Markdown => t.markdown(),
                     TableFormat::Json => format!("{}\n", t.to_json()),
                 };
-                io::stdout().lock().write_all(text.as_bytes())?;
+                crate::output::result().write_all(text.as_bytes())?;
                 Ok(true)
             }
             Err(error) => {

@@ -48,6 +48,8 @@ pub enum CoreError {
     SingularChain,
     #[error("division by zero")]
     DivisionByZero,
+    #[error("negative exponent: {0}; powers of whole numbers need an exponent of 0 or more")]
+    NegativeExponent(i64),
     #[error("arithmetic overflow: an outcome does not fit in a 64-bit integer")]
     Overflow,
     #[error("an empty distribution has no outcomes")]

@@ -19,6 +19,8 @@ use crate::value::Value;
 pub struct Checked {
     pub program: Program,
     pub warnings: Vec<Diagnostic>,
+    /// How the input was read: its canonical rendering (set by [`crate::compile`]).
+    pub reading: String,
 }
 
 /// Builtin functions and how many arguments each takes (`None`: one or more).
@@ -26,6 +28,11 @@ const BUILTINS: &[(&str, Option<usize>)] = &[
     ("min", None),
     ("max", None),
     ("abs", Some(1)),
+    ("floor", Some(1)),
+    ("ceil", Some(1)),
+    ("round", Some(1)),
+    ("sign", Some(1)),
+    ("pow", Some(2)),
     ("after", Some(3)),
     ("absorb", Some(2)),
     ("stationary", Some(2)),
@@ -142,6 +149,7 @@ pub fn check(
             params: taken,
         },
         warnings: checker.warnings,
+        reading: String::new(),
     })
 }
 
@@ -221,13 +229,8 @@ fn condition(point: &ComparePoint) -> Condition {
     }
 }
 
-fn op_word(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "`+`",
-        BinOp::Sub => "`-`",
-        BinOp::Mul => "`*`",
-        BinOp::Div => "`/`",
-    }
+fn op_word(op: BinOp) -> String {
+    format!("`{}`", op.symbol())
 }
 
 impl Checker<'_> {
@@ -451,7 +454,9 @@ impl Checker<'_> {
                         .with_help("arithmetic works on numbers only"),
                     );
                 }
-                if *op == BinOp::Div && matches!(r.kind, NodeKind::Const(Value::Int(0))) {
+                if matches!(op, BinOp::Div | BinOp::Mod)
+                    && matches!(r.kind, NodeKind::Const(Value::Int(0)))
+                {
                     return self.error(core_diagnostic(&CoreError::DivisionByZero, r.span));
                 }
                 Self::node(
@@ -660,6 +665,9 @@ impl Checker<'_> {
         if matches!(f, "after" | "absorb" | "stationary") {
             return self.process(span, f, args);
         }
+        if matches!(f, "floor" | "ceil" | "round" | "sign" | "pow") {
+            return self.numeric_call(span, f, args);
+        }
         let nodes: Vec<Option<Node>> = args.iter().map(|a| self.expr(a)).collect();
         let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
         for n in &nodes {
@@ -673,6 +681,98 @@ impl Checker<'_> {
             _ => NodeKind::Max(nodes),
         };
         Self::node(span, Type::Int, kind)
+    }
+
+    /// `floor`, `ceil`, `round` (of a division: values are whole numbers, so only a division has a
+    /// fraction to round), `sign` and `pow`, lowered to arithmetic both interpreters already run.
+    /// `round` rounds halves up, as the rollers that have it do.
+    fn numeric_call(&mut self, span: Span, f: &str, args: &[Expr]) -> Option<Node> {
+        let int = |n: i64| Node {
+            span,
+            ty: Type::Int,
+            kind: NodeKind::Const(Value::Int(n)),
+        };
+        let binary = |op: BinOp, l: Node, r: Node| Node {
+            span,
+            ty: Type::Int,
+            kind: NodeKind::Binary(op, Box::new(l), Box::new(r)),
+        };
+        let neg = |x: Node| Node {
+            span,
+            ty: Type::Int,
+            kind: NodeKind::Neg(Box::new(x)),
+        };
+        let mut inner = &args[0];
+        while let ExprKind::Paren(i) = &inner.node {
+            inner = i;
+        }
+        if let (true, ExprKind::Binary(BinOp::Div, a, b)) =
+            (matches!(f, "ceil" | "round"), &inner.node)
+        {
+            let a = self.expr(a);
+            let b = self.expr(b);
+            let (a, b) = (a?, b?);
+            if !self.expect_int(&a, &format!("the argument of `{f}`"))
+                || !self.expect_int(&b, &format!("the argument of `{f}`"))
+            {
+                return None;
+            }
+            if f == "ceil" {
+                // ⌈a/b⌉ = −⌊−a/b⌋
+                return Some(neg(binary(BinOp::Div, neg(a), b)));
+            }
+            let divisor = match b.kind {
+                NodeKind::Const(Value::Int(d)) if d != 0 => d,
+                _ => {
+                    return self.error(
+                        Diagnostic::error(
+                            "round-needs-number",
+                            b.span,
+                            "`round` of a division needs the divisor written as a number other than 0",
+                        )
+                        .with_help("e.g. `round(1d20 / 2)`; or round down with `/` alone"),
+                    );
+                }
+            };
+            // round(a/d) = ⌊(2a + d) / 2d⌋ for d > 0; a negative d flips both signs first.
+            let (a, d) = if divisor < 0 {
+                (neg(a), divisor.checked_neg())
+            } else {
+                (a, Some(divisor))
+            };
+            let Some(twice) = d.and_then(|d| d.checked_mul(2)) else {
+                return self.error(core_diagnostic(&CoreError::Overflow, span));
+            };
+            let d = d.unwrap_or(1);
+            let top = binary(BinOp::Add, binary(BinOp::Mul, int(2), a), int(d));
+            return Some(binary(BinOp::Div, top, int(twice)));
+        }
+        let nodes: Vec<Option<Node>> = args.iter().map(|a| self.expr(a)).collect();
+        let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
+        for n in &nodes {
+            if !self.expect_int(n, &format!("an argument of `{f}`")) {
+                return None;
+            }
+        }
+        let mut nodes = nodes.into_iter();
+        let x = nodes.next().expect("one argument");
+        Some(match f {
+            "sign" => Node {
+                span,
+                ty: Type::Int,
+                kind: NodeKind::Min(vec![
+                    Node {
+                        span,
+                        ty: Type::Int,
+                        kind: NodeKind::Max(vec![x, int(-1)]),
+                    },
+                    int(1),
+                ]),
+            },
+            "pow" => binary(BinOp::Pow, x, nodes.next().expect("two arguments")),
+            // A whole number is its own floor, ceiling and rounding.
+            _ => Node { span, ..x },
+        })
     }
 
     /// `after(step, start, n)`, `absorb(step, start)`, `stationary(step, start)`.
@@ -885,8 +985,10 @@ impl Checker<'_> {
                 .iter()
                 .find(|m| matches!(m.node, Modifier::Success(_)))
                 .map_or(span, |m| m.span);
-            let dice_text = &self.source[span.start..at.start];
             let point = &self.source[at.start..at.end];
+            let op_len = point.len() - point.trim_start_matches(['>', '<', '=']).len();
+            let op = &point[..op_len];
+            // Only the whole left side is known to the reader; naming a part of it would be a wrong fix.
             self.warnings.push(
                 Diagnostic::warning(
                     "unreachable-success",
@@ -894,7 +996,8 @@ impl Checker<'_> {
                     format!("no face of {die} can meet `{c}`, so this counts 0 dice on every roll"),
                 )
                 .with_help(format!(
-                    "to compare the total instead, write `({dice_text}){point}`"
+                    "to compare a total instead, put spaces around `{op}` (whitespace ends a dice term), or \
+                     put the whole left side in parentheses, e.g. `(1d20 + 5) {op} 15`"
                 )),
             );
         }

@@ -358,6 +358,9 @@ impl Evaluator<'_> {
                             Ok(Integer::div_floor(p, q))
                         })
                     }
+                    BinOp::Mod | BinOp::Pow => {
+                        x.combine(&y, self.budget, |p, q| op.apply_extra(*p, *q))
+                    }
                 }
                 .map_err(at)?;
                 self.limits.check_outcomes(d.len() as u128).map_err(at)?;
@@ -749,12 +752,7 @@ impl Evaluator<'_> {
 }
 
 fn op_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-    }
+    op.symbol()
 }
 
 /// Member `index` of a tuple value.

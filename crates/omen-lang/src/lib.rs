@@ -73,15 +73,26 @@ pub struct Options {
     pub parse: ParseLimits,
     /// `--param name=value`: values for `param` declarations, overriding their defaults.
     pub params: Vec<(String, Value)>,
+    /// The notation the source is written in (`--dialect`); Omen's own by default.
+    pub dialect: &'static syntax::Dialect,
 }
 
 /// Parses and checks an expression or script: one program for both interpreters.
 ///
 /// # Errors
 /// Every error the parser and checker found, with spans; warnings ride along on success.
+///
+/// The result's `reading` is the canonical rendering of what was parsed ([`syntax::render`]): Omen's
+/// notation, fully parenthesised, with the dialect's meanings, e.g. `(3d6) > (2d10)`.
 pub fn compile(source: &str, options: &Options) -> Result<Checked, Vec<Diagnostic>> {
-    let script = syntax::parse(source, &options.parse)?;
-    check::check(source, &script, &options.limits, &options.params)
+    let parsed = syntax::parse_with(source, &options.parse, options.dialect)?;
+    let mut checked = check::check(source, &parsed.script, &options.limits, &options.params)?;
+    checked.reading = syntax::render::script(&parsed.script);
+    let mut warnings = parsed.warnings;
+    warnings.append(&mut checked.warnings);
+    warnings.sort_by_key(|d| (d.span.start, d.span.end));
+    checked.warnings = warnings;
+    Ok(checked)
 }
 
 /// Reads a parameter value as given on a command line: an integer, `true`/`false`, or a label

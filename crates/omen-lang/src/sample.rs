@@ -304,12 +304,7 @@ impl Sampler<'_> {
             NodeKind::Binary(op, l, r) => {
                 let l = self.node(l)?;
                 let r = self.node(r)?;
-                let sym = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    BinOp::Div => "/",
-                };
+                let sym = op.symbol();
                 let a = int(&l, &format!("the left side of `{sym}`"))?;
                 let b = int(&r, &format!("the right side of `{sym}`"))?;
                 let v = match op {
@@ -322,6 +317,7 @@ impl Sampler<'_> {
                         }
                         (a != i64::MIN || b != -1).then(|| Integer::div_floor(&a, &b))
                     }
+                    BinOp::Mod | BinOp::Pow => Some(op.apply_extra(a, b).map_err(at)?),
                 };
                 (
                     Value::Int(v.ok_or(CoreError::Overflow).map_err(at)?),

@@ -76,6 +76,11 @@ pub trait RuleSet: Sync {
         self.describe().options
     }
 
+    /// What only the game master may see of a character and its actions (002-M4).
+    fn game_master_only(&self) -> &'static GameMasterOnly {
+        &self.describe().game_master_only
+    }
+
     /// Reference tables the module can print, such as a seed's appendix.
     fn tables(&self) -> &'static [ReferenceTable] {
         self.describe().tables
@@ -99,6 +104,139 @@ pub struct Description {
     pub mechanics: &'static [Mechanic],
     pub options: &'static [RuleOption],
     pub tables: &'static [ReferenceTable],
+    /// What only the game master may see: one declaration for every face (CLI, server, page).
+    pub game_master_only: GameMasterOnly,
+}
+
+/// Who is looking at an answer: the game master sees everything, a player only what the rule set does
+/// not declare game-master-only ([`GameMasterOnly`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum View {
+    #[default]
+    GameMaster,
+    Player,
+}
+
+/// The fields of a rule set's actions, sheet, state, action results and odds that only the game master may
+/// see (002-M4: a character's Luck modifiers are hidden from the player), declared once per rule set
+/// as data. Each entry is a path of object keys separated by `/`; a path through an array applies to
+/// every element. Every face applies the declaration the same way, through [`GameMasterOnly::show`]
+/// and [`GameMasterOnly::summary`], so no face decides on its own what a player sees.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GameMasterOnly {
+    /// Fields of an action as given (a modifier the game master sets).
+    pub action: &'static [&'static str],
+    pub sheet: &'static [&'static str],
+    pub state: &'static [&'static str],
+    pub result: &'static [&'static str],
+    pub odds: &'static [&'static str],
+    /// The one-line summary a player sees of an action, from the action's name and its result as the
+    /// player sees it; `None` when the full summary shows nothing game-master-only.
+    #[serde(skip)]
+    pub player_summary: fn(action: &str, shown: &serde_json::Value) -> Option<String>,
+}
+
+/// Which part of an answer a value is, for [`GameMasterOnly::show`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    Action,
+    Sheet,
+    State,
+    Result,
+    Odds,
+}
+
+fn no_player_summary(_action: &str, _shown: &serde_json::Value) -> Option<String> {
+    None
+}
+
+impl GameMasterOnly {
+    /// A rule set that hides nothing.
+    pub const NOTHING: GameMasterOnly = GameMasterOnly {
+        action: &[],
+        sheet: &[],
+        state: &[],
+        result: &[],
+        odds: &[],
+        player_summary: no_player_summary,
+    };
+
+    /// The paths hidden from a player in `part`.
+    pub fn paths(&self, part: Part) -> &'static [&'static str] {
+        match part {
+            Part::Action => self.action,
+            Part::Sheet => self.sheet,
+            Part::State => self.state,
+            Part::Result => self.result,
+            Part::Odds => self.odds,
+        }
+    }
+
+    /// `value` (a sheet, a state, a result or odds) as `view` may see it: whole for the game master,
+    /// without the declared paths for a player.
+    pub fn show(&self, view: View, part: Part, value: &serde_json::Value) -> serde_json::Value {
+        let mut shown = value.clone();
+        if view == View::Player {
+            for path in self.paths(part) {
+                let keys: Vec<&str> = path.split('/').collect();
+                remove_path(&mut shown, &keys);
+            }
+        }
+        shown
+    }
+
+    /// The summary of `action` as `view` may see it.
+    pub fn summary(
+        &self,
+        view: View,
+        action: &str,
+        result: &serde_json::Value,
+        summary: &str,
+    ) -> String {
+        match view {
+            View::GameMaster => summary.to_string(),
+            View::Player => {
+                let shown = self.show(view, Part::Result, result);
+                (self.player_summary)(action, &shown).unwrap_or_else(|| summary.to_string())
+            }
+        }
+    }
+
+    /// Whether anything at all is hidden from a player.
+    pub fn hides_anything(&self) -> bool {
+        [
+            Part::Action,
+            Part::Sheet,
+            Part::State,
+            Part::Result,
+            Part::Odds,
+        ]
+        .iter()
+        .any(|&part| !self.paths(part).is_empty())
+    }
+}
+
+fn remove_path(value: &mut serde_json::Value, keys: &[&str]) {
+    match value {
+        serde_json::Value::Array(items) => {
+            for item in items {
+                remove_path(item, keys);
+            }
+        }
+        serde_json::Value::Object(map) => match keys {
+            [] => {}
+            [last] => {
+                map.remove(*last);
+            }
+            [first, rest @ ..] => {
+                if let Some(inner) = map.get_mut(*first) {
+                    remove_path(inner, rest);
+                }
+            }
+        },
+        _ => {}
+    }
 }
 
 /// One mechanic of a rule set, for listings.
@@ -125,6 +263,127 @@ pub struct RuleOption {
     pub choices: &'static [&'static str],
     /// The spec's resolution.
     pub default: &'static str,
+    /// The actions (`omen act` and the game's subcommands) and analyses that take it, by name.
+    pub actions: &'static [&'static str],
+}
+
+impl RuleOption {
+    /// The field of an action's JSON that carries the option: its name in snake case.
+    pub fn field(&self) -> String {
+        self.name.replace('-', "_")
+    }
+
+    /// The JSON value of one of the choices: a number for a numeric choice, else the name.
+    ///
+    /// # Errors
+    /// [`OptionError::Choice`] for a value that is not one of the choices.
+    pub fn value(&self, choice: &str) -> Result<serde_json::Value, OptionError> {
+        if !self.choices.contains(&choice) {
+            return Err(OptionError::Choice {
+                option: self.name,
+                value: choice.to_string(),
+                choices: self.choices.join(", "),
+            });
+        }
+        Ok(choice
+            .parse::<i64>()
+            .map_or_else(|_| serde_json::Value::from(choice), serde_json::Value::from))
+    }
+}
+
+/// Why a `NAME=VALUE` option was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionError {
+    #[error("option `{0}` is not NAME=VALUE; write e.g. --option intractability-floor=no-floor")]
+    Malformed(String),
+    #[error("{rules} has no option `{name}`; its options are: {known}")]
+    Unknown {
+        rules: &'static str,
+        name: String,
+        known: String,
+    },
+    #[error("option `{option}` does not apply to `{action}`; it applies to: {applies}")]
+    NotHere {
+        option: &'static str,
+        action: String,
+        applies: String,
+    },
+    #[error("option `{option}` cannot be `{value}`; choose one of: {choices}")]
+    Choice {
+        option: &'static str,
+        value: String,
+        choices: String,
+    },
+    #[error("option `{0}` is given twice; give it once")]
+    Repeated(&'static str),
+}
+
+/// The options `NAME=VALUE` given for `action` of `rules`, each checked against the rule set's list:
+/// the action's JSON fields and their values (see [`RuleOption::field`] and [`RuleOption::value`]).
+///
+/// # Errors
+/// The first option that is malformed, unknown, not for `action`, repeated or has a value outside
+/// its choices.
+pub fn option_fields(
+    rules: &dyn RuleSet,
+    action: &str,
+    given: &[String],
+) -> Result<serde_json::Map<String, serde_json::Value>, OptionError> {
+    let mut fields = serde_json::Map::new();
+    for text in given {
+        let (name, value) = text
+            .split_once('=')
+            .ok_or_else(|| OptionError::Malformed(text.clone()))?;
+        let option = rules
+            .options()
+            .iter()
+            .find(|o| o.name == name.trim())
+            .ok_or_else(|| OptionError::Unknown {
+                rules: rules.name(),
+                name: name.to_string(),
+                known: rules
+                    .options()
+                    .iter()
+                    .map(|o| o.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+        if !option.actions.contains(&action) {
+            return Err(OptionError::NotHere {
+                option: option.name,
+                action: action.to_string(),
+                applies: option.actions.join(", "),
+            });
+        }
+        let value = option.value(value.trim())?;
+        if fields.insert(option.field(), value).is_some() {
+            return Err(OptionError::Repeated(option.name));
+        }
+    }
+    Ok(fields)
+}
+
+/// Sets the options `NAME=VALUE` on an action's JSON (an object with an `"action"` field), each
+/// checked against the rule set's list as [`option_fields`] does.
+///
+/// # Errors
+/// As [`option_fields`].
+pub fn set_options(
+    rules: &dyn RuleSet,
+    action: &mut serde_json::Value,
+    given: &[String],
+) -> Result<(), OptionError> {
+    let name = action
+        .get("action")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let fields = option_fields(rules, &name, given)?;
+    if let Some(object) = action.as_object_mut() {
+        object.extend(fields);
+    }
+    Ok(())
 }
 
 /// A table a rule set can print exactly as its seed prints it.
@@ -157,4 +416,51 @@ pub fn registry() -> &'static [&'static dyn RuleSet] {
 /// The rule set called `name` (as [`RuleSet::name`] spells it), if registered.
 pub fn find(name: &str) -> Option<&'static dyn RuleSet> {
     REGISTRY.iter().copied().find(|rules| rules.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_player_sees_a_luck_roll_without_the_game_masters_fields() {
+        let hidden = find("luck").expect("registered").game_master_only();
+        let state = json!({ "history": { "kind": "good", "length": 1 },
+                            "intrinsic": [{ "source": "halfling", "value": 2 }] });
+        assert_eq!(hidden.show(View::Player, Part::State, &state), json!({}));
+        assert_eq!(hidden.show(View::GameMaster, Part::State, &state), state);
+        let result = json!({ "die": 45, "modifier": 2, "karmic_modifier": 0, "range": "good",
+                             "outcome": "good" });
+        assert_eq!(
+            hidden.show(View::Player, Part::Result, &result),
+            json!({ "die": 45, "outcome": "good" })
+        );
+        assert_eq!(
+            hidden.summary(View::Player, "roll", &result, "d50 = 45 with modifier +2"),
+            "d50 = 45: good luck"
+        );
+        // The other rule sets hide nothing.
+        for rules in registry().iter().filter(|r| r.name() != "luck") {
+            assert!(
+                !rules.game_master_only().hides_anything(),
+                "{}",
+                rules.name()
+            );
+        }
+    }
+
+    #[test]
+    fn a_hidden_path_goes_through_objects_and_every_element_of_an_array() {
+        let hidden = GameMasterOnly {
+            state: &["a/b"],
+            ..GameMasterOnly::NOTHING
+        };
+        let state = json!({ "a": [{ "b": 1, "c": 2 }, { "b": 3 }], "b": 4 });
+        assert_eq!(
+            hidden.show(View::Player, Part::State, &state),
+            json!({ "a": [{ "c": 2 }, {}], "b": 4 })
+        );
+    }
 }

@@ -127,7 +127,58 @@ pub enum BinOp {
     Add,
     Sub,
     Mul,
+    /// Division rounding down (towards −∞).
     Div,
+    /// `%`: the remainder of division rounding down, so that `a = b * (a / b) + a % b`.
+    Mod,
+    /// `^` and `**`: a whole number to a power of 0 or more.
+    Pow,
+}
+
+impl BinOp {
+    /// `%` and `^` on whole numbers, for both interpreters.
+    ///
+    /// # Errors
+    /// `DivisionByZero`, `NegativeExponent`, `Overflow`.
+    pub fn apply_extra(self, a: i64, b: i64) -> Result<i64, omen_core::CoreError> {
+        use omen_core::CoreError;
+        match self {
+            BinOp::Mod if b == 0 => Err(CoreError::DivisionByZero),
+            BinOp::Mod => Ok(num_integer::Integer::mod_floor(&a, &b)),
+            BinOp::Pow => {
+                let exponent = u32::try_from(b).map_err(|_| {
+                    if b < 0 {
+                        CoreError::NegativeExponent(b)
+                    } else {
+                        CoreError::Overflow
+                    }
+                })?;
+                a.checked_pow(exponent).ok_or(CoreError::Overflow)
+            }
+            BinOp::Add => a.checked_add(b).ok_or(CoreError::Overflow),
+            BinOp::Sub => a.checked_sub(b).ok_or(CoreError::Overflow),
+            BinOp::Mul => a.checked_mul(b).ok_or(CoreError::Overflow),
+            BinOp::Div if b == 0 => Err(CoreError::DivisionByZero),
+            BinOp::Div => {
+                if a == i64::MIN && b == -1 {
+                    return Err(CoreError::Overflow);
+                }
+                Ok(num_integer::Integer::div_floor(&a, &b))
+            }
+        }
+    }
+
+    /// The operator as written in Omen's notation.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Pow => "^",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

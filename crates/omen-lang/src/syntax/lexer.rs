@@ -6,7 +6,8 @@
 //! point after the sides (`4d6f1`), and `min` is a function (`min(1, 2)`) or a modifier (`3d6min2`). Digits are
 //! never part of a word either, so that `d6kh3` is `d`, `6`, `kh`, `3`; the parser glues a word and the digits
 //! and words touching it back into one name (`t2`, `dice_lost`) where it reads a name. The parser splits words
-//! where it knows which reading applies, using [`modifier_keyword`] for runs of glued modifiers.
+//! where it knows which reading applies, using the dialect's table of modifier words
+//! ([`crate::syntax::dialect`]) for runs of glued modifiers.
 //!
 //! Comments run from `#` or `//` to the end of the line and count as whitespace (but not inside a label or a
 //! string, which are taken whole).
@@ -27,6 +28,10 @@ pub enum TokenKind {
     Minus,
     Star,
     Slash,
+    /// `//` where it divides rounding down (Avrae); elsewhere it starts a comment.
+    SlashSlash,
+    /// `^` (power).
+    Caret,
     LParen,
     RParen,
     LBrace,
@@ -81,8 +86,33 @@ pub struct Token {
 /// Splits `source` into tokens, skipping whitespace and comments. The last token is always
 /// [`TokenKind::Eof`].
 pub fn tokenize(source: &str) -> Vec<Token> {
+    tokenize_with(source, Comments::default()).0
+}
+
+/// Which comment markers a dialect has, besides `#`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Comments {
+    /// `//` starts a comment (else it is [`TokenKind::SlashSlash`]).
+    pub slash_slash: bool,
+    /// `!` followed by whitespace starts a comment (Dice Maiden).
+    pub bang_space: bool,
+}
+
+impl Default for Comments {
+    fn default() -> Self {
+        Comments {
+            slash_slash: true,
+            bang_space: false,
+        }
+    }
+}
+
+/// [`tokenize`] with a dialect's comment markers; also returns where each comment starts, so that the
+/// parser can warn about a `//` another dialect reads as division.
+pub fn tokenize_with(source: &str, comments: Comments) -> (Vec<Token>, Vec<Span>) {
     let bytes = source.as_bytes();
     let mut tokens = Vec::new();
+    let mut comment_spans = Vec::new();
     let mut pos = 0;
     while let Some(c) = source[pos..].chars().next() {
         let start = pos;
@@ -90,10 +120,23 @@ pub fn tokenize(source: &str) -> Vec<Token> {
             pos += c.len_utf8();
             continue;
         }
-        if is_comment_start(&bytes[pos..]) {
+        let rest = &bytes[pos..];
+        let comment = matches!(rest, [b'#', ..])
+            || (comments.slash_slash && matches!(rest, [b'/', b'/', ..]))
+            || (comments.bang_space && matches!(rest, [b'!'] | [b'!', b' ' | b'\t', ..]));
+        if comment {
             pos = source[pos..]
                 .find('\n')
                 .map_or(source.len(), |offset| pos + offset);
+            comment_spans.push(Span::new(start, pos));
+            continue;
+        }
+        if !comments.slash_slash && matches!(rest, [b'/', b'/', ..]) {
+            pos += 2;
+            tokens.push(Token {
+                kind: TokenKind::SlashSlash,
+                span: Span::new(start, pos),
+            });
             continue;
         }
         let kind = if c.is_ascii_digit() {
@@ -152,7 +195,7 @@ pub fn tokenize(source: &str) -> Vec<Token> {
         kind: TokenKind::Eof,
         span: Span::new(source.len(), source.len()),
     });
-    tokens
+    (tokens, comment_spans)
 }
 
 fn is_word_byte(byte: u8) -> bool {
@@ -191,6 +234,7 @@ fn punctuation(rest: &[u8]) -> Option<(TokenKind, usize)> {
         b'+' => TokenKind::Plus,
         b'-' => TokenKind::Minus,
         b'*' => TokenKind::Star,
+        b'^' => TokenKind::Caret,
         b'/' => TokenKind::Slash,
         b'(' => TokenKind::LParen,
         b')' => TokenKind::RParen,
@@ -220,70 +264,6 @@ fn starts_token(rest: &str) -> bool {
         || matches!(first, b'[' | b'"')
         || is_comment_start(bytes)
         || punctuation(bytes).is_some()
-}
-
-/// A keyword that may appear in a run of dice modifiers, e.g. the `kh` and `ro` of `8d10khro1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModifierKeyword {
-    /// `kh` and `k`.
-    KeepHighest,
-    /// `kl`.
-    KeepLowest,
-    /// `dh`.
-    DropHighest,
-    /// `dl` and `d`.
-    DropLowest,
-    /// `ro`.
-    RerollOnce,
-    /// `rr` and `r`.
-    RerollRecursive,
-    /// `min`.
-    ClampMin,
-    /// `max`.
-    ClampMax,
-    /// `f`.
-    Failure,
-}
-
-/// Longest first, so that `kh` is never read as `k` followed by `h`.
-const MODIFIER_KEYWORDS: [(&str, ModifierKeyword); 12] = [
-    ("min", ModifierKeyword::ClampMin),
-    ("max", ModifierKeyword::ClampMax),
-    ("kh", ModifierKeyword::KeepHighest),
-    ("kl", ModifierKeyword::KeepLowest),
-    ("dh", ModifierKeyword::DropHighest),
-    ("dl", ModifierKeyword::DropLowest),
-    ("ro", ModifierKeyword::RerollOnce),
-    ("rr", ModifierKeyword::RerollRecursive),
-    ("k", ModifierKeyword::KeepHighest),
-    ("d", ModifierKeyword::DropLowest),
-    ("r", ModifierKeyword::RerollRecursive),
-    ("f", ModifierKeyword::Failure),
-];
-
-/// The longest modifier keyword at the start of `word` (ignoring case) and its length in bytes.
-pub fn modifier_keyword(word: &str) -> Option<(ModifierKeyword, usize)> {
-    MODIFIER_KEYWORDS.iter().find_map(|&(text, keyword)| {
-        let prefix = word.get(..text.len())?;
-        prefix
-            .eq_ignore_ascii_case(text)
-            .then_some((keyword, text.len()))
-    })
-}
-
-/// Whether `word` splits into modifier keywords from start to end, taking the longest keyword each time.
-///
-/// Taking the longest keyword never hides a split that would have worked: the only keyword that is a shorter
-/// keyword followed by the start of another is `rr` (`r` then `r`), which means the same either way.
-pub fn is_modifier_run(word: &str) -> bool {
-    let mut rest = word;
-    while !rest.is_empty() {
-        match modifier_keyword(rest) {
-            Some((_, len)) => rest = &rest[len..],
-            None => return false,
-        }
-    }
-    true
 }
 
 #[cfg(test)]
@@ -480,50 +460,5 @@ mod tests {
             }]
         );
         assert_eq!(tokenize("  ").len(), 1);
-    }
-
-    #[test]
-    fn modifier_keywords_take_the_longest_match_ignoring_case() {
-        assert_eq!(
-            modifier_keyword("khk"),
-            Some((ModifierKeyword::KeepHighest, 2))
-        );
-        assert_eq!(
-            modifier_keyword("K"),
-            Some((ModifierKeyword::KeepHighest, 1))
-        );
-        assert_eq!(
-            modifier_keyword("DL"),
-            Some((ModifierKeyword::DropLowest, 2))
-        );
-        assert_eq!(
-            modifier_keyword("d"),
-            Some((ModifierKeyword::DropLowest, 1))
-        );
-        assert_eq!(
-            modifier_keyword("ro"),
-            Some((ModifierKeyword::RerollOnce, 2))
-        );
-        assert_eq!(
-            modifier_keyword("r"),
-            Some((ModifierKeyword::RerollRecursive, 1))
-        );
-        assert_eq!(
-            modifier_keyword("MAXmin"),
-            Some((ModifierKeyword::ClampMax, 3))
-        );
-        assert_eq!(modifier_keyword("mi"), None);
-        assert_eq!(modifier_keyword("x"), None);
-        assert_eq!(modifier_keyword(""), None);
-    }
-
-    #[test]
-    fn modifier_runs_must_split_completely() {
-        for run in ["khk", "minmax", "dlro", "rrf", "d", "KHkl"] {
-            assert!(is_modifier_run(run), "{run}");
-        }
-        for run in ["fire", "abs", "khx", "m"] {
-            assert!(!is_modifier_run(run), "{run}");
-        }
     }
 }

@@ -1,7 +1,10 @@
 //! Syntax: the lexer, the parser and the tree they produce.
 
 pub mod ast;
+pub mod dialect;
 pub mod lexer;
 pub mod parser;
+pub mod render;
 
-pub use parser::{ParseLimits, parse};
+pub use dialect::Dialect;
+pub use parser::{ParseLimits, Parsed, parse, parse_with};

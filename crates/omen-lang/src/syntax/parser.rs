@@ -64,7 +64,8 @@ use crate::syntax::ast::{
     BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, GroupExpr, Item, KeepWhich,
     MatchArm, Modifier, Pattern, PointValue, Script, Sides, Spanned,
 };
-use crate::syntax::lexer::{self, ModifierKeyword, Token, TokenKind};
+use crate::syntax::dialect::{Dialect, GroupOfOne, SlashSlash, Word};
+use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
 #[derive(Clone, Debug)]
@@ -118,6 +119,38 @@ impl Default for ParseLimits {
 /// `limits.max_depth` gives one `nested-too-deeply` error (and the errors found before it). Names are not
 /// resolved here: unknown names and functions, and wrong argument counts, are the checker's to report.
 pub fn parse(source: &str, limits: &ParseLimits) -> Result<Script, Vec<Diagnostic>> {
+    parse_with(source, limits, &crate::syntax::dialect::OMEN).map(|parsed| parsed.script)
+}
+
+/// A script parsed in a dialect, with the warnings the parser found.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub script: Script,
+    /// Where the input could be meant another way: each names the other reading and the unambiguous
+    /// spelling.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// [`parse`] in `dialect`: the same tree type, with the dialect's meanings.
+///
+/// ```
+/// use omen_lang::syntax::{ParseLimits, dialect, parse_with, render};
+///
+/// // Roll20's `>3` includes 3; the tree is Omen's `>=3`.
+/// let parsed = parse_with("3d6>3", &ParseLimits::default(), &dialect::ROLL20).unwrap();
+/// assert_eq!(render::script(&parsed.script), "3d6>=3");
+/// // In Omen's own notation whitespace ends a dice term: this compares two totals.
+/// let parsed = parse_with("3d6 > 2d10", &ParseLimits::default(), &dialect::OMEN).unwrap();
+/// assert_eq!(render::script(&parsed.script), "(3d6) > (2d10)");
+/// ```
+///
+/// # Errors
+/// As for [`parse`].
+pub fn parse_with(
+    source: &str,
+    limits: &ParseLimits,
+    dialect: &'static Dialect,
+) -> Result<Parsed, Vec<Diagnostic>> {
     if source.len() > limits.max_len {
         let start = source.floor_char_boundary(limits.max_len);
         return Err(vec![
@@ -133,9 +166,23 @@ pub fn parse(source: &str, limits: &ParseLimits) -> Result<Script, Vec<Diagnosti
             .with_help("shorten the expression or raise the length limit"),
         ]);
     }
+    let (tokens, comments) = lexer::tokenize_with(
+        source,
+        Comments {
+            slash_slash: dialect.slash_slash == SlashSlash::Comment,
+            bang_space: dialect.bang_comment,
+        },
+    );
     let mut parser = Parser {
         source,
-        tokens: lexer::tokenize(source),
+        tokens,
+        dialect,
+        warnings: Vec::new(),
+        lowest_face: None,
+        margin: None,
+        rounding: 0,
+        after_name_point: false,
+        spaced_modifier: false,
         pos: 0,
         prev_end: 0,
         depth: 0,
@@ -149,7 +196,14 @@ pub fn parse(source: &str, limits: &ParseLimits) -> Result<Script, Vec<Diagnosti
     };
     let script = parser.parse_script();
     if parser.diagnostics.is_empty() {
-        Ok(script)
+        if dialect.warn_other_readings {
+            parser.warn_slash_comments(&comments);
+        }
+        parser.warnings.sort_by_key(|d| d.span.start);
+        Ok(Parsed {
+            script,
+            warnings: parser.warnings,
+        })
     } else {
         // Errors found while closing a bracket point back at its opening; report in reading order.
         parser.diagnostics.sort_by_key(|d| d.span.start);
@@ -260,6 +314,21 @@ enum TopLet {
 struct Parser<'s> {
     source: &'s str,
     tokens: Vec<Token>,
+    dialect: &'static Dialect,
+    /// Where another dialect reads the input differently (only in dialects that warn).
+    warnings: Vec<Diagnostic>,
+    /// The lowest face of the dice term whose modifiers are being read, when known: a bare `r` or `ro`
+    /// rerolls it.
+    lowest_face: Option<i64>,
+    /// Foundry's `ms` read after the dice term being parsed: the term becomes its margin of success.
+    margin: Option<(ComparePoint, Span)>,
+    /// How many `floor(…)`, `ceil(…)` and `round(…)` calls are open: a division inside one says how its
+    /// fraction is rounded.
+    rounding: usize,
+    /// Whether the last token consumed ended a compare point written with a name.
+    after_name_point: bool,
+    /// Whether the modifier being read stood apart from its dice (reported): its count may too.
+    spaced_modifier: bool,
     pos: usize,
     /// The end of the last token (or part of a word) consumed: where the node being built ends.
     prev_end: usize,
@@ -355,11 +424,12 @@ impl<'s> Parser<'s> {
             return false;
         }
         let word = self.text(token.span);
-        word.eq_ignore_ascii_case("d")
-            || word
-                .get(..2)
-                .is_some_and(|start| start.eq_ignore_ascii_case("df"))
-                && lexer::is_modifier_run(&word[2..])
+        let letter = |letter: &str| {
+            word.get(..2)
+                .is_some_and(|start| start.eq_ignore_ascii_case(letter))
+                && self.dialect.is_modifier_run(&word[2..])
+        };
+        word.eq_ignore_ascii_case("d") || letter("df") || (self.dialect.coin && letter("dc"))
     }
 
     /// The current token as written, shortened, if it is a word that is no keyword (a name, mostly).
@@ -503,6 +573,7 @@ impl<'s> Parser<'s> {
             TokenKind::Bang => {
                 Some("`!` explodes dice, e.g. `3d6!`; to negate a condition use `not`")
             }
+            TokenKind::Unknown => look_alike(self.text(token.span)),
             _ => None,
         };
         match help {
@@ -647,6 +718,10 @@ impl<'s> Parser<'s> {
         if self.at_operand_end() || self.ends_item_here(token) {
             return;
         }
+        if self.at_trailing_text(token) {
+            self.end_input_here();
+            return;
+        }
         let mut innermost = operand;
         while let ExprKind::Neg(inner) = &innermost.node {
             innermost = inner;
@@ -730,6 +805,55 @@ impl<'s> Parser<'s> {
                 return;
             }
         }
+    }
+
+    /// In Omen's notation, warns about a `//` comment after code on its line that starts like a divisor:
+    /// Avrae reads `1d20 // 2` as division rounding down.
+    fn warn_slash_comments(&mut self, comments: &[Span]) {
+        for &comment in comments {
+            let text = self.text(comment);
+            let Some(after) = text.strip_prefix("//") else {
+                continue;
+            };
+            let line_start = self.source[..comment.start]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let code_before = !self.source[line_start..comment.start].trim().is_empty();
+            let divisor_like = after
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit() || c == '(');
+            if code_before && divisor_like {
+                self.warnings.push(
+                    Diagnostic::warning(
+                        "comment-divides-in-avrae",
+                        Span::new(comment.start, comment.start + 2),
+                        "`//` starts a comment here, so what follows it is ignored; in Avrae `//` divides \
+                         rounding down",
+                    )
+                    .with_help("to divide rounding down write `/`; to keep the comment, start it with `#`"),
+                );
+            }
+        }
+    }
+
+    /// In a dialect with trailing text (`1d20+5 Roll for Initiative`), whether `token` starts it: a word
+    /// after whitespace, outside brackets and items. The rest of the input is then a comment.
+    fn at_trailing_text(&self, token: Token) -> bool {
+        self.dialect.trailing_text
+            && token.kind == TokenKind::Word
+            && token.span.start != self.prev_end
+            && self.brackets == 0
+            && !self.in_item
+            && self.keyword(token).is_none()
+    }
+
+    /// Ends the input at the current token: what follows is a comment.
+    fn end_input_here(&mut self) {
+        self.tokens.truncate(self.pos);
+        self.tokens.push(Token {
+            kind: TokenKind::Eof,
+            span: Span::new(self.source.len(), self.source.len()),
+        });
     }
 
     // Scripts and items.
@@ -1160,7 +1284,11 @@ impl<'s> Parser<'s> {
     #[inline(never)]
     fn parse_comparison_rest(&mut self, left: Expr, op: CompareOp, tokens: usize) -> Expr {
         let op_token = self.bump_compare(tokens);
-        if op == CompareOp::Ne && matches!(left.node, ExprKind::Dice(_) | ExprKind::Group(_)) {
+        let glued = op_token.span.start == left.span.end || !self.dialect.whitespace_ends_dice;
+        if op == CompareOp::Ne
+            && glued
+            && matches!(left.node, ExprKind::Dice(_) | ExprKind::Group(_))
+        {
             let left_text = shorten(self.text(left.span));
             let op_text = self.text(op_token.span);
             self.report(
@@ -1197,6 +1325,9 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_additive(&mut self) -> Expr {
+        if self.dialect.left_to_right {
+            return self.parse_chain(Self::parse_unary_operand, binary_op);
+        }
         self.parse_chain(Self::parse_multiplicative, |kind| match kind {
             TokenKind::Plus => Some(BinOp::Add),
             TokenKind::Minus => Some(BinOp::Sub),
@@ -1207,7 +1338,8 @@ impl<'s> Parser<'s> {
     fn parse_multiplicative(&mut self) -> Expr {
         self.parse_chain(Self::parse_unary_operand, |kind| match kind {
             TokenKind::Star => Some(BinOp::Mul),
-            TokenKind::Slash => Some(BinOp::Div),
+            TokenKind::Slash | TokenKind::SlashSlash => Some(BinOp::Div),
+            TokenKind::Percent => Some(BinOp::Mod),
             _ => None,
         })
     }
@@ -1239,6 +1371,9 @@ impl<'s> Parser<'s> {
         let mut levels = 0;
         while let Some(bin_op) = op(self.peek().kind) {
             let op_token = self.bump();
+            if op_token.kind == TokenKind::Slash && self.rounding == 0 {
+                self.division_reading(op_token.span);
+            }
             // Each operator puts the chain so far one level deeper in the (left-leaning) tree; counting it
             // keeps `1+1+…+1` from building a tree too deep for the recursive passes after the parser.
             if !self.enter(op_token.span) {
@@ -1256,11 +1391,72 @@ impl<'s> Parser<'s> {
         left
     }
 
-    /// A unary operand followed by whatever stray tokens need skipping before the next operator.
+    /// A `/` outside `floor`, `ceil` and `round`: where the dialect keeps fractions, Omen's whole-number
+    /// outcomes cannot give its meaning, so it is refused; in Omen's notation it warns.
+    fn division_reading(&mut self, at: Span) {
+        if self.dialect.keeps_fractions {
+            self.report(
+                Diagnostic::error(
+                    "fraction-division",
+                    at,
+                    format!(
+                        "in {} `/` keeps the fraction; Omen's outcomes are whole numbers",
+                        self.dialect.source
+                    ),
+                )
+                .with_help("say how to round: `floor(a / b)`, `ceil(a / b)` or `round(a / b)`"),
+            );
+        } else if self.dialect.warn_other_readings {
+            self.warnings.push(
+                Diagnostic::warning(
+                    "division-differs-in-roll20",
+                    at,
+                    "`/` rounds down to a whole number; Roll20, Foundry, Avrae and rpg-dice-roller keep the \
+                     fraction",
+                )
+                .with_help("write `floor(a / b)` to say so, or `ceil(a / b)` or `round(a / b)`"),
+            );
+        }
+    }
+
+    /// A unary operand followed by whatever stray tokens need skipping before the next operator, and a
+    /// power if `^` or `**` follows.
     fn parse_unary_operand(&mut self) -> Expr {
         let expr = self.parse_unary();
         self.skip_stray_tokens(&expr);
-        expr
+        match self.power_operator() {
+            Some(tokens) => self.parse_power_rest(expr, tokens),
+            None => expr,
+        }
+    }
+
+    /// How many tokens the power operator at the current token takes: `^` one, `**` two.
+    fn power_operator(&self) -> Option<usize> {
+        let token = self.peek();
+        match token.kind {
+            TokenKind::Caret => Some(1),
+            TokenKind::Star => {
+                let next = self.tokens.get(self.pos + 1)?;
+                (next.kind == TokenKind::Star && next.span.start == token.span.end).then_some(2)
+            }
+            _ => None,
+        }
+    }
+
+    /// `base ^ exponent`, right-associative and tighter than `*`.
+    #[inline(never)]
+    fn parse_power_rest(&mut self, base: Expr, tokens: usize) -> Expr {
+        let op = self.bump_compare(tokens);
+        if !self.enter(op.span) {
+            return base;
+        }
+        let exponent = self.parse_operand(op, Self::parse_unary_operand);
+        self.depth -= 1;
+        let span = base.span.to(exponent.span);
+        Expr::new(
+            ExprKind::Binary(BinOp::Pow, Box::new(base), Box::new(exponent)),
+            span,
+        )
     }
 
     /// Parses an operand after the operator `op`, or reports that none is there (consuming nothing).
@@ -1511,7 +1707,10 @@ impl<'s> Parser<'s> {
             let span = name.span;
             return Expr::new(ExprKind::Var(name.node), span);
         };
+        let rounds = matches!(name.node.as_str(), "floor" | "ceil" | "round");
+        self.rounding += usize::from(rounds);
         let arguments = self.parse_list(open, TokenKind::RParen, Self::parse_expr, false);
+        self.rounding -= usize::from(rounds);
         let span = Span::new(name.span.start, self.prev_end);
         Expr::new(ExprKind::Call(name, arguments), span)
     }
@@ -2178,11 +2377,64 @@ impl<'s> Parser<'s> {
                 .with_help("write the rolls to group between the braces, e.g. `{2d20, 1d20+5}kh1`"),
             );
         }
+        let outer = self.lowest_face.take();
         let modifiers = self.parse_modifiers();
+        self.lowest_face = outer;
+        let span = Span::new(open.span.start, self.prev_end);
+        let members = if members.len() == 1 && !modifiers.is_empty() {
+            self.group_of_one(members, span)
+        } else {
+            members
+        };
         Expr::new(
             ExprKind::Group(Box::new(GroupExpr { members, modifiers })),
-            Span::new(open.span.start, self.prev_end),
+            span,
         )
+    }
+
+    /// The members of a group with one member and modifiers, as the dialect reads it: Roll20 keeps and
+    /// counts the member's single dice, so `{4d6+3d8}kh1` becomes `{d6, d6, d6, d6, d8, d8, d8}kh1`.
+    fn group_of_one(&mut self, members: Vec<Expr>, span: Span) -> Vec<Expr> {
+        match self.dialect.group_of_one {
+            GroupOfOne::Dice => {
+                let mut dice = Vec::new();
+                if single_dice(&members[0], &mut dice) {
+                    return dice;
+                }
+                self.report(
+                    Diagnostic::error(
+                        "group-of-one-dice",
+                        members[0].span,
+                        format!(
+                            "in {} a group with one member keeps and counts that member's single dice; Omen can                              do so only for a sum of dice terms with written counts, at most {MAX_SINGLE_DICE} dice,                              without keep, drop or counting of their own",
+                            self.dialect.source
+                        ),
+                    )
+                    .with_help("list the dice as members, e.g. `{1d6, 1d6, 1d8}kh1`"),
+                );
+                members
+            }
+            GroupOfOne::Member => {
+                if self.dialect.warn_other_readings {
+                    let written = shorten(self.text(span));
+                    self.warnings.push(
+                        Diagnostic::warning(
+                            "group-differs-in-roll20",
+                            span,
+                            format!(
+                                "`{written}` keeps or counts the total of its one member; Roll20 and \
+                                 rpg-dice-roller keep and count that member's single dice"
+                            ),
+                        )
+                        .with_help(
+                            "to keep or count single dice, list them as members, e.g. `{d6, d6, d6}kh1`; to \
+                             use the total, drop the braces",
+                        ),
+                    );
+                }
+                members
+            }
+        }
     }
 
     /// `count` followed by a dice term if a `d` follows, else `count` itself.
@@ -2200,15 +2452,23 @@ impl<'s> Parser<'s> {
         let d = self.take_word_prefix(1);
         let start = count.as_ref().map_or(d.start, |count| count.span.start);
         let sides = self.parse_sides(d);
+        let outer = (self.lowest_face.take(), self.margin.take());
+        self.lowest_face = lowest_face(&sides.node);
         let modifiers = self.parse_modifiers();
-        Expr::new(
+        let margin = std::mem::replace(&mut self.margin, outer.1);
+        self.lowest_face = outer.0;
+        let dice = Expr::new(
             ExprKind::Dice(Box::new(DiceExpr {
                 count,
                 sides,
                 modifiers,
             })),
             Span::new(start, self.prev_end),
-        )
+        );
+        match margin {
+            Some((point, at)) => margin_of_success(dice, point, at),
+            None => dice,
+        }
     }
 
     fn parse_sides(&mut self, d: Span) -> Spanned<Sides> {
@@ -2220,7 +2480,13 @@ impl<'s> Parser<'s> {
                 Spanned::new(Sides::Percent, token.span)
             }
             TokenKind::Word if self.word_starts_with(token, b'f') => {
-                Spanned::new(Sides::Fudge, self.take_word_prefix(1))
+                let letter = self.take_word_prefix(1);
+                self.fudge_variant(letter)
+            }
+            TokenKind::Word if self.dialect.coin && self.word_starts_with(token, b'c') => {
+                let letter = self.take_word_prefix(1);
+                let face = |n| Spanned::new(FaceItem::Face(n), letter);
+                Spanned::new(Sides::Custom(vec![face(0), face(1)]), letter)
             }
             TokenKind::LBrace => self.parse_faces(),
             TokenKind::LParen => {
@@ -2234,6 +2500,46 @@ impl<'s> Parser<'s> {
                 self.report(diagnostic.with_help(SIDES_HELP));
                 let at = Span::new(d.end, d.end);
                 Spanned::new(Sides::Number(Expr::new(ExprKind::Error, at)), at)
+            }
+        }
+    }
+
+    /// `F` after `d`, or the variant `F.1` (one face of six is −1, one +1, four 0) or `F.2` (the usual
+    /// Fudge die).
+    fn fudge_variant(&mut self, letter: Span) -> Spanned<Sides> {
+        let dot = self.peek();
+        let digit = self.tokens.get(self.pos + 1).copied();
+        let variant = match digit {
+            Some(digit)
+                if dot.kind == TokenKind::Dot
+                    && dot.span.start == letter.end
+                    && digit.kind == TokenKind::Number
+                    && digit.span.start == dot.span.end =>
+            {
+                digit
+            }
+            _ => return Spanned::new(Sides::Fudge, letter),
+        };
+        self.bump();
+        self.bump();
+        let span = Span::new(letter.start, variant.span.end);
+        match self.text(variant.span) {
+            "2" => Spanned::new(Sides::Fudge, span),
+            "1" => {
+                let face = |n| Spanned::new(FaceItem::Face(n), span);
+                let faces = vec![face(-1), face(0), face(0), face(0), face(0), face(1)];
+                Spanned::new(Sides::Custom(faces), span)
+            }
+            other => {
+                self.report(
+                    Diagnostic::error(
+                        "unknown-fudge-variant",
+                        span,
+                        format!("unknown Fudge die variant `F.{other}`"),
+                    )
+                    .with_help("`dF` (or `dF.2`) has −1, 0 and +1 alike; `dF.1` has one −1, four 0 and one +1"),
+                );
+                Spanned::new(Sides::Fudge, span)
             }
         }
     }
@@ -2289,9 +2595,15 @@ impl<'s> Parser<'s> {
     /// part of a word), so the loop ends.
     fn parse_modifiers(&mut self) -> Vec<Spanned<Modifier>> {
         let mut modifiers = Vec::new();
+        self.after_name_point = false;
         loop {
             let token = self.peek();
             let start = token.span.start;
+            self.spaced_modifier = false;
+            if token.span.start != self.prev_end && !self.modifier_may_stand_apart(token) {
+                return modifiers;
+            }
+            self.after_name_point = false;
             let modifier = match token.kind {
                 TokenKind::Bang => self.parse_explode(),
                 // `then`, `and`, …: the dice term is over.
@@ -2301,18 +2613,20 @@ impl<'s> Parser<'s> {
                 // A word on the next line of an item whose `;` is missing: the item is over.
                 TokenKind::Word
                     if self.ends_item_here(token)
-                        && !lexer::is_modifier_run(self.text(token.span)) =>
+                        && !self.dialect.is_modifier_run(self.text(token.span)) =>
                 {
                     return modifiers;
                 }
                 TokenKind::Word => self.parse_word_modifier(),
                 kind => match compare_op(kind) {
-                    Some(op) => {
+                    Some(op) if self.dialect.dice_compare_points => {
                         let op_token = self.bump();
-                        self.parse_point_value(op_token, Some(SUCCESS_HELP))
-                            .map(|value| Modifier::Success(ComparePoint { op, value }))
+                        let op = self.point_op(op, op_token.span, "counts the dice");
+                        let value = self.parse_point_value(op_token, Some(SUCCESS_HELP));
+                        self.warn_point(op, value.as_ref(), op_token.span, "counts the dice");
+                        value.map(|value| Modifier::Success(ComparePoint { op, value }))
                     }
-                    None => return modifiers,
+                    _ => return modifiers,
                 },
             };
             if let Some(modifier) = modifier {
@@ -2321,32 +2635,204 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// Whether a modifier may follow its dice term after whitespace. In Omen's notation whitespace ends a
+    /// dice term, so a modifier word or `!` standing apart is an error (reported here, and read as a
+    /// modifier so that parsing goes on); a compare operator standing apart compares totals.
+    fn modifier_may_stand_apart(&mut self, token: Token) -> bool {
+        let modifier_word = token.kind == TokenKind::Word
+            && self.keyword(token).is_none()
+            && self.dialect.is_modifier_run(self.text(token.span))
+            && !self.ends_item_here(token)
+            && self
+                .tokens
+                .get(self.pos + 1)
+                .is_none_or(|next| next.kind != TokenKind::LParen);
+        let bang = token.kind == TokenKind::Bang && self.peek_compare().is_none();
+        if self.dialect.whitespace_ends_dice {
+            // After a point written with a name (`>=dv f<=1`) the next word cannot touch it, or it would
+            // be part of the name.
+            if modifier_word && self.after_name_point {
+                return true;
+            }
+            if modifier_word || bang {
+                self.spaced_modifier = true;
+                let written = shorten(self.text(token.span));
+                let dice = shorten(self.source[..self.prev_end].trim_start());
+                self.report(
+                    Diagnostic::error(
+                        "spaced-modifier",
+                        token.span,
+                        format!("`{written}` stands apart from its dice: whitespace ends a dice term"),
+                    )
+                    .with_help(format!(
+                        "write the modifier against the dice, e.g. `{dice}{written}…`; a compare operator \
+                         with spaces around it compares totals, e.g. `3d6 > 2d10`"
+                    )),
+                );
+                return true;
+            }
+            return false;
+        }
+        if self.dialect.trailing_text || self.dialect.spaced_modifiers() {
+            return modifier_word || bang || compare_op(token.kind).is_some();
+        }
+        true
+    }
+
+    /// A compare operator as the dialect means it: Roll20's `>3` includes 3.
+    fn point_op(&self, op: CompareOp, _at: Span, _what: &str) -> CompareOp {
+        match (self.dialect.inclusive_points, op) {
+            (true, CompareOp::Gt) => CompareOp::Ge,
+            (true, CompareOp::Lt) => CompareOp::Le,
+            _ => op,
+        }
+    }
+
+    /// In Omen's notation, warns that Roll20 reads a strict point `>3` as including 3.
+    fn warn_point(&mut self, op: CompareOp, value: Option<&PointValue>, at: Span, what: &str) {
+        if !self.dialect.warn_other_readings || !matches!(op, CompareOp::Gt | CompareOp::Lt) {
+            return;
+        }
+        let (word, other, symbol) = match op {
+            CompareOp::Gt => ("above", "or more", ">"),
+            _ => ("below", "or less", "<"),
+        };
+        let (written, help) = match value {
+            Some(PointValue::Int(n)) => {
+                let strict = if op == CompareOp::Gt {
+                    format!(">={}", n.saturating_add(1))
+                } else {
+                    format!("<={}", n.saturating_sub(1))
+                };
+                (
+                    format!("{symbol}{n}"),
+                    format!("write `{strict}` for this reading, or `{symbol}={n}` for Roll20's",),
+                )
+            }
+            Some(PointValue::Name(name)) => (
+                format!("{symbol}{}", name.node),
+                format!(
+                    "write `{symbol}=` to include `{}` as Roll20 does",
+                    name.node
+                ),
+            ),
+            None => return,
+        };
+        let value_text = written.trim_start_matches(symbol).to_string();
+        let span = Span::new(at.start, self.prev_end);
+        self.warnings.push(
+            Diagnostic::warning(
+                "point-differs-in-roll20",
+                span,
+                format!(
+                    "`{written}` {what} {word} {value_text}; in Roll20 `{written}` means {value_text} {other}"
+                ),
+            )
+            .with_help(help),
+        );
+    }
+
     fn parse_explode(&mut self) -> Option<Modifier> {
-        self.bump();
+        let bang = self.bump();
         let compound = self.eat(TokenKind::Bang).is_some();
-        let point = match self.parse_point() {
+        if self.word_starts_with(self.peek(), b'p') && self.peek().span.start == self.prev_end {
+            let written = self.take_word_prefix(1);
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    Span::new(bang.span.start, written.end),
+                    "penetrating explosions (`!p`, `!!p`) are not computed yet",
+                )
+                .with_help("`!` explodes without the −1 on each extra die"),
+            );
+            return None;
+        }
+        let point = match self.parse_point(false) {
             Point::Absent => None,
             Point::Present(point) => Some(point),
             Point::Invalid => return None,
         };
+        if point.is_none() {
+            self.warn_glued_minus(bang.span);
+        }
+        if let Some(point) = &point {
+            self.warn_point(
+                point.op,
+                Some(&point.value),
+                Span::new(bang.span.end, bang.span.end),
+                "explodes the dice",
+            );
+        }
         Some(Modifier::Explode { compound, point })
     }
 
-    /// A compare point (`>=5`, or a bare `5` meaning `=5`) if one starts here.
-    fn parse_point(&mut self) -> Point {
+    /// In Omen's notation, warns that `dF!-1` explodes and then subtracts, where `ro-1` would be a point.
+    fn warn_glued_minus(&mut self, bang: Span) {
+        let token = self.peek();
+        let digits = self.tokens.get(self.pos + 1).copied();
+        if !self.dialect.warn_other_readings
+            || token.kind != TokenKind::Minus
+            || token.span.start != self.prev_end
+            || digits.is_none_or(|d| d.kind != TokenKind::Number || d.span.start != token.span.end)
+        {
+            return;
+        }
+        let number = self.text(digits.map_or(token.span, |d| d.span)).to_string();
+        self.warnings.push(
+            Diagnostic::warning(
+                "explode-then-subtract",
+                Span::new(bang.start, token.span.end + number.len()),
+                format!(
+                    "`!-{number}` explodes on the highest face and then subtracts {number}; it does not explode on -{number}"
+                ),
+            )
+            .with_help(format!(
+                "to explode on -{number} write `!=-{number}`; to subtract, put spaces around the minus: `! - {number}`"
+            )),
+        );
+    }
+
+    /// A compare point (`>=5`, or a bare `5` meaning `=5`, or a bare `-1` touching the modifier) if one
+    /// starts here. `threshold` is the comparison a bare number means where the dialect reads bare numbers
+    /// as thresholds (Dice Maiden).
+    fn parse_point(&mut self, at_most: bool) -> Point {
         let token = self.peek();
         if let Some(op) = compare_op(token.kind) {
             self.bump();
+            let op = self.point_op(op, token.span, "");
             return match self.parse_point_value(token, None) {
                 Some(value) => Point::Present(ComparePoint { op, value }),
                 None => Point::Invalid,
             };
         }
+        let bare_op = match (self.dialect.bare_points_are_thresholds, at_most) {
+            (false, _) => CompareOp::Eq,
+            (true, false) => CompareOp::Ge,
+            (true, true) => CompareOp::Le,
+        };
         if token.kind == TokenKind::Number {
             self.bump();
             return match self.int_value(token.span, false, token.span) {
                 Some(value) => Point::Present(ComparePoint {
-                    op: CompareOp::Eq,
+                    op: bare_op,
+                    value: PointValue::Int(value),
+                }),
+                None => Point::Invalid,
+            };
+        }
+        // `ro-1`, `f-1`: a negative point touching its modifier, as in `min-1`.
+        let digits = self.tokens.get(self.pos + 1).copied();
+        if token.kind == TokenKind::Minus
+            && token.span.start == self.prev_end
+            && let Some(digits) = digits
+            && digits.kind == TokenKind::Number
+            && digits.span.start == token.span.end
+        {
+            self.bump();
+            self.bump();
+            return match self.int_value(digits.span, true, token.span.to(digits.span)) {
+                Some(value) => Point::Present(ComparePoint {
+                    op: bare_op,
                     value: PointValue::Int(value),
                 }),
                 None => Point::Invalid,
@@ -2363,17 +2849,29 @@ impl<'s> Parser<'s> {
             && self.keyword(token).is_none()
             && !self.is_dice_start(token)
         {
-            return Some(PointValue::Name(self.take_name()));
+            let name = self.take_name();
+            self.after_name_point = true;
+            return Some(PointValue::Name(name));
         }
         let expected = format!("a number or a name after `{}`", self.text(op.span));
         self.parse_int(&expected, help).map(PointValue::Int)
     }
 
-    /// A compare point that must follow `keyword` (`ro`, `rr`, `r`, `f`).
-    fn parse_required_point(&mut self, keyword: Span) -> Option<ComparePoint> {
-        match self.parse_point() {
+    /// A compare point that must follow `keyword` (`ro`, `rr`, `r`, `f`, `cs`, …). A reroll without one
+    /// rerolls the lowest face, when the die is known.
+    fn parse_required_point(
+        &mut self,
+        keyword: Span,
+        reroll: bool,
+        at_most: bool,
+    ) -> Option<ComparePoint> {
+        match self.parse_point(at_most) {
             Point::Present(point) => Some(point),
             Point::Invalid => None,
+            Point::Absent if reroll && self.lowest_face.is_some() => Some(ComparePoint {
+                op: CompareOp::Eq,
+                value: PointValue::Int(self.lowest_face.unwrap_or(1)),
+            }),
             Point::Absent => {
                 let written = self.text(keyword);
                 let expected = format!("a number or a compare point after `{written}`");
@@ -2388,76 +2886,165 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// A modifier starting with a keyword at the start of the current word, e.g. the `kh3` of `kh3ro1`.
+    /// A modifier starting with a word of the dialect at the start of the current word, e.g. the `kh3` of
+    /// `kh3ro1`.
     fn parse_word_modifier(&mut self) -> Option<Modifier> {
         let token = self.peek();
         let word = self.text(token.span);
         // Check the whole run first, so that a misspelling is reported as the word written (`fire`), not as
         // a keyword followed by nonsense (`f` then `ire`).
-        let keyword = lexer::modifier_keyword(word).filter(|_| lexer::is_modifier_run(word));
-        let Some((keyword, len)) = keyword else {
+        let found = self
+            .dialect
+            .word(word)
+            .filter(|_| self.dialect.is_modifier_run(word));
+        let Some((meaning, len)) = found else {
             self.bump();
+            let help = if self.dialect.warn_other_readings {
+                MODIFIER_HELP.to_string()
+            } else {
+                let words: Vec<&str> = self.dialect.words.iter().map(|(w, _)| *w).collect();
+                format!(
+                    "the dice modifiers of the {} dialect are `{}`, `!` and compare points",
+                    self.dialect.name,
+                    words.join("` `")
+                )
+            };
             self.report(
                 Diagnostic::error(
                     "unknown-modifier",
                     token.span,
                     format!("unknown dice modifier `{}`", shorten(word)),
                 )
-                .with_help(MODIFIER_HELP),
+                .with_help(help),
             );
             return None;
         };
         let keyword_span = self.take_word_prefix(len);
-        let written = self.text(keyword_span);
+        let written = self.text(keyword_span).to_ascii_lowercase();
         let value_expected = format!("a number after `{written}`");
-        match keyword {
-            ModifierKeyword::KeepHighest => {
-                self.parse_keep_count(KeepWhich::KeepHighest, keyword_span)
+        let point = |parser: &mut Self, reroll: bool, at_most: bool, what: &str| {
+            let point = parser.parse_required_point(keyword_span, reroll, at_most)?;
+            parser.warn_point(
+                point.op,
+                Some(&point.value),
+                Span::new(keyword_span.end, keyword_span.end),
+                what,
+            );
+            Some(point)
+        };
+        match meaning {
+            Word::KeepHighest => {
+                let keep = self.parse_keep_count(KeepWhich::KeepHighest, keyword_span);
+                if written == "k"
+                    && self.dialect.warn_other_readings
+                    && self.prev_end > keyword_span.end
+                {
+                    let count = self
+                        .text(Span::new(keyword_span.end, self.prev_end))
+                        .to_string();
+                    self.warnings.push(
+                        Diagnostic::warning(
+                            "keep-differs-in-avrae",
+                            Span::new(keyword_span.start, self.prev_end),
+                            format!("`k{count}` keeps the highest {count}; in Avrae `k{count}` keeps the dice showing {count}"),
+                        )
+                        .with_help(format!("write `kh{count}` to say it plainly")),
+                    );
+                }
+                keep
             }
-            ModifierKeyword::KeepLowest => {
-                self.parse_keep_count(KeepWhich::KeepLowest, keyword_span)
+            Word::KeepLowest => self.parse_keep_count(KeepWhich::KeepLowest, keyword_span),
+            Word::DropHighest => self.parse_keep_count(KeepWhich::DropHighest, keyword_span),
+            Word::DropLowest => self.parse_keep_count(KeepWhich::DropLowest, keyword_span),
+            Word::RerollOnce => {
+                point(self, true, true, "rerolls once the dice").map(Modifier::RerollOnce)
             }
-            ModifierKeyword::DropHighest => {
-                self.parse_keep_count(KeepWhich::DropHighest, keyword_span)
+            Word::RerollRecursive => {
+                let start = self.prev_end;
+                let point = point(self, true, true, "rerolls the dice")?;
+                if written == "r" && self.dialect.warn_other_readings {
+                    let shown = self.text(Span::new(start, self.prev_end)).to_string();
+                    let shown = if shown.is_empty() {
+                        String::new()
+                    } else {
+                        shown
+                    };
+                    self.warnings.push(
+                        Diagnostic::warning(
+                            "reroll-differs-in-foundry",
+                            Span::new(keyword_span.start, self.prev_end),
+                            format!(
+                                "`r{shown}` rerolls until the die no longer meets the point; Foundry and Dice Maiden reroll once"
+                            ),
+                        )
+                        .with_help(format!("write `rr{shown}` for this reading, or `ro{shown}` to reroll once")),
+                    );
+                }
+                Some(Modifier::RerollRecursive(point))
             }
-            ModifierKeyword::DropLowest => {
-                self.parse_keep_count(KeepWhich::DropLowest, keyword_span)
-            }
-            ModifierKeyword::RerollOnce => self
-                .parse_required_point(keyword_span)
-                .map(Modifier::RerollOnce),
-            ModifierKeyword::RerollRecursive => self
-                .parse_required_point(keyword_span)
-                .map(Modifier::RerollRecursive),
-            ModifierKeyword::Failure => self
-                .parse_required_point(keyword_span)
-                .map(Modifier::Failure),
-            ModifierKeyword::ClampMin => self
+            Word::Failure => point(self, false, true, "subtracts the dice").map(Modifier::Failure),
+            Word::ClampMin => self
                 .parse_int(&value_expected, None)
                 .map(Modifier::ClampMin),
-            ModifierKeyword::ClampMax => self
+            Word::ClampMax => self
                 .parse_int(&value_expected, None)
                 .map(Modifier::ClampMax),
+            Word::Explode => {
+                let point = match self.parse_point(false) {
+                    Point::Absent => None,
+                    Point::Present(point) => Some(point),
+                    Point::Invalid => return None,
+                };
+                Some(Modifier::Explode {
+                    compound: false,
+                    point,
+                })
+            }
+            Word::CountSuccesses | Word::CountFailures => {
+                point(self, false, false, "counts the dice").map(Modifier::Success)
+            }
+            Word::MarginOfSuccess => {
+                let point = point(self, false, false, "")?;
+                self.margin = Some((point, Span::new(keyword_span.start, self.prev_end)));
+                None
+            }
+            Word::DisplayOnly(takes_point) => {
+                if takes_point {
+                    let _ = self.parse_point(false);
+                }
+                None
+            }
+            Word::Unsupported(why) => {
+                self.report(
+                    Diagnostic::error(
+                        "unsupported-modifier",
+                        keyword_span,
+                        format!("`{written}` in the {} dialect: {why}", self.dialect.name),
+                    )
+                    .with_help("see docs/dialects.md for what each dialect supports"),
+                );
+                // Skip its count or point so that one mistake is one error.
+                let _ = self.parse_point(false);
+                None
+            }
         }
     }
 
-    /// The count after a keep/drop keyword: a number, or 1 when left out.
+    /// The count after a keep/drop keyword: a number, or 1 when left out (also when another modifier
+    /// follows, as in `4d6khro1`).
     fn parse_keep_count(&mut self, which: KeepWhich, keyword: Span) -> Option<Modifier> {
         let token = self.peek();
-        if token.kind == TokenKind::Number {
+        if token.kind == TokenKind::Number && token.span.start == keyword.end {
             self.bump();
             let count = self.int_value(token.span, false, token.span)?;
             return Some(Modifier::Keep { which, count });
         }
-        if token.kind == TokenKind::Word && token.span.start == keyword.end {
-            // `4d6khk` reads as a slip more likely than as two keeps; letters glued on need the count written.
-            let written = self.text(keyword);
-            let mut diagnostic = self.unexpected(token, &format!("a number after `{written}`"));
-            diagnostic.kind = "expected-number";
-            self.report(diagnostic.with_help(format!(
-                "write how many dice `{written}` keeps or drops, e.g. `{written}1`; the count may be left \
-                 out only when no letter follows"
-            )));
+        if token.kind == TokenKind::Number
+            && (!self.dialect.whitespace_ends_dice || self.spaced_modifier)
+        {
+            self.bump();
+            let count = self.int_value(token.span, false, token.span)?;
+            return Some(Modifier::Keep { which, count });
         }
         Some(Modifier::Keep { which, count: 1 })
     }
@@ -2479,9 +3066,127 @@ fn binary_op(kind: TokenKind) -> Option<BinOp> {
         TokenKind::Plus => Some(BinOp::Add),
         TokenKind::Minus => Some(BinOp::Sub),
         TokenKind::Star => Some(BinOp::Mul),
-        TokenKind::Slash => Some(BinOp::Div),
+        TokenKind::Slash | TokenKind::SlashSlash => Some(BinOp::Div),
+        TokenKind::Percent => Some(BinOp::Mod),
+        TokenKind::Caret => Some(BinOp::Pow),
         _ => None,
     }
+}
+
+/// The most single dice a group with one member is spread into (Roll20's `{5d6!!}>8`).
+const MAX_SINGLE_DICE: i64 = 100;
+
+/// Spreads a sum of dice terms with written counts into single dice, each with the term's modifiers;
+/// `false` when `expr` is anything else.
+fn single_dice(expr: &Expr, out: &mut Vec<Expr>) -> bool {
+    match &expr.node {
+        ExprKind::Paren(inner) => single_dice(inner, out),
+        ExprKind::Binary(BinOp::Add, left, right) => {
+            single_dice(left, out) && single_dice(right, out)
+        }
+        ExprKind::Dice(dice) => {
+            let count = match dice.count.as_ref().map(|c| &c.node) {
+                None => 1,
+                Some(ExprKind::Number(n)) => *n,
+                Some(_) => return false,
+            };
+            let per_die = dice.modifiers.iter().all(|m| {
+                matches!(
+                    m.node,
+                    Modifier::Explode { .. }
+                        | Modifier::RerollOnce(_)
+                        | Modifier::RerollRecursive(_)
+                        | Modifier::ClampMin(_)
+                        | Modifier::ClampMax(_)
+                )
+            });
+            if !per_die || count < 0 || out.len() as i64 + count > MAX_SINGLE_DICE {
+                return false;
+            }
+            for _ in 0..count {
+                out.push(Expr::new(
+                    ExprKind::Dice(Box::new(DiceExpr {
+                        count: None,
+                        sides: dice.sides.clone(),
+                        modifiers: dice.modifiers.clone(),
+                    })),
+                    expr.span,
+                ));
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The lowest face of a die known from its sides alone, which a bare `r` or `ro` rerolls.
+fn lowest_face(sides: &Sides) -> Option<i64> {
+    match sides {
+        Sides::Number(Expr {
+            node: ExprKind::Number(_),
+            ..
+        })
+        | Sides::Percent => Some(1),
+        Sides::Number(_) => None,
+        Sides::Fudge => Some(-1),
+        Sides::Custom(items) => items
+            .iter()
+            .map(|item| match item.node {
+                FaceItem::Face(n) | FaceItem::Range(n, _) => n,
+            })
+            .min(),
+    }
+}
+
+/// Foundry's margin of success: `4d6ms>=10` is the total minus 10, `4d6ms<=10` is 10 minus the total.
+fn margin_of_success(dice: Expr, point: ComparePoint, at: Span) -> Expr {
+    let span = dice.span;
+    let target = match point.value {
+        PointValue::Int(n) => Expr::new(ExprKind::Number(n), at),
+        PointValue::Name(name) => Expr::new(ExprKind::Var(name.node), name.span),
+    };
+    let paren = |e: Expr| {
+        let span = e.span;
+        Expr::new(ExprKind::Paren(Box::new(e)), span)
+    };
+    let (left, right) = match point.op {
+        CompareOp::Le | CompareOp::Lt => (target, paren(dice)),
+        _ => (paren(dice), target),
+    };
+    Expr::new(
+        ExprKind::Binary(BinOp::Sub, Box::new(left), Box::new(right)),
+        span,
+    )
+}
+
+/// A hint for typographic characters that look like ASCII notation: a minus sign (U+2212) or dash for
+/// `-`, `×` for `*`, full-width digits and operators.
+fn look_alike(text: &str) -> Option<&'static str> {
+    let c = text.chars().next()?;
+    Some(match c {
+        '\u{2212}' | '\u{2013}' | '\u{2014}' | '\u{2010}' | '\u{2011}' | '\u{FE63}'
+        | '\u{FF0D}' => {
+            "this character looks like a minus but is not one: type the ASCII hyphen-minus `-`"
+        }
+        '\u{00D7}' | '\u{2715}' | '\u{2716}' | '\u{22C5}' | '\u{00B7}' | '\u{FF0A}' => {
+            "this character looks like a multiplication sign: type `*`"
+        }
+        '\u{00F7}' | '\u{2215}' | '\u{FF0F}' => {
+            "this character looks like a division sign: type `/`"
+        }
+        '\u{FF10}'..='\u{FF19}' => {
+            "full-width digits are not read as numbers: type the ASCII digits `0`-`9`"
+        }
+        '\u{FF0B}' => "this is a full-width plus: type `+`",
+        '\u{FF1E}' | '\u{FF1C}' | '\u{FF1D}' | '\u{2265}' | '\u{2264}' | '\u{2260}' => {
+            "this character looks like a comparison: type `>`, `<`, `>=`, `<=`, `=` or `!=`"
+        }
+        '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}' => {
+            "curly quotes are not read as quotes: type the ASCII `\"`"
+        }
+        '\u{FF44}' | '\u{FF24}' => "this is a full-width `d`: type the ASCII letter `d`",
+        _ => return None,
+    })
 }
 
 /// `text`, cut to a length that reads well in a message.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use omen_lang::diagnostic::{Diagnostic, Severity, render};
 use omen_lang::span::Span;
 use omen_lang::syntax::ast::{
-    BinOp, CompareOp, ComparePoint, Expr, ExprKind, FaceItem, Item, KeepWhich, Modifier, Pattern,
+    CompareOp, ComparePoint, Expr, ExprKind, FaceItem, Item, KeepWhich, Modifier, Pattern,
     PointValue, Script, Sides, Spanned,
 };
 use omen_lang::syntax::{ParseLimits, parse};
@@ -114,13 +114,7 @@ fn show(expr: &Expr) -> String {
         }
         ExprKind::Neg(e) => format!("(neg {})", show(e)),
         ExprKind::Binary(op, a, b) => {
-            let op = match op {
-                BinOp::Add => "+",
-                BinOp::Sub => "-",
-                BinOp::Mul => "*",
-                BinOp::Div => "/",
-            };
-            format!("({op} {} {})", show(a), show(b))
+            format!("({} {} {})", op.symbol(), show(a), show(b))
         }
         ExprKind::Compare(op, a, b) => format!("({} {} {})", show_op(*op), show(a), show(b)),
         ExprKind::Call(name, args) => {
@@ -293,7 +287,7 @@ fn keep_and_drop_count_defaults_to_one() {
     // A minus after the keyword is subtraction, never a negative count.
     assert_eq!(tree("4d6kh -1"), "(- (dice 4 6 kh1) 1)");
     // Separate words are separate modifiers.
-    assert_eq!(tree("4d6kh k"), "(dice 4 6 kh1 kh1)");
+    assert_eq!(kinds("4d6kh k"), ["spaced-modifier"]);
 }
 
 #[test]
@@ -319,7 +313,14 @@ fn reroll() {
     assert_eq!(tree("4d6rr2"), "(dice 4 6 rr=2)");
     assert_eq!(tree("4d6r<2"), "(dice 4 6 rr<2)");
     assert_eq!(tree("4d6r1"), "(dice 4 6 rr=1)");
-    assert_eq!(tree("dF ro = -1"), "(dice _ F ro=-1)");
+    assert_eq!(tree("dFro=-1"), "(dice _ F ro=-1)");
+    // A negative point touching its modifier, as for `min-1`.
+    assert_eq!(tree("dFro-1"), "(dice _ F ro=-1)");
+    assert_eq!(tree("4d6f-1"), "(dice 4 6 failure=-1)");
+    // A bare `r` or `ro` rerolls the lowest face.
+    assert_eq!(tree("1d20ro"), "(dice 1 20 ro=1)");
+    assert_eq!(tree("4dFr"), "(dice 4 F rr=-1)");
+    assert_eq!(tree("2d{3,5,9}ro"), "(dice 2 {3,5,9} ro=3)");
 }
 
 #[test]
@@ -373,15 +374,16 @@ fn modifiers_keep_the_order_written() {
 #[test]
 fn a_d_after_a_dice_term_drops_and_never_starts_new_dice() {
     assert_eq!(tree("4d6d1"), "(dice 4 6 dl1)");
-    assert_eq!(tree("4d6 d 6"), "(dice 4 6 dl6)");
+    assert_eq!(kinds("4d6 d 6"), ["spaced-modifier"]);
     // After an operator it starts a dice term again.
     assert_eq!(tree("4d6+d6"), "(+ (dice 4 6) (dice _ 6))");
 }
 
 #[test]
-fn letters_glued_after_an_omitted_count_are_an_error() {
-    assert_eq!(kinds("4d6khk"), ["expected-number"]);
-    assert_eq!(kinds("4d6dlro1"), ["expected-number"]);
+fn a_keep_without_a_count_before_another_modifier_keeps_one() {
+    assert_eq!(tree("4d6khro1"), "(dice 4 6 kh1 ro=1)");
+    assert_eq!(tree("4d6dlro1"), "(dice 4 6 dl1 ro=1)");
+    assert_eq!(tree("4d6khk"), "(dice 4 6 kh1 kh1)");
 }
 
 // Groups.
@@ -471,7 +473,8 @@ fn comparisons_of_totals() {
 #[test]
 fn a_comparison_right_after_dice_counts_successes() {
     assert_eq!(tree("3d6>=10"), "(dice 3 6 success>=10)");
-    assert_eq!(tree("2d6 >= 7"), tree("2d6>=7"));
+    // Whitespace ends a dice term: with spaces around it, the operator compares totals.
+    assert_eq!(tree("2d6 >= 7"), "(>= (dice 2 6) 7)");
     assert_eq!(tree("3d6>=10+1"), "(+ (dice 3 6 success>=10) 1)");
 }
 
@@ -521,12 +524,19 @@ fn case_does_not_matter() {
 }
 
 #[test]
-fn whitespace_between_tokens_is_ignored() {
-    assert_eq!(tree(" 4 d 6 kh 3 "), "(dice 4 6 kh3)");
+fn whitespace_ends_a_dice_term() {
+    assert_eq!(tree(" 4 d 6kh3 "), "(dice 4 6 kh3)");
+    assert_eq!(kinds("4d6 kh 3"), ["spaced-modifier"]);
+    assert_eq!(tree("3d6 > 2d10"), "(> (dice 3 6) (dice 2 10))");
+    assert_eq!(tree("10d6 > 10d6"), "(> (dice 10 6) (dice 10 6))");
+    assert_eq!(
+        tree("1d20 + 5 + 1d4 >= 15"),
+        "(>= (+ (+ (dice 1 20) 5) (dice 1 4)) 15)"
+    );
     assert_eq!(tree("\t2d6\n+\n1"), "(+ (dice 2 6) 1)");
-    assert_eq!(tree("{ 2d20 , 1d20 + 5 } kh 1"), tree("{2d20,1d20+5}kh1"));
+    assert_eq!(tree("{ 2d20 , 1d20 + 5 }kh1"), tree("{2d20,1d20+5}kh1"));
     assert_eq!(tree("d { -1 .. 1 , 5 }"), "(dice _ {-1..1,5})");
-    assert_eq!(tree("10d12 >= 8 f <= 1"), tree("10d12>=8f<=1"));
+    assert_eq!(kinds("10d12>=8 f<=1"), ["spaced-modifier"]);
 }
 
 // Spans.
@@ -621,8 +631,8 @@ fn error_kinds() {
         ("1)", &["unexpected-token"]),
         ("4d6kh?", &["unexpected-character"]),
         ("1.5", &["unexpected-character"]),
-        ("3d6 fire", &["unknown-modifier"]),
-        ("3d6ro", &["expected-number"]),
+        ("3d6fire", &["unknown-modifier"]),
+        ("d(n)ro", &["expected-number"]),
         ("3d6min", &["expected-number"]),
         ("3d6>=(10)", &["expected-number"]),
         ("d{5..1}", &["bad-face-range"]),
@@ -804,7 +814,7 @@ fn words_that_read_as_dice_are_dice() {
     assert_eq!(tree("dFkh"), "(dice _ F kh1)");
     assert_eq!(tree("(n)d6"), "(dice (paren n) 6)");
     assert_eq!(
-        tree("(n)d12>=8 f<=1"),
+        tree("(n)d12>=8f<=1"),
         "(dice (paren n) 12 success>=8 failure<=1)"
     );
     // `d` alone is still dice missing its sides, as in plain notation.
@@ -891,7 +901,7 @@ fn logic_binds_looser_than_comparisons() {
     assert_eq!(tree("x > 1 and x + 1 < 5"), "(and (> x 1) (< (+ x 1) 5))");
     assert_eq!(
         tree("not (1d6 = 6) and (true or false)"),
-        "(and (not (paren (dice 1 6 success=6))) (paren (or true false)))"
+        "(and (not (paren (= (dice 1 6) 6))) (paren (or true false)))"
     );
 }
 
@@ -905,7 +915,9 @@ fn not_equal_and_double_equals() {
     assert_eq!(tree("3d6+1 != 4"), "(!= (+ (dice 3 6) 1) 4)");
     // Straight after dice, `!=4` is still an explosion on 4.
     assert_eq!(tree("3d6!=4"), "(dice 3 6 !=4)");
-    assert_eq!(tree("(1d6 != 6)"), "(paren (dice 1 6 !=6))");
+    assert_eq!(tree("(1d6!=6)"), "(paren (dice 1 6 !=6))");
+    // With spaces around it, `!=` compares the total.
+    assert_eq!(tree("(1d6 != 6)"), "(paren (!= (dice 1 6) 6))");
     assert_eq!(tree("{1d6, 2}!=2"), "(group [(dice 1 6) 2] !=2)");
     assert_eq!(kinds("3d6<>10"), ["inequality-after-dice"]);
     assert_eq!(kinds("x != 1 != 2"), ["chained-comparison"]);
@@ -1166,10 +1178,12 @@ fn example_markov_step_and_tuples() {
 fn example_one_liners() {
     assert_eq!(
         tree("not (1d6 = 6) and (true or false)"),
-        "(and (not (paren (dice 1 6 success=6))) (paren (or true false)))"
+        "(and (not (paren (= (dice 1 6) 6))) (paren (or true false)))"
     );
     // As in plain notation, `!=` straight after dice explodes: this is a d6 exploding on 6.
-    assert_eq!(tree("(1d6 != 6)"), "(paren (dice 1 6 !=6))");
+    assert_eq!(tree("(1d6!=6)"), "(paren (dice 1 6 !=6))");
+    // With spaces around it, `!=` compares the total.
+    assert_eq!(tree("(1d6 != 6)"), "(paren (!= (dice 1 6) 6))");
     assert_eq!(tree("(3d6)<>10"), "(!= (paren (dice 3 6)) 10)");
     assert_eq!(
         script_tree("let a = 2 in a * 3d6"),
@@ -1213,7 +1227,7 @@ fn script_error_kinds() {
         ("match x { 5..3 => 2 }", &["empty-range"]),
         ("match x { 3..3 => 2 }", &["empty-range"]),
         ("match x { 1 => 2", &["unclosed-brace"]),
-        ("3d6 <> 10", &["inequality-after-dice"]),
+        ("3d6<>10", &["inequality-after-dice"]),
         ("1 + not x", &["unexpected-token"]),
         ("x.", &["expected-field"]),
     ];
@@ -1354,10 +1368,10 @@ fn snapshot_missing_sides() {
 #[test]
 fn snapshot_bad_modifiers() {
     insta::assert_snapshot!("keep_then_unknown_character", rendered("4d6kh?"));
-    insta::assert_snapshot!("keep_count_glued_to_letters", rendered("4d6khk"));
-    insta::assert_snapshot!("unknown_modifier", rendered("3d6 fire"));
-    insta::assert_snapshot!("reroll_without_point", rendered("3d6ro"));
-    insta::assert_snapshot!("success_point_not_a_number", rendered("3d6 >= (10)"));
+    insta::assert_snapshot!("spaced_modifier", rendered("4d6 kh3"));
+    insta::assert_snapshot!("unknown_modifier", rendered("3d6fire"));
+    insta::assert_snapshot!("reroll_without_point", rendered("d(n)ro"));
+    insta::assert_snapshot!("success_point_not_a_number", rendered("3d6>=(10)"));
 }
 
 #[test]
@@ -1419,7 +1433,7 @@ fn snapshot_script_expressions() {
     insta::assert_snapshot!("missing_else", rendered("if pool <= 0 then 2d12kl1"));
     insta::assert_snapshot!("missing_then", rendered("if pool <= 0 2d12 else 1"));
     insta::assert_snapshot!("unclosed_string", rendered("let label = \"bad;\nlabel"));
-    insta::assert_snapshot!("inequality_after_dice", rendered("3d6 <> 10"));
+    insta::assert_snapshot!("inequality_after_dice", rendered("3d6<>10"));
     insta::assert_snapshot!("not_inside_arithmetic", rendered("1 + not x"));
     insta::assert_snapshot!("expected_field", rendered("t.first"));
     insta::assert_snapshot!(

@@ -1,0 +1,474 @@
+//! Dialects: the notations of other dice rollers, as data over the one parser.
+//!
+//! A [`Dialect`] is a table of which modifier words exist and what they mean, plus a few switches for
+//! the places where the sources disagree (whether `>3` includes 3, whether a bare `r` rerolls once, what
+//! `//` is, whether whitespace ends a dice term, …). Every dialect produces the same syntax tree, in
+//! Omen's own terms: Roll20's `3d6>3` becomes the tree of Omen's `3d6>=3`, Foundry's `1d20r1` the tree of
+//! Omen's `1d20ro1`. The canonical rendering ([`crate::syntax::render`]) of that tree is therefore Omen
+//! notation that means exactly what the dialect meant, and `omen roll`/`omen prob` print it as the
+//! reading.
+//!
+//! Where a source has a construct the engine cannot compute, the dialect names it in its table as
+//! [`Word::Unsupported`], so the parser refuses it with a clear error instead of reading it as something
+//! else.
+
+/// What a modifier word means after a dice term. The parser reads the word's point or count after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// Keep the highest N (1 when left out).
+    KeepHighest,
+    /// Keep the lowest N.
+    KeepLowest,
+    /// Drop the highest N.
+    DropHighest,
+    /// Drop the lowest N.
+    DropLowest,
+    /// Reroll once on the point (the lowest face when there is none).
+    RerollOnce,
+    /// Reroll while the point holds (the lowest face when there is none).
+    RerollRecursive,
+    /// Count each die below N as N.
+    ClampMin,
+    /// Count each die above N as N.
+    ClampMax,
+    /// Subtract the dice meeting the point from the count of successes.
+    Failure,
+    /// Explode on the point (the highest face when there is none), as `!` does.
+    Explode,
+    /// Count the dice meeting the point (Foundry's `cs`, Dice Maiden's `t`).
+    CountSuccesses,
+    /// Count the dice meeting the point as successes, by themselves (Foundry's `cf`: the failures
+    /// counted are the result).
+    CountFailures,
+    /// The total minus the target (Foundry's `ms`): `ms>=10` is `total - 10`, `ms<=10` is `10 - total`.
+    MarginOfSuccess,
+    /// Display only in the source (Roll20's and rpg-dice-roller's critical markers `cs`/`cf`, sorting
+    /// `s`/`sa`/`sd`): the total is unchanged, so the modifier is read and dropped. Takes a point when
+    /// `true`.
+    DisplayOnly(bool),
+    /// A construct of the source that Omen cannot compute yet: refused with this explanation.
+    Unsupported(&'static str),
+}
+
+/// What `//` is in a dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlashSlash {
+    /// A comment to the end of the line (Omen, Roll20, Foundry, …).
+    Comment,
+    /// Division rounding down (Avrae).
+    FloorDivision,
+}
+
+/// How keep/drop and compare points after a group with one member apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupOfOne {
+    /// To the member's total (Omen): `{3d6}kh1` is the total of 3d6.
+    Member,
+    /// To the member's individual dice (Roll20): `{4d6+3d8}kh1` is the highest single die.
+    Dice,
+}
+
+/// A notation: the table of modifier words and the switches where sources disagree.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Dialect {
+    /// The name given to `--dialect`.
+    pub name: &'static str,
+    /// The roller whose documented meaning the dialect follows.
+    pub source: &'static str,
+    /// Modifier words, longest first so that `kh` is never read as `k` then `h`.
+    pub words: &'static [(&'static str, Word)],
+    /// Whether `>N` and `<N` compare points include N (Roll20).
+    pub inclusive_points: bool,
+    /// Whether whitespace ends a dice term, so that `3d6 > 2d10` compares totals (Omen).
+    pub whitespace_ends_dice: bool,
+    /// What `//` is.
+    pub slash_slash: SlashSlash,
+    /// How a group with one member applies keep/drop and compare points.
+    pub group_of_one: GroupOfOne,
+    /// Whether text after a complete expression is a comment (`1d20+5 Roll for Initiative`).
+    pub trailing_text: bool,
+    /// Whether `!` followed by a space starts a comment (Dice Maiden's `! comment`).
+    pub bang_comment: bool,
+    /// Whether the parser warns where another popular dialect reads the input differently (Omen).
+    pub warn_other_readings: bool,
+    /// Whether the dialect has coins (Foundry's `dc`: 0 or 1).
+    pub coin: bool,
+    /// Whether a compare operator straight after dice is a point counting dice (`3d6>=5`); else it
+    /// compares totals (Avrae).
+    pub dice_compare_points: bool,
+    /// Whether a bare number after a modifier is a threshold (Dice Maiden: `t7` counts 7 or more, `f1`
+    /// and `r2` take 1 or less and 2 or less); else it means equal.
+    pub bare_points_are_thresholds: bool,
+    /// Whether arithmetic runs strictly left to right, `*` and `/` no tighter than `+` (Dice Maiden).
+    pub left_to_right: bool,
+    /// Whether `/` keeps the fraction (Roll20, Foundry, Avrae, rpg-dice-roller): then a `/` outside
+    /// `floor`, `ceil` or `round` is refused, since Omen's outcomes are whole numbers.
+    pub keeps_fractions: bool,
+}
+
+impl Default for &'static Dialect {
+    fn default() -> Self {
+        &OMEN
+    }
+}
+
+const OMEN_WORDS: &[(&str, Word)] = &[
+    ("min", Word::ClampMin),
+    ("max", Word::ClampMax),
+    ("kh", Word::KeepHighest),
+    ("kl", Word::KeepLowest),
+    ("dh", Word::DropHighest),
+    ("dl", Word::DropLowest),
+    ("ro", Word::RerollOnce),
+    ("rr", Word::RerollRecursive),
+    ("k", Word::KeepHighest),
+    ("d", Word::DropLowest),
+    ("r", Word::RerollRecursive),
+    ("f", Word::Failure),
+];
+
+const MATCHING: &str = "matching (`m`, `mt`) is not computed yet";
+const UNIQUE: &str = "unique rerolls (`u`, `uo`) are not computed yet";
+
+/// Omen's own notation, the default: whitespace ends a dice term, and every form another popular
+/// dialect reads differently gets a warning naming the other reading.
+pub static OMEN: Dialect = Dialect {
+    name: "omen",
+    source: "Omen",
+    words: OMEN_WORDS,
+    inclusive_points: false,
+    whitespace_ends_dice: true,
+    slash_slash: SlashSlash::Comment,
+    group_of_one: GroupOfOne::Member,
+    trailing_text: false,
+    bang_comment: false,
+    warn_other_readings: true,
+    coin: false,
+    dice_compare_points: true,
+    bare_points_are_thresholds: false,
+    left_to_right: false,
+    keeps_fractions: false,
+};
+
+/// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
+/// keeps and counts that member's dice, `cs`/`cf` mark criticals and `s`/`sa`/`sd` sort (display only).
+pub static ROLL20: Dialect = Dialect {
+    name: "roll20",
+    source: "Roll20 Dice Reference",
+    words: &[
+        ("min", Word::ClampMin),
+        ("max", Word::ClampMax),
+        ("kh", Word::KeepHighest),
+        ("kl", Word::KeepLowest),
+        ("dh", Word::DropHighest),
+        ("dl", Word::DropLowest),
+        ("ro", Word::RerollOnce),
+        ("cs", Word::DisplayOnly(true)),
+        ("cf", Word::DisplayOnly(true)),
+        ("sa", Word::DisplayOnly(false)),
+        ("sd", Word::DisplayOnly(false)),
+        ("mt", Word::Unsupported(MATCHING)),
+        ("k", Word::KeepHighest),
+        ("d", Word::DropLowest),
+        ("r", Word::RerollRecursive),
+        ("f", Word::Failure),
+        ("s", Word::DisplayOnly(false)),
+        ("m", Word::Unsupported(MATCHING)),
+    ],
+    inclusive_points: true,
+    whitespace_ends_dice: false,
+    slash_slash: SlashSlash::Comment,
+    group_of_one: GroupOfOne::Dice,
+    trailing_text: true,
+    bang_comment: false,
+    warn_other_readings: false,
+    coin: false,
+    dice_compare_points: true,
+    bare_points_are_thresholds: false,
+    left_to_right: false,
+    keeps_fractions: true,
+};
+
+/// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
+/// failures, `df` deducts failures, `ms` is the margin of success, `dc` is a coin.
+pub static FOUNDRY: Dialect = Dialect {
+    name: "foundry",
+    source: "Foundry VTT dice modifiers",
+    words: &[
+        ("min", Word::ClampMin),
+        ("max", Word::ClampMax),
+        (
+            "xo",
+            Word::Unsupported(
+                "exploding once (`xo`) is not computed yet; `x` explodes until the depth limit",
+            ),
+        ),
+        ("kh", Word::KeepHighest),
+        ("kl", Word::KeepLowest),
+        ("dh", Word::DropHighest),
+        ("dl", Word::DropLowest),
+        ("rr", Word::RerollRecursive),
+        ("cs", Word::CountSuccesses),
+        ("cf", Word::CountFailures),
+        ("df", Word::Failure),
+        (
+            "sf",
+            Word::Unsupported("subtracting failures (`sf`) is not computed yet"),
+        ),
+        (
+            "even",
+            Word::Unsupported("counting even results (`even`) is not computed yet"),
+        ),
+        (
+            "odd",
+            Word::Unsupported("counting odd results (`odd`) is not computed yet"),
+        ),
+        ("ms", Word::MarginOfSuccess),
+        ("k", Word::KeepHighest),
+        ("d", Word::DropLowest),
+        ("r", Word::RerollOnce),
+        ("x", Word::Explode),
+    ],
+    inclusive_points: false,
+    whitespace_ends_dice: false,
+    slash_slash: SlashSlash::Comment,
+    group_of_one: GroupOfOne::Member,
+    trailing_text: false,
+    bang_comment: false,
+    warn_other_readings: false,
+    coin: true,
+    dice_compare_points: true,
+    bare_points_are_thresholds: false,
+    left_to_right: false,
+    keeps_fractions: true,
+};
+
+/// Avrae's d20 notation: `//` divides rounding down, `e` explodes, `mi`/`ma` clamp, `p` drops,
+/// `ro`/`rr` reroll, `ra` rerolls and adds.
+pub static AVRAE: Dialect = Dialect {
+    name: "avrae",
+    source: "avrae/d20",
+    words: &[
+        ("kh", Word::KeepHighest),
+        ("kl", Word::KeepLowest),
+        ("ph", Word::DropHighest),
+        ("pl", Word::DropLowest),
+        ("mi", Word::ClampMin),
+        ("ma", Word::ClampMax),
+        ("ro", Word::RerollOnce),
+        ("rr", Word::RerollRecursive),
+        (
+            "ra",
+            Word::Unsupported(
+                "reroll-and-add (`ra`) is not computed yet; `e` explodes until the depth limit",
+            ),
+        ),
+        ("e", Word::Explode),
+        (
+            "k",
+            Word::Unsupported(
+                "in Avrae `k3` keeps the dice showing 3; keeping by value is not computed yet: write \
+             `kh3` to keep the highest three",
+            ),
+        ),
+        (
+            "p",
+            Word::Unsupported(
+                "in Avrae `p3` drops the dice showing 3; dropping by value is not computed yet: write \
+             `pl3` to drop the lowest three",
+            ),
+        ),
+    ],
+    inclusive_points: false,
+    whitespace_ends_dice: false,
+    slash_slash: SlashSlash::FloorDivision,
+    group_of_one: GroupOfOne::Member,
+    trailing_text: true,
+    bang_comment: false,
+    warn_other_readings: false,
+    coin: false,
+    dice_compare_points: false,
+    bare_points_are_thresholds: false,
+    left_to_right: false,
+    keeps_fractions: true,
+};
+
+/// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
+/// rerolls and sorting.
+pub static RPG_DICE_ROLLER: Dialect = Dialect {
+    name: "rpg-dice-roller",
+    source: "rpg-dice-roller",
+    words: &[
+        ("min", Word::ClampMin),
+        ("max", Word::ClampMax),
+        ("kh", Word::KeepHighest),
+        ("kl", Word::KeepLowest),
+        ("dh", Word::DropHighest),
+        ("dl", Word::DropLowest),
+        ("ro", Word::RerollOnce),
+        ("cs", Word::DisplayOnly(true)),
+        ("cf", Word::DisplayOnly(true)),
+        ("sa", Word::DisplayOnly(false)),
+        ("sd", Word::DisplayOnly(false)),
+        ("uo", Word::Unsupported(UNIQUE)),
+        ("k", Word::KeepHighest),
+        ("d", Word::DropLowest),
+        ("r", Word::RerollRecursive),
+        ("f", Word::Failure),
+        ("s", Word::DisplayOnly(false)),
+        ("u", Word::Unsupported(UNIQUE)),
+    ],
+    inclusive_points: false,
+    whitespace_ends_dice: false,
+    slash_slash: SlashSlash::Comment,
+    group_of_one: GroupOfOne::Dice,
+    trailing_text: false,
+    bang_comment: false,
+    warn_other_readings: false,
+    coin: false,
+    dice_compare_points: true,
+    bare_points_are_thresholds: false,
+    left_to_right: false,
+    keeps_fractions: true,
+};
+
+/// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
+/// `e` explodes at or above a value, `r` rerolls once at or below a value, `! comment` ends the roll.
+pub static DICE_MAIDEN: Dialect = Dialect {
+    name: "dice-maiden",
+    source: "Dice Maiden",
+    words: &[
+        ("ie", Word::Explode),
+        ("ir", Word::RerollRecursive),
+        ("kl", Word::KeepLowest),
+        ("t", Word::CountSuccesses),
+        ("f", Word::Failure),
+        (
+            "e",
+            Word::Unsupported(
+                "exploding once (`e`) is not computed yet; `ie` explodes until the depth limit",
+            ),
+        ),
+        ("r", Word::RerollOnce),
+        ("k", Word::KeepHighest),
+        ("d", Word::DropLowest),
+        ("s", Word::DisplayOnly(false)),
+    ],
+    inclusive_points: false,
+    whitespace_ends_dice: false,
+    slash_slash: SlashSlash::Comment,
+    group_of_one: GroupOfOne::Member,
+    trailing_text: false,
+    bang_comment: true,
+    warn_other_readings: false,
+    coin: false,
+    dice_compare_points: false,
+    bare_points_are_thresholds: true,
+    left_to_right: true,
+    keeps_fractions: false,
+};
+
+/// Every dialect, the default first.
+pub static DIALECTS: [&Dialect; 6] = [
+    &OMEN,
+    &ROLL20,
+    &FOUNDRY,
+    &AVRAE,
+    &RPG_DICE_ROLLER,
+    &DICE_MAIDEN,
+];
+
+impl Dialect {
+    /// The dialect called `name` (as given to `--dialect`), ignoring case.
+    pub fn named(name: &str) -> Option<&'static Dialect> {
+        DIALECTS
+            .iter()
+            .copied()
+            .find(|d| d.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The names of every dialect, the default first.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        DIALECTS.iter().map(|d| d.name)
+    }
+
+    /// The longest modifier word at the start of `word` (ignoring case) and its length in bytes.
+    pub fn word(&self, word: &str) -> Option<(Word, usize)> {
+        self.words.iter().find_map(|&(text, meaning)| {
+            let prefix = word.get(..text.len())?;
+            prefix
+                .eq_ignore_ascii_case(text)
+                .then_some((meaning, text.len()))
+        })
+    }
+
+    /// Whether `word` splits into modifier words from start to end, taking the longest each time.
+    pub fn is_modifier_run(&self, word: &str) -> bool {
+        let mut rest = word;
+        while !rest.is_empty() {
+            match self.word(rest) {
+                Some((_, len)) => rest = &rest[len..],
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Whether `word` is a modifier word of Dice Maiden's spaced kind in this dialect.
+    pub fn spaced_modifiers(&self) -> bool {
+        self.bang_comment
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found_ignoring_case() {
+        let names: Vec<_> = Dialect::names().collect();
+        assert_eq!(
+            names,
+            [
+                "omen",
+                "roll20",
+                "foundry",
+                "avrae",
+                "rpg-dice-roller",
+                "dice-maiden"
+            ]
+        );
+        for name in names {
+            assert_eq!(
+                Dialect::named(&name.to_uppercase()).map(|d| d.name),
+                Some(name)
+            );
+        }
+        assert!(Dialect::named("icepool").is_none());
+    }
+
+    #[test]
+    fn word_tables_put_longer_words_first() {
+        for dialect in DIALECTS {
+            for (i, (a, _)) in dialect.words.iter().enumerate() {
+                for (b, _) in &dialect.words[i + 1..] {
+                    assert!(
+                        !(b.len() > a.len() && b.starts_with(a)),
+                        "{}: `{b}` after `{a}` is never reached",
+                        dialect.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn omen_words_match_the_lexer_keywords() {
+        for word in ["khk", "minmax", "dlro", "rrf", "d", "KHkl"] {
+            assert!(OMEN.is_modifier_run(word), "{word}");
+        }
+        for word in ["fire", "abs", "khx", "m"] {
+            assert!(!OMEN.is_modifier_run(word), "{word}");
+        }
+    }
+}
