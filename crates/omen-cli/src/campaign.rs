@@ -222,6 +222,11 @@ pub struct ImportArgs {
     /// Import under this name instead of the exported one.
     #[arg(long = "as", value_name = "NAME")]
     pub as_name: Option<String>,
+    /// The most bytes of the export read; a larger file is refused before it is parsed (at most
+    /// 1 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_IMPORT,
+          value_parser = clap::value_parser!(u64).range(1..=(1 << 30)))]
+    pub max_input: u64,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -901,17 +906,15 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
     Ok(true)
 }
 
+/// `omen import --max-input`'s default: a campaign of tens of thousands of logged rolls fits.
+pub const DEFAULT_MAX_IMPORT: u64 = 64 << 20;
+
 pub fn import(args: &ImportArgs) -> anyhow::Result<bool> {
-    let text = if args.file.as_os_str() == "-" {
-        let mut text = String::new();
-        attempt!(io::Read::read_to_string(&mut io::stdin(), &mut text));
-        text
-    } else {
-        attempt!(
-            std::fs::read_to_string(&args.file)
-                .map_err(|e| format!("cannot read {}: {e}", args.file.display()))
-        )
-    };
+    let text = attempt!(crate::act::read_text_at_most(
+        &args.file,
+        args.max_input,
+        "raise --max-input if it really is an export"
+    ));
     let export: Value = attempt!(
         serde_json::from_str(&text)
             .map_err(|e| format!("{} is not an export: {e}", args.file.display()))

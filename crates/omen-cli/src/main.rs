@@ -353,7 +353,8 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
             &[too_much_output(
                 u128::from(options.limits.max_output) + 1,
                 options.limits.max_output,
-            )],
+            )
+            .with_help("roll fewer dice or a shorter process, or raise --max-output")],
             &warnings,
         );
     };

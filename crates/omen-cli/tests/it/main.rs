@@ -8,6 +8,7 @@ mod errors;
 mod games;
 mod hprpg;
 mod integrity;
+mod limits;
 mod options;
 mod prob;
 mod ritual;

@@ -2,6 +2,7 @@
 
 mod engine;
 mod examples;
+mod fuzz;
 mod parse;
 mod readme;
 mod roller;
