@@ -50,7 +50,7 @@ pub struct Holder {
     pub options: Vec<String>,
     /// Who reads the answer: gm sees everything; player does not see what the rule set keeps for the
     /// game master (luck's hidden modifiers, 002-M4), in text, JSON and the summary alike.
-    #[arg(long, value_enum, default_value_t = ViewArg::Gm)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ViewArg::Gm)]
     pub view: ViewArg,
     #[command(flatten)]
     pub source: RollSource,
@@ -123,7 +123,8 @@ pub struct RollSource {
         allow_hyphen_values = true
     )]
     pub dice: Option<Vec<i64>>,
-    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
     pub format: RollFormat,
 }
 
@@ -287,7 +288,7 @@ fn load_state_file(
 }
 
 fn print(format: RollFormat, text: &str, report: &Value) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         RollFormat::Text => out.write_all(text.as_bytes())?,
         RollFormat::Json => writeln!(out, "{report}")?,

@@ -1,7 +1,7 @@
 //! `omen spelldice` (seed 001) and `omen luck` (seed 002): their analyses from the command line.
 //! The rules and the exact answers are omen-rules'; this only reads arguments and prints.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::{Limits, Probability, probability_to_f64};
@@ -42,7 +42,8 @@ pub struct ExtremesArgs {
     /// Dice counts 1..=N.
     #[arg(long, value_name = "N", default_value_t = 12)]
     pub max_dice: usize,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -57,7 +58,8 @@ pub struct CastOddsArgs {
     /// Armour and encumbrance penalty subtracted from the total.
     #[arg(long, value_name = "P", default_value_t = 0)]
     pub penalty: i64,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -79,7 +81,8 @@ pub struct ExhaustArgs {
     /// A rule option, NAME=VALUE: removal-faces or removal-timing (see `omen rules`).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -109,7 +112,7 @@ pub struct LuckRollArgs {
     )]
     pub event_modifier: i64,
     /// Which outcomes the event offers (002-M3).
-    #[arg(long, value_enum, default_value_t = OffersArg::Both)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = OffersArg::Both)]
     pub offers: OffersArg,
     /// A roll in the range of an outcome the event does not offer leaves the history as it was
     /// (002-A2; by default it is "no event" and empties the history).
@@ -153,7 +156,8 @@ pub struct LuckArgs {
     /// The combined modifier (event + intrinsic + karmic); any integer.
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub modifier: i64,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -170,7 +174,8 @@ pub struct StationaryArgs {
     /// Without the karmic modifier, for comparison.
     #[arg(long)]
     pub no_karma: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -181,7 +186,7 @@ fn answer(
 ) -> anyhow::Result<bool> {
     match result {
         Ok((text, json)) => {
-            let mut out = io::stdout().lock();
+            let mut out = crate::output::result();
             match format {
                 Format::Text => out.write_all(text.as_bytes())?,
                 Format::Json => writeln!(out, "{json}")?,

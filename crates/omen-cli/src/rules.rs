@@ -1,7 +1,7 @@
 //! `omen rules`: the registered seed games, their mechanics, options, reference tables and the actions
 //! of their characters.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use omen_rules::{RuleSet, registry};
 use serde::Serialize;
@@ -44,7 +44,7 @@ fn listing(rules: &'static dyn RuleSet) -> Listing<'static> {
 
 /// Prints every registered rule set.
 pub fn run(format: RollFormat) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     let all: Vec<Listing> = registry().iter().map(|r| listing(*r)).collect();
     if format == RollFormat::Json {
         writeln!(out, "{}", serde_json::to_string(&all)?)?;
