@@ -1078,7 +1078,11 @@ fn apply_action(
                 dice: roll.dice.clone(),
                 rerolled: false,
             });
-            let summary = roll_summary(&check, &roll);
+            let mut summary = roll_summary(&check, &roll);
+            let automatic = automatic_success_note(&check);
+            if let Some(note) = &automatic {
+                summary.push_str(&format!("; {note}"));
+            }
             let result = merge(
                 info,
                 json!({
@@ -1086,6 +1090,7 @@ fn apply_action(
                     "rolls": rolls,
                     "net": roll.net,
                     "degree": roll.degree,
+                    "automatic_success": automatic,
                 }),
             );
             Ok((result, after, summary))
@@ -1656,6 +1661,19 @@ fn focus_target(state: &HprpgState, limits: &Limits) -> Result<(LastCheck, Check
     Ok((last, check))
 }
 
+/// 003-M8: a pool larger than the DV may succeed without a roll, at the GM's word, outside combat
+/// and where failure is not dire. The check is still rolled; the note says the GM could skip it.
+fn automatic_success_note(check: &Check) -> Option<String> {
+    let pool = u64::try_from(check.dice()).unwrap_or(u64::MAX);
+    super::automatic_success_allowed(pool, check.difficulty()).then(|| {
+        format!(
+            "pool {pool} > DV {}: outside combat, and where failure is not dire, the GM may grant \
+             the success without a roll (003-M8)",
+            check.difficulty()
+        )
+    })
+}
+
 fn odds_of(
     state: &HprpgState,
     action: &HprpgAction,
@@ -1671,7 +1689,9 @@ fn odds_of(
         HprpgAction::Check { .. } => {
             let prepared = prepare_check_action(state, action, limits).map_err(fail)?;
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
-            Ok(merge(prepared.info, nets_json(&nets)))
+            let mut odds = merge(prepared.info, nets_json(&nets));
+            odds["automatic_success"] = json!(automatic_success_note(&prepared.check));
+            Ok(odds)
         }
         HprpgAction::Cast { .. } => {
             let prepared = prepare_cast_action(state, action, limits).map_err(fail)?;
