@@ -35,6 +35,43 @@ pub enum SpellDiceCommand {
     Sleep(crate::actions::JustHolder),
     /// Hit points restored after life-energy dice (001-M5).
     Heal(crate::actions::HealArgs),
+    /// Courtney's threefold result table (001-D1), reference data from another system: when a
+    /// spell goes off for a result, or (with --result) the row of one result.
+    Courtney(CourtneyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CourtneyArgs {
+    /// A result, 1..12: print its row only.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub result: Option<i64>,
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+fn courtney(args: &CourtneyArgs) -> Result<(String, serde_json::Value), String> {
+    use omen_rules::spelldice::{COURTNEY_RESULTS, CourtneyRow, courtney_result, courtney_table};
+    let row_json = |row: &CourtneyRow| {
+        serde_json::json!({
+            "results": [row.results.start(), row.results.end()],
+            "timing": row.timing,
+            "spell_lost": row.spell_lost,
+            "text": row.text,
+        })
+    };
+    match args.result {
+        None => Ok((
+            courtney_table(),
+            serde_json::json!(COURTNEY_RESULTS.iter().map(row_json).collect::<Vec<_>>()),
+        )),
+        Some(result) => {
+            let row = courtney_result(result).ok_or_else(|| {
+                format!("Courtney's table covers results 1 to 12, not {result}; give 1..12")
+            })?;
+            Ok((format!("{result}: {}\n", row.text), row_json(row)))
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -280,6 +317,7 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
     let args = match command {
         SpellDiceCommand::Exhaust(args) => args,
         SpellDiceCommand::Extremes(args) => return answer(args.format, extremes(args, limits)),
+        SpellDiceCommand::Courtney(args) => return answer(args.format, courtney(args)),
         SpellDiceCommand::Odds(args) => return answer(args.format, cast_odds_table(args, limits)),
         SpellDiceCommand::Cast(args) => return crate::actions::spelldice_cast(args, limits),
         SpellDiceCommand::Sleep(args) => {
@@ -427,12 +465,28 @@ pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
                         percent(&neutral),
                         percent(&good),
                     );
+                    let mut text = text;
+                    text.push_str("stationary karmic history:\n");
+                    let mut histories = serde_json::Map::new();
+                    for (name, p) in run.named_histories() {
+                        text.push_str(&format!("  {name:<8} {p} ≈ {}\n", percent(&p)));
+                        histories.insert(name, serde_json::json!(p.to_string()));
+                    }
+                    text.push_str("current run at least k long:\n");
+                    let mut runs = serde_json::Map::new();
+                    for k in 1..=6u8 {
+                        let p = run.run_at_least(k);
+                        text.push_str(&format!("  k = {k}    {p} ≈ {}\n", percent(&p)));
+                        runs.insert(k.to_string(), serde_json::json!(p.to_string()));
+                    }
                     let json = serde_json::json!({
                         "modifier": args.modifier,
                         "karma": !args.no_karma,
                         "bad": bad.to_string(),
                         "neutral": neutral.to_string(),
                         "good": good.to_string(),
+                        "histories": histories,
+                        "run_at_least": runs,
                     });
                     (text, json)
                 });

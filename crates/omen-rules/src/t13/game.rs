@@ -370,13 +370,13 @@ fn plan(state: &T13State, action: &T13Action, limits: &Limits) -> Result<TestPla
         (None, None, true) => Difficulty::new(1).ok(),
         (None, None, false) => {
             problems.push(
-                "a test needs a difficulty, an opponent's total or the opponent's dice; give one",
+                "a test needs a difficulty or an opponent's total (or the opponent's dice); give one",
             );
             None
         }
         _ => {
             problems.push(
-                "give one of a difficulty, an opponent's total and the opponent's dice, not several",
+                "give a difficulty or an opponent's total, not both (nor the opponent's dice with either)",
             );
             None
         }

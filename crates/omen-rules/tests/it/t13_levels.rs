@@ -207,5 +207,5 @@ fn a7_both_sides_roll_with_exact_odds() {
     assert_eq!(test.result["opponent_dice"], json!([2]));
     assert_eq!(test.result["level"], "complete-success");
     let both = json!({ "action": "test", "boon": 6, "opponent_dice": [6], "difficulty": 3 });
-    assert!(refused(&solo, both).contains("not several"));
+    assert!(refused(&solo, both).contains("not both"));
 }
