@@ -24,7 +24,7 @@ fn small_options() -> Options {
             ..Limits::default()
         },
         parse: ParseLimits::default(),
-        params: Vec::new(),
+        ..Options::default()
     }
 }
 
