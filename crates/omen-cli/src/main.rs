@@ -232,6 +232,8 @@ struct RollReport<'a> {
     seed: Option<u64>,
     result: &'a Value,
     tree: &'a RollNode,
+    /// How the expression was read: its canonical, fully parenthesised rendering.
+    reading: &'a str,
 }
 
 fn roll(args: &RollArgs) -> anyhow::Result<Status> {
@@ -272,13 +274,24 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         Err(error) => return fail(style, input, &[error], &warnings),
     };
     let text = match args.source.format {
-        RollFormat::Text => render_transcript(&rolled, seed),
+        RollFormat::Text => {
+            // After the seed line, which stays first so that a roll can be replayed from it.
+            let transcript = render_transcript(&rolled, seed);
+            let split = if seed.is_some() {
+                transcript.find('\n').map_or(0, |i| i + 1)
+            } else {
+                0
+            };
+            let (seed_line, rest) = transcript.split_at(split);
+            format!("{seed_line}reading: {}\n{rest}", checked.reading)
+        }
         RollFormat::Json => {
             let report = RollReport {
                 expression: &rolled.expression,
                 seed,
                 result: &rolled.result,
                 tree: &rolled.tree,
+                reading: &checked.reading,
             };
             let mut out = serde_json::to_string(&report).context("writing the roll as JSON")?;
             out.push('\n');
@@ -318,16 +331,22 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         Ok(result) => result,
         Err(error) => return fail(style, input, &[error], &checked.warnings),
     };
-    let odds = Odds::new(source, &result, options.limits.explode_depth);
+    let odds =
+        Odds::new(source, &result, options.limits.explode_depth).with_reading(&checked.reading);
     if args.format == ProbFormat::Csv
         && let Some(note) = odds.depth_limit_note()
     {
         // CSV has no place for it, and a cut-off result must never pass silently.
         eprintln!("warning: explosion depth limit reached: {note}");
     }
+    let reading = format!("reading: {}\n", checked.reading);
     succeed(style, input, &checked.warnings, |out| match args.format {
-        ProbFormat::Table => odds.table(out),
-        ProbFormat::Markdown => odds.markdown(out),
+        ProbFormat::Table => out
+            .write_all(reading.as_bytes())
+            .and_then(|()| odds.table(out)),
+        ProbFormat::Markdown => out
+            .write_all(reading.as_bytes())
+            .and_then(|()| odds.markdown(out)),
         ProbFormat::Csv => odds.csv(out),
         ProbFormat::Json => odds.json(out),
     })
@@ -473,6 +492,7 @@ fn compile_input(
     let options = Options {
         limits: limits.to_limits(),
         params: script.params.clone(),
+        dialect: script.dialect(),
         ..Options::default()
     };
     let source = Source::read(input, options.parse.max_len).map_err(|e| fail_to_read(style, &e))?;

@@ -23,7 +23,7 @@ use crate::syntax::ast::{
     Modifier, Pattern, PointValue, Script, Sides, Spanned,
 };
 
-/// The canonical rendering of a script: its items, each ending with `;` on its own line, then its result.
+/// The canonical rendering of a script on one line: its items, each ending with `;`, then its result.
 pub fn script(script: &Script) -> String {
     let mut out = String::new();
     for item in &script.items {
@@ -45,7 +45,7 @@ pub fn script(script: &Script) -> String {
                 expr(&mut out, body);
             }
         }
-        out.push_str(";\n");
+        out.push_str("; ");
     }
     expr(&mut out, &script.body);
     out
