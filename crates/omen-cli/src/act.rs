@@ -43,6 +43,10 @@ pub struct Holder {
     /// Print the exact odds of the action from the character's current state; roll nothing.
     #[arg(long, conflicts_with_all = ["seed", "dice"])]
     pub odds: bool,
+    /// A rule option for this action, NAME=VALUE (repeat for each); `omen rules` lists each game's
+    /// options, their choices and the actions they apply to.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     #[command(flatten)]
     pub source: RollSource,
 }
@@ -77,6 +81,32 @@ impl RollSource {
             }
         }
     }
+}
+
+/// The options `NAME=VALUE` of an analysis (`omen hprpg contest`, `omen ritual lore`), checked
+/// against the rule set's list as an action's are: the option fields and their values.
+pub fn analysis_options(
+    game: &str,
+    analysis: &str,
+    given: &[String],
+) -> Result<serde_json::Map<String, Value>, String> {
+    let rules = omen_rules::find(game).ok_or_else(|| format!("no rule set `{game}`"))?;
+    omen_rules::option_fields(rules, analysis, given).map_err(|e| e.to_string())
+}
+
+/// The option of an analysis as its typed value: the choice named by the option's field, or the
+/// default when the option is not given.
+pub fn typed_option<T: Copy + Default>(
+    fields: &serde_json::Map<String, Value>,
+    field: &str,
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+) -> T {
+    fields
+        .get(field)
+        .and_then(Value::as_str)
+        .and_then(|chosen| all.iter().copied().find(|&v| name(v) == chosen))
+        .unwrap_or_default()
 }
 
 /// `omen act RULES ACTION`: an action as JSON, for scripts and for actions without their own flags.
@@ -248,6 +278,12 @@ pub fn run(
             names.join(", ")
         ));
     };
+    let mut action = action;
+    if let Some(rules) = omen_rules::find(game_name)
+        && let Err(error) = omen_rules::set_options(rules, &mut action, &holder.options)
+    {
+        return fail(error);
+    }
     if holder.character.is_some() {
         return crate::campaign::act(game, action, holder, limits);
     }

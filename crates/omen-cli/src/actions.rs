@@ -3,7 +3,7 @@
 //! character (`--sheet`). The JSON field names are the rule sets' own (see `omen rules`), so
 //! `omen act GAME JSON` takes the same actions for scripts.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use omen_core::Limits;
 use serde_json::{Value, json};
 
@@ -183,14 +183,6 @@ pub fn bare(game: &str, name: &str, args: &JustHolder, limits: &Limits) -> anyho
 // ---------------------------------------------------------------------------------------------------
 // spelldice (seed 001)
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RemovalTimingArg {
-    /// Dice showing removal faces leave the pool after every cast (the seed).
-    Always,
-    /// Only after a success or a catastrophe (the author's variant, 001-M6).
-    SuccessOrCatastrophe,
-}
-
 #[derive(Debug, Args)]
 pub struct CastArgs {
     /// The spell level, 1..=9 (level-agnostic spells are level 1: target 8).
@@ -208,12 +200,6 @@ pub struct CastArgs {
     /// Encumbrance penalty for this cast [default: the character's].
     #[arg(long, value_name = "P")]
     pub encumbrance: Option<i64>,
-    /// The highest face that removes a die, for this cast [default: the character's rule, 2].
-    #[arg(long, value_name = "F")]
-    pub removal_faces: Option<i64>,
-    /// When dice showing removal faces leave the pool, for this cast.
-    #[arg(long, value_enum)]
-    pub removal_timing: Option<RemovalTimingArg>,
     #[command(flatten)]
     pub holder: Holder,
 }
@@ -242,18 +228,12 @@ pub fn spelldice_cast(args: &CastArgs, limits: &Limits) -> anyhow::Result<bool> 
             json!({ "armour": armour.unwrap_or(0), "encumbrance": encumbrance.unwrap_or(0) })
         }
     };
-    let timing = args.removal_timing.map(|t| match t {
-        RemovalTimingArg::Always => "always",
-        RemovalTimingArg::SuccessOrCatastrophe => "success-or-catastrophe",
-    });
     let action = json!({
         "action": "cast",
         "spell_level": args.spell_level,
         "spell_dice": args.spell_dice,
         "life_dice": args.life_dice,
         "penalties": penalties,
-        "removal_faces": args.removal_faces,
-        "removal_timing": timing,
     });
     run("spelldice", action, &args.holder, limits)
 }

@@ -133,9 +133,9 @@ pub struct ContestArgs {
     pub resistor_difficulty: Option<i64>,
     #[arg(long, value_name = "X", default_value_t = 1)]
     pub catastrophe_range: i64,
-    /// Use the signed nets for the margin (a resistor's catastrophe widens it; 003-A6's other reading).
-    #[arg(long)]
-    pub signed_nets: bool,
+    /// A rule option, NAME=VALUE: contest-nets=signed uses the signed nets for the margin (003-A6).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     #[command(flatten)]
     pub source: crate::act::RollSource,
 }
@@ -176,8 +176,12 @@ fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Re
     Ok(true)
 }
 
-fn contest(args: &ContestArgs, limits: &Limits) -> Result<(String, Value), HprpgError> {
-    let options = HprpgOptions::default();
+fn contest(
+    args: &ContestArgs,
+    options: &serde_json::Map<String, Value>,
+    limits: &Limits,
+) -> Result<(String, Value), HprpgError> {
+    let check_options = HprpgOptions::default();
     given_difficulty(args.difficulty)?;
     if let Some(dv) = args.resistor_difficulty {
         given_difficulty(dv)?;
@@ -187,7 +191,7 @@ fn contest(args: &ContestArgs, limits: &Limits) -> Result<(String, Value), Hprpg
         args.difficulty,
         args.catastrophe_range,
         0,
-        &options,
+        &check_options,
         limits,
     )?;
     let resistor = Check::new(
@@ -195,14 +199,15 @@ fn contest(args: &ContestArgs, limits: &Limits) -> Result<(String, Value), Hprpg
         args.resistor_difficulty.unwrap_or(args.difficulty),
         args.catastrophe_range,
         0,
-        &options,
+        &check_options,
         limits,
     )?;
-    let nets = if args.signed_nets {
-        ContestNets::Signed
-    } else {
-        ContestNets::Floor
-    };
+    let nets = crate::act::typed_option(
+        options,
+        "contest_nets",
+        &ContestNets::ALL,
+        ContestNets::name,
+    );
     let contest = Contest {
         instigator,
         resistor,
@@ -326,7 +331,15 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::CalmTurn(args) => bare("hprpg", "calm-turn", args, limits),
         HprpgCommand::NewDay(args) => bare("hprpg", "new-day", args, limits),
         HprpgCommand::GainGalleons(args) => a::hprpg_galleons(args, limits),
-        HprpgCommand::Contest(args) => answer(args.source.format, contest(args, limits)),
+        HprpgCommand::Contest(args) => {
+            match crate::act::analysis_options("hprpg", "contest", &args.options) {
+                Ok(options) => answer(args.source.format, contest(args, &options, limits)),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    Ok(false)
+                }
+            }
+        }
         HprpgCommand::Teamwork(args) => answer(args.source.format, teamwork(args, limits)),
         HprpgCommand::Perception(args) => answer(args.format, perception(args, limits)),
         HprpgCommand::Create(args) => create(args),

@@ -6,12 +6,14 @@ use std::io::{self, Write};
 use clap::{Args, Subcommand};
 use omen_core::{Limits, Probability, probability_to_f64};
 use omen_rules::ritual::{
-    Difficulty, EssenceCheck, EssenceContributions, EssenceOutcome, LoreCheck, LoreDice,
-    LoreModifiers, RitualError, RitualOptions, essence_table, lore_table,
+    Difficulty, EssenceCheck, EssenceContributions, EssenceOutcome, FamiliarityBonuses, LoreCheck,
+    LoreDice, LoreModifiers, RitualError, RitualOptions, ShortcutThreshold, essence_table,
+    lore_table,
 };
 use serde::Serialize;
+use serde_json::Value;
 
-use crate::act::RollSource;
+use crate::act::{RollSource, typed_option};
 use crate::args::RollFormat;
 
 #[derive(Debug, Subcommand)]
@@ -54,6 +56,9 @@ pub struct LoreArgs {
     /// Successfully performed this ritual before (+2).
     #[arg(long)]
     pub performed_before: bool,
+    /// A rule option, NAME=VALUE (familiarity-bonuses=larger-only: 000-A2's other reading).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     #[command(flatten)]
     pub source: RollSource,
 }
@@ -68,6 +73,9 @@ pub struct EssenceArgs {
     /// Earlier attempts at this ritual since everyone last slept (attempt k loses k − 1 dice).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub repeated_attempts: i64,
+    /// A rule option, NAME=VALUE (shortcut-threshold=exceeds: 000-A9's other reading).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     #[command(flatten)]
     pub source: RollSource,
 }
@@ -84,8 +92,43 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
             out.write_all(essence_table().as_bytes())?;
             Ok(true)
         }
-        RitualCommand::Lore(args) => report(lore(args, limits), &args.source, &mut out),
-        RitualCommand::Essence(args) => report(essence(args, limits), &args.source, &mut out),
+        RitualCommand::Lore(args) => {
+            let options = RitualOptions {
+                familiarity_bonuses: match options("lore", &args.options) {
+                    Ok(fields) => typed_option(
+                        &fields,
+                        "familiarity_bonuses",
+                        &FamiliarityBonuses::ALL,
+                        FamiliarityBonuses::name,
+                    ),
+                    Err(message) => return refuse(&message),
+                },
+                ..RitualOptions::default()
+            };
+            report(lore(args, &options, limits), &args.source, &mut out)
+        }
+        RitualCommand::Essence(args) => {
+            let fields = match options("essence", &args.options) {
+                Ok(fields) if fields.contains_key("repeat_counting") => {
+                    return refuse(
+                        "repeat-counting counts a character's attempts (omen ritual perform); this \
+                         check takes the attempts with --repeated-attempts",
+                    );
+                }
+                Ok(fields) => fields,
+                Err(message) => return refuse(&message),
+            };
+            let options = RitualOptions {
+                shortcut_threshold: typed_option(
+                    &fields,
+                    "shortcut_threshold",
+                    &ShortcutThreshold::ALL,
+                    ShortcutThreshold::name,
+                ),
+                ..RitualOptions::default()
+            };
+            report(essence(args, &options, limits), &args.source, &mut out)
+        }
         RitualCommand::Check(args) => crate::actions::ritual_check(args, limits),
         RitualCommand::Decipher(args) => crate::actions::ritual_lore("decipher", args, limits),
         RitualCommand::Memorise(args) => crate::actions::ritual_lore("memorise", args, limits),
@@ -93,6 +136,15 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
         RitualCommand::Perform(args) => crate::actions::ritual_perform(args, limits),
         RitualCommand::Sleep(args) => crate::actions::bare("ritual", "sleep", args, limits),
     }
+}
+
+fn options(analysis: &str, given: &[String]) -> Result<serde_json::Map<String, Value>, String> {
+    crate::act::analysis_options("ritual", analysis, given)
+}
+
+fn refuse(message: &str) -> anyhow::Result<bool> {
+    eprintln!("error: {message}");
+    Ok(false)
 }
 
 /// One answered check: the text and JSON views of the same facts.
@@ -145,7 +197,7 @@ struct LoreJson<'a> {
     seed: Option<u64>,
 }
 
-fn lore(args: &LoreArgs, limits: &Limits) -> Result<Answer, RitualError> {
+fn lore(args: &LoreArgs, options: &RitualOptions, limits: &Limits) -> Result<Answer, RitualError> {
     let modifiers = LoreModifiers {
         inventing: args.modifiers.inventing,
         modifying: args.modifiers.modifying,
@@ -154,12 +206,11 @@ fn lore(args: &LoreArgs, limits: &Limits) -> Result<Answer, RitualError> {
         deciphered_before: args.deciphered_before,
         performed_before: args.performed_before,
     };
-    let options = RitualOptions::default();
     let check = LoreCheck::new(
         args.lore,
         Difficulty::new(args.difficulty)?,
         &modifiers,
-        &options,
+        options,
         limits,
     )?;
     let p = check.success_probability(limits)?;
@@ -198,7 +249,11 @@ fn lore(args: &LoreArgs, limits: &Limits) -> Result<Answer, RitualError> {
     Ok(Answer { text, json })
 }
 
-fn essence(args: &EssenceArgs, limits: &Limits) -> Result<Answer, RitualError> {
+fn essence(
+    args: &EssenceArgs,
+    options: &RitualOptions,
+    limits: &Limits,
+) -> Result<Answer, RitualError> {
     let contributions = EssenceContributions {
         leader: args.leader,
         assistants: args.essence.assistants.clone(),
@@ -214,7 +269,7 @@ fn essence(args: &EssenceArgs, limits: &Limits) -> Result<Answer, RitualError> {
             .essence
             .desired
             .unwrap_or_else(|| args.essence.thresholds.iter().copied().max().unwrap_or(0));
-        check = check.with_pairs(args.essence.pairs, desired, &RitualOptions::default())?;
+        check = check.with_pairs(args.essence.pairs, desired, options)?;
     }
     let outcomes = check.outcome_distribution(limits)?;
     let (mut dice, seed) = args.source.dice_source();

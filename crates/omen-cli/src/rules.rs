@@ -65,12 +65,14 @@ pub fn run(format: RollFormat) -> anyhow::Result<()> {
         for o in game.options {
             writeln!(
                 out,
-                "  option {} ({}): {}; choices {}, default {}",
+                "  option {} ({}): {}; choices {}, default {}; --option {}=VALUE on {}",
                 o.name,
                 o.spec_item,
                 o.summary,
                 o.choices.join(" | "),
-                o.default
+                o.default,
+                o.name,
+                o.actions.join(", ")
             )?;
         }
         for t in &game.tables {

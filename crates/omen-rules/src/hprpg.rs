@@ -372,6 +372,7 @@ const OPTIONS: &[RuleOption] = &[
                   into a point of intractability",
         choices: &["clamp", "intractability"],
         default: "clamp",
+        actions: &["check", "cast", "resist"],
     },
     RuleOption {
         name: "intractability-floor",
@@ -380,6 +381,16 @@ const OPTIONS: &[RuleOption] = &[
                   or go negative (net = S − I − C)",
         choices: &["floor", "no-floor"],
         default: "floor",
+        actions: &["check", "cast", "resist"],
+    },
+    RuleOption {
+        name: "contest-nets",
+        spec_item: "003-A6",
+        summary: "whether a contest's margin takes each side's net floored at 0 (a side below 0 \
+                  still suffers its own catastrophe) or the signed nets",
+        choices: &["floor", "signed"],
+        default: "floor",
+        actions: &["contest"],
     },
 ];
 
@@ -1254,6 +1265,13 @@ pub fn resist_difficulty(level: u32, defy: u64, resist_dots: u32) -> Result<i64,
 /// below 1 removes nothing; 0 nullifies the spell.
 pub fn resisted_power(power: u64, net: i64) -> u64 {
     power.saturating_sub(u64::try_from(net).unwrap_or(0))
+}
+
+/// Whether a resist of `net` nullifies a spell of `power` (003-M20, A19): the resist succeeds (net ≥ 1)
+/// and leaves POWER 0. A NIHIL spell starts at POWER 0, so a failed resist (net ≤ 0) leaves it at 0
+/// without nullifying it: only a successful resist does.
+pub fn resist_nullifies(power: u64, net: i64) -> bool {
+    net >= 1 && resisted_power(power, net) == 0
 }
 
 /// Where a casting stands between catch-casts (003-S2, M19).

@@ -125,6 +125,127 @@ pub struct RuleOption {
     pub choices: &'static [&'static str],
     /// The spec's resolution.
     pub default: &'static str,
+    /// The actions (`omen act` and the game's subcommands) and analyses that take it, by name.
+    pub actions: &'static [&'static str],
+}
+
+impl RuleOption {
+    /// The field of an action's JSON that carries the option: its name in snake case.
+    pub fn field(&self) -> String {
+        self.name.replace('-', "_")
+    }
+
+    /// The JSON value of one of the choices: a number for a numeric choice, else the name.
+    ///
+    /// # Errors
+    /// [`OptionError::Choice`] for a value that is not one of the choices.
+    pub fn value(&self, choice: &str) -> Result<serde_json::Value, OptionError> {
+        if !self.choices.contains(&choice) {
+            return Err(OptionError::Choice {
+                option: self.name,
+                value: choice.to_string(),
+                choices: self.choices.join(", "),
+            });
+        }
+        Ok(choice
+            .parse::<i64>()
+            .map_or_else(|_| serde_json::Value::from(choice), serde_json::Value::from))
+    }
+}
+
+/// Why a `NAME=VALUE` option was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionError {
+    #[error("option `{0}` is not NAME=VALUE; write e.g. --option intractability-floor=no-floor")]
+    Malformed(String),
+    #[error("{rules} has no option `{name}`; its options are: {known}")]
+    Unknown {
+        rules: &'static str,
+        name: String,
+        known: String,
+    },
+    #[error("option `{option}` does not apply to `{action}`; it applies to: {applies}")]
+    NotHere {
+        option: &'static str,
+        action: String,
+        applies: String,
+    },
+    #[error("option `{option}` cannot be `{value}`; choose one of: {choices}")]
+    Choice {
+        option: &'static str,
+        value: String,
+        choices: String,
+    },
+    #[error("option `{0}` is given twice; give it once")]
+    Repeated(&'static str),
+}
+
+/// The options `NAME=VALUE` given for `action` of `rules`, each checked against the rule set's list:
+/// the action's JSON fields and their values (see [`RuleOption::field`] and [`RuleOption::value`]).
+///
+/// # Errors
+/// The first option that is malformed, unknown, not for `action`, repeated or has a value outside
+/// its choices.
+pub fn option_fields(
+    rules: &dyn RuleSet,
+    action: &str,
+    given: &[String],
+) -> Result<serde_json::Map<String, serde_json::Value>, OptionError> {
+    let mut fields = serde_json::Map::new();
+    for text in given {
+        let (name, value) = text
+            .split_once('=')
+            .ok_or_else(|| OptionError::Malformed(text.clone()))?;
+        let option = rules
+            .options()
+            .iter()
+            .find(|o| o.name == name.trim())
+            .ok_or_else(|| OptionError::Unknown {
+                rules: rules.name(),
+                name: name.to_string(),
+                known: rules
+                    .options()
+                    .iter()
+                    .map(|o| o.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+        if !option.actions.contains(&action) {
+            return Err(OptionError::NotHere {
+                option: option.name,
+                action: action.to_string(),
+                applies: option.actions.join(", "),
+            });
+        }
+        let value = option.value(value.trim())?;
+        if fields.insert(option.field(), value).is_some() {
+            return Err(OptionError::Repeated(option.name));
+        }
+    }
+    Ok(fields)
+}
+
+/// Sets the options `NAME=VALUE` on an action's JSON (an object with an `"action"` field), each
+/// checked against the rule set's list as [`option_fields`] does.
+///
+/// # Errors
+/// As [`option_fields`].
+pub fn set_options(
+    rules: &dyn RuleSet,
+    action: &mut serde_json::Value,
+    given: &[String],
+) -> Result<(), OptionError> {
+    let name = action
+        .get("action")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let fields = option_fields(rules, &name, given)?;
+    if let Some(object) = action.as_object_mut() {
+        object.extend(fields);
+    }
+    Ok(())
 }
 
 /// A table a rule set can print exactly as its seed prints it.

@@ -160,6 +160,7 @@ const OPTIONS: &[RuleOption] = &[RuleOption {
               history like a neutral roll or leaves it unchanged",
     choices: &["resets-history", "keeps-history"],
     default: "resets-history",
+    actions: &["roll"],
 }];
 
 static DESCRIPTION: Description = Description {

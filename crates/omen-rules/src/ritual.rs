@@ -226,6 +226,7 @@ const OPTIONS: &[RuleOption] = &[
                   counts",
         choices: &["stack", "larger-only"],
         default: "stack",
+        actions: &["lore-check", "decipher", "memorise", "lore"],
     },
     RuleOption {
         name: "shortcut-threshold",
@@ -234,6 +235,7 @@ const OPTIONS: &[RuleOption] = &[
                   roll fewer than 5 dice",
         choices: &["meets", "exceeds"],
         default: "meets",
+        actions: &["essence"],
     },
     RuleOption {
         name: "repeat-counting",
@@ -242,6 +244,7 @@ const OPTIONS: &[RuleOption] = &[
                   ritual since everyone last slept",
         choices: &["per-ritual", "global"],
         default: "per-ritual",
+        actions: &["essence"],
     },
 ];
 

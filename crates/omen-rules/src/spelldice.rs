@@ -299,6 +299,7 @@ const OPTIONS: &[RuleOption] = &[
         summary: "committed dice showing 1 up to this face leave the pool (scarcity knob)",
         choices: &["1", "2", "3", "4", "5", "6"],
         default: "2",
+        actions: &["cast"],
     },
     RuleOption {
         name: "removal-timing",
@@ -307,6 +308,7 @@ const OPTIONS: &[RuleOption] = &[
                   or a catastrophe (the author's fix)",
         choices: &["always", "success-or-catastrophe"],
         default: "always",
+        actions: &["cast"],
     },
     RuleOption {
         name: "life-damage",
@@ -314,6 +316,7 @@ const OPTIONS: &[RuleOption] = &[
         summary: "damage a life-energy die deals: its face or 1",
         choices: &["face", "one"],
         default: "face",
+        actions: &["cast"],
     },
     RuleOption {
         name: "life-dice-use",
@@ -321,6 +324,7 @@ const OPTIONS: &[RuleOption] = &[
         summary: "whether life-energy dice need an empty spell pool or may mix with spell dice",
         choices: &["when-depleted", "mixing"],
         default: "when-depleted",
+        actions: &["cast"],
     },
 ];
 

@@ -180,6 +180,7 @@ const OPTIONS: &[RuleOption] = &[RuleOption {
               them at 1 or all at 8",
     choices: &["any-die", "all-dice"],
     default: "any-die",
+    actions: &["test"],
 }];
 
 static DESCRIPTION: Description = Description {

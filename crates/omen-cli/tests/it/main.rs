@@ -5,6 +5,7 @@ mod campaign;
 mod errors;
 mod games;
 mod hprpg;
+mod options;
 mod prob;
 mod ritual;
 mod roll;

@@ -1,9 +1,9 @@
 //! The seeds' printed probability tables, reproduced cell by cell from Omen's dice notation through the
 //! exact engine.
 //!
-//! The printed numbers are read from the seed text at test time (never copied here); every value comes
-//! from `compile` + `exact` and is rendered the way the seed renders it, using exact rational arithmetic
-//! for every rounding decision. Layout problems of the seeds are handled as `seed-errata.md` describes
+//! The printed numbers are the seeds' tables, kept as figures only in `tests/fixtures/` (the table rows
+//! as the seeds print them, without the seeds' prose); every value comes from `compile` + `exact` and
+//! is rendered the way the seed renders it, using exact rational arithmetic for every rounding decision. Layout problems of the seeds are handled as `seed-errata.md` describes
 //! (E000-2, E003-1, E003-2, E003-3), and each test counts the cells it compared.
 //!
 //! * Seed 000 (`000_a60612f38c616a78.txt`): Appendix A (Lore checks, 000-M4/M5, E000-1) and Appendix B
@@ -16,24 +16,15 @@ use num_traits::{One, Zero};
 use omen_core::{Distribution, Probability, Weight};
 use omen_lang::{Options, ValueDistribution, compile, exact};
 
-const SEED_000: &str = "000_a60612f38c616a78.txt";
-const SEED_003: &str = "003_1702dc698ddb7165.txt";
+/// Seed 000's Appendix A rows, seed 000's Appendix B pages and seed 003's Appendix 10 tables.
+const LORE_TABLE: &str = "seed_000_lore.txt";
+const ESSENCE_TABLE: &str = "seed_000_essence.txt";
+const OUTCOME_TABLES: &str = "seed_003_outcomes.txt";
 
-fn seed(name: &str) -> String {
-    let path = format!(
-        "{}/../../../shared/seeds/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+/// A figures file of `tests/fixtures/`.
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// The text strictly between the line starting with `start` and the next line starting with `end`.
-fn section<'a>(text: &'a str, start: &str, end: Option<&str>) -> Vec<&'a str> {
-    let mut lines = text.lines().skip_while(|l| !l.starts_with(start));
-    assert!(lines.next().is_some(), "no line starting with {start:?}");
-    lines
-        .take_while(|l| end.is_none_or(|e| !l.starts_with(e)))
-        .collect()
 }
 
 /// The cells of a markdown table row, trimmed; the text before the first and after the last `|` is not
@@ -198,8 +189,8 @@ fn lore_pool(dice: u32) -> String {
 
 #[test]
 fn appendix_a_lore_table_000_m5_e000_1() {
-    let text = seed(SEED_000);
-    let lines = section(&text, "Appendix A:", Some("Appendix B:"));
+    let text = fixture(LORE_TABLE);
+    let lines: Vec<&str> = text.lines().collect();
     let header = lines
         .iter()
         .find(|l| l.starts_with("Dice |"))
@@ -258,7 +249,7 @@ struct EssencePage<'a> {
 
 fn essence_pages(text: &str) -> Vec<EssencePage<'_>> {
     let mut pages: Vec<EssencePage> = Vec::new();
-    for line in section(text, "Appendix B:", Some("Appendix C:")) {
+    for line in text.lines() {
         let row = cells(line);
         if row[0] == "TN" {
             let dice = row[1..]
@@ -303,7 +294,7 @@ fn essence_rows(sums: &[Distribution<i64>], min_dice: u32, max_dice: u32) -> Vec
 
 #[test]
 fn appendix_b_essence_table_000_m12_m13_e000_2_e000_3() {
-    let text = seed(SEED_000);
+    let text = fixture(ESSENCE_TABLE);
     let pages = essence_pages(&text);
     let sums: Vec<Distribution<i64>> = (1..=24).map(|n| distribution(&format!("{n}d6"))).collect();
 
@@ -444,12 +435,9 @@ struct OutcomeTable {
 }
 
 fn outcome_tables(text: &str) -> Vec<OutcomeTable> {
-    let start = text
-        .rfind("\nOutcome Tables\n")
-        .expect("Appendix 10 outcome tables");
     let mut tables: Vec<OutcomeTable> = Vec::new();
     let mut difficulty = None;
-    for line in text[start..].lines() {
+    for line in text.lines() {
         if let Some(d) = line.strip_prefix("Difficulty = ") {
             difficulty = Some(d.trim().parse().expect("difficulty"));
         } else if let Some(r) = line.strip_prefix("Catastrophe Range = 1-") {
@@ -517,7 +505,7 @@ fn computed_outcome_tables() -> Vec<ComputedTable> {
 
 #[test]
 fn appendix_10_outcome_tables_003_m10_e003_1_to_4() {
-    let text = seed(SEED_003);
+    let text = fixture(OUTCOME_TABLES);
     let printed = outcome_tables(&text);
     let computed = computed_outcome_tables();
     let positions = table_by_position();

@@ -45,7 +45,7 @@ use super::{
     CastSpell, CastingOutcome, CatchCastOutcome, CatchCasting, Check, CheckRoll, Delivery,
     DifficultyAboveTwelve, HprpgError, HprpgOptions, IntractabilityFloor, OptionalSuccesses,
     casting_difficulty, casting_pool, given_difficulty, level_fortitude, optional_cap, pool_size,
-    resist_difficulty, resisted_power, spend_optional,
+    resist_difficulty, resist_nullifies, resisted_power, spend_optional,
 };
 use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
@@ -380,6 +380,10 @@ pub enum HprpgAction {
         fortitude_successes: u32,
         #[serde(default)]
         feats: Vec<Feat>,
+        #[serde(default)]
+        difficulty_above_twelve: DifficultyAboveTwelve,
+        #[serde(default)]
+        intractability_floor: IntractabilityFloor,
     },
     /// Spends FORTITUDE on something the GM adjudicates (003-M23), 1 point per `count`.
     SpendFortitude {
@@ -1231,9 +1235,11 @@ fn apply_action(
             let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
             after.last_check = None;
             let left = resisted_power(*power, roll.net);
+            let nullified = resist_nullifies(*power, roll.net);
             let summary = format!(
-                "resist: {}; POWER {power} → {left}",
-                roll_summary(&check, &roll)
+                "resist: {}; POWER {power} → {left}{}",
+                roll_summary(&check, &roll),
+                if nullified { ": nullified" } else { "" }
             );
             let result = merge(
                 info,
@@ -1244,7 +1250,7 @@ fn apply_action(
                     "net": roll.net,
                     "degree": roll.degree,
                     "power": left,
-                    "nullified": left == 0,
+                    "nullified": nullified,
                 }),
             );
             Ok((result, after, summary))
@@ -1498,10 +1504,16 @@ fn prepare_resist_action(
         catastrophe_range,
         fortitude_successes,
         feats,
+        difficulty_above_twelve,
+        intractability_floor,
         ..
     } = action
     else {
         return Err(HprpgGameError::NothingToRoll);
+    };
+    let options = HprpgOptions {
+        difficulty_above_twelve: *difficulty_above_twelve,
+        intractability_floor: *intractability_floor,
     };
     prepare_resist(
         state,
@@ -1513,6 +1525,7 @@ fn prepare_resist_action(
         *catastrophe_range,
         *fortitude_successes,
         feats,
+        &options,
         limits,
     )
 }
@@ -1580,6 +1593,7 @@ fn prepare_resist(
     catastrophe_range: i64,
     fortitude_successes: u32,
     feats: &[Feat],
+    options: &HprpgOptions,
     limits: &Limits,
 ) -> Result<(Prepared, u32), HprpgGameError> {
     let rating = state.sheet.ability(ability)?;
@@ -1596,7 +1610,7 @@ fn prepare_resist(
         (fortitude_successes, 0),
         feats,
         false,
-        &HprpgOptions::default(),
+        options,
         limits,
     )?;
     prepared.info["resist_ability"] = json!(rating.name);
@@ -1689,12 +1703,14 @@ fn odds_of(
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
             let power = *power;
             let left = nets.map(|&net| resisted_power(power, net));
+            let nullified = nets.probability_where(|&net| resist_nullifies(power, net));
             Ok(merge(
                 prepared.info,
                 json!({
                     "rage_penalty": penalty,
                     "net": stateful::distribution_json(&nets),
                     "power": stateful::distribution_json(&left),
+                    "nullified": stateful::probability_json(&nullified),
                 }),
             ))
         }

@@ -1187,3 +1187,42 @@ fn invalid_actions_leave_the_state_untouched() {
         Err(ActionError::Malformed { .. })
     ));
 }
+
+#[test]
+fn a19_a_nihil_spell_is_nullified_only_by_a_resist_with_net_of_at_least_one() {
+    let state = character();
+    // FITNESS 1 + DODGE 3 = 4 dice against 8 + 0 − 3 = 5 for a NIHIL spell (POWER 0).
+    let action = json!({ "action": "resist", "aspect": "FITNESS", "ability": "DODGE", "level": 0,
+                         "power": 0 });
+    let failed = apply(&state, action.clone(), &[1, 2, 3, 4]);
+    assert_eq!(
+        (failed.result["net"].clone(), failed.result["power"].clone()),
+        (json!(-1), json!(0))
+    );
+    assert_eq!(failed.result["nullified"], false);
+    assert!(!failed.summary.contains("nullified"), "{}", failed.summary);
+    let even = apply(&state, action.clone(), &[2, 3, 4, 4]);
+    assert_eq!(even.result["nullified"], false);
+    let resisted = apply(&state, action.clone(), &[5, 2, 3, 4]);
+    assert_eq!(resisted.result["net"], 1);
+    assert_eq!(resisted.result["nullified"], true);
+    assert!(
+        resisted.summary.ends_with("nullified"),
+        "{}",
+        resisted.summary
+    );
+    // P(net ≥ 1) with 4d12, successes 5..12 and catastrophe 1: counted by hand over 12⁴ rolls.
+    let odds = odds(&state, action);
+    assert_eq!(odds["nullified"]["fraction"], "197/216");
+    // A PRIMUS spell of POWER 2 (resist DV 8 + 1 − 3 = 6) is nullified by a net of 2, not of 1.
+    let strong = json!({ "action": "resist", "aspect": "FITNESS", "ability": "DODGE", "level": 1,
+                         "power": 2 });
+    assert_eq!(
+        apply(&state, strong.clone(), &[6, 7, 2, 3]).result["nullified"],
+        true
+    );
+    assert_eq!(
+        apply(&state, strong, &[6, 2, 3, 4]).result["nullified"],
+        false
+    );
+}

@@ -12,27 +12,12 @@ pub fn one() -> Probability {
     ratio(1, 1)
 }
 
-/// A file of the shared project directory (`/work/shared` beside the workspace).
-pub fn shared(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared")
-        .join(path)
-}
-
-pub fn read_shared(path: &str) -> String {
-    let path = shared(path);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A file of this crate's `tests/golden` directory.
-pub fn golden_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name)
-}
-
-pub fn read_golden(name: &str) -> String {
-    let path = golden_path(name);
+/// A figures file of this crate's `tests/fixtures` directory: numbers and names the tests compare
+/// against, taken from the seeds and the spec without their prose.
+pub fn read_fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
