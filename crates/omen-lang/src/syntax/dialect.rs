@@ -104,6 +104,9 @@ pub struct Dialect {
     /// Whether `/` keeps the fraction (Roll20, Foundry, Avrae, rpg-dice-roller): then a `/` outside
     /// `floor`, `ceil` or `round` is refused, since Omen's outcomes are whole numbers.
     pub keeps_fractions: bool,
+    /// Whether a parenthesised list with modifiers glued on is a set kept or counted like a group
+    /// (Avrae's `(1d4 + 1, 3, 2d6kl1)kh1`).
+    pub paren_sets: bool,
 }
 
 impl Default for &'static Dialect {
@@ -148,6 +151,7 @@ pub static OMEN: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: false,
+    paren_sets: false,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -163,6 +167,7 @@ pub static ROLL20: Dialect = Dialect {
         ("dh", Word::DropHighest),
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
+        ("rr", Word::RerollRecursive),
         ("cs", Word::DisplayOnly(true)),
         ("cf", Word::DisplayOnly(true)),
         ("sa", Word::DisplayOnly(false)),
@@ -187,6 +192,7 @@ pub static ROLL20: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: false,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -241,6 +247,7 @@ pub static FOUNDRY: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: false,
 };
 
 /// Avrae's d20 notation: `//` divides rounding down, `e` explodes, `mi`/`ma` clamp, `p` drops,
@@ -291,6 +298,7 @@ pub static AVRAE: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: true,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -306,6 +314,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
         ("dh", Word::DropHighest),
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
+        ("rr", Word::RerollRecursive),
         ("cs", Word::DisplayOnly(true)),
         ("cf", Word::DisplayOnly(true)),
         ("sa", Word::DisplayOnly(false)),
@@ -330,6 +339,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: false,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -366,6 +376,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     bare_points_are_thresholds: true,
     left_to_right: true,
     keeps_fractions: false,
+    paren_sets: false,
 };
 
 /// Every dialect, the default first.

@@ -1,8 +1,10 @@
 //! Omen-lang's integration tests: one binary, one module per area.
 
+mod dialects;
 mod engine;
 mod examples;
 mod parse;
+mod readings;
 mod readme;
 mod roller;
 mod scripts;
