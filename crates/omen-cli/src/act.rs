@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use omen_core::{ChaChaDice, DieSource, Limits, RecordingDice, ScriptedDice};
 use omen_rules::stateful::{self, ActionError, Game};
+use omen_rules::{GameMasterOnly, Part, View};
 use serde_json::{Value, json};
 
 use crate::args::RollFormat;
@@ -47,8 +48,65 @@ pub struct Holder {
     /// options, their choices and the actions they apply to.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// Who reads the answer: gm sees everything; player does not see what the rule set keeps for the
+    /// game master (luck's hidden modifiers, 002-M4), in text, JSON and the summary alike.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ViewArg::Gm)]
+    pub view: ViewArg,
     #[command(flatten)]
     pub source: RollSource,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewArg {
+    /// The game master: everything.
+    Gm,
+    /// A player: without the fields the rule set declares game-master-only.
+    Player,
+}
+
+impl ViewArg {
+    pub fn view(self) -> View {
+        match self {
+            ViewArg::Gm => View::GameMaster,
+            ViewArg::Player => View::Player,
+        }
+    }
+}
+
+/// What `view` may see of an answer of `game`: the rule set's one declaration applied.
+pub struct Seen {
+    hidden: &'static GameMasterOnly,
+    view: View,
+}
+
+impl Seen {
+    pub fn of(game: &str, view: ViewArg) -> Seen {
+        Seen {
+            hidden: omen_rules::find(game).map_or(&const { GameMasterOnly::NOTHING }, |rules| {
+                rules.game_master_only()
+            }),
+            view: view.view(),
+        }
+    }
+
+    pub fn show(&self, part: Part, value: &Value) -> Value {
+        self.hidden.show(self.view, part, value)
+    }
+
+    pub fn summary(&self, action: &Value, result: &Value, summary: &str) -> String {
+        self.hidden
+            .summary(self.view, action_name(action), result, summary)
+    }
+
+    /// Odds as text, or a note that nothing of them is for this view.
+    pub fn odds_text(&self, odds: &Value) -> String {
+        let shown = self.show(Part::Odds, odds);
+        if shown.as_object().is_some_and(serde_json::Map::is_empty) {
+            " hidden from this view (they depend on what the game master keeps)\n".to_string()
+        } else {
+            odds_text(&shown)
+        }
+    }
 }
 
 /// Where the dice come from, and how to print.
@@ -65,7 +123,8 @@ pub struct RollSource {
         allow_hyphen_values = true
     )]
     pub dice: Option<Vec<i64>>,
-    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
     pub format: RollFormat,
 }
 
@@ -204,7 +263,7 @@ fn load_state_file(game: &dyn Game, path: &Path, sheet: &Value) -> Result<(Value
 }
 
 fn print(format: RollFormat, text: &str, report: &Value) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         RollFormat::Text => out.write_all(text.as_bytes())?,
         RollFormat::Json => writeln!(out, "{report}")?,
@@ -304,14 +363,18 @@ pub fn run(
             Err(error) => return fail(error),
         },
     };
+    let seen = Seen::of(game_name, holder.view);
     if holder.odds {
         return match game.odds(&state, &action, limits) {
             Ok(odds) => {
-                let text = format!("odds of {}:{}", action_name(&action), odds_text(&odds));
+                let text = format!("odds of {}:{}", action_name(&action), seen.odds_text(&odds));
                 print(
                     holder.source.format,
                     &text,
-                    &json!({ "action": action, "odds": odds }),
+                    &json!({
+                        "action": seen.show(Part::Action, &action),
+                        "odds": seen.show(Part::Odds, &odds),
+                    }),
                 )?;
                 Ok(true)
             }
@@ -346,7 +409,9 @@ pub fn run(
             ));
         }
     }
-    let mut text = format!("{}\n", applied.summary);
+    let summary = seen.summary(&action, &applied.result, &applied.summary);
+    let state_after = seen.show(Part::State, &applied.state);
+    let mut text = format!("{summary}\n");
     if !dice.is_empty() {
         text.push_str(&format!("dice: {dice:?}\n"));
     }
@@ -356,17 +421,17 @@ pub fn run(
     match &holder.state {
         Some(path) if created => text.push_str(&format!("state: {} (created)\n", path.display())),
         Some(path) => text.push_str(&format!("state: {}\n", path.display())),
-        None => text.push_str(&format!("state after: {}\n", applied.state)),
+        None => text.push_str(&format!("state after: {state_after}\n")),
     }
     let report = json!({
         "rules": game.name(),
-        "action": action,
+        "action": seen.show(Part::Action, &action),
         "seed": seed,
         "dice": dice,
-        "result": applied.result,
-        "summary": applied.summary,
-        "state_before": state,
-        "state_after": applied.state,
+        "result": seen.show(Part::Result, &applied.result),
+        "summary": summary,
+        "state_before": seen.show(Part::State, &state),
+        "state_after": state_after,
     });
     print(holder.source.format, &text, &report)?;
     Ok(true)

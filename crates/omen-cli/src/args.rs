@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use omen_core::Limits;
+use clap::{Args, Parser, Subcommand, ValueEnum, value_parser};
+use omen_core::{Ceilings, Limits};
 use omen_lang::Value;
 
 /// Roll dice and compute exact odds from one dice notation.
@@ -15,7 +15,7 @@ use omen_lang::Value;
     after_help = "\
 Synopsis:
   omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
-  omen prob (EXPR | -f FILE) [--format table|markdown|csv|json] [--param NAME=VALUE]... [LIMITS]
+  omen prob (EXPR [EXPR]... | -f FILE) [--format text|markdown|csv|json] [--view eq|ge|le|gt|lt] [--param NAME=VALUE|A..B]...
   (`-f -` reads the script from stdin; `omen roll --help` and `omen prob --help` list the limits)
   omen GAME ACTION [FLAGS] [--char NAME | --state FILE | --sheet JSON] [--odds] [--seed N | --dice V,...]
   (a game action applies to a stored character, a state file or a one-off character)
@@ -26,6 +26,32 @@ file, or bad flags)."
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Write the result to FILE instead of stdout; FILE is replaced only when the command succeeds.
+    #[arg(short = 'o', long = "output", value_name = "FILE", global = true)]
+    pub output: Option<PathBuf>,
+    /// Colour errors and warnings: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the NO_COLOR environment variable is set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether stderr is a terminal and the value of NO_COLOR.
+    pub fn colour(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            // https://no-color.org: set and not empty means no colour.
+            ColorChoice::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -117,7 +143,7 @@ pub struct InputArgs {
 #[derive(Debug, Args)]
 pub struct RulesArgs {
     /// How to print the listing.
-    #[arg(long, value_enum, default_value_t = RollFormat::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
     pub format: RollFormat,
 }
 
@@ -164,22 +190,95 @@ impl CampaignRollArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["expression", "file"])))]
 pub struct ProbArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
+    /// The dice expression or script, e.g. "4d6kh3"; `@NAME` is a saved roll.
+    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+    pub expression: Option<String>,
+    /// More expressions, compared side by side with the first, one column each.
+    #[arg(value_name = "MORE", requires = "expression")]
+    pub more: Vec<String>,
+    /// Read the script from FILE (UTF-8) instead of EXPR; `-` reads standard input.
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub file: Option<PathBuf>,
     /// How to print the distribution.
-    #[arg(long, value_enum, default_value_t = ProbFormat::Table)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ProbFormat::Text)]
     pub format: ProbFormat,
-    #[command(flatten)]
-    pub script: ScriptArgs,
+    /// Side by side: which probability each cell shows, P(=), P(≥), P(≤), P(>) or P(<).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::compare::View::Eq)]
+    pub view: crate::compare::View,
+    /// Side by side: one row per expression and one column per outcome.
+    #[arg(long)]
+    pub transpose: bool,
+    /// Text: keep exact fractions however wide they make the table (CSV and JSON always have them).
+    #[arg(long)]
+    pub exact: bool,
+    /// Text: places of the decimals shown for fractions too long for the terminal, and of the
+    /// approximations of the statistics.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=30))]
+    pub decimals: u8,
+    /// Set a script parameter (`param name = default;`): an integer, true/false, or a label; a range
+    /// `A..B` of integers (at most 100 values) gives one column per value. Repeat for more.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_prob_param)]
+    pub params: Vec<ProbParam>,
+    /// The notation the expressions are written in: Omen's own, or another roller's with that roller's
+    /// meanings (see docs/dialects.md). The reading line shows how it was read.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "OMEN_DIALECT",
+        default_value = "omen",
+        value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
+    )]
+    pub dialect: String,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The campaign whose saved roll `@NAME` names.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help_heading = "Campaign")]
     pub campaign: Option<String>,
     /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = "Campaign")]
     pub db: Option<PathBuf>,
+    /// Not for prob: its odds are exact, no dice are rolled (seeds belong to `omen roll`).
+    #[arg(long, value_name = "N", hide = true)]
+    pub seed: Option<String>,
+}
+
+impl ProbArgs {
+    /// EXPR and MORE, in order.
+    pub fn expressions(&self) -> Vec<String> {
+        self.expression.iter().chain(&self.more).cloned().collect()
+    }
+}
+
+/// Most values one `--param NAME=A..B` range may take.
+pub const MAX_PARAM_RANGE: i64 = 100;
+
+/// A `--param` of `omen prob`: one value, or a range of integers giving one column each.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbParam {
+    One(String, Value),
+    Range(String, i64, i64),
+}
+
+pub(crate) fn parse_prob_param(text: &str) -> Result<ProbParam, String> {
+    let (name, value) = parse_param(text)?;
+    let range = text.split_once('=').and_then(|(_, v)| {
+        let (low, high) = v.trim().split_once("..")?;
+        Some((
+            low.trim().parse::<i64>().ok()?,
+            high.trim().parse::<i64>().ok()?,
+        ))
+    });
+    match range {
+        Some((low, high)) if low > high => Err(format!("the range {low}..{high} is empty")),
+        Some((low, high)) if high - low >= MAX_PARAM_RANGE => Err(format!(
+            "the range {low}..{high} has {} values (limit {MAX_PARAM_RANGE}); narrow it",
+            i128::from(high) - i128::from(low) + 1
+        )),
+        Some((low, high)) => Ok(ProbParam::Range(name, low, high)),
+        None => Ok(ProbParam::One(name, value)),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -216,21 +315,40 @@ pub(crate) fn parse_param(text: &str) -> Result<(String, Value), String> {
     if name.is_empty() {
         return Err(format!("expected a name before `=` in `{text}`"));
     }
-    Ok((name.to_string(), omen_lang::parse_param_value(value)))
+    let value = omen_lang::parse_param_value(value);
+    if let Value::Text(text) = &value
+        && looks_like_an_integer(text)
+    {
+        // A number past 64 bits would otherwise become a label and pass unnoticed.
+        return Err(format!(
+            "`{text}` does not fit in a 64-bit integer (from {} to {})",
+            i64::MIN,
+            i64::MAX
+        ));
+    }
+    Ok((name.to_string(), value))
 }
 
+/// An optional sign and ASCII digits: what a player means as a number.
+fn looks_like_an_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The output of a command that prints one result: text to read, or JSON for programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RollFormat {
-    /// A transcript: each dice term with every die, then the total.
+    /// Text to read.
     Text,
-    /// `{"expression", "seed", "result", "tree"}`.
+    /// One JSON object on one line, exact fractions as strings.
     Json,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ProbFormat {
-    /// Aligned columns with a bar, then the statistics.
-    Table,
+    /// Aligned columns with a bar, then the statistics, fitted to the terminal.
+    #[value(alias = "table")]
+    Text,
     /// A Markdown table, then the statistics as a list.
     Markdown,
     /// One row per outcome, no statistics.
@@ -239,35 +357,56 @@ pub enum ProbFormat {
     Json,
 }
 
-/// The limits every request runs under; defaults come from `omen_core::Limits::default()`.
+/// The limits every request runs under; defaults come from `omen_core::Limits::default()`, ceilings
+/// from `omen_core::Ceilings` (a value past its ceiling is a usage error, exit 2).
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
-    /// Extra dice one die may add by exploding (at most 1000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().explode_depth)]
+    /// Extra dice one die may add by exploding (at most 1,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().explode_depth,
+          value_parser = value_parser!(u64).range(0..=Ceilings::EXPLODE_DEPTH))]
     pub explode_depth: u64,
-    /// Dice in one pool.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_dice)]
+    /// Dice in one pool (at most 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_dice,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_DICE))]
     pub max_dice: u64,
-    /// Sides of one die, and faces of a custom die.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_sides)]
+    /// Sides of one die, and faces of a custom die (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_sides,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_SIDES))]
     pub max_sides: u64,
-    /// Distinct outcomes of any one distribution.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes)]
+    /// Distinct outcomes of any one distribution (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_OUTCOMES))]
     pub max_outcomes: u64,
-    /// States a dynamic program may hold at once.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
+    /// States a dynamic program may hold at once (at most 200,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_STATES))]
     pub max_states: u64,
-    /// States of one process (`after`, `absorb`, `stationary`); solved exactly, in time cubic in this.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_chain_states)]
+    /// States of one process (`after`, `absorb`, `stationary`); solved exactly, in time cubic in this
+    /// (at most 5,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_chain_states,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_CHAIN_STATES))]
     pub max_chain_states: u64,
-    /// Nested calls of user functions (recursion depth).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_call_depth)]
+    /// Steps one rolled process may take: `after`'s count, or the steps before `absorb` settles
+    /// (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_process_steps,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_PROCESS_STEPS))]
+    pub max_process_steps: u64,
+    /// Nested calls of user functions (recursion depth; at most 10,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_call_depth,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_CALL_DEPTH))]
     pub max_call_depth: u64,
-    /// Work of one exact computation, in 64-bit multiply-adds (multiplying two big weights costs the
-    /// product of their lengths in 64-bit limbs).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget)]
+    /// Work of one computation, in 64-bit multiply-adds (multiplying two big weights costs the
+    /// product of their lengths in 64-bit limbs; a rolled step or die costs a fixed amount). The
+    /// default is about two seconds (at most 1,000,000,000,000).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget,
+          value_parser = value_parser!(u64).range(0..=Ceilings::WORK_BUDGET))]
     pub work_budget: u64,
+    /// Bytes of output (a distribution's table or JSON, a roll's transcript); a larger result is
+    /// refused before it is written (at most 1 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_OUTPUT))]
+    pub max_output: u64,
 }
 
 impl LimitArgs {
@@ -279,8 +418,10 @@ impl LimitArgs {
             max_outcomes: self.max_outcomes,
             max_states: self.max_states,
             max_chain_states: self.max_chain_states,
+            max_process_steps: self.max_process_steps,
             max_call_depth: self.max_call_depth,
             work_budget: self.work_budget,
+            max_output: self.max_output,
             ..Limits::default()
         }
     }
@@ -349,8 +490,8 @@ mod tests {
         let Command::Prob(args) = cli.command else {
             panic!("expected prob");
         };
-        assert_eq!(args.input.file, Some(PathBuf::from("check.omen")));
-        assert_eq!(args.input.expression, None);
+        assert_eq!(args.file, Some(PathBuf::from("check.omen")));
+        assert!(args.expressions().is_empty());
         let cli = Cli::parse_from(["omen", "roll", "--file", "-"]);
         let Command::Roll(args) = cli.command else {
             panic!("expected roll");
@@ -373,7 +514,49 @@ mod tests {
         let Command::Prob(args) = cli.command else {
             panic!("expected prob");
         };
-        assert_eq!(args.input.expression.as_deref(), Some("-1d6"));
+        assert_eq!(args.expressions(), ["-1d6"]);
+        assert_eq!(args.format, ProbFormat::Csv);
+    }
+
+    #[test]
+    fn prob_takes_several_expressions_and_ranges() {
+        let cli = Cli::parse_from([
+            "omen", "prob", "3d6", "2d10", "--view", "GE", "--param", "n=1..5", "--format", "CSV",
+        ]);
+        let Command::Prob(args) = cli.command else {
+            panic!("expected prob");
+        };
+        assert_eq!(args.expressions(), ["3d6", "2d10"]);
+        assert_eq!(args.view, crate::compare::View::Ge);
+        assert_eq!(args.params, [ProbParam::Range("n".into(), 1, 5)]);
+        assert_eq!(
+            parse_prob_param("n=3"),
+            Ok(ProbParam::One("n".into(), Value::Int(3)))
+        );
+        assert!(parse_prob_param("n=5..1").is_err());
+        assert!(parse_prob_param("n=1..1000").is_err());
+    }
+
+    #[test]
+    fn formats_are_case_insensitive_and_table_is_text() {
+        for name in ["table", "TEXT", "Text"] {
+            let cli = Cli::parse_from(["omen", "prob", "2d6", "--format", name]);
+            let Command::Prob(args) = cli.command else {
+                panic!("expected prob");
+            };
+            assert_eq!(args.format, ProbFormat::Text);
+        }
+    }
+
+    #[test]
+    fn colour_follows_the_choice_the_terminal_and_no_color() {
+        use std::ffi::OsStr;
+        assert!(ColorChoice::Auto.colour(true, None));
+        assert!(!ColorChoice::Auto.colour(false, None));
+        assert!(!ColorChoice::Auto.colour(true, Some(OsStr::new("1"))));
+        assert!(ColorChoice::Auto.colour(true, Some(OsStr::new(""))));
+        assert!(ColorChoice::Always.colour(false, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Never.colour(true, None));
     }
 
     #[test]

@@ -2,8 +2,12 @@
 //! `omen export` and `omen import`, and the `--char` form of every game action. The storage, the
 //! transactions and the log's hash chain are omen-store's; this reads arguments and prints.
 //!
-//! The database is `--db PATH`, else `$OMEN_DB`, else `omen.db` in the platform data directory. A
+//! The database is `--db PATH`, else `$OMEN_DB`, else `omen.db` in the platform data directory; its
+//! signing key is `--key PATH`, else `$OMEN_KEY`, else the database's path with `.key` appended. A
 //! command that names no campaign uses the database's only campaign, and says so when there are several.
+//! Commands that only read (`campaign list|show`, `char list|show`, `log`, `saved list`, `export`)
+//! never create a directory, a database or a key. Stored text is escaped on its way to a terminal
+//! ([`crate::escape`]).
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -11,14 +15,16 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use omen_core::Limits;
+use omen_rules::Part;
 use omen_rules::stateful::Game;
 use omen_store::{Dice, LogFilter, SavedRoll, Store, StoreError};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::act::{Holder, action_name, json_argument, write_atomically};
+use crate::act::{Holder, action_name, json_argument};
 use crate::args::{InputArgs, RollFormat, ScriptArgs};
 use crate::diagnostics::{Input, Style, render_diagnostics};
+use crate::escape;
 
 /// The database and the output format, shared by the campaign commands.
 #[derive(Debug, Args)]
@@ -26,7 +32,11 @@ pub struct DbArgs {
     /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH", global = true)]
     pub db: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = RollFormat::Text, global = true)]
+    /// The signing key file [default: $OMEN_KEY, else the database's path with .key appended].
+    #[arg(long, value_name = "PATH", global = true)]
+    pub key: Option<PathBuf>,
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text, global = true)]
     pub format: RollFormat,
 }
 
@@ -44,7 +54,7 @@ pub enum CampaignCommand {
     New { name: String },
     /// List the campaigns.
     List,
-    /// Show a campaign: its characters, saved rolls and log length.
+    /// Show a campaign: its characters, saved rolls, log length and public key.
     Show { name: Option<String> },
     /// Rename a campaign.
     Rename { name: String, new_name: String },
@@ -70,11 +80,13 @@ pub struct CharArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum CharCommand {
-    /// Create a character bound to a rule set, from its sheet (checked: every problem is listed).
+    /// Create a character bound to a rule set, from its sheet (checked: every problem is listed), or a
+    /// plain character bound to none, for ordinary rolls logged under its name.
     New {
         name: String,
-        /// The rule set: ritual, spelldice, luck, hprpg or t13.
-        #[arg(long, value_name = "RULES")]
+        /// The rule set: ritual, spelldice, luck, hprpg or t13; none (the default) for a plain
+        /// character.
+        #[arg(long, value_name = "RULES", default_value = omen_store::PLAIN)]
         rules: String,
         /// The sheet: JSON text, or @FILE [default: {}].
         #[arg(long, value_name = "JSON")]
@@ -136,8 +148,16 @@ pub struct LogFilterArgs {
 pub enum LogCommand {
     /// List the entries (the default).
     List,
-    /// Check the hash chain: any altered, removed or reordered entry is named.
-    Verify,
+    /// Check the log: every hash, signature and derived seed, the signed head, and every character's
+    /// state against its last entry. Whatever was changed without the key is named.
+    Verify {
+        /// A receipt from `omen log head`: also prove that the log still extends it, which catches
+        /// even a rewrite by someone holding the key.
+        #[arg(long, value_name = "RECEIPT")]
+        since: Option<String>,
+    },
+    /// Print the log's head (entry number and hash) as a receipt to keep.
+    Head,
     /// Recompute every entry from its recorded dice and compare results and states.
     Replay,
     /// Dice statistics per session.
@@ -191,9 +211,6 @@ pub enum SavedCommand {
 pub struct ExportArgs {
     /// The campaign to export (may be left out when the database holds one campaign).
     pub campaign: Option<String>,
-    /// Write to FILE instead of stdout.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -209,18 +226,34 @@ pub struct ImportArgs {
     pub db: DbArgs,
 }
 
+/// The database for a command that changes it (created with its directory when missing).
 pub fn open(db: &Option<PathBuf>) -> Result<Store, StoreError> {
+    open_with_key(db, &None)
+}
+
+fn open_with_key(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, StoreError> {
     let path = omen_store::resolve_path(db.clone())?;
-    Store::open(&path)
+    Store::open_with_key(&path, &omen_store::resolve_key_path(key.clone(), &path))
+}
+
+fn open_write(args: &DbArgs) -> Result<Store, StoreError> {
+    open_with_key(&args.db, &args.key)
+}
+
+/// The database for a command that only reads: nothing is created.
+pub fn open_read(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, StoreError> {
+    let path = omen_store::resolve_path(db.clone())?;
+    Store::open_read_only_with_key(&path, &omen_store::resolve_key_path(key.clone(), &path))
 }
 
 fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
-    eprintln!("error: {message}");
+    // Messages name what the user typed or the database holds: escaped, their own line breaks kept.
+    eprintln!("error: {}", escape::lines(&message.to_string()));
     Ok(false)
 }
 
 fn print(format: RollFormat, text: &str, json: &impl Serialize) -> anyhow::Result<bool> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         RollFormat::Text => out.write_all(text.as_bytes())?,
         RollFormat::Json => writeln!(out, "{}", serde_json::to_string(json)?)?,
@@ -279,7 +312,12 @@ macro_rules! attempt {
 }
 
 pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
-    let mut store = attempt!(open(&args.db.db));
+    let mut store = match &args.command {
+        CampaignCommand::List | CampaignCommand::Show { .. } => {
+            attempt!(open_read(&args.db.db, &args.db.key))
+        }
+        _ => attempt!(open_write(&args.db)),
+    };
     let format = args.db.format;
     match &args.command {
         CampaignCommand::New { name } => {
@@ -288,8 +326,8 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
                 format,
                 &format!(
                     "campaign `{}` created in {}\n",
-                    campaign.name,
-                    store.path().display()
+                    escape::line(&campaign.name),
+                    escape::line(&store.path().display().to_string())
                 ),
                 &campaign,
             )
@@ -298,7 +336,7 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
             let campaigns = attempt!(store.campaigns());
             let mut text = String::new();
             for c in &campaigns {
-                text.push_str(&format!("{}\n", c.name));
+                text.push_str(&format!("{}\n", escape::line(&c.name)));
             }
             if campaigns.is_empty() {
                 text.push_str("no campaigns; create one with `omen campaign new NAME`\n");
@@ -314,20 +352,44 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
                 campaign: Some(name.clone()),
                 ..LogFilter::default()
             }));
-            let mut text = format!("campaign `{}`\n", campaign.name);
+            let public_key = attempt!(store.public_key(&name));
+            let fingerprint = public_key.as_deref().map(omen_store::fingerprint);
+            let head = attempt!(store.head(&name));
+            let mut text = format!("campaign `{}`\n", escape::line(&campaign.name));
             text.push_str(&format!("characters ({}):\n", characters.len()));
             for c in &characters {
-                text.push_str(&format!("  {} ({})\n", c.name, c.rule_set));
+                text.push_str(&format!(
+                    "  {} ({})\n",
+                    escape::line(&c.name),
+                    escape::line(&c.rule_set)
+                ));
             }
             text.push_str(&format!("saved rolls ({}):\n", saved.len()));
             for s in &saved {
-                text.push_str(&format!("  @{} = {}\n", s.name, s.expression));
+                text.push_str(&format!(
+                    "  @{} = {}\n",
+                    escape::line(&s.name),
+                    escape::line(&s.expression)
+                ));
             }
             text.push_str(&format!("log entries: {}\n", entries.len()));
+            if let Some(head) = &head {
+                text.push_str(&format!("log head: {}\n", head.receipt()));
+            }
+            match (&public_key, &fingerprint) {
+                (Some(key), Some(print)) => {
+                    text.push_str(&format!("public key: {key}\nfingerprint: {print}\n"))
+                }
+                _ => text.push_str("public key: none (the campaign is not signed)\n"),
+            }
             print(
                 format,
                 &text,
-                &json!({ "campaign": campaign, "characters": characters, "saved_rolls": saved, "log_entries": entries.len() }),
+                &json!({
+                    "campaign": campaign, "characters": characters, "saved_rolls": saved,
+                    "log_entries": entries.len(), "head": head,
+                    "public_key": public_key, "fingerprint": fingerprint,
+                }),
             )
         }
         CampaignCommand::Rename { name, new_name } => {
@@ -354,7 +416,12 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
 }
 
 pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
-    let mut store = attempt!(open(&args.db.db));
+    let mut store = match &args.command {
+        CharCommand::List | CharCommand::Show { .. } => {
+            attempt!(open_read(&args.db.db, &args.db.key))
+        }
+        _ => attempt!(open_write(&args.db)),
+    };
     let format = args.db.format;
     let campaign = attempt!(campaign_name(&store, &args.campaign));
     match &args.command {
@@ -367,8 +434,11 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
             print(
                 format,
                 &format!(
-                    "{} ({}) joins `{campaign}`\nstate: {}\n",
-                    created.name, created.rule_set, created.state
+                    "{} ({}) joins `{}`\nstate: {}\n",
+                    escape::line(&created.name),
+                    escape::line(&created.rule_set),
+                    escape::line(&campaign),
+                    escape::line(&created.state.to_string())
                 ),
                 &created,
             )
@@ -377,11 +447,16 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
             let characters = attempt!(store.characters(&campaign));
             let mut text = String::new();
             for c in &characters {
-                text.push_str(&format!("{} ({})\n", c.name, c.rule_set));
+                text.push_str(&format!(
+                    "{} ({})\n",
+                    escape::line(&c.name),
+                    escape::line(&c.rule_set)
+                ));
             }
             if characters.is_empty() {
                 text.push_str(&format!(
-                    "no characters in `{campaign}`; add one with `omen char new NAME --rules RULES`\n"
+                    "no characters in `{}`; add one with `omen char new NAME --rules RULES`\n",
+                    escape::line(&campaign)
                 ));
             }
             print(format, &text, &characters)
@@ -389,8 +464,11 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
         CharCommand::Show { name } => {
             let c = attempt!(store.character(&campaign, name));
             let text = format!(
-                "{} ({}, state version {})\n{:#}\n",
-                c.name, c.rule_set, c.state_version, c.state
+                "{} ({}, state version {})\n{}\n",
+                escape::line(&c.name),
+                escape::line(&c.rule_set),
+                c.state_version,
+                escape::lines(&format!("{:#}", c.state))
             );
             print(format, &text, &c)
         }
@@ -399,7 +477,11 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
             let c = attempt!(store.set_state(&campaign, name, &state));
             print(
                 format,
-                &format!("{} updated\nstate: {}\n", c.name, c.state),
+                &format!(
+                    "{} updated (a game-master edit, logged)\nstate: {}\n",
+                    escape::line(&c.name),
+                    escape::line(&c.state.to_string())
+                ),
                 &c,
             )
         }
@@ -407,7 +489,11 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
             attempt!(store.rename_character(&campaign, name, new_name));
             print(
                 format,
-                &format!("`{name}` is now `{new_name}`\n"),
+                &format!(
+                    "`{}` is now `{}`\n",
+                    escape::line(name),
+                    escape::line(new_name)
+                ),
                 &json!({ "renamed": name, "to": new_name }),
             )
         }
@@ -419,7 +505,11 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
             attempt!(store.delete_character(&campaign, name));
             print(
                 format,
-                &format!("`{name}` deleted from `{campaign}`\n"),
+                &format!(
+                    "`{}` deleted from `{}`\n",
+                    escape::line(name),
+                    escape::line(&campaign)
+                ),
                 &json!({ "deleted": name }),
             )
         }
@@ -445,28 +535,45 @@ pub fn act(
             character.rule_set
         ));
     }
+    let seen = crate::act::Seen::of(game.name(), holder.view);
     if holder.odds {
         let odds = attempt!(store.odds(&campaign, name, &action, limits));
         let text = format!(
             "odds of {} for {name}:{}",
             action_name(&action),
-            crate::act::odds_text(&odds)
+            seen.odds_text(&odds)
         );
         return print(
             holder.source.format,
             &text,
-            &json!({ "action": action, "odds": odds }),
+            &json!({
+                "action": seen.show(Part::Action, &action),
+                "odds": seen.show(Part::Odds, &odds),
+            }),
         );
     }
     let dice = match (&holder.source.dice, holder.source.seed) {
         (Some(values), _) => Dice::Given(values.clone()),
-        (None, seed) => Dice::Seed(seed.unwrap_or_else(crate::fresh_seed)),
+        (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
-    let entry = attempt!(store.act(&campaign, name, &action, dice, limits));
-    let mut text = format!("{name}: {}\n", entry.summary);
+    let mut entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    // The log keeps everything; what is printed is what the view may see.
+    entry.summary = seen.summary(&action, &entry.result, &entry.summary);
+    entry.result = seen.show(Part::Result, &entry.result);
+    if let Some(given) = entry.inputs.get_mut("action") {
+        *given = seen.show(Part::Action, given);
+    }
+    entry.state_before = entry.state_before.map(|s| seen.show(Part::State, &s));
+    entry.state_after = entry.state_after.map(|s| seen.show(Part::State, &s));
+    let mut text = format!("{}: {}\n", escape::line(name), escape::line(&entry.summary));
     if !entry.dice.is_empty() {
         let faces: Vec<i64> = entry.dice.iter().map(|d| d.face).collect();
-        text.push_str(&format!("dice: {faces:?}\n"));
+        let given = if entry.dice_given {
+            " (given by hand, marked in the log)"
+        } else {
+            ""
+        };
+        text.push_str(&format!("dice: {faces:?}{given}\n"));
     }
     if let Some(seed) = entry.seed.filter(|_| !entry.dice.is_empty()) {
         text.push_str(&format!("seed: {seed}\n"));
@@ -487,7 +594,7 @@ fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
 }
 
 pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
-    let store = attempt!(open(&args.db.db));
+    let store = attempt!(open_read(&args.db.db, &args.db.key));
     let format = args.db.format;
     let filter = attempt!(filter(&store, &args.filter));
     let campaign = filter.campaign.clone().unwrap_or_default();
@@ -496,13 +603,21 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             let entries = attempt!(store.log(&filter));
             let mut text = String::new();
             for e in &entries {
+                // What an entry is beyond its summary: dice entered by hand, a game master's edit, a
+                // re-anchoring under a key.
+                let mark = match (e.dice_given, e.action.as_str()) {
+                    (true, _) => "  [given dice]",
+                    (_, "edit") => "  [game-master edit]",
+                    (_, "migrate" | "import") => "  [re-anchored]",
+                    _ => "",
+                };
                 text.push_str(&format!(
-                    "{:>4}  {}  {:<10} {:<14} {}\n",
+                    "{:>4}  {}  {:<10} {:<14} {}{mark}\n",
                     e.sequence,
-                    e.time,
-                    e.character.as_deref().unwrap_or("-"),
-                    e.action,
-                    e.summary
+                    escape::line(&e.time),
+                    escape::line(e.character.as_deref().unwrap_or("-")),
+                    escape::line(&e.action),
+                    escape::line(&e.summary)
                 ));
             }
             if entries.is_empty() {
@@ -510,23 +625,66 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             }
             print(format, &text, &entries)
         }
-        LogCommand::Verify => {
-            let report = attempt!(store.verify(&campaign));
-            let text = if report.problems.is_empty() {
+        LogCommand::Verify { since } => {
+            let report = match since {
+                Some(receipt) => {
+                    let receipt: omen_store::Receipt = attempt!(receipt.parse());
+                    attempt!(store.verify_since(&campaign, &receipt))
+                }
+                None => attempt!(store.verify(&campaign)),
+            };
+            let shown = escape::line(&campaign);
+            let mut text = if report.problems.is_empty() {
                 format!(
-                    "the log of `{campaign}` is intact: {} entries, chain verified\n",
+                    "the log of `{shown}` is intact: {} entries, every hash, signature and seed verified, every character's state agrees with its last entry\n",
                     report.entries
                 )
             } else {
-                let mut text = format!("the log of `{campaign}` has been tampered with:\n");
+                let mut text = format!("the log of `{shown}` has been tampered with:\n");
                 for p in &report.problems {
-                    text.push_str(&format!("  {p}\n"));
+                    text.push_str(&format!("  {}\n", escape::line(&p.to_string())));
                 }
                 text
             };
+            if let Some(print) = &report.fingerprint {
+                let checked = if report.key_file_checked {
+                    "the key in your key file"
+                } else {
+                    "no key file here to compare with: compare the fingerprint with the one you trust"
+                };
+                text.push_str(&format!("signed with key {print} ({checked})\n"));
+            }
+            if report.unsigned_entries > 0 {
+                text.push_str(&format!(
+                    "entries 1 to {} were written before logs were signed: they are vouched for only from the migration entry that re-anchored them\n",
+                    report.unsigned_entries
+                ));
+            }
+            if let (Some(receipt), true) = (since, report.problems.is_empty()) {
+                text.push_str(&format!(
+                    "the log extends your receipt {}\n",
+                    escape::line(receipt)
+                ));
+            }
             let ok = report.problems.is_empty();
             print(format, &text, &report)?;
             Ok(ok)
+        }
+        LogCommand::Head => {
+            let head = attempt!(store.head(&campaign));
+            let text = match &head {
+                Some(head) => format!("{}\n", head.receipt()),
+                None => format!("the log of `{}` is empty\n", escape::line(&campaign)),
+            };
+            print(
+                format,
+                &text,
+                &json!({
+                    "campaign": campaign,
+                    "head": head,
+                    "receipt": head.as_ref().map(omen_store::ChainHead::receipt),
+                }),
+            )
         }
         LogCommand::Replay => {
             let report = attempt!(store.replay(&campaign, limits));
@@ -541,7 +699,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                     report.replayed
                 );
                 for problem in &report.problems {
-                    text.push_str(&format!("  {problem}\n"));
+                    text.push_str(&format!("  {}\n", escape::line(&problem.to_string())));
                 }
                 text
             };
@@ -613,7 +771,7 @@ pub fn saved_input(
     db: &Option<PathBuf>,
     given: &ScriptArgs,
 ) -> Result<(InputArgs, ScriptArgs), String> {
-    let store = open(db).map_err(|e| e.to_string())?;
+    let store = open_read(db, &None).map_err(|e| e.to_string())?;
     let campaign = campaign_name(&store, campaign)?;
     let saved = store
         .saved_roll(&campaign, name)
@@ -638,7 +796,7 @@ pub fn saved_input(
 }
 
 pub fn save(args: &SaveArgs) -> anyhow::Result<bool> {
-    let mut store = attempt!(open(&args.db.db));
+    let mut store = attempt!(open_write(&args.db));
     let campaign = attempt!(campaign_name(&store, &args.campaign));
     let expression = match (&args.expression, &args.file) {
         (Some(text), _) => text.clone(),
@@ -672,27 +830,41 @@ pub fn save(args: &SaveArgs) -> anyhow::Result<bool> {
     attempt!(store.save_roll(&campaign, &saved, args.replace));
     print(
         args.db.format,
-        &format!("saved @{} in `{campaign}`\n", saved.name),
+        &format!(
+            "saved @{} in `{}`\n",
+            escape::line(&saved.name),
+            escape::line(&campaign)
+        ),
         &saved,
     )
 }
 
 pub fn saved(args: &SavedArgs) -> anyhow::Result<bool> {
-    let mut store = attempt!(open(&args.db.db));
+    let mut store = match &args.command {
+        SavedCommand::List => attempt!(open_read(&args.db.db, &args.db.key)),
+        SavedCommand::Delete { .. } => attempt!(open_write(&args.db)),
+    };
     let campaign = attempt!(campaign_name(&store, &args.campaign));
     match &args.command {
         SavedCommand::List => {
             let saved = attempt!(store.saved_rolls(&campaign));
             let mut text = String::new();
             for s in &saved {
-                let params: Vec<String> =
-                    s.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                text.push_str(&format!("@{}  {}", s.name, s.expression));
+                let params: Vec<String> = s
+                    .params
+                    .iter()
+                    .map(|(k, v)| format!("{}={}", escape::line(k), escape::line(&v.to_string())))
+                    .collect();
+                text.push_str(&format!(
+                    "@{}  {}",
+                    escape::line(&s.name),
+                    escape::line(&s.expression)
+                ));
                 if !params.is_empty() {
                     text.push_str(&format!("  [{}]", params.join(", ")));
                 }
                 if let Some(d) = &s.description {
-                    text.push_str(&format!("  # {d}"));
+                    text.push_str(&format!("  # {}", escape::line(d)));
                 }
                 text.push('\n');
             }
@@ -714,19 +886,13 @@ pub fn saved(args: &SavedArgs) -> anyhow::Result<bool> {
 }
 
 pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
-    let store = attempt!(open(&args.db.db));
+    let store = attempt!(open_read(&args.db.db, &args.db.key));
     let campaign = attempt!(campaign_name(&store, &args.campaign));
     let exported = attempt!(store.export_campaign(&campaign));
     let text = format!("{exported:#}\n");
-    match &args.output {
-        Some(path) => {
-            attempt!(
-                write_atomically(path, &text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
-            );
-            eprintln!("exported `{campaign}` to {}", path.display());
-        }
-        None => io::stdout().lock().write_all(text.as_bytes())?,
+    crate::output::result().write_all(text.as_bytes())?;
+    if let Some(path) = crate::output::file() {
+        eprintln!("exported `{campaign}` to {}", path.display());
     }
     Ok(true)
 }
@@ -746,11 +912,11 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<bool> {
         serde_json::from_str(&text)
             .map_err(|e| format!("{} is not an export: {e}", args.file.display()))
     );
-    let mut store = attempt!(open(&args.db.db));
+    let mut store = attempt!(open_write(&args.db));
     let campaign = attempt!(store.import_campaign(&export, args.as_name.as_deref()));
     print(
         args.db.format,
-        &format!("imported campaign `{}`\n", campaign.name),
+        &format!("imported campaign `{}`\n", escape::line(&campaign.name)),
         &campaign,
     )
 }

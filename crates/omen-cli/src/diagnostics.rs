@@ -1,4 +1,7 @@
-//! Errors and warnings for stderr: drawn with a caret for people, or as one JSON object for programs.
+//! Errors and warnings for stderr: drawn with a caret for people (by annotate-snippets, the renderer
+//! rustc uses, coloured when `--color` and `NO_COLOR` allow), or as one JSON object for programs.
+//! However many there are and however long the line, the report is bounded: the first [`MAX_SHOWN`]
+//! of each kind, each line cut to a window around its span.
 //!
 //! Diagnostics of a script read with `--file` name it, with the line and column of the span, the way
 //! compilers do:
@@ -13,8 +16,8 @@
 
 use std::slice;
 
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use omen_lang::Diagnostic;
-use omen_lang::diagnostic::render;
 use serde::Serialize;
 
 /// The text diagnostics point into, and the file it was read from.
@@ -38,14 +41,45 @@ struct Report<'a> {
     errors: &'a [Diagnostic],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     warnings: &'a [Diagnostic],
+    /// Errors beyond the first [`MAX_SHOWN`], counted but not listed.
+    #[serde(skip_serializing_if = "is_zero")]
+    more_errors: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    more_warnings: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl<'a> Report<'a> {
+    /// At most [`MAX_SHOWN`] of each, the rest counted.
+    fn capped(errors: &'a [Diagnostic], warnings: &'a [Diagnostic]) -> Self {
+        let cut = |list: &'a [Diagnostic]| {
+            (
+                &list[..list.len().min(MAX_SHOWN)],
+                list.len().saturating_sub(MAX_SHOWN),
+            )
+        };
+        let (errors, more_errors) = cut(errors);
+        let (warnings, more_warnings) = cut(warnings);
+        Report {
+            errors,
+            warnings,
+            more_errors,
+            more_warnings,
+        }
+    }
 }
 
 /// The text for stderr: errors and warnings of one expression or script, or an empty string when there
 /// are none.
 ///
-/// JSON is `{"errors": [...], "warnings": [...]}` (an empty list is left out) on one line, each entry
-/// `{"severity", "kind", "message", "span": {"start", "end"}, "help"}`; spans are byte offsets into the
-/// expression or the file's text.
+/// Text shows the first [`MAX_SHOWN`] errors and warnings, each with a window of its line, and counts
+/// the rest. JSON is `{"errors": [...], "warnings": [...]}` (an empty list is left out) on one line,
+/// each entry `{"severity", "kind", "message", "span": {"start", "end"}, "help"}`, with
+/// `"more_errors"`/`"more_warnings"` counting those beyond the first [`MAX_SHOWN`]; spans are byte
+/// offsets into the expression or the file's text.
 pub fn render_diagnostics(
     style: Style,
     input: Input<'_>,
@@ -61,7 +95,7 @@ pub fn render_diagnostics(
             out.push_str(&render_text(input, warnings));
             out
         }
-        Style::Json => json_or_text(&Report { errors, warnings })
+        Style::Json => json_or_text(&Report::capped(errors, warnings))
             .unwrap_or_else(|| render_diagnostics(Style::Text, input, errors, warnings)),
     }
 }
@@ -78,11 +112,9 @@ pub fn render_input_error(style: Style, error: &Diagnostic) -> String {
     };
     match style {
         Style::Text => text(),
-        Style::Json => json_or_text(&Report {
-            errors: slice::from_ref(error),
-            warnings: &[],
-        })
-        .unwrap_or_else(text),
+        Style::Json => {
+            json_or_text(&Report::capped(slice::from_ref(error), &[])).unwrap_or_else(text)
+        }
     }
 }
 
@@ -94,42 +126,112 @@ fn json_or_text(report: &Report<'_>) -> Option<String> {
     Some(out)
 }
 
-/// Each diagnostic drawn under its line; for a file, with a `--> file:line:column` line after the
-/// message.
-fn render_text(input: Input<'_>, diagnostics: &[Diagnostic]) -> String {
-    let Some(file) = input.file else {
-        return render(input.text, diagnostics);
-    };
-    let mut out = String::new();
-    for d in diagnostics {
-        let drawn = render(input.text, slice::from_ref(d));
-        let (line, column) = line_and_column(input.text, d.span.start);
-        let pad = " ".repeat(line.to_string().len());
-        let location = format!("{pad}--> {file}:{line}:{column}\n");
-        // The drawing starts with the message, then an empty gutter line `{pad} |`: the location goes
-        // between them, found by the gutter so that a message with a line break cannot misplace it.
-        match drawn.find(&format!("\n{pad} |\n")) {
-            Some(end_of_message) => {
-                out.push_str(&drawn[..=end_of_message]);
-                out.push_str(&location);
-                out.push_str(&drawn[end_of_message + 1..]);
-            }
-            None => {
-                out.push_str(&drawn);
-                out.push_str(&location);
-            }
-        }
+/// At most this many errors (and, apart, warnings) are drawn; the rest are counted.
+pub const MAX_SHOWN: usize = 20;
+
+/// Characters of the source line shown on either side of a span: a long line is shown as a window
+/// around the span, never whole.
+const WINDOW: usize = 60;
+
+/// Whether diagnostics are coloured: set once by `main` from `--color` and `NO_COLOR`.
+static COLOUR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Colours the diagnostics drawn from now on (ANSI escapes), or not.
+pub fn set_colour(on: bool) {
+    COLOUR.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn renderer() -> Renderer {
+    if COLOUR.load(std::sync::atomic::Ordering::Relaxed) {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
     }
+}
+
+/// The line holding the span's start, cut to a window around the span when it is long: the text shown,
+/// the span within it, and the line number.
+fn window(text: &str, span: omen_lang::Span) -> (String, std::ops::Range<usize>, usize) {
+    let start = text.floor_char_boundary(span.start.min(text.len()));
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line_no = text[..line_start].matches('\n').count() + 1;
+    let end = text.floor_char_boundary(span.end.clamp(start, line_end));
+    let line = &text[line_start..line_end];
+    let (start, end) = (start - line_start, end - line_start);
+    // Window edges: WINDOW characters before the span's start and after its end (at most WINDOW of it).
+    let from = line[..start]
+        .char_indices()
+        .rev()
+        .nth(WINDOW - 1)
+        .map_or(0, |(i, _)| i);
+    let span_end = line[start..end]
+        .char_indices()
+        .nth(WINDOW)
+        .map_or(end, |(i, _)| start + i);
+    let to = line[span_end..]
+        .char_indices()
+        .nth(WINDOW)
+        .map_or(line.len(), |(i, _)| span_end + i);
+    // The input is drawn as typed or stored: its control characters are shown as escapes, never sent
+    // to the terminal as commands (the colour this module adds is the only escape sequence drawn).
+    let escaped = |text: &str| crate::escape::lines(text).into_owned();
+    let mut shown = String::new();
+    if from > 0 {
+        shown.push('…');
+    }
+    shown.push_str(&escaped(&line[from..start]));
+    let span_from = shown.len();
+    shown.push_str(&escaped(&line[start..span_end]));
+    let span_to = shown.len();
+    shown.push_str(&escaped(&line[span_end..to]));
+    if to < line.len() {
+        shown.push('…');
+    }
+    (shown, span_from..span_to, line_no)
+}
+
+/// One diagnostic drawn by annotate-snippets: the message, for a file a `--> file:line:column` line,
+/// the source line with carets under the span, and the hint.
+fn draw(input: Input<'_>, d: &Diagnostic) -> String {
+    let level = match d.severity {
+        omen_lang::Severity::Error => Level::ERROR,
+        _ => Level::WARNING,
+    };
+    let (line, span, line_no) = window(input.text, d.span);
+    let mut snippet = Snippet::source(line.as_str())
+        .line_start(line_no)
+        .annotation(AnnotationKind::Primary.span(span));
+    if let Some(file) = input.file {
+        snippet = snippet.path(file);
+    }
+    let message = crate::escape::lines(&d.message);
+    let mut group = level.primary_title(message).element(snippet);
+    if let Some(help) = &d.help {
+        group = group.element(Level::HELP.message(crate::escape::lines(help)));
+    }
+    let mut out = renderer().render(&[group]);
+    out.push('\n');
     out
 }
 
-/// The 1-based line and column (in characters) of a byte offset, counted as `render` counts them.
-fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
-    let offset = text.floor_char_boundary(offset.min(text.len()));
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.matches('\n').count() + 1;
-    (line, before[line_start..].chars().count() + 1)
+/// Each diagnostic drawn under its line, at most [`MAX_SHOWN`] of them and a count of the rest.
+fn render_text(input: Input<'_>, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics.iter().take(MAX_SHOWN) {
+        out.push_str(&draw(input, d));
+    }
+    if diagnostics.len() > MAX_SHOWN {
+        let what = match diagnostics[0].severity {
+            omen_lang::Severity::Error => "errors",
+            _ => "warnings",
+        };
+        out.push_str(&format!(
+            "… and {} more {what} (the first {MAX_SHOWN} are shown)\n",
+            diagnostics.len() - MAX_SHOWN
+        ));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -186,14 +288,6 @@ mod tests {
     }
 
     #[test]
-    fn line_and_column_count_characters() {
-        assert_eq!(line_and_column("", 0), (1, 1));
-        assert_eq!(line_and_column("a\nbc", 3), (2, 2));
-        assert_eq!(line_and_column("«x»\n", 2), (1, 2));
-        assert_eq!(line_and_column("ab", 99), (1, 3));
-    }
-
-    #[test]
     fn an_input_error_has_no_drawing() {
         let e = Diagnostic::error(
             "unreadable-file",
@@ -208,6 +302,51 @@ mod tests {
         let v: serde_json::Value =
             serde_json::from_str(&render_input_error(Style::Json, &e)).unwrap();
         assert_eq!(v["errors"][0]["kind"], "unreadable-file");
+    }
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_span() {
+        let text = format!("{}x{}", "(".repeat(5000), ")".repeat(5000));
+        let (shown, span, line) = window(&text, Span::new(5000, 5001));
+        assert_eq!(line, 1);
+        assert_eq!(shown.chars().count(), 1 + WINDOW + 1 + WINDOW + 1);
+        assert!(shown.starts_with('…') && shown.ends_with('…'));
+        assert_eq!(&shown[span], "x");
+        // A short line is whole.
+        let (shown, span, _) = window("1d6 + y", Span::new(6, 7));
+        assert_eq!((shown.as_str(), span), ("1d6 + y", 6..7));
+        // The second line of a script, a span past the end of the text.
+        let (shown, span, line) = window("a\nbc", Span::new(9, 9));
+        assert_eq!((shown.as_str(), span, line), ("bc", 2..2, 2));
+    }
+
+    #[test]
+    fn only_the_first_diagnostics_are_drawn() {
+        let errors: Vec<Diagnostic> = (0..50)
+            .map(|i| Diagnostic::error("e", Span::new(i, i + 1), format!("error {i}")))
+            .collect();
+        let text = ")".repeat(50);
+        let drawn = render_diagnostics(Style::Text, expression(&text), &errors, &[]);
+        assert_eq!(drawn.matches("error ").count(), MAX_SHOWN);
+        assert!(
+            drawn.ends_with("… and 30 more errors (the first 20 are shown)\n"),
+            "{drawn}"
+        );
+        let json = render_diagnostics(Style::Json, expression(&text), &errors, &[]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["errors"].as_array().unwrap().len(), MAX_SHOWN);
+        assert_eq!(v["more_errors"], 30);
+    }
+
+    #[test]
+    fn colour_draws_escapes_only_when_asked() {
+        let e = Diagnostic::error("e", Span::new(0, 1), "bad");
+        set_colour(true);
+        let coloured = draw(expression("x"), &e);
+        set_colour(false);
+        let plain = draw(expression("x"), &e);
+        assert!(coloured.contains('\u{1b}'), "{coloured:?}");
+        assert!(!plain.contains('\u{1b}'), "{plain:?}");
     }
 
     fn expression(text: &str) -> Input<'_> {

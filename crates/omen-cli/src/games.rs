@@ -1,7 +1,7 @@
 //! `omen spelldice` (seed 001) and `omen luck` (seed 002): their analyses from the command line.
 //! The rules and the exact answers are omen-rules'; this only reads arguments and prints.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::{Limits, Probability, probability_to_f64};
@@ -42,7 +42,8 @@ pub struct ExtremesArgs {
     /// Dice counts 1..=N.
     #[arg(long, value_name = "N", default_value_t = 12)]
     pub max_dice: usize,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -57,7 +58,8 @@ pub struct CastOddsArgs {
     /// Armour and encumbrance penalty subtracted from the total.
     #[arg(long, value_name = "P", default_value_t = 0)]
     pub penalty: i64,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -69,13 +71,18 @@ pub struct ExhaustArgs {
     /// The spell level (target 7 + level).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub spell_level: i64,
-    /// all | minimum | optimal | fixed:K
+    /// all | minimum | optimal (fewest days without a success) | most-casts (most successful casts a day) | fixed:K
     #[arg(long, value_name = "STRATEGY", default_value = "all")]
     pub strategy: String,
-    /// The author's variant: dice are lost only on a success or a catastrophe (001-M6).
+    /// The author's variant: dice are lost only on a success or a catastrophe (001-M6); the same as
+    /// --option removal-timing=success-or-catastrophe.
     #[arg(long)]
     pub variant: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// A rule option, NAME=VALUE: removal-faces or removal-timing (see `omen rules`).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -105,7 +112,7 @@ pub struct LuckRollArgs {
     )]
     pub event_modifier: i64,
     /// Which outcomes the event offers (002-M3).
-    #[arg(long, value_enum, default_value_t = OffersArg::Both)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = OffersArg::Both)]
     pub offers: OffersArg,
     /// A roll in the range of an outcome the event does not offer leaves the history as it was
     /// (002-A2; by default it is "no event" and empties the history).
@@ -149,7 +156,8 @@ pub struct LuckArgs {
     /// The combined modifier (event + intrinsic + karmic); any integer.
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub modifier: i64,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -166,7 +174,8 @@ pub struct StationaryArgs {
     /// Without the karmic modifier, for comparison.
     #[arg(long)]
     pub no_karma: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
 }
 
@@ -177,7 +186,7 @@ fn answer(
 ) -> anyhow::Result<bool> {
     match result {
         Ok((text, json)) => {
-            let mut out = io::stdout().lock();
+            let mut out = crate::output::result();
             match format {
                 Format::Text => out.write_all(text.as_bytes())?,
                 Format::Json => writeln!(out, "{json}")?,
@@ -281,11 +290,34 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
     let result = (|| {
         let strategy: Strategy = args.strategy.parse().map_err(|e| format!("{e}"))?;
         let spell_level = SpellLevel::new(args.spell_level).map_err(|e| e.to_string())?;
-        let options = if args.variant {
+        let fields = crate::act::analysis_options("spelldice", "exhaust", &args.options)?;
+        if args.variant && fields.contains_key("removal_timing") {
+            return Err(
+                "--variant is removal-timing=success-or-catastrophe; give one of the two"
+                    .to_string(),
+            );
+        }
+        fn field<T: serde::de::DeserializeOwned>(
+            fields: &serde_json::Map<String, serde_json::Value>,
+            name: &str,
+        ) -> Result<Option<T>, String> {
+            fields
+                .get(name)
+                .map(|value| serde_json::from_value(value.clone()).map_err(|e| e.to_string()))
+                .transpose()
+        }
+        let mut options = if args.variant {
             SpellDiceOptions::variant()
         } else {
             SpellDiceOptions::default()
         };
+        if let Some(faces) = field(&fields, "removal_faces")? {
+            options.removal_faces = faces;
+        }
+        if let Some(timing) = field(&fields, "removal_timing")? {
+            options.removal_timing = timing;
+        }
+        let variant = options.removal_timing != SpellDiceOptions::default().removal_timing;
         let e = exhaust(args.level, spell_level, strategy, &options, limits)
             .map_err(|e| e.to_string())?;
         let expected = Probability::new(
@@ -297,7 +329,7 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
             args.level,
             args.spell_level,
             args.strategy,
-            if args.variant { ", variant rule" } else { "" },
+            if variant { ", variant rule" } else { "" },
             e.exhausted_before_success,
             percent(&e.exhausted_before_success),
             e.expected_successes,
@@ -307,7 +339,8 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
             "level": args.level,
             "spell_level": args.spell_level,
             "strategy": args.strategy,
-            "variant": args.variant,
+            "variant": variant,
+            "removal_faces": i64::from(options.removal_faces),
             "probability": e.exhausted_before_success.to_string(),
             "expected_casts": e.expected_successes.to_string(),
             "commitments": e.commitments,
@@ -418,6 +451,43 @@ pub enum T13Command {
     Gain(crate::actions::BalanceArgs),
     /// Take from a character's Sway, Chi or Yarn (never below 0).
     Spend(crate::actions::BalanceArgs),
+    /// Spend the last test's levels (004-M5..M7): Extra Success Level effects of the character's
+    /// tier and failure inversions, gains and losses credited to the balances.
+    SpendLevels(SpendLevelsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SpendLevelsArgs {
+    /// An effect, NAME or NAME:AMOUNT (repeat for each level): gain-sway, gain-chi, gain-yarn,
+    /// cause-fear, negate-fear, cause-terror, negate-terror, cause-horror, negate-horror,
+    /// ordeal-card, wyrd-tarot-card, yarn-event-card, set-tone; failure inversions lose-sway,
+    /// lose-chi, lose-yarn, suffer-fear, suffer-terror, suffer-horror, opponent-plays-card,
+    /// opposite-tone. A gain or loss moves AMOUNT (default 1).
+    #[arg(long = "effect", value_name = "NAME[:AMOUNT]", required = true)]
+    pub effects: Vec<String>,
+    #[command(flatten)]
+    pub holder: crate::act::Holder,
+}
+
+fn spend_levels(args: &SpendLevelsArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let mut effects = Vec::new();
+    for text in &args.effects {
+        let (name, amount) = match text.split_once(':') {
+            Some((name, amount)) => match amount.parse::<u64>() {
+                Ok(amount) => (name, Some(amount)),
+                Err(_) => {
+                    eprintln!(
+                        "error: --effect {text}: `{amount}` is not an amount; write e.g. gain-sway:2"
+                    );
+                    return Ok(false);
+                }
+            },
+            None => (text.as_str(), None),
+        };
+        effects.push(serde_json::json!({ "effect": name, "amount": amount }));
+    }
+    let action = serde_json::json!({ "action": "spend-levels", "effects": effects });
+    crate::act::run("t13", action, &args.holder, limits)
 }
 
 #[derive(Debug, Args)]
@@ -446,11 +516,23 @@ pub struct T13Args {
     #[arg(long, value_name = "D", conflicts_with = "opponent")]
     pub difficulty: Option<i64>,
     /// The opponent's total, in an opposed test.
-    #[arg(long, value_name = "TOTAL")]
+    #[arg(long, value_name = "TOTAL", conflicts_with = "opponent_dice")]
     pub opponent: Option<i64>,
-    /// Proficiency Crisis when every proficiency die is at 1 or 8, not any one (004-A4).
-    #[arg(long)]
-    pub all_dice_crisis: bool,
+    /// A die the opponent rolls, by sides (repeat for each): both sides roll, exact odds included.
+    #[arg(
+        long = "opponent-die",
+        value_name = "SIDES",
+        conflicts_with = "difficulty"
+    )]
+    pub opponent_dice: Vec<i64>,
+    /// Added to the opponent's rolled total.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 0
+    )]
+    pub opponent_modifier: i64,
     /// --dice gives the values in order: Boon, Descendant, proficiency, bought.
     #[command(flatten)]
     pub holder: crate::act::Holder,
@@ -479,7 +561,8 @@ fn t13_action(args: &T13Args, limits: &Limits) -> anyhow::Result<bool> {
         "modifier": args.modifier,
         "difficulty": args.difficulty,
         "opponent_total": args.opponent,
-        "crisis_trigger": if args.all_dice_crisis { "all-dice" } else { "any-die" },
+        "opponent_dice": args.opponent_dice,
+        "opponent_modifier": args.opponent_modifier,
     });
     crate::act::run("t13", action, &args.holder, limits)
 }
@@ -489,9 +572,15 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         T13Command::Test(args) => args,
         T13Command::Gain(args) => return crate::actions::t13_balance("gain", args, limits),
         T13Command::Spend(args) => return crate::actions::t13_balance("spend", args, limits),
+        T13Command::SpendLevels(args) => return spend_levels(args, limits),
     };
     let holder = &args.holder;
-    if holder.character.is_some() || holder.state.is_some() || holder.sheet.is_some() || holder.odds
+    // A test with the opponent's dice is the character action, whose odds cover both sides.
+    if holder.character.is_some()
+        || holder.state.is_some()
+        || holder.sheet.is_some()
+        || holder.odds
+        || !args.opponent_dice.is_empty()
     {
         return t13_action(args, limits);
     }
@@ -526,12 +615,14 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             _ => return Err("give --difficulty D or --opponent TOTAL".to_string()),
         }
         .map_err(|e| e.to_string())?;
+        let fields = crate::act::analysis_options("t13", "test", &holder.options)?;
         let options = T13Options {
-            crisis_trigger: if args.all_dice_crisis {
-                CrisisTrigger::AllDice
-            } else {
-                CrisisTrigger::AnyDie
-            },
+            crisis_trigger: crate::act::typed_option(
+                &fields,
+                "crisis_trigger",
+                &CrisisTrigger::ALL,
+                CrisisTrigger::name,
+            ),
         };
         let levels = dice
             .level_distribution(opposition, limits)
@@ -559,15 +650,28 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         if let Some(seed) = seed {
             text.push_str(&format!("seed: {seed}\n"));
         }
+        let result = roll.result;
+        let crisis_opposite = result.crisis_opposite();
         text.push_str(&format!(
-            "dice: {:?}, total {} → {}{}\n",
+            "dice: {:?}, total {} → {} ({} success levels, {} failure levels){}\n",
             roll.dice(),
             roll.total,
-            roll.result.level.name(),
-            if roll.result.crisis {
-                " (Proficiency Crisis)"
-            } else {
-                ""
+            result.level.name(),
+            result.success_levels,
+            result.failure_levels,
+            match crisis_opposite {
+                Some((level, levels)) => format!(
+                    "; Proficiency Crisis: also {} ({levels} {} levels)",
+                    level.name(),
+                    if level.is_success() {
+                        "success"
+                    } else {
+                        "failure"
+                    }
+                ),
+                None if result.crisis =>
+                    "; Proficiency Crisis (Borderline has no opposite)".to_string(),
+                None => String::new(),
             }
         ));
         let json = serde_json::json!({
@@ -578,6 +682,11 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             "total": roll.total,
             "level": roll.result.level.name(),
             "proficiency_crisis": roll.result.crisis,
+            "success_levels": result.success_levels,
+            "failure_levels": result.failure_levels,
+            "crisis_opposite": crisis_opposite.map(|(level, levels)| {
+                serde_json::json!({ "level": level.name(), "levels": levels })
+            }),
             "seed": seed,
         });
         Ok((text, json))

@@ -1,7 +1,7 @@
 //! `omen hprpg`: seed 003's d12 success pools: the outcome tables of its Appendix 10, and a
 //! character's checks, castings, resists and resources (see [`crate::actions`]).
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::Limits;
@@ -87,7 +87,8 @@ pub struct CreateArgs {
     /// "capability_choices": [...], "fortitude": 3, "health": 5}.
     #[arg(long, value_name = "JSON")]
     pub choices: String,
-    #[arg(long, value_enum, default_value_t = crate::args::RollFormat::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::args::RollFormat::Text)]
     pub format: crate::args::RollFormat,
 }
 
@@ -162,13 +163,14 @@ pub struct PerceptionArgs {
     /// The sneaker's pool, for the chance of being revealed.
     #[arg(long, value_name = "N")]
     pub sneak_pool: Option<u64>,
-    #[arg(long, value_enum, default_value_t = crate::args::RollFormat::Text)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::args::RollFormat::Text)]
     pub format: crate::args::RollFormat,
 }
 
 /// Prints an analysis: text, or its JSON.
 fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Result<bool> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match format {
         crate::args::RollFormat::Text => out.write_all(text.as_bytes())?,
         crate::args::RollFormat::Json => writeln!(out, "{json}")?,
@@ -306,7 +308,8 @@ pub struct TableArgs {
     /// The top of the catastrophe range (1 for 1-1, 3 for a Broken Wand's 1-3).
     #[arg(long, value_name = "X", default_value_t = 1)]
     pub catastrophe_range: i64,
-    #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Markdown)]
     pub format: TableFormat,
 }
 
@@ -349,7 +352,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
                     TableFormat::Markdown => t.markdown(),
                     TableFormat::Json => format!("{}\n", t.to_json()),
                 };
-                io::stdout().lock().write_all(text.as_bytes())?;
+                crate::output::result().write_all(text.as_bytes())?;
                 Ok(true)
             }
             Err(error) => {

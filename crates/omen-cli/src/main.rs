@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
-//! omen prob (EXPR | -f FILE) [--format table|markdown|csv|json] [--param NAME=VALUE]... [LIMITS]
+//! omen prob (EXPR [EXPR]... | -f FILE) [--format text|markdown|csv|json] [--view eq|ge|le|gt|lt] [--param NAME=VALUE|A..B]...
 //!
 //! -f, --file FILE       read the script from FILE (UTF-8) instead of EXPR; `-` reads stdin
 //!
@@ -13,8 +13,15 @@
 //!   --max-outcomes N      outcomes of one distribution
 //!   --max-states N        states a dynamic program holds at once
 //!   --max-chain-states N  states of one process (`after`, `absorb`, `stationary`)
-//!   --work-budget N       64-bit multiply-adds of one exact computation
+//!   --work-budget N       64-bit multiply-adds of one computation (a rolled step or die costs a fixed amount)
+//!   --max-process-steps N steps of one rolled process
+//!   --max-call-depth N    nested calls of user functions
+//!   --max-output BYTES    bytes of the result, refused before it is written
 //! ```
+//!
+//! Every limit has a ceiling (`omen_core::Ceilings`); a value past it is a usage error. The work runs on
+//! a thread with `omen_lang::STACK_BYTES` of stack, which fits the deepest evaluation the language
+//! admits (`omen_lang::MAX_NESTING`).
 //!
 //! Exactly one of EXPR and `--file` is given. Diagnostics of a file name it, with the line and column
 //! (`--> check.omen:3:5`); a file that cannot be read, is not UTF-8 or is longer than the language's
@@ -25,6 +32,11 @@
 //! `"seed"` in JSON) so the roll can be replayed; `--dice` replays given values instead. The transcript
 //! format and its marks are described in [`transcript`], the odds formats in [`odds`]; `prob` of an
 //! `absorb(…)` script adds the exact expected number of steps.
+//!
+//! Several EXPRs (or a `--param NAME=A..B` range) are computed one by one and shown side by side (see
+//! [`compare`]). Text tables fit `COLUMNS` (else the terminal, else 100 columns), long fractions shown as
+//! decimals unless `--exact`; CSV and JSON are always exact. `-o FILE` (every command) writes the result
+//! to FILE instead of stdout, replacing FILE only when the command succeeds (see [`output`]).
 //!
 //! stdout carries the result and nothing else. Errors and warnings go to stderr: drawn under the input with
 //! a caret and a hint, or with `--format json` as one JSON object
@@ -45,11 +57,14 @@ mod act;
 mod actions;
 mod args;
 mod campaign;
+mod compare;
 mod diagnostics;
+mod escape;
 mod fraction;
 mod games;
 mod hprpg;
 mod odds;
+mod output;
 mod ritual;
 mod rules;
 mod transcript;
@@ -69,11 +84,12 @@ use omen_lang::{
 use serde::Serialize;
 
 use crate::args::{
-    Cli, Command, InputArgs, LimitArgs, ProbArgs, ProbFormat, RollArgs, RollFormat, ScriptArgs,
+    Cli, Command, InputArgs, LimitArgs, ProbArgs, ProbFormat, ProbParam, RollArgs, RollFormat,
+    ScriptArgs,
 };
 use crate::diagnostics::{Input, Style, render_diagnostics, render_input_error};
 use crate::odds::Odds;
-use crate::transcript::render_transcript;
+use crate::transcript::{render_transcript, render_transcript_within};
 
 /// How a command ended, when it ended on its own terms.
 enum Status {
@@ -84,8 +100,38 @@ enum Status {
 fn main() -> ExitCode {
     // clap exits by itself: 2 for a usage error, 0 for --help and --version.
     let cli = Cli::parse();
+    diagnostics::set_colour(cli.color.colour(
+        io::IsTerminal::is_terminal(&io::stderr()),
+        std::env::var_os("NO_COLOR").as_deref(),
+    ));
+    if let Some(path) = &cli.output
+        && let Err(error) = output::to_file(path)
+    {
+        eprintln!("error: cannot write {}: {error}", path.display());
+        return ExitCode::from(2);
+    }
+    let output_file = cli.output.clone();
+    // The work runs on a thread whose stack fits the deepest walk the limits admit (the language
+    // counts nesting against omen_lang::MAX_NESTING), so no input can overflow the stack; the memory
+    // is only reserved, and used as deep as a program goes.
+    let worker = std::thread::Builder::new()
+        .name("omen".to_string())
+        .stack_size(omen_lang::STACK_BYTES)
+        .spawn(move || panic::catch_unwind(AssertUnwindSafe(|| run(&cli))));
+    let outcome = match worker {
+        Ok(handle) => handle.join().unwrap_or_else(Err),
+        Err(error) => {
+            eprintln!("internal error: cannot start the worker thread: {error}");
+            return ExitCode::from(1);
+        }
+    };
     // A panic is a bug, and bugs are exit 1 like every other internal error; the hook has printed it.
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| run(&cli)));
+    let succeeded = matches!(outcome, Ok(Ok(Status::Success)));
+    if let Err(error) = output::finish(succeeded) {
+        let path = output_file.as_deref().unwrap_or(std::path::Path::new("-"));
+        eprintln!("internal error: cannot write {}: {error}", path.display());
+        return ExitCode::from(1);
+    }
     match outcome {
         Ok(Ok(Status::Success)) => ExitCode::SUCCESS,
         Ok(Ok(Status::BadInput)) => ExitCode::from(2),
@@ -182,7 +228,11 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     };
     let dice = match &args.source.dice {
         Some(values) => omen_store::Dice::Given(values.clone()),
-        None => omen_store::Dice::Seed(args.source.seed.unwrap_or_else(fresh_seed)),
+        // A campaign derives its seeds from its key and log; a chosen one is refused by the store.
+        None => args
+            .source
+            .seed
+            .map_or(omen_store::Dice::Derived, omen_store::Dice::Seed),
     };
     let character = args.campaign.character.as_deref();
     let rolled = match saved {
@@ -273,17 +323,20 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         Ok(rolled) => rolled,
         Err(error) => return fail(style, input, &[error], &warnings),
     };
+    // Rendering stops as soon as the text passes --max-output, so a huge roll is never built whole.
+    let max_output = usize::try_from(options.limits.max_output).unwrap_or(usize::MAX);
     let text = match args.source.format {
         RollFormat::Text => {
             // After the seed line, which stays first so that a roll can be replayed from it.
-            let transcript = render_transcript(&rolled, seed);
-            let split = if seed.is_some() {
-                transcript.find('\n').map_or(0, |i| i + 1)
-            } else {
-                0
-            };
-            let (seed_line, rest) = transcript.split_at(split);
-            format!("{seed_line}reading: {}\n{rest}", checked.reading)
+            render_transcript_within(&rolled, seed, max_output).map(|transcript| {
+                let split = if seed.is_some() {
+                    transcript.find('\n').map_or(0, |i| i + 1)
+                } else {
+                    0
+                };
+                let (seed_line, rest) = transcript.split_at(split);
+                format!("{seed_line}reading: {}\n{rest}", checked.reading)
+            })
         }
         RollFormat::Json => {
             let report = RollReport {
@@ -293,62 +346,321 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
                 tree: &rolled.tree,
                 reading: &checked.reading,
             };
-            let mut out = serde_json::to_string(&report).context("writing the roll as JSON")?;
-            out.push('\n');
-            out
+            let mut out = CappedBuffer {
+                bytes: Vec::new(),
+                limit: max_output,
+            };
+            match serde_json::to_writer(&mut out, &report) {
+                Ok(()) => {
+                    out.bytes.push(b'\n');
+                    Some(String::from_utf8(out.bytes).context("writing the roll as JSON")?)
+                }
+                Err(error) if error.is_io() => None,
+                Err(error) => return Err(error).context("writing the roll as JSON"),
+            }
         }
+    };
+    let Some(text) = text.filter(|t| t.len() <= max_output) else {
+        return fail(
+            style,
+            input,
+            &[too_much_output(
+                u128::from(options.limits.max_output) + 1,
+                options.limits.max_output,
+            )],
+            &warnings,
+        );
     };
     succeed(style, input, &warnings, |out| {
         out.write_all(text.as_bytes())
     })
 }
 
+/// One distribution `omen prob` computes: an expression or file with its parameters.
+struct Column {
+    label: String,
+    input: InputArgs,
+    script: ScriptArgs,
+}
+
+/// Most distributions one `omen prob` compares.
+const MAX_COLUMNS: usize = 100;
+
+/// The distributions asked for: each EXPR (or the file), once per value of a `--param` range.
+fn columns(args: &ProbArgs) -> Result<Vec<Column>, String> {
+    let inputs: Vec<(String, InputArgs)> = match &args.file {
+        Some(path) => vec![(
+            path.display().to_string(),
+            InputArgs {
+                expression: None,
+                file: Some(path.clone()),
+            },
+        )],
+        None => args
+            .expressions()
+            .into_iter()
+            .map(|e| {
+                let input = InputArgs {
+                    expression: Some(e.clone()),
+                    file: None,
+                };
+                (e, input)
+            })
+            .collect(),
+    };
+    let mut fixed = Vec::new();
+    let mut range = None;
+    for param in &args.params {
+        match param {
+            ProbParam::One(name, value) => fixed.push((name.clone(), value.clone())),
+            ProbParam::Range(name, low, high) => {
+                if range.is_some() {
+                    return Err(
+                        "only one --param may be a range; give the others one value each".into(),
+                    );
+                }
+                range = Some((name.clone(), *low, *high));
+            }
+        }
+    }
+    let values: Vec<Option<i64>> = match &range {
+        Some((_, low, high)) => (*low..=*high).map(Some).collect(),
+        None => vec![None],
+    };
+    if inputs.len() * values.len() > MAX_COLUMNS {
+        return Err(format!(
+            "{} distributions to compare (limit {MAX_COLUMNS}); give fewer expressions or a narrower range",
+            inputs.len() * values.len()
+        ));
+    }
+    let mut columns = Vec::new();
+    for (label, input) in &inputs {
+        for value in &values {
+            let mut params = fixed.clone();
+            let mut label = label.clone();
+            if let (Some((name, _, _)), Some(value)) = (&range, value) {
+                params.push((name.clone(), Value::Int(*value)));
+                label = if inputs.len() == 1 {
+                    format!("{name}={value}")
+                } else {
+                    format!("{label} {name}={value}")
+                };
+            }
+            let (input, script) = match saved_name(input) {
+                Some(name) => {
+                    let given = ScriptArgs {
+                        params,
+                        dialect: args.dialect.clone(),
+                    };
+                    campaign::saved_input(name, &args.campaign, &args.db, &given)?
+                }
+                None => (
+                    InputArgs {
+                        expression: input.expression.clone(),
+                        file: input.file.clone(),
+                    },
+                    ScriptArgs {
+                        params,
+                        dialect: args.dialect.clone(),
+                    },
+                ),
+            };
+            columns.push(Column {
+                label,
+                input,
+                script,
+            });
+        }
+    }
+    Ok(columns)
+}
+
+/// Columns the text output may fill: `COLUMNS`, else the terminal's width, else 100.
+fn text_width() -> usize {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+    {
+        return columns;
+    }
+    if output::result().is_terminal()
+        && let Some((terminal_size::Width(width), _)) = terminal_size::terminal_size()
+    {
+        return usize::from(width);
+    }
+    100
+}
+
+/// A buffer that refuses to grow past `limit` bytes: a writer into it fails instead.
+struct CappedBuffer {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl Write for CappedBuffer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.bytes.len().saturating_add(buf.len()) > self.limit {
+            return Err(io::Error::other("the output limit is reached"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A result larger than `--max-output`, refused before anything is written.
+fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
+    Diagnostic::error(
+        "too-much-output",
+        Span::new(0, 0),
+        if bytes > u128::from(limit) + 1 {
+            format!("the result would print about {bytes} bytes (limit {limit})")
+        } else {
+            format!("the result would print more than {limit} bytes (the limit)")
+        },
+    )
+    .with_help(
+        "ask a narrower question (e.g. `(EXPR) >= 30` for one probability), use a format without \
+         statistics or the table (--format csv), or raise --max-output",
+    )
+}
+
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
     let style = match args.format {
         ProbFormat::Json => Style::Json,
-        ProbFormat::Table | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
+        ProbFormat::Text | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
     };
-    let saved;
-    let (input, script_args) = match saved_name(&args.input) {
-        Some(name) => match campaign::saved_input(name, &args.campaign, &args.db, &args.script) {
-            Ok(found) => {
-                saved = found;
-                (&saved.0, &saved.1)
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                return Ok(Status::BadInput);
-            }
-        },
-        None => (&args.input, &args.script),
-    };
-    let (options, script, checked) = match compile_input(input, script_args, &args.limits, style) {
-        Ok(compiled) => compiled,
-        Err(status) => return status,
-    };
-    let (input, source) = (script.input(), script.text.as_str());
-    let result = match exact(&checked.program, &options.limits) {
-        Ok(result) => result,
-        Err(error) => return fail(style, input, &[error], &checked.warnings),
-    };
-    let odds =
-        Odds::new(source, &result, options.limits.explode_depth).with_reading(&checked.reading);
-    if args.format == ProbFormat::Csv
-        && let Some(note) = odds.depth_limit_note()
-    {
-        // CSV has no place for it, and a cut-off result must never pass silently.
-        eprintln!("warning: explosion depth limit reached: {note}");
+    if args.seed.is_some() {
+        eprintln!(
+            "error: `omen prob` takes no --seed: it computes the exact odds, and rolls no dice\n  \
+             = help: seeds belong to `omen roll`, e.g. `omen roll 2d6 --seed 3`"
+        );
+        return Ok(Status::BadInput);
     }
-    let reading = format!("reading: {}\n", checked.reading);
-    succeed(style, input, &checked.warnings, |out| match args.format {
-        ProbFormat::Table => out
-            .write_all(reading.as_bytes())
-            .and_then(|()| odds.table(out)),
-        ProbFormat::Markdown => out
-            .write_all(reading.as_bytes())
-            .and_then(|()| odds.markdown(out)),
-        ProbFormat::Csv => odds.csv(out),
-        ProbFormat::Json => odds.json(out),
+    let columns = match columns(args) {
+        Ok(columns) => columns,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(Status::BadInput);
+        }
+    };
+    let mut computed = Vec::new();
+    let mut readings = Vec::new();
+    let mut bound: u128 = 0;
+    for column in &columns {
+        let (options, script, checked) =
+            match compile_input(&column.input, &column.script, &args.limits, style) {
+                Ok(compiled) => compiled,
+                Err(status) => return status,
+            };
+        let result = match exact(&checked.program, &options.limits) {
+            Ok(result) => result,
+            Err(error) => return fail(style, script.input(), &[error], &checked.warnings),
+        };
+        // Side by side, each distribution's own report bounds its column from above.
+        bound = bound.saturating_add(odds::output_bound(&result, args.format));
+        if bound > u128::from(options.limits.max_output) {
+            return fail(
+                style,
+                script.input(),
+                &[too_much_output(bound, options.limits.max_output)],
+                &checked.warnings,
+            );
+        }
+        readings.push(checked.reading);
+        computed.push((
+            script,
+            checked.warnings,
+            result,
+            options.limits.explode_depth,
+        ));
+    }
+    let layout = odds::Layout {
+        width: text_width(),
+        exact: args.exact,
+        decimals: usize::from(args.decimals),
+    };
+    if let [(script, warnings, result, explode_depth)] = computed.as_slice() {
+        let reading = readings.first().map_or("", String::as_str);
+        let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
+        if args.format == ProbFormat::Csv
+            && let Some(note) = odds.depth_limit_note()
+        {
+            // CSV has no place for it, and a cut-off result must never pass silently.
+            eprintln!("warning: explosion depth limit reached: {note}");
+        }
+        let reading = format!("reading: {reading}\n");
+        return succeed(style, script.input(), warnings, |out| match args.format {
+            ProbFormat::Text => out
+                .write_all(reading.as_bytes())
+                .and_then(|()| odds.table(out, &layout)),
+            ProbFormat::Markdown => out
+                .write_all(reading.as_bytes())
+                .and_then(|()| odds.markdown(out)),
+            ProbFormat::Csv => odds.csv(out),
+            ProbFormat::Json => odds.json(out),
+        });
+    }
+    // Side by side: each column's warnings and depth-limit notes first, named by its column.
+    let mut stderr = String::new();
+    for ((script, warnings, result, explode_depth), column) in computed.iter().zip(&columns) {
+        stderr.push_str(&render_diagnostics(style, script.input(), &[], warnings));
+        if args.format != ProbFormat::Json
+            && let Some(note) = Odds::new(&script.text, result, *explode_depth).depth_limit_note()
+        {
+            stderr.push_str(&format!(
+                "warning: `{}`: explosion depth limit reached: {note}\n",
+                column.label
+            ));
+        }
+    }
+    io::stderr()
+        .lock()
+        .write_all(stderr.as_bytes())
+        .context("writing warnings to stderr")?;
+    let comparison = compare::Comparison::new(
+        computed
+            .iter()
+            .zip(&columns)
+            .map(|((_, _, result, _), column)| {
+                compare::Series::new(column.label.clone(), &result.distribution)
+            })
+            .collect(),
+        args.view,
+    );
+    let exact = args.exact;
+    let transpose = args.transpose;
+    let no_input = Input {
+        text: "",
+        file: None,
+    };
+    succeed(style, no_input, &[], |out| match args.format {
+        ProbFormat::Text => comparison.text(out, exact, transpose),
+        ProbFormat::Markdown => comparison.markdown(out, exact, transpose),
+        ProbFormat::Csv => comparison.csv(out, transpose),
+        ProbFormat::Json => {
+            // One report per distribution, each as `omen prob --format json` gives it, with its label
+            // first.
+            out.write_all(b"[")?;
+            for (i, ((script, _, result, explode_depth), column)) in
+                computed.iter().zip(&columns).enumerate()
+            {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                let mut one = Vec::new();
+                Odds::new(&script.text, result, *explode_depth).json(&mut one)?;
+                let label = serde_json::to_string(&column.label)?;
+                write!(out, "{{\"label\":{label},")?;
+                // The report is one object on one line: everything after its opening brace.
+                out.write_all(one.trim_ascii().get(1..).unwrap_or_default())?;
+            }
+            writeln!(out, "]")
+        }
     })
 }
 
@@ -522,7 +834,7 @@ fn succeed(
         .lock()
         .write_all(text.as_bytes())
         .context("writing warnings to stderr")?;
-    let mut stdout = BufWriter::new(io::stdout().lock());
+    let mut stdout = BufWriter::new(crate::output::result());
     render(&mut stdout)
         .and_then(|()| stdout.flush())
         .context("writing the result to stdout")?;

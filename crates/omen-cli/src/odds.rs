@@ -25,11 +25,63 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::fraction::Fractions;
 
-/// Width of the longest bar in the table, in terminal cells.
+/// Width of the longest bar in the table, in terminal cells, when the terminal has room.
 const BAR_WIDTH: usize = 30;
+
+/// The bar is never narrower than this: a table squeezed further wraps instead of losing its bar.
+const MIN_BAR_WIDTH: usize = 4;
+
+/// Places of the decimal approximations unless `--decimals` says otherwise.
+pub const DEFAULT_DECIMALS: usize = 4;
+
+/// How the text table is fitted to the screen.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Columns available: `COLUMNS`, else the terminal's width, else 100.
+    pub width: usize,
+    /// Keep exact fractions however wide they make the table (`--exact`).
+    pub exact: bool,
+    /// Places of the decimals shown instead of long fractions, and of approximations (`--decimals`).
+    pub decimals: usize,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout {
+            width: 100,
+            exact: false,
+            decimals: DEFAULT_DECIMALS,
+        }
+    }
+}
 
 /// The partial blocks, in eighths of a cell: index n draws n/8.
 const PARTIAL_BLOCKS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+
+/// An upper bound on the bytes `format` prints for `result`, from the sizes of its weights and without
+/// rendering anything: each row holds three fractions no longer than twice the total's digits, a
+/// percentage or three, the outcome and, in the table, a bar.
+pub fn output_bound(result: &ExactResult, format: crate::args::ProbFormat) -> u128 {
+    let (rows, total_bits, outcome_chars): (u128, u64, u128) = match &result.distribution {
+        ValueDistribution::Int(d) => (d.len() as u128, d.total().bits(), 21),
+        ValueDistribution::Bool(d) => (d.len() as u128, d.total().bits(), 5),
+        ValueDistribution::Values(d) => {
+            let longest = d.outcomes().map(|v| v.to_string().len()).max().unwrap_or(0);
+            (d.len() as u128, d.total().bits(), longest as u128 + 2)
+        }
+    };
+    // Decimal digits of a number of `total_bits` bits, rounded up: log10(2) < 0.30103.
+    let digits = u128::from(total_bits) * 30_103 / 100_000 + 1;
+    let fractions = 3 * (2 * digits + 1);
+    let per_row = match format {
+        crate::args::ProbFormat::Text => {
+            fractions + outcome_chars + 3 * 12 + 3 * BAR_WIDTH as u128 + 20
+        }
+        _ => fractions + outcome_chars + 3 * 24 + 80,
+    };
+    // The statistics: mean and variance as fractions over up to twice the total's digits.
+    rows * per_row + 8 * digits + 4096
+}
 
 /// A probability as shown: the fraction in lowest terms, and a float for percentages and bars.
 struct Shown {
@@ -187,44 +239,73 @@ impl<'a> Odds<'a> {
     }
 
     /// Aligned columns with a bar proportional to P(=) (the likeliest outcome gets the full width), then
-    /// the statistics.
+    /// the statistics, fitted to `layout.width`: when the exact fractions would make a line wider, they
+    /// are shown as decimals, with a note saying how to get them in full.
     ///
     /// # Errors
     /// Writing to `out` failed.
-    pub fn table(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub fn table(&self, out: &mut dyn Write, layout: &Layout) -> io::Result<()> {
         let header = ["outcome", "P(=)", "%", "P(≥)", "%", "P(≤)", "%"];
-        let rows: Vec<([String; 7], f64)> = self
+        let rows: Vec<(Row, [String; 3])> = self
             .rows()
             .map(|r| {
-                let [p, l, m] = [&r.probability, &r.at_least, &r.at_most].map(percent);
-                let share = r.probability.value;
-                let cells = [
-                    r.outcome.to_string(),
-                    r.probability.fraction,
-                    p,
-                    r.at_least.fraction,
-                    l,
-                    r.at_most.fraction,
-                    m,
-                ];
-                (cells, share)
+                let percents = [&r.probability, &r.at_least, &r.at_most].map(percent);
+                (r, percents)
             })
             .collect();
-        let mut widths = header.map(|h| h.chars().count());
-        for (cells, _) in &rows {
-            for (w, cell) in widths.iter_mut().zip(cells) {
-                *w = (*w).max(cell.chars().count());
+        let cells = |decimals: Option<usize>| -> Vec<[String; 7]> {
+            let shown = |p: &Shown| match decimals {
+                Some(places) => decimal(p, places),
+                None => p.fraction.clone(),
+            };
+            rows.iter()
+                .map(|(r, [p, l, m])| {
+                    [
+                        r.outcome.to_string(),
+                        shown(&r.probability),
+                        p.clone(),
+                        shown(&r.at_least),
+                        l.clone(),
+                        shown(&r.at_most),
+                        m.clone(),
+                    ]
+                })
+                .collect()
+        };
+        let widths_of = |cells: &[[String; 7]]| {
+            let mut widths = header.map(|h| h.chars().count());
+            for row in cells {
+                for (w, cell) in widths.iter_mut().zip(row) {
+                    *w = (*w).max(cell.chars().count());
+                }
             }
+            widths
+        };
+        let line_width = |widths: &[usize; 7]| widths.iter().sum::<usize>() + 2 * widths.len();
+        let mut table = cells(None);
+        let mut widths = widths_of(&table);
+        let mut shortened = false;
+        if !layout.exact && line_width(&widths) + MIN_BAR_WIDTH > layout.width {
+            table = cells(Some(layout.decimals));
+            widths = widths_of(&table);
+            shortened = true;
         }
-        let largest = rows.iter().map(|(_, share)| *share).fold(0.0, f64::max);
+        let bar_width = layout
+            .width
+            .saturating_sub(line_width(&widths))
+            .clamp(MIN_BAR_WIDTH, BAR_WIDTH);
+        let largest = rows
+            .iter()
+            .map(|(r, _)| r.probability.value)
+            .fold(0.0, f64::max);
         let left = self.outcomes_are_text();
         let mut line = String::new();
         push_aligned(&mut line, &header, &widths, left);
         writeln!(out, "{line}")?;
-        for (cells, share) in &rows {
+        for (cells, (row, _)) in table.iter().zip(&rows) {
             line.clear();
             push_aligned(&mut line, cells, &widths, left);
-            let bar = bar(share / largest);
+            let bar = bar(row.probability.value / largest, bar_width);
             if !bar.is_empty() {
                 line.push_str("  ");
                 line.push_str(&bar);
@@ -232,10 +313,27 @@ impl<'a> Odds<'a> {
             writeln!(out, "{line}")?;
         }
         writeln!(out)?;
-        let stats = self.statistics();
+        let stats = self.statistics_fitted(layout, &mut shortened);
         let label_width = stats.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+        let room = layout.width.saturating_sub(label_width + 2);
         for (label, value) in stats {
+            // A long note breaks after its semicolon, under its own start.
+            let value = match value.split_once("; ") {
+                Some((first, rest)) if !layout.exact && value.chars().count() > room => {
+                    format!("{first};\n{:label_width$}  {rest}", "")
+                }
+                _ => value,
+            };
             writeln!(out, "{label:<label_width$}  {value}")?;
+        }
+        if shortened {
+            writeln!(out)?;
+            writeln!(
+                out,
+                "note: fractions too long for {} columns are shown as decimals;\n      \
+                 --exact, --format csv or --format json give them in full",
+                layout.width
+            )?;
         }
         Ok(())
     }
@@ -337,15 +435,53 @@ impl<'a> Odds<'a> {
         ))
     }
 
+    /// The statistics for the text table: an exact value that would not fit `layout.width` is shown
+    /// as a decimal (and `shortened` set).
+    fn statistics_fitted(
+        &self,
+        layout: &Layout,
+        shortened: &mut bool,
+    ) -> Vec<(&'static str, String)> {
+        let mut stats = self.statistics_with(layout.decimals);
+        let label_width = stats.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+        let room = layout.width.saturating_sub(label_width + 2);
+        if layout.exact {
+            return stats;
+        }
+        for (label, value) in &mut stats {
+            if value.chars().count() > room
+                && let Some((_, approximate)) = value.split_once(" ≈ ")
+            {
+                *value = format!("≈ {approximate}");
+                *shortened = true;
+            } else if *label == "depth limit reached"
+                && self.depth_limit.fraction.chars().count() > room / 2
+            {
+                *value = value.replacen(
+                    &self.depth_limit.fraction,
+                    &format!("≈ {}", decimal(&self.depth_limit, layout.decimals)),
+                    1,
+                );
+                *shortened = true;
+            }
+        }
+        stats
+    }
+
     /// Label and value of each statistic, in the order shown.
     fn statistics(&self) -> Vec<(&'static str, String)> {
+        self.statistics_with(DEFAULT_DECIMALS)
+    }
+
+    /// The statistics with `decimals` places in their decimal approximations.
+    fn statistics_with(&self, decimals: usize) -> Vec<(&'static str, String)> {
         let mut stats = Vec::new();
         if let Some(m) = &self.moments {
-            stats.push(("mean", exact_and_decimal(&m.mean)));
-            stats.push(("variance", exact_and_decimal(&m.variance)));
+            stats.push(("mean", exact_and_decimal(&m.mean, decimals)));
+            stats.push(("variance", exact_and_decimal(&m.variance, decimals)));
             stats.push((
                 "standard deviation",
-                format!("≈ {:.4}", m.standard_deviation),
+                format!("≈ {:.decimals$}", m.standard_deviation),
             ));
             stats.push(("median", m.median.to_string()));
         }
@@ -355,7 +491,7 @@ impl<'a> Odds<'a> {
             modes.join(", "),
         ));
         if let Some(steps) = self.expected_steps {
-            stats.push(("expected steps", exact_and_decimal(steps)));
+            stats.push(("expected steps", exact_and_decimal(steps, decimals)));
         }
         if let Some(note) = self.depth_limit_note() {
             stats.push(("depth limit reached", note));
@@ -422,13 +558,65 @@ fn fraction<T: std::fmt::Display + One + PartialEq>(r: &Ratio<T>) -> String {
     }
 }
 
-/// A whole number as is; anything else as its fraction and four decimals.
-fn exact_and_decimal(r: &Ratio<BigInt>) -> String {
+/// A whole number as is; anything else as its fraction and `decimals` decimals.
+fn exact_and_decimal(r: &Ratio<BigInt>, decimals: usize) -> String {
     if r.denom().is_one() {
         fraction(r)
     } else {
-        format!("{} ≈ {:.4}", fraction(r), ratio_to_f64(r))
+        format!("{} ≈ {:.decimals$}", fraction(r), ratio_to_f64(r))
     }
+}
+
+/// A probability as a decimal with `places` places; one too small to show that way keeps `places`
+/// significant digits in scientific notation, so that a possible outcome never reads as 0.
+fn decimal(p: &Shown, places: usize) -> String {
+    match p.fraction.as_str() {
+        "0" => return "0".to_string(),
+        "1" => return "1".to_string(),
+        _ => {}
+    }
+    let places = places.max(1);
+    if p.value == 0.0 {
+        return tiny(&p.fraction, places);
+    }
+    let fixed = format!("{:.places$}", p.value);
+    if fixed.starts_with('1') {
+        // Rounded up to a certainty it is not, as percentages never are.
+        return format!(">0.{}", "9".repeat(places));
+    }
+    if fixed.trim_start_matches(['0', '.']).is_empty() {
+        format!("{:.*e}", places - 1, p.value)
+    } else {
+        fixed
+    }
+}
+
+/// A positive fraction `num/den` too small for a float, in scientific notation from the leading digits
+/// of each side.
+fn tiny(fraction: &str, places: usize) -> String {
+    let Some((numerator, denominator)) = fraction.split_once('/') else {
+        return fraction.to_string();
+    };
+    let lead = |digits: &str| -> (f64, i64) {
+        let kept = &digits[..digits.len().min(17)];
+        let value: f64 = kept.parse().unwrap_or(f64::NAN);
+        (value, (digits.len() - kept.len()) as i64)
+    };
+    let (n, n_shift) = lead(numerator);
+    let (d, d_shift) = lead(denominator);
+    let ratio = n / d;
+    let mut exponent = n_shift - d_shift + ratio.log10().floor() as i64;
+    let mut mantissa = ratio / 10f64.powi(ratio.log10().floor() as i32);
+    if format!("{mantissa:.*}", places - 1).starts_with("10") {
+        mantissa /= 10.0;
+        exponent += 1;
+    }
+    format!("{mantissa:.*}e{exponent}", places - 1)
+}
+
+/// A probability in lowest terms as a percentage, as the table shows it.
+pub(crate) fn percent_of(p: &Probability) -> String {
+    percent(&Shown::of(p))
 }
 
 /// Two decimals, but never rounded to a certainty it is not: a possible outcome is at least "<0.01%".
@@ -454,7 +642,7 @@ fn percent_number(p: &Shown) -> String {
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break (labels and tuples can).
-fn csv_field(text: &str) -> String {
+pub(crate) fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
@@ -462,10 +650,10 @@ fn csv_field(text: &str) -> String {
     }
 }
 
-/// Blocks for `share` (0 to 1) of [`BAR_WIDTH`] cells, to the nearest eighth of a cell.
-fn bar(share: f64) -> String {
-    let eighths = (share * (BAR_WIDTH * 8) as f64).round() as usize;
-    let eighths = eighths.min(BAR_WIDTH * 8);
+/// Blocks for `share` (0 to 1) of `width` cells, to the nearest eighth of a cell.
+fn bar(share: f64, width: usize) -> String {
+    let eighths = (share * (width * 8) as f64).round() as usize;
+    let eighths = eighths.min(width * 8);
     let mut out = "█".repeat(eighths / 8);
     out.push_str(PARTIAL_BLOCKS[eighths % 8]);
     out
@@ -515,6 +703,10 @@ mod tests {
         String::from_utf8(out).expect("UTF-8")
     }
 
+    fn table(odds: &Odds<'_>, out: &mut dyn Write) -> io::Result<()> {
+        odds.table(out, &Layout::default())
+    }
+
     fn p(n: u32, d: u32) -> Probability {
         Probability::new(Weight::from(n), Weight::from(d))
     }
@@ -545,6 +737,19 @@ mod tests {
     }
 
     #[test]
+    fn decimals_keep_tiny_probabilities_visible() {
+        assert_eq!(decimal(&shown(1, 36), 4), "0.0278");
+        assert_eq!(decimal(&shown(1, 1_000_000), 4), "1.000e-6");
+        assert_eq!(decimal(&shown(1, 1), 4), "1");
+        assert_eq!(decimal(&shown(99_999, 100_000), 4), ">0.9999");
+        let far = Shown {
+            fraction: format!("3/1{}", "0".repeat(400)),
+            value: 0.0,
+        };
+        assert_eq!(decimal(&far, 3), "3.00e-400");
+    }
+
+    #[test]
     fn csv_quotes_what_needs_it() {
         assert_eq!(csv_field("12"), "12");
         assert_eq!(csv_field(r#"(3, "bad")"#), r#""(3, ""bad"")""#);
@@ -552,11 +757,12 @@ mod tests {
 
     #[test]
     fn bars_scale_to_the_largest_in_eighths() {
-        assert_eq!(bar(1.0), "█".repeat(BAR_WIDTH));
-        assert_eq!(bar(0.5), "█".repeat(BAR_WIDTH / 2));
+        assert_eq!(bar(1.0, BAR_WIDTH), "█".repeat(BAR_WIDTH));
+        assert_eq!(bar(0.5, BAR_WIDTH), "█".repeat(BAR_WIDTH / 2));
         // 1/240 of the width is one eighth of a cell.
-        assert_eq!(bar(1.0 / 240.0), "▏");
-        assert_eq!(bar(0.0001), "");
+        assert_eq!(bar(1.0 / 240.0, BAR_WIDTH), "▏");
+        assert_eq!(bar(0.0001, BAR_WIDTH), "");
+        assert_eq!(bar(1.0, 12), "█".repeat(12));
     }
 
     #[test]
@@ -589,7 +795,7 @@ mod tests {
     #[test]
     fn ties_list_every_mode() {
         let r = result("3d6", Limits::default());
-        let text = render(&Odds::new("3d6", &r, 20), Odds::table);
+        let text = render(&Odds::new("3d6", &r, 20), table);
         assert!(text.contains("\nmodes               10, 11\n"), "{text}");
     }
 
@@ -608,14 +814,14 @@ mod tests {
             "1/36 (2.78%): dice stop exploding after 1 extra; raise --explode-depth to lower it"
         );
         assert!(render(&odds, Odds::json).contains(r#""depth_limit_probability":"1/36""#));
-        assert!(render(&odds, Odds::table).contains("\ndepth limit reached  1/36 (2.78%)"));
+        assert!(render(&odds, table).contains("\ndepth limit reached  1/36 (2.78%)"));
     }
 
     #[test]
     fn table_lines_have_no_trailing_spaces() {
         for expression in ["4d6kh3", r#"if d4 = 1 then "a" else "longer""#] {
             let r = result(expression, Limits::default());
-            let text = render(&Odds::new(expression, &r, 20), Odds::table);
+            let text = render(&Odds::new(expression, &r, 20), table);
             assert!(text.lines().all(|l| !l.ends_with(' ')), "{text}");
         }
     }
@@ -625,7 +831,7 @@ mod tests {
         let expression = r#"if d4 = 1 then "a" else "longer""#;
         let r = result(expression, Limits::default());
         let odds = Odds::new(expression, &r, 20);
-        let table = render(&odds, Odds::table);
+        let table = render(&odds, table);
         let lines: Vec<&str> = table.lines().collect();
         assert!(lines[0].starts_with("outcome  "), "{table}");
         assert!(lines[1].starts_with("a        "), "{table}");
@@ -652,7 +858,7 @@ mod tests {
         let r = result(expression, Limits::default());
         let odds = Odds::new(expression, &r, 20);
         // From 1 between walls at 0 and 4, a fair walk takes 1 × 3 steps on average.
-        let table = render(&odds, Odds::table);
+        let table = render(&odds, table);
         let steps = table.lines().find(|l| l.starts_with("expected steps"));
         assert_eq!(
             steps.map(|l| l.split_whitespace().last()),

@@ -1,7 +1,7 @@
 //! `omen ritual`: seed 000's Lore and Essence checks and the seed's two tables. Arguments in, the
 //! rule set's exact answers and rolls out; the rules themselves live in `omen_rules::ritual`.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::{Args, Subcommand};
 use omen_core::{Limits, Probability, probability_to_f64};
@@ -82,7 +82,7 @@ pub struct EssenceArgs {
 
 /// Runs a ritual command; `Ok(false)` means bad input, already reported.
 pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     match command {
         RitualCommand::LoreTable => {
             out.write_all(lore_table().as_bytes())?;

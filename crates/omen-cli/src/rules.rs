@@ -1,7 +1,7 @@
 //! `omen rules`: the registered seed games, their mechanics, options, reference tables and the actions
 //! of their characters.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use omen_rules::{RuleSet, registry};
 use serde::Serialize;
@@ -17,6 +17,8 @@ struct Listing<'a> {
     mechanics: &'a [omen_rules::Mechanic],
     options: &'a [omen_rules::RuleOption],
     tables: Vec<&'a str>,
+    /// The fields only the game master sees (`--view player` hides them).
+    game_master_only: &'a omen_rules::GameMasterOnly,
     /// The actions a character of this game can take (`omen GAME ACTION`), when it keeps state.
     actions: &'a [omen_rules::stateful::ActionInfo],
     /// The version of the saved state format.
@@ -34,6 +36,7 @@ fn listing(rules: &'static dyn RuleSet) -> Listing<'static> {
         mechanics: rules.mechanics(),
         options: rules.options(),
         tables: rules.tables().iter().map(|t| t.name).collect(),
+        game_master_only: rules.game_master_only(),
         actions: game.map_or(&[], |g| g.actions()),
         state_version: game.map(|g| g.state_version()),
     }
@@ -41,7 +44,7 @@ fn listing(rules: &'static dyn RuleSet) -> Listing<'static> {
 
 /// Prints every registered rule set.
 pub fn run(format: RollFormat) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::result();
     let all: Vec<Listing> = registry().iter().map(|r| listing(*r)).collect();
     if format == RollFormat::Json {
         writeln!(out, "{}", serde_json::to_string(&all)?)?;
@@ -73,6 +76,26 @@ pub fn run(format: RollFormat) -> anyhow::Result<()> {
                 o.default,
                 o.name,
                 o.actions.join(", ")
+            )?;
+        }
+        let hidden = game.game_master_only;
+        if hidden.hides_anything() {
+            let parts = [
+                ("action", hidden.action),
+                ("sheet", hidden.sheet),
+                ("state", hidden.state),
+                ("result", hidden.result),
+                ("odds", hidden.odds),
+            ];
+            let listed: Vec<String> = parts
+                .iter()
+                .filter(|(_, paths)| !paths.is_empty())
+                .map(|(part, paths)| format!("{part} {}", paths.join(", ")))
+                .collect();
+            writeln!(
+                out,
+                "  game-master-only (hidden from --view player): {}",
+                listed.join("; ")
             )?;
         }
         for t in &game.tables {

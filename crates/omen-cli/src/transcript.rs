@@ -39,9 +39,16 @@ use omen_lang::{Roll, RollKind, RollNode, Value};
 
 /// The transcript of one roll; `seed` is shown first when the roll came from the seeded roller.
 pub fn render_transcript(roll: &Roll, seed: Option<u64>) -> String {
+    render_transcript_within(roll, seed, usize::MAX).unwrap_or_default()
+}
+
+/// The transcript, or `None` as soon as it grows past `limit` bytes (a deep recursion indents every
+/// line further, so a transcript can grow with the square of its depth: it is never built whole).
+pub fn render_transcript_within(roll: &Roll, seed: Option<u64>, limit: usize) -> Option<String> {
     let mut transcript = Transcript {
         source: &roll.expression,
         out: String::new(),
+        limit,
     };
     if let Some(seed) = seed {
         transcript.out.push_str(&format!("seed: {seed}\n"));
@@ -52,12 +59,14 @@ pub fn render_transcript(roll: &Roll, seed: Option<u64>) -> String {
         other => format!("result: {other}\n"),
     };
     transcript.out.push_str(&last);
-    transcript.out
+    (transcript.out.len() <= limit).then_some(transcript.out)
 }
 
 struct Transcript<'a> {
     source: &'a str,
     out: String,
+    /// Lines stop being written once `out` is longer than this.
+    limit: usize,
 }
 
 fn is_arithmetic(node: &RollNode) -> bool {
@@ -69,6 +78,9 @@ fn is_arithmetic(node: &RollNode) -> bool {
 
 impl Transcript<'_> {
     fn line(&mut self, indent: usize, label: Option<&str>, text: &str) {
+        if self.out.len() > self.limit {
+            return;
+        }
         for _ in 0..indent {
             self.out.push_str("  ");
         }

@@ -40,6 +40,10 @@ pub enum CoreError {
         "the chain never absorbs from reachable state number {state}: it can reach no absorbing state"
     )]
     NeverAbsorbs { state: usize },
+    #[error(
+        "the process would take more than {limit} steps; lower the number of steps or raise --max-process-steps"
+    )]
+    TooManyProcessSteps { limit: u64 },
     #[error("the chain's equations have no unique solution")]
     SingularChain,
     #[error("division by zero")]

@@ -29,7 +29,7 @@ pub use distribution::{
     Distribution, Probability, Statistics, Weight, probability_to_f64, ratio_to_f64,
 };
 pub use error::CoreError;
-pub use limits::{Budget, Limits};
+pub use limits::{Budget, Ceilings, Limits, SAMPLE_DIE_COST, SAMPLE_STEP_COST};
 pub use markov::{Absorption, Chain};
 pub use pool::{Keep, Unit, keep_sum, sequential_keep_sum};
 pub use roller::{ChaChaDice, DieSource, RecordingDice, RolledFace, ScriptedDice};

@@ -25,9 +25,42 @@ pub struct Limits {
     pub max_chain_states: u64,
     /// Nested calls of user functions in the language (recursion depth). Default 200.
     pub max_call_depth: u64,
-    /// Work of one exact computation, in 64-bit limb multiply-adds (a multiply of two big weights
-    /// costs the product of their lengths in limbs). Default 1,000,000,000: about two seconds at worst.
+    /// Work of one computation, in 64-bit limb multiply-adds (a multiply of two big weights costs the
+    /// product of their lengths in limbs); the sampler pays [`SAMPLE_STEP_COST`] per step and
+    /// [`SAMPLE_DIE_COST`] per die. Default 1,000,000,000: about two seconds at worst.
     pub work_budget: u64,
+    /// Steps one sampled process may take (`after`'s n, or the steps before `absorb` settles).
+    /// Default 100,000.
+    pub max_process_steps: u64,
+    /// Bytes of rendered output (a distribution's table or JSON, a roll's transcript). Default 64 MiB:
+    /// `1000d6` as JSON (22 MB) fits.
+    pub max_output: u64,
+}
+
+/// What the sampler pays from the work budget for each node it evaluates: about what the exact engine
+/// pays for the same wall time, so one budget bounds both interpreters (calibrated in bench/).
+pub const SAMPLE_STEP_COST: u64 = 200;
+
+/// What the sampler pays for each die it rolls (rerolled and exploded ones included).
+pub const SAMPLE_DIE_COST: u64 = 100;
+
+/// The highest value each limit flag accepts: past these, one request could need more memory than a
+/// server has (a pool of `max_dice` dice is allocated up front; states and outcomes are held at once)
+/// or more time than anyone waits.
+#[derive(Clone, Copy, Debug)]
+pub struct Ceilings;
+
+impl Ceilings {
+    pub const EXPLODE_DEPTH: u64 = 1_000;
+    pub const MAX_DICE: u64 = 1_000_000;
+    pub const MAX_SIDES: u64 = 10_000_000;
+    pub const MAX_OUTCOMES: u64 = 10_000_000;
+    pub const MAX_STATES: u64 = 200_000_000;
+    pub const MAX_CHAIN_STATES: u64 = 5_000;
+    pub const MAX_CALL_DEPTH: u64 = 10_000;
+    pub const WORK_BUDGET: u64 = 1_000_000_000_000;
+    pub const MAX_PROCESS_STEPS: u64 = 10_000_000;
+    pub const MAX_OUTPUT: u64 = 1 << 30;
 }
 
 impl Default for Limits {
@@ -42,6 +75,8 @@ impl Default for Limits {
             max_chain_states: 500,
             max_call_depth: 200,
             work_budget: 1_000_000_000,
+            max_process_steps: 100_000,
+            max_output: 64 << 20,
         }
     }
 }
@@ -108,6 +143,17 @@ impl Limits {
             return Err(CoreError::TooManyStates {
                 count,
                 limit: self.max_states,
+            });
+        }
+        Ok(())
+    }
+
+    /// # Errors
+    /// `TooManyProcessSteps` when `steps` is above `max_process_steps`.
+    pub fn check_process_steps(&self, steps: u128) -> Result<(), CoreError> {
+        if steps > self.max_process_steps as u128 {
+            return Err(CoreError::TooManyProcessSteps {
+                limit: self.max_process_steps,
             });
         }
         Ok(())

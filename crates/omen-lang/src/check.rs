@@ -176,6 +176,7 @@ pub fn core_diagnostic(error: &CoreError, span: Span) -> Diagnostic {
         CoreError::WorkBudget { .. } => ("work-budget", None),
         CoreError::TooManyStates { .. } => ("too-many-states", None),
         CoreError::TooManyChainStates { .. } => ("too-many-chain-states", None),
+        CoreError::TooManyProcessSteps { .. } => ("too-many-steps", None),
         CoreError::NeverAbsorbs { .. } => ("never-absorbs", None),
         CoreError::SingularChain => ("singular-chain", None),
         CoreError::DivisionByZero => (

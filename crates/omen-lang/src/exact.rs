@@ -93,6 +93,7 @@ pub fn exact(program: &Program, limits: &Limits) -> Result<ExactResult, Diagnost
         budget: &mut budget,
         env: Vec::new(),
         depth: 0,
+        nesting: 0,
         memo: HashMap::new(),
     };
     let r = ev.eval(&program.root)?;
@@ -126,8 +127,14 @@ struct Evaluator<'a> {
     budget: &'a mut Budget,
     env: Vec<Value>,
     depth: usize,
+    /// Nodes on the evaluation's path (every call's body included), against [`crate::MAX_NESTING`].
+    nesting: usize,
     memo: HashMap<(usize, Vec<Value>), Eval>,
 }
+
+/// What evaluating one node costs from the work budget besides the arithmetic it does: the
+/// bookkeeping of a node (a clone, a small map) takes about as long as this many limb multiply-adds.
+const NODE_COST: u64 = 200;
 
 /// P(A or B) for independent A and B.
 fn either(a: &Probability, b: &Probability) -> Probability {
@@ -253,6 +260,19 @@ impl Evaluator<'_> {
     }
 
     fn eval(&mut self, node: &Node) -> Result<Eval, Diagnostic> {
+        if self.nesting >= crate::MAX_NESTING {
+            return Err(crate::nesting_error(node.span));
+        }
+        self.budget
+            .spend(NODE_COST)
+            .map_err(|e| core_diagnostic(&e, node.span))?;
+        self.nesting += 1;
+        let r = self.eval_node(node);
+        self.nesting -= 1;
+        r
+    }
+
+    fn eval_node(&mut self, node: &Node) -> Result<Eval, Diagnostic> {
         let span = node.span;
         let at = |e: CoreError| core_diagnostic(&e, span);
         match &node.kind {
@@ -542,9 +562,24 @@ impl Evaluator<'_> {
                 }
                 let mut state = Eval::plain(s.dist.clone(), s.truncated.clone());
                 for _ in 0..k {
+                    // Each step visits every state (a memoised call, a mixture): it pays for them,
+                    // so a huge n is refused by the budget instead of looping, and the states it
+                    // may hold are those of any other process.
+                    let states = state.dist.len() as u64;
+                    ev.budget
+                        .spend(NODE_COST.saturating_mul(states))
+                        .map_err(|e| core_diagnostic(&e, span))?;
                     let next = ev.branch(&state.dist, span, |ev, x| {
                         ev.call(function, std::slice::from_ref(x), span)
                     })?;
+                    if next.dist.len() as u64 > ev.limits.max_chain_states {
+                        return Err(core_diagnostic(
+                            &CoreError::TooManyChainStates {
+                                limit: ev.limits.max_chain_states,
+                            },
+                            span,
+                        ));
+                    }
                     let settled = next.dist == state.dist;
                     state = Eval::plain(next.dist, either(&state.truncated, &next.truncated));
                     if settled {
@@ -748,21 +783,25 @@ fn process_error<S: Ord + Clone + std::fmt::Display>(
 ///
 /// # Errors
 /// As for `exact`.
+#[allow(clippy::too_many_arguments)] // the sampler's whole context: budget, nesting, frame, call
 pub(crate) fn call_distribution(
     program: &Program,
     limits: &Limits,
+    budget: &mut Budget,
+    nesting: usize,
     globals: &[Value],
     f: usize,
     args: &[Value],
     span: Span,
 ) -> Result<Distribution<Value>, Diagnostic> {
-    let mut budget = limits.budget();
+    // `nesting` continues the caller's count: this evaluation runs on top of the sampler's stack.
     let mut ev = Evaluator {
         program,
         limits,
-        budget: &mut budget,
+        budget,
         env: globals.to_vec(),
         depth: 0,
+        nesting,
         memo: HashMap::new(),
     };
     Ok(ev.call(f, args, span)?.dist)

@@ -41,6 +41,31 @@ pub use span::Span;
 pub use syntax::ParseLimits;
 pub use value::Value;
 
+/// The deepest path either interpreter may take through a program, counted in nodes (a call adds its
+/// body's depth to the caller's, and a `let` its body's): 200 calls of a body 20 unary minuses deep
+/// (about 4,600), or a script of 9,000 `let`s, fit. Past it, evaluation stops with a
+/// `nested-too-deeply` error.
+pub const MAX_NESTING: usize = 10_000;
+
+/// The stack a thread needs to compile and run any program the limits admit. An unoptimised build
+/// takes up to about 37 KiB of stack per level of [`MAX_NESTING`] (an optimised one far less), so
+/// 10,000 levels need about 370 MiB. The CLI's test `the_deepest_admitted_walks_fit_the_stack` runs
+/// the deepest walks of both interpreters. Run `compile`, `exact` and `sample` on a thread with at
+/// least this much stack (`std::thread::Builder::stack_size`): the memory is only reserved, and used
+/// as deep as a program goes.
+pub const STACK_BYTES: usize = 512 << 20;
+
+pub(crate) fn nesting_error(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "nested-too-deeply",
+        span,
+        format!(
+            "the evaluation nests more than {MAX_NESTING} levels deep (each call adds its body's depth)"
+        ),
+    )
+    .with_help("lower --max-call-depth, or write the recursion as a process: `absorb(step, start)`")
+}
+
 /// Everything that bounds a compile and a run, and the values given for a script's parameters.
 #[derive(Clone, Debug, Default)]
 pub struct Options {

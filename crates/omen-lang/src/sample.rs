@@ -3,7 +3,10 @@
 use std::collections::HashMap;
 
 use num_integer::Integer;
-use omen_core::{CoreError, Die, DieSource, Limits, Mark, PoolRoll, RolledDie, select_kept};
+use omen_core::{
+    Budget, CoreError, Die, DieSource, Limits, Mark, PoolRoll, RolledDie, SAMPLE_DIE_COST,
+    SAMPLE_STEP_COST, select_kept,
+};
 use serde::Serialize;
 
 use crate::check::core_diagnostic;
@@ -147,15 +150,27 @@ pub struct Roll {
     pub tree: RollNode,
 }
 
-/// A process stops after this many steps when sampled without reaching an absorbing state.
-pub const MAX_PROCESS_STEPS: usize = 100_000;
+/// A die source that pays for every die from the roll's work budget, so that no roll (exploding,
+/// rerolling or recursing) can roll dice without bound.
+struct PaidDice<'a> {
+    inner: &'a mut dyn DieSource,
+    budget: Budget,
+}
+
+impl DieSource for PaidDice<'_> {
+    fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+        self.budget.spend(SAMPLE_DIE_COST)?;
+        self.inner.roll(die)
+    }
+}
 
 /// Rolls a checked program once.
 ///
 /// # Errors
 /// A diagnostic at the node that failed: the dice source ran out or gave a value that is not a face, a
 /// random dice count was negative or over the limit, a division by zero, an overflow, a value of the
-/// wrong kind, runaway recursion.
+/// wrong kind, runaway recursion, the work budget (every step and every die is paid for), a process
+/// that takes more than `max_process_steps` steps, nesting past [`crate::MAX_NESTING`].
 pub fn sample(
     program: &Program,
     limits: &Limits,
@@ -164,9 +179,13 @@ pub fn sample(
     let tree = Sampler {
         program,
         limits,
-        source,
+        source: PaidDice {
+            inner: source,
+            budget: limits.budget(),
+        },
         env: Vec::new(),
         depth: 0,
+        nesting: 0,
         absorbing: HashMap::new(),
     }
     .node(&program.root)?;
@@ -180,9 +199,11 @@ pub fn sample(
 struct Sampler<'a> {
     program: &'a Program,
     limits: &'a Limits,
-    source: &'a mut dyn DieSource,
+    source: PaidDice<'a>,
     env: Vec<Value>,
     depth: usize,
+    /// Nodes on the evaluation's path (every call's body included), against [`crate::MAX_NESTING`].
+    nesting: usize,
     /// Whether a process state is absorbing, found exactly once per state.
     absorbing: HashMap<(usize, Value), bool>,
 }
@@ -203,6 +224,20 @@ fn boolean(node: &RollNode, what: &str) -> Result<bool, Diagnostic> {
 
 impl Sampler<'_> {
     fn node(&mut self, node: &Node) -> Result<RollNode, Diagnostic> {
+        if self.nesting >= crate::MAX_NESTING {
+            return Err(crate::nesting_error(node.span));
+        }
+        self.source
+            .budget
+            .spend(SAMPLE_STEP_COST)
+            .map_err(|e| core_diagnostic(&e, node.span))?;
+        self.nesting += 1;
+        let r = self.node_inner(node);
+        self.nesting -= 1;
+        r
+    }
+
+    fn node_inner(&mut self, node: &Node) -> Result<RollNode, Diagnostic> {
         let span = node.span;
         let at = |e: CoreError| core_diagnostic(&e, span);
         let (value, kind) = match &node.kind {
@@ -490,9 +525,9 @@ impl Sampler<'_> {
                         format!("cannot take {n} steps"),
                     ));
                 }
-                if n as usize > MAX_PROCESS_STEPS {
-                    return Err(too_many_steps(span));
-                }
+                self.limits
+                    .check_process_steps(n as u128)
+                    .map_err(|e| core_diagnostic(&e, n_node.span))?;
                 for _ in 0..n {
                     let step = self.call(function, std::slice::from_ref(&state), span)?;
                     state = step.value.clone();
@@ -503,8 +538,8 @@ impl Sampler<'_> {
                 if self.is_absorbing(function, &state, span)? {
                     break;
                 }
-                if taken.len() >= MAX_PROCESS_STEPS {
-                    return Err(too_many_steps(span));
+                if taken.len() as u64 >= self.limits.max_process_steps {
+                    return Err(too_many_steps(span, self.limits.max_process_steps));
                 }
                 let step = self.call(function, std::slice::from_ref(&state), span)?;
                 state = step.value.clone();
@@ -530,6 +565,8 @@ impl Sampler<'_> {
         let next = call_distribution(
             self.program,
             self.limits,
+            &mut self.source.budget,
+            self.nesting,
             globals,
             f,
             std::slice::from_ref(state),
@@ -577,7 +614,7 @@ impl Sampler<'_> {
             dice: rolled,
             total,
         } = spec
-            .roll(self.source)
+            .roll(&mut self.source)
             .map_err(|e| core_diagnostic(&e, span))?;
         Ok((
             Value::Int(total),
@@ -618,11 +655,14 @@ impl Sampler<'_> {
     }
 }
 
-fn too_many_steps(span: Span) -> Diagnostic {
+fn too_many_steps(span: Span, limit: u64) -> Diagnostic {
     Diagnostic::error(
         "too-many-steps",
         span,
-        format!("the process ran {MAX_PROCESS_STEPS} steps without stopping"),
+        format!("the process ran {limit} steps without reaching a state it stays in"),
     )
-    .with_help("check that the step reaches a state it returns unchanged")
+    .with_help(
+        "raise --max-process-steps if it is only slow to settle; `omen prob` gives the exact \
+         absorption without rolling it",
+    )
 }

@@ -411,6 +411,7 @@ static DESCRIPTION: Description = Description {
     mechanics: MECHANICS,
     options: OPTIONS,
     tables: TABLES,
+    game_master_only: crate::GameMasterOnly::NOTHING,
 };
 
 impl RuleSet for Hprpg {

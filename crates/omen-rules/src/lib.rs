@@ -76,6 +76,11 @@ pub trait RuleSet: Sync {
         self.describe().options
     }
 
+    /// What only the game master may see of a character and its actions (002-M4).
+    fn game_master_only(&self) -> &'static GameMasterOnly {
+        &self.describe().game_master_only
+    }
+
     /// Reference tables the module can print, such as a seed's appendix.
     fn tables(&self) -> &'static [ReferenceTable] {
         self.describe().tables
@@ -99,6 +104,139 @@ pub struct Description {
     pub mechanics: &'static [Mechanic],
     pub options: &'static [RuleOption],
     pub tables: &'static [ReferenceTable],
+    /// What only the game master may see: one declaration for every face (CLI, server, page).
+    pub game_master_only: GameMasterOnly,
+}
+
+/// Who is looking at an answer: the game master sees everything, a player only what the rule set does
+/// not declare game-master-only ([`GameMasterOnly`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum View {
+    #[default]
+    GameMaster,
+    Player,
+}
+
+/// The fields of a rule set's actions, sheet, state, action results and odds that only the game master may
+/// see (002-M4: a character's Luck modifiers are hidden from the player), declared once per rule set
+/// as data. Each entry is a path of object keys separated by `/`; a path through an array applies to
+/// every element. Every face applies the declaration the same way, through [`GameMasterOnly::show`]
+/// and [`GameMasterOnly::summary`], so no face decides on its own what a player sees.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GameMasterOnly {
+    /// Fields of an action as given (a modifier the game master sets).
+    pub action: &'static [&'static str],
+    pub sheet: &'static [&'static str],
+    pub state: &'static [&'static str],
+    pub result: &'static [&'static str],
+    pub odds: &'static [&'static str],
+    /// The one-line summary a player sees of an action, from the action's name and its result as the
+    /// player sees it; `None` when the full summary shows nothing game-master-only.
+    #[serde(skip)]
+    pub player_summary: fn(action: &str, shown: &serde_json::Value) -> Option<String>,
+}
+
+/// Which part of an answer a value is, for [`GameMasterOnly::show`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    Action,
+    Sheet,
+    State,
+    Result,
+    Odds,
+}
+
+fn no_player_summary(_action: &str, _shown: &serde_json::Value) -> Option<String> {
+    None
+}
+
+impl GameMasterOnly {
+    /// A rule set that hides nothing.
+    pub const NOTHING: GameMasterOnly = GameMasterOnly {
+        action: &[],
+        sheet: &[],
+        state: &[],
+        result: &[],
+        odds: &[],
+        player_summary: no_player_summary,
+    };
+
+    /// The paths hidden from a player in `part`.
+    pub fn paths(&self, part: Part) -> &'static [&'static str] {
+        match part {
+            Part::Action => self.action,
+            Part::Sheet => self.sheet,
+            Part::State => self.state,
+            Part::Result => self.result,
+            Part::Odds => self.odds,
+        }
+    }
+
+    /// `value` (a sheet, a state, a result or odds) as `view` may see it: whole for the game master,
+    /// without the declared paths for a player.
+    pub fn show(&self, view: View, part: Part, value: &serde_json::Value) -> serde_json::Value {
+        let mut shown = value.clone();
+        if view == View::Player {
+            for path in self.paths(part) {
+                let keys: Vec<&str> = path.split('/').collect();
+                remove_path(&mut shown, &keys);
+            }
+        }
+        shown
+    }
+
+    /// The summary of `action` as `view` may see it.
+    pub fn summary(
+        &self,
+        view: View,
+        action: &str,
+        result: &serde_json::Value,
+        summary: &str,
+    ) -> String {
+        match view {
+            View::GameMaster => summary.to_string(),
+            View::Player => {
+                let shown = self.show(view, Part::Result, result);
+                (self.player_summary)(action, &shown).unwrap_or_else(|| summary.to_string())
+            }
+        }
+    }
+
+    /// Whether anything at all is hidden from a player.
+    pub fn hides_anything(&self) -> bool {
+        [
+            Part::Action,
+            Part::Sheet,
+            Part::State,
+            Part::Result,
+            Part::Odds,
+        ]
+        .iter()
+        .any(|&part| !self.paths(part).is_empty())
+    }
+}
+
+fn remove_path(value: &mut serde_json::Value, keys: &[&str]) {
+    match value {
+        serde_json::Value::Array(items) => {
+            for item in items {
+                remove_path(item, keys);
+            }
+        }
+        serde_json::Value::Object(map) => match keys {
+            [] => {}
+            [last] => {
+                map.remove(*last);
+            }
+            [first, rest @ ..] => {
+                if let Some(inner) = map.get_mut(*first) {
+                    remove_path(inner, rest);
+                }
+            }
+        },
+        _ => {}
+    }
 }
 
 /// One mechanic of a rule set, for listings.
@@ -278,4 +416,51 @@ pub fn registry() -> &'static [&'static dyn RuleSet] {
 /// The rule set called `name` (as [`RuleSet::name`] spells it), if registered.
 pub fn find(name: &str) -> Option<&'static dyn RuleSet> {
     REGISTRY.iter().copied().find(|rules| rules.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_player_sees_a_luck_roll_without_the_game_masters_fields() {
+        let hidden = find("luck").expect("registered").game_master_only();
+        let state = json!({ "history": { "kind": "good", "length": 1 },
+                            "intrinsic": [{ "source": "halfling", "value": 2 }] });
+        assert_eq!(hidden.show(View::Player, Part::State, &state), json!({}));
+        assert_eq!(hidden.show(View::GameMaster, Part::State, &state), state);
+        let result = json!({ "die": 45, "modifier": 2, "karmic_modifier": 0, "range": "good",
+                             "outcome": "good" });
+        assert_eq!(
+            hidden.show(View::Player, Part::Result, &result),
+            json!({ "die": 45, "outcome": "good" })
+        );
+        assert_eq!(
+            hidden.summary(View::Player, "roll", &result, "d50 = 45 with modifier +2"),
+            "d50 = 45: good luck"
+        );
+        // The other rule sets hide nothing.
+        for rules in registry().iter().filter(|r| r.name() != "luck") {
+            assert!(
+                !rules.game_master_only().hides_anything(),
+                "{}",
+                rules.name()
+            );
+        }
+    }
+
+    #[test]
+    fn a_hidden_path_goes_through_objects_and_every_element_of_an_array() {
+        let hidden = GameMasterOnly {
+            state: &["a/b"],
+            ..GameMasterOnly::NOTHING
+        };
+        let state = json!({ "a": [{ "b": 1, "c": 2 }, { "b": 3 }], "b": 4 });
+        assert_eq!(
+            hidden.show(View::Player, Part::State, &state),
+            json!({ "a": [{ "c": 2 }, {}], "b": 4 })
+        );
+    }
 }

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
-use crate::{Description, Mechanic, RuleOption, RuleSet};
+use crate::{Description, GameMasterOnly, Mechanic, RuleOption, RuleSet};
 
 /// The seed document this module implements.
 pub const SEED_FILE: &str = "002_60aeb867c045fe01.txt";
@@ -171,7 +171,40 @@ static DESCRIPTION: Description = Description {
     mechanics: MECHANICS,
     options: OPTIONS,
     tables: &[],
+    game_master_only: GAME_MASTER_ONLY,
 };
+
+/// 002-M4: the intrinsic modifiers are "hidden because this is tracked internally for each character
+/// by the Game Operative". The karmic history and every modifier derived from them stay with the game
+/// master too, and so do the odds (they would give the combined modifier away); a player sees the
+/// die and the outcome.
+const GAME_MASTER_ONLY: GameMasterOnly = GameMasterOnly {
+    action: &["source", "value", "duration"],
+    sheet: &["intrinsic", "history"],
+    state: &["intrinsic", "history"],
+    result: &["modifier", "karmic_modifier", "range", "added", "removed"],
+    odds: &["modifier", "karmic_modifier", "outcomes"],
+    player_summary,
+};
+
+/// What a player reads of a luck action: the die and the outcome of a roll; of a change to the
+/// hidden modifiers, only that the game master made one.
+fn player_summary(action: &str, shown: &serde_json::Value) -> Option<String> {
+    Some(match action {
+        "roll" => {
+            let outcome = shown
+                .get("outcome")
+                .cloned()
+                .and_then(|o| serde_json::from_value::<LuckOutcome>(o).ok())
+                .map_or("?", outcome_text);
+            format!(
+                "d50 = {}: {outcome}",
+                shown.get("die").unwrap_or(&serde_json::Value::Null)
+            )
+        }
+        _ => "the game master changed a hidden Luck modifier".to_string(),
+    })
+}
 
 impl RuleSet for Luck {
     fn describe(&self) -> &'static Description {

@@ -3,13 +3,18 @@
 use omen_core::{ChaChaDice, CoreError, Die, DieSource, RecordingDice, ScriptedDice};
 use serde::{Deserialize, Serialize};
 
-/// The dice for one roll: a seed for the portable seeded roller, or the values of dice rolled at the
-/// table, used in order.
+/// The dice for one roll: a seed for the portable seeded roller, the values of dice rolled at the
+/// table (used in order), or, in a campaign, a seed the store derives from its key and the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Dice {
+    /// A chosen seed: for rolls outside a campaign. A campaign refuses it, since a chosen seed is a
+    /// chosen roll.
     Seed(u64),
+    /// Dice rolled elsewhere; a campaign logs them marked as given.
     Given(Vec<i64>),
+    /// The seed the campaign's log gives the next entry (see [`crate::Store::act`]).
+    Derived,
 }
 
 impl Dice {
@@ -17,7 +22,7 @@ impl Dice {
     pub fn seed(&self) -> Option<u64> {
         match self {
             Dice::Seed(seed) => Some(*seed),
-            Dice::Given(_) => None,
+            Dice::Given(_) | Dice::Derived => None,
         }
     }
 }
@@ -56,6 +61,9 @@ impl Recording {
         let source = match dice {
             Dice::Seed(seed) => Source::Seeded(Box::new(ChaChaDice::from_seed(*seed))),
             Dice::Given(values) => Source::Given(ScriptedDice::new(values.clone())),
+            // Resolved to a seed by the store before anything rolls; rolling with none is a bug
+            // caught here as no dice at all.
+            Dice::Derived => Source::Given(ScriptedDice::new(Vec::new())),
         };
         Recording {
             recorder: RecordingDice::new(source),

@@ -119,6 +119,15 @@ pub enum StoreError {
     NoDataDirectory,
     #[error("database error: {0}")]
     Database(String),
+    /// The signing key file cannot be read, created or used.
+    #[error("the signing key `{}` {message}", .path.display())]
+    Key { path: PathBuf, message: String },
+    /// A file that holds another program's data: refused, and left as it was.
+    #[error("`{}` is not an Omen database ({what}); nothing in it was changed; choose another file with --db", .path.display())]
+    Foreign { path: PathBuf, what: String },
+    /// A command that only reads found no database to read.
+    #[error("no Omen database at {}; check --db or OMEN_DB, or create a campaign with `omen campaign new NAME`", .path.display())]
+    NoDatabase { path: PathBuf },
 }
 
 fn describe_diagnostics(diagnostics: &[Diagnostic]) -> String {

@@ -1,5 +1,7 @@
-//! A whole campaign as one JSON document: characters, saved rolls and the log with its hashes, so an
-//! import is the same campaign, its chain still verifying.
+//! A whole campaign as one JSON document: characters, saved rolls, the log with its hashes and
+//! signatures, and the public key that verifies them, so an import is the same campaign, its chain
+//! checked against that key before anything is written, then carried on under the importing
+//! database's key from a signed `import` entry.
 
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -12,7 +14,7 @@ use crate::store::{SavedRoll, Store, campaign_id, character_rows, check_name, ga
 /// The `format` field of an export.
 pub const EXPORT_FORMAT: &str = "omen-campaign";
 /// The version of the export format written now.
-pub const EXPORT_VERSION: u32 = 1;
+pub const EXPORT_VERSION: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +33,14 @@ struct Export {
 struct ExportedCampaign {
     name: String,
     created: String,
+    /// The campaign's identity, which its entries name (version 2).
+    #[serde(default)]
+    uid: Option<String>,
+    /// The Ed25519 public key (hex) its log is signed with now, and its fingerprint (version 2).
+    #[serde(default)]
+    public_key: Option<String>,
+    #[serde(default)]
+    fingerprint: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -44,6 +54,8 @@ struct ExportedCharacter {
     state_version: u32,
     created: String,
     updated: String,
+    #[serde(default)]
+    uid: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -67,14 +79,17 @@ impl Store {
     pub fn export_campaign(&self, name: &str) -> Result<Value, StoreError> {
         self.read(|conn| {
             let id = campaign_id(conn, name)?;
-            let created: String =
-                conn.query_row("SELECT created FROM campaign WHERE id = ?1", [id], |row| {
-                    row.get(0)
-                })?;
+            let (created, uid, public_key): (String, Option<String>, Option<String>) = conn
+                .query_row(
+                    "SELECT created, uid, public_key FROM campaign WHERE id = ?1",
+                    [id],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                )?;
             let characters = character_rows(conn, id)?
                 .into_iter()
                 .map(|row| {
                     Ok(ExportedCharacter {
+                        uid: row.uid,
                         sheet: serde_json::from_str(&row.sheet)?,
                         state: serde_json::from_str(&row.state)?,
                         name: row.name,
@@ -92,7 +107,10 @@ impl Store {
             ))?;
             let rows = statement
                 .query_map([id], |row| {
-                    Ok((RawEntry::from_row(row)?, row.get::<_, Option<String>>(14)?))
+                    Ok((
+                        RawEntry::from_row(row)?,
+                        row.get::<_, Option<String>>(log::ENTRY_COLUMN_COUNT)?,
+                    ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
             let log = rows
@@ -114,6 +132,9 @@ impl Store {
                 campaign: ExportedCampaign {
                     name: name.to_string(),
                     created,
+                    fingerprint: public_key.as_deref().map(crate::key::fingerprint),
+                    uid,
+                    public_key,
                 },
                 characters,
                 saved_rolls: saved_rolls(conn, id)?,
@@ -124,8 +145,12 @@ impl Store {
         })
     }
 
-    /// Imports a campaign exported by [`Store::export_campaign`], under its own name or `as_name`. The
-    /// log keeps its entries and hashes as they are; it must verify, and every character must load.
+    /// Imports a campaign exported by [`Store::export_campaign`], under its own name or `as_name`.
+    /// Before anything is written, the log is checked as `omen log verify` checks it, against the
+    /// public key the export carries: every hash, signature, seed and link, and every character's
+    /// state against its last entry. Names, times, sheets and states, and saved rolls (which must
+    /// compile, as `omen save` requires) are checked too. The entries keep their hashes and signatures;
+    /// a signed `import` entry then carries the campaign on under this database's key.
     ///
     /// # Errors
     /// [`StoreError::AlreadyExists`] when the name is taken, [`StoreError::Invalid`] for a document
@@ -151,18 +176,94 @@ impl Store {
         }
         let name = as_name.unwrap_or(&export.campaign.name).to_string();
         check_name("campaign", &name)?;
+        crate::time::normalize_time(&export.campaign.created)
+            .map_err(|_| invalid("the campaign's creation time is not a time"))?;
+        let mut uids = std::collections::HashSet::new();
         for character in &export.characters {
             check_name("character", &character.name)?;
-            game(&character.rule_set)?
-                .load(character.state_version, &character.state)
+            for time in [&character.created, &character.updated] {
+                crate::time::normalize_time(time).map_err(|_| {
+                    invalid(format!(
+                        "character `{}` has a time that is not a time",
+                        character.name
+                    ))
+                })?;
+            }
+            if let Some(uid) = &character.uid
+                && (!uids.insert(uid.clone())
+                    || crate::key::unhex(uid).is_none_or(|b| b.len() != 16))
+            {
+                return Err(invalid(format!(
+                    "character `{}` has an unusable or repeated identity",
+                    character.name
+                )));
+            }
+            if character.rule_set == crate::store::PLAIN {
+                continue;
+            }
+            let game = game(&character.rule_set)?;
+            game.new_character(&character.sheet).map_err(|error| {
+                invalid(format!("character `{}`'s sheet: {error}", character.name))
+            })?;
+            game.load(character.state_version, &character.state)
                 .map_err(|error| invalid(format!("character `{}`: {error}", character.name)))?;
         }
+        for saved in &export.saved_rolls {
+            check_name("saved roll", &saved.name)?;
+            crate::roll::check_expression(
+                &saved.expression,
+                &saved.params,
+                &omen_core::Limits::default(),
+            )
+            .map_err(|error| {
+                invalid(format!(
+                    "saved roll `{}` does not compile: {error}",
+                    saved.name
+                ))
+            })?;
+        }
+        for exported in &export.log {
+            crate::time::normalize_time(&exported.entry.time).map_err(|_| {
+                invalid(format!(
+                    "log entry {}'s time is not a time",
+                    exported.entry.sequence
+                ))
+            })?;
+        }
+        let signed = export.version >= 2;
         let raw: Vec<RawEntry> = export
             .log
             .iter()
             .map(|e| RawEntry::from(&e.entry))
             .collect();
-        let (problems, _) = log::check_chain(raw, export.head.as_ref());
+        let no_links = std::collections::HashMap::new();
+        let check = log::check_chain(
+            raw,
+            export.head.as_ref(),
+            &log::Expected {
+                campaign_uid: export.campaign.uid.as_deref(),
+                public_key: export.campaign.public_key.as_deref(),
+                local_key: None,
+                character_uids: &no_links,
+            },
+        );
+        let mut problems = check.problems;
+        if !signed {
+            // A version 1 export has no signatures to check: its hash chain is all there is, and the
+            // import entry re-anchors it as a migration does.
+            problems.retain(|p| p.sequence.is_some());
+        } else {
+            let live: Vec<log::LiveCharacter> = export
+                .characters
+                .iter()
+                .map(|c| log::LiveCharacter {
+                    uid: c.uid.clone(),
+                    name: c.name.clone(),
+                    state: c.state.to_string(),
+                })
+                .collect();
+            problems.extend(log::check_characters(&check.entries, &live));
+        }
         if !problems.is_empty() {
             let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
             return Err(invalid(format!(
@@ -170,29 +271,42 @@ impl Store {
                 problems.join("\n  - ")
             )));
         }
+        let key = self.signing_key()?;
         self.write(|conn| {
             if campaign_id(conn, &name).is_ok() {
                 return Err(StoreError::AlreadyExists(Existing::Campaign { name: name.clone() }));
             }
+            let uid = match &export.campaign.uid {
+                Some(uid) => uid.clone(),
+                None => crate::key::new_uid()?,
+            };
             conn.execute(
-                "INSERT INTO campaign (name, created) VALUES (?1, ?2)",
-                params![name, export.campaign.created],
+                "INSERT INTO campaign (name, created, uid, public_key) VALUES (?1, ?2, ?3, ?4)",
+                params![name, export.campaign.created, uid, key.public()],
             )?;
             let id = conn.last_insert_rowid();
             let mut ids = std::collections::HashMap::new();
+            let mut snapshot = Vec::new();
             for c in &export.characters {
                 if ids.contains_key(&c.name) {
                     return Err(invalid(format!("character `{}` is listed twice", c.name)));
                 }
+                let character_uid = match &c.uid {
+                    Some(uid) => uid.clone(),
+                    None => crate::key::new_uid()?,
+                };
                 conn.execute(
-                    "INSERT INTO character (campaign_id, name, rule_set, sheet, state, state_version, created, updated)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![id, c.name, c.rule_set, c.sheet.to_string(), c.state.to_string(), c.state_version, c.created, c.updated],
+                    "INSERT INTO character (campaign_id, name, rule_set, sheet, state, state_version, created, updated, uid)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    params![id, c.name, c.rule_set, c.sheet.to_string(), c.state.to_string(), c.state_version, c.created, c.updated, character_uid],
                 )?;
                 ids.insert(c.name.clone(), conn.last_insert_rowid());
+                snapshot.push(serde_json::json!({
+                    "uid": character_uid, "name": c.name, "rule_set": c.rule_set,
+                    "state_version": c.state_version, "state": c.state,
+                }));
             }
             for saved in &export.saved_rolls {
-                check_name("saved roll", &saved.name)?;
                 conn.execute(
                     "INSERT INTO saved_roll (campaign_id, name, expression, params, description)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -215,8 +329,31 @@ impl Store {
                     })?),
                     None => None,
                 };
-                log::insert(conn, id, character_id, &exported.entry)?;
+                log::insert(conn, id, character_id, &exported.entry, None)?;
             }
+            let chain = log::Chain::open(conn, &name, &key)?;
+            chain.append(
+                conn,
+                log::Draft::plain(
+                    None,
+                    None,
+                    None,
+                    "import",
+                    serde_json::json!({
+                        "kind": "import",
+                        "public_key": key.public(),
+                        "imported_public_key": export.campaign.public_key,
+                        "imported_head": export.head.as_ref().map(|h| serde_json::json!({ "sequence": h.sequence, "hash": h.hash })),
+                        "characters": snapshot,
+                    }),
+                    format!(
+                        "imported {} entries signed by {}; carried on under key {}",
+                        export.log.len(),
+                        export.campaign.public_key.as_deref().map_or("no key".to_string(), crate::key::fingerprint),
+                        crate::key::fingerprint(&key.public())
+                    ),
+                ),
+            )?;
             Ok(())
         })?;
         self.campaign(&name)

@@ -65,6 +65,7 @@
 mod dice;
 mod error;
 mod exchange;
+mod key;
 mod log;
 mod replay;
 mod roll;
@@ -76,12 +77,15 @@ mod time;
 pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
-pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, VerifyReport};
+pub use key::{fingerprint, resolve_key_path};
+pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
 pub use replay::ReplayReport;
 pub use roll::{ExpressionRoll, RollRecord, check_expression, param_value, roll_expression};
+pub use schema::APPLICATION_ID;
 pub use schema::SCHEMA_VERSION;
 pub use stats::{DieStatistics, FaceCount, SessionStatistics};
 pub use store::{
-    BUSY_TIMEOUT, Campaign, Character, LogFilter, SavedRoll, Store, default_path, resolve_path,
+    BUSY_TIMEOUT, Campaign, Character, LogFilter, PLAIN, SavedRoll, Store, default_path,
+    resolve_path,
 };
 pub use time::normalize_time;

@@ -6,8 +6,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use std::collections::HashMap;
+
 use crate::dice::RolledDie;
 use crate::error::StoreError;
+use crate::key::{self, Key, fingerprint};
 
 /// The `previous_hash` of a campaign's first entry.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -41,14 +44,67 @@ pub struct LogEntry {
     pub previous_hash: String,
     /// SHA-256 (hex) of the entry's canonical form: see [`LogEntry::compute_hash`].
     pub hash: String,
+    /// 1 for entries written before logs were signed (hashed only), 2 for signed ones.
+    #[serde(default = "version_one")]
+    pub version: u32,
+    /// The campaign's identity (its name may change).
+    #[serde(default)]
+    pub campaign_uid: Option<String>,
+    /// The character's identity (its name may change).
+    #[serde(default)]
+    pub character_uid: Option<String>,
+    /// The dice were entered by hand (`--dice`), not derived from the log: a replay of dice rolled
+    /// elsewhere, marked as such.
+    #[serde(default)]
+    pub dice_given: bool,
+    /// The key's signature of the entry's place in the chain; the seed is derived from it, so no one
+    /// chooses a logged roll's seed.
+    #[serde(default)]
+    pub seed_proof: Option<String>,
+    /// The Ed25519 public key (hex) that signs the entry.
+    #[serde(default)]
+    pub public_key: Option<String>,
+    /// The signature (hex) of the hash by `public_key`.
+    #[serde(default)]
+    pub signature: Option<String>,
+}
+
+fn version_one() -> u32 {
+    1
 }
 
 impl LogEntry {
-    /// SHA-256, in lower-case hex, of the compact JSON array `["omen-log-v1", sequence, previous_hash,
-    /// time, campaign, character, action, inputs, seed, dice, result, state_before, state_after,
-    /// summary]`. Objects are written with their keys sorted, so the form does not depend on how the
-    /// JSON was stored.
+    /// SHA-256, in lower-case hex, of the compact JSON array `["omen-log-v2", sequence, previous_hash,
+    /// time, campaign_uid, campaign, character_uid, character, action, inputs, seed, seed_proof,
+    /// dice_given, dice, result, state_before, state_after, summary, public_key]` (version 1 entries:
+    /// `["omen-log-v1", sequence, previous_hash, time, campaign, character, action, inputs, seed, dice,
+    /// result, state_before, state_after, summary]`). Objects are written with their keys sorted, so
+    /// the form does not depend on how the JSON was stored.
     pub fn compute_hash(&self) -> String {
+        if self.version >= 2 {
+            let canonical = json!([
+                "omen-log-v2",
+                self.sequence,
+                self.previous_hash,
+                self.time,
+                self.campaign_uid,
+                self.campaign,
+                self.character_uid,
+                self.character,
+                self.action,
+                self.inputs,
+                self.seed,
+                self.seed_proof,
+                self.dice_given,
+                self.dice,
+                self.result,
+                self.state_before,
+                self.state_after,
+                self.summary,
+                self.public_key,
+            ]);
+            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+        }
         let canonical = json!([
             "omen-log-v1",
             self.sequence,
@@ -70,11 +126,58 @@ impl LogEntry {
     }
 }
 
-/// A campaign's chain head: the last entry written, kept in a row of its own.
+/// A campaign's chain head: the last entry written, kept in a row of its own and signed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChainHead {
     pub sequence: u64,
     pub hash: String,
+    #[serde(default)]
+    pub signature: Option<String>,
+}
+
+impl ChainHead {
+    /// The receipt a player keeps: `SEQUENCE:HASH` with the hash's first 32 hex digits (128 bits).
+    pub fn receipt(&self) -> String {
+        format!(
+            "{}:{}",
+            self.sequence,
+            &self.hash[..self.hash.len().min(32)]
+        )
+    }
+}
+
+/// A receipt read back: an entry's number and the start of its hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Receipt {
+    pub sequence: u64,
+    pub hash_prefix: String,
+}
+
+impl std::str::FromStr for Receipt {
+    type Err = StoreError;
+
+    /// `SEQUENCE:HASH`, the hash cut to at least 16 hex digits.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            StoreError::Invalid(format!(
+                "`{text}` is not a receipt; give one as `omen log head` prints it, e.g. 12:3f9a1c2b7d4e5f60a1b2c3d4e5f60718"
+            ))
+        };
+        let (sequence, hash) = text.trim().split_once(':').ok_or_else(bad)?;
+        let sequence: u64 = sequence.parse().map_err(|_| bad())?;
+        let hash = hash.to_ascii_lowercase();
+        if sequence == 0
+            || hash.len() < 16
+            || hash.len() > 64
+            || !hash.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return Err(bad());
+        }
+        Ok(Receipt {
+            sequence,
+            hash_prefix: hash,
+        })
+    }
 }
 
 /// What is wrong with one entry (or, without a sequence number, with the log as a whole).
@@ -102,14 +205,21 @@ impl std::fmt::Display for LogProblem {
     }
 }
 
-/// The result of checking a campaign's hash chain.
+/// The result of checking a campaign's log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VerifyReport {
     pub campaign: String,
     /// Entries found.
     pub entries: u64,
     pub head: Option<ChainHead>,
-    /// Every problem found, in log order; empty when the chain is intact.
+    /// The public key (hex) that signs the campaign's entries now, and its fingerprint.
+    pub public_key: Option<String>,
+    pub fingerprint: Option<String>,
+    /// Whether the local key file was there to compare with the campaign's key.
+    pub key_file_checked: bool,
+    /// Entries written before logs were signed (hashed only), re-anchored by a `migrate` entry.
+    pub unsigned_entries: u64,
+    /// Every problem found, in log order; empty when the log is intact.
     pub problems: Vec<LogProblem>,
 }
 
@@ -122,10 +232,13 @@ impl VerifyReport {
 /// A new entry before it has a place in the chain.
 pub(crate) struct Draft {
     pub character_id: Option<i64>,
+    pub character_uid: Option<String>,
     pub character: Option<String>,
     pub action: String,
     pub inputs: Value,
-    pub seed: Option<u64>,
+    /// The seed and its proof, from [`Chain::derive_seed`].
+    pub seed: Option<(u64, String)>,
+    pub dice_given: bool,
     pub dice: Vec<RolledDie>,
     pub result: Value,
     pub state_before: Option<Value>,
@@ -133,15 +246,43 @@ pub(crate) struct Draft {
     pub summary: String,
 }
 
+impl Draft {
+    /// An entry that rolls nothing.
+    pub(crate) fn plain(
+        character_id: Option<i64>,
+        character_uid: Option<String>,
+        character: Option<String>,
+        action: &str,
+        inputs: Value,
+        summary: String,
+    ) -> Draft {
+        Draft {
+            character_id,
+            character_uid,
+            character,
+            action: action.to_string(),
+            inputs,
+            seed: None,
+            dice_given: false,
+            dice: Vec::new(),
+            result: Value::Null,
+            state_before: None,
+            state_after: None,
+            summary,
+        }
+    }
+}
+
 pub(crate) fn head(conn: &Connection, campaign_id: i64) -> Result<Option<ChainHead>, StoreError> {
     Ok(conn
         .query_row(
-            "SELECT sequence, hash FROM chain_head WHERE campaign_id = ?1",
+            "SELECT sequence, hash, signature FROM chain_head WHERE campaign_id = ?1",
             [campaign_id],
             |row| {
                 Ok(ChainHead {
                     sequence: row.get::<_, i64>(0)? as u64,
                     hash: row.get(1)?,
+                    signature: row.get(2)?,
                 })
             },
         )
@@ -156,18 +297,22 @@ fn optional_text(value: &Option<Value>) -> Option<String> {
     value.as_ref().map(Value::to_string)
 }
 
-/// Writes one finished entry (its hash already computed) and moves the chain head to it. The caller
-/// holds the write transaction.
+/// Writes one finished entry (hashed and signed) and moves the chain head to it, signing the head
+/// with `key` when given (an import keeps the exported head's signature until its own anchor entry).
+/// The caller holds the write transaction.
 pub(crate) fn insert(
     conn: &Connection,
     campaign_id: i64,
     character_id: Option<i64>,
     entry: &LogEntry,
+    head_signature: Option<String>,
 ) -> Result<(), StoreError> {
     conn.execute(
         "INSERT INTO roll_log (campaign_id, sequence, time, campaign, character_id, character, action,
-             inputs, seed, dice, result, state_before, state_after, summary, previous_hash, hash)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+             inputs, seed, dice, result, state_before, state_after, summary, previous_hash, hash,
+             version, campaign_uid, character_uid, dice_given, seed_proof, public_key, signature)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
         params![
             campaign_id,
             entry.sequence as i64,
@@ -185,51 +330,148 @@ pub(crate) fn insert(
             entry.summary,
             entry.previous_hash,
             entry.hash,
+            entry.version,
+            entry.campaign_uid,
+            entry.character_uid,
+            entry.dice_given,
+            entry.seed_proof,
+            entry.public_key,
+            entry.signature,
         ],
     )?;
     conn.execute(
-        "INSERT INTO chain_head (campaign_id, sequence, hash) VALUES (?1, ?2, ?3)
-         ON CONFLICT (campaign_id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash",
-        params![campaign_id, entry.sequence as i64, entry.hash],
+        "INSERT INTO chain_head (campaign_id, sequence, hash, signature) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (campaign_id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash,
+             signature = excluded.signature",
+        params![
+            campaign_id,
+            entry.sequence as i64,
+            entry.hash,
+            head_signature
+        ],
     )?;
     Ok(())
 }
 
-/// Appends `draft` after the campaign's chain head. The caller holds the write transaction.
-pub(crate) fn append(
-    conn: &Connection,
-    campaign_id: i64,
-    campaign: &str,
-    draft: Draft,
-) -> Result<LogEntry, StoreError> {
-    let (sequence, previous_hash) = match head(conn, campaign_id)? {
-        Some(head) => (head.sequence + 1, head.hash),
-        None => (1, GENESIS_HASH.to_string()),
-    };
-    let mut entry = LogEntry {
-        sequence,
-        time: crate::time::now(),
-        campaign: campaign.to_string(),
-        character: draft.character,
-        action: draft.action,
-        inputs: draft.inputs,
-        seed: draft.seed,
-        dice: draft.dice,
-        result: draft.result,
-        state_before: draft.state_before,
-        state_after: draft.state_after,
-        summary: draft.summary,
-        previous_hash,
-        hash: String::new(),
-    };
-    entry.hash = entry.compute_hash();
-    insert(conn, campaign_id, draft.character_id, &entry)?;
-    Ok(entry)
+/// A campaign's chain, open for appending with its key: the key must be the campaign's own.
+pub(crate) struct Chain<'a> {
+    pub campaign_id: i64,
+    pub campaign: String,
+    pub uid: String,
+    pub key: &'a Key,
 }
 
-/// The columns of `roll_log` that make a [`LogEntry`], in order, for `SELECT`.
+impl<'a> Chain<'a> {
+    /// The chain of `campaign`, checked against `key`. The caller holds the write transaction.
+    pub(crate) fn open(
+        conn: &Connection,
+        campaign: &str,
+        key: &'a Key,
+    ) -> Result<Self, StoreError> {
+        let (campaign_id, uid, public_key): (i64, Option<String>, Option<String>) = conn
+            .query_row(
+                "SELECT id, uid, public_key FROM campaign WHERE name = ?1",
+                [campaign],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::campaign(campaign))?;
+        let (Some(uid), Some(public_key)) = (uid, public_key) else {
+            return Err(StoreError::Corrupt(format!(
+                "campaign `{campaign}` has no identity or public key: its rows were altered outside omen"
+            )));
+        };
+        if public_key != key.public() {
+            return Err(StoreError::Key {
+                path: key.path.clone().unwrap_or_default(),
+                message: format!(
+                    "is not the key of campaign `{campaign}` (whose key has fingerprint {}; this one has {}), so nothing can be added to its log; restore the campaign's key file from your backup or give it with --key or OMEN_KEY",
+                    fingerprint(&public_key),
+                    fingerprint(&key.public())
+                ),
+            });
+        }
+        Ok(Chain {
+            campaign_id,
+            campaign: campaign.to_string(),
+            uid,
+            key,
+        })
+    }
+
+    /// The next entry's number and the hash it follows.
+    fn next(&self, conn: &Connection) -> Result<(u64, String), StoreError> {
+        Ok(match head(conn, self.campaign_id)? {
+            Some(head) => (head.sequence + 1, head.hash),
+            None => (1, GENESIS_HASH.to_string()),
+        })
+    }
+
+    /// The seed of the next entry and its proof: the key's signature of the campaign, the entry's
+    /// number and the hash before it. Ed25519 signs deterministically, so the same place always gives
+    /// the same seed; a different seed takes a different place, that is another logged entry.
+    pub(crate) fn derive_seed(&self, conn: &Connection) -> Result<(u64, String), StoreError> {
+        let (sequence, previous_hash) = self.next(conn)?;
+        let proof = self
+            .key
+            .sign(&key::seed_message(&self.uid, sequence, &previous_hash));
+        Ok((key::seed_from_proof(&proof), proof))
+    }
+
+    /// Appends `draft` after the chain head, hashed and signed, and signs the new head.
+    pub(crate) fn append(&self, conn: &Connection, draft: Draft) -> Result<LogEntry, StoreError> {
+        let (sequence, previous_hash) = self.next(conn)?;
+        let (seed, seed_proof) = match draft.seed {
+            Some((seed, proof)) => (Some(seed), Some(proof)),
+            None => (None, None),
+        };
+        let mut entry = LogEntry {
+            sequence,
+            time: crate::time::now(),
+            campaign: self.campaign.clone(),
+            character: draft.character,
+            action: draft.action,
+            inputs: draft.inputs,
+            seed,
+            dice: draft.dice,
+            result: draft.result,
+            state_before: draft.state_before,
+            state_after: draft.state_after,
+            summary: draft.summary,
+            previous_hash,
+            hash: String::new(),
+            version: 2,
+            campaign_uid: Some(self.uid.clone()),
+            character_uid: draft.character_uid,
+            dice_given: draft.dice_given,
+            seed_proof,
+            public_key: Some(self.key.public()),
+            signature: None,
+        };
+        entry.hash = entry.compute_hash();
+        entry.signature = Some(self.key.sign(&key::entry_message(&entry.hash)));
+        let head_signature = self
+            .key
+            .sign(&key::head_message(&self.uid, sequence, &entry.hash));
+        insert(
+            conn,
+            self.campaign_id,
+            draft.character_id,
+            &entry,
+            Some(head_signature),
+        )?;
+        Ok(entry)
+    }
+}
+
+/// The columns of `roll_log` that make a [`LogEntry`], in order, for `SELECT`, then `character_id`.
 pub(crate) const ENTRY_COLUMNS: &str = "l.sequence, l.time, l.campaign, l.character, l.action, \
-     l.inputs, l.seed, l.dice, l.result, l.state_before, l.state_after, l.summary, l.previous_hash, l.hash";
+     l.inputs, l.seed, l.dice, l.result, l.state_before, l.state_after, l.summary, l.previous_hash, l.hash, \
+     l.version, l.campaign_uid, l.character_uid, l.dice_given, l.seed_proof, l.public_key, l.signature, \
+     l.character_id";
+
+/// How many columns [`ENTRY_COLUMNS`] selects.
+pub(crate) const ENTRY_COLUMN_COUNT: usize = 22;
 
 /// A row as stored, before its JSON is parsed: verify reports a damaged row instead of failing.
 pub(crate) struct RawEntry {
@@ -247,6 +489,15 @@ pub(crate) struct RawEntry {
     summary: String,
     previous_hash: String,
     hash: String,
+    version: u32,
+    campaign_uid: Option<String>,
+    character_uid: Option<String>,
+    dice_given: bool,
+    seed_proof: Option<String>,
+    public_key: Option<String>,
+    signature: Option<String>,
+    /// The live character row it is linked to (not hashed: cleared when the character is deleted).
+    pub(crate) character_id: Option<i64>,
 }
 
 impl RawEntry {
@@ -266,6 +517,14 @@ impl RawEntry {
             summary: row.get(11)?,
             previous_hash: row.get(12)?,
             hash: row.get(13)?,
+            version: row.get(14)?,
+            campaign_uid: row.get(15)?,
+            character_uid: row.get(16)?,
+            dice_given: row.get(17)?,
+            seed_proof: row.get(18)?,
+            public_key: row.get(19)?,
+            signature: row.get(20)?,
+            character_id: row.get(21)?,
         })
     }
 
@@ -305,6 +564,13 @@ impl RawEntry {
             summary: self.summary,
             previous_hash: self.previous_hash,
             hash: self.hash,
+            version: self.version,
+            campaign_uid: self.campaign_uid,
+            character_uid: self.character_uid,
+            dice_given: self.dice_given,
+            seed_proof: self.seed_proof,
+            public_key: self.public_key,
+            signature: self.signature,
         })
     }
 }
@@ -321,23 +587,60 @@ pub(crate) fn raw_entries(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Checks a log's chain: numbering without gaps, each entry's link to the one before, each entry's
-/// hash against its contents, and the last entry against the chain head.
+/// The kinds of entry that put a campaign under a key: `migrate` (an old, unsigned log re-anchored)
+/// and `import` (a log signed elsewhere, carried on under this database's key).
+fn is_anchor(entry: &LogEntry) -> bool {
+    matches!(
+        entry.inputs.get("kind").and_then(Value::as_str),
+        Some("migrate" | "import")
+    )
+}
+
+/// What a log is checked against besides itself.
+pub(crate) struct Expected<'a> {
+    /// The campaign's identity and public key as its row holds them.
+    pub campaign_uid: Option<&'a str>,
+    pub public_key: Option<&'a str>,
+    /// The public key of the local key file, when there is one: the key that should sign now.
+    pub local_key: Option<&'a str>,
+    /// The uid of each live character row, by row id.
+    pub character_uids: &'a HashMap<i64, String>,
+}
+
+/// The outcome of [`check_chain`].
+pub(crate) struct ChainCheck {
+    pub problems: Vec<LogProblem>,
+    pub entries: Vec<LogEntry>,
+    pub unsigned: u64,
+    /// The key that signs the campaign now, by the log.
+    pub public_key: Option<String>,
+}
+
+/// Checks a log's chain: numbering without gaps, each entry's link to the one before, its hash, its
+/// signature and key, its seed's derivation, its identities, and the last entry against the signed
+/// chain head.
 pub(crate) fn check_chain(
     entries: Vec<RawEntry>,
     head: Option<&ChainHead>,
-) -> (Vec<LogProblem>, Vec<LogEntry>) {
+    expected: &Expected<'_>,
+) -> ChainCheck {
     let mut problems = Vec::new();
     let mut parsed = Vec::new();
-    let mut expected = 1u64;
+    let mut expected_sequence = 1u64;
     let mut previous_hash = GENESIS_HASH.to_string();
+    let mut unsigned = 0u64;
+    // The key entries are signed with, once the first signed entry is seen.
+    let mut current_key: Option<String> = None;
     for raw in entries {
         let sequence = raw.sequence();
-        if sequence > expected {
-            let missing = if sequence == expected + 1 {
-                format!("entry {expected} is missing")
+        if sequence > expected_sequence {
+            let missing = if sequence == expected_sequence + 1 {
+                format!("entry {expected_sequence} is missing")
             } else {
-                format!("entries {expected} to {} are missing", sequence - 1)
+                format!(
+                    "entries {expected_sequence} to {} are missing",
+                    sequence - 1
+                )
             };
             problems.push(LogProblem::entry(
                 sequence,
@@ -351,6 +654,7 @@ pub(crate) fn check_chain(
                 "it does not follow the entry before it (its previous hash differs): an entry was removed, inserted or reordered",
             ));
         }
+        let character_id = raw.character_id;
         match raw.parse() {
             Ok(entry) => {
                 if entry.compute_hash() != entry.hash {
@@ -359,14 +663,22 @@ pub(crate) fn check_chain(
                         "its contents do not match its hash: it was altered or moved",
                     ));
                 }
+                check_entry(
+                    &entry,
+                    character_id,
+                    expected,
+                    &mut current_key,
+                    &mut unsigned,
+                    &mut problems,
+                );
                 parsed.push(entry);
             }
             Err(problem) => problems.push(LogProblem::entry(sequence, problem)),
         }
         previous_hash = stored_hash;
-        expected = sequence + 1;
+        expected_sequence = sequence + 1;
     }
-    let last = expected - 1;
+    let last = expected_sequence - 1;
     match head {
         None if last > 0 => problems.push(LogProblem {
             sequence: None,
@@ -399,9 +711,273 @@ pub(crate) fn check_chain(
             problem: "the last entry is not the one the chain head names: it was replaced"
                 .to_string(),
         }),
-        Some(_) => {}
+        Some(head) => {
+            if let (Some(key), Some(uid)) = (&current_key, expected.campaign_uid) {
+                let signed = head.signature.as_deref().is_some_and(|signature| {
+                    key::verify(
+                        key,
+                        &key::head_message(uid, head.sequence, &head.hash),
+                        signature,
+                    )
+                });
+                if !signed {
+                    problems.push(LogProblem {
+                        sequence: Some(head.sequence),
+                        problem: "the chain head's signature does not verify: the head was moved or rewritten without the key (entries after it may have been cut off)".to_string(),
+                    });
+                }
+            }
+        }
     }
-    (problems, parsed)
+    match (&current_key, expected.public_key) {
+        (Some(key), Some(campaign_key)) if key != campaign_key => problems.push(LogProblem {
+            sequence: None,
+            problem: format!(
+                "the campaign's public key (fingerprint {}) is not the one its log is signed with ({}): the key was replaced",
+                fingerprint(campaign_key),
+                fingerprint(key)
+            ),
+        }),
+        (None, _) if !parsed.is_empty() => problems.push(LogProblem {
+            sequence: None,
+            problem: "no entry of the log is signed: its signatures were stripped (an old log is re-anchored by a signed migration entry)".to_string(),
+        }),
+        _ => {}
+    }
+    if let (Some(key), Some(local)) = (&current_key, expected.local_key)
+        && key != local
+    {
+        problems.push(LogProblem {
+            sequence: None,
+            problem: format!(
+                "the log is signed with key {}, not with the key in your key file ({}): it was re-signed by someone else, or you are using another database's key",
+                fingerprint(key),
+                fingerprint(local)
+            ),
+        });
+    }
+    ChainCheck {
+        problems,
+        entries: parsed,
+        unsigned,
+        public_key: current_key,
+    }
+}
+
+/// The checks of one parsed entry beyond its hash and link.
+fn check_entry(
+    entry: &LogEntry,
+    character_id: Option<i64>,
+    expected: &Expected<'_>,
+    current_key: &mut Option<String>,
+    unsigned: &mut u64,
+    problems: &mut Vec<LogProblem>,
+) {
+    let sequence = entry.sequence;
+    let mut problem = |text: String| problems.push(LogProblem::entry(sequence, text));
+    if entry.version < 2 {
+        if current_key.is_some() {
+            problem(
+                "it is unsigned, yet it comes after signed entries: it was added or rewritten without the key"
+                    .to_string(),
+            );
+        } else {
+            *unsigned += 1;
+        }
+        return;
+    }
+    let Some(public_key) = entry.public_key.as_deref() else {
+        problem("it names no public key: it was altered".to_string());
+        return;
+    };
+    let signed = entry.signature.as_deref().is_some_and(|signature| {
+        key::verify(public_key, &key::entry_message(&entry.hash), signature)
+    });
+    if !signed {
+        problem(
+            "its signature does not verify: it was altered, or signed by someone without the key"
+                .to_string(),
+        );
+    }
+    match current_key.as_deref() {
+        Some(key) if key != public_key && !is_anchor(entry) => problem(format!(
+            "it is signed with another key ({}) than the entries before it ({}): it was signed by someone else",
+            fingerprint(public_key),
+            fingerprint(key)
+        )),
+        None if *unsigned > 0 && !is_anchor(entry) => problem(
+            "it is the first signed entry but does not re-anchor the unsigned ones before it: the log was spliced"
+                .to_string(),
+        ),
+        _ => {}
+    }
+    *current_key = Some(public_key.to_string());
+    if entry.campaign_uid.as_deref() != expected.campaign_uid {
+        problem(
+            "it belongs to another campaign (its campaign identity differs): it was moved here"
+                .to_string(),
+        );
+    }
+    match (entry.seed, entry.seed_proof.as_deref()) {
+        (Some(seed), Some(proof)) => {
+            let uid = entry.campaign_uid.as_deref().unwrap_or_default();
+            let message = key::seed_message(uid, sequence, &entry.previous_hash);
+            if !key::verify(public_key, &message, proof) {
+                problem("its seed proof is not the key's signature of its place in the log: the seed was chosen, not derived".to_string());
+            } else if key::seed_from_proof(proof) != seed {
+                problem(format!(
+                    "its seed {seed} is not the one derived for its place in the log ({}): the roll was redone with a chosen seed",
+                    key::seed_from_proof(proof)
+                ));
+            }
+        }
+        (Some(seed), None) => problem(format!(
+            "its seed {seed} has no proof: the seed was chosen, not derived"
+        )),
+        (None, _) if !entry.dice.is_empty() && !entry.dice_given => problem(
+            "it rolled dice with neither a derived seed nor a mark that they were given by hand"
+                .to_string(),
+        ),
+        (None, _) => {}
+    }
+    if entry.dice_given && entry.seed.is_some() {
+        problem("it is marked as given dice yet records a seed".to_string());
+    }
+    if let Some(id) = character_id {
+        match (expected.character_uids.get(&id), &entry.character_uid) {
+            (Some(linked), Some(written)) if linked != written => problem(format!(
+                "it is linked to another character than the one it was written for (`{}`): it was re-linked",
+                entry.character.as_deref().unwrap_or("?")
+            )),
+            (Some(_), None) => {
+                problem("it is linked to a character but names none: it was re-linked".to_string())
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A live character row as the state check needs it.
+pub(crate) struct LiveCharacter {
+    pub uid: Option<String>,
+    pub name: String,
+    pub state: String,
+}
+
+/// Checks that the characters and the log agree: every character's stored state is the state after
+/// its last entry, every character has entries, and none the log deleted is still there. Each
+/// disagreement names the character.
+pub(crate) fn check_characters(
+    entries: &[LogEntry],
+    characters: &[LiveCharacter],
+) -> Vec<LogProblem> {
+    // Each character's (by uid) last entry with a state, whether it was deleted, and its last name.
+    struct Last {
+        sequence: u64,
+        name: Option<String>,
+        state: Option<Value>,
+        deleted: bool,
+    }
+    let mut last: HashMap<String, Last> = HashMap::new();
+    for entry in entries {
+        if is_anchor(entry)
+            && let Some(snapshot) = entry.inputs.get("characters").and_then(Value::as_array)
+        {
+            for character in snapshot {
+                if let Some(uid) = character.get("uid").and_then(Value::as_str) {
+                    last.insert(
+                        uid.to_string(),
+                        Last {
+                            sequence: entry.sequence,
+                            name: character
+                                .get("name")
+                                .and_then(Value::as_str)
+                                .map(str::to_string),
+                            state: character.get("state").cloned(),
+                            deleted: false,
+                        },
+                    );
+                }
+            }
+        }
+        let Some(uid) = &entry.character_uid else {
+            continue;
+        };
+        let record = last.entry(uid.clone()).or_insert(Last {
+            sequence: entry.sequence,
+            name: None,
+            state: None,
+            deleted: false,
+        });
+        record.sequence = entry.sequence;
+        record.name = entry.character.clone();
+        record.deleted = entry.action == "delete";
+        if let Some(state) = &entry.state_after {
+            record.state = Some(state.clone());
+        }
+    }
+    let mut problems = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for character in characters {
+        let name = &character.name;
+        let Some(uid) = &character.uid else {
+            problems.push(LogProblem {
+                sequence: None,
+                problem: format!("character `{name}` has no identity: it was added outside omen"),
+            });
+            continue;
+        };
+        seen.insert(uid.clone());
+        let Some(record) = last.get(uid) else {
+            problems.push(LogProblem {
+                sequence: None,
+                problem: format!(
+                    "character `{name}` has no log entry: it was added, or its identity changed, outside omen"
+                ),
+            });
+            continue;
+        };
+        if record.deleted {
+            problems.push(LogProblem::entry(
+                record.sequence,
+                format!("character `{name}` was deleted by this entry, yet is still there"),
+            ));
+            continue;
+        }
+        if record.name.as_deref() != Some(name.as_str()) {
+            problems.push(LogProblem::entry(
+                record.sequence,
+                format!(
+                    "character `{name}` is called `{}` in its last entry: it was renamed without an entry",
+                    record.name.as_deref().unwrap_or("?")
+                ),
+            ));
+        }
+        let stored: Option<Value> = serde_json::from_str(&character.state).ok();
+        if stored.is_none() || stored != record.state {
+            problems.push(LogProblem::entry(
+                record.sequence,
+                format!(
+                    "character `{name}`'s state is not the state after its last entry: it was changed without a log entry"
+                ),
+            ));
+        }
+    }
+    let mut gone: Vec<(&String, &Last)> = last
+        .iter()
+        .filter(|(uid, record)| !record.deleted && !seen.contains(*uid))
+        .collect();
+    gone.sort_by_key(|(_, record)| record.sequence);
+    for (_, record) in gone {
+        problems.push(LogProblem::entry(
+            record.sequence,
+            format!(
+                "character `{}` is gone from the database without a delete entry",
+                record.name.as_deref().unwrap_or("?")
+            ),
+        ));
+    }
+    problems
 }
 
 impl From<&LogEntry> for RawEntry {
@@ -421,36 +997,14 @@ impl From<&LogEntry> for RawEntry {
             summary: entry.summary.clone(),
             previous_hash: entry.previous_hash.clone(),
             hash: entry.hash.clone(),
+            version: entry.version,
+            campaign_uid: entry.campaign_uid.clone(),
+            character_uid: entry.character_uid.clone(),
+            dice_given: entry.dice_given,
+            seed_proof: entry.seed_proof.clone(),
+            public_key: entry.public_key.clone(),
+            signature: entry.signature.clone(),
+            character_id: None,
         }
-    }
-}
-
-/// An entry's columns as SQL values, in [`ENTRY_COLUMNS`] order without `character_id`: for tests that
-/// write rows as an older omen did.
-#[cfg(test)]
-pub(crate) struct RawEntryRow(pub Vec<rusqlite::types::Value>);
-
-#[cfg(test)]
-impl From<&LogEntry> for RawEntryRow {
-    fn from(entry: &LogEntry) -> Self {
-        use rusqlite::types::Value as Sql;
-        let raw = RawEntry::from(entry);
-        let optional = |text: Option<String>| text.map_or(Sql::Null, Sql::Text);
-        RawEntryRow(vec![
-            Sql::Integer(raw.sequence),
-            Sql::Text(raw.time),
-            Sql::Text(raw.campaign),
-            optional(raw.character),
-            Sql::Text(raw.action),
-            Sql::Text(raw.inputs),
-            optional(raw.seed),
-            Sql::Text(raw.dice),
-            Sql::Text(raw.result),
-            optional(raw.state_before),
-            optional(raw.state_after),
-            Sql::Text(raw.summary),
-            Sql::Text(raw.previous_hash),
-            Sql::Text(raw.hash),
-        ])
     }
 }

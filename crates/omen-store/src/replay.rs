@@ -58,6 +58,11 @@ fn same(what: &str, recomputed: &Value, recorded: Option<&Value>) -> Result<(), 
 fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
     let kind = text_field(entry, "kind")?;
     match kind {
+        "create" if text_field(entry, "rule_set")? == crate::store::PLAIN => same(
+            "the state",
+            &serde_json::json!({}),
+            entry.state_after.as_ref(),
+        ),
         "create" => {
             let game = game(text_field(entry, "rule_set")?).map_err(|e| e.to_string())?;
             let state = game
@@ -118,7 +123,7 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
             };
             roll::recheck(&record, limits)
         }
-        "rename" | "delete" => Ok(()),
+        "rename" | "delete" | "migrate" | "import" => Ok(()),
         other => Err(format!(
             "its kind `{other}` is unknown to this build of omen"
         )),
@@ -133,7 +138,11 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotFound`]; problems with entries are in the report, not errors.
     pub fn replay(&self, campaign: &str, limits: &Limits) -> Result<ReplayReport, StoreError> {
-        let raw = self.read(|conn| log::raw_entries(conn, campaign_id(conn, campaign)?))?;
+        let (raw, character_problems) = self.read(|conn| {
+            let raw = log::raw_entries(conn, campaign_id(conn, campaign)?)?;
+            let check = crate::store::check_campaign(conn, campaign, None)?;
+            Ok((raw, check.character_problems))
+        })?;
         let entries = raw.len() as u64;
         let mut problems = Vec::new();
         let mut replayed = 0;
@@ -152,19 +161,39 @@ impl Store {
                 Ok(()) => replayed += 1,
                 Err(problem) => problems.push(LogProblem::entry(sequence, problem)),
             }
+            if let Some(snapshot) = entry
+                .inputs
+                .get("characters")
+                .and_then(Value::as_array)
+                .filter(|_| matches!(entry.action.as_str(), "migrate" | "import"))
+            {
+                // An anchor names each character by its identity from here on.
+                states.clear();
+                for character in snapshot {
+                    if let (Some(uid), Some(state)) = (
+                        character.get("uid").and_then(Value::as_str),
+                        character.get("state"),
+                    ) {
+                        states.insert(uid.to_string(), (sequence, state.clone()));
+                    }
+                }
+                continue;
+            }
             let Some(name) = entry.character.clone() else {
                 continue;
             };
+            // Signed entries name the character by its identity; older ones only by name.
+            let id = entry.character_uid.clone().unwrap_or_else(|| name.clone());
             if entry.action == "rename" {
-                if let Some(from) = entry.inputs.get("from").and_then(Value::as_str)
+                if entry.character_uid.is_none()
+                    && let Some(from) = entry.inputs.get("from").and_then(Value::as_str)
                     && let Some(state) = states.remove(from)
                 {
                     states.insert(name, state);
                 }
                 continue;
             }
-            if let (Some(before), Some((previous, state))) =
-                (&entry.state_before, states.get(&name))
+            if let (Some(before), Some((previous, state))) = (&entry.state_before, states.get(&id))
                 && before != state
             {
                 problems.push(LogProblem::entry(
@@ -174,14 +203,15 @@ impl Store {
             }
             match &entry.state_after {
                 Some(after) => {
-                    states.insert(name, (sequence, after.clone()));
+                    states.insert(id, (sequence, after.clone()));
                 }
                 None if entry.action == "delete" => {
-                    states.remove(&name);
+                    states.remove(&id);
                 }
                 None => {}
             }
         }
+        problems.extend(character_problems);
         Ok(ReplayReport {
             campaign: campaign.to_string(),
             entries,

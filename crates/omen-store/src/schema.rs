@@ -4,6 +4,8 @@
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::error::StoreError;
+use crate::key::Key;
+use crate::log::{Chain, Draft};
 
 /// The migrations, in order; migration `n` (1-based) brings the schema to version `n`.
 const MIGRATIONS: &[(&str, &str)] = &[
@@ -15,7 +17,72 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0002_chain_heads.sql",
         include_str!("../migrations/0002_chain_heads.sql"),
     ),
+    (
+        "0003_signed_log.sql",
+        include_str!("../migrations/0003_signed_log.sql"),
+    ),
 ];
+
+/// The version that signs logs: upgrading to it re-anchors every campaign under the key.
+const SIGNED_LOG_VERSION: u32 = 3;
+
+/// `PRAGMA application_id` of an Omen database ("OMEN" in ASCII), so another program's SQLite file is
+/// told apart before anything is written to it.
+pub const APPLICATION_ID: i32 = 0x4f4d_454e;
+
+/// The tables an Omen database has: a file with tables but no application id is Omen's only when
+/// every table it has is one of these (a database from before the id was set).
+const OMEN_TABLES: &[&str] = &[
+    "campaign",
+    "character",
+    "saved_roll",
+    "roll_log",
+    "chain_head",
+];
+
+/// Whether the file open on `conn` may be used as an Omen database: `Ok(())`, or what it is instead.
+/// Only reads.
+pub(crate) fn check_ownership(conn: &Connection) -> Result<(), String> {
+    let id: i32 = conn
+        .pragma_query_value(None, "application_id", |row| row.get(0))
+        .map_err(|error| {
+            if error.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase) {
+                "it is not a SQLite database".to_string()
+            } else {
+                error.to_string()
+            }
+        })?;
+    if id == APPLICATION_ID {
+        return Ok(());
+    }
+    if id != 0 {
+        return Err(format!(
+            "it is a SQLite database of another program (application id {id:#x})"
+        ));
+    }
+    let mut statement = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .map_err(|error| error.to_string())?;
+    let tables = statement
+        .query_map([], |row| row.get::<_, String>(0))
+        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+        .map_err(|error| error.to_string())?;
+    let foreign: Vec<&str> = tables
+        .iter()
+        .map(String::as_str)
+        .filter(|table| !OMEN_TABLES.contains(table))
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    let mut listed = foreign[..foreign.len().min(5)].join(", ");
+    if foreign.len() > 5 {
+        listed.push_str(", …");
+    }
+    Err(format!(
+        "it is a SQLite database of another program, with tables {listed}"
+    ))
+}
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -25,11 +92,17 @@ pub(crate) fn version(conn: &Connection) -> Result<u32, StoreError> {
 }
 
 /// Brings the schema up to `target`, one migration per transaction. Another process may be migrating
-/// the same file at the same time: each step re-reads the version inside its write lock.
+/// the same file at the same time: each step re-reads the version inside its write lock. Upgrading to
+/// signed logs re-anchors every campaign under `key` (needed only when there are campaigns).
 ///
 /// # Errors
-/// [`StoreError::NewerSchema`] for a database from a newer build; SQLite's errors otherwise.
-pub(crate) fn migrate(conn: &mut Connection, target: u32) -> Result<(), StoreError> {
+/// [`StoreError::NewerSchema`] for a database from a newer build; [`StoreError::Key`] when old
+/// campaigns need a key and none is given; SQLite's errors otherwise, without the migration's SQL.
+pub(crate) fn migrate(
+    conn: &mut Connection,
+    target: u32,
+    key: Option<&Key>,
+) -> Result<(), StoreError> {
     let found = version(conn)?;
     if found > SCHEMA_VERSION {
         return Err(StoreError::NewerSchema {
@@ -45,10 +118,123 @@ pub(crate) fn migrate(conn: &mut Connection, target: u32) -> Result<(), StoreErr
         }
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         if version(&tx)? < to {
-            tx.execute_batch(sql)?;
+            let name = MIGRATIONS[index].0;
+            tx.execute_batch(sql).map_err(|error| {
+                // SQLite's own words for what went wrong, never the script itself.
+                let short = match &error {
+                    rusqlite::Error::SqliteFailure(failure, Some(message)) => {
+                        format!("{message} ({:?})", failure.code)
+                    }
+                    rusqlite::Error::SqliteFailure(failure, None) => format!("{:?}", failure.code),
+                    other => other
+                        .to_string()
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                };
+                StoreError::Database(format!(
+                    "upgrading the database with {name} failed: {short}"
+                ))
+            })?;
+            if to == SIGNED_LOG_VERSION {
+                reanchor(&tx, key)?;
+            }
             tx.pragma_update(None, "user_version", to)?;
         }
+        if to == 1 {
+            tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+        }
         tx.commit()?;
+    }
+    let id: i32 = conn.pragma_query_value(None, "application_id", |row| row.get(0))?;
+    if id == 0 && target > 0 {
+        // A database from before Omen marked its files.
+        conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+    }
+    Ok(())
+}
+
+/// Puts every campaign of a database written before logs were signed under `key`: gives campaigns
+/// and characters their identities and appends to each log a signed `migrate` entry that names the
+/// head it anchors and holds each character's state as it stands. This proves only that the old
+/// entries were as they are now when the database was upgraded; what happened to them before that
+/// rests on their unkeyed hash chain alone.
+fn reanchor(conn: &Connection, key: Option<&Key>) -> Result<(), StoreError> {
+    let mut statement = conn.prepare("SELECT id, name FROM campaign ORDER BY id")?;
+    let campaigns = statement
+        .query_map([], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    drop(statement);
+    if campaigns.is_empty() {
+        return Ok(());
+    }
+    let Some(key) = key else {
+        return Err(StoreError::Key {
+            path: std::path::PathBuf::new(),
+            message:
+                "is needed to re-anchor the campaigns of an older database, and none was given"
+                    .to_string(),
+        });
+    };
+    for (id, name) in campaigns {
+        conn.execute(
+            "UPDATE campaign SET uid = ?1, public_key = ?2 WHERE id = ?3",
+            rusqlite::params![crate::key::new_uid()?, key.public(), id],
+        )?;
+        let mut statement = conn.prepare(
+            "SELECT id, name, rule_set, state_version, state FROM character WHERE campaign_id = ?1 ORDER BY name",
+        )?;
+        let characters = statement
+            .query_map([id], |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                    row.get::<_, u32>(3)?,
+                    row.get::<_, String>(4)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        drop(statement);
+        let mut snapshot = Vec::new();
+        for (character_id, character, rule_set, state_version, state) in characters {
+            let uid = crate::key::new_uid()?;
+            conn.execute(
+                "UPDATE character SET uid = ?1 WHERE id = ?2",
+                rusqlite::params![uid, character_id],
+            )?;
+            let state: serde_json::Value = serde_json::from_str(&state)?;
+            snapshot.push(serde_json::json!({
+                "uid": uid, "name": character, "rule_set": rule_set,
+                "state_version": state_version, "state": state,
+            }));
+        }
+        let head = crate::log::head(conn, id)?;
+        let unsigned = head.as_ref().map_or(0, |h| h.sequence);
+        let chain = Chain::open(conn, &name, key)?;
+        chain.append(
+            conn,
+            Draft::plain(
+                None,
+                None,
+                None,
+                "migrate",
+                serde_json::json!({
+                    "kind": "migrate",
+                    "public_key": key.public(),
+                    "unsigned_entries": unsigned,
+                    "anchored_head": head.map(|h| serde_json::json!({ "sequence": h.sequence, "hash": h.hash })),
+                    "characters": snapshot,
+                }),
+                format!(
+                    "re-anchored {unsigned} unsigned entries under key {}",
+                    crate::key::fingerprint(&key.public())
+                ),
+            ),
+        )?;
     }
     Ok(())
 }
@@ -70,12 +256,12 @@ mod tests {
     fn every_version_migrates_to_the_latest() {
         for start in 0..=SCHEMA_VERSION {
             let mut conn = Connection::open_in_memory().unwrap();
-            migrate(&mut conn, start).unwrap();
+            migrate(&mut conn, start, None).unwrap();
             assert_eq!(version(&conn).unwrap(), start);
-            migrate(&mut conn, SCHEMA_VERSION).unwrap();
+            migrate(&mut conn, SCHEMA_VERSION, None).unwrap();
             assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION);
             // Migrating again does nothing.
-            migrate(&mut conn, SCHEMA_VERSION).unwrap();
+            migrate(&mut conn, SCHEMA_VERSION, None).unwrap();
         }
     }
 
@@ -84,7 +270,7 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
             .unwrap();
-        let error = migrate(&mut conn, SCHEMA_VERSION).unwrap_err();
+        let error = migrate(&mut conn, SCHEMA_VERSION, None).unwrap_err();
         assert!(matches!(error, StoreError::NewerSchema { .. }), "{error}");
         assert!(error.to_string().contains("upgrade omen"), "{error}");
     }
@@ -93,40 +279,65 @@ mod tests {
 #[cfg(test)]
 mod upgrade_tests {
     use super::*;
-    use crate::{Dice, LogFilter, Store};
+    use crate::{Dice, LogEntry, LogFilter, Store};
     use omen_core::Limits;
     use serde_json::json;
 
-    /// A database written at version 1 (no chain heads) keeps its campaigns, characters, saved rolls and
-    /// log when opened by this build, and its log verifies and goes on.
+    /// Entries as an omen before signed logs wrote them: version 1, chained by unkeyed hashes.
+    fn unsigned(entries: &[LogEntry]) -> Vec<LogEntry> {
+        let mut previous = crate::GENESIS_HASH.to_string();
+        entries
+            .iter()
+            .map(|entry| {
+                let mut old = LogEntry {
+                    version: 1,
+                    campaign_uid: None,
+                    character_uid: None,
+                    dice_given: false,
+                    seed_proof: None,
+                    public_key: None,
+                    signature: None,
+                    previous_hash: previous.clone(),
+                    ..entry.clone()
+                };
+                old.hash = old.compute_hash();
+                previous = old.hash.clone();
+                old
+            })
+            .collect()
+    }
+
+    /// A database written at version 2 (chain heads, no signatures) keeps its campaigns, characters,
+    /// saved rolls and log when opened by this build; its log is re-anchored under a new key by a
+    /// signed migration entry that holds each character's state, verifies, replays and goes on.
     #[test]
-    fn a_version_one_database_keeps_its_data() {
-        // Realistic rows, made by today's store in memory.
+    fn a_version_two_database_is_re_anchored_under_a_new_key() {
+        // Realistic rows, made by today's store in memory, then written as the older omen did.
         let mut source = Store::open_in_memory().unwrap();
         source.create_campaign("Tak").unwrap();
         source
             .create_character("Tak", "Ayla", "luck", &json!({}))
             .unwrap();
-        for seed in 1..=3 {
+        for _ in 1..=3 {
             source
                 .act(
                     "Tak",
                     "Ayla",
                     &json!({ "action": "roll" }),
-                    Dice::Seed(seed),
+                    Dice::Derived,
                     &Limits::default(),
                 )
                 .unwrap();
         }
-        let entries = source.log(&LogFilter::default()).unwrap();
+        let entries = unsigned(&source.log(&LogFilter::default()).unwrap());
         let ayla = source.character("Tak", "Ayla").unwrap();
 
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("omen.db");
         {
             let mut conn = Connection::open(&path).unwrap();
-            migrate(&mut conn, 1).unwrap();
-            assert_eq!(version(&conn).unwrap(), 1);
+            migrate(&mut conn, 2, None).unwrap();
+            conn.pragma_update(None, "application_id", 0).unwrap();
             conn.execute(
                 "INSERT INTO campaign (id, name, created) VALUES (1, 'Tak', '2026-01-01T00:00:00.000Z')",
                 [],
@@ -144,19 +355,55 @@ mod upgrade_tests {
             )
             .unwrap();
             for entry in &entries {
-                let raw = crate::log::RawEntryRow::from(entry);
                 conn.execute(
                     "INSERT INTO roll_log (campaign_id, sequence, time, campaign, character_id, character, action,
                          inputs, seed, dice, result, state_before, state_after, summary, previous_hash, hash)
                      VALUES (1, ?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                    rusqlite::params_from_iter(raw.0),
+                    rusqlite::params![
+                        entry.sequence as i64,
+                        entry.time,
+                        entry.campaign,
+                        entry.character,
+                        entry.action,
+                        entry.inputs.to_string(),
+                        entry.seed.map(|s| s.to_string()),
+                        serde_json::to_string(&entry.dice).unwrap(),
+                        entry.result.to_string(),
+                        entry.state_before.as_ref().map(|v| v.to_string()),
+                        entry.state_after.as_ref().map(|v| v.to_string()),
+                        entry.summary,
+                        entry.previous_hash,
+                        entry.hash,
+                    ],
                 )
                 .unwrap();
             }
+            let last = entries.last().unwrap();
+            conn.execute(
+                "INSERT INTO chain_head (campaign_id, sequence, hash) VALUES (1, ?1, ?2)",
+                rusqlite::params![last.sequence as i64, last.hash],
+            )
+            .unwrap();
         }
+        assert!(!dir.path().join("omen.db.key").exists());
         let mut store = Store::open(&path).unwrap();
+        assert!(
+            dir.path().join("omen.db.key").exists(),
+            "the upgrade makes the key"
+        );
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-        assert_eq!(store.log(&LogFilter::default()).unwrap(), entries);
+        let application_id: i32 = store
+            .conn
+            .pragma_query_value(None, "application_id", |row| row.get(0))
+            .unwrap();
+        assert_eq!(application_id, APPLICATION_ID);
+        let log = store.log(&LogFilter::default()).unwrap();
+        assert_eq!(&log[..entries.len()], &entries[..]);
+        let anchor = &log[entries.len()];
+        assert_eq!(anchor.action, "migrate");
+        assert_eq!(anchor.inputs["unsigned_entries"], entries.len());
+        assert_eq!(anchor.inputs["characters"][0]["state"], ayla.state);
+        assert_eq!(anchor.previous_hash, entries.last().unwrap().hash);
         assert_eq!(store.character("Tak", "Ayla").unwrap().state, ayla.state);
         assert_eq!(
             store.saved_roll("Tak", "attack").unwrap().expression,
@@ -164,18 +411,20 @@ mod upgrade_tests {
         );
         let report = store.verify("Tak").unwrap();
         assert!(report.is_ok(), "{:?}", report.problems);
-        assert_eq!(report.head.unwrap().sequence, entries.len() as u64);
+        assert_eq!(report.unsigned_entries, entries.len() as u64);
         let next = store
             .act(
                 "Tak",
                 "Ayla",
                 &json!({ "action": "roll" }),
-                Dice::Seed(4),
+                Dice::Derived,
                 &Limits::default(),
             )
             .unwrap();
-        assert_eq!(next.previous_hash, entries.last().unwrap().hash);
-        assert!(store.verify("Tak").unwrap().is_ok());
-        assert!(store.replay("Tak", &Limits::default()).unwrap().is_ok());
+        assert_eq!(next.previous_hash, anchor.hash);
+        let report = store.verify("Tak").unwrap();
+        assert!(report.is_ok(), "{:?}", report.problems);
+        let replay = store.replay("Tak", &Limits::default()).unwrap();
+        assert!(replay.is_ok(), "{:?}", replay.problems);
     }
 }

@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 
 use crate::dice::{Dice, Recording};
 use crate::error::{Existing, Missing, StoreError};
-use crate::log::{self, Draft, LogEntry, VerifyReport};
+use crate::key::Key;
+use crate::log::{self, Chain, Draft, LogEntry, VerifyReport};
 use crate::roll::{self, RollRecord};
 use crate::schema::{self, SCHEMA_VERSION};
 
@@ -119,6 +120,24 @@ pub struct Store {
     pub(crate) conn: Connection,
     path: PathBuf,
     before_commit: Option<Hook>,
+    /// The signing key, once read (or made).
+    key: Option<Key>,
+    /// Where the key file is (none in memory).
+    key_path: Option<PathBuf>,
+}
+
+/// A `file:` URI that opens `path` as immutable: read without locks or a shared-memory file.
+fn immutable_uri(path: &Path) -> String {
+    let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut uri = String::from("file:");
+    for byte in absolute.to_string_lossy().bytes() {
+        match byte {
+            b'?' | b'#' | b'%' | 0x80.. => uri.push_str(&format!("%{byte:02X}")),
+            _ => uri.push(byte as char),
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }
 
 impl std::fmt::Debug for Store {
@@ -137,10 +156,11 @@ pub(crate) struct CharacterRow {
     pub state_version: u32,
     pub created: String,
     pub updated: String,
+    pub uid: Option<String>,
 }
 
 const CHARACTER_COLUMNS: &str =
-    "id, campaign_id, name, rule_set, sheet, state, state_version, created, updated";
+    "id, campaign_id, name, rule_set, sheet, state, state_version, created, updated, uid";
 
 fn character_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<CharacterRow> {
     Ok(CharacterRow {
@@ -153,6 +173,7 @@ fn character_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<CharacterRow> {
         state_version: row.get(6)?,
         created: row.get(7)?,
         updated: row.get(8)?,
+        uid: row.get(9)?,
     })
 }
 
@@ -240,15 +261,28 @@ impl CharacterRow {
 }
 
 impl Store {
-    /// Opens (creating it and its directory when missing) the database at `path`, brings its schema up
-    /// to date, and turns on write-ahead logging, foreign keys and the busy timeout.
+    /// Opens (creating it and its directory when missing) the database at `path`, with its signing key
+    /// at `path` + `.key` (see [`Store::open_with_key`]).
     ///
     /// # Errors
+    /// As [`Store::open_with_key`].
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_with_key(path, &crate::key::resolve_key_path_with(None, None, path))
+    }
+
+    /// Opens (creating it and its directory when missing) the database at `path`, brings its schema up
+    /// to date, and turns on write-ahead logging, foreign keys and the busy timeout. The signing key
+    /// is read from `key_path` when a change needs it; it is created there (readable by its owner only)
+    /// only while no campaign of the database has a key yet. A file that holds another program's data
+    /// is refused before anything is written to it.
+    ///
+    /// # Errors
+    /// [`StoreError::Foreign`] for another program's file (left byte for byte as it was),
     /// [`StoreError::CannotOpen`] when the file or its directory cannot be created or opened,
     /// [`StoreError::NewerSchema`] for a database from a newer omen, [`StoreError::ReadOnly`] when a
-    /// migration is needed but the file cannot be written, [`StoreError::Corrupt`] for a file that is
-    /// not a database.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    /// migration is needed but the file cannot be written, [`StoreError::Key`] when an older
+    /// database's campaigns need re-anchoring and the key cannot be read or made.
+    pub fn open_with_key(path: &Path, key_path: &Path) -> Result<Store, StoreError> {
         let cannot_open = |message: String| StoreError::CannotOpen {
             path: path.to_path_buf(),
             message,
@@ -259,8 +293,13 @@ impl Store {
             std::fs::create_dir_all(parent)
                 .map_err(|error| cannot_open(format!("cannot create its directory: {error}")))?;
         }
-        let mut conn = Connection::open(path).map_err(|error| cannot_open(error.to_string()))?;
+        let conn = Connection::open(path).map_err(|error| cannot_open(error.to_string()))?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
+        // Before anything writes (the journal mode included): another program's file stays untouched.
+        schema::check_ownership(&conn).map_err(|what| StoreError::Foreign {
+            path: path.to_path_buf(),
+            what,
+        })?;
         conn.pragma_update(None, "foreign_keys", true)?;
         let found = schema::version(&conn)?;
         if found > SCHEMA_VERSION {
@@ -276,31 +315,75 @@ impl Store {
                 "it cannot use write-ahead logging (journal mode {mode})"
             )));
         }
-        schema::migrate(&mut conn, SCHEMA_VERSION)?;
-        Ok(Store {
+        let mut store = Store {
             conn,
             path: path.to_path_buf(),
             before_commit: None,
-        })
+            key: None,
+            key_path: Some(key_path.to_path_buf()),
+        };
+        if found < SCHEMA_VERSION {
+            let key = if found >= 1 && store.has_campaigns()? {
+                Some(store.signing_key()?)
+            } else {
+                None
+            };
+            schema::migrate(&mut store.conn, SCHEMA_VERSION, key.as_ref())?;
+        } else {
+            schema::migrate(&mut store.conn, SCHEMA_VERSION, None)?;
+        }
+        Ok(store)
     }
 
-    /// Opens an existing database for reading only: every change is refused with
-    /// [`StoreError::ReadOnly`].
+    /// Opens an existing database for reading only: nothing is created (no directory, no file, no
+    /// key), and every change is refused with [`StoreError::ReadOnly`]. A database in a directory this
+    /// user cannot write is read as it stands. A database from an older omen is upgraded first when
+    /// its file can be written.
     ///
     /// # Errors
-    /// As [`Store::open`]; a database whose schema is older than this build's is refused (open it once
-    /// with [`Store::open`] to upgrade it).
+    /// [`StoreError::NoDatabase`] when there is no file at `path`, [`StoreError::Foreign`] for another
+    /// program's file, [`StoreError::NewerSchema`]; [`StoreError::CannotOpen`] for an older database
+    /// that cannot be upgraded.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|error| StoreError::CannotOpen {
+        Store::open_read_only_with_key(path, &crate::key::resolve_key_path_with(None, None, path))
+    }
+
+    /// As [`Store::open_read_only`], with the key file to compare the campaigns' keys with (and to
+    /// upgrade an older database with).
+    ///
+    /// # Errors
+    /// As [`Store::open_read_only`].
+    pub fn open_read_only_with_key(path: &Path, key_path: &Path) -> Result<Store, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError::NoDatabase {
+                path: path.to_path_buf(),
+            });
+        }
+        let cannot_open = |message: String| StoreError::CannotOpen {
             path: path.to_path_buf(),
-            message: error.to_string(),
-        })?;
+            message,
+        };
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn =
+            Connection::open_with_flags(path, flags).map_err(|e| cannot_open(e.to_string()))?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "foreign_keys", true)?;
+        let ownership = match schema::check_ownership(&conn) {
+            Err(what) if what.contains("unable to open") || what.contains("readonly") => {
+                // A write-ahead-logged file whose directory this user cannot write: SQLite cannot
+                // make its shared-memory file, so read the file as it stands, nothing else writing.
+                conn = Connection::open_with_flags(
+                    immutable_uri(path),
+                    flags | OpenFlags::SQLITE_OPEN_URI,
+                )
+                .map_err(|e| cannot_open(e.to_string()))?;
+                schema::check_ownership(&conn)
+            }
+            other => other,
+        };
+        ownership.map_err(|what| StoreError::Foreign {
+            path: path.to_path_buf(),
+            what,
+        })?;
         let found = schema::version(&conn)?;
         if found > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema {
@@ -309,33 +392,91 @@ impl Store {
             });
         }
         if found < SCHEMA_VERSION {
-            return Err(StoreError::CannotOpen {
-                path: path.to_path_buf(),
-                message: format!(
-                    "its schema version {found} needs upgrading to {SCHEMA_VERSION}, which a read-only open cannot do; open it once for writing"
-                ),
+            drop(conn);
+            return Store::open_with_key(path, key_path).map_err(|error| match error {
+                StoreError::ReadOnly | StoreError::CannotOpen { .. } => cannot_open(format!(
+                    "its schema version {found} needs upgrading to {SCHEMA_VERSION}, and the file cannot be written; open it once where it can be"
+                )),
+                other => other,
             });
         }
         Ok(Store {
             conn,
             path: path.to_path_buf(),
             before_commit: None,
+            key: None,
+            key_path: Some(key_path.to_path_buf()),
         })
     }
 
-    /// A store in memory, gone when dropped: for tests and examples.
+    /// A store in memory, gone when dropped, with a key of its own: for tests and examples.
     ///
     /// # Errors
     /// Only if SQLite cannot allocate the database.
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let mut conn = Connection::open_in_memory()?;
         conn.pragma_update(None, "foreign_keys", true)?;
-        schema::migrate(&mut conn, SCHEMA_VERSION)?;
+        schema::migrate(&mut conn, SCHEMA_VERSION, None)?;
         Ok(Store {
             conn,
             path: PathBuf::from(":memory:"),
             before_commit: None,
+            key: Some(Key::generate()?),
+            key_path: None,
         })
+    }
+
+    fn has_campaigns(&self) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT 1 FROM campaign LIMIT 1", [], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// The signing key: read from its file, or made there while no campaign has a key yet. Losing the
+    /// key file loses the ability to add to the log, never the ability to verify it.
+    pub(crate) fn signing_key(&mut self) -> Result<Key, StoreError> {
+        if let Some(key) = &self.key {
+            return Ok(key.clone());
+        }
+        let path = self.key_path.clone().unwrap_or_default();
+        let key = if path.exists() {
+            Key::read(&path)?
+        } else {
+            let keyed: Option<String> = if schema::version(&self.conn)? >= 3 {
+                self.conn
+                    .query_row(
+                        "SELECT name FROM campaign WHERE public_key IS NOT NULL LIMIT 1",
+                        [],
+                        |row| row.get(0),
+                    )
+                    .optional()?
+            } else {
+                None
+            };
+            if let Some(campaign) = keyed {
+                return Err(StoreError::Key {
+                    path,
+                    message: format!(
+                        "is missing, and campaign `{campaign}` is signed with a key: restore the key file from your backup (or give its place with --key or OMEN_KEY); without it the log can be verified but not added to"
+                    ),
+                });
+            }
+            Key::create(&path)?
+        };
+        self.key = Some(key.clone());
+        Ok(key)
+    }
+
+    /// The public key (hex) of the local key file, if there is one: what verify compares a campaign's
+    /// key with.
+    pub(crate) fn local_public_key(&self) -> Option<String> {
+        if let Some(key) = &self.key {
+            return Some(key.public());
+        }
+        let path = self.key_path.as_ref()?;
+        Key::read(path).ok().map(|key| key.public())
     }
 
     /// The database file (`:memory:` for [`Store::open_in_memory`]).
@@ -402,6 +543,7 @@ impl Store {
     /// [`StoreError::Invalid`] for an unusable name, [`StoreError::AlreadyExists`] for a taken one.
     pub fn create_campaign(&mut self, name: &str) -> Result<Campaign, StoreError> {
         check_name("campaign", name)?;
+        let key = self.signing_key()?;
         self.write(|conn| {
             if campaign_id(conn, name).is_ok() {
                 return Err(StoreError::AlreadyExists(Existing::Campaign {
@@ -410,8 +552,8 @@ impl Store {
             }
             let created = crate::time::now();
             conn.execute(
-                "INSERT INTO campaign (name, created) VALUES (?1, ?2)",
-                params![name, created],
+                "INSERT INTO campaign (name, created, uid, public_key) VALUES (?1, ?2, ?3, ?4)",
+                params![name, created, crate::key::new_uid()?, key.public()],
             )?;
             Ok(Campaign {
                 name: name.to_string(),
@@ -497,7 +639,9 @@ impl Store {
     // -----------------------------------------------------------------------------------------------
     // Characters.
 
-    /// Creates a character from its sheet, as `rule_set` defines it; logged as `create`.
+    /// Creates a character from its sheet, as `rule_set` defines it; logged as `create`. The rule set
+    /// `none` makes a plain character, bound to no rule set: it keeps no state (`{}`) and takes no
+    /// actions, but its ordinary rolls are logged under its name.
     ///
     /// # Errors
     /// [`StoreError::Rules`] with every problem of the sheet, [`StoreError::NotFound`] for an unknown
@@ -510,47 +654,51 @@ impl Store {
         sheet: &Value,
     ) -> Result<Character, StoreError> {
         check_name("character", name)?;
-        let game = game(rule_set)?;
-        let state = game.new_character(sheet)?;
+        let (state, state_version) = if rule_set == PLAIN {
+            if !sheet.as_object().is_some_and(|o| o.is_empty()) {
+                return Err(StoreError::Invalid(
+                    "a plain character (no rule set) has no sheet; leave --sheet out, or choose a rule set with --rules".to_string(),
+                ));
+            }
+            (json!({}), 1)
+        } else {
+            let game = game(rule_set)?;
+            (game.new_character(sheet)?, game.state_version())
+        };
+        let key = self.signing_key()?;
         self.write(|conn| {
-            let campaign_id = campaign_id(conn, campaign)?;
-            if character_exists(conn, campaign_id, name)? {
+            let chain = Chain::open(conn, campaign, &key)?;
+            if character_exists(conn, chain.campaign_id, name)? {
                 return Err(StoreError::AlreadyExists(Existing::Character {
                     campaign: campaign.to_string(),
                     name: name.to_string(),
                 }));
             }
             let now = crate::time::now();
+            let uid = crate::key::new_uid()?;
             conn.execute(
-                "INSERT INTO character (campaign_id, name, rule_set, sheet, state, state_version, created, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-                params![campaign_id, name, rule_set, sheet.to_string(), state.to_string(), game.state_version(), now],
+                "INSERT INTO character (campaign_id, name, rule_set, sheet, state, state_version, created, updated, uid)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)",
+                params![chain.campaign_id, name, rule_set, sheet.to_string(), state.to_string(), state_version, now, uid],
             )?;
             let id = conn.last_insert_rowid();
-            log::append(
-                conn,
-                campaign_id,
-                campaign,
-                Draft {
-                    character_id: Some(id),
-                    character: Some(name.to_string()),
-                    action: "create".to_string(),
-                    inputs: json!({ "kind": "create", "rule_set": rule_set, "sheet": sheet }),
-                    seed: None,
-                    dice: Vec::new(),
-                    result: Value::Null,
-                    state_before: None,
-                    state_after: Some(state.clone()),
-                    summary: format!("created {name} ({rule_set})"),
-                },
-            )?;
+            let mut draft = Draft::plain(
+                Some(id),
+                Some(uid),
+                Some(name.to_string()),
+                "create",
+                json!({ "kind": "create", "rule_set": rule_set, "sheet": sheet }),
+                format!("created {name} ({rule_set})"),
+            );
+            draft.state_after = Some(state.clone());
+            chain.append(conn, draft)?;
             Ok(Character {
                 campaign: campaign.to_string(),
                 name: name.to_string(),
                 rule_set: rule_set.to_string(),
                 sheet: sheet.clone(),
                 state,
-                state_version: game.state_version(),
+                state_version,
                 created: now.clone(),
                 updated: now,
             })
@@ -581,6 +729,10 @@ impl Store {
     /// [`StoreError::NotFound`]; [`StoreError::Rules`] when the stored state no longer loads.
     pub fn character(&self, campaign: &str, name: &str) -> Result<Character, StoreError> {
         let row = find_character(&self.conn, campaign, name)?;
+        if row.rule_set == PLAIN {
+            let (state, version) = (parse("state", &row.state)?, row.state_version);
+            return row.into_character(campaign, state, version);
+        }
         let game = game(&row.rule_set)?;
         let state = game.load(row.state_version, &parse("state", &row.state)?)?;
         row.into_character(campaign, state, game.state_version())
@@ -596,7 +748,9 @@ impl Store {
         name: &str,
         state: &Value,
     ) -> Result<Character, StoreError> {
+        let key = self.signing_key()?;
         self.write(|conn| {
+            let chain = Chain::open(conn, campaign, &key)?;
             let row = find_character(conn, campaign, name)?;
             let game = game(&row.rule_set)?;
             let version = game.state_version();
@@ -608,23 +762,17 @@ impl Store {
                 "UPDATE character SET state = ?1, state_version = ?2, updated = ?3 WHERE id = ?4",
                 params![after.to_string(), version, now, row.id],
             )?;
-            log::append(
-                conn,
-                row.campaign_id,
-                campaign,
-                Draft {
-                    character_id: Some(row.id),
-                    character: Some(row.name.clone()),
-                    action: "edit".to_string(),
-                    inputs: json!({ "kind": "edit", "rule_set": row.rule_set, "state_version": version, "state": state }),
-                    seed: None,
-                    dice: Vec::new(),
-                    result: Value::Null,
-                    state_before: Some(before),
-                    state_after: Some(after.clone()),
-                    summary: format!("edited {name}'s state"),
-                },
-            )?;
+            let mut draft = Draft::plain(
+                Some(row.id),
+                row.uid.clone(),
+                Some(row.name.clone()),
+                "edit",
+                json!({ "kind": "edit", "rule_set": row.rule_set, "state_version": version, "state": state }),
+                format!("game-master edit of {name}'s state"),
+            );
+            draft.state_before = Some(before);
+            draft.state_after = Some(after.clone());
+            chain.append(conn, draft)?;
             let mut row = row;
             row.updated = now;
             row.into_character(campaign, after, version)
@@ -642,7 +790,9 @@ impl Store {
         new_name: &str,
     ) -> Result<(), StoreError> {
         check_name("character", new_name)?;
+        let key = self.signing_key()?;
         self.write(|conn| {
+            let chain = Chain::open(conn, campaign, &key)?;
             let row = find_character(conn, campaign, name)?;
             if name == new_name {
                 return Ok(());
@@ -657,22 +807,16 @@ impl Store {
                 "UPDATE character SET name = ?1, updated = ?2 WHERE id = ?3",
                 params![new_name, crate::time::now(), row.id],
             )?;
-            log::append(
+            chain.append(
                 conn,
-                row.campaign_id,
-                campaign,
-                Draft {
-                    character_id: Some(row.id),
-                    character: Some(new_name.to_string()),
-                    action: "rename".to_string(),
-                    inputs: json!({ "kind": "rename", "from": name, "to": new_name }),
-                    seed: None,
-                    dice: Vec::new(),
-                    result: Value::Null,
-                    state_before: None,
-                    state_after: None,
-                    summary: format!("renamed {name} to {new_name}"),
-                },
+                Draft::plain(
+                    Some(row.id),
+                    row.uid.clone(),
+                    Some(new_name.to_string()),
+                    "rename",
+                    json!({ "kind": "rename", "from": name, "to": new_name }),
+                    format!("renamed {name} to {new_name}"),
+                ),
             )?;
             Ok(())
         })
@@ -683,25 +827,20 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotFound`].
     pub fn delete_character(&mut self, campaign: &str, name: &str) -> Result<(), StoreError> {
+        let key = self.signing_key()?;
         self.write(|conn| {
+            let chain = Chain::open(conn, campaign, &key)?;
             let row = find_character(conn, campaign, name)?;
-            log::append(
-                conn,
-                row.campaign_id,
-                campaign,
-                Draft {
-                    character_id: Some(row.id),
-                    character: Some(row.name.clone()),
-                    action: "delete".to_string(),
-                    inputs: json!({ "kind": "delete" }),
-                    seed: None,
-                    dice: Vec::new(),
-                    result: Value::Null,
-                    state_before: Some(parse("state", &row.state)?),
-                    state_after: None,
-                    summary: format!("deleted {name}"),
-                },
-            )?;
+            let mut draft = Draft::plain(
+                Some(row.id),
+                row.uid.clone(),
+                Some(row.name.clone()),
+                "delete",
+                json!({ "kind": "delete" }),
+                format!("deleted {name}"),
+            );
+            draft.state_before = Some(parse("state", &row.state)?);
+            chain.append(conn, draft)?;
             conn.execute("DELETE FROM character WHERE id = ?1", [row.id])?;
             Ok(())
         })
@@ -725,10 +864,19 @@ impl Store {
         dice: Dice,
         limits: &Limits,
     ) -> Result<LogEntry, StoreError> {
+        let key = self.signing_key()?;
         self.write(|conn| {
+            let chain = Chain::open(conn, campaign, &key)?;
             let row = find_character(conn, campaign, character)?;
+            if row.rule_set == PLAIN {
+                return Err(StoreError::Invalid(format!(
+                    "{} is a plain character (no rule set), so it takes no actions; roll for it with `omen roll EXPR --campaign {campaign} --char {}`",
+                    row.name, row.name
+                )));
+            }
             let game = game(&row.rule_set)?;
             let before = game.load(row.state_version, &parse("state", &row.state)?)?;
+            let (dice, seed, dice_given) = resolve_dice(conn, &chain, dice)?;
             let mut source = Recording::new(&dice);
             let applied = game.apply(&before, action, &mut source, limits)?;
             if !source.unused().is_empty() {
@@ -744,17 +892,19 @@ impl Store {
                 .and_then(Value::as_str)
                 .unwrap_or("action")
                 .to_string();
-            let entry = log::append(
+            let rolled = source.rolled();
+            let entry = chain.append(
                 conn,
-                row.campaign_id,
-                campaign,
                 Draft {
                     character_id: Some(row.id),
+                    character_uid: row.uid.clone(),
                     character: Some(row.name.clone()),
                     action: name,
                     inputs: json!({ "kind": "action", "rule_set": row.rule_set, "action": action }),
-                    seed: dice.seed(),
-                    dice: source.rolled(),
+                    // A roll that rolled nothing needs no seed.
+                    seed: seed.filter(|_| !rolled.is_empty()),
+                    dice_given: dice_given && !rolled.is_empty(),
+                    dice: rolled,
                     result: applied.result,
                     state_before: Some(before),
                     state_after: Some(applied.state.clone()),
@@ -786,12 +936,13 @@ impl Store {
         Ok(game.odds(&state, action, limits)?)
     }
 
-    /// Rolls an expression or script with `dice` and logs it in one go, optionally for a character: what
-    /// `omen roll --campaign` does.
+    /// Rolls an expression or script and logs it in one go, optionally for a character: what
+    /// `omen roll --campaign` does. `dice` is [`Dice::Derived`] (the seed the log gives) or
+    /// [`Dice::Given`] (logged as given).
     ///
     /// # Errors
-    /// [`StoreError::Language`] when it does not compile or cannot be rolled, as [`Store::log_roll`]
-    /// otherwise. Nothing is logged on error.
+    /// [`StoreError::Language`] when it does not compile or cannot be rolled, [`StoreError::Invalid`]
+    /// for a chosen seed, as [`Store::log_roll`] otherwise. Nothing is logged on error.
     pub fn roll(
         &mut self,
         campaign: &str,
@@ -801,10 +952,7 @@ impl Store {
         dice: &Dice,
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        let rolled = roll::roll_expression(expression, params, dice, limits)?;
-        // Just rolled here: no need to roll it again to check it, as `log_roll` does.
-        let entry = self.append_roll(campaign, character, rolled.record.clone())?;
-        Ok((entry, rolled))
+        self.roll_logged(campaign, character, expression, params, None, dice, limits)
     }
 
     /// Rolls a saved roll, its default parameters overridden by `params`, and logs it.
@@ -822,19 +970,49 @@ impl Store {
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
         let saved = self.saved_roll(campaign, name)?;
         let merged = saved.params_with(params);
-        let mut rolled = roll::roll_expression(&saved.expression, &merged, dice, limits)?;
-        rolled.record.saved_roll = Some(saved.name);
-        // Just rolled here: no need to roll it again to check it, as `log_roll` does.
-        let entry = self.append_roll(campaign, character, rolled.record.clone())?;
-        Ok((entry, rolled))
+        self.roll_logged(
+            campaign,
+            character,
+            &saved.expression,
+            &merged,
+            Some(saved.name),
+            dice,
+            limits,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn roll_logged(
+        &mut self,
+        campaign: &str,
+        character: Option<&str>,
+        expression: &str,
+        params: &BTreeMap<String, Value>,
+        saved: Option<String>,
+        dice: &Dice,
+        limits: &Limits,
+    ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
+        // Compile errors first, before the key is needed.
+        roll::check_expression(expression, params, limits)?;
+        let key = self.signing_key()?;
+        self.write(|conn| {
+            let chain = Chain::open(conn, campaign, &key)?;
+            let (dice, seed, dice_given) = resolve_dice(conn, &chain, dice.clone())?;
+            let mut rolled = roll::roll_expression(expression, params, &dice, limits)?;
+            rolled.record.saved_roll = saved;
+            let entry = append_roll(conn, &chain, character, &rolled.record, seed, dice_given)?;
+            Ok((entry, rolled))
+        })
     }
 
     /// Logs a roll of an expression or script (from [`crate::roll_expression`]), optionally for a
     /// character. The record is rolled again from its dice first: a record whose dice do not give its
-    /// result is refused.
+    /// result is refused. A record without a seed is logged as given dice; one with a seed only when it
+    /// is the seed the log gives the next entry.
     ///
     /// # Errors
-    /// [`StoreError::Invalid`] for a record that does not roll to its result, [`StoreError::NotFound`].
+    /// [`StoreError::Invalid`] for a record that does not roll to its result or whose seed was chosen,
+    /// [`StoreError::NotFound`].
     pub fn log_roll(
         &mut self,
         campaign: &str,
@@ -844,52 +1022,21 @@ impl Store {
         roll::recheck(&entry, &Limits::default()).map_err(|problem| {
             StoreError::Invalid(format!("the roll cannot be logged: {problem}"))
         })?;
-        self.append_roll(campaign, character, entry)
-    }
-
-    /// Writes a roll record known to roll to its result into the log.
-    fn append_roll(
-        &mut self,
-        campaign: &str,
-        character: Option<&str>,
-        entry: RollRecord,
-    ) -> Result<LogEntry, StoreError> {
+        let key = self.signing_key()?;
         self.write(|conn| {
-            let campaign_id = campaign_id(conn, campaign)?;
-            let (character_id, character) = match character {
-                Some(name) => {
-                    let row = find_character(conn, campaign, name)?;
-                    (Some(row.id), Some(row.name))
+            let chain = Chain::open(conn, campaign, &key)?;
+            let seed = match entry.seed {
+                Some(seed) => {
+                    let derived = chain.derive_seed(conn)?;
+                    if derived.0 != seed {
+                        return Err(chosen_seed());
+                    }
+                    Some(derived)
                 }
-                None => (None, None),
+                None => None,
             };
-            let summary = match &entry.saved_roll {
-                Some(saved) => format!("{saved}: {} = {}", entry.expression, entry.result),
-                None => format!("{} = {}", entry.expression, entry.result),
-            };
-            log::append(
-                conn,
-                campaign_id,
-                campaign,
-                Draft {
-                    character_id,
-                    character,
-                    action: "expression".to_string(),
-                    inputs: json!({
-                        "kind": "expression",
-                        "expression": entry.expression,
-                        "params": entry.params,
-                        "saved_roll": entry.saved_roll,
-                        "explode_depth": entry.explode_depth,
-                    }),
-                    seed: entry.seed,
-                    dice: entry.dice,
-                    result: entry.result,
-                    state_before: None,
-                    state_after: None,
-                    summary,
-                },
-            )
+            let given = seed.is_none() && !entry.dice.is_empty();
+            append_roll(conn, &chain, character, &entry, seed, given)
         })
     }
 
@@ -1050,25 +1197,233 @@ impl Store {
         })
     }
 
-    /// Checks a campaign's hash chain: finds every altered, removed, reordered or cut-off entry.
+    /// Checks a campaign's log: every entry's hash, link, signature and key, the derivation of every
+    /// seed, the signed chain head, and that every character's stored state is the state after its last
+    /// entry. Finds every altered, removed, reordered, re-linked or cut-off entry and every character
+    /// changed without an entry, as long as whoever changed them did not hold the key (against the key
+    /// holder, see [`Store::verify_since`]). When the local key file is there, the campaign's key must
+    /// be it.
     ///
     /// # Errors
     /// [`StoreError::NotFound`]; problems with the log are in the report, not errors.
     pub fn verify(&self, campaign: &str) -> Result<VerifyReport, StoreError> {
+        let local = self.local_public_key();
         self.read(|conn| {
-            let id = campaign_id(conn, campaign)?;
-            let head = log::head(conn, id)?;
-            let raw = log::raw_entries(conn, id)?;
-            let entries = raw.len() as u64;
-            let (problems, _) = log::check_chain(raw, head.as_ref());
-            Ok(VerifyReport {
-                campaign: campaign.to_string(),
-                entries,
-                head,
-                problems,
-            })
+            let check = check_campaign(conn, campaign, local.as_deref())?;
+            Ok(check.report)
         })
     }
+
+    /// [`Store::verify`], and that the log still holds the entry a receipt from `omen log head`
+    /// names, with the same hash: so a log cut back or rewritten from that entry on is caught even
+    /// when it was done with the key.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`]; problems are in the report.
+    pub fn verify_since(
+        &self,
+        campaign: &str,
+        receipt: &log::Receipt,
+    ) -> Result<VerifyReport, StoreError> {
+        let mut report = self.verify(campaign)?;
+        let entry = self.read(|conn| {
+            let id = campaign_id(conn, campaign)?;
+            Ok(conn
+                .query_row(
+                    "SELECT hash FROM roll_log WHERE campaign_id = ?1 AND sequence = ?2",
+                    params![id, receipt.sequence as i64],
+                    |row| row.get::<_, String>(0),
+                )
+                .optional()?)
+        })?;
+        let problem = match entry {
+            None => Some(format!(
+                "the log no longer holds entry {} that your receipt names (it ends at entry {}): it was cut back",
+                receipt.sequence,
+                report.head.as_ref().map_or(0, |h| h.sequence)
+            )),
+            Some(hash) if !hash.starts_with(&receipt.hash_prefix) => Some(format!(
+                "entry {} is not the one your receipt names (its hash now starts {}, not {}): the log was rewritten from entry {} or before",
+                receipt.sequence,
+                &hash[..hash.len().min(16)],
+                &receipt.hash_prefix[..16],
+                receipt.sequence
+            )),
+            Some(_) => None,
+        };
+        if let Some(problem) = problem {
+            report.problems.insert(
+                0,
+                log::LogProblem {
+                    sequence: Some(receipt.sequence),
+                    problem,
+                },
+            );
+        }
+        Ok(report)
+    }
+
+    /// The head of a campaign's log: the receipt to keep.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`].
+    pub fn head(&self, campaign: &str) -> Result<Option<log::ChainHead>, StoreError> {
+        self.read(|conn| log::head(conn, campaign_id(conn, campaign)?))
+    }
+
+    /// A campaign's public key (hex), from which its log is verified.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`].
+    pub fn public_key(&self, campaign: &str) -> Result<Option<String>, StoreError> {
+        self.read(|conn| {
+            conn.query_row(
+                "SELECT public_key FROM campaign WHERE name = ?1",
+                [campaign],
+                |row| row.get::<_, Option<String>>(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::campaign(campaign))
+        })
+    }
+}
+
+/// A campaign's log checked, with its parsed entries for a replay.
+pub(crate) struct CampaignCheck {
+    pub report: VerifyReport,
+    /// The problems of the characters against the log (also in the report).
+    pub character_problems: Vec<log::LogProblem>,
+}
+
+pub(crate) fn check_campaign(
+    conn: &Connection,
+    campaign: &str,
+    local_key: Option<&str>,
+) -> Result<CampaignCheck, StoreError> {
+    let (id, uid, public_key): (i64, Option<String>, Option<String>) = conn
+        .query_row(
+            "SELECT id, uid, public_key FROM campaign WHERE name = ?1",
+            [campaign],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+        .optional()?
+        .ok_or_else(|| StoreError::campaign(campaign))?;
+    let head = log::head(conn, id)?;
+    let raw = log::raw_entries(conn, id)?;
+    let entries = raw.len() as u64;
+    let rows = character_rows(conn, id)?;
+    let character_uids: std::collections::HashMap<i64, String> = rows
+        .iter()
+        .filter_map(|row| Some((row.id, row.uid.clone()?)))
+        .collect();
+    let check = log::check_chain(
+        raw,
+        head.as_ref(),
+        &log::Expected {
+            campaign_uid: uid.as_deref(),
+            public_key: public_key.as_deref(),
+            local_key,
+            character_uids: &character_uids,
+        },
+    );
+    let live: Vec<log::LiveCharacter> = rows
+        .into_iter()
+        .map(|row| log::LiveCharacter {
+            uid: row.uid,
+            name: row.name,
+            state: row.state,
+        })
+        .collect();
+    let character_problems = log::check_characters(&check.entries, &live);
+    let mut problems = check.problems;
+    problems.extend(character_problems.iter().cloned());
+    let key = check.public_key.or(public_key);
+    Ok(CampaignCheck {
+        report: VerifyReport {
+            campaign: campaign.to_string(),
+            entries,
+            head,
+            fingerprint: key.as_deref().map(crate::key::fingerprint),
+            public_key: key,
+            key_file_checked: local_key.is_some(),
+            unsigned_entries: check.unsigned,
+            problems,
+        },
+        character_problems,
+    })
+}
+
+/// The name of the rule set of a plain character, bound to no rule set.
+pub const PLAIN: &str = "none";
+
+fn chosen_seed() -> StoreError {
+    StoreError::Invalid(
+        "a campaign's rolls take their seed from its log, so no seed can be chosen; leave --seed out, or give dice rolled at the table with --dice (logged as given)".to_string(),
+    )
+}
+
+/// The dice to roll with, the derived seed and its proof (if derived), and whether they were given.
+type ResolvedDice = (Dice, Option<(u64, String)>, bool);
+
+/// The dice an entry rolls with: the seed the log gives (and its proof), or given dice, marked.
+fn resolve_dice(
+    conn: &Connection,
+    chain: &Chain<'_>,
+    dice: Dice,
+) -> Result<ResolvedDice, StoreError> {
+    match dice {
+        Dice::Derived => {
+            let (seed, proof) = chain.derive_seed(conn)?;
+            Ok((Dice::Seed(seed), Some((seed, proof)), false))
+        }
+        Dice::Given(values) => Ok((Dice::Given(values), None, true)),
+        Dice::Seed(_) => Err(chosen_seed()),
+    }
+}
+
+/// Writes a roll record known to roll to its result into the log.
+fn append_roll(
+    conn: &Connection,
+    chain: &Chain<'_>,
+    character: Option<&str>,
+    record: &RollRecord,
+    seed: Option<(u64, String)>,
+    dice_given: bool,
+) -> Result<LogEntry, StoreError> {
+    let (character_id, character_uid, character) = match character {
+        Some(name) => {
+            let row = find_character(conn, &chain.campaign, name)?;
+            (Some(row.id), row.uid, Some(row.name))
+        }
+        None => (None, None, None),
+    };
+    let summary = match &record.saved_roll {
+        Some(saved) => format!("{saved}: {} = {}", record.expression, record.result),
+        None => format!("{} = {}", record.expression, record.result),
+    };
+    chain.append(
+        conn,
+        Draft {
+            character_id,
+            character_uid,
+            character,
+            action: "expression".to_string(),
+            inputs: json!({
+                "kind": "expression",
+                "expression": record.expression,
+                "params": record.params,
+                "saved_roll": record.saved_roll,
+                "explode_depth": record.explode_depth,
+            }),
+            seed: seed.filter(|_| !record.dice.is_empty()),
+            dice_given: dice_given && !record.dice.is_empty(),
+            dice: record.dice.clone(),
+            result: record.result.clone(),
+            state_before: None,
+            state_after: None,
+            summary,
+        },
+    )
 }
 
 pub(crate) fn saved_rolls(
@@ -1154,7 +1509,7 @@ mod tests {
         let roll = json!({ "action": "roll" });
         let mut last = None;
         let error = loop {
-            match store.act("Tak", "Ayla", &roll, Dice::Seed(7), &Limits::default()) {
+            match store.act("Tak", "Ayla", &roll, Dice::Derived, &Limits::default()) {
                 Ok(entry) => last = Some(entry),
                 Err(error) => break error,
             }

@@ -64,7 +64,10 @@ fn nesting_ten_thousand_deep() {
 fn explode_depth_over_its_cap() {
     for command in ["prob", "roll"] {
         let stderr = bad_input(&[command, "1d6!", "--explode-depth", "1000000000"]);
-        assert!(stderr.contains("explosion depth"), "{stderr}");
+        assert!(
+            stderr.contains("--explode-depth") && stderr.contains("0..=1000"),
+            "{stderr}"
+        );
     }
 }
 
@@ -97,4 +100,32 @@ fn a_warning_does_not_fail_the_command() {
     let run = omen_ok(&["prob", "3d6>=10", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stderr).expect("stderr is JSON");
     assert_eq!(v["warnings"][0]["severity"], "warning");
+}
+
+/// 20 KB of `)` once printed every one of its 20,000 errors, each with the whole 20 KB line: hundreds
+/// of MB on stderr. Now the first 20 are drawn, each with a window of the line, and the rest counted.
+#[test]
+fn twenty_kilobytes_of_close_brackets_do_not_print_hundreds_of_megabytes() {
+    let brackets = ")".repeat(20_000);
+    let stderr = bad_input(&["prob", &brackets]);
+    assert!(stderr.len() < 20_000, "{} bytes on stderr", stderr.len());
+    assert_eq!(stderr.matches("error: ").count(), 20, "{stderr}");
+    assert!(
+        stderr.contains("more errors (the first 20 are shown)"),
+        "{stderr}"
+    );
+    assert!(stderr.lines().all(|l| l.chars().count() < 200), "{stderr}");
+    let json = bad_input(&["prob", &brackets, "--format", "json"]);
+    assert!(json.len() < 20_000, "{} bytes of JSON", json.len());
+}
+
+#[test]
+fn colour_is_asked_for_and_off_otherwise() {
+    let coloured = bad_input(&["prob", "2d", "--color", "always"]);
+    assert!(coloured.contains('\u{1b}'), "{coloured:?}");
+    // Not a terminal: no colour unless asked.
+    let plain = bad_input(&["prob", "2d"]);
+    assert!(!plain.contains('\u{1b}'), "{plain:?}");
+    let never = bad_input(&["prob", "2d", "--color", "NEVER"]);
+    assert_eq!(never, plain);
 }

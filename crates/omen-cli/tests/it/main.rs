@@ -2,6 +2,7 @@
 
 mod actions;
 mod campaign;
+mod compare;
 mod errors;
 mod games;
 mod hprpg;
@@ -11,6 +12,7 @@ mod ritual;
 mod roll;
 mod script;
 mod stateful;
+mod views;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,7 +52,9 @@ pub fn omen_with(args: &[&str], dir: Option<&Path>, stdin: Option<&str>) -> Run 
             Stdio::null()
         })
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stderr(Stdio::piped())
+        // The width of text output comes from COLUMNS; tests fix it where they need it.
+        .env_remove("COLUMNS");
     if let Some(dir) = dir {
         command.current_dir(dir);
     }
@@ -73,6 +77,23 @@ pub fn omen_with(args: &[&str], dir: Option<&Path>, stdin: Option<&str>) -> Run 
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// Runs `omen` with one environment variable set, and expects success.
+pub fn omen_ok_env(args: &[&str], key: &str, value: &str) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_omen"))
+        .args(args)
+        .env(key, value)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the omen binary runs");
+    let run = Run {
+        code: output.status.code().expect("omen exits"),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    };
+    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
+    run
 }
 
 /// Runs `omen` and expects success; panics with stderr otherwise.

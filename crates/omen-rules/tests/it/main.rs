@@ -15,3 +15,4 @@ mod registry;
 mod spelldice;
 mod support;
 mod t13;
+mod t13_levels;

@@ -13,13 +13,14 @@ fn an_action_rolls_writes_the_state_and_logs_it() {
             CAMPAIGN,
             HERO,
             &luck_roll(-5),
-            Dice::Seed(7),
+            Dice::Derived,
             &Limits::default(),
         )
         .unwrap();
     assert_eq!(entry.sequence, 2);
     assert_eq!(entry.action, "roll");
-    assert_eq!(entry.seed, Some(7));
+    // The seed is the campaign's, derived from its key and the log: proven, not chosen.
+    assert!(entry.seed.is_some() && entry.seed_proof.is_some() && !entry.dice_given);
     assert_eq!(entry.dice.len(), 1);
     assert_eq!(
         (entry.dice[0].die.as_str(), entry.dice[0].sides),
@@ -66,32 +67,78 @@ fn given_dice_decide_the_roll() {
     assert_eq!(state["history"], json!({ "kind": "good", "length": 1 }));
 }
 
+/// No roll again by trying again: the same action at the same place in the log (two copies of one
+/// database with its key) gives the same seed and dice; the next place gives another seed.
 #[test]
-fn the_same_seed_gives_the_same_roll() {
-    let mut first = memory_store();
-    let mut second = memory_store();
-    let a = first
-        .act(
-            CAMPAIGN,
-            HERO,
-            &luck_roll(3),
-            Dice::Seed(12345),
-            &Limits::default(),
-        )
-        .unwrap();
-    let b = second
-        .act(
-            CAMPAIGN,
-            HERO,
-            &luck_roll(3),
-            Dice::Seed(12345),
-            &Limits::default(),
-        )
-        .unwrap();
+fn the_same_place_in_the_log_gives_the_same_roll() {
+    let (dir, path, store) = crate::file_store();
+    drop(store);
+    let copy = dir.path().join("copy.db");
+    std::fs::copy(&path, &copy).unwrap();
+    std::fs::copy(
+        dir.path().join("omen.db.key"),
+        dir.path().join("copy.db.key"),
+    )
+    .unwrap();
+    let mut first = omen_store::Store::open(&path).unwrap();
+    let mut second = omen_store::Store::open(&copy).unwrap();
+    let act = |store: &mut omen_store::Store| {
+        store
+            .act(
+                CAMPAIGN,
+                HERO,
+                &luck_roll(3),
+                Dice::Derived,
+                &Limits::default(),
+            )
+            .unwrap()
+    };
+    let a = act(&mut first);
+    let b = act(&mut second);
     assert_eq!(
-        (a.dice, a.result, a.state_after),
-        (b.dice, b.result, b.state_after)
+        (a.seed, a.dice, a.result, a.state_after),
+        (b.seed, b.dice, b.result, b.state_after)
     );
+    let next = act(&mut first);
+    assert_ne!(next.seed, a.seed);
+}
+
+/// A chosen seed is a chosen roll: a campaign refuses it, and logs nothing.
+#[test]
+fn a_chosen_seed_is_refused() {
+    let mut store = memory_store();
+    let error = store
+        .act(
+            CAMPAIGN,
+            HERO,
+            &luck_roll(0),
+            Dice::Seed(7),
+            &Limits::default(),
+        )
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("no seed can be chosen"),
+        "{error}"
+    );
+    assert_eq!(store.log(&LogFilter::default()).unwrap().len(), 1);
+}
+
+/// Dice entered by hand are logged, marked as given, with no seed.
+#[test]
+fn given_dice_are_marked() {
+    let mut store = memory_store();
+    let entry = store
+        .act(
+            CAMPAIGN,
+            HERO,
+            &luck_roll(0),
+            Dice::Given(vec![30]),
+            &Limits::default(),
+        )
+        .unwrap();
+    assert!(entry.dice_given);
+    assert_eq!(entry.seed, None);
+    assert!(store.verify(CAMPAIGN).unwrap().is_ok());
 }
 
 #[test]
@@ -104,7 +151,7 @@ fn a_refused_action_changes_nothing() {
             CAMPAIGN,
             HERO,
             &json!({ "action": "dance" }),
-            Dice::Seed(1),
+            Dice::Derived,
             &limits,
         )
         .unwrap_err();
@@ -113,7 +160,7 @@ fn a_refused_action_changes_nothing() {
         "{unknown}"
     );
     let rules = store
-        .act(CAMPAIGN, HERO, &luck_roll(99), Dice::Seed(1), &limits)
+        .act(CAMPAIGN, HERO, &luck_roll(99), Dice::Derived, &limits)
         .unwrap_err();
     assert!(rules.to_string().contains("outside -50..=+50"), "{rules}");
     let not_a_face = store
@@ -149,7 +196,7 @@ fn a_refused_action_changes_nothing() {
         "{too_many}"
     );
     let missing = store
-        .act(CAMPAIGN, "Borin", &luck_roll(0), Dice::Seed(1), &limits)
+        .act(CAMPAIGN, "Borin", &luck_roll(0), Dice::Derived, &limits)
         .unwrap_err();
     assert!(matches!(missing, StoreError::NotFound(_)));
     assert_eq!(store.character(CAMPAIGN, HERO).unwrap(), before);
@@ -241,22 +288,28 @@ fn odds_follow_the_current_state_without_rolling() {
     );
 }
 
+/// Seeds use all 64 bits; one above `i64::MAX` (half of them) is stored and exported exactly.
 #[test]
-fn the_largest_seed_is_kept_exactly() {
+fn a_seed_above_the_largest_signed_integer_is_kept_exactly() {
     let mut store = memory_store();
-    let entry = store
-        .act(
-            CAMPAIGN,
-            HERO,
-            &luck_roll(0),
-            Dice::Seed(u64::MAX),
-            &Limits::default(),
-        )
-        .unwrap();
-    assert_eq!(entry.seed, Some(u64::MAX));
-    assert_eq!(store.log(&LogFilter::default()).unwrap()[1], entry);
+    let entry = (0..200)
+        .map(|_| {
+            store
+                .act(
+                    CAMPAIGN,
+                    HERO,
+                    &luck_roll(0),
+                    Dice::Derived,
+                    &Limits::default(),
+                )
+                .unwrap()
+        })
+        .find(|entry| entry.seed.unwrap() > i64::MAX as u64)
+        .expect("one seed in two is above i64::MAX");
+    let index = entry.sequence as usize - 1;
+    assert_eq!(store.log(&LogFilter::default()).unwrap()[index], entry);
     assert!(store.verify(CAMPAIGN).unwrap().is_ok());
     assert!(store.replay(CAMPAIGN, &Limits::default()).unwrap().is_ok());
     let export = store.export_campaign(CAMPAIGN).unwrap();
-    assert_eq!(export["log"][1]["seed"], json!(u64::MAX));
+    assert_eq!(export["log"][index]["seed"], json!(entry.seed.unwrap()));
 }

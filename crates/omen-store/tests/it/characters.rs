@@ -138,7 +138,7 @@ fn a_renamed_character_keeps_its_log() {
             CAMPAIGN,
             "Ayla the Bold",
             &luck_roll(0),
-            Dice::Seed(9),
+            Dice::Derived,
             &Limits::default(),
         )
         .unwrap();

@@ -80,7 +80,7 @@ fn expression_rolls_are_logged_and_replayed() {
     let mut rolled = roll_expression(
         &saved.expression,
         &saved.params,
-        &Dice::Seed(99),
+        &Dice::Given(vec![12]),
         &Limits::default(),
     )
     .unwrap();
@@ -90,7 +90,9 @@ fn expression_rolls_are_logged_and_replayed() {
     let entry = store.log_roll(CAMPAIGN, Some(HERO), rolled.record).unwrap();
     assert_eq!(entry.action, "expression");
     assert_eq!(entry.character.as_deref(), Some(HERO));
-    assert_eq!(entry.seed, Some(99));
+    // Rolled outside the campaign: logged as given dice, with no seed.
+    assert_eq!(entry.seed, None);
+    assert!(entry.dice_given);
     assert_eq!(entry.inputs["saved_roll"], "attack");
     let given = roll_expression(
         "3d6",
@@ -171,7 +173,7 @@ fn a_saved_roll_rolls_with_its_defaults_or_given_parameters() {
         .unwrap();
     assert_eq!(entry.result, json!(8));
     let missing = store
-        .roll_saved(CAMPAIGN, None, "defend", &bonus, &Dice::Seed(1), &limits)
+        .roll_saved(CAMPAIGN, None, "defend", &bonus, &Dice::Derived, &limits)
         .unwrap_err();
     assert!(matches!(missing, StoreError::NotFound(_)));
     let (entry, rolled) = store
@@ -180,19 +182,19 @@ fn a_saved_roll_rolls_with_its_defaults_or_given_parameters() {
             None,
             "d6 + d8",
             &BTreeMap::new(),
-            &Dice::Seed(3),
+            &Dice::Derived,
             &limits,
         )
         .unwrap();
     assert_eq!(entry.dice, rolled.record.dice);
-    assert_eq!(entry.seed, Some(3));
+    assert!(entry.seed.is_some() && !entry.dice_given);
     let broken = store
         .roll(
             CAMPAIGN,
             None,
             "d6 +",
             &BTreeMap::new(),
-            &Dice::Seed(3),
+            &Dice::Derived,
             &limits,
         )
         .unwrap_err();

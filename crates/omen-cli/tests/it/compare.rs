@@ -1,0 +1,179 @@
+//! One output convention: side-by-side distributions with views, text fitted to the terminal, `-o FILE`,
+//! and the hint for `omen prob --seed`.
+
+use crate::{example, json, omen, omen_ok, omen_ok_env, reduced};
+
+#[test]
+fn three_expressions_side_by_side() {
+    insta::assert_snapshot!(omen_ok(&["prob", "1d4", "1d6", "2d4kh1"]).stdout);
+}
+
+#[test]
+fn side_by_side_at_least_transposed() {
+    insta::assert_snapshot!(omen_ok(&["prob", "1d4", "1d6", "--view", "ge", "--transpose"]).stdout);
+}
+
+#[test]
+fn side_by_side_csv_is_exact_for_every_view() {
+    // 2d6 and 1d12 counted by hand: P(2d6 = 7) = 6/36, P(2d6 ≥ 10) = 6/36, P(1d12 < 4) = 3/12.
+    let csv =
+        |view: &str| omen_ok(&["prob", "2d6", "1d12", "--view", view, "--format", "csv"]).stdout;
+    let row = |text: &str, outcome: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{outcome},")))
+            .unwrap_or_else(|| panic!("no row {outcome} in {text}"))
+            .to_string()
+    };
+    assert!(csv("eq").starts_with("outcome,2d6,1d12\n1,0,1/12\n"));
+    assert_eq!(row(&csv("eq"), "7"), "7,1/6,1/12");
+    assert_eq!(row(&csv("ge"), "10"), "10,1/6,1/4");
+    assert_eq!(row(&csv("GT"), "10"), "10,1/12,1/6");
+    assert_eq!(row(&csv("le"), "3"), "3,1/12,1/4");
+    assert_eq!(row(&csv("lt"), "4"), "4,1/12,1/4");
+}
+
+#[test]
+fn a_parameter_range_gives_a_column_per_value() {
+    let run = omen_ok(&[
+        "prob",
+        "-f",
+        &example("001_exhaustion.omen"),
+        "--param",
+        "level=1..3",
+        "--format",
+        "csv",
+    ]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "outcome,level=1,level=2,level=3");
+    // The README's figure for level 1: exhausted with probability 185/1188.
+    assert!(
+        lines.iter().any(|l| l.starts_with("exhausted,185/1188,")),
+        "{}",
+        run.stdout
+    );
+    let v = json(&omen_ok(&[
+        "prob",
+        "-f",
+        &example("001_exhaustion.omen"),
+        "--param",
+        "level=1..2",
+        "--format",
+        "json",
+    ]));
+    let reports = v.as_array().expect("one report per column");
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[1]["label"], "level=2");
+}
+
+#[test]
+fn json_has_one_distribution_each() {
+    let v = json(&omen_ok(&["prob", "2d6", "1d12", "--format", "json"]));
+    let reports = v.as_array().expect("an array");
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[0]["label"], "2d6");
+    assert_eq!(reports[0]["mean"], "7");
+    assert_eq!(reports[1]["expression"], "1d12");
+    assert_eq!(reports[1]["outcomes"][0]["probability"], reduced(1, 12));
+}
+
+#[test]
+fn exploding_tables_fit_the_width_and_say_how_to_get_fractions() {
+    let run = omen_ok(&["prob", "3d6!"]);
+    let widest = run.stdout.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 100, "{widest} columns:\n{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("--exact, --format csv or --format json give them in full")
+    );
+    let narrow = omen_ok_env(&["prob", "3d6!", "--decimals", "6"], "COLUMNS", "80");
+    let widest = narrow
+        .stdout
+        .lines()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap();
+    assert!(widest <= 80, "{widest} columns:\n{}", narrow.stdout);
+    assert!(
+        narrow.stdout.contains("variance             ≈ 31.920000")
+            && !narrow.stdout.contains("e0 "),
+        "{}",
+        narrow.stdout
+    );
+    // --exact keeps every fraction, however wide.
+    let exact = omen_ok(&["prob", "3d6!", "--exact"]);
+    assert!(exact.stdout.lines().any(|l| l.chars().count() > 100));
+    assert!(!exact.stdout.contains("give them in full"));
+    // A short table is not touched.
+    assert!(!omen_ok(&["prob", "2d6"]).stdout.contains("decimals"));
+}
+
+#[test]
+fn formats_are_case_insensitive_everywhere() {
+    assert!(
+        omen_ok(&["prob", "2d6", "--format", "CSV"])
+            .stdout
+            .starts_with("outcome,")
+    );
+    assert!(
+        omen_ok(&["roll", "2d6", "--seed", "1", "--format", "Json"])
+            .stdout
+            .starts_with('{')
+    );
+    assert!(
+        omen_ok(&["hprpg", "table", "--dv", "8", "--format", "JSON"])
+            .stdout
+            .starts_with('{')
+    );
+}
+
+#[test]
+fn output_file_is_written_only_on_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("odds.csv");
+    let file = path.to_str().unwrap();
+    let run = omen_ok(&["prob", "2d6", "--format", "csv", "-o", file]);
+    assert!(run.stdout.is_empty());
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.starts_with("outcome,probability,"), "{written}");
+    // A failing command leaves the earlier file as it was.
+    let failed = omen(&["prob", "2d", "-o", file]);
+    assert_eq!(failed.code, 2);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), written);
+    // Every command takes -o: a game table and the rules listing too.
+    let table = dir.path().join("table.md");
+    omen_ok(&["hprpg", "table", "--dv", "8", "-o", table.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&table).unwrap().contains("| 0 |"));
+    let rules = dir.path().join("rules.txt");
+    omen_ok(&["rules", "--output", rules.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&rules).unwrap().contains("hprpg"));
+}
+
+#[test]
+fn prob_with_a_seed_says_seeds_belong_to_roll() {
+    let run = omen(&["prob", "2d6", "--seed", "3"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("seeds belong to `omen roll`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn only_one_parameter_may_be_a_range() {
+    let run = omen(&[
+        "prob",
+        "param a = 1; param b = 1; (a)d(b)",
+        "--param",
+        "a=1..2",
+        "--param",
+        "b=1..2",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("only one --param may be a range"),
+        "{}",
+        run.stderr
+    );
+}
