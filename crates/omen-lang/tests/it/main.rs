@@ -3,6 +3,7 @@
 mod dialects;
 mod engine;
 mod examples;
+mod modifier_checks;
 mod parse;
 mod readings;
 mod readme;
