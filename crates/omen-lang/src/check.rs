@@ -928,6 +928,7 @@ impl Checker<'_> {
             sides,
             before: mods.before,
             explosion: mods.explosion,
+            explode_once: mods.explode_once,
             after: mods.after,
             keep: mods.keep,
             success: mods.success,
@@ -1114,6 +1115,7 @@ impl Checker<'_> {
         let mut out = Modifiers {
             before: Vec::new(),
             explosion: None,
+            explode_once: false,
             after: Vec::new(),
             keep: Keep::All,
             success: None,
@@ -1177,7 +1179,9 @@ impl Checker<'_> {
                 &Modifier::Explode {
                     compound,
                     ref point,
+                    once,
                 } => {
+                    out.explode_once = once;
                     if let Some(first) = explode_span {
                         self.errors.push(
                             Diagnostic::error(
@@ -1296,6 +1300,7 @@ impl Checker<'_> {
 struct Modifiers {
     before: Vec<DieStep>,
     explosion: Option<(bool, Option<Condition>)>,
+    explode_once: bool,
     after: Vec<DieStep>,
     keep: Keep,
     success: Option<Condition>,

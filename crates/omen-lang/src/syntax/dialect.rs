@@ -35,6 +35,8 @@ pub enum Word {
     Failure,
     /// Explode on the point (the highest face when there is none), as `!` does.
     Explode,
+    /// Explode at most once per die, as `!o` does (Foundry's `xo`, Avrae's `ra`, Dice Maiden's `e`).
+    ExplodeOnce,
     /// Count the dice meeting the point (Foundry's `cs`, Dice Maiden's `t`).
     CountSuccesses,
     /// Count the dice meeting the point as successes, by themselves (Foundry's `cf`: the failures
@@ -203,12 +205,7 @@ pub static FOUNDRY: Dialect = Dialect {
     words: &[
         ("min", Word::ClampMin),
         ("max", Word::ClampMax),
-        (
-            "xo",
-            Word::Unsupported(
-                "exploding once (`xo`) is not computed yet; `x` explodes until the depth limit",
-            ),
-        ),
+        ("xo", Word::ExplodeOnce),
         ("kh", Word::KeepHighest),
         ("kl", Word::KeepLowest),
         ("dh", Word::DropHighest),
@@ -264,12 +261,7 @@ pub static AVRAE: Dialect = Dialect {
         ("ma", Word::ClampMax),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
-        (
-            "ra",
-            Word::Unsupported(
-                "reroll-and-add (`ra`) is not computed yet; `e` explodes until the depth limit",
-            ),
-        ),
+        ("ra", Word::ExplodeOnce),
         ("e", Word::Explode),
         (
             "k",
@@ -353,12 +345,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
         ("kl", Word::KeepLowest),
         ("t", Word::CountSuccesses),
         ("f", Word::Failure),
-        (
-            "e",
-            Word::Unsupported(
-                "exploding once (`e`) is not computed yet; `ie` explodes until the depth limit",
-            ),
-        ),
+        ("e", Word::ExplodeOnce),
         ("r", Word::RerollOnce),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),

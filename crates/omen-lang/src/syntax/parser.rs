@@ -2768,6 +2768,16 @@ impl<'s> Parser<'s> {
             );
             return None;
         }
+        // `!o`: explode once. Not after `!!`: a compounded die that stops after one extra is `!o` too.
+        let once = !compound
+            && self.word_starts_with(self.peek(), b'o')
+            && self.peek().span.start == self.prev_end
+            && self
+                .dialect
+                .is_modifier_run(&self.text(self.peek().span)[1..]);
+        if once {
+            self.take_word_prefix(1);
+        }
         let point = match self.parse_point_signed(false, false) {
             Point::Absent => None,
             Point::Present(point) => Some(point),
@@ -2784,7 +2794,11 @@ impl<'s> Parser<'s> {
                 "explodes the dice",
             );
         }
-        Some(Modifier::Explode { compound, point })
+        Some(Modifier::Explode {
+            compound,
+            point,
+            once,
+        })
     }
 
     /// In Omen's notation, warns that `dF!-1` explodes and then subtracts, where `ro-1` would be a point.
@@ -3017,7 +3031,7 @@ impl<'s> Parser<'s> {
             Word::ClampMax => self
                 .parse_int(&value_expected, None)
                 .map(Modifier::ClampMax),
-            Word::Explode => {
+            Word::Explode | Word::ExplodeOnce => {
                 let point = match self.parse_point_signed(false, false) {
                     Point::Absent => None,
                     Point::Present(point) => Some(point),
@@ -3026,6 +3040,7 @@ impl<'s> Parser<'s> {
                 Some(Modifier::Explode {
                     compound: false,
                     point,
+                    once: meaning == Word::ExplodeOnce,
                 })
             }
             Word::CountSuccesses | Word::CountFailures => {

@@ -321,8 +321,15 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
             out.push(' ');
         }
         match &m.node {
-            Modifier::Explode { compound, point } => {
+            Modifier::Explode {
+                compound,
+                point,
+                once,
+            } => {
                 out.push_str(if *compound { "!!" } else { "!" });
+                if *once {
+                    out.push('o');
+                }
                 match point {
                     Some(p) => compare_point(out, p),
                     None => {

@@ -401,7 +401,11 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             Means(map(&d20, |x| floor_div(x, 2) + 3)),
         ),
         ("foundry", "abs(1d6-4)", Means(map(&d6, |x| (x - 4).abs()))),
-        ("foundry", "5d10xo", Refused("unsupported-modifier")),
+        (
+            "foundry",
+            "5d10xo",
+            Means(sum_of(5, &explode(&d(10), &|f| f == 10, 1))),
+        ),
         ("foundry", "6d6sf<3", Refused("unsupported-modifier")),
         ("foundry", "4d6even", Refused("unsupported-modifier")),
         ("foundry", "1d20/2", Refused("fraction-division")),
@@ -462,7 +466,7 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
         ),
         ("avrae", "4d6k3", Refused("unsupported-modifier")),
         ("avrae", "4d6p1", Refused("unsupported-modifier")),
-        ("avrae", "1d6ra6", Refused("unsupported-modifier")),
+        ("avrae", "1d6ra6", Means(explode(&d6, &|f| f == 6, 1))),
         ("avrae", "1d20/2", Refused("fraction-division")),
         // rpg-dice-roller.
         ("rpg-dice-roller", "4d6", Means(sum_of(4, &d6))),
@@ -631,7 +635,11 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
         ("dice-maiden", "2d6 ! fire damage", Means(sum_of(2, &d6))),
         ("dice-maiden", "1d4+2*3", Means(map(&d(4), |x| (x + 2) * 3))),
         ("dice-maiden", "4d10 s", Means(sum_of(4, &d(10)))),
-        ("dice-maiden", "3d6 e6", Refused("unsupported-modifier")),
+        (
+            "dice-maiden",
+            "3d6 e6",
+            Means(sum_of(3, &explode(&d6, &|f| f >= 6, 1))),
+        ),
     ]
 }
 
