@@ -234,10 +234,74 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
     written
 }
 
-fn load_state_file(game: &dyn Game, path: &Path, sheet: &Value) -> Result<(Value, bool), String> {
+/// The lock that serialises updates of one state file between processes: an exclusive advisory lock
+/// (the standard library's `File::lock`, `flock` on Unix) on `.NAME.lock` beside it, held from
+/// reading the state to renaming the new one into place. The lock file is the only file left beside
+/// the state; the state itself cannot carry the lock, since each update replaces it.
+pub struct StateLock {
+    _file: fs::File,
+}
+
+/// Waits for the lock of the state file `path`, then removes the temporary files a process killed in
+/// the middle of a write left behind (no other writer can be writing one while the lock is held).
+pub fn lock_state_file(path: &Path) -> io::Result<StateLock> {
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(directory.join(format!(".{name}.lock")))?;
+    file.lock()?;
+    let stale = format!(".{name}.");
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let file_name = file_name.to_string_lossy();
+            if let Some(middle) = file_name
+                .strip_prefix(&stale)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                && middle.bytes().all(|b| b.is_ascii_digit())
+            {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(StateLock { _file: file })
+}
+
+/// A new character from `--sheet`; without one, from the empty sheet when the game allows it, else an
+/// error saying a sheet is needed (rather than the sheet's shape error about an empty object).
+fn new_character(
+    game: &dyn Game,
+    sheet: Option<&Value>,
+    missing: Option<&Path>,
+) -> Result<Value, String> {
+    match sheet {
+        Some(sheet) => game.new_character(sheet).map_err(|e| e.to_string()),
+        None => game.new_character(&json!({})).map_err(|_| {
+            let whose = missing.map_or(String::new(), |path| {
+                format!("{} does not exist yet, so ", path.display())
+            });
+            format!(
+                "{whose}a new {} character needs a sheet: give --sheet JSON (or @FILE); \
+                 `omen rules` lists what a sheet holds",
+                game.name()
+            )
+        }),
+    }
+}
+
+fn load_state_file(
+    game: &dyn Game,
+    path: &Path,
+    sheet: Option<&Value>,
+) -> Result<(Value, bool), String> {
     if !path.exists() {
-        let state = game.new_character(sheet).map_err(|e| e.to_string())?;
-        return Ok((state, true));
+        return Ok((new_character(game, sheet, Some(path))?, true));
     }
     let text =
         fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -348,26 +412,39 @@ pub fn run(
     }
     let sheet = match &holder.sheet {
         Some(text) => match json_argument(text) {
-            Ok(sheet) => sheet,
+            Ok(sheet) => Some(sheet),
             Err(message) => return fail(message),
         },
-        None => json!({}),
+        None => None,
+    };
+    // Held until the new state is in place: concurrent updates of one file queue instead of racing.
+    let _lock = match holder.state.as_deref().map(lock_state_file).transpose() {
+        Ok(lock) => lock,
+        Err(error) => return fail(format!("cannot lock the state file: {error}")),
     };
     let (state, created) = match &holder.state {
-        Some(path) => match load_state_file(game, path, &sheet) {
+        Some(path) => match load_state_file(game, path, sheet.as_ref()) {
             Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => match game.new_character(&sheet) {
+        None => match new_character(game, sheet.as_ref(), None) {
             Ok(state) => (state, true),
-            Err(error) => return fail(error),
+            Err(message) => return fail(message),
         },
     };
     let seen = Seen::of(game_name, holder.view);
     if holder.odds {
         return match game.odds(&state, &action, limits) {
             Ok(odds) => {
-                let text = format!("odds of {}:{}", action_name(&action), seen.odds_text(&odds));
+                let mut text =
+                    format!("odds of {}:{}", action_name(&action), seen.odds_text(&odds));
+                // The odds roll nothing, so they write nothing: a missing state file stays missing.
+                if let Some(path) = holder.state.as_ref().filter(|_| created) {
+                    text.push_str(&format!(
+                        "state: {} not created (odds change nothing); the first action creates it\n",
+                        path.display()
+                    ));
+                }
                 print(
                     holder.source.format,
                     &text,

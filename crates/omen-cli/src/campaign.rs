@@ -527,6 +527,14 @@ pub fn act(
     let campaign = attempt!(campaign_name(&store, &holder.campaign));
     let name = holder.character.as_deref().unwrap_or_default();
     let character = attempt!(store.character(&campaign, name));
+    if character.rule_set == omen_store::PLAIN {
+        return fail(format!(
+            "{} is a plain character (no rule set), so it takes no {} actions; roll for it with `omen roll EXPR --char {}`",
+            escape::line(name),
+            game.name(),
+            escape::line(name)
+        ));
+    }
     if character.rule_set != game.name() {
         return fail(format!(
             "{name} plays {}, not {}; use `omen {} …` for this character",
@@ -914,9 +922,18 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<bool> {
     );
     let mut store = attempt!(open_write(&args.db));
     let campaign = attempt!(store.import_campaign(&export, args.as_name.as_deref()));
+    // The export's own key vouches for its log: whoever made the file could have signed it with any
+    // key, so the fingerprint is what to compare with the one the table trusts.
+    let signed_by = export["campaign"]["public_key"].as_str().map_or(
+        "no key (an export from before logs were signed)".to_string(),
+        |key| format!("key {}", omen_store::fingerprint(key)),
+    );
     print(
         args.db.format,
-        &format!("imported campaign `{}`\n", escape::line(&campaign.name)),
+        &format!(
+            "imported campaign `{}`; its log verified, signed by {signed_by}: compare that fingerprint with the one you trust\n",
+            escape::line(&campaign.name)
+        ),
         &campaign,
     )
 }

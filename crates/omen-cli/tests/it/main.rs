@@ -3,9 +3,11 @@
 mod actions;
 mod campaign;
 mod compare;
+mod defects;
 mod errors;
 mod games;
 mod hprpg;
+mod integrity;
 mod options;
 mod prob;
 mod ritual;

@@ -221,6 +221,24 @@ pub struct HprpgState {
 }
 
 impl HprpgState {
+    /// The plain pool of an aspect and an ability of this character (003-M1): their dots added, for
+    /// rolls made outside the character's own actions (contests, working together). The zero-dot
+    /// rules of a check (003-M6) are the GM's call there.
+    ///
+    /// # Errors
+    /// An unknown aspect or ability, with the nearest name.
+    pub fn pool_of(&self, aspect: &str, ability: &str) -> Result<u64, String> {
+        let aspect = Aspect::parse(aspect).map_err(|e| e.to_string())?;
+        let ability = self.sheet.ability(ability).map_err(|e| e.to_string())?;
+        Ok(u64::from(self.sheet.aspect(aspect)) + u64::from(ability.dots))
+    }
+
+    /// Passive Perception's two ratings (003-M14): PERCEPTION and ALERTNESS dots.
+    pub fn perception_ratings(&self) -> (u32, u32) {
+        let alertness = self.sheet.ability("ALERTNESS").map_or(0, |a| a.dots);
+        (self.sheet.aspect(Aspect::Perception), alertness)
+    }
+
     /// A state around a sheet, with nothing pending.
     pub fn new(sheet: CharacterSheet) -> HprpgState {
         HprpgState {
