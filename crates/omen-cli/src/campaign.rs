@@ -800,7 +800,11 @@ pub fn saved_input(
             expression: Some(saved.expression),
             file: None,
         },
-        ScriptArgs { params },
+        // A saved roll is kept in Omen's own notation.
+        ScriptArgs {
+            params,
+            dialect: "omen".to_string(),
+        },
     ))
 }
 

@@ -706,6 +706,12 @@ impl Evaluator<'_> {
         } = spec
             .exact(self.limits, self.budget)
             .map_err(|e| core_diagnostic(&e, span))?;
+        // Stopping after one extra die is what `!o` means, not mass cut off by the limit.
+        let truncated = if dice.explode_once && spec.depth >= 1 {
+            omen_core::Probability::zero()
+        } else {
+            truncated
+        };
         Ok(Eval::plain(from_ints(&distribution), truncated))
     }
 
@@ -852,6 +858,11 @@ pub fn pool_spec(
     let depth = limits
         .check_explode_depth()
         .map_err(|e| core_diagnostic(&e, count_span))?;
+    let depth = if dice.explode_once {
+        depth.min(1)
+    } else {
+        depth
+    };
     let mut spec = DiceSpec {
         die,
         before: dice.before.clone(),

@@ -46,8 +46,10 @@ pub fn omen(args: &[&str]) -> Run {
 /// standard input (none otherwise).
 pub fn omen_with(args: &[&str], dir: Option<&Path>, stdin: Option<&str>) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_omen"));
+    // The notation must be the one a test names, whatever the environment says.
     command
         .args(args)
+        .env_remove("OMEN_DIALECT")
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
