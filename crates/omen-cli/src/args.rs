@@ -29,6 +29,9 @@ pub struct Cli {
     /// Write the result to FILE instead of stdout; FILE is replaced only when the command succeeds.
     #[arg(short = 'o', long = "output", value_name = "FILE", global = true)]
     pub output: Option<PathBuf>,
+    /// Treat warnings as errors: print them, print no result, and exit 2 (for scripts).
+    #[arg(long, global = true)]
+    pub strict: bool,
     /// Colour errors and warnings: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
@@ -65,6 +68,9 @@ pub enum Command {
     /// Compute the exact distribution of an expression or script.
     #[command(after_help = PROB_EXAMPLES)]
     Prob(ProbArgs),
+    /// Draw distributions as an SVG chart: bars for one, lines for several.
+    #[command(after_help = PLOT_EXAMPLES)]
+    Plot(PlotArgs),
     /// List the seed games: their mechanics, options, reference tables and character actions.
     Rules(RulesArgs),
     /// Seed 001's spell dice: casting from a depleting pool, sleep, and the exact analyses.
@@ -96,10 +102,93 @@ pub enum Command {
     Save(crate::campaign::SaveArgs),
     /// List or delete a campaign's saved rolls.
     Saved(crate::campaign::SavedArgs),
+    /// Print shell completions: omen completions bash > ~/.local/share/bash-completion/completions/omen
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): omen man > omen.1 && man ./omen.1
+    Man,
     /// Export a whole campaign as JSON.
     Export(crate::campaign::ExportArgs),
     /// Import a campaign written by `omen export`.
     Import(crate::campaign::ImportArgs),
+}
+
+const PLOT_EXAMPLES: &str = "\
+Examples:
+  omen plot 3d6 -o 3d6.svg
+  omen plot 3d6 2d10 4d6kh3 --view ge -o compare.svg
+  omen plot -f examples/003_check.omen --param dice=1..6 -o check.svg";
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["expression", "file"])))]
+pub struct PlotArgs {
+    /// The dice expression or script, e.g. "4d6kh3"; `@NAME` is a saved roll.
+    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
+    pub expression: Option<String>,
+    /// More expressions, drawn as more lines.
+    #[arg(value_name = "MORE", requires = "expression")]
+    pub more: Vec<String>,
+    /// Read the script from FILE (UTF-8) instead of EXPR; `-` reads standard input.
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Which probability to draw: P(=), P(≥), P(≤), P(>) or P(<).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::compare::View::Eq)]
+    pub view: crate::compare::View,
+    /// Set a script parameter; a range `A..B` draws one line per value.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_prob_param)]
+    pub params: Vec<ProbParam>,
+    /// The notation the expressions are written in, as for `omen prob` (see docs/dialects.md).
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "OMEN_DIALECT",
+        default_value = "omen",
+        value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
+    )]
+    pub dialect: String,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// The campaign whose saved roll `@NAME` names.
+    #[arg(long, value_name = "NAME", help_heading = "Campaign")]
+    pub campaign: Option<String>,
+    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    #[arg(long, value_name = "PATH", help_heading = "Campaign")]
+    pub db: Option<PathBuf>,
+}
+
+impl PlotArgs {
+    /// The same distributions as `omen prob` with these inputs would compute.
+    pub fn as_prob(&self) -> ProbArgs {
+        ProbArgs {
+            expression: self.expression.clone(),
+            more: self.more.clone(),
+            file: self.file.clone(),
+            format: ProbFormat::Text,
+            view: self.view,
+            transpose: false,
+            exact: false,
+            decimals: 4,
+            params: self.params.clone(),
+            dialect: self.dialect.clone(),
+            limits: self.limits.clone(),
+            campaign: self.campaign.clone(),
+            db: self.db.clone(),
+            seed: None,
+        }
+    }
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  omen completions bash > ~/.local/share/bash-completion/completions/omen
+  omen completions zsh > ~/.zfunc/_omen
+  omen completions fish > ~/.config/fish/completions/omen.fish";
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum, ignore_case = true)]
+    pub shell: clap_complete::Shell,
 }
 
 const ROLL_EXAMPLES: &str = "\
@@ -142,6 +231,18 @@ pub struct InputArgs {
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
+    /// One game only (ritual, spelldice, luck, hprpg, t13).
+    #[arg(value_name = "GAME")]
+    pub game: Option<String>,
+    /// Print the JSON Schemas of the game's sheet (with creation choices), state and actions.
+    #[arg(long, requires = "game", conflicts_with = "example")]
+    pub schema: bool,
+    /// Print a complete, valid sheet (and creation choices) to start a character from.
+    #[arg(long, requires = "game")]
+    pub example: bool,
+    /// For designers: the seed file and the spec items each mechanic, option and action implements.
+    #[arg(long)]
+    pub detail: bool,
     /// How to print the listing.
     #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
     pub format: RollFormat,
@@ -359,7 +460,7 @@ pub enum ProbFormat {
 
 /// The limits every request runs under; defaults come from `omen_core::Limits::default()`, ceilings
 /// from `omen_core::Ceilings` (a value past its ceiling is a usage error, exit 2).
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
     /// Extra dice one die may add by exploding (at most 1,000).

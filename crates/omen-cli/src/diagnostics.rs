@@ -136,6 +136,19 @@ const WINDOW: usize = 60;
 /// Whether diagnostics are coloured: set once by `main` from `--color` and `NO_COLOR`.
 static COLOUR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Whether warnings fail the command (`--strict`): set once by `main`.
+static STRICT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes warnings fail the command from now on, or not.
+pub fn set_strict(on: bool) {
+    STRICT.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether warnings fail the command.
+pub fn strict() -> bool {
+    STRICT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Colours the diagnostics drawn from now on (ANSI escapes), or not.
 pub fn set_colour(on: bool) {
     COLOUR.store(on, std::sync::atomic::Ordering::Relaxed);

@@ -65,6 +65,7 @@ mod games;
 mod hprpg;
 mod odds;
 mod output;
+mod plot;
 mod ritual;
 mod rules;
 mod transcript;
@@ -100,6 +101,7 @@ enum Status {
 fn main() -> ExitCode {
     // clap exits by itself: 2 for a usage error, 0 for --help and --version.
     let cli = Cli::parse();
+    diagnostics::set_strict(cli.strict);
     diagnostics::set_colour(cli.color.colour(
         io::IsTerminal::is_terminal(&io::stderr()),
         std::env::var_os("NO_COLOR").as_deref(),
@@ -158,8 +160,19 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
     match &cli.command {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
-        Command::Rules(args) => {
-            rules::run(args.format)?;
+        Command::Plot(args) => plot(args),
+        Command::Rules(args) => status(rules::run(args)),
+        Command::Completions(args) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            // Generated into memory first: clap_complete panics on a failed write (a closed pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut command, "omen", &mut script);
+            output::result().write_all(&script)?;
+            Ok(Status::Success)
+        }
+        Command::Man => {
+            let command = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(command).render(&mut output::result())?;
             Ok(Status::Success)
         }
         Command::Spelldice(command) => status(games::spelldice(command, &Limits::default())),
@@ -531,6 +544,27 @@ fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
 }
 
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
+    prob_or_plot(args, false)
+}
+
+/// `omen plot`: the distributions `omen prob` would compute, drawn as SVG.
+fn plot(args: &args::PlotArgs) -> anyhow::Result<Status> {
+    if let Some(path) = output::file()
+        && path
+            .extension()
+            .is_some_and(|e| !e.eq_ignore_ascii_case("svg"))
+    {
+        eprintln!(
+            "error: omen plot writes SVG; name the file FILE.svg (`{}` is not)\n  = help: convert \
+             it to PNG with any SVG tool, e.g. `rsvg-convert chart.svg > chart.png`",
+            path.display()
+        );
+        return Ok(Status::BadInput);
+    }
+    prob_or_plot(&args.as_prob(), true)
+}
+
+fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
     let style = match args.format {
         ProbFormat::Json => Style::Json,
         ProbFormat::Text | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
@@ -585,7 +619,9 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         exact: args.exact,
         decimals: usize::from(args.decimals),
     };
-    if let [(script, warnings, result, explode_depth)] = computed.as_slice() {
+    if let [(script, warnings, result, explode_depth)] = computed.as_slice()
+        && !plot
+    {
         let reading = readings.first().map_or("", String::as_str);
         let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
         if args.format == ProbFormat::Csv
@@ -623,6 +659,9 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
         .lock()
         .write_all(stderr.as_bytes())
         .context("writing warnings to stderr")?;
+    if !stderr.is_empty() && diagnostics::strict() {
+        return strict_failure();
+    }
     let comparison = compare::Comparison::new(
         computed
             .iter()
@@ -633,6 +672,17 @@ fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
             .collect(),
         args.view,
     );
+    if plot {
+        let svg = match plot::svg(&comparison) {
+            Ok(svg) => svg,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return Ok(Status::BadInput);
+            }
+        };
+        output::result().write_all(svg.as_bytes())?;
+        return Ok(Status::Success);
+    }
     let exact = args.exact;
     let transpose = args.transpose;
     let no_input = Input {
@@ -835,11 +885,20 @@ fn succeed(
         .lock()
         .write_all(text.as_bytes())
         .context("writing warnings to stderr")?;
+    if !warnings.is_empty() && diagnostics::strict() {
+        return strict_failure();
+    }
     let mut stdout = BufWriter::new(crate::output::result());
     render(&mut stdout)
         .and_then(|()| stdout.flush())
         .context("writing the result to stdout")?;
     Ok(Status::Success)
+}
+
+/// Warnings under `--strict`: the command fails as bad input, with no result.
+fn strict_failure() -> anyhow::Result<Status> {
+    eprintln!("error: warnings are errors under --strict; no result was printed");
+    Ok(Status::BadInput)
 }
 
 /// Dice given with `--dice` that the roll never used: probably a mistake in the list or the expression.

@@ -35,7 +35,15 @@ pub fn to_file(path: &Path) -> io::Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let temporary = NamedTempFile::new_in(directory)?;
+    let mut builder = tempfile::Builder::new();
+    // A result file is an ordinary file, readable like any other the user writes (a temporary file
+    // would otherwise stay private to its owner).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let temporary = builder.tempfile_in(directory)?;
     *pending() = Some(Pending {
         path: path.to_path_buf(),
         temporary,

@@ -6,7 +6,7 @@ use std::io::Write;
 use omen_rules::{RuleSet, registry};
 use serde::Serialize;
 
-use crate::args::RollFormat;
+use crate::args::{RollFormat, RulesArgs};
 
 #[derive(Serialize)]
 struct Listing<'a> {
@@ -42,35 +42,86 @@ fn listing(rules: &'static dyn RuleSet) -> Listing<'static> {
     }
 }
 
-/// Prints every registered rule set.
-pub fn run(format: RollFormat) -> anyhow::Result<()> {
+/// Prints the registered rule sets, or one game's schemas or example; `Ok(false)` for an unknown game.
+pub fn run(args: &RulesArgs) -> anyhow::Result<bool> {
+    let rule_sets: Vec<&'static dyn RuleSet> = match &args.game {
+        Some(name) => match omen_rules::find(name) {
+            Some(found) => vec![found],
+            None => {
+                let known: Vec<&str> = registry().iter().map(|r| r.name()).collect();
+                eprintln!(
+                    "error: no game `{}`; the games are {}",
+                    crate::escape::line(name),
+                    known.join(", ")
+                );
+                return Ok(false);
+            }
+        },
+        None => registry().to_vec(),
+    };
     let mut out = crate::output::result();
-    let all: Vec<Listing> = registry().iter().map(|r| listing(*r)).collect();
-    if format == RollFormat::Json {
-        writeln!(out, "{}", serde_json::to_string(&all)?)?;
-        return Ok(());
+    if args.schema || args.example {
+        let Some(game) = omen_rules::stateful::game(rule_sets[0].name()) else {
+            eprintln!(
+                "error: `{}` keeps no characters, so it has no sheet",
+                rule_sets[0].name()
+            );
+            return Ok(false);
+        };
+        let schemas = game.schemas();
+        let printed = if args.schema {
+            schemas
+        } else {
+            // The first example the sheet's schema carries: creation choices, or a sheet.
+            schemas["sheet"]["examples"][0].clone()
+        };
+        writeln!(out, "{}", serde_json::to_string_pretty(&printed)?)?;
+        return Ok(true);
     }
+    let all: Vec<Listing> = rule_sets.iter().map(|r| listing(*r)).collect();
+    if args.format == RollFormat::Json {
+        writeln!(out, "{}", serde_json::to_string(&all)?)?;
+        return Ok(true);
+    }
+    let detail = args.detail;
+    // Spec item ids and seed file names are for designers: shown with --detail only.
+    let items = |ids: &[&str]| {
+        if detail {
+            format!(" [{}]", ids.join(", "))
+        } else {
+            String::new()
+        }
+    };
     for game in &all {
-        writeln!(
-            out,
-            "{} (seed {}): {}",
-            game.name, game.seed_file, game.description
-        )?;
+        if detail {
+            writeln!(
+                out,
+                "{} (seed {}): {}",
+                game.name, game.seed_file, game.description
+            )?;
+        } else {
+            writeln!(out, "{}: {}", game.name, game.description)?;
+        }
         for m in game.mechanics {
             writeln!(
                 out,
-                "  mechanic {}: {} [{}]",
+                "  mechanic {}: {}{}",
                 m.name,
                 m.summary,
-                m.spec_items.join(", ")
+                items(m.spec_items)
             )?;
         }
         for o in game.options {
+            let item = if detail {
+                format!(" ({})", o.spec_item)
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                "  option {} ({}): {}; choices {}, default {}; --option {}=VALUE on {}",
+                "  option {}{}: {}; choices {}, default {}; --option {}=VALUE on {}",
                 o.name,
-                o.spec_item,
+                item,
                 o.summary,
                 o.choices.join(" | "),
                 o.default,
@@ -104,13 +155,27 @@ pub fn run(format: RollFormat) -> anyhow::Result<()> {
         for a in game.actions {
             writeln!(
                 out,
-                "  action {}: {} [{}]",
+                "  action {}: {}{}",
                 a.name,
                 a.summary,
-                a.spec_items.join(", ")
+                items(a.spec_items)
+            )?;
+        }
+        if game.state_version.is_some() {
+            writeln!(
+                out,
+                "  characters: `omen rules {} --example` prints a sheet to start from, --schema its \
+                 JSON Schema",
+                game.name
             )?;
         }
         writeln!(out)?;
     }
-    Ok(())
+    if !detail {
+        writeln!(
+            out,
+            "(`omen rules --detail` adds the seed files and the spec items each part implements)"
+        )?;
+    }
+    Ok(true)
 }

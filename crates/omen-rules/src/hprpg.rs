@@ -111,6 +111,20 @@ macro_rules! seed_names {
             }
         }
 
+        impl ::schemars::JsonSchema for $ty {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                stringify!($ty).into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                // The names as written; aliases and any case are accepted too.
+                ::schemars::json_schema!({
+                    "type": "string",
+                    "enum": Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
+                })
+            }
+        }
+
         impl<'de> ::serde::Deserialize<'de> for $ty {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let text = <String as ::serde::Deserialize>::deserialize(deserializer)?;
@@ -206,7 +220,9 @@ pub enum HprpgError {
 // Options (003-A4, A5) and the registry entry.
 
 /// What a difficulty above 12 does (003-A4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum DifficultyAboveTwelve {
     /// The difficulty is clamped to 12; the points above are lost. The spec's resolution.
@@ -232,7 +248,9 @@ impl DifficultyAboveTwelve {
 }
 
 /// Whether the successes left after intractability absorbs its share stop at 0 (003-A5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum IntractabilityFloor {
     /// net = max(S − I, 0) − C. The spec's resolution.
@@ -1158,7 +1176,9 @@ impl Delivery {
 }
 
 /// How the optional successes are spent (003-M18).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(default, deny_unknown_fields)]
 pub struct OptionalSuccesses {
     /// +1 POWER each.
@@ -1276,7 +1296,7 @@ pub fn resist_nullifies(power: u64, net: i64) -> bool {
 }
 
 /// Where a casting stands between catch-casts (003-S2, M19).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CatchCasting {
     /// Net successes gathered so far.

@@ -110,7 +110,18 @@ pub struct Description {
 
 /// Who is looking at an answer: the game master sees everything, a player only what the rule set does
 /// not declare game-master-only ([`GameMasterOnly`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum View {
     #[default]

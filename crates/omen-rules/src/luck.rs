@@ -87,7 +87,9 @@ pub enum LuckError {
 // Options (002-A2) and the registry entry.
 
 /// What a roll in the range of an outcome the event does not offer does to the karmic history (002-A2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum MissingOutcome {
     /// It is a neutral result ("no event") and empties the history. The spec's resolution.
@@ -216,7 +218,19 @@ impl RuleSet for Luck {
 // Ranges (002-M1, M2, A1, A4).
 
 /// What a luck roll gives: bad luck, no event, or good luck. Ordered bad < neutral < good.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum LuckOutcome {
     Bad,
@@ -397,7 +411,18 @@ impl LuckEvent {
 
 /// How long an intrinsic modifier lasts (002-M4).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Duration {
@@ -409,7 +434,9 @@ pub enum Duration {
 }
 
 /// One intrinsic luck modifier of a character (002-M4): piety, halfling, items, blessings, curses.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct IntrinsicModifier {
     /// Where it comes from, for display ("halfling", "blessing").
@@ -446,7 +473,19 @@ impl IntrinsicModifier {
 // The karmic history (002-S1, M5, A5).
 
 /// Which way a run of luck went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum RunKind {
     Bad,
@@ -456,7 +495,18 @@ pub enum RunKind {
 /// A character's karmic history (002-S1): empty, or a run of 1..=6 outcomes of one kind. The seed's
 /// "two or more of the most recent rolls with the same outcome" is this run (002-A5).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
 )]
 #[serde(try_from = "Option<RunRecord>", into = "Option<RunRecord>")]
 pub struct LuckHistory {
@@ -464,7 +514,7 @@ pub struct LuckHistory {
 }
 
 /// A history as saved: `null` when empty, else `{"kind": "good", "length": 2}`.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RunRecord {
     kind: RunKind,
@@ -554,8 +604,11 @@ impl LuckHistory {
 // The luck roll as a pure state transition (002-M1..M5, S1, A2, A3).
 
 /// What the rules remember about one character between luck rolls.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"intrinsic": [{"source": "halfling", "value": 2}, {"source": "cursed ring", "value": -1, "duration": "permanent"}]}))]
 pub struct LuckState {
     /// Intrinsic modifiers, permanent and next-roll-only (002-M4).
     pub intrinsic: Vec<IntrinsicModifier>,
@@ -791,7 +844,9 @@ pub fn nth_roll(
 pub struct LuckGame;
 
 /// Which outcomes a luck event offers (002-M3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Offers {
     #[default]
@@ -813,7 +868,7 @@ impl Offers {
 }
 
 /// What a game master can do with a character's luck. JSON: `{"action": "roll", "event_modifier": -5}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LuckAction {
     /// A luck roll for an event (002-M1..M5): consumes next-roll modifiers, updates the history.

@@ -101,7 +101,9 @@ pub enum RitualError {
 // Options (000-A2, 000-A9) and the registry entry.
 
 /// Whether the two familiarity bonuses of a Lore check add up (000-A2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FamiliarityBonuses {
     /// Deciphered before (+1) and performed before (+2) both apply: +3. The spec's resolution.
@@ -125,7 +127,9 @@ impl FamiliarityBonuses {
 }
 
 /// When replaced pairs alone are enough to waive the five-dice minimum of the shortcut (000-A9).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ShortcutThreshold {
     /// 7 per pair meets or exceeds the desired threshold, as thresholds are met everywhere else. The
@@ -285,7 +289,19 @@ impl RuleSet for Ritual {
 
 /// A Ritual Difficulty, 1 (trivial) to 6 (very difficult) (000-M1). Stored as its number; a stored
 /// number outside 1..=6 is refused when read back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(try_from = "i64", into = "i64")]
 pub struct Difficulty(u8);
 
@@ -594,7 +610,19 @@ impl EssenceContributions {
 }
 
 /// What an Essence total achieves (000-M10). JSON: `"failed"` or `{"reached": 12}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum EssenceOutcome {
     /// Below the lowest threshold.
@@ -1020,7 +1048,9 @@ pub fn essence_table() -> String {
 // The character's ritual state and Lore progression (000-S1, M6..M8, S2, A2..A8).
 
 /// How repeated attempts are counted for the Essence penalty (000-S2, A8).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum RepeatCounting {
     /// Only earlier attempts at the same ritual count. The spec's resolution.
@@ -1043,7 +1073,7 @@ impl RepeatCounting {
 }
 
 /// Why a Lore check was made: both kinds go into the session's log (000-M7, M8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum LoreCheckPurpose {
     Decipher,
@@ -1053,7 +1083,7 @@ pub enum LoreCheckPurpose {
 }
 
 /// One Lore check of the session, as the end-of-session re-roll needs it (000-S1, A4).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionLoreCheck {
     pub ritual: String,
     pub purpose: LoreCheckPurpose,
@@ -1075,7 +1105,7 @@ impl SessionLoreCheck {
 /// leaves the caller's state as it was.
 ///
 /// Every field has a default, so saved state that lacks one (an older save, a hand-written file) loads.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct RitualState {
     /// Starts at 0 for a character who has never performed a ritual.
@@ -1125,7 +1155,9 @@ pub struct Memorising {
 }
 
 /// The player's choice at the end of a session (000-A6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SessionReroll {
     /// Re-roll the most difficult check of the session (a failure raises Lore).

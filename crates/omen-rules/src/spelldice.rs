@@ -119,7 +119,7 @@ pub enum SpellDiceError {
 /// The faces that remove a committed spell die from the pool: 1 up to some face (001-M3's "scarcity"
 /// knob). The seed's rule is 1–2.
 /// JSON: the highest face as a number, `2` for the seed's rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "i64", into = "i64")]
 pub struct RemovalFaces(u8);
 
@@ -169,7 +169,9 @@ impl Default for RemovalFaces {
 }
 
 /// When dice showing a removal face leave the pool (001-M3, M6, A4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum RemovalTiming {
     /// After every cast, success or failure: the seed's base rule (001-M3).
@@ -193,7 +195,9 @@ impl RemovalTiming {
 }
 
 /// The damage a life-energy die deals to the caster (001-A3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum LifeDamage {
     /// Its rolled face: the spec's resolution.
@@ -213,7 +217,9 @@ impl LifeDamage {
 }
 
 /// When life-energy dice may be used (001-A3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum LifeDiceUse {
     /// Only when the spell pool is empty: the spec's resolution.
@@ -234,7 +240,9 @@ impl LifeDiceUse {
 
 /// The readings this rule set lets the table choose; `Default` is the seed's rules and the spec's
 /// resolutions. Every field has a default in JSON.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(default, deny_unknown_fields)]
 pub struct SpellDiceOptions {
     pub removal_faces: RemovalFaces,
@@ -418,7 +426,7 @@ pub fn minimum_dice(target: i64) -> usize {
 
 /// A magic-user's spell dice: level and the dice left today (001-M1, S1). JSON:
 /// `{"level": 3, "pool": 4}`; a pool above 2 + level is refused when read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "CasterFields")]
 pub struct Caster {
     level: u32,
@@ -426,7 +434,7 @@ pub struct Caster {
 }
 
 /// A caster as JSON holds it, before validation.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CasterFields {
     level: i64,
@@ -505,7 +513,9 @@ impl Caster {
 }
 
 /// Flat penalties subtracted from the roll total (001-M7).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(default, deny_unknown_fields)]
 pub struct Penalties {
     pub armour: i64,
@@ -551,7 +561,19 @@ impl CastRequest {
 }
 
 /// A cast's result (001-M2, M4), in order from worst to best.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CastResult {
     /// Failed with two or more 1s.
@@ -685,7 +707,19 @@ pub fn request_problems(
 
 /// A cast of one `request` as exact odds: the result, the spell dice removed and the damage the
 /// life-energy dice deal, jointly (001-M2..M7, A3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 pub struct CastSummary {
     pub result: CastResult,
     /// Spell dice the cast removes from the pool.
@@ -890,7 +924,19 @@ pub struct CastOdds {
 
 /// One die removed or kept after one cast, with the result (001-M8's single-cast outcome
 /// distribution: success/failure × dice removed, catastrophe and empowerment shown apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 pub struct SingleCast {
     pub result: CastResult,
     /// Spell dice the cast removes from the pool.
@@ -1171,7 +1217,19 @@ pub fn exhaust(
 // Courtney's threefold result table (001-D1, A6).
 
 /// When a spell goes off on Courtney's result table (001-D1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CourtneyTiming {
     EndOfRound,

@@ -147,11 +147,11 @@ pub trait Stateful: Sync + 'static {
     /// The version of the state format written now. Raise it when [`Stateful::upgrade`] must convert.
     const VERSION: u32;
     /// What a new character is made from (a sheet, starting resources).
-    type Sheet: DeserializeOwned;
+    type Sheet: DeserializeOwned + schemars::JsonSchema;
     /// What the rules remember about a character.
-    type State: Serialize + DeserializeOwned;
+    type State: Serialize + DeserializeOwned + schemars::JsonSchema;
     /// The actions, internally tagged by `"action"` in JSON.
-    type Action: Serialize + DeserializeOwned;
+    type Action: Serialize + DeserializeOwned + schemars::JsonSchema;
 
     /// The actions the game offers.
     fn actions() -> &'static [ActionInfo];
@@ -208,6 +208,10 @@ pub trait Game: Sync {
 
     /// The actions the game offers.
     fn actions(&self) -> &'static [ActionInfo];
+
+    /// The JSON Schemas of the game's `sheet` (what a new character is made from, with complete
+    /// examples), `state` and `action` inputs, derived from the Rust types so they cannot drift.
+    fn schemas(&self) -> Value;
 
     /// A new character's state (current version) from its sheet, or every problem with the sheet.
     ///
@@ -292,6 +296,14 @@ impl<T: Stateful> Game for Served<T> {
 
     fn actions(&self) -> &'static [ActionInfo] {
         T::actions()
+    }
+
+    fn schemas(&self) -> Value {
+        serde_json::json!({
+            "sheet": schemars::schema_for!(T::Sheet),
+            "state": schemars::schema_for!(T::State),
+            "action": schemars::schema_for!(T::Action),
+        })
     }
 
     fn new_character(&self, sheet: &Value) -> Result<Value, ActionError> {

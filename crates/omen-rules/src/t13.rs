@@ -86,7 +86,9 @@ pub enum T13Error {
 // Options (004-A4) and the registry entry.
 
 /// What makes a Proficiency Crisis (004-M7, A4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CrisisTrigger {
     /// Any single Proficiency d8 showing 1 or 8. The spec's resolution.
@@ -296,7 +298,18 @@ impl PurchaseKind {
 
 /// What a bought die is paid in; any one of the three at the listed price (004-A6).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Currency {
@@ -355,7 +368,9 @@ impl BoughtDie {
 }
 
 /// The price of a pool's bought dice, per currency.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cost {
     pub sway: u64,
@@ -634,7 +649,19 @@ impl fmt::Display for Difficulty {
 }
 
 /// A row of the result table (004-M4), worst first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ResultLevel {
     /// R < 0.
@@ -755,7 +782,18 @@ pub fn failure_levels(r: i64, opposition: Difficulty) -> u64 {
 
 /// How many success levels a character may take (004-M5).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum CharacterType {
@@ -915,7 +953,19 @@ pub fn suffered_failure_levels(failure_levels: u64, opponent_success_levels: Opt
 
 /// Another way to pay a loss of Sway, Chi or Yarn, at the Ref's choice (004-M8); its size should
 /// reflect the Sway it stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum LossPayment {
     /// Proficiencies lost.

@@ -425,35 +425,99 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
-/// The README's Campaigns walk-through, run command by command against a fresh database: every
-/// command it shows succeeds.
-#[test]
-fn the_readmes_campaign_walk_through_runs() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let section = readme
-        .split("## Campaigns")
-        .nth(1)
-        .expect("a Campaigns section");
-    let block = section
-        .split("```sh")
-        .nth(1)
-        .and_then(|rest| rest.split("```").next())
-        .expect("a sh block");
-    let dir = scratch_dir("readme_campaigns");
-    let db = dir.join("omen.db");
-    let mut commands = 0;
-    for line in block.lines() {
-        let line = line.split(" # ").next().unwrap().trim();
-        for command in line.split("&&").map(str::trim).filter(|c| !c.is_empty()) {
-            let words = shell_words(command);
-            assert_eq!(words[0], "omen", "{command}");
-            let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-            args.extend(["--db", db.to_str().unwrap()]);
-            let run = crate::omen_with(&args, Some(&dir), None);
-            assert_eq!(run.code, 0, "{command}:\n{}", run.stderr);
-            commands += 1;
+/// The workspace's top directory.
+const TOP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+/// Copies the files of `from` (one level) into `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
         }
     }
-    assert!(commands >= 10, "{commands}");
+}
+
+/// Runs every `omen` command (or `cargo run --release -p omen-cli -- …`) of the `sh` blocks of a
+/// Markdown file, in order, as written, in a fresh directory holding copies of `examples/` and
+/// `docs/games/` and against a fresh database: each must succeed. Returns each command with its
+/// stdout.
+fn run_markdown_commands(markdown: &str, name: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(format!("{TOP}/{markdown}")).unwrap();
+    let dir = scratch_dir(name);
+    copy_dir(&Path::new(TOP).join("examples"), &dir.join("examples"));
+    copy_dir(&Path::new(TOP).join("docs/games"), &dir.join("docs/games"));
+    let db = dir.join("omen.db");
+    let mut ran = Vec::new();
+    for block in text.split("```sh").skip(1) {
+        let block = block.split("```").next().unwrap_or_default();
+        for line in block.lines() {
+            let line = line.split(" # ").next().unwrap().trim();
+            for command in line.split("&&").map(str::trim).filter(|c| !c.is_empty()) {
+                let command = command
+                    .strip_prefix("cargo run --release -p omen-cli -- ")
+                    .map_or(command.to_string(), |rest| format!("omen {rest}"));
+                let words = shell_words(&command);
+                if words[0] != "omen" {
+                    continue; // cargo test, bash .ci/run: not omen commands
+                }
+                let output = Command::new(env!("CARGO_BIN_EXE_omen"))
+                    .args(&words[1..])
+                    .current_dir(&dir)
+                    .env("OMEN_DB", &db)
+                    .env_remove("COLUMNS")
+                    .stdin(Stdio::null())
+                    .output()
+                    .unwrap();
+                let stdout = String::from_utf8(output.stdout).unwrap();
+                assert!(
+                    output.status.success(),
+                    "{markdown}: `{command}` failed:\n{}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                ran.push((command, stdout));
+            }
+        }
+    }
+    ran
+}
+
+/// The output of the first command that starts with `prefix`.
+fn output_of<'a>(ran: &'a [(String, String)], prefix: &str) -> &'a str {
+    ran.iter()
+        .find(|(command, _)| command.starts_with(prefix))
+        .map(|(_, stdout)| stdout.as_str())
+        .unwrap_or_else(|| panic!("no command `{prefix}…`"))
+}
+
+/// Every command in the README works as written, with the output the README describes.
+#[test]
+fn every_readme_command_runs_with_the_output_it_describes() {
+    let ran = run_markdown_commands("README.md", "readme_commands");
+    assert!(ran.len() >= 20, "{} commands", ran.len());
+    assert!(output_of(&ran, "omen prob \"4d6kh3\"").contains("mean"));
+    assert!(
+        output_of(&ran, "omen prob \"(3d6)>=10\" --format json").contains(r#""probability":"5/8""#)
+    );
+    assert!(output_of(&ran, "omen ritual lore --lore 2").contains("P(success) = 19/27"));
+    assert!(output_of(&ran, "omen prob -f examples/001_exhaustion.omen").contains("185/1188"));
+    assert!(output_of(&ran, "omen hprpg table --dv 8").contains("| 0 |"));
+    assert!(output_of(&ran, "omen hprpg cast --char Jane").contains("Jane"));
+    assert!(output_of(&ran, "omen log verify").contains("is intact"));
+}
+
+/// Each game's page in docs/games runs as written: its example sheet makes a character that acts.
+#[test]
+fn every_game_doc_example_runs() {
+    for game in ["ritual", "spelldice", "luck", "hprpg", "t13"] {
+        let ran = run_markdown_commands(&format!("docs/games/{game}.md"), &format!("doc_{game}"));
+        assert!(ran.len() >= 4, "{game}: {} commands", ran.len());
+        let example = output_of(&ran, &format!("omen rules {game} --example"));
+        assert!(example.is_empty(), "{game}: -o FILE leaves stdout empty");
+        assert!(
+            output_of(&ran, "omen char new").contains(&format!("({game})")),
+            "{game}"
+        );
+    }
 }

@@ -177,3 +177,97 @@ fn only_one_parameter_may_be_a_range() {
         run.stderr
     );
 }
+
+#[test]
+fn completions_for_every_shell_and_a_man_page() {
+    for shell in ["bash", "zsh", "fish", "powershell", "ELVISH"] {
+        let script = omen_ok(&["completions", shell]).stdout;
+        // Every top-level command can be completed.
+        for command in ["roll", "prob", "rules", "hprpg", "campaign", "completions"] {
+            assert!(script.contains(command), "{shell}: no {command}");
+        }
+    }
+    let man = omen_ok(&["man"]).stdout;
+    assert!(man.starts_with(".ie"), "{man}");
+    assert!(man.contains(".TH omen 1"), "{man}");
+    assert!(man.contains("prob"));
+}
+
+#[test]
+fn strict_turns_warnings_into_errors() {
+    // `3d6>=10` counts dice no d6 can show: a warning, exit 0 without --strict.
+    assert_eq!(omen(&["prob", "3d6>=10"]).code, 0);
+    let strict = omen(&["prob", "3d6>=10", "--strict"]);
+    assert_eq!(strict.code, 2, "{}", strict.stderr);
+    assert!(strict.stdout.is_empty());
+    assert!(strict.stderr.contains("warning:") && strict.stderr.contains("--strict"));
+    let side_by_side = omen(&["prob", "3d6>=10", "2d6", "--strict"]);
+    assert_eq!(side_by_side.code, 2);
+    assert!(side_by_side.stdout.is_empty());
+    let roll = omen(&["roll", "1d6", "--dice", "3,4", "--strict"]);
+    assert_eq!(roll.code, 2, "{}", roll.stderr);
+    // No warning, no failure.
+    assert_eq!(omen(&["prob", "2d6", "--strict"]).code, 0);
+}
+
+/// The text of every `<text>` element of an SVG document, which must parse as XML.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let document = roxmltree::Document::parse(svg).expect("the chart is well-formed SVG");
+    assert_eq!(document.root_element().tag_name().name(), "svg");
+    document
+        .descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn plot_draws_bars_for_one_and_lines_for_several_with_axes_and_a_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.svg");
+    omen_ok(&["plot", "2d6", "-o", one.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&one).unwrap();
+    let texts = svg_texts(&svg);
+    for label in ["P(X = outcome)", "outcome", "probability (%)", "2d6"] {
+        assert!(
+            texts.iter().any(|t| t == label),
+            "no {label:?} in {texts:?}"
+        );
+    }
+    // Eleven bars (one per outcome of 2d6) and the legend's mark, in the series' colour; no line.
+    let document = roxmltree::Document::parse(&svg).unwrap();
+    let coloured = |tag: &str, attribute: &str, doc: &roxmltree::Document| {
+        doc.descendants()
+            .filter(|n| n.tag_name().name() == tag && n.attribute(attribute) == Some("#E6194B"))
+            .count()
+    };
+    assert_eq!(coloured("rect", "fill", &document), 11 + 1);
+    assert_eq!(coloured("polyline", "stroke", &document), 0);
+
+    let several = omen_ok(&["plot", "2d6", "1d12", "--view", "ge"]).stdout;
+    let texts = svg_texts(&several);
+    assert!(texts.iter().any(|t| t == "P(X ≥ outcome)"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "1d12"), "{texts:?}");
+    let document = roxmltree::Document::parse(&several).unwrap();
+    // Two series and their two legend marks.
+    assert!(
+        document
+            .descendants()
+            .filter(|n| n.tag_name().name() == "polyline")
+            .count()
+            >= 2,
+        "{several}"
+    );
+}
+
+#[test]
+fn plot_refuses_labels_and_other_file_types() {
+    let run = omen(&["plot", r#"if d2 = 1 then "a" else "b""#]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("plot draws numbers"), "{}", run.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("chart.png");
+    let run = omen(&["plot", "2d6", "-o", png.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert!(!png.exists());
+}

@@ -135,8 +135,30 @@ fn omen_rules_lists_every_registered_game_with_its_spec_items() {
             .any(|i| i == "000-M5")
     );
     assert_eq!(ritual["tables"], serde_json::json!(["lore", "essence"]));
+    // Everyday text names no spec items or seed files; --detail adds them for designers.
     let text = omen(&["rules"]);
-    assert!(text.stdout.contains("option familiarity-bonuses (000-A2)"));
+    assert!(text.stdout.contains("option familiarity-bonuses: "));
+    assert!(!text.stdout.contains("000-"), "{}", text.stdout);
+    assert!(!text.stdout.contains(".txt"), "{}", text.stdout);
+    let detail = omen(&["rules", "--detail"]);
+    assert!(
+        detail
+            .stdout
+            .contains("option familiarity-bonuses (000-A2)")
+    );
+    assert!(detail.stdout.contains("ritual (seed 000_"));
+    // One game, its schemas and its example.
+    let one = omen(&["rules", "hprpg"]);
+    assert!(one.stdout.starts_with("hprpg: "), "{}", one.stdout);
+    assert!(!one.stdout.contains("\nritual: "), "{}", one.stdout);
+    let schema: serde_json::Value =
+        serde_json::from_str(&omen(&["rules", "t13", "--schema"]).stdout).unwrap();
+    assert_eq!(schema["sheet"]["title"], "T13State");
+    assert!(schema["action"]["oneOf"].is_array(), "{}", schema["action"]);
+    let example: serde_json::Value =
+        serde_json::from_str(&omen(&["rules", "t13", "--example"]).stdout).unwrap();
+    assert_eq!(example["character_type"], "mercari");
+    assert_eq!(omen(&["rules", "nope"]).code, 2);
 }
 
 /// The registry as the library lists it: the CLI must show exactly these, in order.

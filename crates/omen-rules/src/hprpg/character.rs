@@ -1108,7 +1108,7 @@ impl Species {
 
 /// An ability the GM granted beyond the standard and archetype ones (003-S1, A21), such as the resist
 /// abilities DODGE and BLOCK the seed uses but never lists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CustomAbility {
     /// Decides what a zero-dot check does (003-M6).
@@ -1119,7 +1119,7 @@ pub struct CustomAbility {
 
 /// A self-sustaining spell the character keeps up: each costs a die of concentration on every casting
 /// (003-M16).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SustainedSpell {
     pub name: String,
@@ -1139,7 +1139,7 @@ pub struct SustainedSpell {
 /// "archetype": "WARRIOR", "species": "HALFBLOOD", "feats": ["DUELIST"], "galleons": 20,
 /// "sustained_spells": [{"name": "shield"}], "feat_uses": {"FURIOUS SPELLCASTER": 1},
 /// "rage_turns": 0}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct CharacterSheet {
     pub species: Option<Species>,
@@ -1427,7 +1427,7 @@ fn default_cap() -> u32 {
 /// "ability_ranking": ["PRACTICAL", "INNATE", "KNOWLEDGE"], "abilities": {"BRAWL": 3, …},
 /// "archetype_abilities": {"RAGE": 2, "TACTICS": 1}, "capability_choices": ["SKIRMISH", "HEXES",
 /// "CURSES", "MARKSMANSHIP"], "fortitude": 3, "health": 5}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreationChoices {
     #[serde(default)]

@@ -126,7 +126,7 @@ fn default_cap() -> u32 {
 
 /// The parameters of a rolled check, kept so a later action can roll it again (a catch-cast,
 /// UNWAVERING FOCUS).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckSpec {
     pub dice: u64,
@@ -176,7 +176,7 @@ impl CheckSpec {
 }
 
 /// A casting cast but short of its requirement, waiting for catch-casts (003-S2, M19).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PendingCasting {
     pub discipline: Discipline,
@@ -196,7 +196,7 @@ pub struct PendingCasting {
 }
 
 /// The last check rolled, for UNWAVERING FOCUS (003-M25).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LastCheck {
     pub check: CheckSpec,
@@ -208,7 +208,7 @@ pub struct LastCheck {
 
 /// What the game remembers about a character: the sheet (003-S1, S3), a casting waiting for its
 /// catch-cast (003-S2), the last check (for UNWAVERING FOCUS) and the advancement cap (003-A2).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HprpgState {
     pub sheet: CharacterSheet,
@@ -251,8 +251,19 @@ impl HprpgState {
 }
 
 /// What a new character is made from: `{"create": CreationChoices}` or `{"sheet": CharacterSheet}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"create": {
+    "species": "halfblood", "personality": "Rebel", "archetype": "WARRIOR",
+    "aspect_ranking": ["PHYSICAL", "MENTAL", "SOCIAL"],
+    "aspects": {"FITNESS": 3, "PRECISION": 2, "VITALITY": 2, "INTELLIGENCE": 2, "WILLPOWER": 1,
+                "PERCEPTION": 2, "CHARM": 1, "DECEPTION": 1, "INSIGHT": 1},
+    "ability_ranking": ["PRACTICAL", "INNATE", "KNOWLEDGE"],
+    "abilities": {"BRAWL": 3, "SKIRMISH": 3, "ACROBATICS": 2, "MARKSMANSHIP": 2, "SURVIVAL": 2,
+                  "BRAVERY": 2, "ALERTNESS": 2, "STRENGTH": 2, "SPEED": 2, "HISTORY": 2, "ARCANE": 2},
+    "archetype_abilities": {"rage": 2, "TACTICS": 1},
+    "capability_choices": ["SKIRMISH", "HEXES", "wards", "MARKSMANSHIP"],
+    "fortitude": 3, "health": 6, "galleons": 10}}))]
 pub enum HprpgSheet {
     Create(Box<CreationChoices>),
     Sheet(Box<CharacterSheet>),
@@ -270,7 +281,9 @@ fn one_u32() -> u32 {
 }
 
 /// How a spell reaches its targets (003-M17), as JSON spells it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum DeliveryKind {
     /// SELF.
@@ -284,7 +297,7 @@ pub enum DeliveryKind {
 
 /// What can happen to a character. JSON: `{"action": "check", "aspect": "PERCEPTION", "ability":
 /// "ALERTNESS", "difficulty": 8}`; fields are snake_case, names of capabilities any case.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum HprpgAction {
     /// A check (003-M1..M9, M21, M25): aspect + ability (or affinity) dots ± dice against a DV.

@@ -59,7 +59,9 @@ pub enum ResourceError {
 
 /// A resource with a current value and a maximum (003-A14: the maxima are set by the table, no
 /// formula). FORTITUDE points and levels of health.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(default, deny_unknown_fields)]
 pub struct Resource {
     pub current: u32,
@@ -121,7 +123,19 @@ impl Resource {
 // FORTITUDE (003-M23, A12, A13) and rituals (003-M21).
 
 /// What FORTITUDE buys (003-M23); each costs 1 point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FortitudeSpend {
     /// Each spell level above the Affinity (003-A12).
@@ -696,7 +710,7 @@ pub fn degrees(nets: &Distribution<i64>) -> Distribution<Degree> {
 /// "3 fragile lockpicks, 3 attempts"). The rules have no dice mechanic for repetition: a check is a
 /// pure function, so whether to roll it again is the caller's decision, and this counter only keeps
 /// the number the GM allowed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Attempts {
     pub remaining: u32,
 }

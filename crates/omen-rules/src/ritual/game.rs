@@ -40,8 +40,9 @@ pub struct RitualGame;
 
 /// A new ritualist. Every field is optional: a character who has never performed a ritual starts at
 /// Lore 0 with empty lists (000-S1). JSON: `{"lore": 2, "essence": 3, "known": ["Ward"]}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"lore": 2, "essence": 3, "known": ["Binding of Nine", "Ward"], "memorised": ["Ward"], "unknown": ["Call of the Deep"], "used": []}))]
 pub struct RitualSheet {
     pub lore: i64,
     /// The character's own Essence as Ritual Leader (000-A11), if the table tracks it.
@@ -56,7 +57,7 @@ pub struct RitualSheet {
 ///
 /// Numbers that the rules restrict (difficulties, Essence values) are plain integers here, so that an
 /// action breaking several rules is refused with every problem listed at once.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum RitualAction {
     /// A Lore check about a ritual that neither deciphers nor memorises it (000-M1..M5, A1, A2), logged

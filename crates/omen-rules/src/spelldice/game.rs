@@ -37,7 +37,7 @@ pub struct SpellDiceGame;
 /// A magic-user as the game keeps it. JSON:
 /// `{"level": 3, "pool": 4, "penalties": {"armour": 1}, "life_damage_taken": 0, "rules": {}}`; every
 /// field but `level` and `pool` is optional.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpellDiceState {
     /// Magic-user level, 1 or more (001-M1).
@@ -67,8 +67,9 @@ impl SpellDiceState {
 }
 
 /// A new magic-user. JSON: `{"level": 3}` (a full pool), or with `pool`, `penalties` and `rules`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"level": 3, "pool": 5, "penalties": {"armour": 1, "encumbrance": 0}, "rules": {"life_damage": "face", "life_dice_use": "when-depleted", "removal_faces": 2, "removal_timing": "always"}}))]
 pub struct SpellDiceSheet {
     pub level: i64,
     /// Spell dice left; a full pool of 2 + level when absent.
@@ -83,7 +84,7 @@ pub struct SpellDiceSheet {
 /// What a magic-user can do. JSON: `{"action": "cast", "spell_level": 2, "spell_dice": 3}`.
 ///
 /// The rule options of a cast default to the character's `rules`; the penalties to the character's.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum SpellDiceAction {
     /// Casts a spell (001-M2..M7): commits spell dice (and life-energy dice), rolls, removes the dice

@@ -35,8 +35,9 @@ pub struct T13Game;
 
 /// A T13 character as the game keeps it; also its sheet. Every field is optional. JSON:
 /// `{"character_type": "mercari", "sway": 12, "chi": 3, "yarn": 1, "proficiency": 2}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"character_type": "mercari", "sway": 12, "chi": 3, "yarn": 1, "proficiency": 2}))]
 pub struct T13State {
     /// Grunt, Mercari or Solo: caps the success levels (004-M5).
     pub character_type: CharacterType,
@@ -54,7 +55,7 @@ pub struct T13State {
 /// What the last test left to spend: Extra Success Level effects (capped by the character type) and
 /// failure inversions to suffer, and with a Proficiency Crisis what has been gained or lost so far,
 /// so that the two sides never cancel (004-M7).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct LevelsToSpend {
     /// Extra Success Level effects left (004-M5).
@@ -71,7 +72,7 @@ pub struct LevelsToSpend {
 
 /// One level effect: an Extra Success Level effect of the character's tier or a failure inversion
 /// (004-M5, M6). Gains and losses move `amount` (default 1: the seed leaves the size to the Ref).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum LevelEffectName {
     GainSway,
@@ -133,7 +134,7 @@ impl LevelEffectName {
 }
 
 /// One effect bought with a level.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LevelSpend {
     pub effect: LevelEffectName,
@@ -152,7 +153,7 @@ fn tier_of(character: CharacterType) -> u8 {
 
 /// A die bought into a test (004-M2, D1, A5, A6): what it comes from (`facet`, `skill`, … or another
 /// name of the row such as `pact`), its sides, and the currency it is paid in (Sway by default).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoughtDieRequest {
     pub kind: String,
@@ -163,7 +164,7 @@ pub struct BoughtDieRequest {
 
 /// What a T13 character can do. JSON:
 /// `{"action": "test", "boon": 6, "descendant": 10, "bought": [{"kind": "skill", "sides": 6}], "difficulty": 8}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum T13Action {
     /// A Dice Test (004-M1..M7): the free dice, the bought ones paid from the balances, against a set

@@ -12,6 +12,7 @@ mod lore;
 mod lore_progression;
 mod luck;
 mod registry;
+mod schemas;
 mod spelldice;
 mod support;
 mod t13;
