@@ -33,6 +33,27 @@ PROBLEMS = {
     "net100d12": lambda: 100 @ d12.map(lambda r: (r >= 8) - (r <= 1)),
     "explode10d6": lambda: 10 @ d6.explode(depth=20),
     "l5r10k5": lambda: d10.explode(depth=4).highest(10, 5),
+    "l5r8k3": lambda: d10.explode(depth=4).highest(8, 3),
+    "tiny3d6": lambda: 3 @ d6,
+    "stat4d6kh3": lambda: d6.highest(4, 3),
+    "adv2d20": lambda: d20.highest(2, 1),
+    "best1000d20": lambda: d20.highest(1000, 1),
+    "worst1000d20": lambda: d20.lowest(1000, 1),
+    "low90of100d10": lambda: d10.lowest(100, 90),
+    "drop50of100d20": lambda: d20.highest(100, 50),
+    "wod10d10": lambda: 10 @ d10.map(lambda r: int(r >= 8)),
+    # Tens explode into extra dice that count too: a 10 is 1001 (one success, and 1000 to count the
+    # chain's tens), so the chain's total modulo 1000 is its number of successes.
+    "wod10d10again": lambda: 10
+    @ d10.map(lambda r: 1001 if r == 10 else int(r >= 8))
+    .explode([1001], depth=20)
+    .map(lambda t: t % 1000),
+    "shadowrun12d6": lambda: 12 @ d6.map(lambda r: int(r >= 5)),
+    "opposed3d6": lambda: 3 @ d6 - 3 @ d6,
+    "nestedcount": lambda: d6 @ d6,
+    "randomsides": lambda: d6.map(lambda s: 2 @ icepool.d(s)),
+    "keepmiddle3d20": lambda: d20.middle(3, 1),
+    "markov": lambda: icepool.Die([0]).map(lambda x: x if x >= 10 else x + d6, repeat="inf"),
 }
 
 

@@ -193,12 +193,50 @@ fn envelope(game: &dyn Game, state: &Value) -> Value {
     json!({ "rules": game.name(), "version": game.state_version(), "state": state })
 }
 
+/// The most bytes read from a JSON file given as `@FILE`, a `--state` file or a sheet: far more than
+/// any character needs, and little enough that `@/dev/zero` is refused at once. (`omen import` has its
+/// own flag, `--max-input`.) serde_json refuses nesting deeper than 128 on its own.
+pub const MAX_JSON_FILE: u64 = 16 << 20;
+
+/// Reads a UTF-8 file (`-` is stdin) of at most `limit` bytes, without reading more than one byte past
+/// it.
+///
+/// # Errors
+/// The file cannot be read, is longer than `limit` (the message names `flag` as the way to raise it)
+/// or is not UTF-8.
+pub fn read_text_at_most(path: &Path, limit: u64, flag: &str) -> Result<String, String> {
+    use std::io::Read;
+    let name = path.display();
+    let mut bytes = Vec::new();
+    let read = if path.as_os_str() == "-" {
+        io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
+    } else {
+        fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "{name} is larger than {limit} bytes (the limit); {flag}"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name} is not UTF-8 text: invalid byte at offset {}",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// Reads JSON given as text or as `@FILE`.
 pub fn json_argument(text: &str) -> Result<Value, String> {
     let (origin, content) = match text.strip_prefix('@') {
         Some(path) => (
             path.to_string(),
-            fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+            read_text_at_most(
+                Path::new(path),
+                MAX_JSON_FILE,
+                "a character or action is far smaller; check the file",
+            )?,
         ),
         None => ("the argument".to_string(), text.to_string()),
     };
@@ -234,13 +272,80 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
     written
 }
 
-fn load_state_file(game: &dyn Game, path: &Path, sheet: &Value) -> Result<(Value, bool), String> {
-    if !path.exists() {
-        let state = game.new_character(sheet).map_err(|e| e.to_string())?;
-        return Ok((state, true));
+/// The lock that serialises updates of one state file between processes: an exclusive advisory lock
+/// (the standard library's `File::lock`, `flock` on Unix) on `.NAME.lock` beside it, held from
+/// reading the state to renaming the new one into place. The lock file is the only file left beside
+/// the state; the state itself cannot carry the lock, since each update replaces it.
+pub struct StateLock {
+    _file: fs::File,
+}
+
+/// Waits for the lock of the state file `path`, then removes the temporary files a process killed in
+/// the middle of a write left behind (no other writer can be writing one while the lock is held).
+pub fn lock_state_file(path: &Path) -> io::Result<StateLock> {
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(directory.join(format!(".{name}.lock")))?;
+    file.lock()?;
+    let stale = format!(".{name}.");
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let file_name = file_name.to_string_lossy();
+            if let Some(middle) = file_name
+                .strip_prefix(&stale)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                && middle.bytes().all(|b| b.is_ascii_digit())
+            {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
     }
-    let text =
-        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(StateLock { _file: file })
+}
+
+/// A new character from `--sheet`; without one, from the empty sheet when the game allows it, else an
+/// error saying a sheet is needed (rather than the sheet's shape error about an empty object).
+fn new_character(
+    game: &dyn Game,
+    sheet: Option<&Value>,
+    missing: Option<&Path>,
+) -> Result<Value, String> {
+    match sheet {
+        Some(sheet) => game.new_character(sheet).map_err(|e| e.to_string()),
+        None => game.new_character(&json!({})).map_err(|_| {
+            let whose = missing.map_or(String::new(), |path| {
+                format!("{} does not exist yet, so ", path.display())
+            });
+            format!(
+                "{whose}a new {} character needs a sheet: give --sheet JSON (or @FILE); \
+                 `omen rules` lists what a sheet holds",
+                game.name()
+            )
+        }),
+    }
+}
+
+fn load_state_file(
+    game: &dyn Game,
+    path: &Path,
+    sheet: Option<&Value>,
+) -> Result<(Value, bool), String> {
+    if !path.exists() {
+        return Ok((new_character(game, sheet, Some(path))?, true));
+    }
+    let text = read_text_at_most(
+        path,
+        MAX_JSON_FILE,
+        "a state file is far smaller; check the path",
+    )?;
     let file: Value = serde_json::from_str(&text)
         .map_err(|e| format!("{} is not a state file: {e}", path.display()))?;
     let rules = file.get("rules").and_then(Value::as_str).unwrap_or("");
@@ -348,26 +453,39 @@ pub fn run(
     }
     let sheet = match &holder.sheet {
         Some(text) => match json_argument(text) {
-            Ok(sheet) => sheet,
+            Ok(sheet) => Some(sheet),
             Err(message) => return fail(message),
         },
-        None => json!({}),
+        None => None,
+    };
+    // Held until the new state is in place: concurrent updates of one file queue instead of racing.
+    let _lock = match holder.state.as_deref().map(lock_state_file).transpose() {
+        Ok(lock) => lock,
+        Err(error) => return fail(format!("cannot lock the state file: {error}")),
     };
     let (state, created) = match &holder.state {
-        Some(path) => match load_state_file(game, path, &sheet) {
+        Some(path) => match load_state_file(game, path, sheet.as_ref()) {
             Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => match game.new_character(&sheet) {
+        None => match new_character(game, sheet.as_ref(), None) {
             Ok(state) => (state, true),
-            Err(error) => return fail(error),
+            Err(message) => return fail(message),
         },
     };
     let seen = Seen::of(game_name, holder.view);
     if holder.odds {
         return match game.odds(&state, &action, limits) {
             Ok(odds) => {
-                let text = format!("odds of {}:{}", action_name(&action), seen.odds_text(&odds));
+                let mut text =
+                    format!("odds of {}:{}", action_name(&action), seen.odds_text(&odds));
+                // The odds roll nothing, so they write nothing: a missing state file stays missing.
+                if let Some(path) = holder.state.as_ref().filter(|_| created) {
+                    text.push_str(&format!(
+                        "state: {} not created (odds change nothing); the first action creates it\n",
+                        path.display()
+                    ));
+                }
                 print(
                     holder.source.format,
                     &text,

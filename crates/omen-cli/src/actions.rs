@@ -335,6 +335,10 @@ pub struct HprpgCheckArgs {
     /// The GM allows an aspect-only roll for a KNOWLEDGE ability of 0 dots.
     #[arg(long)]
     pub aspect_only_knowledge: bool,
+    /// A rage-fuelled weapon attack (003-M24): 2 damage per net success (+ SAVAGE ATTACKER), and
+    /// the turn's use of RAGE.
+    #[arg(long)]
+    pub rage_attack: bool,
     /// For a one-off character: the aspect's dots (others at the baseline 1).
     #[arg(long, value_name = "N", conflicts_with_all = ["character", "state", "sheet"])]
     pub aspect_dots: Option<u32>,
@@ -512,6 +516,7 @@ pub fn hprpg_check(args: &HprpgCheckArgs, limits: &Limits) -> anyhow::Result<boo
         "ritual_successes": args.ritual_successes,
         "feats": args.dice.feats,
         "aspect_only_knowledge": args.aspect_only_knowledge,
+        "rage_attack": args.rage_attack,
     });
     let one_off = args.holder.character.is_none()
         && args.holder.state.is_none()

@@ -222,6 +222,11 @@ pub struct ImportArgs {
     /// Import under this name instead of the exported one.
     #[arg(long = "as", value_name = "NAME")]
     pub as_name: Option<String>,
+    /// The most bytes of the export read; a larger file is refused before it is parsed (at most
+    /// 1 GiB).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_IMPORT,
+          value_parser = clap::value_parser!(u64).range(1..=(1 << 30)))]
+    pub max_input: u64,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -527,6 +532,14 @@ pub fn act(
     let campaign = attempt!(campaign_name(&store, &holder.campaign));
     let name = holder.character.as_deref().unwrap_or_default();
     let character = attempt!(store.character(&campaign, name));
+    if character.rule_set == omen_store::PLAIN {
+        return fail(format!(
+            "{} is a plain character (no rule set), so it takes no {} actions; roll for it with `omen roll EXPR --char {}`",
+            escape::line(name),
+            game.name(),
+            escape::line(name)
+        ));
+    }
     if character.rule_set != game.name() {
         return fail(format!(
             "{name} plays {}, not {}; use `omen {} …` for this character",
@@ -787,7 +800,11 @@ pub fn saved_input(
             expression: Some(saved.expression),
             file: None,
         },
-        ScriptArgs { params },
+        // A saved roll is kept in Omen's own notation.
+        ScriptArgs {
+            params,
+            dialect: "omen".to_string(),
+        },
     ))
 }
 
@@ -893,26 +910,33 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
     Ok(true)
 }
 
+/// `omen import --max-input`'s default: a campaign of tens of thousands of logged rolls fits.
+pub const DEFAULT_MAX_IMPORT: u64 = 64 << 20;
+
 pub fn import(args: &ImportArgs) -> anyhow::Result<bool> {
-    let text = if args.file.as_os_str() == "-" {
-        let mut text = String::new();
-        attempt!(io::Read::read_to_string(&mut io::stdin(), &mut text));
-        text
-    } else {
-        attempt!(
-            std::fs::read_to_string(&args.file)
-                .map_err(|e| format!("cannot read {}: {e}", args.file.display()))
-        )
-    };
+    let text = attempt!(crate::act::read_text_at_most(
+        &args.file,
+        args.max_input,
+        "raise --max-input if it really is an export"
+    ));
     let export: Value = attempt!(
         serde_json::from_str(&text)
             .map_err(|e| format!("{} is not an export: {e}", args.file.display()))
     );
     let mut store = attempt!(open_write(&args.db));
     let campaign = attempt!(store.import_campaign(&export, args.as_name.as_deref()));
+    // The export's own key vouches for its log: whoever made the file could have signed it with any
+    // key, so the fingerprint is what to compare with the one the table trusts.
+    let signed_by = export["campaign"]["public_key"].as_str().map_or(
+        "no key (an export from before logs were signed)".to_string(),
+        |key| format!("key {}", omen_store::fingerprint(key)),
+    );
     print(
         args.db.format,
-        &format!("imported campaign `{}`\n", escape::line(&campaign.name)),
+        &format!(
+            "imported campaign `{}`; its log verified, signed by {signed_by}: compare that fingerprint with the one you trust\n",
+            escape::line(&campaign.name)
+        ),
         &campaign,
     )
 }

@@ -35,6 +35,43 @@ pub enum SpellDiceCommand {
     Sleep(crate::actions::JustHolder),
     /// Hit points restored after life-energy dice.
     Heal(crate::actions::HealArgs),
+    /// Courtney's threefold result table (001-D1), reference data from another system: when a
+    /// spell goes off for a result, or (with --result) the row of one result.
+    Courtney(CourtneyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CourtneyArgs {
+    /// A result, 1..12: print its row only.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub result: Option<i64>,
+    /// How to print the result.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+fn courtney(args: &CourtneyArgs) -> Result<(String, serde_json::Value), String> {
+    use omen_rules::spelldice::{COURTNEY_RESULTS, CourtneyRow, courtney_result, courtney_table};
+    let row_json = |row: &CourtneyRow| {
+        serde_json::json!({
+            "results": [row.results.start(), row.results.end()],
+            "timing": row.timing,
+            "spell_lost": row.spell_lost,
+            "text": row.text,
+        })
+    };
+    match args.result {
+        None => Ok((
+            courtney_table(),
+            serde_json::json!(COURTNEY_RESULTS.iter().map(row_json).collect::<Vec<_>>()),
+        )),
+        Some(result) => {
+            let row = courtney_result(result).ok_or_else(|| {
+                format!("Courtney's table covers results 1 to 12, not {result}; give 1..12")
+            })?;
+            Ok((format!("{result}: {}\n", row.text), row_json(row)))
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -71,12 +108,16 @@ pub struct ExhaustArgs {
     /// The spell level (target 7 + level).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub spell_level: i64,
-    /// all | minimum | optimal | fixed:K
+    /// all | minimum | optimal (fewest days without a success) | most-casts (most successful casts a day) | fixed:K
     #[arg(long, value_name = "STRATEGY", default_value = "all")]
     pub strategy: String,
-    /// The author's variant: dice are lost only on a success or a catastrophe.
+    /// The author's variant: dice are lost only on a success or a catastrophe; the same as
+    /// --option removal-timing=success-or-catastrophe.
     #[arg(long)]
     pub variant: bool,
+    /// A rule option, NAME=VALUE: removal-faces or removal-timing (see `omen rules`).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// How to print the result.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     pub format: Format,
@@ -276,6 +317,7 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
     let args = match command {
         SpellDiceCommand::Exhaust(args) => args,
         SpellDiceCommand::Extremes(args) => return answer(args.format, extremes(args, limits)),
+        SpellDiceCommand::Courtney(args) => return answer(args.format, courtney(args)),
         SpellDiceCommand::Odds(args) => return answer(args.format, cast_odds_table(args, limits)),
         SpellDiceCommand::Cast(args) => return crate::actions::spelldice_cast(args, limits),
         SpellDiceCommand::Sleep(args) => {
@@ -286,11 +328,34 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
     let result = (|| {
         let strategy: Strategy = args.strategy.parse().map_err(|e| format!("{e}"))?;
         let spell_level = SpellLevel::new(args.spell_level).map_err(|e| e.to_string())?;
-        let options = if args.variant {
+        let fields = crate::act::analysis_options("spelldice", "exhaust", &args.options)?;
+        if args.variant && fields.contains_key("removal_timing") {
+            return Err(
+                "--variant is removal-timing=success-or-catastrophe; give one of the two"
+                    .to_string(),
+            );
+        }
+        fn field<T: serde::de::DeserializeOwned>(
+            fields: &serde_json::Map<String, serde_json::Value>,
+            name: &str,
+        ) -> Result<Option<T>, String> {
+            fields
+                .get(name)
+                .map(|value| serde_json::from_value(value.clone()).map_err(|e| e.to_string()))
+                .transpose()
+        }
+        let mut options = if args.variant {
             SpellDiceOptions::variant()
         } else {
             SpellDiceOptions::default()
         };
+        if let Some(faces) = field(&fields, "removal_faces")? {
+            options.removal_faces = faces;
+        }
+        if let Some(timing) = field(&fields, "removal_timing")? {
+            options.removal_timing = timing;
+        }
+        let variant = options.removal_timing != SpellDiceOptions::default().removal_timing;
         let e = exhaust(args.level, spell_level, strategy, &options, limits)
             .map_err(|e| e.to_string())?;
         let expected = Probability::new(
@@ -302,7 +367,7 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
             args.level,
             args.spell_level,
             args.strategy,
-            if args.variant { ", variant rule" } else { "" },
+            if variant { ", variant rule" } else { "" },
             e.exhausted_before_success,
             percent(&e.exhausted_before_success),
             e.expected_successes,
@@ -312,7 +377,8 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
             "level": args.level,
             "spell_level": args.spell_level,
             "strategy": args.strategy,
-            "variant": args.variant,
+            "variant": variant,
+            "removal_faces": i64::from(options.removal_faces),
             "probability": e.exhausted_before_success.to_string(),
             "expected_casts": e.expected_successes.to_string(),
             "commitments": e.commitments,
@@ -399,12 +465,28 @@ pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
                         percent(&neutral),
                         percent(&good),
                     );
+                    let mut text = text;
+                    text.push_str("stationary karmic history:\n");
+                    let mut histories = serde_json::Map::new();
+                    for (name, p) in run.named_histories() {
+                        text.push_str(&format!("  {name:<8} {p} ≈ {}\n", percent(&p)));
+                        histories.insert(name, serde_json::json!(p.to_string()));
+                    }
+                    text.push_str("current run at least k long:\n");
+                    let mut runs = serde_json::Map::new();
+                    for k in 1..=6u8 {
+                        let p = run.run_at_least(k);
+                        text.push_str(&format!("  k = {k}    {p} ≈ {}\n", percent(&p)));
+                        runs.insert(k.to_string(), serde_json::json!(p.to_string()));
+                    }
                     let json = serde_json::json!({
                         "modifier": args.modifier,
                         "karma": !args.no_karma,
                         "bad": bad.to_string(),
                         "neutral": neutral.to_string(),
                         "good": good.to_string(),
+                        "histories": histories,
+                        "run_at_least": runs,
                     });
                     (text, json)
                 });
@@ -423,6 +505,43 @@ pub enum T13Command {
     Gain(crate::actions::BalanceArgs),
     /// Take from a character's Sway, Chi or Yarn (never below 0).
     Spend(crate::actions::BalanceArgs),
+    /// Spend the last test's levels (004-M5..M7): Extra Success Level effects of the character's
+    /// tier and failure inversions, gains and losses credited to the balances.
+    SpendLevels(SpendLevelsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SpendLevelsArgs {
+    /// An effect, NAME or NAME:AMOUNT (repeat for each level): gain-sway, gain-chi, gain-yarn,
+    /// cause-fear, negate-fear, cause-terror, negate-terror, cause-horror, negate-horror,
+    /// ordeal-card, wyrd-tarot-card, yarn-event-card, set-tone; failure inversions lose-sway,
+    /// lose-chi, lose-yarn, suffer-fear, suffer-terror, suffer-horror, opponent-plays-card,
+    /// opposite-tone. A gain or loss moves AMOUNT (default 1).
+    #[arg(long = "effect", value_name = "NAME[:AMOUNT]", required = true)]
+    pub effects: Vec<String>,
+    #[command(flatten)]
+    pub holder: crate::act::Holder,
+}
+
+fn spend_levels(args: &SpendLevelsArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let mut effects = Vec::new();
+    for text in &args.effects {
+        let (name, amount) = match text.split_once(':') {
+            Some((name, amount)) => match amount.parse::<u64>() {
+                Ok(amount) => (name, Some(amount)),
+                Err(_) => {
+                    eprintln!(
+                        "error: --effect {text}: `{amount}` is not an amount; write e.g. gain-sway:2"
+                    );
+                    return Ok(false);
+                }
+            },
+            None => (text.as_str(), None),
+        };
+        effects.push(serde_json::json!({ "effect": name, "amount": amount }));
+    }
+    let action = serde_json::json!({ "action": "spend-levels", "effects": effects });
+    crate::act::run("t13", action, &args.holder, limits)
 }
 
 #[derive(Debug, Args)]
@@ -451,11 +570,23 @@ pub struct T13Args {
     #[arg(long, value_name = "D", conflicts_with = "opponent")]
     pub difficulty: Option<i64>,
     /// The opponent's total, in an opposed test.
-    #[arg(long, value_name = "TOTAL")]
+    #[arg(long, value_name = "TOTAL", conflicts_with = "opponent_dice")]
     pub opponent: Option<i64>,
-    /// Proficiency Crisis when every proficiency die is at 1 or 8, not any one.
-    #[arg(long)]
-    pub all_dice_crisis: bool,
+    /// A die the opponent rolls, by sides (repeat for each): both sides roll, exact odds included.
+    #[arg(
+        long = "opponent-die",
+        value_name = "SIDES",
+        conflicts_with = "difficulty"
+    )]
+    pub opponent_dice: Vec<i64>,
+    /// Added to the opponent's rolled total.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        default_value_t = 0
+    )]
+    pub opponent_modifier: i64,
     /// --dice gives the values in order: Boon, Descendant, proficiency, bought.
     #[command(flatten)]
     pub holder: crate::act::Holder,
@@ -484,7 +615,8 @@ fn t13_action(args: &T13Args, limits: &Limits) -> anyhow::Result<bool> {
         "modifier": args.modifier,
         "difficulty": args.difficulty,
         "opponent_total": args.opponent,
-        "crisis_trigger": if args.all_dice_crisis { "all-dice" } else { "any-die" },
+        "opponent_dice": args.opponent_dice,
+        "opponent_modifier": args.opponent_modifier,
     });
     crate::act::run("t13", action, &args.holder, limits)
 }
@@ -494,9 +626,15 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         T13Command::Test(args) => args,
         T13Command::Gain(args) => return crate::actions::t13_balance("gain", args, limits),
         T13Command::Spend(args) => return crate::actions::t13_balance("spend", args, limits),
+        T13Command::SpendLevels(args) => return spend_levels(args, limits),
     };
     let holder = &args.holder;
-    if holder.character.is_some() || holder.state.is_some() || holder.sheet.is_some() || holder.odds
+    // A test with the opponent's dice is the character action, whose odds cover both sides.
+    if holder.character.is_some()
+        || holder.state.is_some()
+        || holder.sheet.is_some()
+        || holder.odds
+        || !args.opponent_dice.is_empty()
     {
         return t13_action(args, limits);
     }
@@ -531,12 +669,14 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             _ => return Err("give --difficulty D or --opponent TOTAL".to_string()),
         }
         .map_err(|e| e.to_string())?;
+        let fields = crate::act::analysis_options("t13", "test", &holder.options)?;
         let options = T13Options {
-            crisis_trigger: if args.all_dice_crisis {
-                CrisisTrigger::AllDice
-            } else {
-                CrisisTrigger::AnyDie
-            },
+            crisis_trigger: crate::act::typed_option(
+                &fields,
+                "crisis_trigger",
+                &CrisisTrigger::ALL,
+                CrisisTrigger::name,
+            ),
         };
         let levels = dice
             .level_distribution(opposition, limits)
@@ -564,15 +704,28 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         if let Some(seed) = seed {
             text.push_str(&format!("seed: {seed}\n"));
         }
+        let result = roll.result;
+        let crisis_opposite = result.crisis_opposite();
         text.push_str(&format!(
-            "dice: {:?}, total {} → {}{}\n",
+            "dice: {:?}, total {} → {} ({} success levels, {} failure levels){}\n",
             roll.dice(),
             roll.total,
-            roll.result.level.name(),
-            if roll.result.crisis {
-                " (Proficiency Crisis)"
-            } else {
-                ""
+            result.level.name(),
+            result.success_levels,
+            result.failure_levels,
+            match crisis_opposite {
+                Some((level, levels)) => format!(
+                    "; Proficiency Crisis: also {} ({levels} {} levels)",
+                    level.name(),
+                    if level.is_success() {
+                        "success"
+                    } else {
+                        "failure"
+                    }
+                ),
+                None if result.crisis =>
+                    "; Proficiency Crisis (Borderline has no opposite)".to_string(),
+                None => String::new(),
             }
         ));
         let json = serde_json::json!({
@@ -583,6 +736,11 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
             "total": roll.total,
             "level": roll.result.level.name(),
             "proficiency_crisis": roll.result.crisis,
+            "success_levels": result.success_levels,
+            "failure_levels": result.failure_levels,
+            "crisis_opposite": crisis_opposite.map(|(level, levels)| {
+                serde_json::json!({ "level": level.name(), "levels": levels })
+            }),
             "seed": seed,
         });
         Ok((text, json))

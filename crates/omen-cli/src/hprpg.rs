@@ -6,6 +6,7 @@ use std::io::Write;
 use clap::{Args, Subcommand, ValueEnum};
 use omen_core::Limits;
 use omen_rules::hprpg::character::CreationChoices;
+use omen_rules::hprpg::game::HprpgState;
 use omen_rules::hprpg::{
     Check, Contest, ContestNets, Degree, HprpgError, HprpgOptions, Teamwork, given_difficulty,
     passive_perception, sneaker_revealed, table,
@@ -13,10 +14,33 @@ use omen_rules::hprpg::{
 use omen_rules::stateful::{distribution_json, probability_json};
 use serde_json::{Value, json};
 
+/// Why an analysis gave no answer: the rules refused it, or its input (a stored character) was bad.
+enum Failed {
+    Rules(HprpgError),
+    Refused(String),
+}
+
+use Failed::Refused;
+
+impl From<HprpgError> for Failed {
+    fn from(error: HprpgError) -> Self {
+        Failed::Rules(error)
+    }
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failed::Rules(error) => error.fmt(f),
+            Refused(message) => f.write_str(message),
+        }
+    }
+}
+
 /// Prints an answer or its error; `false` for bad input.
 fn answer(
     format: crate::args::RollFormat,
-    result: Result<(String, Value), HprpgError>,
+    result: Result<(String, Value), Failed>,
 ) -> anyhow::Result<bool> {
     match result {
         Ok((text, json)) => show(format, &text, &json),
@@ -105,10 +129,14 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
     };
     match omen_rules::hprpg::character::create(&choices) {
         Ok(created) => {
-            let mut text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
-            for warning in &created.warnings {
-                text.push_str(&format!("warning: {warning}\n"));
+            // stdout carries the sheet alone, so it can be piped into `omen char new`; warnings go
+            // to stderr (in JSON they are a field of the answer).
+            if args.format == crate::args::RollFormat::Text {
+                for warning in &created.warnings {
+                    eprintln!("warning: {warning}");
+                }
             }
+            let text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
             show(args.format, &text, &serde_json::to_value(&created)?)
         }
         Err(problems) => {
@@ -118,14 +146,97 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
     }
 }
 
+/// Characters stored in a campaign, whose aspect + ability dots make the pools.
+#[derive(Debug, Args)]
+pub struct StoredCharacters {
+    /// The aspect the stored character rolls, e.g. FITNESS.
+    #[arg(long, value_name = "ASPECT", requires = "ability")]
+    pub aspect: Option<String>,
+    /// The ability the stored character rolls, e.g. COVERT.
+    #[arg(long, value_name = "ABILITY", requires = "aspect")]
+    pub ability: Option<String>,
+    /// The campaign of the stored characters (may be left out when the database holds one).
+    #[arg(long, value_name = "NAME")]
+    pub campaign: Option<String>,
+    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<std::path::PathBuf>,
+}
+
+impl StoredCharacters {
+    fn state(&self, name: &str) -> Result<HprpgState, String> {
+        let store = crate::campaign::open(&self.db).map_err(|e| e.to_string())?;
+        let campaign = crate::campaign::campaign_name(&store, &self.campaign)?;
+        let character = store
+            .character(&campaign, name)
+            .map_err(|e| e.to_string())?;
+        if character.rule_set != "hprpg" {
+            return Err(format!(
+                "{name} plays {}, not hprpg; choose an hprpg character",
+                character.rule_set
+            ));
+        }
+        serde_json::from_value(character.state).map_err(|e| format!("{name}: {e}"))
+    }
+
+    /// The pool of the stored character `name`: its dots in ASPECT + ABILITY (or the other pair).
+    fn pool(&self, name: &str, pair: Option<(&str, &str)>) -> Result<u64, String> {
+        let (aspect, ability) = pair
+            .or_else(|| self.aspect.as_deref().zip(self.ability.as_deref()))
+            .ok_or_else(|| {
+                format!("give --aspect and --ability for {name}'s roll, e.g. --aspect FITNESS --ability COVERT")
+            })?;
+        self.state(name)?.pool_of(aspect, ability)
+    }
+}
+
+/// A pool given as dice, or the stored character whose dots make it.
+fn pool_or_character(
+    pool: Option<u64>,
+    character: Option<&str>,
+    pair: Option<(&str, &str)>,
+    stored: &StoredCharacters,
+    which: &str,
+) -> Result<u64, String> {
+    match (pool, character) {
+        (Some(pool), None) => Ok(pool),
+        (None, Some(name)) => stored.pool(name, pair),
+        _ => Err(format!(
+            "give the {which}'s pool or a stored character, one of the two"
+        )),
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ContestArgs {
     /// The instigator's pool (0: the zero pool).
-    #[arg(long, value_name = "N")]
-    pub pool: u64,
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "character",
+        conflicts_with = "character"
+    )]
+    pub pool: Option<u64>,
     /// The resistor's pool.
-    #[arg(long, value_name = "N")]
-    pub resistor_pool: u64,
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "versus",
+        conflicts_with = "versus"
+    )]
+    pub resistor_pool: Option<u64>,
+    /// The instigator: a stored character rolling --aspect + --ability.
+    #[arg(long = "char", value_name = "NAME")]
+    pub character: Option<String>,
+    /// The resistor: a stored character rolling --vs-aspect + --vs-ability (default: the same pair).
+    #[arg(long = "vs", value_name = "NAME")]
+    pub versus: Option<String>,
+    #[arg(long, value_name = "ASPECT", requires = "vs_ability")]
+    pub vs_aspect: Option<String>,
+    #[arg(long, value_name = "ABILITY", requires = "vs_aspect")]
+    pub vs_ability: Option<String>,
+    #[command(flatten)]
+    pub stored: StoredCharacters,
     /// The instigator's DV, which both sides roll against.
     #[arg(long = "dv", value_name = "DV")]
     pub difficulty: i64,
@@ -144,8 +255,18 @@ pub struct ContestArgs {
 #[derive(Debug, Args)]
 pub struct TeamworkArgs {
     /// One helper's pool (repeat for each, the main actor first).
-    #[arg(long = "pool", value_name = "N", required = true)]
+    #[arg(
+        long = "pool",
+        value_name = "N",
+        required_unless_present = "characters"
+    )]
     pub pools: Vec<u64>,
+    /// A stored character who helps, rolling --aspect + --ability (repeat for each; after the
+    /// pools given).
+    #[arg(long = "char", value_name = "NAME")]
+    pub characters: Vec<String>,
+    #[command(flatten)]
+    pub stored: StoredCharacters,
     #[arg(long = "dv", value_name = "DV")]
     pub difficulty: i64,
     #[arg(long, value_name = "X", default_value_t = 1)]
@@ -156,13 +277,26 @@ pub struct TeamworkArgs {
 
 #[derive(Debug, Args)]
 pub struct PerceptionArgs {
-    #[arg(long, value_name = "DOTS")]
-    pub perception: u32,
-    #[arg(long, value_name = "DOTS")]
-    pub alertness: u32,
+    #[arg(
+        long,
+        value_name = "DOTS",
+        required_unless_present = "character",
+        requires = "alertness"
+    )]
+    pub perception: Option<u32>,
+    #[arg(long, value_name = "DOTS", conflicts_with = "character")]
+    pub alertness: Option<u32>,
+    /// The watcher: a stored character whose PERCEPTION + ALERTNESS is the DV.
+    #[arg(long = "char", value_name = "NAME", conflicts_with = "perception")]
+    pub character: Option<String>,
     /// The sneaker's pool, for the chance of being revealed.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "versus")]
     pub sneak_pool: Option<u64>,
+    /// The sneaker: a stored character rolling --aspect + --ability (e.g. PRECISION, COVERT).
+    #[arg(long = "vs", value_name = "NAME")]
+    pub versus: Option<String>,
+    #[command(flatten)]
+    pub stored: StoredCharacters,
     /// How to print the result.
     #[arg(long, value_enum, ignore_case = true, default_value_t = crate::args::RollFormat::Text)]
     pub format: crate::args::RollFormat,
@@ -182,14 +316,34 @@ fn contest(
     args: &ContestArgs,
     options: &serde_json::Map<String, Value>,
     limits: &Limits,
-) -> Result<(String, Value), HprpgError> {
+) -> Result<(String, Value), Failed> {
     let check_options = HprpgOptions::default();
     given_difficulty(args.difficulty)?;
+    let versus_pair = args.vs_aspect.as_deref().zip(args.vs_ability.as_deref());
+    let (pool, resistor_pool) = match (
+        pool_or_character(
+            args.pool,
+            args.character.as_deref(),
+            None,
+            &args.stored,
+            "instigator",
+        ),
+        pool_or_character(
+            args.resistor_pool,
+            args.versus.as_deref(),
+            versus_pair,
+            &args.stored,
+            "resistor",
+        ),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(message), _) | (_, Err(message)) => return Err(Refused(message)),
+    };
     if let Some(dv) = args.resistor_difficulty {
         given_difficulty(dv)?;
     }
     let instigator = Check::new(
-        args.pool,
+        pool,
         args.difficulty,
         args.catastrophe_range,
         0,
@@ -197,7 +351,7 @@ fn contest(
         limits,
     )?;
     let resistor = Check::new(
-        args.resistor_pool,
+        resistor_pool,
         args.resistor_difficulty.unwrap_or(args.difficulty),
         args.catastrophe_range,
         0,
@@ -222,8 +376,8 @@ fn contest(
     let odds = json!({ "margin": margins, "outcome": outcomes });
     let text = format!(
         "contest: {}d12 against {}d12{}\ninstigator {:?} net {}, resistor {:?} net {}: margin {}\n{}",
-        args.pool,
-        args.resistor_pool,
+        pool,
+        resistor_pool,
         crate::act::odds_text(&odds),
         roll.instigator.dice,
         roll.instigator.net,
@@ -235,11 +389,14 @@ fn contest(
     Ok((text, json!({ "odds": odds, "roll": roll, "seed": seed })))
 }
 
-fn teamwork(args: &TeamworkArgs, limits: &Limits) -> Result<(String, Value), HprpgError> {
+fn teamwork(args: &TeamworkArgs, limits: &Limits) -> Result<(String, Value), Failed> {
     let options = HprpgOptions::default();
     given_difficulty(args.difficulty)?;
-    let checks = args
-        .pools
+    let mut pools = args.pools.clone();
+    for name in &args.characters {
+        pools.push(args.stored.pool(name, None).map_err(Refused)?);
+    }
+    let checks = pools
         .iter()
         .map(|&pool| {
             Check::new(
@@ -262,7 +419,7 @@ fn teamwork(args: &TeamworkArgs, limits: &Limits) -> Result<(String, Value), Hpr
     let roll = team.roll(dice.as_mut())?;
     let text = format!(
         "working together: pools {:?}{}\npooled {} successes, {} catastrophes: net {} ({})\n{}",
-        args.pools,
+        pools,
         crate::act::odds_text(&odds),
         roll.successes,
         roll.catastrophes,
@@ -273,11 +430,28 @@ fn teamwork(args: &TeamworkArgs, limits: &Limits) -> Result<(String, Value), Hpr
     Ok((text, json!({ "odds": odds, "roll": roll, "seed": seed })))
 }
 
-fn perception(args: &PerceptionArgs, limits: &Limits) -> Result<(String, Value), HprpgError> {
-    let difficulty = passive_perception(args.perception, args.alertness);
+fn perception(args: &PerceptionArgs, limits: &Limits) -> Result<(String, Value), Failed> {
+    let (perception, alertness) = match (&args.character, args.perception, args.alertness) {
+        (Some(name), _, _) => args
+            .stored
+            .state(name)
+            .map_err(Refused)?
+            .perception_ratings(),
+        (None, Some(perception), Some(alertness)) => (perception, alertness),
+        _ => {
+            return Err(Refused(
+                "give --perception and --alertness, or a stored character with --char".to_string(),
+            ));
+        }
+    };
+    let difficulty = passive_perception(perception, alertness);
     let mut text = format!("passive Perception: DV {difficulty}\n");
     let mut json = json!({ "difficulty": difficulty });
-    if let Some(pool) = args.sneak_pool {
+    let sneak_pool = match &args.versus {
+        Some(name) => Some(args.stored.pool(name, None).map_err(Refused)?),
+        None => args.sneak_pool,
+    };
+    if let Some(pool) = sneak_pool {
         let check = Check::new(pool, difficulty, 1, 0, &HprpgOptions::default(), limits)?;
         let degrees = check.degree_distribution(limits)?;
         let revealed = degrees.probability_where(|&d| sneaker_revealed(d));

@@ -295,6 +295,8 @@ struct RollReport<'a> {
     seed: Option<u64>,
     result: &'a Value,
     tree: &'a RollNode,
+    /// How the expression was read: its canonical, fully parenthesised rendering.
+    reading: &'a str,
 }
 
 fn roll(args: &RollArgs) -> anyhow::Result<Status> {
@@ -337,13 +339,25 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
     // Rendering stops as soon as the text passes --max-output, so a huge roll is never built whole.
     let max_output = usize::try_from(options.limits.max_output).unwrap_or(usize::MAX);
     let text = match args.source.format {
-        RollFormat::Text => render_transcript_within(&rolled, seed, max_output),
+        RollFormat::Text => {
+            // After the seed line, which stays first so that a roll can be replayed from it.
+            render_transcript_within(&rolled, seed, max_output).map(|transcript| {
+                let split = if seed.is_some() {
+                    transcript.find('\n').map_or(0, |i| i + 1)
+                } else {
+                    0
+                };
+                let (seed_line, rest) = transcript.split_at(split);
+                format!("{seed_line}reading: {}\n{rest}", checked.reading)
+            })
+        }
         RollFormat::Json => {
             let report = RollReport {
                 expression: &rolled.expression,
                 seed,
                 result: &rolled.result,
                 tree: &rolled.tree,
+                reading: &checked.reading,
             };
             let mut out = CappedBuffer {
                 bytes: Vec::new(),
@@ -366,7 +380,8 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
             &[too_much_output(
                 u128::from(options.limits.max_output) + 1,
                 options.limits.max_output,
-            )],
+            )
+            .with_help("roll fewer dice or a shorter process, or raise --max-output")],
             &warnings,
         );
     };
@@ -447,14 +462,21 @@ fn columns(args: &ProbArgs) -> Result<Vec<Column>, String> {
             }
             let (input, script) = match saved_name(input) {
                 Some(name) => {
-                    campaign::saved_input(name, &args.campaign, &args.db, &ScriptArgs { params })?
+                    let given = ScriptArgs {
+                        params,
+                        dialect: args.dialect.clone(),
+                    };
+                    campaign::saved_input(name, &args.campaign, &args.db, &given)?
                 }
                 None => (
                     InputArgs {
                         expression: input.expression.clone(),
                         file: input.file.clone(),
                     },
-                    ScriptArgs { params },
+                    ScriptArgs {
+                        params,
+                        dialect: args.dialect.clone(),
+                    },
                 ),
             };
             columns.push(Column {
@@ -562,6 +584,7 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
         }
     };
     let mut computed = Vec::new();
+    let mut readings = Vec::new();
     let mut bound: u128 = 0;
     for column in &columns {
         let (options, script, checked) =
@@ -583,6 +606,7 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
                 &checked.warnings,
             );
         }
+        readings.push(checked.reading);
         computed.push((
             script,
             checked.warnings,
@@ -598,16 +622,22 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
     if let [(script, warnings, result, explode_depth)] = computed.as_slice()
         && !plot
     {
-        let odds = Odds::new(&script.text, result, *explode_depth);
+        let reading = readings.first().map_or("", String::as_str);
+        let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
         if args.format == ProbFormat::Csv
             && let Some(note) = odds.depth_limit_note()
         {
             // CSV has no place for it, and a cut-off result must never pass silently.
             eprintln!("warning: explosion depth limit reached: {note}");
         }
+        let reading = format!("reading: {reading}\n");
         return succeed(style, script.input(), warnings, |out| match args.format {
-            ProbFormat::Text => odds.table(out, &layout),
-            ProbFormat::Markdown => odds.markdown(out),
+            ProbFormat::Text => out
+                .write_all(reading.as_bytes())
+                .and_then(|()| odds.table(out, &layout)),
+            ProbFormat::Markdown => out
+                .write_all(reading.as_bytes())
+                .and_then(|()| odds.markdown(out)),
             ProbFormat::Csv => odds.csv(out),
             ProbFormat::Json => odds.json(out),
         });
@@ -825,6 +855,7 @@ fn compile_input(
     let options = Options {
         limits: limits.to_limits(),
         params: script.params.clone(),
+        dialect: script.dialect(),
         ..Options::default()
     };
     let source = Source::read(input, options.parse.max_len).map_err(|e| fail_to_read(style, &e))?;

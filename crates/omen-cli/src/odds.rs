@@ -190,9 +190,17 @@ pub struct Odds<'a> {
     expected_steps: Option<&'a Ratio<BigInt>>,
     depth_limit: Shown,
     explode_depth: u64,
+    /// How the expression was read, for the JSON report.
+    reading: Option<&'a str>,
 }
 
 impl<'a> Odds<'a> {
+    /// With the canonical reading of the expression, reported in JSON as `reading`.
+    pub fn with_reading(mut self, reading: &'a str) -> Self {
+        self.reading = Some(reading);
+        self
+    }
+
     /// `explode_depth` is the limit the result was computed under, named when the limit was reached.
     pub fn new(expression: &'a str, result: &'a ExactResult, explode_depth: u64) -> Self {
         let (moments, modes) = match &result.distribution {
@@ -213,6 +221,7 @@ impl<'a> Odds<'a> {
             expected_steps: result.expected_steps.as_ref(),
             depth_limit: Shown::of(&result.truncated.reduced()),
             explode_depth,
+            reading: None,
         }
     }
 
@@ -407,6 +416,7 @@ impl<'a> Odds<'a> {
             mode: &self.modes,
             expected_steps: self.expected_steps.map(fraction),
             depth_limit_probability: &self.depth_limit.fraction,
+            reading: self.reading,
         };
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)
@@ -535,6 +545,8 @@ struct JsonReport<'o, 'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     expected_steps: Option<String>,
     depth_limit_probability: &'o str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reading: Option<&'a str>,
 }
 
 /// `num/den`, or `num` alone for a whole number. The ratio must already be in lowest terms.

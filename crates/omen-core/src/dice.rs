@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use num_traits::{One, Zero};
+use num_traits::Zero;
 
 use crate::distribution::{Distribution, Probability, Weight};
 use crate::error::CoreError;
@@ -338,7 +338,18 @@ pub fn any_of(p: &Probability, n: usize) -> Probability {
     if p.is_zero() {
         return Probability::zero();
     }
-    Probability::one() - num_traits::pow(Probability::one() - p, n)
+    // With p = a/b in lowest terms, 1 − (1 − p)ⁿ = (bⁿ − (b − a)ⁿ) / bⁿ, and that is in lowest terms
+    // too (b − a is prime to b): two powers, and none of the gcds a power of fractions would take.
+    let (a, b) = (p.numer(), p.denom());
+    let whole = num_traits::pow(b.clone(), n);
+    let none = num_traits::pow(b - a, n);
+    Probability::new_raw(&whole - none, whole)
+}
+
+/// The work of [`any_of`]: two powers of a number of `bits · n` bits.
+pub fn any_of_cost(p: &Probability, n: usize) -> u128 {
+    let limbs = crate::distribution::limbs_of(p.denom().bits().saturating_mul(n as u64));
+    limbs * limbs
 }
 
 #[cfg(test)]

@@ -39,10 +39,10 @@ pub struct Limits {
 
 /// What the sampler pays from the work budget for each node it evaluates: about what the exact engine
 /// pays for the same wall time, so one budget bounds both interpreters (calibrated in bench/).
-pub const SAMPLE_STEP_COST: u64 = 200;
+pub const SAMPLE_STEP_COST: u64 = 300;
 
 /// What the sampler pays for each die it rolls (rerolled and exploded ones included).
-pub const SAMPLE_DIE_COST: u64 = 100;
+pub const SAMPLE_DIE_COST: u64 = 250;
 
 /// The highest value each limit flag accepts: past these, one request could need more memory than a
 /// server has (a pool of `max_dice` dice is allocated up front; states and outcomes are held at once)

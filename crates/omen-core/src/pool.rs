@@ -63,6 +63,9 @@ pub fn keep_sum(
     if k == n {
         return scored.sum_of(n, limits, budget);
     }
+    if k == 1 {
+        return extreme_of(die, n, highest, score, budget);
+    }
     // Faces in walk order (from the kept end), with their scores and weights.
     let mut faces: Vec<(i64, &Weight)> =
         die.entries().iter().map(|(x, w)| (score(*x), w)).collect();
@@ -190,6 +193,216 @@ pub fn keep_sum(
     Ok(d)
 }
 
+/// The score of the highest (or lowest) of `n` dice, by the closed form: with C(x) the weight of the
+/// faces at or below x (at or above, for the lowest), the weight of "the extreme is x" is
+/// C(x)ⁿ − C(x⁻)ⁿ. One power per face instead of a dynamic program over the pool.
+fn extreme_of(
+    die: &Distribution<i64>,
+    n: usize,
+    highest: bool,
+    score: &dyn Fn(i64) -> i64,
+    budget: &mut Budget,
+) -> Result<Distribution<i64>, CoreError> {
+    let mut faces: Vec<(i64, &Weight)> = die.entries().iter().map(|(x, w)| (*x, w)).collect();
+    if !highest {
+        faces.reverse();
+    }
+    // A power by squaring of a number growing to the total's size: about its limbs squared per face.
+    let total_limbs = crate::distribution::limbs_of(die.total().bits() * n as u64);
+    budget.spend_estimate(
+        faces.len() as u128 * (total_limbs * total_limbs + crate::distribution::BIG_OP),
+    )?;
+    let mut below = Weight::zero();
+    let mut below_pow = Weight::zero();
+    let mut pairs = Vec::with_capacity(faces.len());
+    for (x, w) in faces {
+        below += w;
+        let pow = num_traits::pow(below.clone(), n);
+        pairs.push((score(x), &pow - &below_pow));
+        below_pow = pow;
+    }
+    let d = Distribution::from_weights(pairs)?;
+    debug_assert!(d.total() == &num_traits::pow(die.total().clone(), n));
+    Ok(d)
+}
+
+/// Σ score over the kept rolls of `n` dice that explode into extra dice (at most `depth` extra each),
+/// when every exploding roll is at least every roll that stops the chain, or at most all of them (the
+/// usual cases: `!`, `!>=18`, `!<=1`); `None` otherwise.
+///
+/// A chain is j exploding rolls and one that stops it (j ≤ depth), or depth + 1 exploding rolls when
+/// the limit stops it. Given how many rolls of each kind the pool holds, the rolls of a kind are
+/// independent draws from that kind's faces, and every roll of the upper kind is at least every roll
+/// of the lower one: keeping or dropping from the pool is then all of one kind plus a keep or drop of
+/// identical dice of the other (the outcome-by-outcome program of [`keep_sum`]). Pools are grouped by
+/// that partial keep, so each is computed once and mixed with the sums it goes with.
+///
+/// # Errors
+/// As for [`keep_sum`].
+pub fn exploding_keep_sum(
+    element: &ChainElement,
+    n: usize,
+    depth: u64,
+    keep: Keep,
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Option<Distribution<i64>>, CoreError> {
+    let class = |explodes: bool| -> Option<Distribution<i64>> {
+        let pairs: Vec<(i64, Weight)> = element
+            .entries()
+            .iter()
+            .filter(|((e, _), _)| *e == explodes)
+            .map(|((_, v), w)| (*v, w.clone()))
+            .collect();
+        Distribution::from_weights(pairs).ok()
+    };
+    let (Some(exploding), Some(stopping)) = (class(true), class(false)) else {
+        return Ok(None);
+    };
+    let exploding_upper = exploding.min_outcome() >= stopping.max_outcome();
+    if !exploding_upper && exploding.max_outcome() > stopping.min_outcome() {
+        return Ok(None);
+    }
+    let depth = usize::try_from(depth).map_err(|_| CoreError::Overflow)?;
+    let max_rolls = n.checked_mul(depth + 1).ok_or(CoreError::Overflow)?;
+    // The joint weight of (exploding rolls, stopping rolls) in the pool: n chains, each of type j
+    // (j exploding, one stopping; weight pʲ·q·t^(depth−j)) or truncated (depth + 1 exploding; p^(depth+1)).
+    let p = exploding.total().clone();
+    let q = stopping.total().clone();
+    let t = &p + &q;
+    budget.spend_estimate(
+        (n as u128 + 1)
+            * (max_rolls as u128 + 1)
+            * (depth as u128 + 2)
+            * (crate::distribution::limbs_of(t.bits() * max_rolls as u64 + 64).pow(2)
+                + BIG_OP_COST),
+    )?;
+    let mut chain: Vec<Vec<Weight>> = vec![vec![Weight::zero(); depth + 2]; 2];
+    for (j, w) in chain[1].iter_mut().take(depth + 1).enumerate() {
+        *w = num_traits::pow(p.clone(), j) * &q * num_traits::pow(t.clone(), depth - j);
+    }
+    chain[0][depth + 1] = num_traits::pow(p.clone(), depth + 1);
+    // joint[x][e]: weight of x stopping rolls and e exploding rolls so far.
+    let mut joint: Vec<Vec<Weight>> = vec![vec![Weight::one()]];
+    for _ in 0..n {
+        let mut next: Vec<Vec<Weight>> = vec![Vec::new(); joint.len() + 1];
+        for (x, row) in joint.iter().enumerate() {
+            for (e, w) in row.iter().enumerate() {
+                if w.is_zero() {
+                    continue;
+                }
+                for (dx, chain_row) in chain.iter().enumerate() {
+                    for (de, cw) in chain_row.iter().enumerate() {
+                        if cw.is_zero() {
+                            continue;
+                        }
+                        let target = &mut next[x + dx];
+                        if target.len() <= e + de {
+                            target.resize(e + de + 1, Weight::zero());
+                        }
+                        target[e + de] += w * cw;
+                    }
+                }
+            }
+        }
+        joint = next;
+    }
+    let (upper, lower) = if exploding_upper {
+        (&exploding, &stopping)
+    } else {
+        (&stopping, &exploding)
+    };
+    // Each (upper count, lower count) is: the whole of one kind summed, plus a partial keep of the
+    // other. Grouped by the partial keep: (upper kind?, count, keep) -> [(weight, whole count)].
+    let mut groups: std::collections::BTreeMap<(bool, usize, KeepKey), Vec<(Weight, usize)>> =
+        std::collections::BTreeMap::new();
+    for (x, row) in joint.iter().enumerate() {
+        for (e, w) in row.iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            let (u, l) = if exploding_upper { (e, x) } else { (x, e) };
+            // (partial on the upper kind?, partial count, its keep, whole count)
+            let (on_upper, count, partial, whole) = match keep {
+                Keep::All => (true, u, Keep::All, l),
+                Keep::Highest(k) if k <= u => (true, u, Keep::Highest(k), 0),
+                Keep::Highest(k) => (false, l, Keep::Highest(k - u), u),
+                Keep::Lowest(k) if k <= l => (false, l, Keep::Lowest(k), 0),
+                Keep::Lowest(k) => (true, u, Keep::Lowest(k - l), l),
+                Keep::DropLowest(d) if d <= l => (false, l, Keep::DropLowest(d), u),
+                Keep::DropLowest(d) => (true, u, Keep::DropLowest(d - l), 0),
+                Keep::DropHighest(d) if d <= u => (true, u, Keep::DropHighest(d), l),
+                Keep::DropHighest(d) => (false, l, Keep::DropHighest(d - u), 0),
+            };
+            groups
+                .entry((on_upper, count, KeepKey::of(partial)))
+                .or_default()
+                .push((w.clone(), whole));
+        }
+    }
+    let mut sums: std::collections::HashMap<(bool, usize), Distribution<i64>> =
+        std::collections::HashMap::new();
+    let mut parts = Vec::with_capacity(groups.len());
+    for ((on_upper, count, partial), wholes) in groups {
+        let (partial_die, whole_die) = if on_upper {
+            (upper, lower)
+        } else {
+            (lower, upper)
+        };
+        let kept = keep_sum(partial_die, count, partial.keep(), score, limits, budget)?;
+        let mut mixed = Vec::with_capacity(wholes.len());
+        let mut group_weight = Weight::zero();
+        for (w, whole) in wholes {
+            let sum = match sums.entry((!on_upper, whole)) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(whole_die.map(|&x| score(x)).sum_of(whole, limits, budget)?)
+                }
+            };
+            group_weight += &w;
+            mixed.push((w, sum.clone()));
+        }
+        let whole = Distribution::mixture(mixed, budget)?;
+        let part = kept.add(&whole, limits, budget)?;
+        parts.push((group_weight, part));
+    }
+    Ok(Some(Distribution::mixture(parts, budget)?))
+}
+
+/// A `Keep` as a map key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct KeepKey(u8, usize);
+
+impl KeepKey {
+    fn of(keep: Keep) -> Self {
+        match keep {
+            Keep::All => KeepKey(0, 0),
+            Keep::Highest(k) => KeepKey(1, k),
+            Keep::Lowest(k) => KeepKey(2, k),
+            Keep::DropHighest(d) => KeepKey(3, d),
+            Keep::DropLowest(d) => KeepKey(4, d),
+        }
+    }
+
+    fn keep(self) -> Keep {
+        match self {
+            KeepKey(0, _) => Keep::All,
+            KeepKey(1, k) => Keep::Highest(k),
+            KeepKey(2, k) => Keep::Lowest(k),
+            KeepKey(3, d) => Keep::DropHighest(d),
+            KeepKey(_, d) => Keep::DropLowest(d),
+        }
+    }
+}
+
+/// What one allocating big-integer operation costs beyond its limbs.
+const BIG_OP_COST: u128 = 16;
+
+/// What one entry of a hashed state map costs besides its arithmetic (hashing, cloning a small vector,
+/// allocating), in limb multiply-adds.
+const ENTRY_COST: u64 = 64;
+
 /// One member of a sequential pool: a chain of rolls (a die that may explode into extra dice), each
 /// roll drawn from `element`; at most `depth` extra rolls.
 #[derive(Clone, Debug)]
@@ -237,6 +450,13 @@ pub fn sequential_keep_sum(
     let mut total = Weight::one();
     for unit in units {
         let t = unit.element.total();
+        let element_limbs = unit
+            .element
+            .entries()
+            .iter()
+            .map(|(_, w)| w.bits() / 64 + 1)
+            .max()
+            .unwrap_or(1);
         for roll in 0..=unit.depth {
             let mut next: HashMap<State, Weight> = HashMap::with_capacity(states.len());
             for ((tracked, rest, rolling), weight) in states {
@@ -245,7 +465,16 @@ pub fn sequential_keep_sum(
                     *next.entry((tracked, rest, false)).or_default() += weight * t;
                     continue;
                 }
-                budget.spend(unit.element.len() as u64 * (total.bits() / 64 + 1))?;
+                // Each face multiplies this state's weight by the face's and clones and hashes the
+                // tracked values: limbs times limbs, plus the bookkeeping of one map entry.
+                let weight_limbs = weight.bits() / 64 + 1;
+                budget.spend(
+                    (unit.element.len() as u64).saturating_mul(
+                        weight_limbs
+                            .saturating_mul(element_limbs)
+                            .saturating_add(ENTRY_COST + track as u64),
+                    ),
+                )?;
                 for ((explodes, v), w) in unit.element.entries() {
                     let mut tracked = tracked.clone();
                     let mut rest = rest;
@@ -347,6 +576,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn exploding_pools_match_the_sequential_program() {
+        use crate::dice::{Compare, Condition};
+        let limits = Limits::default();
+        // (sides, explode condition): on the top face, on the top two, on the bottom face.
+        let cases = [
+            (2, Condition::new(Compare::Eq, 2)),
+            (4, Condition::new(Compare::Ge, 3)),
+            (6, Condition::new(Compare::Eq, 6)),
+            (4, Condition::new(Compare::Le, 1)),
+        ];
+        for (sides, condition) in cases {
+            let element = Distribution::die(sides)
+                .unwrap()
+                .map(|&x| (condition.holds(x), x));
+            for depth in 0..=2 {
+                for n in 0..=3 {
+                    for k in 0..=4 {
+                        for keep in [
+                            Keep::Highest(k),
+                            Keep::Lowest(k),
+                            Keep::DropHighest(k),
+                            Keep::DropLowest(k),
+                        ] {
+                            for counting in [false, true] {
+                                let score = |x: i64| if counting { i64::from(x >= 3) } else { x };
+                                let fast = exploding_keep_sum(
+                                    &element,
+                                    n,
+                                    depth,
+                                    keep,
+                                    &score,
+                                    &limits,
+                                    &mut limits.budget(),
+                                )
+                                .unwrap()
+                                .expect("ordered kinds");
+                                let unit = Unit {
+                                    element: element.clone(),
+                                    depth,
+                                };
+                                let slow = sequential_keep_sum(
+                                    &vec![unit; n],
+                                    keep,
+                                    &score,
+                                    &limits,
+                                    &mut limits.budget(),
+                                )
+                                .unwrap();
+                                assert_eq!(
+                                    fast, slow,
+                                    "{n}d{sides}! {condition:?} depth {depth} {keep:?} {counting}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Kinds that interleave (explode on a middle face) are left to the sequential program.
+        let middle = Distribution::die(6).unwrap().map(|&x| (x == 3, x));
+        let r = exploding_keep_sum(
+            &middle,
+            3,
+            2,
+            Keep::Highest(1),
+            &|x| x,
+            &limits,
+            &mut limits.budget(),
+        )
+        .unwrap();
+        assert!(r.is_none());
     }
 
     #[test]

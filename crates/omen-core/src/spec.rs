@@ -7,13 +7,13 @@
 use num_traits::Zero;
 
 use crate::dice::{
-    ChainElement, Condition, Die, DieStep, Explosion, any_of, chain_element, chain_sum,
-    step_prefixes,
+    ChainElement, Condition, Die, DieStep, Explosion, any_of, any_of_cost, chain_element,
+    chain_sum, step_prefixes,
 };
 use crate::distribution::{Distribution, Probability};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
-use crate::pool::{Keep, Unit, keep_sum, sequential_keep_sum};
+use crate::pool::{Keep, Unit, exploding_keep_sum, keep_sum, sequential_keep_sum};
 use crate::roller::DieSource;
 
 /// One die as modified before the pool sees it.
@@ -407,11 +407,14 @@ impl PoolSpec {
     pub fn exact(&self, limits: &Limits, budget: &mut Budget) -> Result<Exact<i64>, CoreError> {
         let (element, truncated_one) = self.dice.element(self.depth, limits, budget)?;
         let score = |x: i64| self.score(x);
-        let truncated = any_of(&truncated_one, self.count);
         let distribution = if self.dice.is_chain() && !truncated_one.is_zero() {
             if self.keep == Keep::All {
                 let (chain, _) = chain_sum(&element, self.depth, &score, limits, budget)?;
                 chain.sum_of(self.count, limits, budget)?
+            } else if let Some(d) = exploding_keep_sum(
+                &element, self.count, self.depth, self.keep, &score, limits, budget,
+            )? {
+                d
             } else {
                 let unit = Unit {
                     element,
@@ -423,6 +426,8 @@ impl PoolSpec {
             let value = element.map(|&(_, v)| v);
             keep_sum(&value, self.count, self.keep, &score, limits, budget)?
         };
+        budget.spend_estimate(any_of_cost(&truncated_one, self.count))?;
+        let truncated = any_of(&truncated_one, self.count);
         Ok(Exact {
             distribution,
             truncated,

@@ -229,6 +229,25 @@ fn condition(point: &ComparePoint) -> Condition {
     }
 }
 
+/// `second` applied to the dice `first` kept, as one keep, when that keeps a run from one end whatever
+/// the number of dice; `None` when it keeps a middle run.
+fn compose_keep(first: Keep, second: Keep) -> Option<Keep> {
+    use Keep::{All, DropHighest, DropLowest, Highest, Lowest};
+    Some(match (first, second) {
+        (All, k) | (k, All) => k,
+        (Highest(a), Highest(b)) => Highest(a.min(b)),
+        (Highest(a), Lowest(b)) if b >= a => Highest(a),
+        (Highest(a), DropLowest(b)) => Highest(a.saturating_sub(b)),
+        (Lowest(a), Lowest(b)) => Lowest(a.min(b)),
+        (Lowest(a), Highest(b)) if b >= a => Lowest(a),
+        (Lowest(a), DropHighest(b)) => Lowest(a.saturating_sub(b)),
+        (DropLowest(a), DropLowest(b)) => DropLowest(a.saturating_add(b)),
+        (DropHighest(a), DropHighest(b)) => DropHighest(a.saturating_add(b)),
+        (k, DropLowest(0) | DropHighest(0)) => k,
+        _ => return None,
+    })
+}
+
 fn op_word(op: BinOp) -> String {
     format!("`{}`", op.symbol())
 }
@@ -909,6 +928,7 @@ impl Checker<'_> {
             sides,
             before: mods.before,
             explosion: mods.explosion,
+            explode_once: mods.explode_once,
             after: mods.after,
             keep: mods.keep,
             success: mods.success,
@@ -939,9 +959,22 @@ impl Checker<'_> {
         node: &DiceNode,
         written: &[Spanned<Modifier>],
     ) -> Option<()> {
-        let steps: Vec<DieStep> = node.before.iter().chain(&node.after).copied().collect();
-        let dist = match step_prefixes(die.distribution(), &steps) {
-            Ok(mut prefixes) => prefixes.pop().expect("at least the die"),
+        // Steps written after a compounding explosion see the compounded total, which can pass every
+        // face (`d6!!rr<=6` rerolls totals of 6 or less): only the steps before it are checked on faces.
+        let compounds = matches!(node.explosion, Some((true, _)));
+        let steps: Vec<DieStep> = if compounds {
+            node.before.clone()
+        } else {
+            node.before.iter().chain(&node.after).copied().collect()
+        };
+        let (dist, decided) = match step_prefixes(die.distribution(), &steps) {
+            Ok(mut prefixes) => {
+                // The explosion decides on the faces after the steps before it, not after later
+                // clamps (`1d6!>=2min2` does not explode on every face).
+                let decided = prefixes.swap_remove(node.before.len().min(prefixes.len() - 1));
+                let dist = prefixes.pop().unwrap_or_else(|| decided.clone());
+                (dist, decided)
+            }
             Err(e) => {
                 let at = written
                     .iter()
@@ -957,7 +990,7 @@ impl Checker<'_> {
                 return None;
             }
             if let Some((_, Some(c))) = node.explosion
-                && dist.outcomes().all(|&x| c.holds(x))
+                && decided.outcomes().all(|&x| c.holds(x))
             {
                 let at = written
                     .iter()
@@ -976,7 +1009,6 @@ impl Checker<'_> {
             }
         }
         // Compounded dice reach values beyond the faces; only warn when no compounding is involved.
-        let compounds = matches!(node.explosion, Some((true, _)));
         if let Some(c) = node.success
             && !compounds
             && !dist.outcomes().any(|&x| c.holds(x))
@@ -1083,6 +1115,7 @@ impl Checker<'_> {
         let mut out = Modifiers {
             before: Vec::new(),
             explosion: None,
+            explode_once: false,
             after: Vec::new(),
             keep: Keep::All,
             success: None,
@@ -1090,7 +1123,6 @@ impl Checker<'_> {
             points: Vec::new(),
         };
         let errors_before = self.errors.len();
-        let mut keep_span: Option<Span> = None;
         let mut success_span: Option<Span> = None;
         let mut failure_span: Option<Span> = None;
         let mut explode_span: Option<Span> = None;
@@ -1147,7 +1179,9 @@ impl Checker<'_> {
                 &Modifier::Explode {
                     compound,
                     ref point,
+                    once,
                 } => {
+                    out.explode_once = once;
                     if let Some(first) = explode_span {
                         self.errors.push(
                             Diagnostic::error(
@@ -1170,23 +1204,30 @@ impl Checker<'_> {
                 Modifier::ClampMin(v) => Some(DieStep::ClampMin(*v)),
                 Modifier::ClampMax(v) => Some(DieStep::ClampMax(*v)),
                 &Modifier::Keep { which, count } => {
-                    if keep_span.is_some() {
-                        self.errors.push(
-                            Diagnostic::error(
-                                "duplicate-modifier",
-                                m.span,
-                                "only one keep or drop is allowed per dice term",
-                            )
-                            .with_help("keep a nested term instead, e.g. `{4d6dl1}kh1`"),
-                        );
-                    }
-                    keep_span = Some(m.span);
                     let n = usize::try_from(count).unwrap_or(0);
-                    out.keep = match which {
+                    let keep = match which {
                         KeepWhich::KeepHighest => Keep::Highest(n),
                         KeepWhich::KeepLowest => Keep::Lowest(n),
                         KeepWhich::DropHighest => Keep::DropHighest(n),
                         KeepWhich::DropLowest => Keep::DropLowest(n),
+                    };
+                    // Two keep/drop modifiers apply in order (`3d6kh2dl1` keeps the highest one).
+                    out.keep = match compose_keep(out.keep, keep) {
+                        Some(composed) => composed,
+                        None => {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "middle-keep",
+                                    m.span,
+                                    "these keep and drop modifiers together keep a middle run of the dice, \
+                                     which is not computed yet",
+                                )
+                                .with_help(
+                                    "keep from one end in a nested term instead, e.g. `{4d6dl1}kh1`",
+                                ),
+                            );
+                            keep
+                        }
                     };
                     None
                 }
@@ -1259,6 +1300,7 @@ impl Checker<'_> {
 struct Modifiers {
     before: Vec<DieStep>,
     explosion: Option<(bool, Option<Condition>)>,
+    explode_once: bool,
     after: Vec<DieStep>,
     keep: Keep,
     success: Option<Condition>,

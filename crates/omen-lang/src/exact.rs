@@ -12,7 +12,7 @@ use num_integer::Integer;
 use num_rational::Ratio;
 use num_traits::{One, Zero};
 use omen_core::{
-    Budget, Chain, Compare, CoreError, DiceSpec, Die, Distribution, Exact, Explosion, Limits,
+    Budget, Chain, Compare, CoreError, DiceSpec, Die, Distribution, Exact, Explosion, Keep, Limits,
     PoolSpec, Probability, Unit, Weight, sequential_keep_sum,
 };
 
@@ -136,6 +136,14 @@ struct Evaluator<'a> {
 /// bookkeeping of a node (a clone, a small map) takes about as long as this many limb multiply-adds.
 const NODE_COST: u64 = 200;
 
+/// What one branch of a mixture costs besides its own evaluation: the rest is run again for it, and
+/// its result kept until the parts are mixed.
+const BRANCH_COST: u64 = 1_000;
+
+/// What one outcome of a branch's result costs to hold, convert and mix (allocations, ordered maps of
+/// values), besides the arithmetic the mixture pays for.
+const ENTRY_COST: u64 = 500;
+
 /// P(A or B) for independent A and B.
 fn either(a: &Probability, b: &Probability) -> Probability {
     if a.is_zero() {
@@ -233,8 +241,12 @@ impl Evaluator<'_> {
         let mut truncated = Probability::zero();
         let mut expected: Option<Ratio<BigInt>> = Some(Ratio::zero());
         for (v, w) in d.entries() {
-            self.budget.spend(1).map_err(self.core(span))?;
+            self.budget.spend(BRANCH_COST).map_err(self.core(span))?;
             let e = f(self, v)?;
+            // Every part is held until the mix, and every outcome of it converted and mixed.
+            self.budget
+                .spend((e.dist.len() as u64).saturating_mul(ENTRY_COST))
+                .map_err(self.core(span))?;
             let p = Probability::new(w.clone(), d.total().clone());
             truncated += &p * &e.truncated;
             expected = match (expected, e.expected_steps) {
@@ -694,6 +706,12 @@ impl Evaluator<'_> {
         } = spec
             .exact(self.limits, self.budget)
             .map_err(|e| core_diagnostic(&e, span))?;
+        // Stopping after one extra die is what `!o` means, not mass cut off by the limit.
+        let truncated = if dice.explode_once && spec.depth >= 1 {
+            omen_core::Probability::zero()
+        } else {
+            truncated
+        };
         Ok(Eval::plain(from_ints(&distribution), truncated))
     }
 
@@ -706,10 +724,26 @@ impl Evaluator<'_> {
         }
         let mut units = Vec::with_capacity(group.members.len());
         let mut truncated = Probability::zero();
+        let mut sum: Option<Distribution<i64>> = None;
         for m in &group.members {
             let e = self.eval(m)?;
             truncated = either(&truncated, &e.truncated);
-            units.push(Unit::single(&ints(&e.dist, m.span, "a group member")?));
+            let member = ints(&e.dist, m.span, "a group member")?;
+            if group.keep == Keep::All {
+                // Every member counts: the scores add up, by convolution, member by member.
+                let scored = member.map(|&x| group.score(x));
+                sum = Some(match sum {
+                    None => scored,
+                    Some(acc) => acc
+                        .add(&scored, self.limits, self.budget)
+                        .map_err(|e| core_diagnostic(&e, span))?,
+                });
+                continue;
+            }
+            units.push(Unit::single(&member));
+        }
+        if let Some(sum) = sum {
+            return Ok(Eval::plain(from_ints(&sum), truncated));
         }
         let d = sequential_keep_sum(
             &units,
@@ -824,6 +858,11 @@ pub fn pool_spec(
     let depth = limits
         .check_explode_depth()
         .map_err(|e| core_diagnostic(&e, count_span))?;
+    let depth = if dice.explode_once {
+        depth.min(1)
+    } else {
+        depth
+    };
     let mut spec = DiceSpec {
         die,
         before: dice.before.clone(),

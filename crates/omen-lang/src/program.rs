@@ -214,6 +214,9 @@ pub struct DiceNode {
     pub before: Vec<DieStep>,
     /// `Some((compound, condition))`; a `None` condition explodes on the highest face.
     pub explosion: Option<(bool, Option<Condition>)>,
+    /// Each die explodes at most once (`!o`): the depth is 1 whatever the limit, and reaching it is
+    /// the meaning, not a cut-off.
+    pub explode_once: bool,
     pub after: Vec<DieStep>,
     pub keep: Keep,
     pub success: Option<Condition>,

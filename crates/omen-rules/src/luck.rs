@@ -735,6 +735,24 @@ pub struct LongRun {
 }
 
 impl LongRun {
+    /// The long-run distribution of the karmic history as the seed names its states: `empty`,
+    /// `B1`..`B6` (bad runs), `G1`..`G6` (good runs), in that order (002-M6).
+    pub fn named_histories(&self) -> Vec<(String, Probability)> {
+        let name = |h: &LuckHistory| match h.kind() {
+            None => "empty".to_string(),
+            Some(RunKind::Bad) => format!("B{}", h.length()),
+            Some(RunKind::Good) => format!("G{}", h.length()),
+        };
+        let mut named: Vec<(String, Probability)> = self
+            .histories
+            .entries()
+            .iter()
+            .map(|(h, _)| (name(h), self.histories.probability(h)))
+            .collect();
+        named.sort_by_key(|(n, _)| (n != "empty", n.starts_with('G'), n.clone()));
+        named
+    }
+
     /// P(the current run has length ≥ `length`), of either kind.
     pub fn run_at_least(&self, length: u8) -> Probability {
         self.histories.probability_where(|h| h.length() >= length)

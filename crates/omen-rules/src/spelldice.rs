@@ -107,7 +107,7 @@ pub enum SpellDiceError {
         minimum_dice(*.target)
     )]
     CommitmentCannotReach { dice: usize, target: i64 },
-    #[error("unknown strategy `{0}`; use all, minimum, optimal or fixed:K")]
+    #[error("unknown strategy `{0}`; use all, minimum, optimal, most-casts or fixed:K")]
     Strategy(String),
     #[error(transparent)]
     Core(#[from] CoreError),
@@ -307,7 +307,7 @@ const OPTIONS: &[RuleOption] = &[
         summary: "committed dice showing 1 up to this face leave the pool (scarcity knob)",
         choices: &["1", "2", "3", "4", "5", "6"],
         default: "2",
-        actions: &["cast"],
+        actions: &["cast", "exhaust"],
     },
     RuleOption {
         name: "removal-timing",
@@ -316,7 +316,7 @@ const OPTIONS: &[RuleOption] = &[
                   or a catastrophe (the author's fix)",
         choices: &["always", "success-or-catastrophe"],
         default: "always",
-        actions: &["cast"],
+        actions: &["cast", "exhaust"],
     },
     RuleOption {
         name: "life-damage",
@@ -1020,8 +1020,13 @@ pub enum Strategy {
     /// exhausted), ties going to the fewest dice; the same commitment by pool size is kept after a
     /// success. E001-5: at level 1 and target 8 under the base rule this is commit-all (under the
     /// variant it is commit-2). It does not maximise expected successes: at level 5, spell level 1,
-    /// base rule, it commits everything (3.56 successes a day) where commit-minimum averages 3.85.
+    /// base rule, it commits everything (3.56 successes a day) where commit-minimum averages 3.85;
+    /// [`Strategy::MostCasts`] does.
     Optimal,
+    /// For each pool size, the commitment that maximises the expected number of successful casts in
+    /// the day, ties going to the fewest dice (001-M8). At level 2, spell level 1, base rule: 7159/2888
+    /// successes a day, against 45623/19760 under [`Strategy::Optimal`].
+    MostCasts,
     /// K dice, or the whole pool once it holds fewer than K.
     Fixed(usize),
 }
@@ -1032,6 +1037,7 @@ impl Strategy {
             Strategy::All => "all".to_string(),
             Strategy::Minimum => "minimum".to_string(),
             Strategy::Optimal => "optimal".to_string(),
+            Strategy::MostCasts => "most-casts".to_string(),
             Strategy::Fixed(k) => format!("fixed:{k}"),
         }
     }
@@ -1051,6 +1057,7 @@ impl FromStr for Strategy {
             "all" => Ok(Strategy::All),
             "minimum" => Ok(Strategy::Minimum),
             "optimal" => Ok(Strategy::Optimal),
+            "most-casts" => Ok(Strategy::MostCasts),
             _ => s
                 .strip_prefix("fixed:")
                 .and_then(|k| k.parse().ok())
@@ -1181,15 +1188,16 @@ pub fn exhaust(
             Strategy::All => vec![pool],
             Strategy::Minimum => vec![minimum],
             Strategy::Fixed(k) => vec![k.min(pool)],
-            Strategy::Optimal => (minimum..=pool).collect(),
+            Strategy::Optimal | Strategy::MostCasts => (minimum..=pool).collect(),
         };
         let mut best: Option<(usize, CommitmentValue)> = None;
         for dice in candidates {
             let value = commitment_value(pool, &outcomes_for(dice)?, &exhausted, &successes)?;
-            if best
-                .as_ref()
-                .is_none_or(|(_, b)| value.exhausted < b.exhausted)
-            {
+            let better = |b: &CommitmentValue| match strategy {
+                Strategy::MostCasts => value.successes > b.successes,
+                _ => value.exhausted < b.exhausted,
+            };
+            if best.as_ref().is_none_or(|(_, b)| better(b)) {
                 best = Some((dice, value));
             }
         }

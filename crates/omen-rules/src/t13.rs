@@ -516,6 +516,52 @@ impl TestDice {
         }))
     }
 
+    /// The exact joint distribution of the total R and whether the proficiency dice make a crisis.
+    ///
+    /// # Errors
+    /// [`T13Error::Core`] when the computation exceeds `limits` or a total overflows.
+    pub fn total_and_crisis_distribution(
+        &self,
+        options: &T13Options,
+        limits: &Limits,
+    ) -> Result<Distribution<(i64, bool)>, T13Error> {
+        let mut budget = limits.budget();
+        let mut others = Distribution::constant(self.spec.modifier);
+        for sides in self.other_dice() {
+            others = others.add(&Distribution::die(sides)?, limits, &mut budget)?;
+        }
+        Ok(self.proficiency_distribution(options, limits)?.combine(
+            &others,
+            &mut budget,
+            |&(sum, crisis), &rest| {
+                let total = sum.checked_add(rest).ok_or(CoreError::Overflow)?;
+                Ok((total, crisis))
+            },
+        )?)
+    }
+
+    /// The exact distribution of the result of an opposed test in which the opponent rolls too
+    /// (004-M3, A7): the opponent's total, itself a distribution, plays the difficulty. An opponent's
+    /// total below 1 plays 1, the least the table orders levels by (as in
+    /// [`opponent_success_levels`]).
+    ///
+    /// # Errors
+    /// [`T13Error::Core`] when the computation exceeds `limits` or a total overflows.
+    pub fn opposed_outcome_distribution(
+        &self,
+        opponent: &Distribution<i64>,
+        options: &T13Options,
+        limits: &Limits,
+    ) -> Result<Distribution<TestResult>, T13Error> {
+        let mut budget = limits.budget();
+        let ours = self.total_and_crisis_distribution(options, limits)?;
+        Ok(
+            ours.combine(opponent, &mut budget, |&(total, crisis), &theirs| {
+                Ok(TestResult::new(total, Difficulty(theirs.max(1)), crisis))
+            })?,
+        )
+    }
+
     /// The exact distribution of the result (level, level count, crisis) against `opposition`.
     ///
     /// # Errors

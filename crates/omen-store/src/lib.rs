@@ -44,12 +44,30 @@
 //! # The log
 //!
 //! Every roll, action and change to a character is a [`LogEntry`], numbered per campaign. Each holds
-//! the time, names, inputs, the seed (if any) and every die rolled, the result, and the state before
-//! and after; its hash ([`LogEntry::compute_hash`]) covers all of that and the hash of the entry before
-//! it. The last entry's number and hash are also kept in a row of their own, written in the same
-//! transaction, so [`Store::verify`] finds an entry altered, removed, reordered, and also a log whose
-//! tail was cut off. [`Store::replay`] rolls every entry again from its recorded dice (and seed) and
-//! checks the results and states, and that each character's state runs on from entry to entry.
+//! the time, the campaign's and the character's identities and names, the inputs, the seed and every
+//! die rolled (or a mark that the dice were given by hand), the result, and the state before and
+//! after; its hash ([`LogEntry::compute_hash`]) covers all of that, the public key and the hash of
+//! the entry before it, and is signed with the campaign's Ed25519 key. The key is kept in a file
+//! outside the database ([`resolve_key_path`]: `--key`, `OMEN_KEY`, or the database's path with
+//! `.key`), owner-only; the database holds only the public key. A roll's seed is derived from the
+//! key's (deterministic) signature of the entry's place in the chain, so it cannot be chosen
+//! ([`Dice::Derived`]; a chosen [`Dice::Seed`] is refused). The head (last number and hash) is kept in
+//! a row of its own, signed, in the same transaction.
+//!
+//! [`Store::verify`] checks every hash, link, signature and seed proof, the head, and that each
+//! character's stored state is the one its last entry left: whoever changed the file without the key
+//! is named. [`Store::verify_since`] also checks a receipt ([`ChainHead::receipt`]), which catches a
+//! rewrite by the key's holder. [`Store::replay`] rolls every entry again from its recorded dice (and
+//! seed) and checks the results and states, and that each character's state runs on from entry to
+//! entry.
+//!
+//! A database from before signed logs is re-anchored when opened: a signed `migrate` entry names its
+//! old head and holds every character's state. An import ([`Store::import_campaign`]) checks the
+//! exported log against its own public key, then carries it on under this database's key with a
+//! signed `import` entry.
+//!
+//! A file that holds another program's data is refused before anything is written to it: Omen marks
+//! its databases with [`APPLICATION_ID`].
 //!
 //! # Sessions
 //!
@@ -58,9 +76,9 @@
 //!
 //! # Export
 //!
-//! [`Store::export_campaign`] writes a whole campaign as JSON, log and hashes included;
-//! [`Store::import_campaign`] reads it back (under another name if asked), refusing a name that is
-//! taken and a log that does not verify.
+//! [`Store::export_campaign`] writes a whole campaign as JSON, log, hashes, signatures and public key
+//! included; [`Store::import_campaign`] reads it back (under another name if asked), refusing a name
+//! that is taken and a log that does not verify.
 
 mod dice;
 mod error;

@@ -91,7 +91,11 @@ fn bad_flags_exit_two() {
 fn a_warning_does_not_fail_the_command() {
     let run = omen_ok(&["prob", "3d6>=10"]);
     assert!(run.stderr.starts_with("warning:"), "{}", run.stderr);
-    assert!(run.stderr.contains("parentheses"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("put spaces around `>=`"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stdout.contains("mean"), "{}", run.stdout);
     let run = omen_ok(&["prob", "3d6>=10", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stderr).expect("stderr is JSON");

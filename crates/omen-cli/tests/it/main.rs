@@ -1,11 +1,15 @@
 //! Runs the built `omen` binary the way a user would: arguments in, stdout, stderr and exit code out.
 
 mod actions;
+mod analyses;
 mod campaign;
 mod compare;
+mod defects;
 mod errors;
 mod games;
 mod hprpg;
+mod integrity;
+mod limits;
 mod options;
 mod prob;
 mod ritual;
@@ -42,8 +46,10 @@ pub fn omen(args: &[&str]) -> Run {
 /// standard input (none otherwise).
 pub fn omen_with(args: &[&str], dir: Option<&Path>, stdin: Option<&str>) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_omen"));
+    // The notation must be the one a test names, whatever the environment says.
     command
         .args(args)
+        .env_remove("OMEN_DIALECT")
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {

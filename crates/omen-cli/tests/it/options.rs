@@ -268,3 +268,38 @@ fn omen_rules_lists_every_option_with_where_it_applies() {
         "{text}"
     );
 }
+
+#[test]
+fn m8_exhaust_offers_the_most_casts_strategy_and_takes_the_removal_options() {
+    let most = json(&omen_ok(&[
+        "spelldice",
+        "exhaust",
+        "--level",
+        "2",
+        "--strategy",
+        "most-casts",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(most["expected_casts"], "7159/2888");
+    let optimal = json(&omen_ok(&[
+        "spelldice",
+        "exhaust",
+        "--level",
+        "2",
+        "--strategy",
+        "optimal",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(optimal["expected_casts"], "45623/19760");
+    // E001-5: the author's variant, commit all, level 1: 13/194, by --variant or by the option.
+    for how in [
+        &["--variant"][..],
+        &["--option", "removal-timing=success-or-catastrophe"][..],
+    ] {
+        let mut args = vec!["spelldice", "exhaust", "--level", "1", "--format", "json"];
+        args.extend(how);
+        assert_eq!(json(&omen_ok(&args))["probability"], "13/194", "{how:?}");
+    }
+}

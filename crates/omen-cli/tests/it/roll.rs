@@ -54,7 +54,10 @@ fn without_a_seed_one_is_shown_and_replays() {
 #[test]
 fn given_dice_drop_the_lowest() {
     let run = omen_ok(&["roll", "4d6kh3", "--dice", "6,1,5,6"]);
-    assert_eq!(run.stdout, "4d6kh3 → [6, ~1~, 5, 6] = 17\ntotal: 17\n");
+    assert_eq!(
+        run.stdout,
+        "reading: 4d6kh3\n4d6kh3 → [6, ~1~, 5, 6] = 17\ntotal: 17\n"
+    );
     let v = json(&omen_ok(&[
         "roll", "4d6kh3", "--dice", "6,1,5,6", "--format", "json",
     ]));
@@ -95,7 +98,7 @@ fn transcript_of_a_comparison() {
     let run = omen_ok(&["roll", "(3d6)>=10", "--dice", "4,2,6"]);
     assert_eq!(
         run.stdout,
-        "3d6 → [4, 2, 6] = 12\n12 >= 10 → true\nresult: true\n"
+        "reading: (3d6) >= 10\n3d6 → [4, 2, 6] = 12\n12 >= 10 → true\nresult: true\n"
     );
 }
 
@@ -108,7 +111,7 @@ fn given_dice_may_be_negative() {
 #[test]
 fn unused_dice_are_a_warning() {
     let run = omen_ok(&["roll", "1d6", "--dice", "3,4"]);
-    assert_eq!(run.stdout, "1d6 → [3] = 3\ntotal: 3\n");
+    assert_eq!(run.stdout, "reading: 1d6\n1d6 → [3] = 3\ntotal: 3\n");
     assert!(
         run.stderr
             .contains("warning: 1 given dice value(s) left unused: 4")
@@ -121,4 +124,50 @@ fn too_few_dice_is_bad_input() {
     assert_eq!(run.code, 2);
     assert!(run.stdout.is_empty());
     assert!(run.stderr.contains("ran out"), "{}", run.stderr);
+}
+
+#[test]
+fn the_reading_says_how_the_input_was_read() {
+    // Whitespace ends a dice term: two totals compared, never a count of dice above 2.
+    let run = omen_ok(&["roll", "3d6 > 2d10", "--dice", "1,2,3,4,5"]);
+    assert!(
+        run.stdout.starts_with("reading: (3d6) > (2d10)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("result: false\n"), "{}", run.stdout);
+    let v = json(&omen_ok(&[
+        "roll",
+        "3d6 > 2d10",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["reading"], "(3d6) > (2d10)");
+}
+
+#[test]
+fn a_dialect_reads_with_its_own_meanings() {
+    // Roll20's `>3` includes 3: the dice 3, 4 and 1 give two successes.
+    let run = omen_ok(&["roll", "3d6>3", "--dialect", "roll20", "--dice", "3,4,1"]);
+    assert!(
+        run.stdout.starts_with("reading: 3d6>=3\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("total: 2\n"), "{}", run.stdout);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    // In Omen's notation `>3` is strict, with a warning naming Roll20's reading.
+    let run = omen_ok(&["roll", "3d6>3", "--dice", "3,4,1"]);
+    assert!(run.stdout.ends_with("total: 1\n"), "{}", run.stdout);
+    assert!(run.stderr.contains("in Roll20"), "{}", run.stderr);
+    // Foundry's bare `r` rerolls once: the 1 is rerolled to a 1 and kept.
+    let run = omen_ok(&["roll", "1d20r1", "--dialect", "foundry", "--dice", "1,1"]);
+    assert!(
+        run.stdout.starts_with("reading: 1d20ro=1\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("total: 1\n"), "{}", run.stdout);
 }

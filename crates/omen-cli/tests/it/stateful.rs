@@ -119,8 +119,14 @@ fn a_failed_action_leaves_the_state_file_as_it_was() {
             .contains("no intrinsic modifier comes from `blessing`")
     );
     assert_eq!(std::fs::read_to_string(state).unwrap(), before);
-    // No temporary file is left behind.
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    // No temporary file is left behind: only the state and its lock file.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].ends_with(".lock"), "{names:?}");
 }
 
 #[test]

@@ -244,6 +244,8 @@ pub enum Modifier {
     Explode {
         compound: bool,
         point: Option<ComparePoint>,
+        /// `!o` (Foundry's `xo`, Avrae's `ra`, Dice Maiden's `e`): each die explodes at most once.
+        once: bool,
     },
     /// `ro<=2`: reroll once.
     RerollOnce(ComparePoint),

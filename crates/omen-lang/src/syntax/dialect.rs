@@ -35,6 +35,8 @@ pub enum Word {
     Failure,
     /// Explode on the point (the highest face when there is none), as `!` does.
     Explode,
+    /// Explode at most once per die, as `!o` does (Foundry's `xo`, Avrae's `ra`, Dice Maiden's `e`).
+    ExplodeOnce,
     /// Count the dice meeting the point (Foundry's `cs`, Dice Maiden's `t`).
     CountSuccesses,
     /// Count the dice meeting the point as successes, by themselves (Foundry's `cf`: the failures
@@ -104,6 +106,9 @@ pub struct Dialect {
     /// Whether `/` keeps the fraction (Roll20, Foundry, Avrae, rpg-dice-roller): then a `/` outside
     /// `floor`, `ceil` or `round` is refused, since Omen's outcomes are whole numbers.
     pub keeps_fractions: bool,
+    /// Whether a parenthesised list with modifiers glued on is a set kept or counted like a group
+    /// (Avrae's `(1d4 + 1, 3, 2d6kl1)kh1`).
+    pub paren_sets: bool,
 }
 
 impl Default for &'static Dialect {
@@ -148,6 +153,7 @@ pub static OMEN: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: false,
+    paren_sets: false,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -163,6 +169,7 @@ pub static ROLL20: Dialect = Dialect {
         ("dh", Word::DropHighest),
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
+        ("rr", Word::RerollRecursive),
         ("cs", Word::DisplayOnly(true)),
         ("cf", Word::DisplayOnly(true)),
         ("sa", Word::DisplayOnly(false)),
@@ -187,6 +194,7 @@ pub static ROLL20: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: false,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -197,12 +205,7 @@ pub static FOUNDRY: Dialect = Dialect {
     words: &[
         ("min", Word::ClampMin),
         ("max", Word::ClampMax),
-        (
-            "xo",
-            Word::Unsupported(
-                "exploding once (`xo`) is not computed yet; `x` explodes until the depth limit",
-            ),
-        ),
+        ("xo", Word::ExplodeOnce),
         ("kh", Word::KeepHighest),
         ("kl", Word::KeepLowest),
         ("dh", Word::DropHighest),
@@ -241,6 +244,7 @@ pub static FOUNDRY: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: false,
 };
 
 /// Avrae's d20 notation: `//` divides rounding down, `e` explodes, `mi`/`ma` clamp, `p` drops,
@@ -257,12 +261,7 @@ pub static AVRAE: Dialect = Dialect {
         ("ma", Word::ClampMax),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
-        (
-            "ra",
-            Word::Unsupported(
-                "reroll-and-add (`ra`) is not computed yet; `e` explodes until the depth limit",
-            ),
-        ),
+        ("ra", Word::ExplodeOnce),
         ("e", Word::Explode),
         (
             "k",
@@ -291,6 +290,7 @@ pub static AVRAE: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: true,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -306,6 +306,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
         ("dh", Word::DropHighest),
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
+        ("rr", Word::RerollRecursive),
         ("cs", Word::DisplayOnly(true)),
         ("cf", Word::DisplayOnly(true)),
         ("sa", Word::DisplayOnly(false)),
@@ -330,6 +331,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     bare_points_are_thresholds: false,
     left_to_right: false,
     keeps_fractions: true,
+    paren_sets: false,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -343,12 +345,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
         ("kl", Word::KeepLowest),
         ("t", Word::CountSuccesses),
         ("f", Word::Failure),
-        (
-            "e",
-            Word::Unsupported(
-                "exploding once (`e`) is not computed yet; `ie` explodes until the depth limit",
-            ),
-        ),
+        ("e", Word::ExplodeOnce),
         ("r", Word::RerollOnce),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
@@ -366,6 +363,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     bare_points_are_thresholds: true,
     left_to_right: true,
     keeps_fractions: false,
+    paren_sets: false,
 };
 
 /// Every dialect, the default first.

@@ -1615,7 +1615,7 @@ impl<'s> Parser<'s> {
             TokenKind::LParen => {
                 let paren = self.parse_paren();
                 if matches!(paren.node, ExprKind::Tuple(_)) {
-                    paren
+                    self.paren_set(paren)
                 } else {
                     self.parse_dice_after(paren)
                 }
@@ -2392,6 +2392,27 @@ impl<'s> Parser<'s> {
         )
     }
 
+    /// In a dialect whose sets are written in parentheses (Avrae's `(1d4 + 1, 3, 2d6kl1)kh1`), a tuple
+    /// with modifiers glued on is a group; otherwise the tuple as it is.
+    fn paren_set(&mut self, tuple: Expr) -> Expr {
+        let token = self.peek();
+        if !self.dialect.paren_sets
+            || token.kind != TokenKind::Word
+            || token.span.start != self.prev_end
+            || !self.dialect.is_modifier_run(self.text(token.span))
+        {
+            return tuple;
+        }
+        let ExprKind::Tuple(members) = tuple.node else {
+            return tuple;
+        };
+        let modifiers = self.parse_modifiers();
+        Expr::new(
+            ExprKind::Group(Box::new(GroupExpr { members, modifiers })),
+            Span::new(tuple.span.start, self.prev_end),
+        )
+    }
+
     /// The members of a group with one member and modifiers, as the dialect reads it: Roll20 keeps and
     /// counts the member's single dice, so `{4d6+3d8}kh1` becomes `{d6, d6, d6, d6, d8, d8, d8}kh1`.
     fn group_of_one(&mut self, members: Vec<Expr>, span: Span) -> Vec<Expr> {
@@ -2747,7 +2768,17 @@ impl<'s> Parser<'s> {
             );
             return None;
         }
-        let point = match self.parse_point(false) {
+        // `!o`: explode once. Not after `!!`: a compounded die that stops after one extra is `!o` too.
+        let once = !compound
+            && self.word_starts_with(self.peek(), b'o')
+            && self.peek().span.start == self.prev_end
+            && self
+                .dialect
+                .is_modifier_run(&self.text(self.peek().span)[1..]);
+        if once {
+            self.take_word_prefix(1);
+        }
+        let point = match self.parse_point_signed(false, false) {
             Point::Absent => None,
             Point::Present(point) => Some(point),
             Point::Invalid => return None,
@@ -2763,7 +2794,11 @@ impl<'s> Parser<'s> {
                 "explodes the dice",
             );
         }
-        Some(Modifier::Explode { compound, point })
+        Some(Modifier::Explode {
+            compound,
+            point,
+            once,
+        })
     }
 
     /// In Omen's notation, warns that `dF!-1` explodes and then subtracts, where `ro-1` would be a point.
@@ -2796,6 +2831,12 @@ impl<'s> Parser<'s> {
     /// starts here. `threshold` is the comparison a bare number means where the dialect reads bare numbers
     /// as thresholds (Dice Maiden).
     fn parse_point(&mut self, at_most: bool) -> Point {
+        self.parse_point_signed(at_most, true)
+    }
+
+    /// [`Self::parse_point`], taking a bare negative number only when `negative` (not after `!`, where
+    /// every roller reads `1d6!-1` as a subtraction).
+    fn parse_point_signed(&mut self, at_most: bool, negative: bool) -> Point {
         let token = self.peek();
         if let Some(op) = compare_op(token.kind) {
             self.bump();
@@ -2822,7 +2863,8 @@ impl<'s> Parser<'s> {
         }
         // `ro-1`, `f-1`: a negative point touching its modifier, as in `min-1`.
         let digits = self.tokens.get(self.pos + 1).copied();
-        if token.kind == TokenKind::Minus
+        if negative
+            && token.kind == TokenKind::Minus
             && token.span.start == self.prev_end
             && let Some(digits) = digits
             && digits.kind == TokenKind::Number
@@ -2989,8 +3031,8 @@ impl<'s> Parser<'s> {
             Word::ClampMax => self
                 .parse_int(&value_expected, None)
                 .map(Modifier::ClampMax),
-            Word::Explode => {
-                let point = match self.parse_point(false) {
+            Word::Explode | Word::ExplodeOnce => {
+                let point = match self.parse_point_signed(false, false) {
                     Point::Absent => None,
                     Point::Present(point) => Some(point),
                     Point::Invalid => return None,
@@ -2998,6 +3040,7 @@ impl<'s> Parser<'s> {
                 Some(Modifier::Explode {
                     compound: false,
                     point,
+                    once: meaning == Word::ExplodeOnce,
                 })
             }
             Word::CountSuccesses | Word::CountFailures => {

@@ -23,7 +23,7 @@ use crate::syntax::ast::{
     Modifier, Pattern, PointValue, Script, Sides, Spanned,
 };
 
-/// The canonical rendering of a script: its items, each ending with `;` on its own line, then its result.
+/// The canonical rendering of a script on one line: its items, each ending with `;`, then its result.
 pub fn script(script: &Script) -> String {
     let mut out = String::new();
     for item in &script.items {
@@ -45,7 +45,7 @@ pub fn script(script: &Script) -> String {
                 expr(&mut out, body);
             }
         }
-        out.push_str(";\n");
+        out.push_str("; ");
     }
     expr(&mut out, &script.body);
     out
@@ -321,8 +321,15 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
             out.push(' ');
         }
         match &m.node {
-            Modifier::Explode { compound, point } => {
+            Modifier::Explode {
+                compound,
+                point,
+                once,
+            } => {
                 out.push_str(if *compound { "!!" } else { "!" });
+                if *once {
+                    out.push('o');
+                }
                 match point {
                     Some(p) => compare_point(out, p),
                     None => {

@@ -1,8 +1,12 @@
 //! Omen-lang's integration tests: one binary, one module per area.
 
+mod dialects;
 mod engine;
 mod examples;
+mod fuzz;
+mod modifier_checks;
 mod parse;
+mod readings;
 mod readme;
 mod roller;
 mod scripts;

@@ -205,7 +205,11 @@ fn show_point(point: &ComparePoint) -> String {
 
 fn show_modifier(modifier: &Modifier) -> String {
     match modifier {
-        Modifier::Explode { compound, point } => format!(
+        Modifier::Explode {
+            compound,
+            point,
+            once: _,
+        } => format!(
             "{}{}",
             if *compound { "!!" } else { "!" },
             point.as_ref().map_or(String::new(), show_point)

@@ -121,3 +121,86 @@ fn language_reference_examples_hold() {
     }
     assert!(checked >= 20, "only {checked} reference examples found");
 }
+
+/// docs/dialects.md: fenced blocks named after a dialect (or `omen`) whose lines read
+/// `EXPR → reading R`, `EXPR → mean M`, `EXPR → error KIND` or `EXPR → warning KIND`, each checked in that
+/// dialect; every dialect has examples.
+#[test]
+fn dialect_reference_examples_hold() {
+    use omen_lang::syntax::Dialect;
+    let doc = read("docs/dialects.md");
+    let mut dialect: Option<&'static Dialect> = None;
+    let mut checked = std::collections::BTreeMap::<&str, usize>::new();
+    for line in doc.lines() {
+        if let Some(info) = line.trim_start().strip_prefix("```") {
+            dialect = Dialect::named(info.trim()).filter(|_| !info.trim().is_empty());
+            continue;
+        }
+        let Some(dialect) = dialect else { continue };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (source, claim) = line
+            .split_once('→')
+            .unwrap_or_else(|| panic!("example line without `→`: {line}"));
+        let (source, claim) = (source.trim(), claim.trim());
+        let (what, value) = claim.split_once(' ').expect("claim and value");
+        let options = Options {
+            dialect,
+            ..Options::default()
+        };
+        let compiled = compile(source, &options);
+        match what {
+            "reading" => {
+                let c = compiled.unwrap_or_else(|d| {
+                    panic!(
+                        "{}: `{source}`: {}",
+                        dialect.name,
+                        omen_lang::diagnostic::render(source, &d)
+                    )
+                });
+                assert_eq!(c.reading, value, "{}: `{source}`", dialect.name);
+            }
+            "mean" => {
+                let c = compiled.unwrap_or_else(|d| panic!("{}: `{source}`: {d:?}", dialect.name));
+                let r = exact(&c.program, &options.limits).expect("exact");
+                let ValueDistribution::Int(d) = r.distribution else {
+                    panic!("`{source}` is not a number");
+                };
+                assert_eq!(
+                    d.statistics().mean.to_string(),
+                    value,
+                    "{}: `{source}`",
+                    dialect.name
+                );
+            }
+            "error" => {
+                let errors = compiled
+                    .err()
+                    .unwrap_or_else(|| panic!("`{source}` compiles"));
+                assert!(
+                    errors.iter().any(|d| d.kind == value),
+                    "{}: `{source}`: expected {value}, got {errors:?}",
+                    dialect.name
+                );
+            }
+            "warning" => {
+                let c = compiled.unwrap_or_else(|d| panic!("`{source}`: {d:?}"));
+                assert!(
+                    c.warnings.iter().any(|d| d.kind == value),
+                    "{}: `{source}`: expected {value}, got {:?}",
+                    dialect.name,
+                    c.warnings
+                );
+            }
+            other => panic!("unknown claim {other} in: {line}"),
+        }
+        *checked.entry(dialect.name).or_default() += 1;
+    }
+    for name in Dialect::names() {
+        assert!(
+            checked.get(name).is_some_and(|&n| n >= 3),
+            "{name}: {checked:?}"
+        );
+    }
+}

@@ -221,6 +221,24 @@ pub struct HprpgState {
 }
 
 impl HprpgState {
+    /// The plain pool of an aspect and an ability of this character (003-M1): their dots added, for
+    /// rolls made outside the character's own actions (contests, working together). The zero-dot
+    /// rules of a check (003-M6) are the GM's call there.
+    ///
+    /// # Errors
+    /// An unknown aspect or ability, with the nearest name.
+    pub fn pool_of(&self, aspect: &str, ability: &str) -> Result<u64, String> {
+        let aspect = Aspect::parse(aspect).map_err(|e| e.to_string())?;
+        let ability = self.sheet.ability(ability).map_err(|e| e.to_string())?;
+        Ok(u64::from(self.sheet.aspect(aspect)) + u64::from(ability.dots))
+    }
+
+    /// Passive Perception's two ratings (003-M14): PERCEPTION and ALERTNESS dots.
+    pub fn perception_ratings(&self) -> (u32, u32) {
+        let alertness = self.sheet.ability("ALERTNESS").map_or(0, |a| a.dots);
+        (self.sheet.aspect(Aspect::Perception), alertness)
+    }
+
     /// A state around a sheet, with nothing pending.
     pub fn new(sheet: CharacterSheet) -> HprpgState {
         HprpgState {
@@ -312,6 +330,10 @@ pub enum HprpgAction {
         /// The GM allows an aspect-only roll for a KNOWLEDGE ability of 0 dots (003-M6).
         #[serde(default)]
         aspect_only_knowledge: bool,
+        /// A rage-fuelled weapon attack (003-M24): 2 damage per net success plus the feats' extra
+        /// damage (SAVAGE ATTACKER), and the check is this turn's use of RAGE.
+        #[serde(default)]
+        rage_attack: bool,
         #[serde(default)]
         difficulty_above_twelve: DifficultyAboveTwelve,
         #[serde(default)]
@@ -439,11 +461,11 @@ const HPRPG_ACTIONS: &[ActionInfo] = &[
     ActionInfo {
         name: "check",
         spec_items: &[
-            "003-M1", "003-M3", "003-M4", "003-M5", "003-M6", "003-M7", "003-M9", "003-M21",
-            "003-M25", "003-A4", "003-A5", "003-A13", "003-A20",
+            "003-M1", "003-M3", "003-M4", "003-M5", "003-M6", "003-M7", "003-M8", "003-M9",
+            "003-M21", "003-M24", "003-M25", "003-A4", "003-A5", "003-A13", "003-A20",
         ],
         summary: "a check of aspect + ability (or affinity) dots against a DV, with feats, FORTITUDE \
-                  and ritual successes",
+                  and ritual successes; a rage attack deals 2 damage per success",
         rolls: true,
     },
     ActionInfo {
@@ -870,6 +892,8 @@ fn prepare_cast(
         )) {
             after.sheet.feat_uses = uses;
         }
+        // A FURIOUS SPELLCASTER cast is the turn's use of RAGE by itself (003-M24, S3).
+        after.sheet.rage_turns = resources::rage_turn(state.sheet.rage_turns);
         sheet.ability("RAGE").map_or(0, |rating| rating.dots)
     } else {
         affinity
@@ -1060,20 +1084,40 @@ fn apply_action(
     limits: &Limits,
 ) -> Result<(Value, HprpgState, String), HprpgGameError> {
     match action {
-        HprpgAction::Check { .. } => {
+        HprpgAction::Check { rage_attack, .. } => {
             let Prepared {
                 check,
                 keep_better,
                 mut after,
                 info,
             } = prepare_check_action(state, action, limits)?;
+            let extra_damage = info["extra_damage"].as_u64().unwrap_or(0);
             let (roll, rolls) = roll_prepared(&check, keep_better, source)?;
             after.last_check = Some(LastCheck {
                 check: CheckSpec::of(&check),
                 dice: roll.dice.clone(),
                 rerolled: false,
             });
-            let summary = roll_summary(&check, &roll);
+            let mut summary = roll_summary(&check, &roll);
+            let rage_damage = rage_attack.then(|| {
+                // The attack is the turn's use of RAGE by itself (003-M24, S3).
+                after.sheet.rage_turns = resources::rage_turn(state.sheet.rage_turns);
+                if roll.net >= 1 {
+                    resources::rage_damage(roll.net).saturating_add(extra_damage)
+                } else {
+                    0
+                }
+            });
+            if let Some(damage) = rage_damage {
+                summary.push_str(&format!(
+                    "; RAGE attack: {damage} damage, RAGE used {} turn(s) running",
+                    after.sheet.rage_turns
+                ));
+            }
+            let automatic = automatic_success_note(&check);
+            if let Some(note) = &automatic {
+                summary.push_str(&format!("; {note}"));
+            }
             let result = merge(
                 info,
                 json!({
@@ -1081,6 +1125,9 @@ fn apply_action(
                     "rolls": rolls,
                     "net": roll.net,
                     "degree": roll.degree,
+                    "automatic_success": automatic,
+                    "rage_damage": rage_damage,
+                    "rage_turns": after.sheet.rage_turns,
                 }),
             );
             Ok((result, after, summary))
@@ -1476,6 +1523,7 @@ fn prepare_check_action(
         aspect_only_knowledge,
         difficulty_above_twelve,
         intractability_floor,
+        ..
     } = action
     else {
         return Err(HprpgGameError::NothingToRoll);
@@ -1651,6 +1699,19 @@ fn focus_target(state: &HprpgState, limits: &Limits) -> Result<(LastCheck, Check
     Ok((last, check))
 }
 
+/// 003-M8: a pool larger than the DV may succeed without a roll, at the GM's word, outside combat
+/// and where failure is not dire. The check is still rolled; the note says the GM could skip it.
+fn automatic_success_note(check: &Check) -> Option<String> {
+    let pool = u64::try_from(check.dice()).unwrap_or(u64::MAX);
+    super::automatic_success_allowed(pool, check.difficulty()).then(|| {
+        format!(
+            "pool {pool} > DV {}: outside combat, and where failure is not dire, the GM may grant \
+             the success without a roll (003-M8)",
+            check.difficulty()
+        )
+    })
+}
+
 fn odds_of(
     state: &HprpgState,
     action: &HprpgAction,
@@ -1666,7 +1727,9 @@ fn odds_of(
         HprpgAction::Check { .. } => {
             let prepared = prepare_check_action(state, action, limits).map_err(fail)?;
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
-            Ok(merge(prepared.info, nets_json(&nets)))
+            let mut odds = merge(prepared.info, nets_json(&nets));
+            odds["automatic_success"] = json!(automatic_success_note(&prepared.check));
+            Ok(odds)
         }
         HprpgAction::Cast { .. } => {
             let prepared = prepare_cast_action(state, action, limits).map_err(fail)?;

@@ -46,6 +46,109 @@ pub struct T13State {
     pub yarn: u64,
     /// Proficiency d8s the character has, at most 4 (004-M1).
     pub proficiency: usize,
+    /// The level effects the last test left to spend (004-M5, M6, M7); none once spent or after a
+    /// test with none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<LevelsToSpend>,
+}
+
+/// What the last test left to spend: Extra Success Level effects (capped by the character type) and
+/// failure inversions to suffer, and with a Proficiency Crisis what has been gained or lost so far,
+/// so that the two sides never cancel (004-M7).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct LevelsToSpend {
+    /// Extra Success Level effects left (004-M5).
+    pub success: u64,
+    /// Failure inversions left (004-M6).
+    pub failure: u64,
+    /// The test had a Proficiency Crisis (004-M7).
+    pub crisis: bool,
+    /// Currencies this test's success levels gained.
+    pub gained: Vec<Currency>,
+    /// Currencies this test's failure levels lost.
+    pub lost: Vec<Currency>,
+}
+
+/// One level effect: an Extra Success Level effect of the character's tier or a failure inversion
+/// (004-M5, M6). Gains and losses move `amount` (default 1: the seed leaves the size to the Ref).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LevelEffectName {
+    GainSway,
+    GainChi,
+    GainYarn,
+    CauseFear,
+    NegateFear,
+    CauseTerror,
+    NegateTerror,
+    CauseHorror,
+    NegateHorror,
+    OrdealCard,
+    WyrdTarotCard,
+    YarnEventCard,
+    SetTone,
+    LoseSway,
+    LoseChi,
+    LoseYarn,
+    SufferFear,
+    SufferTerror,
+    SufferHorror,
+    OpponentPlaysCard,
+    OppositeTone,
+}
+
+impl LevelEffectName {
+    /// For a success effect, the tier that may take it (1 every type, 2 Mercari and Solo, 3 Solo);
+    /// `None` for a failure inversion.
+    pub fn tier(self) -> Option<u8> {
+        use LevelEffectName::*;
+        match self {
+            GainSway | CauseFear | NegateFear | OrdealCard | SetTone => Some(1),
+            GainChi | CauseTerror | NegateTerror | WyrdTarotCard => Some(2),
+            GainYarn | CauseHorror | NegateHorror | YarnEventCard => Some(3),
+            _ => None,
+        }
+    }
+
+    /// The currency a gain or a loss moves, and whether it is a gain.
+    pub fn currency(self) -> Option<(Currency, bool)> {
+        use LevelEffectName::*;
+        match self {
+            GainSway => Some((Currency::Sway, true)),
+            GainChi => Some((Currency::Chi, true)),
+            GainYarn => Some((Currency::Yarn, true)),
+            LoseSway => Some((Currency::Sway, false)),
+            LoseChi => Some((Currency::Chi, false)),
+            LoseYarn => Some((Currency::Yarn, false)),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+/// One effect bought with a level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LevelSpend {
+    pub effect: LevelEffectName,
+    /// Sway, Chi or Yarn gained or lost (gains and losses only).
+    #[serde(default)]
+    pub amount: Option<u64>,
+}
+
+fn tier_of(character: CharacterType) -> u8 {
+    match character {
+        CharacterType::Grunt => 1,
+        CharacterType::Mercari => 2,
+        CharacterType::Solo => 3,
+    }
 }
 
 /// A die bought into a test (004-M2, D1, A5, A6): what it comes from (`facet`, `skill`, … or another
@@ -85,9 +188,19 @@ pub enum T13Action {
         difficulty: Option<i64>,
         #[serde(default)]
         opponent_total: Option<i64>,
+        /// An opponent who rolls too (004-M3, A7): the sides of each of their dice, rolled after
+        /// yours; their total (plus `opponent_modifier`) plays the difficulty.
+        #[serde(default)]
+        opponent_dice: Vec<i64>,
+        #[serde(default)]
+        opponent_modifier: i64,
         #[serde(default)]
         crisis_trigger: CrisisTrigger,
     },
+    /// Spends the levels the last test left (004-M5, M6, M7): each Extra Success Level effect of the
+    /// character's tier, each failure inversion, gains and losses credited to the balances; with a
+    /// Proficiency Crisis, a loss never takes back a gain of the same currency (nor the reverse).
+    SpendLevels { effects: Vec<LevelSpend> },
     /// Adds to the balances (success levels spent on Gain…, awards).
     Gain {
         #[serde(default)]
@@ -122,6 +235,13 @@ const T13_ACTIONS: &[ActionInfo] = &[
         summary: "a Dice Test: free and bought dice (paid from the balances) against a difficulty or \
                   an opponent's total",
         rolls: true,
+    },
+    ActionInfo {
+        name: "spend-levels",
+        spec_items: &["004-M5", "004-M6", "004-M7"],
+        summary: "spend the last test's extra success levels on the tier's effects and suffer its \
+                  failure inversions; a crisis's two sides never cancel",
+        rolls: false,
     },
     ActionInfo {
         name: "gain",
@@ -187,6 +307,8 @@ struct TestPlan {
     dice: TestDice,
     opposition: Difficulty,
     opponent_total: Option<i64>,
+    /// The opponent's dice (sides) and modifier, when the opponent rolls too.
+    opponent_roll: Option<(Vec<i64>, i64)>,
     options: T13Options,
     cost: Cost,
 }
@@ -200,6 +322,8 @@ fn plan(state: &T13State, action: &T13Action, limits: &Limits) -> Result<TestPla
         modifier,
         difficulty,
         opponent_total,
+        opponent_dice,
+        opponent_modifier,
         crisis_trigger,
     } = action
     else {
@@ -228,19 +352,33 @@ fn plan(state: &T13State, action: &T13Action, limits: &Limits) -> Result<TestPla
             Err(error) => problems.push(error.to_string()),
         }
     }
-    let opposition = match (difficulty, opponent_total) {
-        (Some(d), None) => Difficulty::new(*d)
+    let rolls = !opponent_dice.is_empty();
+    for &sides in opponent_dice {
+        if sides < 1 {
+            problems.push(format!(
+                "an opponent's die of {sides} sides; give at least 1"
+            ));
+        }
+    }
+    let opposition = match (difficulty, opponent_total, rolls) {
+        (Some(d), None, false) => Difficulty::new(*d)
             .map_err(|e| problems.push(e.to_string()))
             .ok(),
-        (None, Some(total)) => Difficulty::opponent_total(*total)
+        (None, Some(total), false) => Difficulty::opponent_total(*total)
             .map_err(|e| problems.push(e.to_string()))
             .ok(),
-        (Some(_), Some(_)) => {
-            problems.push("give a difficulty or an opponent's total, not both");
+        // Replaced by the opponent's rolled total.
+        (None, None, true) => Difficulty::new(1).ok(),
+        (None, None, false) => {
+            problems.push(
+                "a test needs a difficulty or an opponent's total (or the opponent's dice); give one",
+            );
             None
         }
-        (None, None) => {
-            problems.push("a test needs a difficulty or an opponent's total; give one");
+        _ => {
+            problems.push(
+                "give a difficulty or an opponent's total, not both (nor the opponent's dice with either)",
+            );
             None
         }
     };
@@ -266,6 +404,7 @@ fn plan(state: &T13State, action: &T13Action, limits: &Limits) -> Result<TestPla
             dice,
             opposition,
             opponent_total: *opponent_total,
+            opponent_roll: rolls.then(|| (opponent_dice.clone(), *opponent_modifier)),
             options: T13Options {
                 crisis_trigger: *crisis_trigger,
             },
@@ -283,9 +422,163 @@ fn dice_error(error: T13Error) -> ActionError {
 }
 
 fn opposition_json(plan: &TestPlan) -> Value {
-    match plan.opponent_total {
-        Some(total) => json!({ "opponent_total": total }),
-        None => json!({ "difficulty": plan.opposition.value() }),
+    match (&plan.opponent_roll, plan.opponent_total) {
+        (Some((dice, modifier)), _) => {
+            json!({ "opponent_dice": dice, "opponent_modifier": modifier })
+        }
+        (None, Some(total)) => json!({ "opponent_total": total }),
+        (None, None) => json!({ "difficulty": plan.opposition.value() }),
+    }
+}
+
+/// The opponent's total as an exact distribution.
+fn opponent_distribution(
+    dice: &[i64],
+    modifier: i64,
+    limits: &Limits,
+) -> Result<omen_core::Distribution<i64>, T13Error> {
+    let mut budget = limits.budget();
+    let mut total = omen_core::Distribution::constant(modifier);
+    for &sides in dice {
+        total = total.add(&omen_core::Distribution::die(sides)?, limits, &mut budget)?;
+    }
+    Ok(total)
+}
+
+/// The levels a test leaves to spend (004-M5, M6, M7): the extra success levels of the level rolled
+/// (capped by type) and the failure inversions beyond Complete Failure (against an opponent, only
+/// those beyond the opponent's success levels); with a crisis, the opposite level's as well.
+fn levels_to_spend(
+    result: &super::TestResult,
+    character: CharacterType,
+    opponent_levels: Option<u64>,
+) -> LevelsToSpend {
+    let cap = character.max_success_levels();
+    let mut success = result.extra_success_levels(character);
+    let mut failure =
+        suffered_failure_levels(result.failure_levels, opponent_levels).saturating_sub(2);
+    if let Some((level, levels)) = result.crisis_opposite() {
+        if level.is_success() {
+            success += levels.min(cap).saturating_sub(2);
+        } else {
+            failure += suffered_failure_levels(levels, opponent_levels).saturating_sub(2);
+        }
+    }
+    LevelsToSpend {
+        success,
+        failure,
+        crisis: result.crisis,
+        gained: Vec::new(),
+        lost: Vec::new(),
+    }
+}
+
+fn spend_levels(
+    state: &T13State,
+    effects: &[LevelSpend],
+) -> Result<(Value, T13State, String), ActionError> {
+    let Some(mut left) = state.levels.clone() else {
+        return Err(Problems(vec![
+            "the last test left no levels to spend; roll a test first".to_string(),
+        ])
+        .into());
+    };
+    let mut after = state.clone();
+    let mut problems = Problems::new();
+    let mut done = Vec::new();
+    let tier = tier_of(state.character_type);
+    for spend in effects {
+        let name = spend.effect.name();
+        let success = spend.effect.tier().is_some();
+        if let Some(needed) = spend.effect.tier()
+            && needed > tier
+        {
+            problems.push(format!(
+                "a {} cannot take {name}: it is an effect of tier {needed} (004-M5)",
+                state.character_type.name()
+            ));
+            continue;
+        }
+        let pool = if success {
+            &mut left.success
+        } else {
+            &mut left.failure
+        };
+        if *pool == 0 {
+            problems.push(format!(
+                "no {} left for {name}",
+                if success {
+                    "extra success level"
+                } else {
+                    "failure level"
+                }
+            ));
+            continue;
+        }
+        *pool -= 1;
+        let amount = spend.amount.unwrap_or(1);
+        if spend.amount.is_some() && spend.effect.currency().is_none() {
+            problems.push(format!(
+                "{name} moves no Sway, Chi or Yarn; leave out its amount"
+            ));
+            continue;
+        }
+        if let Some((currency, gain)) = spend.effect.currency() {
+            let (same, other) = if gain {
+                (&mut left.gained, &left.lost)
+            } else {
+                (&mut left.lost, &left.gained)
+            };
+            if left.crisis && other.contains(&currency) {
+                problems.push(format!(
+                    "{name}: the Proficiency Crisis's levels must not cancel each other, and this \
+                     test already {} {} (004-M7); choose another effect",
+                    if gain { "lost" } else { "gained" },
+                    currency.name()
+                ));
+                continue;
+            }
+            if !same.contains(&currency) {
+                same.push(currency);
+            }
+            let balance = match currency {
+                Currency::Sway => &mut after.sway,
+                Currency::Chi => &mut after.chi,
+                Currency::Yarn => &mut after.yarn,
+            };
+            *balance = if gain {
+                balance.saturating_add(amount)
+            } else {
+                balance.saturating_sub(amount)
+            };
+            done.push(format!("{name} {amount}"));
+        } else {
+            done.push(name);
+        }
+    }
+    problems.into_result(())?;
+    let remaining = json!({ "success": left.success, "failure": left.failure });
+    after.levels = (left.success > 0 || left.failure > 0).then_some(left);
+    let summary = format!(
+        "levels spent: {}; now {} sway, {} chi, {} yarn",
+        done.join(", "),
+        after.sway,
+        after.chi,
+        after.yarn
+    );
+    Ok((
+        json!({ "spent": done, "left": remaining, "sway": after.sway, "chi": after.chi,
+                "yarn": after.yarn }),
+        after,
+        summary,
+    ))
+}
+
+fn level_counts(success: u64, failure: u64) -> String {
+    match (success, failure) {
+        (0, 0) => "no levels".to_string(),
+        (s, 0) => format!("{s} success level{}", if s == 1 { "" } else { "s" }),
+        (_, f) => format!("{f} failure level{}", if f == 1 { "" } else { "s" }),
     }
 }
 
@@ -324,13 +617,40 @@ impl Stateful for T13Game {
         match action {
             T13Action::Test { .. } => {
                 let plan = plan(state, action, limits)?;
-                let roll =
+                let mut roll =
                     test(&plan.dice, plan.opposition, &plan.options, source).map_err(dice_error)?;
-                let after = paid(state, &plan.cost);
+                let opponent_rolled = match &plan.opponent_roll {
+                    Some((dice, modifier)) => {
+                        let faces = dice
+                            .iter()
+                            .map(|&sides| {
+                                source.roll(&omen_core::Die::Standard(sides.unsigned_abs()))
+                            })
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let total = faces
+                            .iter()
+                            .try_fold(*modifier, |a, &b| a.checked_add(b))
+                            .ok_or(omen_core::CoreError::Overflow)?;
+                        roll.result = super::TestResult::new(
+                            roll.total,
+                            Difficulty::opponent_total(total.max(1)).map_err(dice_error)?,
+                            roll.result.crisis,
+                        );
+                        Some((faces, total))
+                    }
+                    None => None,
+                };
+                let opponent_total = opponent_rolled
+                    .as_ref()
+                    .map(|(_, t)| *t)
+                    .or(plan.opponent_total);
+                let mut after = paid(state, &plan.cost);
                 let result = roll.result;
-                let opponent_levels = plan
-                    .opponent_total
-                    .map(|total| opponent_success_levels(roll.total, total));
+                let opponent_levels =
+                    opponent_total.map(|total| opponent_success_levels(roll.total, total));
+                let to_spend = levels_to_spend(&result, state.character_type, opponent_levels);
+                after.levels =
+                    (to_spend.success > 0 || to_spend.failure > 0).then_some(to_spend.clone());
                 let character = state.character_type;
                 let crisis_opposite = result.crisis_opposite().map_or(
                     Value::Null,
@@ -352,17 +672,35 @@ impl Stateful for T13Game {
                     "failure_levels_suffered": suffered_failure_levels(result.failure_levels, opponent_levels),
                     "crisis": result.crisis,
                     "crisis_opposite": crisis_opposite,
+                    "opponent_dice": opponent_rolled.as_ref().map(|(faces, _)| faces),
+                    "opponent_rolled_total": opponent_rolled.as_ref().map(|(_, total)| total),
+                    "to_spend": { "success": to_spend.success, "failure": to_spend.failure },
                     "paid": plan.cost,
                 });
+                let against = match &opponent_rolled {
+                    Some((faces, total)) => format!("the opponent's {faces:?} = {total}"),
+                    None => plan.opposition.to_string(),
+                };
                 let mut summary = format!(
-                    "{:?} = {} against {}: {}",
+                    "{:?} = {} against {against}: {} ({})",
                     roll.dice(),
                     roll.total,
-                    plan.opposition,
-                    result.level
+                    result.level,
+                    level_counts(result.success_levels, result.failure_levels)
                 );
-                if let Some((level, _)) = result.crisis_opposite() {
-                    summary.push_str(&format!(", Proficiency Crisis: also {level}"));
+                if let Some((level, levels)) = result.crisis_opposite() {
+                    let counts = if level.is_success() {
+                        level_counts(levels, 0)
+                    } else {
+                        level_counts(0, levels)
+                    };
+                    summary.push_str(&format!(", Proficiency Crisis: also {level} ({counts})"));
+                }
+                if to_spend.success > 0 || to_spend.failure > 0 {
+                    summary.push_str(&format!(
+                        "; to spend: {} extra success level(s), {} failure inversion(s)",
+                        to_spend.success, to_spend.failure
+                    ));
                 }
                 if plan.cost != Cost::default() {
                     summary.push_str(&format!(
@@ -372,6 +710,7 @@ impl Stateful for T13Game {
                 }
                 Ok((value, after, summary))
             }
+            T13Action::SpendLevels { effects } => spend_levels(state, effects),
             T13Action::Gain { sway, chi, yarn } => {
                 let mut problems = Problems::new();
                 let mut add = |has: u64, more: u64, name: &str| {
@@ -455,10 +794,18 @@ impl Stateful for T13Game {
 
     fn odds(state: &T13State, action: &T13Action, limits: &Limits) -> Result<Value, ActionError> {
         let plan = plan(state, action, limits)?;
-        let outcomes = plan
-            .dice
-            .outcome_distribution(plan.opposition, &plan.options, limits)
-            .map_err(dice_error)?;
+        let outcomes = match &plan.opponent_roll {
+            Some((dice, modifier)) => {
+                let theirs = opponent_distribution(dice, *modifier, limits).map_err(dice_error)?;
+                plan.dice
+                    .opposed_outcome_distribution(&theirs, &plan.options, limits)
+                    .map_err(dice_error)?
+            }
+            None => plan
+                .dice
+                .outcome_distribution(plan.opposition, &plan.options, limits)
+                .map_err(dice_error)?,
+        };
         let levels = outcomes.map(|r| r.level);
         let character = state.character_type;
         let extra = outcomes.map(|r| r.extra_success_levels(character));

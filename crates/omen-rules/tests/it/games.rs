@@ -714,7 +714,13 @@ fn t13_game_replays_tests_and_pays_for_bought_dice() {
     assert_eq!(plain.result["success_levels"], 3);
     assert_eq!(plain.result["extra_success_levels"], 1);
     assert_eq!(plain.result["crisis"], false);
-    assert_eq!(plain.state, state);
+    // Nothing paid; the extra level waits to be spent (004-M5).
+    let mut unspent = plain.state.clone();
+    assert_eq!(
+        unspent.as_object_mut().unwrap().remove("levels"),
+        Some(json!({ "success": 1, "failure": 0, "crisis": false, "gained": [], "lost": [] }))
+    );
+    assert_eq!(unspent, state);
 
     // A bought Skill d6 costs 4 Sway (004-M2, D1); the grunt caps at 4 success levels (004-M5).
     let bought = apply(

@@ -1226,3 +1226,49 @@ fn a19_a_nihil_spell_is_nullified_only_by_a_resist_with_net_of_at_least_one() {
         false
     );
 }
+
+#[test]
+fn m24_a_rage_attack_reports_its_damage_and_is_the_turns_use_of_rage() {
+    let state = character();
+    // VITALITY 6 + ALERTNESS 2 = 8 dice against 8: 8, 9, 10 are 3 successes, no 1: net 3, 2 × 3 = 6.
+    let attack = apply(
+        &state,
+        json!({ "action": "check", "aspect": "VITALITY", "ability": "ALERTNESS", "difficulty": 8,
+                "rage_attack": true }),
+        &[8, 9, 10, 2, 3, 4, 5, 6],
+    );
+    assert_eq!(attack.result["net"], 3);
+    assert_eq!(attack.result["rage_damage"], 6);
+    assert_eq!(attack.state["sheet"]["rage_turns"], 1);
+    assert!(
+        attack.summary.contains("RAGE attack: 6 damage"),
+        "{}",
+        attack.summary
+    );
+    // A failed attack deals nothing but still uses RAGE.
+    let missed = apply(
+        &attack.state,
+        json!({ "action": "check", "aspect": "VITALITY", "ability": "ALERTNESS", "difficulty": 8,
+                "rage_attack": true }),
+        &[1, 2, 3, 4, 5, 6, 7, 2],
+    );
+    assert_eq!(missed.result["rage_damage"], 0);
+    assert_eq!(missed.state["sheet"]["rage_turns"], 2);
+    // A plain check leaves RAGE alone.
+    let plain = apply(
+        &state,
+        json!({ "action": "check", "aspect": "VITALITY", "ability": "ALERTNESS", "difficulty": 8 }),
+        &[8, 9, 10, 2, 3, 4, 5, 6],
+    );
+    assert_eq!(plain.result["rage_damage"], Value::Null);
+    assert_eq!(plain.state["sheet"]["rage_turns"], 0);
+    // A FURIOUS SPELLCASTER cast counts as the turn's RAGE too: RAGE 2 + WILLPOWER 4 = 6 dice
+    // against 8 + 1 − 3 = 6.
+    let furious = apply(
+        &state,
+        json!({ "action": "cast", "discipline": "ELEMENTAL", "level": 1, "furious": true }),
+        &[6, 7, 2, 3, 4, 5],
+    );
+    assert_eq!(furious.result["pool"], 6);
+    assert_eq!(furious.state["sheet"]["rage_turns"], 1);
+}

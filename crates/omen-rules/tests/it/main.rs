@@ -16,3 +16,4 @@ mod schemas;
 mod spelldice;
 mod support;
 mod t13;
+mod t13_levels;

@@ -829,3 +829,65 @@ fn a6_courtneys_table_is_reference_data_that_no_cast_consults() {
     assert_eq!(done.outcome.result, CastResult::Failure);
     assert_eq!(done.outcome.total, 5);
 }
+
+#[test]
+fn m8_most_casts_maximises_expected_successes_over_every_policy() {
+    // The anchor: level 2, spell level 1, base rule.
+    let most = exhaust(2, spell(1), Strategy::MostCasts, &base(), &limits()).unwrap();
+    assert_eq!(
+        most.expected_successes,
+        Ratio::new(7159u32.into(), 2888u32.into())
+    );
+    let optimal = exhaust(2, spell(1), Strategy::Optimal, &base(), &limits()).unwrap();
+    assert_eq!(
+        optimal.expected_successes,
+        Ratio::new(45623u32.into(), 19760u32.into())
+    );
+    assert_eq!("most-casts".parse(), Ok(Strategy::MostCasts));
+    for (level, spell_level) in [(1, 1), (2, 1), (3, 1), (3, 2)] {
+        let full = level as usize + 2;
+        let target = spell(spell_level).target();
+        let minimum = minimum_dice(target);
+        for variant in [false, true] {
+            let options = if variant {
+                SpellDiceOptions::variant()
+            } else {
+                base()
+            };
+            let mut policies: Vec<Vec<usize>> = vec![vec![0; full + 1]];
+            for pool in minimum..=full {
+                policies = policies
+                    .into_iter()
+                    .flat_map(|policy| {
+                        (minimum..=pool).map(move |k| {
+                            let mut next = policy.clone();
+                            next[pool] = k;
+                            next
+                        })
+                    })
+                    .collect();
+            }
+            // Every policy's day solved as a Markov chain from brute-force transitions.
+            let best = policies
+                .iter()
+                .map(|policy| chain_day(full, target, &|pool| policy[pool], variant).1)
+                .max()
+                .unwrap();
+            let most = exhaust(
+                level,
+                spell(spell_level),
+                Strategy::MostCasts,
+                &options,
+                &limits(),
+            )
+            .unwrap();
+            assert_eq!(
+                as_signed(&most.expected_successes),
+                best,
+                "level {level}, spell {spell_level}, variant {variant}"
+            );
+            let (exhausted, _) = chain_day(full, target, &|pool| most.commitments[pool], variant);
+            assert_eq!(most.exhausted_before_success, exhausted);
+        }
+    }
+}

@@ -199,3 +199,120 @@ fn a_writer_waits_for_another_and_then_gives_up_busy() {
         .unwrap();
     assert_eq!(store.log(&LogFilter::default()).unwrap().len(), 2);
 }
+
+/// Another program's SQLite file given as the database: refused before anything is written (no
+/// journal mode switch, no migration), by commands that write and by those that read, and left byte
+/// for byte as it was.
+#[test]
+fn a_foreign_sqlite_file_is_refused_and_left_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, setup) in [
+        (
+            "plain.sqlite",
+            "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('mine');",
+        ),
+        (
+            "marked.sqlite",
+            "PRAGMA application_id = 1234; CREATE TABLE campaign (id INTEGER);",
+        ),
+        (
+            "lookalike.sqlite",
+            "CREATE TABLE campaign (id INTEGER); CREATE TABLE photos (id INTEGER);",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch(setup).unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        for error in [
+            Store::open(&path).unwrap_err(),
+            Store::open_read_only(&path).unwrap_err(),
+        ] {
+            assert!(
+                matches!(error, StoreError::Foreign { .. }),
+                "{name}: {error:?}"
+            );
+            let message = error.to_string();
+            assert!(message.contains("is not an Omen database"), "{message}");
+            assert!(message.contains("nothing in it was changed"), "{message}");
+            assert!(!message.contains("CREATE"), "{message}");
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{name} was changed");
+        assert!(!dir.path().join(format!("{name}-wal")).exists());
+        assert!(!dir.path().join(format!("{name}.key")).exists());
+    }
+}
+
+/// Omen marks its own files, so a later open tells them from anyone else's.
+#[test]
+fn an_omen_database_is_marked_with_its_application_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("omen.db");
+    Store::open(&path).unwrap().create_campaign("Tak").unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let id: i32 = conn
+        .pragma_query_value(None, "application_id", |row| row.get(0))
+        .unwrap();
+    assert_eq!(id, omen_store::APPLICATION_ID);
+}
+
+/// Reading creates nothing: no directory, no database, no key.
+#[test]
+fn a_missing_database_is_named_and_not_created_by_a_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typo").join("omen.db");
+    let error = Store::open_read_only(&path).unwrap_err();
+    assert!(matches!(error, StoreError::NoDatabase { .. }), "{error:?}");
+    assert!(
+        error
+            .to_string()
+            .starts_with(&format!("no Omen database at {}", path.display())),
+        "{error}"
+    );
+    assert!(!dir.path().join("typo").exists());
+}
+
+/// A database (in write-ahead-log mode) in a directory nobody may write to is read as it stands.
+#[cfg(unix)]
+#[test]
+fn a_database_in_a_read_only_directory_can_be_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let inner = dir.path().join("shelf");
+    std::fs::create_dir(&inner).unwrap();
+    let path = inner.join("omen.db");
+    {
+        let mut store = Store::open(&path).unwrap();
+        crate::prepare(&mut store);
+        crate::roll_times(&mut store, 3);
+    }
+    let names = |dir: &std::path::Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = names(&inner);
+    std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let read = (|| {
+        let store = Store::open_read_only(&path)?;
+        let report = store.verify(crate::CAMPAIGN)?;
+        let entries = store.log(&LogFilter::default())?.len();
+        Ok::<_, StoreError>((report, entries))
+    })();
+    std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (report, entries) = read.unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+    assert_eq!(entries, 4);
+    // Nothing but SQLite's own shared-memory and log files (which a reader may make where it can
+    // write, as root can even here) is added.
+    let after: Vec<String> = names(&inner)
+        .into_iter()
+        .filter(|name| !name.ends_with("-shm") && !name.ends_with("-wal"))
+        .collect();
+    assert_eq!(after, before);
+}

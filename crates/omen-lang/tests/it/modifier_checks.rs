@@ -1,0 +1,101 @@
+//! What the checker knows about a dice term before rolling: regression tests named after what broke.
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+use num_rational::Ratio;
+use omen_core::Limits;
+use omen_lang::{Options, Value, compile, exact};
+
+type Q = Ratio<BigInt>;
+
+fn options(depth: u64) -> Options {
+    Options {
+        limits: Limits {
+            explode_depth: depth,
+            ..Limits::default()
+        },
+        ..Options::default()
+    }
+}
+
+fn distribution(source: &str, options: &Options) -> BTreeMap<i64, Q> {
+    let checked = compile(source, options).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+    let result = exact(&checked.program, &options.limits).expect("exact");
+    let values = result.distribution.values();
+    values
+        .entries()
+        .iter()
+        .map(|(v, w)| {
+            let Value::Int(v) = v else { panic!("{v:?}") };
+            (
+                *v,
+                Q::new(
+                    BigInt::from(w.clone()),
+                    BigInt::from(values.total().clone()),
+                ),
+            )
+        })
+        .collect()
+}
+
+fn warning_kinds(source: &str) -> Vec<&'static str> {
+    let checked = compile(source, &Options::default()).expect("compiles");
+    checked.warnings.iter().map(|w| w.kind).collect()
+}
+
+/// `d6!!rr<=6` rerolls the compounded total until it is 7 or more; every face is 6 or less, but the
+/// reroll never sees a face.
+#[test]
+fn a_reroll_after_a_compounding_explosion_sees_the_total() {
+    // A compounding d6 at depth 3: k sixes then a non-six v, or four sixes (24).
+    let mut compound = BTreeMap::new();
+    for sixes in 0..4i64 {
+        for v in 1..6i64 {
+            compound.insert(
+                6 * sixes + v,
+                Q::new(1.into(), BigInt::from(6i64.pow(sixes as u32 + 1))),
+            );
+        }
+    }
+    compound.insert(24, Q::new(1.into(), 1296.into()));
+    let at_least_7: Q = compound
+        .iter()
+        .filter(|(v, _)| **v >= 7)
+        .map(|(_, p)| p.clone())
+        .sum();
+    let want: BTreeMap<i64, Q> = compound
+        .iter()
+        .filter(|(v, _)| **v >= 7)
+        .map(|(v, p)| (*v, p / &at_least_7))
+        .collect();
+    assert_eq!(distribution("d6!!rr<=6", &options(3)), want);
+}
+
+/// `1d6!>=2min2`: the explosion decides on the face as rolled; the clamp comes later, so a 1 does not
+/// explode and the warning that every face explodes was false.
+#[test]
+fn a_clamp_after_an_explosion_does_not_make_every_face_explode() {
+    assert!(!warning_kinds("1d6!>=2min2").contains(&"always-explodes"));
+    assert!(warning_kinds("1d6!>=1").contains(&"always-explodes"));
+}
+
+/// Two keep/drop modifiers on one term apply in order.
+#[test]
+fn two_keeps_on_one_term_apply_in_order() {
+    let options = Options::default();
+    assert_eq!(
+        distribution("3d6kh2dl1", &options),
+        distribution("3d6kh1", &options)
+    );
+    assert_eq!(
+        distribution("5d6dl1dl1", &options),
+        distribution("5d6dl2", &options)
+    );
+    assert_eq!(
+        distribution("4d6kl3dh1", &options),
+        distribution("4d6kl2", &options)
+    );
+    let errors = compile("4d6kh3dh1", &options).err().expect("refused");
+    assert_eq!(errors[0].kind, "middle-keep");
+}

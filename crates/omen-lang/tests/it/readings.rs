@@ -1,0 +1,214 @@
+//! The canonical reading: it parses back to the same tree in Omen's notation, from whatever dialect it
+//! came; in Omen's notation, an expression another popular dialect reads differently always warns; and
+//! no input makes any dialect panic (a bounded fuzz).
+
+use omen_lang::syntax::dialect::{DIALECTS, OMEN};
+use omen_lang::syntax::{Dialect, ParseLimits, parse_with, render};
+use omen_lang::{Options, compile};
+use proptest::prelude::*;
+
+/// The reading of `source` in `dialect` and the warnings, or `None` when it does not parse.
+fn reading(source: &str, dialect: &'static Dialect) -> Option<(String, usize)> {
+    let parsed = parse_with(source, &ParseLimits::default(), dialect).ok()?;
+    Some((render::script(&parsed.script), parsed.warnings.len()))
+}
+
+fn modifier() -> impl Strategy<Value = String> {
+    let n = 1..7i64;
+    (
+        prop::sample::select(vec![
+            "kh", "kl", "k", "d", "dh", "dl", "r", "ro", "rr", "r<", "r<=", "ro<", "!", "!>",
+            "!>=", "!!", ">", "<", ">=", "<=", "=", "f", "f<", "min", "max", "cs>", "x",
+        ]),
+        n,
+    )
+        .prop_map(|(word, n)| match word {
+            "!" | "!!" | "x" => word.to_string(),
+            _ => format!("{word}{n}"),
+        })
+}
+
+fn dice_term() -> impl Strategy<Value = String> {
+    (
+        prop::option::of(1..6i64),
+        prop::sample::select(vec!["4", "6", "8", "10", "20", "F", "%"]),
+        prop::collection::vec(modifier(), 0..3),
+    )
+        .prop_map(|(count, sides, mods)| {
+            let count = count.map_or(String::new(), |c| c.to_string());
+            format!("{count}d{sides}{}", mods.concat())
+        })
+}
+
+/// Glued expressions: dice terms, groups, arithmetic and comparisons, written the way players type
+/// them in every dialect.
+fn expression() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        4 => dice_term(),
+        1 => (0..20i64).prop_map(|n| n.to_string()),
+        1 => (dice_term(), prop::sample::select(vec!["kh1", "kl1", ">3", ">=10", "d1"]))
+            .prop_map(|(d, m)| format!("{{{d}}}{m}")),
+        1 => (dice_term(), dice_term()).prop_map(|(a, b)| format!("{{{a},{b}}}kh1")),
+    ];
+    leaf.prop_recursive(3, 8, 2, |inner| {
+        (
+            inner.clone(),
+            prop::sample::select(vec!["+", "-", "*", "/", " + ", " > ", " >= "]),
+            inner,
+        )
+            .prop_map(|(a, op, b)| format!("{a}{op}{b}"))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Whatever dialect parsed it, the reading parses back in Omen's notation to the same tree: rendering
+    /// that parse gives the reading again, and it compiles whenever the original did.
+    #[test]
+    fn the_reading_parses_back_to_the_same_tree(source in expression()) {
+        for &dialect in &DIALECTS {
+            let options = Options { dialect, ..Options::default() };
+            if compile(&source, &options).is_err() {
+                continue;
+            }
+            let Some((first, _)) = reading(&source, dialect) else { continue };
+            let (second, _) = reading(&first, &OMEN)
+                .unwrap_or_else(|| panic!("{}: `{source}` read as `{first}`, which does not parse", dialect.name));
+            prop_assert_eq!(&second, &first, "{}: `{}`", dialect.name, source);
+            prop_assert!(
+                compile(&first, &Options::default()).is_ok(),
+                "{}: `{}` compiles but its reading `{}` does not", dialect.name, source, first
+            );
+        }
+    }
+
+    /// In Omen's notation, an expression written without spaces that Roll20, Foundry or rpg-dice-roller
+    /// accepts with another meaning always warns. (With spaces around an operator, Omen's documented rule
+    /// applies: whitespace ends a dice term.)
+    #[test]
+    fn the_default_dialect_warns_where_a_popular_dialect_reads_differently(source in expression()) {
+        if source.contains(' ') {
+            return Ok(());
+        }
+        let Ok(checked) = compile(&source, &Options::default()) else { return Ok(()) };
+        let Some((ours, _)) = reading(&source, &OMEN) else { return Ok(()) };
+        let warnings = checked.warnings.len();
+        for name in ["roll20", "foundry", "rpg-dice-roller"] {
+            let dialect = Dialect::named(name).expect("a dialect");
+            let accepted = compile(&source, &Options { dialect, ..Options::default() }).is_ok();
+            if let Some((theirs, _)) = reading(&source, dialect).filter(|_| accepted)
+                && theirs != ours
+            {
+                prop_assert!(
+                    warnings > 0,
+                    "`{}` reads as `{}` in Omen and as `{}` in {}, without a warning", source, ours, theirs, name
+                );
+            }
+        }
+    }
+
+    /// Hostile input in any dialect: an answer, never a panic.
+    #[test]
+    fn no_input_makes_a_dialect_panic(source in "[0-9dDfFkhlrox!<>=%.,{}()\\[\\] +*/^#a-z\u{2212}]{0,40}") {
+        for &dialect in &DIALECTS {
+            let options = Options { dialect, ..Options::default() };
+            let _ = compile(&source, &options);
+        }
+    }
+}
+
+#[test]
+fn readings_of_the_issues_examples() {
+    let cases = [
+        ("omen", "3d6 > 2d10", "(3d6) > (2d10)"),
+        ("omen", "10d6 > 10d6", "(10d6) > (10d6)"),
+        (
+            "omen",
+            "1d20 + 5 + 1d4 >= 15",
+            "(((1d20) + 5) + (1d4)) >= 15",
+        ),
+        ("omen", "4d6khro1", "4d6kh1ro=1"),
+        ("omen", "dFro-1", "dFro=-1"),
+        ("omen", "3d6kh2dl1", "3d6kh2dl1"),
+        ("roll20", "3d6>3", "3d6>=3"),
+        ("roll20", "{5d6!!}>8", "{d6!!, d6!!, d6!!, d6!!, d6!!}>=8"),
+        ("foundry", "1d20r1", "1d20ro=1"),
+        ("foundry", "4d6ms>=10", "(4d6) - 10"),
+        ("avrae", "1d20 // 2", "(1d20) / 2"),
+        ("dice-maiden", "6d10 t7 ! to hit", "6d10>=7"),
+        ("dice-maiden", "1+2*3", "(1 + 2) * 3"),
+    ];
+    for (dialect, source, want) in cases {
+        let dialect = Dialect::named(dialect).expect("a dialect");
+        let (got, _) =
+            reading(source, dialect).unwrap_or_else(|| panic!("`{source}` does not parse"));
+        assert_eq!(got, want, "{}: `{source}`", dialect.name);
+    }
+}
+
+#[test]
+fn the_default_dialect_names_the_other_reading_and_the_plain_spelling() {
+    let warned = |source: &str| -> Vec<(String, String)> {
+        let parsed = parse_with(source, &ParseLimits::default(), &OMEN).expect("parses");
+        parsed
+            .warnings
+            .into_iter()
+            .map(|w| (w.message, w.help.unwrap_or_default()))
+            .collect()
+    };
+    let w = warned("3d6>3");
+    assert!(w[0].0.contains("in Roll20"), "{w:?}");
+    assert!(
+        w[0].1.contains("`>=4`") && w[0].1.contains("`>=3`"),
+        "{w:?}"
+    );
+    let w = warned("1d20r1");
+    assert!(w[0].0.contains("Foundry"), "{w:?}");
+    assert!(
+        w[0].1.contains("`rr1`") && w[0].1.contains("`ro1`"),
+        "{w:?}"
+    );
+    let w = warned("4d6k3");
+    assert!(
+        w[0].0.contains("Avrae") && w[0].1.contains("`kh3`"),
+        "{w:?}"
+    );
+    let w = warned("{4d6+3d8}kh1");
+    assert!(w[0].0.contains("Roll20"), "{w:?}");
+    let w = warned("1d20 // 2");
+    assert!(w[0].0.contains("Avrae"), "{w:?}");
+    let w = warned("dF!-1");
+    assert!(w[0].1.contains("`!=-1`"), "{w:?}");
+    // No warning where every dialect agrees.
+    for source in [
+        "4d6kh3",
+        "2d20kl1",
+        "3d6 > 2d10",
+        "10d10>=8f1",
+        "1d20ro1",
+        "4d6rr1",
+    ] {
+        assert!(warned(source).is_empty(), "{source}: {:?}", warned(source));
+    }
+}
+
+#[test]
+fn typographic_look_alikes_get_a_hint() {
+    for source in [
+        "2d6 \u{2212} 1",
+        "4d6\u{00D7}2",
+        "\u{FF13}d6",
+        "1d20 \u{2013} 2",
+    ] {
+        let errors = compile(source, &Options::default())
+            .err()
+            .expect("an error");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.help.as_deref().is_some_and(|h| h.contains("type"))),
+            "{source}: {errors:?}"
+        );
+    }
+}
