@@ -382,50 +382,120 @@ fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
 }
 
 pub fn odds_text(odds: &Value) -> String {
-    let mut text = String::new();
-    render_odds(odds, "", &mut text);
+    let mut text = String::from("\n");
+    render_odds(odds, "  ", &mut text);
     text
 }
 
-/// Odds JSON for people: every `{fraction, percent}` as "fraction ≈ percent", nested keys indented.
-fn render_odds(value: &Value, indent: &str, out: &mut String) {
-    match value {
-        Value::Object(map) if map.contains_key("fraction") => {
-            out.push_str(&format!(
-                "{} ≈ {:.2}%\n",
-                map["fraction"].as_str().unwrap_or("?"),
-                map.get("percent")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(f64::NAN)
-            ));
-        }
-        Value::Object(map) => {
-            out.push('\n');
-            for (key, item) in map {
-                out.push_str(&format!("{indent}  {key}: "));
-                render_odds(item, &format!("{indent}  "), out);
-            }
-        }
-        Value::Array(items) => {
-            out.push('\n');
-            for item in items {
-                match item.get("outcome") {
-                    Some(outcome) => {
-                        let label = outcome_label(outcome);
-                        out.push_str(&format!("{indent}  {label:<12} "));
-                        let mut rest = item.clone();
-                        rest.as_object_mut().map(|m| m.remove("outcome"));
-                        render_odds(&rest, &format!("{indent}  "), out);
-                    }
-                    None => {
-                        out.push_str(&format!("{indent}  - "));
-                        render_odds(item, &format!("{indent}  "), out);
-                    }
-                }
-            }
-        }
-        other => out.push_str(&format!("{other}\n")),
+/// A probability as the rule sets give it, `{fraction, percent}`.
+fn probability(value: &Value) -> Option<(&str, f64)> {
+    let map = value.as_object()?;
+    let fraction = map.get("fraction")?.as_str()?;
+    Some((fraction, map.get("percent")?.as_f64()?))
+}
+
+/// A distribution as the rule sets give it: a list of `{outcome, fraction, percent}`.
+fn distribution(value: &Value) -> Option<Vec<(String, &str, f64)>> {
+    let items = value.as_array()?;
+    if items.is_empty() {
+        return None;
     }
+    items
+        .iter()
+        .map(|item| {
+            let (fraction, percent) = probability(item)?;
+            Some((outcome_label(item.get("outcome")?), fraction, percent))
+        })
+        .collect()
+}
+
+/// Odds JSON for people: plain values as aligned `name  value` lines (absent ones left out), each
+/// distribution as a table with aligned fraction and percent columns and a sentence naming its most
+/// likely outcome, nested objects indented under their name.
+fn render_odds(value: &Value, indent: &str, out: &mut String) {
+    let Some(map) = value.as_object() else {
+        out.push_str(&format!("{indent}{}\n", plain(value)));
+        return;
+    };
+    let width = map
+        .iter()
+        .filter(|(_, v)| is_plain(v))
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (key, item) in map.iter().filter(|(_, v)| is_plain(v)) {
+        out.push_str(&format!("{indent}{key:<width$}  {}\n", plain(item)));
+    }
+    for (key, item) in map.iter().filter(|(_, v)| !is_plain(v) && !v.is_null()) {
+        if let Some(rows) = distribution(item) {
+            out.push('\n');
+            render_distribution(key, &rows, indent, out);
+        } else if item.is_object() {
+            out.push_str(&format!("{indent}{key}:\n"));
+            render_odds(item, &format!("{indent}  "), out);
+        } else if let Some(items) = item.as_array() {
+            out.push_str(&format!("{indent}{key}:\n"));
+            for element in items {
+                render_odds(element, &format!("{indent}  "), out);
+            }
+        }
+    }
+}
+
+/// A value printed on one line: a probability as `fraction ≈ percent`, anything else as JSON.
+fn plain(value: &Value) -> String {
+    match probability(value) {
+        Some((fraction, percent)) => format!("{fraction} ≈ {percent:.2}%"),
+        None => match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        },
+    }
+}
+
+/// Whether a value is shown on one line rather than as a table or a nested block.
+fn is_plain(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Object(_) => probability(value).is_some(),
+        Value::Array(items) => items.iter().all(|i| !i.is_object() && !i.is_array()),
+        _ => true,
+    }
+}
+
+fn render_distribution(name: &str, rows: &[(String, &str, f64)], indent: &str, out: &mut String) {
+    let label = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(name.chars().count());
+    let fraction = rows
+        .iter()
+        .map(|r| r.1.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    out.push_str(&format!(
+        "{indent}{name:<label$}  {:>fraction$}  {:>7}\n",
+        "P", "%"
+    ));
+    for (outcome, p, percent) in rows {
+        out.push_str(&format!(
+            "{indent}{outcome:<label$}  {p:>fraction$}  {percent:>6.2}%\n"
+        ));
+    }
+    // The first of the most likely outcomes, in the order the rule set lists them.
+    let mut likeliest = &rows[0];
+    for row in rows {
+        if row.2 > likeliest.2 {
+            likeliest = row;
+        }
+    }
+    out.push_str(&format!(
+        "{indent}most likely: {} ({:.2}%)\n",
+        likeliest.0, likeliest.2
+    ));
 }
 
 /// Runs `action` of `game_name` for the holder; `false` when the input was bad (reported on stderr).

@@ -288,3 +288,30 @@ fn omen_act_takes_any_action_as_json_and_names_what_is_wrong() {
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
     }
 }
+
+/// Game odds print as aligned tables with a sentence, not as a dump of JSON keys. At modifier -5 the
+/// bad band of the d50 grows to 1-15 and the good band shrinks to 46-50 (002-M1): 3/10, 3/5, 1/10.
+#[test]
+fn game_odds_print_as_an_aligned_table_with_a_sentence() {
+    let run = omen_ok(&[
+        "luck",
+        "roll",
+        "--sheet",
+        r#"{"intrinsic":[]}"#,
+        "--event-modifier",
+        "-5",
+        "--odds",
+    ]);
+    let expected = "\
+odds of roll:
+  karmic_modifier  0
+  modifier         -5
+
+  outcomes     P        %
+  bad       3/10   30.00%
+  neutral    3/5   60.00%
+  good      1/10   10.00%
+  most likely: neutral (60.00%)
+";
+    assert_eq!(run.stdout, expected);
+}
