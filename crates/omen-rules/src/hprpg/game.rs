@@ -86,6 +86,11 @@ pub enum HprpgGameError {
     #[error("a sustained spell needs a name; name it so it can be ended later")]
     UnnamedSpell,
     #[error(
+        "a MASS delivery requires at least 4 successes (003-M17), not {0}; ask for 4 or more, or \
+         deliver by WANDTIP or RANGED"
+    )]
+    MassBelowFour(u32),
+    #[error(
         "{effect} of {count} asked for, above its cap of {cap} for a level-{level} spell (2 × level, 1 \
          for NIHIL); ask for at most {cap}"
     )]
@@ -798,15 +803,22 @@ fn casting_aspect(sheet: &CharacterSheet, discipline: Discipline, given: Option<
     })
 }
 
-fn delivery(kind: DeliveryKind, targets: u32, required: Option<u32>) -> Delivery {
-    match kind {
+/// The delivery asked for. A MASS requirement below the rule's 4 is refused rather than raised, so
+/// a player never casts against a requirement they did not ask for.
+fn delivery(
+    kind: DeliveryKind,
+    targets: u32,
+    required: Option<u32>,
+) -> Result<Delivery, HprpgGameError> {
+    Ok(match kind {
         DeliveryKind::Caster => Delivery::Caster,
         DeliveryKind::Wandtip => Delivery::Wandtip { targets },
         DeliveryKind::Ranged => Delivery::Ranged { targets },
-        DeliveryKind::Mass => Delivery::Mass {
-            required: required.unwrap_or(4),
+        DeliveryKind::Mass => match required.unwrap_or(4) {
+            required if required < 4 => return Err(HprpgGameError::MassBelowFour(required)),
+            required => Delivery::Mass { required },
         },
-    }
+    })
 }
 
 fn check_allocation(level: u32, optional: OptionalSuccesses) -> Result<(), HprpgGameError> {
@@ -932,7 +944,7 @@ fn prepare_cast(
         options,
         limits,
     )?;
-    let required = delivery(delivery_kind.0, delivery_kind.1, delivery_kind.2).required();
+    let required = delivery(delivery_kind.0, delivery_kind.1, delivery_kind.2)?.required();
     let info = json!({
         "aspect": aspect,
         "pool": pool,

@@ -1272,3 +1272,19 @@ fn m24_a_rage_attack_reports_its_damage_and_is_the_turns_use_of_rage() {
     assert_eq!(furious.result["pool"], 6);
     assert_eq!(furious.state["sheet"]["rage_turns"], 1);
 }
+
+/// A MASS delivery requires 4 or more successes (003-M17): a smaller requirement is refused with a
+/// message instead of being raised to 4 behind the player's back; 4 itself is cast as asked.
+#[test]
+fn m17_a_mass_requirement_below_four_is_refused_not_raised() {
+    let state = character();
+    let low = json!({ "action": "cast", "discipline": "ELEMENTAL", "level": 3,
+                      "delivery": "mass", "required": 3 });
+    let message = refused(&state, low).to_string();
+    assert!(message.contains("at least 4"), "{message}");
+    assert!(message.contains("not 3"), "{message}");
+    let four = json!({ "action": "cast", "discipline": "ELEMENTAL", "level": 3,
+                       "delivery": "mass", "required": 4 });
+    let applied = apply(&state, four, &[1, 4, 5, 8, 8, 9, 11]);
+    assert_eq!(applied.result["required"], 4);
+}
