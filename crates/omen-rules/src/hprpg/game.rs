@@ -771,7 +771,7 @@ fn prepare_check(
         options,
         limits,
     )?;
-    let info = json!({
+    let mut info = json!({
         "pool": pool,
         "difficulty": check.difficulty(),
         "intractability": check.intractability(),
@@ -780,6 +780,11 @@ fn prepare_check(
         "zero_dot_rule": zero_dot_rule,
         "extra_damage": adjustment.extra_damage,
     });
+    // Only with DRYAD'S EMBRACE, so that every other check's result (and a logged one replayed)
+    // keeps its shape.
+    if let Some(per_success) = adjustment.growth_per_success {
+        info["growth_per_success"] = json!(per_success);
+    }
     Ok(Prepared {
         check,
         keep_better: adjustment.keep_better_of_two,
@@ -1126,11 +1131,19 @@ fn apply_action(
                     after.sheet.rage_turns
                 ));
             }
+            // DRYAD'S EMBRACE: the plant grows by the net successes (003-M25); a failed check
+            // grows nothing.
+            let growth = info["growth_per_success"]
+                .as_u64()
+                .map(|per| per.saturating_mul(u64::try_from(roll.net.max(0)).unwrap_or(0)));
+            if let Some(centimetres) = growth {
+                summary.push_str(&format!("; DRYAD'S EMBRACE: {centimetres} cm of growth"));
+            }
             let automatic = automatic_success_note(&check);
             if let Some(note) = &automatic {
                 summary.push_str(&format!("; {note}"));
             }
-            let result = merge(
+            let mut result = merge(
                 info,
                 json!({
                     "roll": roll,
@@ -1142,6 +1155,9 @@ fn apply_action(
                     "rage_turns": after.sheet.rage_turns,
                 }),
             );
+            if let Some(centimetres) = growth {
+                result["growth_centimetres"] = json!(centimetres);
+            }
             Ok((result, after, summary))
         }
         HprpgAction::Cast {

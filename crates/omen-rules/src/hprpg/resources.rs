@@ -444,6 +444,8 @@ pub struct CheckAdjustment {
     /// RAPID REFLEXES (003-A20).
     pub keep_better_of_two: bool,
     pub extra_damage: u32,
+    /// DRYAD'S EMBRACE: centimetres a plant grows per net success.
+    pub growth_per_success: Option<u32>,
 }
 
 /// Adds up what `feats` do to a check (003-M25): bonus dice, DV changes, automatic successes, RAPID
@@ -465,8 +467,13 @@ pub fn apply_feats(feats: &[Feat]) -> Result<CheckAdjustment, ResourceError> {
                 adjustment.automatic_successes += successes;
             }
             FeatEffect::KeepBetterOfTwo => adjustment.keep_better_of_two = true,
-            FeatEffect::Growth { difficulty, .. } => {
+            FeatEffect::Growth {
+                difficulty,
+                centimetres_per_success,
+                ..
+            } => {
                 adjustment.fixed_difficulty = Some(difficulty);
+                adjustment.growth_per_success = Some(centimetres_per_success);
             }
             FeatEffect::ExtraDamage { damage } => adjustment.extra_damage += damage,
             FeatEffect::ExtraAttack { penalty_dice } => {

@@ -668,6 +668,7 @@ fn m25_feats_are_data_applied_to_a_check() {
             automatic_successes: 1,
             keep_better_of_two: false,
             extra_damage: 2,
+            growth_per_success: None,
         })
     );
     assert_eq!(
@@ -1287,4 +1288,41 @@ fn m17_a_mass_requirement_below_four_is_refused_not_raised() {
                        "delivery": "mass", "required": 4 });
     let applied = apply(&state, four, &[1, 4, 5, 8, 8, 9, 11]);
     assert_eq!(applied.result["required"], 4);
+}
+
+/// DRYAD'S EMBRACE (003-M25): a NURTURE check at DV 8 whatever DV is given, once a day, and the
+/// plant grows 30 cm per net success. 8, 9 and 10 all meet DV 8 and none is a catastrophe: net 3,
+/// so 90 cm; 2, 3 and 4 meet nothing: net 0, no growth.
+#[test]
+fn m25_dryads_embrace_reports_thirty_centimetres_of_growth_per_success() {
+    let state = hprpg()
+        .new_character(&json!({ "sheet": {
+            "aspects": aspects(&[("INSIGHT", 2)]),
+            "abilities": { "NURTURE": 1 },
+            "feats": ["DRYAD'S EMBRACE"]
+        }}))
+        .unwrap();
+    let embrace = json!({ "action": "check", "aspect": "INSIGHT", "ability": "NURTURE",
+                          "difficulty": 3, "feats": ["DRYAD'S EMBRACE"] });
+    let grown = apply(&state, embrace.clone(), &[8, 9, 10]);
+    assert_eq!(grown.result["difficulty"], 8);
+    assert_eq!(grown.result["net"], 3);
+    assert_eq!(grown.result["growth_centimetres"], 90);
+    assert!(
+        grown.summary.contains("DRYAD'S EMBRACE: 90 cm of growth"),
+        "{}",
+        grown.summary
+    );
+    let withered = apply(&state, embrace.clone(), &[2, 3, 4]);
+    assert_eq!(withered.result["growth_centimetres"], 0);
+    // Once a day: the same character cannot embrace again before a new day.
+    assert!(!problems(&grown.state, embrace).is_empty());
+    // A check without the feat reports no growth at all, and keeps the result's old shape.
+    let plain = apply(
+        &state,
+        json!({ "action": "check", "aspect": "INSIGHT", "ability": "NURTURE", "difficulty": 8 }),
+        &[8, 9, 10],
+    );
+    assert!(plain.result.get("growth_centimetres").is_none());
+    assert!(plain.result.get("growth_per_success").is_none());
 }
