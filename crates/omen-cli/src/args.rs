@@ -138,15 +138,8 @@ pub struct PlotArgs {
     /// Set a script parameter; a range `A..B` draws one line per value.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_prob_param)]
     pub params: Vec<ProbParam>,
-    /// The notation the expressions are written in, as for `omen prob` (see docs/dialects.md).
-    #[arg(
-        long,
-        value_name = "NAME",
-        env = "OMEN_DIALECT",
-        default_value = "omen",
-        value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
-    )]
-    pub dialect: String,
+    #[command(flatten)]
+    pub dialect: DialectArg,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The campaign whose saved roll `@NAME` names.
@@ -323,16 +316,8 @@ pub struct ProbArgs {
     /// `A..B` of integers (at most 100 values) gives one column per value. Repeat for more.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_prob_param)]
     pub params: Vec<ProbParam>,
-    /// The notation the expressions are written in: Omen's own, or another roller's with that roller's
-    /// meanings (see docs/dialects.md). The reading line shows how it was read.
-    #[arg(
-        long,
-        value_name = "NAME",
-        env = "OMEN_DIALECT",
-        default_value = "omen",
-        value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
-    )]
-    pub dialect: String,
+    #[command(flatten)]
+    pub dialect: DialectArg,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The campaign whose saved roll `@NAME` names.
@@ -389,22 +374,43 @@ pub struct ScriptArgs {
     /// Repeat for more.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, Value)>,
-    /// The notation the expression is written in: Omen's own, or another roller's with that roller's
-    /// meanings (see docs/dialects.md). The reading line shows how it was read.
-    #[arg(
-        long,
-        value_name = "NAME",
-        env = "OMEN_DIALECT",
-        default_value = "omen",
-        value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
-    )]
-    pub dialect: String,
+    #[command(flatten)]
+    pub dialect: DialectArg,
 }
 
 impl ScriptArgs {
     /// The dialect named by `--dialect` (clap has checked the name).
     pub fn dialect(&self) -> &'static omen_lang::syntax::Dialect {
-        omen_lang::syntax::Dialect::named(&self.dialect).unwrap_or_default()
+        self.dialect.dialect()
+    }
+}
+
+/// `--dialect`, declared once for every command that reads an expression.
+#[derive(Clone, Debug, Args)]
+pub struct DialectArg {
+    /// The notation the expression is written in: Omen's own, or another roller's with that roller's
+    /// meanings (see docs/dialects.md). The reading line shows how it was read.
+    #[arg(
+        long = "dialect",
+        value_name = "NAME",
+        env = "OMEN_DIALECT",
+        default_value = "omen",
+        value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
+    )]
+    pub name: String,
+}
+
+impl DialectArg {
+    /// Omen's own notation, for inputs that name none (saved rolls are stored in it).
+    pub fn omen() -> Self {
+        DialectArg {
+            name: "omen".to_string(),
+        }
+    }
+
+    /// The dialect named (clap has checked the name).
+    pub fn dialect(&self) -> &'static omen_lang::syntax::Dialect {
+        omen_lang::syntax::Dialect::named(&self.name).unwrap_or_default()
     }
 }
 

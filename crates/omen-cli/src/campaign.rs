@@ -803,7 +803,7 @@ pub fn saved_input(
         // A saved roll is kept in Omen's own notation.
         ScriptArgs {
             params,
-            dialect: "omen".to_string(),
+            dialect: crate::args::DialectArg::omen(),
         },
     ))
 }
