@@ -361,6 +361,21 @@ pub(crate) struct Chain<'a> {
     pub key: &'a Key,
 }
 
+/// A campaign's row id, identity and public key, by name (the last two are absent only in rows
+/// altered outside omen).
+pub(crate) fn campaign_identity(
+    conn: &Connection,
+    campaign: &str,
+) -> Result<(i64, Option<String>, Option<String>), StoreError> {
+    conn.query_row(
+        "SELECT id, uid, public_key FROM campaign WHERE name = ?1",
+        [campaign],
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+    )
+    .optional()?
+    .ok_or_else(|| StoreError::campaign(campaign))
+}
+
 impl<'a> Chain<'a> {
     /// The chain of `campaign`, checked against `key`. The caller holds the write transaction.
     pub(crate) fn open(
@@ -368,14 +383,8 @@ impl<'a> Chain<'a> {
         campaign: &str,
         key: &'a Key,
     ) -> Result<Self, StoreError> {
-        let (campaign_id, uid, public_key): (i64, Option<String>, Option<String>) = conn
-            .query_row(
-                "SELECT id, uid, public_key FROM campaign WHERE name = ?1",
-                [campaign],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-            )
-            .optional()?
-            .ok_or_else(|| StoreError::campaign(campaign))?;
+        let (campaign_id, uid, public_key): (i64, Option<String>, Option<String>) =
+            campaign_identity(conn, campaign)?;
         let (Some(uid), Some(public_key)) = (uid, public_key) else {
             return Err(StoreError::Corrupt(format!(
                 "campaign `{campaign}` has no identity or public key: its rows were altered outside omen"

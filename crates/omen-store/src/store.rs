@@ -1300,14 +1300,8 @@ pub(crate) fn check_campaign(
     campaign: &str,
     local_key: Option<&str>,
 ) -> Result<CampaignCheck, StoreError> {
-    let (id, uid, public_key): (i64, Option<String>, Option<String>) = conn
-        .query_row(
-            "SELECT id, uid, public_key FROM campaign WHERE name = ?1",
-            [campaign],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-        )
-        .optional()?
-        .ok_or_else(|| StoreError::campaign(campaign))?;
+    let (id, uid, public_key): (i64, Option<String>, Option<String>) =
+        log::campaign_identity(conn, campaign)?;
     let head = log::head(conn, id)?;
     let raw = log::raw_entries(conn, id)?;
     let entries = raw.len() as u64;
