@@ -1140,14 +1140,7 @@ impl Checker<'_> {
                 Modifier::Failure(_) => Some(PointTarget::Failure),
                 _ => None,
             };
-            let point = match &m.node {
-                Modifier::Explode { point, .. } => point.as_ref(),
-                Modifier::RerollOnce(p)
-                | Modifier::RerollRecursive(p)
-                | Modifier::Success(p)
-                | Modifier::Failure(p) => Some(p),
-                _ => None,
-            };
+            let point = m.node.point();
             if let (
                 Some(target),
                 Some(ComparePoint {

@@ -263,6 +263,20 @@ pub enum Modifier {
     Failure(ComparePoint),
 }
 
+impl Modifier {
+    /// The compare point the modifier is written with, if any.
+    pub fn point(&self) -> Option<&ComparePoint> {
+        match self {
+            Modifier::Explode { point, .. } => point.as_ref(),
+            Modifier::RerollOnce(p)
+            | Modifier::RerollRecursive(p)
+            | Modifier::Success(p)
+            | Modifier::Failure(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeepWhich {
     KeepHighest,

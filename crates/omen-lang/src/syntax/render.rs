@@ -376,15 +376,8 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
 
 /// Whether the modifier ends with a compare point written with a name.
 fn point_name(m: &Modifier) -> bool {
-    let point = match m {
-        Modifier::Explode { point, .. } => point.as_ref(),
-        Modifier::RerollOnce(p)
-        | Modifier::RerollRecursive(p)
-        | Modifier::Success(p)
-        | Modifier::Failure(p) => Some(p),
-        _ => None,
-    };
-    point.is_some_and(|p| matches!(p.value, PointValue::Name(_)))
+    m.point()
+        .is_some_and(|p| matches!(p.value, PointValue::Name(_)))
 }
 
 fn compare_point(out: &mut String, point: &ComparePoint) {
