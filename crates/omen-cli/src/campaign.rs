@@ -17,7 +17,7 @@ use clap::{Args, Subcommand};
 use omen_core::Limits;
 use omen_rules::Part;
 use omen_rules::stateful::Game;
-use omen_store::{Dice, LogFilter, SavedRoll, Store, StoreError};
+use omen_store::{Dice, LogFilter, Role, SavedRoll, Store, StoreError};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -65,6 +65,42 @@ pub enum CampaignCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Invite a member: prints a token, once, for the member to sign in with (only its hash is
+    /// kept). Logged, without the token.
+    Invite {
+        campaign: String,
+        /// gm does everything; player acts for the characters named with --char; observer reads.
+        #[arg(long, value_enum, ignore_case = true)]
+        role: RoleArg,
+        /// A character the player owns (repeat for several).
+        #[arg(long = "char", value_name = "NAME")]
+        characters: Vec<String>,
+    },
+    /// List a campaign's invites (never their tokens).
+    Invites { campaign: String },
+    /// Revoke an invite by its number (from `omen campaign invites`): its token stops working.
+    Revoke { campaign: String, id: i64 },
+}
+
+/// A member's role, as `--role` takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RoleArg {
+    /// The game master: everything.
+    Gm,
+    /// A player: acts for the characters they own.
+    Player,
+    /// An observer: reads only.
+    Observer,
+}
+
+impl From<RoleArg> for Role {
+    fn from(role: RoleArg) -> Role {
+        match role {
+            RoleArg::Gm => Role::GameMaster,
+            RoleArg::Player => Role::Player,
+            RoleArg::Observer => Role::Observer,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -318,7 +354,7 @@ macro_rules! attempt {
 
 pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
     let mut store = match &args.command {
-        CampaignCommand::List | CampaignCommand::Show { .. } => {
+        CampaignCommand::List | CampaignCommand::Show { .. } | CampaignCommand::Invites { .. } => {
             attempt!(open_read(&args.db.db, &args.db.key))
         }
         _ => attempt!(open_write(&args.db)),
@@ -415,6 +451,69 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
                 format,
                 &format!("campaign `{name}` deleted\n"),
                 &json!({ "deleted": name }),
+            )
+        }
+        CampaignCommand::Invite {
+            campaign,
+            role,
+            characters,
+        } => {
+            let names: Vec<&str> = characters.iter().map(String::as_str).collect();
+            let (invite, token) =
+                attempt!(store.create_invite_for(campaign, (*role).into(), &names));
+            let owns = if invite.characters.is_empty() {
+                String::new()
+            } else {
+                format!(" owning {}", escape::line(&invite.characters.join(", ")))
+            };
+            let text = format!(
+                "invite {} to `{}`: a {}{owns}\ntoken: {token}\nthis token is shown only now; give it to the member (revoke it with `omen campaign revoke {} {}`)\n",
+                invite.id,
+                escape::line(campaign),
+                invite.role,
+                escape::line(campaign),
+                invite.id
+            );
+            print(format, &text, &json!({ "invite": invite, "token": token }))
+        }
+        CampaignCommand::Invites { campaign } => {
+            let invites = attempt!(store.invites(campaign));
+            let mut text = String::new();
+            for invite in &invites {
+                let owns = if invite.characters.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", escape::line(&invite.characters.join(", ")))
+                };
+                let state = match &invite.revoked {
+                    Some(when) => format!("revoked {}", escape::line(when)),
+                    None => "active".to_string(),
+                };
+                text.push_str(&format!(
+                    "{:>4}  {:<8}{owns}  created {}  {state}\n",
+                    invite.id,
+                    invite.role.as_str(),
+                    escape::line(&invite.created)
+                ));
+            }
+            if invites.is_empty() {
+                text.push_str(&format!(
+                    "no invites; make one with `omen campaign invite {} --role gm`\n",
+                    escape::line(campaign)
+                ));
+            }
+            print(format, &text, &invites)
+        }
+        CampaignCommand::Revoke { campaign, id } => {
+            let invite = attempt!(store.revoke_invite(campaign, *id));
+            print(
+                format,
+                &format!(
+                    "invite {} of `{}` revoked: its token no longer works\n",
+                    invite.id,
+                    escape::line(campaign)
+                ),
+                &invite,
             )
         }
     }

@@ -69,6 +69,13 @@
 //! A file that holds another program's data is refused before anything is written to it: Omen marks
 //! its databases with [`APPLICATION_ID`].
 //!
+//! # Members
+//!
+//! A campaign's members join by invites ([`Store::create_invite`]): a [`Role`] (game master, player
+//! owning some characters, observer) and a random token shown once and kept only as its SHA-256.
+//! [`Store::authenticate`] turns a token into the [`Member`] it lets in; [`Store::revoke_invite`] ends
+//! it. Invites and revocations are logged without the token; exports carry no members.
+//!
 //! # Sessions
 //!
 //! [`Store::statistics`] counts dice per session. A session is a campaign's entries on one UTC calendar
@@ -85,6 +92,7 @@ mod error;
 mod exchange;
 mod key;
 mod log;
+mod members;
 mod replay;
 mod roll;
 mod schema;
@@ -97,6 +105,7 @@ pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
+pub use members::{Invite, Member, Role};
 pub use replay::ReplayReport;
 pub use roll::{ExpressionRoll, RollRecord, check_expression, param_value, roll_expression};
 pub use schema::APPLICATION_ID;

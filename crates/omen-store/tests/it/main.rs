@@ -6,6 +6,7 @@ mod characters;
 mod exchange;
 mod forgery;
 mod log;
+mod members;
 mod processes;
 mod saved;
 mod storage;
