@@ -76,6 +76,18 @@
 //! [`Store::authenticate`] turns a token into the [`Member`] it lets in; [`Store::revoke_invite`] ends
 //! it. Invites and revocations are logged without the token; exports carry no members.
 //!
+//! # Hidden rolls
+//!
+//! [`Store::act_with`], [`Store::roll_with`] and [`Store::roll_saved_with`] take [`EntryOptions`]: a
+//! [`Visibility`] (public, private, blind, self) and the [`Actor`] who made the entry. A hidden
+//! entry (format version 3) commits to its content with a salted SHA-256
+//! ([`LogEntry::compute_commitment`]) and its hash covers the commitment instead of the content, so
+//! the chain verifies without it; [`Store::reveal`] logs the salt, and verify checks every revealed
+//! (and every stored hidden) content against its commitment. [`Store::log_for`] and
+//! [`Store::entry_for`] give the log as a [`Viewer`] may see it, with what the rule sets keep for the
+//! game master removed for everyone else. Public entries with no actor are still written as version
+//! 2, so their form is unchanged.
+//!
 //! # Sessions
 //!
 //! [`Store::statistics`] counts dice per session. A session is a campaign's entries on one UTC calendar
@@ -99,6 +111,7 @@ mod schema;
 mod stats;
 mod store;
 mod time;
+mod visibility;
 
 pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
@@ -116,3 +129,4 @@ pub use store::{
     resolve_path,
 };
 pub use time::normalize_time;
+pub use visibility::{Actor, EntryOptions, Viewer, Visibility};

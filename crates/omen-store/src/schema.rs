@@ -25,6 +25,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0004_members.sql",
         include_str!("../migrations/0004_members.sql"),
     ),
+    (
+        "0005_visibility.sql",
+        include_str!("../migrations/0005_visibility.sql"),
+    ),
 ];
 
 /// The version that signs logs: upgrading to it re-anchors every campaign under the key.

@@ -10,6 +10,7 @@ mod members;
 mod processes;
 mod saved;
 mod storage;
+mod visibility;
 
 use std::path::{Path, PathBuf};
 

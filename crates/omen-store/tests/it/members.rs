@@ -150,16 +150,19 @@ fn invites_and_revocations_are_logged_without_the_token_and_the_log_verifies() {
 }
 
 #[test]
-fn a_version_three_database_gains_members_and_keeps_its_log() {
+fn a_version_three_database_gains_members_and_visibilities_and_keeps_its_log() {
     let (dir, path, mut store) = file_store();
     roll_times(&mut store, 3);
     let before = store.log(&LogFilter::default()).unwrap();
     drop(store);
     {
-        // The database as version 3 left it: no member tables.
+        // The database as version 3 left it: no member tables, no visibility columns.
         let conn = raw(&path);
         conn.execute_batch(
-            "DROP TABLE invite_character; DROP TABLE invite; PRAGMA user_version = 3;",
+            "DROP TABLE invite_character; DROP TABLE invite;
+             ALTER TABLE roll_log DROP COLUMN visibility; ALTER TABLE roll_log DROP COLUMN actor;
+             ALTER TABLE roll_log DROP COLUMN commitment; ALTER TABLE roll_log DROP COLUMN salt;
+             PRAGMA user_version = 3;",
         )
         .unwrap();
     }
