@@ -17,7 +17,7 @@ use clap::{Args, Subcommand};
 use omen_core::Limits;
 use omen_rules::Part;
 use omen_rules::stateful::Game;
-use omen_store::{Dice, LogFilter, Role, SavedRoll, Store, StoreError};
+use omen_store::{Dice, LogFilter, Member, Role, SavedRoll, Store, StoreError, Viewer, Visibility};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -154,6 +154,15 @@ pub struct LogArgs {
     pub command: Option<LogCommand>,
     #[command(flatten)]
     pub filter: LogFilterArgs,
+    /// List the log as this viewer sees it: gm (everything but players' self rolls) or player
+    /// (hidden rolls and the rule sets' game-master-only fields withheld) [default: the whole
+    /// database, as stored].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub view: Option<crate::act::ViewArg>,
+    /// With --view player: the player of this character (repeat for each character they own), who
+    /// also sees their private and self rolls; without it, an observer's view.
+    #[arg(long = "as-char", value_name = "NAME", requires = "view")]
+    pub as_characters: Vec<String>,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -198,6 +207,13 @@ pub enum LogCommand {
     Replay,
     /// Dice statistics per session.
     Stats,
+    /// Reveal a hidden (private, blind or self) roll: logs the salt of its commitment, after which
+    /// everyone sees it and `omen log verify` checks its content against the commitment.
+    Reveal {
+        campaign: String,
+        /// The entry's number, as `omen log` lists it.
+        sequence: u64,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -668,7 +684,8 @@ pub fn act(
         (Some(values), _) => Dice::Given(values.clone()),
         (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
-    let mut entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    let options = crate::args::VisibilityArg::options(holder.visibility);
+    let mut entry = attempt!(store.act_with(&campaign, name, &action, dice, limits, &options));
     // The log keeps everything; what is printed is what the view may see.
     entry.summary = seen.summary(&action, &entry.result, &entry.summary);
     entry.result = seen.show(Part::Result, &entry.result);
@@ -690,8 +707,33 @@ pub fn act(
     if let Some(seed) = entry.seed.filter(|_| !entry.dice.is_empty()) {
         text.push_str(&format!("seed: {seed}\n"));
     }
-    text.push_str(&format!("logged as entry {}\n", entry.sequence));
+    text.push_str(&format!(
+        "logged as entry {}{}\n",
+        entry.sequence,
+        hidden_note(&entry, &campaign)
+    ));
     print(holder.source.format, &text, &entry)
+}
+
+/// What a logged entry's visibility means for the table, after "logged as entry N".
+pub fn hidden_note(entry: &omen_store::LogEntry, campaign: &str) -> String {
+    let who = match entry.visibility {
+        Visibility::Public => return String::new(),
+        Visibility::Private => "the roller and the game master",
+        Visibility::Blind => "the game master",
+        Visibility::SelfOnly => "the roller",
+    };
+    format!(
+        " ({}: only {who} see{} it until `omen log reveal {} {}`)",
+        entry.visibility,
+        if entry.visibility == Visibility::Private {
+            ""
+        } else {
+            "s"
+        },
+        escape::line(campaign),
+        entry.sequence
+    )
 }
 
 fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
@@ -706,21 +748,58 @@ fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
 }
 
 pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
-    let store = attempt!(open_read(&args.db.db, &args.db.key));
     let format = args.db.format;
+    if let Some(LogCommand::Reveal { campaign, sequence }) = &args.command {
+        let mut store = attempt!(open_write(&args.db));
+        let entry = attempt!(store.reveal(campaign, *sequence));
+        return print(
+            format,
+            &format!(
+                "entry {sequence} of `{}` is revealed (by entry {}): everyone sees it now, and `omen log verify` checks it against its commitment\n",
+                escape::line(campaign),
+                entry.sequence
+            ),
+            &entry,
+        );
+    }
+    let store = attempt!(open_read(&args.db.db, &args.db.key));
     let filter = attempt!(filter(&store, &args.filter));
     let campaign = filter.campaign.clone().unwrap_or_default();
     match args.command.as_ref().unwrap_or(&LogCommand::List) {
         LogCommand::List => {
-            let entries = attempt!(store.log(&filter));
+            let entries = match args.view {
+                None => attempt!(store.log(&filter)),
+                Some(crate::act::ViewArg::Gm) => {
+                    attempt!(store.log_for(&filter, &Viewer::GameMaster))
+                }
+                Some(crate::act::ViewArg::Player) => {
+                    let member = Member {
+                        campaign: campaign.clone(),
+                        role: if args.as_characters.is_empty() {
+                            Role::Observer
+                        } else {
+                            Role::Player
+                        },
+                        characters: args.as_characters.clone(),
+                        // No invite: the player is known by the characters they own.
+                        invite_id: 0,
+                    };
+                    attempt!(store.log_for(&filter, &Viewer::Member(member)))
+                }
+            };
             let mut text = String::new();
             for e in &entries {
                 // What an entry is beyond its summary: dice entered by hand, a game master's edit, a
-                // re-anchoring under a key.
+                // re-anchoring under a key, a hidden roll.
+                let hidden;
                 let mark = match (e.dice_given, e.action.as_str()) {
                     (true, _) => "  [given dice]",
                     (_, "edit") => "  [game-master edit]",
                     (_, "migrate" | "import") => "  [re-anchored]",
+                    _ if !e.visibility.is_public() => {
+                        hidden = format!("  [{}]", e.visibility);
+                        hidden.as_str()
+                    }
                     _ => "",
                 };
                 text.push_str(&format!(
@@ -850,6 +929,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             }
             print(format, &text, &sessions)
         }
+        LogCommand::Reveal { .. } => unreachable!("handled before the store is opened to read"),
     }
 }
 
