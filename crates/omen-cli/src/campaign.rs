@@ -167,7 +167,7 @@ pub struct LogArgs {
     pub db: DbArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct LogFilterArgs {
     /// The campaign (may be left out when the database holds one campaign).
     #[arg(long, value_name = "NAME", global = true)]
@@ -207,6 +207,16 @@ pub enum LogCommand {
     Replay,
     /// Dice statistics per session.
     Stats,
+    /// Are the dice fair? Each die's faces against a fair die's and each expression's results against
+    /// its exact distribution, by a chi-square test with a plain verdict, per session and for the
+    /// whole campaign.
+    Fairness {
+        /// The campaign (else --campaign, else the database's only one).
+        campaign: Option<String>,
+        /// Only this session: a UTC date such as 2026-11-23.
+        #[arg(long, value_name = "DATE")]
+        session: Option<String>,
+    },
     /// Reveal a hidden (private, blind or self) roll: logs the salt of its commitment, after which
     /// everyone sees it and `omen log verify` checks its content against the commitment.
     Reveal {
@@ -715,6 +725,40 @@ pub fn act(
     print(holder.source.format, &text, &entry)
 }
 
+/// The lines of one section of a fairness report.
+fn fairness_text(text: &mut String, section: &omen_store::FairnessSection) {
+    let pooled = |fit: &Option<omen_store::Fit>| {
+        if fit.as_ref().is_some_and(|f| f.pooled) {
+            " [small outcomes pooled]"
+        } else {
+            ""
+        }
+    };
+    for die in &section.dice {
+        let given = if die.given > 0 {
+            format!(" ({} given by hand)", die.given)
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            "  {:<10} {:>6} rolled{given}: {}{}\n",
+            escape::line(&die.die),
+            die.rolled,
+            die.summary,
+            pooled(&die.fit)
+        ));
+    }
+    for mechanic in &section.mechanics {
+        text.push_str(&format!(
+            "  {:<10} {:>6} rolls: {}{}\n",
+            escape::line(&mechanic.mechanic),
+            mechanic.rolls,
+            escape::line(&mechanic.summary),
+            pooled(&mechanic.fit)
+        ));
+    }
+}
+
 /// What a logged entry's visibility means for the table, after "logged as entry N".
 pub fn hidden_note(entry: &omen_store::LogEntry, campaign: &str) -> String {
     let who = match entry.visibility {
@@ -763,7 +807,15 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
         );
     }
     let store = attempt!(open_read(&args.db.db, &args.db.key));
-    let filter = attempt!(filter(&store, &args.filter));
+    let mut filter_args = args.filter.clone();
+    if let Some(LogCommand::Fairness {
+        campaign: Some(named),
+        ..
+    }) = &args.command
+    {
+        filter_args.campaign = Some(named.clone());
+    }
+    let filter = attempt!(filter(&store, &filter_args));
     let campaign = filter.campaign.clone().unwrap_or_default();
     match args.command.as_ref().unwrap_or(&LogCommand::List) {
         LogCommand::List => {
@@ -928,6 +980,38 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                 text.push_str("no rolls\n");
             }
             print(format, &text, &sessions)
+        }
+        LogCommand::Fairness { session, .. } => {
+            let mut filter = filter;
+            if let Some(date) = session {
+                let (since, until) = attempt!(omen_store::session_bounds(date));
+                filter.since = Some(since);
+                filter.until = Some(until);
+            }
+            let report = attempt!(store.fairness(&campaign, &filter));
+            let mut text = format!(
+                "fairness of `{}`{}: {} rolls\n",
+                escape::line(&campaign),
+                session.as_ref().map_or(String::new(), |d| format!(
+                    " in session {}",
+                    escape::line(d)
+                )),
+                report.whole.rolls
+            );
+            fairness_text(&mut text, &report.whole);
+            if session.is_none() && report.sessions.len() > 1 {
+                for s in &report.sessions {
+                    text.push_str(&format!(
+                        "session {}: {} rolls\n",
+                        s.session, s.section.rolls
+                    ));
+                    fairness_text(&mut text, &s.section);
+                }
+            }
+            if report.whole.rolls == 0 {
+                text.push_str("no rolls to test\n");
+            }
+            print(format, &text, &report)
         }
         LogCommand::Reveal { .. } => unreachable!("handled before the store is opened to read"),
     }

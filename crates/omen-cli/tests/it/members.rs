@@ -225,3 +225,63 @@ fn a_player_view_of_a_luck_roll_keeps_the_hidden_modifiers_out() {
     let refused = at(&db, &["luck", "roll", "--visibility", "blind"]);
     assert_eq!(refused.code, 2);
 }
+
+#[test]
+fn the_fairness_report_flags_loaded_dice_and_says_when_there_are_too_few() {
+    let db = table("members_fairness");
+    ok(&db, &["char", "new", "Cato"]);
+    let few = ok(&db, &["log", "fairness", "Tak"]);
+    assert!(few.stdout.contains("no rolls to test"), "{}", few.stdout);
+    // Six rolls of 10d6 at the table: sixty d6 faces, evenly spread.
+    let even = "1,2,3,4,5,6,1,2,3,4";
+    let rest = "5,6,1,2,3,4,5,6,1,2";
+    let more = "3,4,5,6,1,2,3,4,5,6";
+    for dice in [even, rest, more, even, rest, more] {
+        ok(&db, &["roll", "10d6", "--char", "Cato", "--dice", dice]);
+    }
+    let fair = ok(&db, &["log", "fairness", "Tak"]);
+    assert!(
+        fair.stdout.contains("consistent with fair dice"),
+        "{}",
+        fair.stdout
+    );
+    assert!(fair.stdout.contains("10d6"), "{}", fair.stdout);
+    assert!(
+        fair.stdout.contains("too few rolls to tell"),
+        "{}",
+        fair.stdout
+    );
+    // Then a d6 that loves sixes.
+    for _ in 0..4 {
+        ok(
+            &db,
+            &[
+                "roll",
+                "10d6",
+                "--char",
+                "Cato",
+                "--dice",
+                "6,6,6,6,6,6,6,6,6,6",
+            ],
+        );
+    }
+    let loaded = ok(&db, &["log", "fairness", "Tak", "--format", "json"]);
+    let report = json(&loaded);
+    assert_eq!(report["whole"]["dice"][0]["die"], "d6");
+    assert_eq!(report["whole"]["dice"][0]["rolled"], 100);
+    assert_eq!(report["whole"]["dice"][0]["given"], 100);
+    assert_eq!(
+        report["whole"]["dice"][0]["verdict"]["verdict"],
+        "suspicious"
+    );
+    let text = ok(&db, &["log", "fairness"]);
+    assert!(text.stdout.contains("suspicious: p = "), "{}", text.stdout);
+    let today = report["sessions"][0]["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let session = ok(&db, &["log", "fairness", "--session", &today]);
+    assert!(session.stdout.contains("suspicious"), "{}", session.stdout);
+    let bad = at(&db, &["log", "fairness", "--session", "soon"]);
+    assert_eq!(bad.code, 2);
+}
