@@ -175,6 +175,11 @@ fn a_blind_roll_is_hidden_from_the_player_view_until_revealed() {
     assert_eq!(opened["result"], 17);
     assert!(opened["salt"].is_string());
     assert!(ok(&db, &["log", "verify"]).stdout.contains("intact"));
+    assert!(
+        ok(&db, &["log", "replay"])
+            .stdout
+            .contains("every result and state is the same")
+    );
     let again = at(&db, &["log", "reveal", "Tak", &sequence]);
     assert_eq!(again.code, 2);
     assert!(

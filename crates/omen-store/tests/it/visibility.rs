@@ -246,6 +246,8 @@ fn a_reveal_opens_the_commitment_for_everyone() {
     );
     assert_eq!(opened.compute_hash(), opened.hash);
     assert!(store.verify(CAMPAIGN).unwrap().is_ok());
+    let replay = store.replay(CAMPAIGN, &Limits::default()).unwrap();
+    assert!(replay.is_ok(), "{:?}", replay.problems);
     let again = store.reveal(CAMPAIGN, hidden.sequence).unwrap_err();
     assert!(again.to_string().contains("revealed already"), "{again}");
     let public = roll(&mut store, "Bren", "1d6", vec![1], Visibility::Public, None);
