@@ -9,7 +9,10 @@ use serde_json::Value;
 
 use crate::error::{Existing, StoreError};
 use crate::log::{self, ChainHead, LogEntry, RawEntry};
+use crate::members::Role;
 use crate::store::{SavedRoll, Store, campaign_id, character_rows, check_name, game, saved_rolls};
+use crate::visibility::{Sight, Viewer, rules_of};
+use omen_rules::{Part, View};
 
 /// The `format` field of an export.
 pub const EXPORT_FORMAT: &str = "omen-campaign";
@@ -26,6 +29,10 @@ struct Export {
     saved_rolls: Vec<SavedRoll>,
     log: Vec<ExportedEntry>,
     head: Option<ChainHead>,
+    /// Set on a viewer's copy ([`Store::export_campaign_for`]): what was withheld makes it a record
+    /// to read, not a campaign to import.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    redacted_for: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -77,6 +84,29 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotFound`], [`StoreError::Corrupt`] for rows that cannot be read.
     pub fn export_campaign(&self, name: &str) -> Result<Value, StoreError> {
+        self.export(name, None)
+    }
+
+    /// The campaign as `viewer` may see it: its log as [`Store::log_for`] lists it, and for anyone but
+    /// the game master its characters' sheets and states without what the rule sets keep for the game
+    /// master. Marked `redacted_for` (`gm`, `player` or `observer`); [`Store::import_campaign`] refuses
+    /// it, since what was withheld cannot be verified.
+    ///
+    /// # Errors
+    /// As [`Store::export_campaign`].
+    pub fn export_campaign_for(&self, name: &str, viewer: &Viewer) -> Result<Value, StoreError> {
+        let sight = self.sight(viewer)?;
+        let role = match viewer {
+            Viewer::GameMaster => Role::GameMaster,
+            Viewer::Member(member) => member.role,
+        };
+        let mut export = self.export(name, Some(&sight))?;
+        export["redacted_for"] = serde_json::json!(role);
+        Ok(export)
+    }
+
+    fn export(&self, name: &str, sight: Option<&Sight>) -> Result<Value, StoreError> {
+        let player = sight.is_some_and(|sight| !sight.game_master);
         self.read(|conn| {
             let id = campaign_id(conn, name)?;
             let (created, uid, public_key): (String, Option<String>, Option<String>) = conn
@@ -88,10 +118,17 @@ impl Store {
             let characters = character_rows(conn, id)?
                 .into_iter()
                 .map(|row| {
+                    let mut sheet: Value = serde_json::from_str(&row.sheet)?;
+                    let mut state: Value = serde_json::from_str(&row.state)?;
+                    if player {
+                        let hidden = rules_of(Some(&row.rule_set));
+                        sheet = hidden.show(View::Player, Part::Sheet, &sheet);
+                        state = hidden.show(View::Player, Part::State, &state);
+                    }
                     Ok(ExportedCharacter {
                         uid: row.uid,
-                        sheet: serde_json::from_str(&row.sheet)?,
-                        state: serde_json::from_str(&row.state)?,
+                        sheet,
+                        state,
                         name: row.name,
                         rule_set: row.rule_set,
                         state_version: row.state_version,
@@ -120,6 +157,10 @@ impl Store {
                     let entry = raw.parse().map_err(|problem| {
                         StoreError::Corrupt(format!("log entry {sequence}: {problem}"))
                     })?;
+                    let entry = match sight {
+                        Some(sight) => sight.see(entry),
+                        None => entry,
+                    };
                     Ok(ExportedEntry {
                         entry,
                         linked_character,
@@ -140,6 +181,7 @@ impl Store {
                 saved_rolls: saved_rolls(conn, id)?,
                 log,
                 head: log::head(conn, id)?,
+                redacted_for: None,
             };
             Ok(serde_json::to_value(export)?)
         })
@@ -166,6 +208,11 @@ impl Store {
             return Err(invalid(format!(
                 "its format is `{}`, not `{EXPORT_FORMAT}`",
                 export.format
+            )));
+        }
+        if let Some(viewer) = &export.redacted_for {
+            return Err(invalid(format!(
+                "it is a {viewer}'s view of a campaign, with what they may not see withheld, so it cannot be verified or imported; import the game master's export (`omen export`)"
             )));
         }
         if export.version > EXPORT_VERSION {

@@ -160,8 +160,8 @@ impl Viewer {
 
 /// What a viewer needs to decide, entry by entry: the characters it owns (by identity) and the
 /// entries revealed so far (by campaign identity and number).
-struct Sight {
-    game_master: bool,
+pub(crate) struct Sight {
+    pub(crate) game_master: bool,
     actor: String,
     owned: HashSet<String>,
     revealed: HashSet<(Option<String>, u64)>,
@@ -221,7 +221,7 @@ fn hidden_summary(visibility: Visibility) -> String {
     .to_string()
 }
 
-fn rules_of(rule_set: Option<&str>) -> &'static GameMasterOnly {
+pub(crate) fn rules_of(rule_set: Option<&str>) -> &'static GameMasterOnly {
     rule_set
         .and_then(omen_rules::find)
         .map_or(&const { GameMasterOnly::NOTHING }, |rules| {
@@ -293,7 +293,7 @@ fn without_game_master_fields(mut entry: LogEntry) -> LogEntry {
 }
 
 impl Sight {
-    fn see(&self, entry: LogEntry) -> LogEntry {
+    pub(crate) fn see(&self, entry: LogEntry) -> LogEntry {
         let revealed = self
             .revealed
             .contains(&(entry.campaign_uid.clone(), entry.sequence));
@@ -339,7 +339,7 @@ impl Sight {
 }
 
 impl Store {
-    fn sight(&self, viewer: &Viewer) -> Result<Sight, StoreError> {
+    pub(crate) fn sight(&self, viewer: &Viewer) -> Result<Sight, StoreError> {
         self.read(|conn| {
             Ok(Sight {
                 game_master: viewer.is_game_master(),

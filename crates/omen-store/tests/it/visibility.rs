@@ -378,3 +378,39 @@ fn entry_for_redacts_an_answer_for_the_member_who_made_it() {
     let answer = store.entry_for(entry, &Viewer::Member(bren)).unwrap();
     assert!(answer.redacted && answer.dice.is_empty() && answer.result.is_null());
 }
+
+#[test]
+fn a_players_export_withholds_what_they_may_not_see_and_cannot_be_imported() {
+    let (mut store, ayla, bren, _) = table();
+    roll(
+        &mut store,
+        "Bren",
+        "4d8",
+        vec![8, 8, 8, 7],
+        Visibility::Blind,
+        None,
+    );
+    let full = store.export_campaign(CAMPAIGN).unwrap().to_string();
+    assert!(full.contains(PLANTED));
+    for member in [ayla, bren] {
+        let export = store
+            .export_campaign_for(CAMPAIGN, &Viewer::Member(member))
+            .unwrap();
+        assert_eq!(export["redacted_for"], "player");
+        let text = export.to_string();
+        assert!(!text.contains(PLANTED), "{text}");
+        assert!(!text.contains("4d8"), "{text}");
+        assert!(!text.contains("\"salt\""), "{text}");
+        let mut other = Store::open_in_memory().unwrap();
+        let refused = other.import_campaign(&export, None).unwrap_err();
+        assert!(
+            refused.to_string().contains("cannot be verified"),
+            "{refused}"
+        );
+    }
+    let gm = store
+        .export_campaign_for(CAMPAIGN, &Viewer::GameMaster)
+        .unwrap();
+    assert_eq!(gm["redacted_for"], "gm");
+    assert!(gm.to_string().contains(PLANTED));
+}
