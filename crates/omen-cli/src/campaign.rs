@@ -273,6 +273,13 @@ pub enum SavedCommand {
 pub struct ExportArgs {
     /// The campaign to export (may be left out when the database holds one campaign).
     pub campaign: Option<String>,
+    /// Export what this viewer may see: gm, or player (hidden rolls and game-master-only fields
+    /// withheld). Such a copy is for reading: import refuses it.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub view: Option<crate::act::ViewArg>,
+    /// With --view player: the player of this character (repeat for each); else an observer.
+    #[arg(long = "as-char", value_name = "NAME", requires = "view")]
+    pub as_characters: Vec<String>,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -725,6 +732,29 @@ pub fn act(
     print(holder.source.format, &text, &entry)
 }
 
+/// The viewer `--view` and `--as-char` name: the game master, or a player known by the characters
+/// they own (an observer without any); `None` for the database's whole content.
+fn viewer(
+    campaign: &str,
+    view: Option<crate::act::ViewArg>,
+    characters: &[String],
+) -> Option<Viewer> {
+    match view? {
+        crate::act::ViewArg::Gm => Some(Viewer::GameMaster),
+        crate::act::ViewArg::Player => Some(Viewer::Member(Member {
+            campaign: campaign.to_string(),
+            role: if characters.is_empty() {
+                Role::Observer
+            } else {
+                Role::Player
+            },
+            characters: characters.to_vec(),
+            // No invite: the player is known by the characters they own.
+            invite_id: 0,
+        })),
+    }
+}
+
 /// The lines of one section of a fairness report.
 fn fairness_text(text: &mut String, section: &omen_store::FairnessSection) {
     let pooled = |fit: &Option<omen_store::Fit>| {
@@ -819,25 +849,9 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
     let campaign = filter.campaign.clone().unwrap_or_default();
     match args.command.as_ref().unwrap_or(&LogCommand::List) {
         LogCommand::List => {
-            let entries = match args.view {
+            let entries = match viewer(&campaign, args.view, &args.as_characters) {
                 None => attempt!(store.log(&filter)),
-                Some(crate::act::ViewArg::Gm) => {
-                    attempt!(store.log_for(&filter, &Viewer::GameMaster))
-                }
-                Some(crate::act::ViewArg::Player) => {
-                    let member = Member {
-                        campaign: campaign.clone(),
-                        role: if args.as_characters.is_empty() {
-                            Role::Observer
-                        } else {
-                            Role::Player
-                        },
-                        characters: args.as_characters.clone(),
-                        // No invite: the player is known by the characters they own.
-                        invite_id: 0,
-                    };
-                    attempt!(store.log_for(&filter, &Viewer::Member(member)))
-                }
+                Some(viewer) => attempt!(store.log_for(&filter, &viewer)),
             };
             let mut text = String::new();
             for e in &entries {
@@ -1164,7 +1178,10 @@ pub fn saved(args: &SavedArgs) -> anyhow::Result<bool> {
 pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
     let store = attempt!(open_read(&args.db.db, &args.db.key));
     let campaign = attempt!(campaign_name(&store, &args.campaign));
-    let exported = attempt!(store.export_campaign(&campaign));
+    let exported = match viewer(&campaign, args.view, &args.as_characters) {
+        Some(viewer) => attempt!(store.export_campaign_for(&campaign, &viewer)),
+        None => attempt!(store.export_campaign(&campaign)),
+    };
     let text = format!("{exported:#}\n");
     crate::output::result().write_all(text.as_bytes())?;
     if let Some(path) = crate::output::file() {
