@@ -154,14 +154,19 @@ pub struct LogArgs {
     pub command: Option<LogCommand>,
     #[command(flatten)]
     pub filter: LogFilterArgs,
-    /// List the log as this viewer sees it: gm (everything but players' self rolls) or player
-    /// (hidden rolls and the rule sets' game-master-only fields withheld) [default: the whole
+    /// List (or verify) the log as this viewer sees it: gm (everything but players' self rolls) or
+    /// player (hidden rolls and the rule sets' game-master-only fields withheld) [default: the whole
     /// database, as stored].
-    #[arg(long, value_enum, ignore_case = true)]
+    #[arg(long, value_enum, ignore_case = true, global = true)]
     pub view: Option<crate::act::ViewArg>,
     /// With --view player: the player of this character (repeat for each character they own), who
     /// also sees their private and self rolls; without it, an observer's view.
-    #[arg(long = "as-char", value_name = "NAME", requires = "view")]
+    #[arg(
+        long = "as-char",
+        value_name = "NAME",
+        requires = "view",
+        global = true
+    )]
     pub as_characters: Vec<String>,
     #[command(flatten)]
     pub db: DbArgs,
@@ -847,6 +852,11 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
     }
     let filter = attempt!(filter(&store, &filter_args));
     let campaign = filter.campaign.clone().unwrap_or_default();
+    if args.view.is_some() && matches!(args.command, Some(LogCommand::Stats | LogCommand::Replay)) {
+        return fail(
+            "--view applies to listing, verify, fairness and export; stats and replay read the whole database, for its owner",
+        );
+    }
     match args.command.as_ref().unwrap_or(&LogCommand::List) {
         LogCommand::List => {
             let entries = match viewer(&campaign, args.view, &args.as_characters) {
@@ -883,6 +893,47 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             print(format, &text, &entries)
         }
         LogCommand::Verify { since } => {
+            if let Some(viewer) = viewer(&campaign, args.view, &args.as_characters) {
+                // The check a viewer can make of what they see, without the database's hidden parts.
+                let whole = LogFilter {
+                    campaign: Some(campaign.clone()),
+                    ..LogFilter::default()
+                };
+                let entries = attempt!(store.log_for(&whole, &viewer));
+                let Some(key) = attempt!(store.public_key(&campaign)) else {
+                    return fail(format!(
+                        "campaign `{}` has no public key to check its log with",
+                        escape::line(&campaign)
+                    ));
+                };
+                let report = omen_store::verify_view(&entries, &key);
+                let shown = escape::line(&campaign);
+                let mut text = if report.is_ok() {
+                    format!(
+                        "the log of `{shown}` as this view sees it is intact: {} entries linked and signed, {} hashes recomputed (hidden rolls from their commitments), {} revealed or visible hidden rolls checked against their commitments\n",
+                        report.entries, report.hashes_checked, report.commitments_checked
+                    )
+                } else {
+                    let mut text = format!("the log of `{shown}` does not verify in this view:\n");
+                    for p in &report.problems {
+                        text.push_str(&format!("  {}\n", escape::line(&p.to_string())));
+                    }
+                    text
+                };
+                if report.content_withheld > 0 {
+                    text.push_str(&format!(
+                        "{} entries hold fields kept for the game master: their place and signature are checked, not their content\n",
+                        report.content_withheld
+                    ));
+                }
+                text.push_str(&format!(
+                    "signed with key {}\n",
+                    omen_store::fingerprint(&key)
+                ));
+                let ok = report.is_ok();
+                print(format, &text, &report)?;
+                return Ok(ok);
+            }
             let report = match since {
                 Some(receipt) => {
                     let receipt: omen_store::Receipt = attempt!(receipt.parse());
@@ -1002,7 +1053,10 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                 filter.since = Some(since);
                 filter.until = Some(until);
             }
-            let report = attempt!(store.fairness(&campaign, &filter));
+            let report = match viewer(&campaign, args.view, &args.as_characters) {
+                Some(viewer) => attempt!(store.fairness_for(&campaign, &filter, &viewer)),
+                None => attempt!(store.fairness(&campaign, &filter)),
+            };
             let mut text = format!(
                 "fairness of `{}`{}: {} rolls\n",
                 escape::line(&campaign),

@@ -142,4 +142,4 @@ pub use store::{
     resolve_path,
 };
 pub use time::{normalize_time, session_bounds};
-pub use visibility::{Actor, EntryOptions, Viewer, Visibility};
+pub use visibility::{Actor, EntryOptions, ViewReport, Viewer, Visibility, verify_view};

@@ -449,6 +449,106 @@ impl Store {
     }
 }
 
+/// What a viewer's own check of the log found: [`verify_view`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViewReport {
+    /// Entries checked.
+    pub entries: u64,
+    /// Entries whose hash was recomputed from what the viewer sees (hidden ones from their
+    /// commitment).
+    pub hashes_checked: u64,
+    /// Entries whose hash could not be recomputed, since fields the rule set keeps for the game
+    /// master were withheld: only their place in the chain and their signature are checked.
+    pub content_withheld: u64,
+    /// Hidden entries shown with their salt (revealed ones; every one for the game master) whose
+    /// content was checked against their commitment.
+    pub commitments_checked: u64,
+    pub problems: Vec<log::LogProblem>,
+}
+
+impl ViewReport {
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks a whole log as a viewer received it ([`Store::log_for`] with no filter, or an export for
+/// a viewer) against the campaign's public key, without the database: every link, every signature,
+/// every hash that can be recomputed from what is shown (a hidden entry's from its commitment,
+/// without its content), and every revealed entry's content against its commitment. This is what
+/// lets a player check the game master's log without seeing its hidden rolls.
+pub fn verify_view(entries: &[LogEntry], public_key: &str) -> ViewReport {
+    let mut problems = Vec::new();
+    let mut previous = log::GENESIS_HASH.to_string();
+    let mut report = ViewReport {
+        entries: entries.len() as u64,
+        hashes_checked: 0,
+        content_withheld: 0,
+        commitments_checked: 0,
+        problems: Vec::new(),
+    };
+    let mut last_key = None;
+    for (index, entry) in entries.iter().enumerate() {
+        let sequence = entry.sequence;
+        let mut problem = |text: &str| problems.push(log::LogProblem::entry(sequence, text));
+        if sequence != index as u64 + 1 {
+            problem(
+                "it is not where its number says: the listing is filtered, or entries were removed",
+            );
+        }
+        if entry.previous_hash != previous {
+            problem(
+                "it does not follow the entry before it: an entry was removed, inserted or reordered",
+            );
+        }
+        if entry.version >= 2 {
+            let signed = match (&entry.public_key, &entry.signature) {
+                (Some(key), Some(signature)) => {
+                    crate::key::verify(key, &crate::key::entry_message(&entry.hash), signature)
+                }
+                _ => false,
+            };
+            if !signed {
+                problem("its signature does not verify");
+            }
+            last_key = entry.public_key.clone();
+        }
+        if !entry.redacted || entry.commitment.is_some() {
+            report.hashes_checked += 1;
+            if entry.compute_hash() != entry.hash {
+                problem("what it shows does not match its hash: it was altered");
+            }
+        } else {
+            report.content_withheld += 1;
+        }
+        if let (Some(commitment), Some(salt), false) =
+            (&entry.commitment, &entry.salt, entry.redacted)
+        {
+            report.commitments_checked += 1;
+            if entry.compute_commitment(salt) != *commitment {
+                problem(
+                    "its revealed content does not open its commitment: it was altered after the roll",
+                );
+            }
+        }
+        previous = entry.hash.clone();
+    }
+    if let Some(key) = last_key
+        && key != public_key
+    {
+        problems.push(log::LogProblem {
+            sequence: None,
+            problem: format!(
+                "the log is signed with key {}, not the campaign's key {}",
+                crate::key::fingerprint(&key),
+                crate::key::fingerprint(public_key)
+            ),
+        });
+    }
+    report.problems = problems;
+    report
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

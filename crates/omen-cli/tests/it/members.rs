@@ -158,10 +158,21 @@ fn a_blind_roll_is_hidden_from_the_player_view_until_revealed() {
         assert_eq!(hidden["result"], serde_json::Value::Null);
         assert_eq!(hidden["dice"], serde_json::json!([]));
         assert_eq!(hidden["redacted"], true);
-        assert!(!hidden.to_string().contains("3d6"), "{hidden}");
+        // Quoted: the expression as a JSON string (hashes are hex and may hold "3d6" by chance).
+        assert!(!hidden.to_string().contains("\"3d6"), "{hidden}");
     }
     let text = ok(&db, &["log", "--view", "player"]);
     assert!(text.stdout.contains("[blind]"), "{}", text.stdout);
+    let checked = ok(
+        &db,
+        &["log", "verify", "--view", "player", "--as-char", "Cato"],
+    );
+    assert!(checked.stdout.contains("is intact"), "{}", checked.stdout);
+    assert!(
+        checked.stdout.contains("luck") || checked.stdout.contains("kept for the game master"),
+        "{}",
+        checked.stdout
+    );
     let revealed = ok(&db, &["log", "reveal", "Tak", &sequence]);
     assert!(revealed.stdout.contains("revealed"), "{}", revealed.stdout);
     let seen = json(&ok(&db, &["log", "--view", "player", "--format", "json"]));
@@ -289,4 +300,32 @@ fn the_fairness_report_flags_loaded_dice_and_says_when_there_are_too_few() {
     assert!(session.stdout.contains("suspicious"), "{}", session.stdout);
     let bad = at(&db, &["log", "fairness", "--session", "soon"]);
     assert_eq!(bad.code, 2);
+    // A blind roll counts for the game master, not in a player's report.
+    ok(
+        &db,
+        &[
+            "roll",
+            "1d6",
+            "--char",
+            "Cato",
+            "--dice",
+            "1",
+            "--visibility",
+            "blind",
+        ],
+    );
+    let gm = json(&ok(&db, &["log", "fairness", "--format", "json"]));
+    let player = json(&ok(
+        &db,
+        &["log", "fairness", "--view", "player", "--format", "json"],
+    ));
+    assert_eq!(gm["whole"]["dice"][0]["rolled"], 101);
+    assert_eq!(player["whole"]["dice"][0]["rolled"], 100);
+    let stats = at(&db, &["log", "stats", "--view", "player"]);
+    assert_eq!(stats.code, 2);
+    assert!(
+        stats.stderr.contains("--view applies to"),
+        "{}",
+        stats.stderr
+    );
 }
