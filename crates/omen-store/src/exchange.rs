@@ -95,7 +95,7 @@ impl Store {
     /// # Errors
     /// As [`Store::export_campaign`].
     pub fn export_campaign_for(&self, name: &str, viewer: &Viewer) -> Result<Value, StoreError> {
-        let sight = self.sight(viewer)?;
+        let sight = self.sight(viewer, Some(name))?;
         let role = match viewer {
             Viewer::GameMaster => Role::GameMaster,
             Viewer::Member(member) => member.role,

@@ -110,6 +110,9 @@ pub struct LogFilter {
     pub until: Option<String>,
     /// Only the last this many entries (after the other filters).
     pub last: Option<usize>,
+    /// Only entries numbered after this one: what a stream that resumes from its last event reads.
+    #[serde(default)]
+    pub after: Option<u64>,
 }
 
 /// A hook run inside a write transaction just before it commits.
@@ -1266,6 +1269,10 @@ impl Store {
             if let Some(until) = &filter.until {
                 values.push(Sql::Text(crate::time::normalize_time(until)?));
                 conditions.push("l.time < ?");
+            }
+            if let Some(after) = filter.after {
+                values.push(Sql::Integer(i64::try_from(after).unwrap_or(i64::MAX)));
+                conditions.push("l.sequence > ?");
             }
             let mut sql = format!("SELECT {} FROM roll_log AS l", log::ENTRY_COLUMNS);
             if !conditions.is_empty() {

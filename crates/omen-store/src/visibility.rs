@@ -167,12 +167,22 @@ pub(crate) struct Sight {
     revealed: HashSet<(Option<String>, u64)>,
 }
 
-fn revealed_entries(conn: &Connection) -> Result<HashSet<(Option<String>, u64)>, StoreError> {
-    let mut statement = conn.prepare(
-        "SELECT l.campaign_uid, l.inputs FROM roll_log AS l WHERE l.action = 'reveal' AND l.version >= 2",
-    )?;
+/// The entries revealed so far, of one campaign (by row id) or of all: read through the log's primary
+/// key when the campaign is known.
+fn revealed_entries(
+    conn: &Connection,
+    campaign_id: Option<i64>,
+) -> Result<HashSet<(Option<String>, u64)>, StoreError> {
+    let mut sql = "SELECT l.campaign_uid, l.inputs FROM roll_log AS l
+         WHERE l.action = 'reveal' AND l.version >= 2"
+        .to_string();
+    if campaign_id.is_some() {
+        sql.push_str(" AND l.campaign_id = ?1");
+    }
+    let mut statement = conn.prepare(&sql)?;
+    let parameters: Vec<i64> = campaign_id.into_iter().collect();
     let rows = statement
-        .query_map([], |row| {
+        .query_map(rusqlite::params_from_iter(parameters), |row| {
             Ok((row.get::<_, Option<String>>(0)?, row.get::<_, String>(1)?))
         })?
         .collect::<Result<Vec<_>, _>>()?;
@@ -339,13 +349,19 @@ impl Sight {
 }
 
 impl Store {
-    pub(crate) fn sight(&self, viewer: &Viewer) -> Result<Sight, StoreError> {
+    /// What `viewer` may see of `campaign` (of every campaign when `None`).
+    pub(crate) fn sight(
+        &self,
+        viewer: &Viewer,
+        campaign: Option<&str>,
+    ) -> Result<Sight, StoreError> {
         self.read(|conn| {
+            let id = campaign.map(|name| campaign_id(conn, name)).transpose()?;
             Ok(Sight {
                 game_master: viewer.is_game_master(),
                 actor: viewer.actor(),
                 owned: owned_characters(conn, viewer)?,
-                revealed: revealed_entries(conn)?,
+                revealed: revealed_entries(conn, id)?,
             })
         })
     }
@@ -364,7 +380,7 @@ impl Store {
         if let Viewer::Member(member) = viewer {
             filter.campaign = Some(member.campaign.clone());
         }
-        let sight = self.sight(viewer)?;
+        let sight = self.sight(viewer, filter.campaign.as_deref())?;
         Ok(self
             .log(&filter)?
             .into_iter()
@@ -378,7 +394,18 @@ impl Store {
     /// # Errors
     /// SQLite's errors; [`StoreError::NotFound`] for a member's campaign that is gone.
     pub fn entry_for(&self, entry: LogEntry, viewer: &Viewer) -> Result<LogEntry, StoreError> {
-        Ok(self.sight(viewer)?.see(entry))
+        // The entry's campaign by its identity (its name may have changed since).
+        let campaign: Option<String> = match &entry.campaign_uid {
+            Some(uid) => self.read(|conn| {
+                Ok(conn
+                    .query_row("SELECT name FROM campaign WHERE uid = ?1", [uid], |row| {
+                        row.get(0)
+                    })
+                    .optional()?)
+            })?,
+            None => None,
+        };
+        Ok(self.sight(viewer, campaign.as_deref())?.see(entry))
     }
 
     /// Reveals hidden entry `sequence` of `campaign`: a logged game-master entry that gives the salt

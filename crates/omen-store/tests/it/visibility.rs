@@ -167,6 +167,20 @@ fn each_viewer_sees_what_the_visibility_allows() {
     assert!(!shows(&roller, blind) && !shows(&other, blind) && !shows(&watcher, blind));
     assert!(shows(&roller, own));
     assert!(!shows(&gm, own) && !shows(&other, own) && !shows(&watcher, own));
+    // A stream resumes after the last entry it sent.
+    let after = store
+        .log_for(
+            &LogFilter {
+                after: Some(blind),
+                ..all()
+            },
+            &roller,
+        )
+        .unwrap();
+    assert_eq!(
+        after.iter().map(|e| e.sequence).collect::<Vec<_>>(),
+        vec![own]
+    );
     // A member sees only their own campaign, whatever the filter says; every entry keeps its place.
     store.create_campaign("Elsewhere").unwrap();
     let listed = store.log_for(&all(), &roller).unwrap();
