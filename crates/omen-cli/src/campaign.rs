@@ -823,7 +823,6 @@ fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
         since: args.since.clone(),
         until: args.until.clone(),
         last: args.last,
-        after: None,
     })
 }
 

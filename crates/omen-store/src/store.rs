@@ -110,9 +110,6 @@ pub struct LogFilter {
     pub until: Option<String>,
     /// Only the last this many entries (after the other filters).
     pub last: Option<usize>,
-    /// Only entries numbered after this one: what a stream that resumes from its last event reads.
-    #[serde(default)]
-    pub after: Option<u64>,
 }
 
 /// A hook run inside a write transaction just before it commits.
@@ -1242,6 +1239,16 @@ impl Store {
     /// [`StoreError::NotFound`] for an unknown campaign, [`StoreError::Invalid`] for a time that does not
     /// parse, [`StoreError::Corrupt`] for a row that cannot be read.
     pub fn log(&self, filter: &LogFilter) -> Result<Vec<LogEntry>, StoreError> {
+        self.log_after(filter, None)
+    }
+
+    /// [`Store::log`], only entries numbered after `after` when given (read through the log's key,
+    /// not filtered afterwards).
+    pub(crate) fn log_after(
+        &self,
+        filter: &LogFilter,
+        after: Option<u64>,
+    ) -> Result<Vec<LogEntry>, StoreError> {
         self.read(|conn| {
             let mut conditions: Vec<&str> = Vec::new();
             let mut values: Vec<rusqlite::types::Value> = Vec::new();
@@ -1270,7 +1277,7 @@ impl Store {
                 values.push(Sql::Text(crate::time::normalize_time(until)?));
                 conditions.push("l.time < ?");
             }
-            if let Some(after) = filter.after {
+            if let Some(after) = after {
                 values.push(Sql::Integer(i64::try_from(after).unwrap_or(i64::MAX)));
                 conditions.push("l.sequence > ?");
             }

@@ -376,13 +376,36 @@ impl Store {
         filter: &LogFilter,
         viewer: &Viewer,
     ) -> Result<Vec<LogEntry>, StoreError> {
+        self.listing_for(filter, None, viewer)
+    }
+
+    /// [`Store::log_for`] of the entries numbered after `after` only: what a stream that resumes
+    /// from its last event reads, without reading the entries before it.
+    ///
+    /// # Errors
+    /// As [`Store::log`].
+    pub fn log_for_after(
+        &self,
+        filter: &LogFilter,
+        after: u64,
+        viewer: &Viewer,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        self.listing_for(filter, Some(after), viewer)
+    }
+
+    fn listing_for(
+        &self,
+        filter: &LogFilter,
+        after: Option<u64>,
+        viewer: &Viewer,
+    ) -> Result<Vec<LogEntry>, StoreError> {
         let mut filter = filter.clone();
         if let Viewer::Member(member) = viewer {
             filter.campaign = Some(member.campaign.clone());
         }
         let sight = self.sight(viewer, filter.campaign.as_deref())?;
         Ok(self
-            .log(&filter)?
+            .log_after(&filter, after)?
             .into_iter()
             .map(|entry| sight.see(entry))
             .collect())

@@ -168,15 +168,7 @@ fn each_viewer_sees_what_the_visibility_allows() {
     assert!(shows(&roller, own));
     assert!(!shows(&gm, own) && !shows(&other, own) && !shows(&watcher, own));
     // A stream resumes after the last entry it sent.
-    let after = store
-        .log_for(
-            &LogFilter {
-                after: Some(blind),
-                ..all()
-            },
-            &roller,
-        )
-        .unwrap();
+    let after = store.log_for_after(&all(), blind, &roller).unwrap();
     assert_eq!(
         after.iter().map(|e| e.sequence).collect::<Vec<_>>(),
         vec![own]
