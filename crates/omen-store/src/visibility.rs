@@ -13,6 +13,10 @@
 //! its content, replaced by the same fixed text whatever the roll was (no dice count, die size or
 //! content size shows through). A non-game-master also loses what the rule set keeps for the game
 //! master ([`omen_rules::GameMasterOnly`]) from every entry's action, sheet, states, result and odds.
+//! And since a character's state carries a roll's outcome on (a streak, a balance), the states of a
+//! character's later entries are withheld from a viewer who may not see one of its earlier hidden
+//! rolls, until that roll is revealed. (A character's live state, [`Store::character`], is not a
+//! listing: whoever shows it to a viewer must apply the same rule.)
 
 use std::collections::HashSet;
 
@@ -165,6 +169,8 @@ pub(crate) struct Sight {
     actor: String,
     owned: HashSet<String>,
     revealed: HashSet<(Option<String>, u64)>,
+    /// The campaign's hidden entries.
+    hidden: Vec<HiddenMark>,
 }
 
 /// The entries revealed so far, of one campaign (by row id) or of all: read through the log's primary
@@ -302,23 +308,107 @@ fn without_game_master_fields(mut entry: LogEntry) -> LogEntry {
     entry
 }
 
+/// A hidden entry as the listing needs it: whose it is and who may see it.
+struct HiddenMark {
+    campaign_uid: Option<String>,
+    sequence: u64,
+    character_uid: Option<String>,
+    visibility: Visibility,
+    actor: Option<String>,
+}
+
+fn hidden_entries(
+    conn: &Connection,
+    campaign_id: Option<i64>,
+) -> Result<Vec<HiddenMark>, StoreError> {
+    let mut sql = "SELECT l.campaign_uid, l.sequence, l.character_uid, l.visibility, l.actor
+         FROM roll_log AS l WHERE l.commitment IS NOT NULL"
+        .to_string();
+    if campaign_id.is_some() {
+        sql.push_str(" AND l.campaign_id = ?1");
+    }
+    let mut statement = conn.prepare(&sql)?;
+    let parameters: Vec<i64> = campaign_id.into_iter().collect();
+    let rows = statement
+        .query_map(rusqlite::params_from_iter(parameters), |row| {
+            Ok((
+                row.get::<_, Option<String>>(0)?,
+                row.get::<_, i64>(1)?,
+                row.get::<_, Option<String>>(2)?,
+                row.get::<_, String>(3)?,
+                row.get::<_, Option<String>>(4)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows
+        .into_iter()
+        .filter_map(
+            |(campaign_uid, sequence, character_uid, visibility, actor)| {
+                Some(HiddenMark {
+                    campaign_uid,
+                    sequence: sequence.max(0) as u64,
+                    character_uid,
+                    visibility: visibility.parse().ok()?,
+                    actor,
+                })
+            },
+        )
+        .collect())
+}
+
 impl Sight {
-    pub(crate) fn see(&self, entry: LogEntry) -> LogEntry {
-        let revealed = self
-            .revealed
-            .contains(&(entry.campaign_uid.clone(), entry.sequence));
-        let roller = entry.actor.as_deref() == Some(self.actor.as_str())
-            || entry
-                .character_uid
-                .as_ref()
-                .is_some_and(|uid| self.owned.contains(uid));
-        let visible = revealed
-            || match entry.visibility {
+    /// Whether the viewer may see the content of an entry with these marks.
+    fn may_see(
+        &self,
+        campaign_uid: &Option<String>,
+        sequence: u64,
+        character_uid: Option<&String>,
+        visibility: Visibility,
+        actor: Option<&str>,
+    ) -> bool {
+        let revealed = self.revealed.contains(&(campaign_uid.clone(), sequence));
+        let roller = actor == Some(self.actor.as_str())
+            || character_uid.is_some_and(|uid| self.owned.contains(uid));
+        revealed
+            || match visibility {
                 Visibility::Public => true,
                 Visibility::Private => self.game_master || roller,
                 Visibility::Blind => self.game_master,
                 Visibility::SelfOnly => roller,
-            };
+            }
+    }
+
+    /// Whether a hidden entry the viewer may not see came before `sequence` for this character: its
+    /// states after that carry the hidden roll's outcome on (a streak, a balance), so they go too.
+    fn follows_unseen(&self, entry: &LogEntry) -> bool {
+        let Some(character) = &entry.character_uid else {
+            return false;
+        };
+        self.hidden.iter().any(|mark| {
+            mark.sequence < entry.sequence
+                && mark.character_uid.as_ref() == Some(character)
+                && mark.campaign_uid == entry.campaign_uid
+                && !self.may_see(
+                    &mark.campaign_uid,
+                    mark.sequence,
+                    mark.character_uid.as_ref(),
+                    mark.visibility,
+                    mark.actor.as_deref(),
+                )
+        })
+    }
+
+    pub(crate) fn see(&self, entry: LogEntry) -> LogEntry {
+        let revealed = self
+            .revealed
+            .contains(&(entry.campaign_uid.clone(), entry.sequence));
+        let visible = self.may_see(
+            &entry.campaign_uid,
+            entry.sequence,
+            entry.character_uid.as_ref(),
+            entry.visibility,
+            entry.actor.as_deref(),
+        );
         let mut entry = entry;
         if !visible {
             // Everything the commitment covers goes, replaced by the same text for every roll.
@@ -334,6 +424,17 @@ impl Sight {
             entry.salt = None;
             entry.redacted = true;
             return entry;
+        }
+        if self.follows_unseen(&entry) {
+            let edited = entry.inputs.get("state").is_some_and(|s| !s.is_null());
+            if entry.state_before.is_some() || entry.state_after.is_some() || edited {
+                entry.state_before = None;
+                entry.state_after = None;
+                if let Some(state) = entry.inputs.get_mut("state") {
+                    *state = Value::Null;
+                }
+                entry.redacted = true;
+            }
         }
         if !revealed && !self.game_master {
             // Only a reveal gives the salt out: with it and the content, the small space of outcomes
@@ -362,6 +463,7 @@ impl Store {
                 actor: viewer.actor(),
                 owned: owned_characters(conn, viewer)?,
                 revealed: revealed_entries(conn, id)?,
+                hidden: hidden_entries(conn, id)?,
             })
         })
     }

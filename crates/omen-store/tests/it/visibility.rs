@@ -479,3 +479,41 @@ fn a_player_checks_the_chain_without_seeing_the_hidden_rolls() {
     assert_eq!(report.content_withheld, 0);
     assert_eq!(report.commitments_checked, 2);
 }
+
+#[test]
+fn states_after_an_unseen_roll_do_not_carry_its_outcome_to_a_player() {
+    let (mut store, ayla, ..) = table();
+    let luck = |store: &mut Store, face: i64, visibility| {
+        store
+            .act_with(
+                CAMPAIGN,
+                HERO,
+                &luck_roll(0),
+                Dice::Given(vec![face]),
+                &Limits::default(),
+                &EntryOptions::new(visibility, None),
+            )
+            .unwrap()
+            .sequence
+    };
+    let before = luck(&mut store, 25, Visibility::Public);
+    let blind = luck(&mut store, 50, Visibility::Blind);
+    let after = luck(&mut store, 25, Visibility::Public);
+    let viewer = Viewer::Member(ayla);
+    assert!(seen(&store, &viewer, before).state_after.is_some());
+    let shown = seen(&store, &viewer, after);
+    assert!(shown.state_before.is_none() && shown.state_after.is_none());
+    assert!(shown.redacted);
+    assert_eq!(shown.result["die"], 25, "the roll itself is still shown");
+    // The game master sees every state; after a reveal the player does too.
+    assert!(
+        seen(&store, &Viewer::GameMaster, after)
+            .state_before
+            .is_some()
+    );
+    store.reveal(CAMPAIGN, blind).unwrap();
+    assert!(seen(&store, &viewer, after).state_before.is_some());
+    let key = store.public_key(CAMPAIGN).unwrap().unwrap();
+    let report = omen_store::verify_view(&store.log_for(&all(), &viewer).unwrap(), &key);
+    assert!(report.is_ok(), "{:?}", report.problems);
+}
