@@ -3,6 +3,7 @@
 //! resources spent and refused, catch-casting kept in the state, feats with exact distributions
 //! checked against brute-force enumeration, saved state of version 1 and state missing optional
 //! fields.
+//! Seed 003: a test named `m1_…` covers 003-M1.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
