@@ -401,6 +401,21 @@ pub struct HprpgCatchCastArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct HprpgReduceArgs {
+    /// The waiting casting's delivery: wandtip, ranged or mass (a reduction cannot change it).
+    #[arg(long, value_name = "DELIVERY")]
+    pub delivery: String,
+    /// WANDTIP or RANGED: the targets kept.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub targets: u32,
+    /// MASS only: the smaller area's requirement (at least 4).
+    #[arg(long, value_name = "N")]
+    pub required: Option<u32>,
+    #[command(flatten)]
+    pub holder: Holder,
+}
+
+#[derive(Debug, Args)]
 pub struct HprpgResistArgs {
     #[arg(long, value_name = "ASPECT")]
     pub aspect: String,
@@ -552,6 +567,16 @@ pub fn hprpg_cast(args: &HprpgCastArgs, limits: &Limits) -> anyhow::Result<bool>
 
 pub fn hprpg_catch_cast(args: &HprpgCatchCastArgs, limits: &Limits) -> anyhow::Result<bool> {
     let action = json!({ "action": "catch-cast", "extra_action": args.extra_action });
+    run("hprpg", action, &args.holder, limits)
+}
+
+pub fn hprpg_reduce(args: &HprpgReduceArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let action = json!({
+        "action": "reduce-casting",
+        "delivery": args.delivery,
+        "targets": args.targets,
+        "required": args.required,
+    });
     run("hprpg", action, &args.holder, limits)
 }
 

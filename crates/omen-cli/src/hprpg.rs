@@ -64,6 +64,9 @@ pub enum HprpgCommand {
     CatchCast(crate::actions::HprpgCatchCastArgs),
     /// Give up the spell waiting for successes.
     AbandonCasting(crate::actions::JustHolder),
+    /// Keep fewer targets or a smaller area (same delivery) for the spell waiting for successes; it
+    /// takes effect at once if the successes gathered meet the new requirement.
+    ReduceCasting(crate::actions::HprpgReduceArgs),
     /// Resist an incoming spell: each net success lowers its POWER by 1.
     Resist(crate::actions::HprpgResistArgs),
     /// Spend FORTITUDE.
@@ -495,6 +498,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::Cast(args) => a::hprpg_cast(args, limits),
         HprpgCommand::CatchCast(args) => a::hprpg_catch_cast(args, limits),
         HprpgCommand::AbandonCasting(args) => bare("hprpg", "abandon-casting", args, limits),
+        HprpgCommand::ReduceCasting(args) => a::hprpg_reduce(args, limits),
         HprpgCommand::Resist(args) => a::hprpg_resist(args, limits),
         HprpgCommand::SpendFortitude(args) => a::hprpg_spend(args, limits),
         HprpgCommand::RegainFortitude(args) => a::hprpg_regain(args, limits),

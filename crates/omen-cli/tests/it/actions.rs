@@ -560,3 +560,82 @@ fn spelldice_a_cast_without_committed_dice_says_which_flag_counts_them() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--spell-dice K"), "{}", run.stderr);
 }
+
+/// 003-M17 from the command line: Jane's net 3 is short of RANGED at 3 targets (6); keeping 2
+/// targets (4) leaves a catch-cast of 6 dice that must net 1 or more (1252265/1492992, the
+/// multinomial sum over 6 d12 at DV 8 worked out by hand); keeping 1 (2) casts at once.
+#[test]
+fn m17_hprpg_reduce_casting_keeps_fewer_targets() {
+    let db = campaign("actions_hprpg_reduce");
+    ok(
+        &db,
+        &[
+            "char",
+            "new",
+            "Jane",
+            "--rules",
+            "hprpg",
+            "--sheet",
+            &jane(),
+        ],
+    );
+    let cast = [
+        "hprpg",
+        "cast",
+        "--char",
+        "Jane",
+        "--discipline",
+        "ELEMENTAL",
+        "--level",
+        "3",
+        "--delivery",
+        "ranged",
+        "--targets",
+        "3",
+        "--dice",
+        "1,4,5,8,8,9,11",
+    ];
+    assert_eq!(ok(&db, &cast)["result"]["outcome"], "short");
+    let reduce = |targets: &str, odds: bool| {
+        let mut args = vec![
+            "hprpg",
+            "reduce-casting",
+            "--char",
+            "Jane",
+            "--delivery",
+            "ranged",
+            "--targets",
+            targets,
+        ];
+        if odds {
+            args.push("--odds");
+        }
+        ok(&db, &args)
+    };
+    let odds = reduce("2", true);
+    assert_eq!(
+        odds["odds"]["takes_effect"]["fraction"], "1252265/1492992",
+        "{odds}"
+    );
+    let cast = reduce("1", false);
+    assert_eq!(cast["result"]["outcome"], "cast");
+    assert_eq!(cast["result"]["spell"]["power"], 3);
+    assert_eq!(cast["result"]["spell"]["unused"], 1);
+    let run = at(
+        &db,
+        &[
+            "hprpg",
+            "reduce-casting",
+            "--char",
+            "Jane",
+            "--delivery",
+            "ranged",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no casting is waiting"),
+        "{}",
+        run.stderr
+    );
+}

@@ -69,6 +69,28 @@ pub enum HprpgGameError {
     KnowledgeWithoutDots(String),
     #[error("a casting is waiting for its catch-cast; catch-cast or abandon-casting first")]
     CastingPending,
+    #[error(
+        "a reduction keeps the spell's kind (003-M17): the casting was delivered by {was}, not \
+         {asked}; reduce its {was} targets or area instead"
+    )]
+    ReduceOtherDelivery { was: String, asked: String },
+    #[error(
+        "the waiting casting requires {required} successes, which a {delivery} delivery cannot \
+         (RANGED costs 2 per target, MASS at least 4); name the casting's own delivery"
+    )]
+    ReduceUnfitDelivery { delivery: String, required: u64 },
+    #[error(
+        "a reduction must require fewer successes than the casting's {current}, not {asked}; \
+         keep fewer targets or a smaller area"
+    )]
+    NotAReduction { current: u64, asked: u64 },
+    #[error(
+        "a SELF casting has nothing to reduce, and a reduction cannot turn a spell into SELF \
+         (003-M17); name WANDTIP, RANGED or MASS"
+    )]
+    ReduceToSelf,
+    #[error("a reduction keeps at least 1 target; to give the spell up, abandon-casting")]
+    ReduceToNoTargets,
     #[error("no casting is waiting for a catch-cast; cast a spell first")]
     NoCasting,
     #[error(
@@ -198,6 +220,10 @@ pub struct PendingCasting {
     /// The name to sustain the spell under when it takes effect.
     #[serde(default)]
     pub sustain: Option<String>,
+    /// The delivery named by the first reduction of targets or area (003-M17), which later ones must
+    /// keep. Absent until then, so a casting never reduced keeps the state's shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<DeliveryKind>,
 }
 
 /// The last check rolled, for UNWAVERING FOCUS (003-M25).
@@ -398,6 +424,18 @@ pub enum HprpgAction {
     },
     /// Gives up the waiting casting (a casting failure, 003-M17).
     AbandonCasting,
+    /// Reduces the waiting casting's targets or area within its delivery (003-M17): the spell takes
+    /// effect at once if the successes gathered meet the new requirement, else it keeps waiting.
+    ReduceCasting {
+        /// The casting's delivery (WANDTIP, RANGED or MASS); a reduction cannot change it.
+        delivery: DeliveryKind,
+        /// WANDTIP and RANGED: the targets kept (at least 1).
+        #[serde(default = "one_u32")]
+        targets: u32,
+        /// MASS only: the smaller area's requirement (at least 4).
+        #[serde(default)]
+        required: Option<u32>,
+    },
     /// Resisting a spell (003-M20, M24): RAGE costs dice.
     Resist {
         aspect: Aspect,
@@ -492,6 +530,13 @@ const HPRPG_ACTIONS: &[ActionInfo] = &[
         name: "abandon-casting",
         spec_items: &["003-M17"],
         summary: "give up the casting waiting for a catch-cast",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "reduce-casting",
+        spec_items: &["003-M17", "003-M18"],
+        summary: "reduce the waiting casting's targets or area (same delivery); it takes effect at \
+                  once if the successes gathered now suffice",
         rolls: false,
     },
     ActionInfo {
@@ -1214,6 +1259,7 @@ fn apply_action(
                         optional: *optional,
                         extra_damage,
                         sustain: sustain.clone(),
+                        delivery: None,
                     });
                     result["catch_casting"] = json!(progress);
                     format!("short ({net} of {required}): catch-cast or abandon")
@@ -1300,6 +1346,11 @@ fn apply_action(
             );
             Ok((result, after, summary))
         }
+        HprpgAction::ReduceCasting {
+            delivery: kind,
+            targets,
+            required,
+        } => reduce_casting(state, *kind, *targets, *required),
         HprpgAction::AbandonCasting => {
             if state.casting.is_none() {
                 return Err(HprpgGameError::NoCasting);
@@ -1528,6 +1579,102 @@ fn apply_action(
             ))
         }
     }
+}
+
+fn delivery_name(kind: DeliveryKind) -> String {
+    match kind {
+        DeliveryKind::Caster => "SELF",
+        DeliveryKind::Wandtip => "WANDTIP",
+        DeliveryKind::Ranged => "RANGED",
+        DeliveryKind::Mass => "MASS",
+    }
+    .to_string()
+}
+
+/// The waiting casting once its targets or area are reduced (003-M17), before it takes effect: the
+/// new requirement, checked to be a reduction within the casting's delivery.
+fn reduced_casting(
+    state: &HprpgState,
+    kind: DeliveryKind,
+    targets: u32,
+    required: Option<u32>,
+) -> Result<PendingCasting, HprpgGameError> {
+    let mut pending = state.casting.clone().ok_or(HprpgGameError::NoCasting)?;
+    let current = pending.progress.required;
+    match (kind, pending.delivery) {
+        (DeliveryKind::Caster, _) => return Err(HprpgGameError::ReduceToSelf),
+        (_, Some(was)) if was != kind => {
+            return Err(HprpgGameError::ReduceOtherDelivery {
+                was: delivery_name(was),
+                asked: delivery_name(kind),
+            });
+        }
+        // Before a first reduction the state knows only the requirement; it must be one this
+        // delivery can ask for.
+        (DeliveryKind::Ranged, None) if current % 2 != 0 => {
+            return Err(HprpgGameError::ReduceUnfitDelivery {
+                delivery: delivery_name(kind),
+                required: current,
+            });
+        }
+        (DeliveryKind::Mass, None) if current < 4 => {
+            return Err(HprpgGameError::ReduceUnfitDelivery {
+                delivery: delivery_name(kind),
+                required: current,
+            });
+        }
+        _ => {}
+    }
+    if targets == 0 && kind != DeliveryKind::Mass {
+        return Err(HprpgGameError::ReduceToNoTargets);
+    }
+    let asked = delivery(kind, targets, required)?.required();
+    if asked >= current {
+        return Err(HprpgGameError::NotAReduction { current, asked });
+    }
+    pending.progress.required = asked;
+    pending.delivery = Some(kind);
+    Ok(pending)
+}
+
+fn reduce_casting(
+    state: &HprpgState,
+    kind: DeliveryKind,
+    targets: u32,
+    required: Option<u32>,
+) -> Result<(Value, HprpgState, String), HprpgGameError> {
+    let pending = reduced_casting(state, kind, targets, required)?;
+    let progress = pending.progress;
+    let mut after = state.clone();
+    let mut result = json!({ "required": progress.required, "accumulated": progress.accumulated });
+    let summary = if progress.accumulated >= progress.required {
+        after.casting = None;
+        let (spell, damage) = take_effect(
+            &mut after,
+            pending.discipline,
+            pending.level,
+            progress.accumulated - progress.required,
+            pending.optional,
+            pending.extra_damage,
+            pending.sustain.as_deref(),
+        )?;
+        result["outcome"] = json!("cast");
+        result["spell"] = json!(spell);
+        result["damage"] = json!(damage);
+        format!(
+            "reduced to {} required: {} gathered, cast with POWER {}",
+            progress.required, progress.accumulated, spell.power
+        )
+    } else {
+        result["outcome"] = json!("short");
+        result["catch_casting"] = json!(progress);
+        after.casting = Some(pending);
+        format!(
+            "reduced to {} required: still short ({} of {}); catch-cast or abandon",
+            progress.required, progress.accumulated, progress.required
+        )
+    };
+    Ok((result, after, summary))
 }
 
 /// The check an action `check` makes, for [`apply_action`] and [`odds_of`] alike.
@@ -1802,6 +1949,29 @@ fn odds_of(
                 "takes_effect": stateful::probability_json(&completion),
             }))
         }
+        HprpgAction::ReduceCasting {
+            delivery: kind,
+            targets,
+            required,
+        } => {
+            // No dice now; the odds are those of the spell taking effect after the reduction, at
+            // once or by catch-casting until it does or fails.
+            let pending = reduced_casting(state, *kind, *targets, *required).map_err(fail)?;
+            let progress = pending.progress;
+            let takes_effect = if progress.accumulated >= progress.required {
+                <omen_core::Probability as num_traits::One>::one()
+            } else {
+                let casting = pending.casting.check(limits).map_err(fail)?;
+                progress
+                    .completion_probability(&casting, limits)
+                    .map_err(fail)?
+            };
+            Ok(json!({
+                "required": progress.required,
+                "accumulated": progress.accumulated,
+                "takes_effect": stateful::probability_json(&takes_effect),
+            }))
+        }
         HprpgAction::Resist { power, .. } => {
             let (prepared, penalty) = prepare_resist_action(state, action, limits).map_err(fail)?;
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
@@ -1828,7 +1998,7 @@ fn odds_of(
         _ => Err(ActionError::Malformed {
             what: "action",
             message:
-                "only check, cast, catch-cast, resist and unwavering-focus roll dice and have \
+                "only check, cast, catch-cast, reduce-casting, resist and unwavering-focus have \
                       odds"
                     .to_string(),
         }),

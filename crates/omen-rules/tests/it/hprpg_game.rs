@@ -1291,6 +1291,142 @@ fn m17_a_mass_requirement_below_four_is_refused_not_raised() {
     assert_eq!(applied.result["required"], 4);
 }
 
+/// Jane's 7 dice at DV 8 rolling 1-4-5-8-8-9-11 net 3 (003-M22), short of a RANGED casting at 3
+/// targets (6 required).
+fn jane_short_of(delivery: Value) -> Value {
+    let mut cast = json!({ "action": "cast", "discipline": "ELEMENTAL", "level": 3,
+                           "aspect": "WILLPOWER", "optional": { "overpower": 1 } });
+    for (key, value) in delivery.as_object().unwrap() {
+        cast[key] = value.clone();
+    }
+    let short = apply(&character(), cast, &[1, 4, 5, 8, 8, 9, 11]);
+    assert_eq!(short.result["outcome"], "short");
+    // A casting never reduced keeps the state's shape (logged entries replay).
+    assert!(short.state["casting"].get("delivery").is_none());
+    short.state
+}
+
+/// 003-M17: a casting short of its requirement may keep fewer targets; with 3 gathered, RANGED at
+/// 1 target (2 required) takes effect at once with 1 optional success (OVERPOWER: POWER 4), at 2
+/// targets (4 required) it still waits. The odds of it then taking effect: the first catch-cast (6
+/// dice at DV 8) must net at least 1, P = 1252265/1492992, summed here from the multinomial
+/// 6!/(s! c! b!) 5^s 1^c 6^b / 12^6 over s > c.
+#[test]
+fn m17_reducing_targets_takes_effect_when_the_gathered_successes_suffice() {
+    let state = jane_short_of(json!({ "delivery": "ranged", "targets": 3 }));
+    let one = apply(
+        &state,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+        &[],
+    );
+    assert_eq!(one.result["outcome"], "cast");
+    assert_eq!(one.result["required"], 2);
+    assert_eq!(one.result["spell"]["power"], 4);
+    assert_eq!(one.result["spell"]["unused"], 0);
+    assert!(one.state["casting"].is_null());
+    let reduce_to_two = json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 2 });
+    let odds_two = odds(&state, reduce_to_two.clone());
+    assert_eq!(odds_two["takes_effect"]["fraction"], "1252265/1492992");
+    assert_eq!(odds_two["required"], 4);
+    let two = apply(&state, reduce_to_two, &[]);
+    assert_eq!(two.result["outcome"], "short");
+    assert_eq!(two.state["casting"]["progress"]["required"], 4);
+    assert_eq!(two.state["casting"]["delivery"], "ranged");
+    // The next catch-cast rolls 6 dice; 8 nets 1: 3 + 1 meets the 4 now required.
+    let caught = apply(
+        &two.state,
+        json!({ "action": "catch-cast" }),
+        &[8, 2, 3, 4, 5, 6],
+    );
+    assert_eq!(caught.result["outcome"], "cast");
+    assert_eq!(caught.result["spell"]["power"], 3);
+    // At once it is certain.
+    let odds_one = odds(
+        &state,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    );
+    assert_eq!(odds_one["takes_effect"]["fraction"], "1/1");
+}
+
+/// 003-M17 for an area: a MASS casting of 6 required, 3 gathered, reduced to 5 waits for 2 more:
+/// the first catch-cast (6 dice) nets 2 or more, or nets exactly 1 and the second (5 dice) nets at
+/// least 1: P = 1374041375/1719926784 (the same multinomial sums, by hand).
+#[test]
+fn m17_reducing_an_area_keeps_mass_at_four_or_more() {
+    let state = jane_short_of(json!({ "delivery": "mass", "required": 6 }));
+    let five = json!({ "action": "reduce-casting", "delivery": "mass", "required": 5 });
+    assert_eq!(
+        odds(&state, five.clone())["takes_effect"]["fraction"],
+        "1374041375/1719926784"
+    );
+    let four = json!({ "action": "reduce-casting", "delivery": "mass", "required": 4 });
+    assert_eq!(
+        odds(&state, four)["takes_effect"]["fraction"],
+        "1252265/1492992"
+    );
+    let reduced = apply(&state, five, &[]);
+    assert_eq!(reduced.state["casting"]["progress"]["required"], 5);
+    let message = refused(
+        &reduced.state,
+        json!({ "action": "reduce-casting", "delivery": "mass", "required": 3 }),
+    )
+    .to_string();
+    assert!(message.contains("at least 4"), "{message}");
+    // Once reduced as MASS, the casting cannot become RANGED (003-M17: not the kind of spell).
+    let message = refused(
+        &reduced.state,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    )
+    .to_string();
+    assert!(
+        message.contains("delivered by MASS, not RANGED"),
+        "{message}"
+    );
+}
+
+/// 003-M17's refusals: nothing waiting, SELF, no targets, no reduction, a delivery that could not
+/// have asked for the requirement (an odd requirement is no RANGED one).
+#[test]
+fn m17_a_reduction_that_is_none_or_changes_the_spell_is_refused() {
+    let none = refused(
+        &character(),
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    );
+    assert!(none.to_string().contains("no casting is waiting"), "{none}");
+    let state = jane_short_of(json!({ "delivery": "ranged", "targets": 3 }));
+    for (action, says) in [
+        (json!({ "delivery": "self" }), "nothing to reduce"),
+        (
+            json!({ "delivery": "ranged", "targets": 0 }),
+            "at least 1 target",
+        ),
+        (
+            json!({ "delivery": "ranged", "targets": 3 }),
+            "fewer successes than the casting's 6",
+        ),
+    ] {
+        let mut action = action;
+        action["action"] = json!("reduce-casting");
+        let message = refused(&state, action).to_string();
+        assert!(message.contains(says), "{message}");
+    }
+    let wandtip = jane_short_of(json!({ "delivery": "wandtip", "targets": 5 }));
+    let message = refused(
+        &wandtip,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    )
+    .to_string();
+    assert!(message.contains("requires 5 successes"), "{message}");
+    let four = apply(
+        &wandtip,
+        json!({ "action": "reduce-casting", "delivery": "wandtip", "targets": 3 }),
+        &[],
+    );
+    assert_eq!(four.result["outcome"], "cast");
+    assert_eq!(four.result["spell"]["unused"], 0);
+    assert_eq!(four.result["spell"]["power"], 3);
+}
+
 /// DRYAD'S EMBRACE (003-M25): a NURTURE check at DV 8 whatever DV is given, once a day, and the
 /// plant grows 30 cm per net success. 8, 9 and 10 all meet DV 8 and none is a catastrophe: net 3,
 /// so 90 cm; 2, 3 and 4 meet nothing: net 0, no growth.
