@@ -401,6 +401,15 @@ pub struct HprpgCatchCastArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct HprpgFeatArgs {
+    /// The feat, e.g. "MESMERISING PRESENCE".
+    #[arg(long, value_name = "FEAT")]
+    pub feat: String,
+    #[command(flatten)]
+    pub holder: Holder,
+}
+
+#[derive(Debug, Args)]
 pub struct HprpgReduceArgs {
     /// The waiting casting's delivery: wandtip, ranged or mass (a reduction cannot change it).
     #[arg(long, value_name = "DELIVERY")]
@@ -567,6 +576,11 @@ pub fn hprpg_cast(args: &HprpgCastArgs, limits: &Limits) -> anyhow::Result<bool>
 
 pub fn hprpg_catch_cast(args: &HprpgCatchCastArgs, limits: &Limits) -> anyhow::Result<bool> {
     let action = json!({ "action": "catch-cast", "extra_action": args.extra_action });
+    run("hprpg", action, &args.holder, limits)
+}
+
+pub fn hprpg_use_feat(args: &HprpgFeatArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let action = json!({ "action": "use-feat", "feat": args.feat });
     run("hprpg", action, &args.holder, limits)
 }
 

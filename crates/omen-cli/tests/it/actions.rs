@@ -639,3 +639,53 @@ fn m17_hprpg_reduce_casting_keeps_fewer_targets() {
         run.stderr
     );
 }
+
+/// 003-M25 from the command line: MESMERISING PRESENCE's daily use is kept in the state file and a
+/// second use the same day is refused with the way back (new-day); SPEED 2 gives +2 m a round; a
+/// WARRIOR feat on a SOPHISTICATE warns in the summary.
+#[test]
+fn m25_hprpg_use_feat_movement_and_the_archetype_warning() {
+    let dir = scratch_dir("actions_hprpg_m25");
+    let state = dir.join("sophia.json");
+    let state = state.to_str().unwrap();
+    let mut aspects = serde_json::Map::new();
+    for aspect in omen_rules::hprpg::character::Aspect::ALL {
+        aspects.insert(aspect.name().to_string(), json!(1));
+    }
+    let sheet = json!({ "sheet": {
+        "archetype": "SOPHISTICATE", "aspects": aspects,
+        "abilities": { "SPEED": 2 },
+        "fortitude": { "current": 1, "max": 1 }, "health": { "current": 5, "max": 5 },
+        "feats": ["MESMERISING PRESENCE", "DUELIST"] }})
+    .to_string();
+    let feat = ["--feat", "MESMERISING PRESENCE", "--state", state];
+    let first = omen_ok(&[&["hprpg", "use-feat", "--sheet", &sheet][..], &feat].concat());
+    assert!(
+        first.stdout.contains("used 1 of 1 today"),
+        "{}",
+        first.stdout
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    assert_eq!(
+        saved["state"]["sheet"]["feat_uses"]["MESMERISING PRESENCE"], 1,
+        "{saved}"
+    );
+    let second = omen(&[&["hprpg", "use-feat"][..], &feat].concat());
+    assert_eq!(second.code, 2);
+    assert!(second.stderr.contains("used up today"), "{}", second.stderr);
+    assert!(second.stderr.contains("new-day"), "{}", second.stderr);
+    omen_ok(&["hprpg", "new-day", "--state", state]);
+    omen_ok(&[&["hprpg", "use-feat"][..], &feat].concat());
+    let moved = omen_ok(&["hprpg", "movement", "--state", state, "--format", "json"]);
+    assert_eq!(json(&moved)["result"]["extra_metres_per_round"], 2);
+    let duel = omen_ok(&[
+        "hprpg", "check", "--state", state, "--aspect", "CHARM", "--dv", "8", "--feat", "DUELIST",
+        "--dice", "8",
+    ]);
+    assert!(
+        duel.stdout
+            .contains("warning: DUELIST is not a SOPHISTICATE feat"),
+        "{}",
+        duel.stdout
+    );
+}

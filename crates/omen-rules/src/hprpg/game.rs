@@ -91,6 +91,10 @@ pub enum HprpgGameError {
     ReduceToSelf,
     #[error("a reduction keeps at least 1 target; to give the spell up, abandon-casting")]
     ReduceToNoTargets,
+    #[error(
+        "{feat} has numbers, so it is used through the action it changes ({how}), not use-feat"
+    )]
+    FeatWithNumbers { feat: Feat, how: &'static str },
     #[error("no casting is waiting for a catch-cast; cast a spell first")]
     NoCasting,
     #[error(
@@ -496,6 +500,11 @@ pub enum HprpgAction {
     CalmTurn,
     /// A new day: the daily feat uses reset (003-S1, M25).
     NewDay,
+    /// Uses a feat without numbers that the GM adjudicates (MESMERISING PRESENCE, LIE DETECTOR, …),
+    /// recording its daily use where it has a limit (003-S1, M25).
+    UseFeat { feat: Feat },
+    /// SPEED's extra movement per combat round: 1 m per dot (003-M25).
+    Movement,
     /// Galleons come in (ONE FOR YOU, TWO FOR ME adds one, 003-M25).
     GainGalleons { amount: u64 },
 }
@@ -611,6 +620,19 @@ const HPRPG_ACTIONS: &[ActionInfo] = &[
         name: "new-day",
         spec_items: &["003-S1", "003-M25"],
         summary: "a new day: daily feat uses reset",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "use-feat",
+        spec_items: &["003-S1", "003-M25"],
+        summary: "use a feat the GM adjudicates (MESMERISING PRESENCE once a day), recording its \
+                  daily use",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "movement",
+        spec_items: &["003-M25"],
+        summary: "SPEED's extra movement: 1 m per dot per combat round",
         rolls: false,
     },
     ActionInfo {
@@ -1188,6 +1210,9 @@ fn apply_action(
             if let Some(note) = &automatic {
                 summary.push_str(&format!("; {note}"));
             }
+            if let HprpgAction::Check { feats, .. } = action {
+                append_archetype_warnings(&mut summary, state, feats);
+            }
             let mut result = merge(
                 info,
                 json!({
@@ -1267,7 +1292,7 @@ fn apply_action(
                 CastingOutcome::Failure => "the casting fails".to_string(),
                 CastingOutcome::Catastrophe => "the casting fails catastrophically".to_string(),
             };
-            let summary = format!(
+            let mut summary = format!(
                 "{} {}: {}; {tail}",
                 discipline,
                 super::SPELL_LEVELS
@@ -1276,6 +1301,13 @@ fn apply_action(
                     .unwrap_or("?"),
                 roll_summary(&check, &roll)
             );
+            if let HprpgAction::Cast { feats, furious, .. } = action {
+                let mut used = feats.clone();
+                if *furious {
+                    used.push(Feat::FuriousSpellcaster);
+                }
+                append_archetype_warnings(&mut summary, state, &used);
+            }
             Ok((result, after, summary))
         }
         HprpgAction::CatchCast {
@@ -1567,6 +1599,43 @@ fn apply_action(
                 "a new day: daily feats are available again".to_string(),
             ))
         }
+        HprpgAction::UseFeat { feat } => {
+            let data = feat_data(*feat);
+            if data.effect != resources::FeatEffect::Narrative {
+                let how = match data.effect {
+                    resources::FeatEffect::Heal { .. } => "organic-repose",
+                    resources::FeatEffect::RerollCatastrophes => "unwavering-focus",
+                    resources::FeatEffect::ExtraGalleons { .. } => "gain-galleons",
+                    resources::FeatEffect::RageForAffinity => "cast with furious",
+                    _ => "a check or cast naming it among its feats",
+                };
+                return Err(HprpgGameError::FeatWithNumbers { feat: *feat, how });
+            }
+            let mut after = state.clone();
+            after.sheet.feat_uses = use_feat(&state.sheet.feats, &state.sheet.feat_uses, *feat)?;
+            let used = after.sheet.feat_uses.get(feat).copied();
+            let mut summary = match (used, data.per_day) {
+                (Some(used), Some(per_day)) => {
+                    format!("{feat}: used {used} of {per_day} today ({})", data.when)
+                }
+                _ => format!("{feat}: used ({})", data.when),
+            };
+            append_archetype_warnings(&mut summary, state, std::slice::from_ref(feat));
+            Ok((
+                json!({ "feat": feat, "uses_today": used, "per_day": data.per_day }),
+                after,
+                summary,
+            ))
+        }
+        HprpgAction::Movement => {
+            let dots = state.sheet.ability("SPEED").map_or(0, |rating| rating.dots);
+            let metres = resources::speed_movement(dots);
+            Ok((
+                json!({ "speed": dots, "extra_metres_per_round": metres }),
+                state.clone(),
+                format!("SPEED {dots}: +{metres} m of movement per combat round"),
+            ))
+        }
         HprpgAction::GainGalleons { amount } => {
             let mut after = state.clone();
             let gained =
@@ -1675,6 +1744,31 @@ fn reduce_casting(
         )
     };
     Ok((result, after, summary))
+}
+
+/// Feats of `feats` that are not among the character's archetype's feats (003-D4): allowed, since the
+/// GM may grant any feat, but said, so a slip in the sheet does not pass unnoticed.
+pub fn off_archetype_feats(sheet: &CharacterSheet, feats: &[Feat]) -> Vec<String> {
+    let Some(archetype) = sheet.archetype else {
+        return Vec::new();
+    };
+    feats
+        .iter()
+        .filter(|feat| !archetype.data().feats.contains(feat))
+        .map(|feat| {
+            format!(
+                "{feat} is not a {archetype} feat (003-D4); it applies because the sheet has it, \
+                 if the GM allowed it"
+            )
+        })
+        .collect()
+}
+
+/// Adds the warnings of [`off_archetype_feats`] to a summary (the result JSON keeps its shape).
+fn append_archetype_warnings(summary: &mut String, state: &HprpgState, feats: &[Feat]) {
+    for warning in off_archetype_feats(&state.sheet, feats) {
+        summary.push_str(&format!("; warning: {warning}"));
+    }
 }
 
 /// The check an action `check` makes, for [`apply_action`] and [`odds_of`] alike.

@@ -720,7 +720,8 @@ fn m25_daily_feats_run_out_and_a_new_day_resets_them() {
     match refused(&rested.state, json!({ "action": "organic-repose" })) {
         ActionError::Rules(error) => assert_eq!(
             error.to_string(),
-            "ORGANIC REPOSE is used up today (1 a day); wait for a new day"
+            "ORGANIC REPOSE is used up today (1 a day); wait for a new day (the new-day action \
+             resets daily uses)"
         ),
         other => panic!("{other:?}"),
     }
@@ -739,7 +740,10 @@ fn m25_daily_feats_run_out_and_a_new_day_resets_them() {
     assert_eq!(current["sheet"]["feat_uses"]["FURIOUS SPELLCASTER"], 3);
     assert_eq!(
         problems(&current, furious),
-        ["FURIOUS SPELLCASTER is used up today (3 a day); wait for a new day"]
+        [
+            "FURIOUS SPELLCASTER is used up today (3 a day); wait for a new day (the new-day \
+          action resets daily uses)"
+        ]
     );
 }
 
@@ -1462,4 +1466,100 @@ fn m25_dryads_embrace_reports_thirty_centimetres_of_growth_per_success() {
     );
     assert!(plain.result.get("growth_centimetres").is_none());
     assert!(plain.result.get("growth_per_success").is_none());
+}
+
+/// A SOPHISTICATE with MESMERISING PRESENCE (one of the archetype's feats) and DUELIST (a WARRIOR
+/// feat), SPEED 2.
+fn sophisticate() -> Value {
+    hprpg()
+        .new_character(&json!({ "sheet": {
+            "archetype": "SOPHISTICATE",
+            "aspects": aspects(&[("CHARM", 3)]),
+            "abilities": { "SPEED": 2, "ELOQUENCE": 2 },
+            "fortitude": { "current": 1, "max": 1 },
+            "health": { "current": 5, "max": 5 },
+            "feats": ["MESMERISING PRESENCE", "DUELIST"]
+        }}))
+        .unwrap()
+}
+
+/// MESMERISING PRESENCE is once a day (003-M25): the use is kept in the state's daily uses, a
+/// second use the same day is refused saying how to get it back, and a new day does.
+#[test]
+fn m25_mesmerising_presence_is_recorded_once_a_day() {
+    let state = sophisticate();
+    let use_it = json!({ "action": "use-feat", "feat": "MESMERISING PRESENCE" });
+    let used = apply(&state, use_it.clone(), &[]);
+    assert_eq!(used.result["uses_today"], 1);
+    assert_eq!(used.result["per_day"], 1);
+    assert_eq!(used.state["sheet"]["feat_uses"]["MESMERISING PRESENCE"], 1);
+    assert!(
+        used.summary.contains("used 1 of 1 today"),
+        "{}",
+        used.summary
+    );
+    let again = refused(&used.state, use_it.clone()).to_string();
+    assert!(
+        again.contains("MESMERISING PRESENCE is used up today (1 a day)"),
+        "{again}"
+    );
+    assert!(again.contains("new-day"), "{again}");
+    let next_day = apply(&used.state, json!({ "action": "new-day" }), &[]);
+    assert_eq!(apply(&next_day.state, use_it, &[]).result["uses_today"], 1);
+    // A feat with numbers goes through the action it changes.
+    let duelist = refused(&state, json!({ "action": "use-feat", "feat": "DUELIST" })).to_string();
+    assert!(duelist.contains("check or cast"), "{duelist}");
+    // A feat not taken is refused as before.
+    let vow = refused(
+        &state,
+        json!({ "action": "use-feat", "feat": "UNBREAKABLE VOW" }),
+    );
+    assert!(vow.to_string().contains("has not taken"), "{vow}");
+}
+
+/// A feat outside the character's archetype (003-D4) still applies, with a warning in the summary
+/// and in the sheet's validation; the result's JSON is unchanged.
+#[test]
+fn m25_a_feat_outside_the_archetype_warns() {
+    let state = sophisticate();
+    let check = json!({ "action": "check", "aspect": "CHARM", "ability": "ELOQUENCE",
+                        "difficulty": 8, "feats": ["DUELIST"] });
+    let applied = apply(&state, check, &[8, 2, 3, 4, 5]);
+    // DUELIST's automatic success: 1 die at 8 plus 1 = net 2.
+    assert_eq!(applied.result["net"], 2);
+    assert!(
+        applied
+            .summary
+            .contains("warning: DUELIST is not a SOPHISTICATE feat (003-D4)"),
+        "{}",
+        applied.summary
+    );
+    assert!(applied.result.get("warnings").is_none());
+    let sheet: omen_rules::hprpg::character::CharacterSheet =
+        serde_json::from_value(state["sheet"].clone()).unwrap();
+    let report = omen_rules::hprpg::character::validate(&sheet, 5);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(
+        report.warnings,
+        ["feat DUELIST is not a SOPHISTICATE feat (003-D4); keep it only if the GM allowed it"]
+    );
+    // The archetype's own feat draws no warning.
+    let own = apply(
+        &state,
+        json!({ "action": "use-feat", "feat": "MESMERISING PRESENCE" }),
+        &[],
+    );
+    assert!(!own.summary.contains("warning"), "{}", own.summary);
+}
+
+/// SPEED (003-M25): 1 m of extra movement per dot per combat round; no dice, no change.
+#[test]
+fn m25_speed_gives_a_metre_of_movement_per_dot() {
+    let state = sophisticate();
+    let moved = apply(&state, json!({ "action": "movement" }), &[]);
+    assert_eq!(moved.result["speed"], 2);
+    assert_eq!(moved.result["extra_metres_per_round"], 2);
+    assert_eq!(moved.state, state);
+    let still = apply(&character(), json!({ "action": "movement" }), &[]);
+    assert_eq!(still.result["extra_metres_per_round"], 0);
 }
