@@ -689,3 +689,52 @@ fn m25_hprpg_use_feat_movement_and_the_archetype_warning() {
         duel.stdout
     );
 }
+
+/// 000-M8 from the command line: `ritual record` copies a known ritual into the notes, and with
+/// `--option recording-and-memorising=on` `ritual perform --read-from` checks where it is read
+/// from: the notes hold it (only the 3 Essence dice roll, 4 + 4 + 4 = 12 ≥ 9), memory does not.
+#[test]
+fn ritual_000_m8_record_and_perform_from_the_notes() {
+    let dir = scratch_dir("actions_ritual_notes");
+    let state = dir.join("oda.json");
+    let state = state.to_str().unwrap();
+    let sheet = r#"{"lore":2,"essence":3,"known":["Ward"]}"#;
+    let recorded = omen_ok(&[
+        "ritual", "record", "--state", state, "--sheet", sheet, "--ritual", "Ward", "--format",
+        "json",
+    ]);
+    assert_eq!(json(&recorded)["state_after"]["notes"], json!(["Ward"]));
+    let perform = |from: &str| {
+        omen(&[
+            "ritual",
+            "perform",
+            "--state",
+            state,
+            "--ritual",
+            "Ward",
+            "--threshold",
+            "9",
+            "--option",
+            "recording-and-memorising=on",
+            "--read-from",
+            from,
+            "--dice",
+            "4,4,4",
+            "--format",
+            "json",
+        ])
+    };
+    let memory = perform("memory");
+    assert_eq!(memory.code, 2);
+    assert!(
+        memory.stderr.contains("is not memorised"),
+        "{}",
+        memory.stderr
+    );
+    let notes = perform("notes");
+    assert_eq!(notes.code, 0, "{}", notes.stderr);
+    let notes = json(&notes);
+    assert_eq!(notes["result"]["read_from"], "notes");
+    assert_eq!(notes["result"]["total"], 12);
+    assert_eq!(notes["result"]["performed"], true);
+}
