@@ -205,7 +205,9 @@ const MECHANICS: &[Mechanic] = &[
         name: "memorising",
         spec_items: &["000-M8", "000-A7"],
         summary: "one known ritual is memorised free; each further one needs a Lore check with the same \
-                  pool rule",
+                  pool rule; a known ritual may be copied into the character's notes, and with the \
+                  recording option a performance reads it from memory, the notes (no check) or the \
+                  source (a new decipher check)",
     },
     Mechanic {
         name: "essence check",
