@@ -4,6 +4,8 @@
 //! Both readings follow the same order: the per-die steps as written (with the explosion among them),
 //! then keep/drop, then counting.
 
+use std::collections::BTreeMap;
+
 use num_traits::Zero;
 
 use crate::dice::{
@@ -203,7 +205,17 @@ impl DiceSpec {
                     self.before.len(),
                     Some(e.condition),
                 )?;
-                let (total, truncated) = chain_sum(&inner, depth, &|x| x, limits, budget)?;
+                let (total, mut truncated) = chain_sum(&inner, depth, &|x| x, limits, budget)?;
+                let rerolls_after = self
+                    .after
+                    .iter()
+                    .any(|s| matches!(s, DieStep::RerollOnce(_) | DieStep::RerollUntil(_)));
+                if rerolls_after && !truncated.is_zero() {
+                    // A reroll of the compound total rolls a whole new compounded die, which can hit
+                    // the limit too.
+                    truncated =
+                        compound_truncated(&inner, depth, &total, &self.after, limits, budget)?;
+                }
                 // The compounded die is the base that the later steps change and redraw.
                 let mut after = step_prefixes(total, &self.after)?;
                 let value = after.pop().expect("at least the total");
@@ -383,6 +395,99 @@ impl DiceSpec {
     }
 }
 
+/// P(some compounded die hit the depth limit) for a compounding die whose total `total` then goes
+/// through `after`, where a reroll rolls a whole new compounded die.
+///
+/// It follows M(v) = P(no compounded die so far hit the limit, and the value is v) through the steps:
+/// a clamp moves v; a reroll once on c gives M(v)·[¬c(v)] + M(c)·M(v); a reroll until ¬c gives
+/// M(v)·[¬c(v)] / (1 − M(c)), the sum over every number of rejected dice that all missed the limit.
+/// M starts as the total's distribution less the runs of `depth + 1` exploding rolls.
+fn compound_truncated(
+    inner: &ChainElement,
+    depth: u64,
+    total: &Distribution<i64>,
+    after: &[DieStep],
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Probability, CoreError> {
+    let go = Distribution::from_weights(
+        inner
+            .entries()
+            .iter()
+            .filter(|((e, _), _)| *e)
+            .map(|((_, v), w)| (*v, w.clone())),
+    )?;
+    let p_go = inner.probability_where(|(e, _)| *e);
+    let runs = usize::try_from(depth)
+        .ok()
+        .and_then(|d| d.checked_add(1))
+        .ok_or(CoreError::Overflow)?;
+    let limited = go.sum_of(runs, limits, budget)?;
+    let p_limited = num_traits::pow(p_go, runs);
+    let mut survive: BTreeMap<i64, Probability> = total
+        .entries()
+        .iter()
+        .map(|(v, _)| {
+            let hit = &p_limited * limited.probability(v);
+            (*v, total.probability(v) - hit)
+        })
+        .collect();
+    for step in after {
+        budget.spend(survive.len() as u64)?;
+        survive = match *step {
+            DieStep::ClampMin(m) => regroup(survive, |x| x.max(m)),
+            DieStep::ClampMax(m) => regroup(survive, |x| x.min(m)),
+            DieStep::RerollOnce(c) => {
+                let hit: Probability = survive
+                    .iter()
+                    .filter(|(v, _)| c.holds(**v))
+                    .map(|(_, p)| p)
+                    .sum();
+                survive
+                    .iter()
+                    .map(|(v, p)| {
+                        let kept = if c.holds(*v) {
+                            Probability::zero()
+                        } else {
+                            p.clone()
+                        };
+                        (*v, kept + &hit * p)
+                    })
+                    .collect()
+            }
+            DieStep::RerollUntil(c) => {
+                let hit: Probability = survive
+                    .iter()
+                    .filter(|(v, _)| c.holds(**v))
+                    .map(|(_, p)| p)
+                    .sum();
+                if hit >= Probability::from_integer(1u32.into()) {
+                    return Err(CoreError::RerollEverything);
+                }
+                let scale = Probability::from_integer(1u32.into()) - hit;
+                survive
+                    .into_iter()
+                    .filter(|(v, _)| !c.holds(*v))
+                    .map(|(v, p)| (v, p / &scale))
+                    .collect()
+            }
+        };
+    }
+    let kept: Probability = survive.values().sum();
+    Ok(Probability::from_integer(1u32.into()) - kept)
+}
+
+fn regroup(
+    measure: BTreeMap<i64, Probability>,
+    f: impl Fn(i64) -> i64,
+) -> BTreeMap<i64, Probability> {
+    let mut out = BTreeMap::new();
+    for (v, p) in measure {
+        *out.entry(f(v)).or_insert_with(Probability::zero) += p;
+    }
+    out
+}
+
 /// What one kept die (or group member) adds to a result: its value, or, when counting, +1 for meeting
 /// the success condition and −1 for meeting the failure condition.
 pub fn count_score(success: Option<Condition>, failure: Option<Condition>, value: i64) -> i64 {
@@ -536,6 +641,103 @@ mod tests {
         assert_eq!(roll.dice.len(), 2);
         assert!(roll.dice[0].has(Mark::Rerolled));
         assert_eq!(roll.total, 1);
+    }
+
+    /// Every roll of `spec` by brute force: the source follows a path of faces, and a path that runs
+    /// out is extended by every face of the die. Returns the distribution of totals and the probability
+    /// that some die shows the depth-limit mark.
+    fn enumerate_rolls(spec: &PoolSpec) -> (BTreeMap<i64, Probability>, Probability) {
+        struct Path<'a>(&'a [i64], usize, u64);
+        impl DieSource for Path<'_> {
+            fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+                self.2 = die.face_count();
+                let face = *self.0.get(self.1).ok_or(CoreError::ScriptExhausted(0))?;
+                self.1 += 1;
+                Ok(face)
+            }
+        }
+        let mut totals = BTreeMap::new();
+        let mut limited = Probability::zero();
+        let mut stack = vec![(Vec::new(), Probability::from_integer(1u32.into()))];
+        while let Some((path, p)) = stack.pop() {
+            let mut source = Path(&path, 0, 0);
+            match spec.roll(&mut source) {
+                Ok(roll) => {
+                    if roll.dice.iter().any(|d| d.has(Mark::DepthLimit)) {
+                        limited += &p;
+                    }
+                    *totals.entry(roll.total).or_insert_with(Probability::zero) += p;
+                }
+                Err(CoreError::ScriptExhausted(_)) => {
+                    let die = spec.dice.die.clone();
+                    let faces = source.2;
+                    for i in 0..faces {
+                        let mut next = path.clone();
+                        next.push(die.face(i));
+                        stack.push((next, &p / Probability::from_integer(faces.into())));
+                    }
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        (totals, limited)
+    }
+
+    fn compound_d6(steps: Vec<DieStep>, depth: u64) -> PoolSpec {
+        let mut spec = d6_pool(1);
+        spec.depth = depth;
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: true,
+        });
+        spec.dice.after = steps;
+        spec
+    }
+
+    /// `d6!!ro<=6` at depth 3: the first compounded die hits the limit with 1/1296; the 5/6 of rolls
+    /// at 6 or less roll a second compounded die, which hits it with 1/1296 too: 11/7776, not 1/1296.
+    #[test]
+    fn d6_compound_reroll_once_after_counts_the_rerolled_dies_depth_limit() {
+        let spec = compound_d6(vec![DieStep::RerollOnce(Condition::new(Compare::Le, 6))], 3);
+        let exact = spec
+            .exact(&Limits::default(), &mut Budget::unlimited())
+            .unwrap();
+        assert_eq!(
+            exact.truncated,
+            Probability::new(11u32.into(), 7776u32.into())
+        );
+    }
+
+    /// The cut-off mass and the distribution of a compounding die with steps after it, against every
+    /// roll the sampler can make, for small depth limits.
+    #[test]
+    fn compound_depth_limit_mass_matches_enumerating_every_roll() {
+        let le = |v| Condition::new(Compare::Le, v);
+        let ge = |v| Condition::new(Compare::Ge, v);
+        let cases = [
+            vec![DieStep::RerollOnce(le(6))],
+            vec![DieStep::RerollOnce(le(8)), DieStep::RerollOnce(ge(12))],
+            vec![DieStep::ClampMin(9), DieStep::RerollOnce(le(9))],
+            vec![DieStep::RerollOnce(ge(13)), DieStep::ClampMax(14)],
+            vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 12))],
+        ];
+        for steps in cases {
+            for depth in 0..=3 {
+                let spec = compound_d6(steps.clone(), depth);
+                let (totals, limited) = enumerate_rolls(&spec);
+                let exact = spec
+                    .exact(&Limits::default(), &mut Budget::unlimited())
+                    .unwrap();
+                assert_eq!(exact.truncated, limited, "{steps:?} depth {depth}");
+                let got: BTreeMap<i64, Probability> = exact
+                    .distribution
+                    .entries()
+                    .iter()
+                    .map(|(v, _)| (*v, exact.distribution.probability(v)))
+                    .collect();
+                assert_eq!(got, totals, "{steps:?} depth {depth}");
+            }
+        }
     }
 
     #[test]
