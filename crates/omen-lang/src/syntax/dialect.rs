@@ -48,6 +48,26 @@ pub enum Word {
     /// `s`/`sa`/`sd`): the total is unchanged, so the modifier is read and dropped. Takes a point when
     /// `true`.
     DisplayOnly(bool),
+    /// Count the dice meeting the point, a bare number meaning "at most" (Dice Maiden's `tl`).
+    CountSuccessesAtMost,
+    /// Reroll once, a bare number meaning "at least" (Dice Maiden's `rg`).
+    RerollOnceAtLeast,
+    /// Reroll while the point holds, a bare number meaning "at least" (Dice Maiden's `irg`).
+    RerollRecursiveAtLeast,
+    /// Keep the dice meeting the point, the others count 0 (Avrae's `k3`, `k>3`: by value, not by rank).
+    KeepValues,
+    /// Drop the dice meeting the point (Avrae's `p3`).
+    DropValues,
+    /// The dice meeting the point count minus their value (Foundry's `sf`).
+    SubtractFailures,
+    /// Count the even dice (Foundry's `even`).
+    CountEven,
+    /// Count the odd dice (Foundry's `odd`).
+    CountOdd,
+    /// Roll N more dice and drop the N lowest before anything else (Dice Maiden's `advN`).
+    Advantage,
+    /// Roll N more dice and drop the N highest before anything else (Dice Maiden's `disN`).
+    Disadvantage,
     /// A construct of the source that Omen cannot compute yet: refused with this explanation.
     Unsupported(&'static str),
 }
@@ -214,18 +234,9 @@ pub static FOUNDRY: Dialect = Dialect {
         ("cs", Word::CountSuccesses),
         ("cf", Word::CountFailures),
         ("df", Word::Failure),
-        (
-            "sf",
-            Word::Unsupported("subtracting failures (`sf`) is not computed yet"),
-        ),
-        (
-            "even",
-            Word::Unsupported("counting even results (`even`) is not computed yet"),
-        ),
-        (
-            "odd",
-            Word::Unsupported("counting odd results (`odd`) is not computed yet"),
-        ),
+        ("sf", Word::SubtractFailures),
+        ("even", Word::CountEven),
+        ("odd", Word::CountOdd),
         ("ms", Word::MarginOfSuccess),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
@@ -263,20 +274,8 @@ pub static AVRAE: Dialect = Dialect {
         ("rr", Word::RerollRecursive),
         ("ra", Word::ExplodeOnce),
         ("e", Word::Explode),
-        (
-            "k",
-            Word::Unsupported(
-                "in Avrae `k3` keeps the dice showing 3; keeping by value is not computed yet: write \
-             `kh3` to keep the highest three",
-            ),
-        ),
-        (
-            "p",
-            Word::Unsupported(
-                "in Avrae `p3` drops the dice showing 3; dropping by value is not computed yet: write \
-             `pl3` to drop the lowest three",
-            ),
-        ),
+        ("k", Word::KeepValues),
+        ("p", Word::DropValues),
     ],
     inclusive_points: false,
     whitespace_ends_dice: false,
@@ -340,9 +339,18 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     name: "dice-maiden",
     source: "Dice Maiden",
     words: &[
+        ("adv", Word::Advantage),
+        ("dis", Word::Disadvantage),
+        ("irg", Word::RerollRecursiveAtLeast),
         ("ie", Word::Explode),
         ("ir", Word::RerollRecursive),
         ("kl", Word::KeepLowest),
+        (
+            "km",
+            Word::Unsupported("keeping the middle dice (`km`) is not computed yet"),
+        ),
+        ("rg", Word::RerollOnceAtLeast),
+        ("tl", Word::CountSuccessesAtMost),
         ("t", Word::CountSuccesses),
         ("f", Word::Failure),
         ("e", Word::ExplodeOnce),

@@ -406,8 +406,21 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "5d10xo",
             Means(sum_of(5, &explode(&d(10), &|f| f == 10, 1))),
         ),
-        ("foundry", "6d6sf<3", Refused("unsupported-modifier")),
-        ("foundry", "4d6even", Refused("unsupported-modifier")),
+        (
+            "foundry",
+            "6d6sf<3",
+            Means(sum_of(6, &map(&d6, |f| if f < 3 { -f } else { f }))),
+        ),
+        (
+            "foundry",
+            "4d6even",
+            Means(each(4, &d6, |f| i64::from(f % 2 == 0))),
+        ),
+        (
+            "foundry",
+            "5d10odd",
+            Means(each(5, &d(10), |f| i64::from(f % 2 == 1))),
+        ),
         ("foundry", "1d20/2", Refused("fraction-division")),
         // avrae/d20.
         (
@@ -464,8 +477,26 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "1d20 > 10",
             Means(map(&d20, |x| i64::from(x > 10))),
         ),
-        ("avrae", "4d6k3", Refused("unsupported-modifier")),
-        ("avrae", "4d6p1", Refused("unsupported-modifier")),
+        (
+            "avrae",
+            "4d6k3",
+            Means(sum_of(4, &map(&d6, |f| if f == 3 { f } else { 0 }))),
+        ),
+        (
+            "avrae",
+            "4d6p1",
+            Means(sum_of(4, &map(&d6, |f| if f == 1 { 0 } else { f }))),
+        ),
+        (
+            "avrae",
+            "8d6k>3",
+            Means(sum_of(8, &map(&d6, |f| if f > 3 { f } else { 0 }))),
+        ),
+        (
+            "avrae",
+            "4d6p<3",
+            Means(sum_of(4, &map(&d6, |f| if f < 3 { 0 } else { f }))),
+        ),
         ("avrae", "1d6ra6", Means(explode(&d6, &|f| f == 6, 1))),
         ("avrae", "1d20/2", Refused("fraction-division")),
         // rpg-dice-roller.
@@ -640,6 +671,44 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "3d6 e6",
             Means(sum_of(3, &explode(&d6, &|f| f >= 6, 1))),
         ),
+        (
+            "dice-maiden",
+            "6d10 tl3",
+            Means(each(6, &d(10), |f| i64::from(f <= 3))),
+        ),
+        (
+            "dice-maiden",
+            "4d6 rg5",
+            Means(sum_of(4, &reroll_once(&d6, |f| f >= 5))),
+        ),
+        (
+            "dice-maiden",
+            "2d6 irg5",
+            Means(sum_of(2, &reroll_until(&d6, |f| f >= 5))),
+        ),
+        (
+            "dice-maiden",
+            "1d20 adv1",
+            Means(pool(&n_dice(2, &d20), keep_highest(1))),
+        ),
+        (
+            "dice-maiden",
+            "3d6 dis1",
+            Means(pool(&n_dice(4, &d6), keep_lowest(3))),
+        ),
+        (
+            "dice-maiden",
+            "2d6 adv2 dis1",
+            Means(pool(&n_dice(3, &d6), keep_highest(2))),
+        ),
+        (
+            "dice-maiden",
+            "4d6 adv1 t5",
+            Means(pool(&n_dice(5, &d6), |faces| {
+                sorted(faces).iter().skip(1).filter(|f| **f >= 5).count() as i64
+            })),
+        ),
+        ("dice-maiden", "4d6 km2", Refused("unsupported-modifier")),
     ]
 }
 
