@@ -12,7 +12,7 @@ use crate::dice::{
     ChainElement, Condition, Die, DieStep, Explosion, any_of, any_of_cost, chain_element,
     chain_sum, step_prefixes,
 };
-use crate::distribution::{Distribution, Probability};
+use crate::distribution::{Distribution, Probability, Weight};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 use crate::pool::{Keep, Unit, exploding_keep_sum, keep_sum, sequential_keep_sum};
@@ -205,7 +205,8 @@ impl DiceSpec {
                     self.before.len(),
                     Some(e.condition),
                 )?;
-                let (total, mut truncated) = chain_sum(&inner, depth, &|x| x, limits, budget)?;
+                let (total, mut truncated) =
+                    explosion_sum(&inner, e.penetrate, depth, &|x| x, limits, budget)?;
                 let rerolls_after = self
                     .after
                     .iter()
@@ -213,8 +214,15 @@ impl DiceSpec {
                 if rerolls_after && !truncated.is_zero() {
                     // A reroll of the compound total rolls a whole new compounded die, which can hit
                     // the limit too.
-                    truncated =
-                        compound_truncated(&inner, depth, &total, &self.after, limits, budget)?;
+                    truncated = compound_truncated(
+                        &inner,
+                        e.penetrate,
+                        depth,
+                        &total,
+                        &self.after,
+                        limits,
+                        budget,
+                    )?;
                 }
                 // The compounded die is the base that the later steps change and redraw.
                 let mut after = step_prefixes(total, &self.after)?;
@@ -275,7 +283,10 @@ impl DiceSpec {
             )?;
             last = next.value;
             die.rolls.push(last);
-            die.value = die.value.checked_add(last).ok_or(CoreError::Overflow)?;
+            let counted = last
+                .checked_sub(i64::from(e.penetrate))
+                .ok_or(CoreError::Overflow)?;
+            die.value = die.value.checked_add(counted).ok_or(CoreError::Overflow)?;
         }
         Ok(die)
     }
@@ -378,6 +389,9 @@ impl DiceSpec {
                         source,
                         out,
                     )?;
+                    if e.penetrate && extra > 0 {
+                        die.value = die.value.checked_sub(1).ok_or(CoreError::Overflow)?;
+                    }
                     if again {
                         die.marks.push(Mark::Exploded);
                     } else if explodes {
@@ -395,6 +409,49 @@ impl DiceSpec {
     }
 }
 
+/// The sum over one die's explosion chain ([`chain_sum`]); when the explosion penetrates, every roll
+/// after the first counts one less (the explosion is still decided on what the roll shows).
+fn explosion_sum(
+    element: &ChainElement,
+    penetrate: bool,
+    depth: u64,
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<(Distribution<i64>, Probability), CoreError> {
+    if !penetrate || depth == 0 {
+        return chain_sum(element, depth, score, limits, budget);
+    }
+    let shifted = element.map(|&(e, v)| (e, v - 1));
+    let (tail, _) = chain_sum(&shifted, depth - 1, score, limits, budget)?;
+    let part = |explodes: bool| {
+        Distribution::from_weights(
+            element
+                .entries()
+                .iter()
+                .filter(|((e, _), _)| *e == explodes)
+                .map(|((_, v), w)| (score(*v), w.clone())),
+        )
+    };
+    let explode_weight: Weight = element
+        .entries()
+        .iter()
+        .filter(|((e, _), _)| *e)
+        .map(|(_, w)| w)
+        .sum();
+    let stop_weight = element.total() - &explode_weight;
+    let mut parts = Vec::new();
+    if let Ok(stop) = part(false) {
+        parts.push((stop_weight, stop));
+    }
+    if let Ok(go) = part(true) {
+        parts.push((explode_weight.clone(), go.add(&tail, limits, budget)?));
+    }
+    let distribution = Distribution::mixture(parts, budget)?;
+    let p = Probability::new(explode_weight, element.total().clone());
+    Ok((distribution, num_traits::pow(p, depth as usize + 1)))
+}
+
 /// P(some compounded die hit the depth limit) for a compounding die whose total `total` then goes
 /// through `after`, where a reroll rolls a whole new compounded die.
 ///
@@ -404,6 +461,7 @@ impl DiceSpec {
 /// M starts as the total's distribution less the runs of `depth + 1` exploding rolls.
 fn compound_truncated(
     inner: &ChainElement,
+    penetrate: bool,
     depth: u64,
     total: &Distribution<i64>,
     after: &[DieStep],
@@ -418,11 +476,14 @@ fn compound_truncated(
             .map(|((_, v), w)| (*v, w.clone())),
     )?;
     let p_go = inner.probability_where(|(e, _)| *e);
-    let runs = usize::try_from(depth)
-        .ok()
-        .and_then(|d| d.checked_add(1))
-        .ok_or(CoreError::Overflow)?;
-    let limited = go.sum_of(runs, limits, budget)?;
+    let extra = usize::try_from(depth).map_err(|_| CoreError::Overflow)?;
+    let runs = extra.checked_add(1).ok_or(CoreError::Overflow)?;
+    let shift = i64::from(penetrate);
+    let limited = go.add(
+        &go.map(|&v| v - shift).sum_of(extra, limits, budget)?,
+        limits,
+        budget,
+    )?;
     let p_limited = num_traits::pow(p_go, runs);
     let mut survive: BTreeMap<i64, Probability> = total
         .entries()
@@ -514,8 +575,14 @@ impl PoolSpec {
         let score = |x: i64| self.score(x);
         let distribution = if self.dice.is_chain() && !truncated_one.is_zero() {
             if self.keep == Keep::All {
-                let (chain, _) = chain_sum(&element, self.depth, &score, limits, budget)?;
+                let penetrate = self.dice.explosion.is_some_and(|e| e.penetrate);
+                let (chain, _) =
+                    explosion_sum(&element, penetrate, self.depth, &score, limits, budget)?;
                 chain.sum_of(self.count, limits, budget)?
+            } else if self.dice.explosion.is_some_and(|e| e.penetrate) {
+                return Err(CoreError::Unsupported(
+                    "penetrating explosions with keep or drop",
+                ));
             } else if let Some(d) = exploding_keep_sum(
                 &element, self.count, self.depth, self.keep, &score, limits, budget,
             )? {
@@ -608,6 +675,7 @@ mod tests {
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 6),
             compound: false,
+            penetrate: false,
         });
         let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2, 4])).unwrap();
         assert_eq!(roll.dice.len(), 4);
@@ -622,6 +690,7 @@ mod tests {
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 6),
             compound: true,
+            penetrate: false,
         });
         let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6])).unwrap();
         assert_eq!(roll.total, 12);
@@ -689,6 +758,7 @@ mod tests {
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 6),
             compound: true,
+            penetrate: false,
         });
         spec.dice.after = steps;
         spec
@@ -740,6 +810,84 @@ mod tests {
         }
     }
 
+    fn exact_map(spec: &PoolSpec) -> (BTreeMap<i64, Probability>, Probability) {
+        let exact = spec
+            .exact(&Limits::default(), &mut Budget::unlimited())
+            .unwrap();
+        let d = &exact.distribution;
+        let map = d
+            .entries()
+            .iter()
+            .map(|(v, _)| (*v, d.probability(v)))
+            .collect();
+        (map, exact.truncated)
+    }
+
+    /// Penetrating explosions (`!p`, `!!p`, each extra roll counting one less), exact against every
+    /// roll the sampler can make: plain, compounded, with a point, a reroll, and counting successes.
+    #[test]
+    fn penetrating_explosions_match_enumerating_every_roll() {
+        let ge = |v| Condition::new(Compare::Ge, v);
+        for compound in [false, true] {
+            for depth in 0..=3 {
+                for count in 1..=2 {
+                    let mut cases = Vec::new();
+                    let mut spec = d6_pool(count);
+                    spec.depth = depth;
+                    spec.dice.die = Die::Standard(4);
+                    spec.dice.explosion = Some(Explosion {
+                        condition: ge(4),
+                        compound,
+                        penetrate: true,
+                    });
+                    cases.push(spec.clone());
+                    spec.dice.explosion = Some(Explosion {
+                        condition: ge(3),
+                        compound,
+                        penetrate: true,
+                    });
+                    cases.push(spec.clone());
+                    spec.dice.before = vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 1))];
+                    cases.push(spec.clone());
+                    spec.dice.before.clear();
+                    spec.dice.after = vec![DieStep::RerollOnce(Condition::new(Compare::Le, 2))];
+                    cases.push(spec.clone());
+                    spec.dice.after.clear();
+                    spec.success = Some(ge(3));
+                    cases.push(spec);
+                    for spec in cases {
+                        assert_eq!(
+                            exact_map(&spec),
+                            enumerate_rolls(&spec),
+                            "compound {compound} depth {depth} count {count} {spec:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// `1d6!p` by hand: a 6 then a 6 (counting 5) then a 2 (counting 1) is 12.
+    #[test]
+    fn scripted_penetrating_die_counts_each_extra_roll_one_less() {
+        let mut spec = d6_pool(1);
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: false,
+            penetrate: true,
+        });
+        let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2])).unwrap();
+        assert_eq!(roll.total, 6 + 5 + 1);
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: true,
+            penetrate: true,
+        });
+        let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2])).unwrap();
+        assert_eq!(roll.total, 12);
+        assert_eq!(roll.dice[0].rolls, vec![6, 6, 2]);
+    }
+
     #[test]
     fn exploding_pool_with_keep_matches_counting_by_hand() {
         // 2d2!kh1 with depth 1: chains are (1), (2,1), (2,2 at the limit).
@@ -754,6 +902,7 @@ mod tests {
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 2),
             compound: false,
+            penetrate: false,
         });
         let exact = spec
             .exact(&Limits::default(), &mut Budget::unlimited())

@@ -187,6 +187,7 @@ pub fn core_diagnostic(error: &CoreError, span: Span) -> Diagnostic {
         CoreError::RerollLimit(_) => ("reroll-limit", None),
         CoreError::ScriptExhausted(_) => ("dice-exhausted", Some("give more dice values")),
         CoreError::ScriptFace { .. } => ("bad-die-value", None),
+        CoreError::Unsupported(_) => ("unsupported-modifier", None),
         _ => ("error", None),
     };
     let d = Diagnostic::error(kind, span, error.to_string());
@@ -929,6 +930,7 @@ impl Checker<'_> {
             before: mods.before,
             explosion: mods.explosion,
             explode_once: mods.explode_once,
+            penetrate: mods.penetrate,
             after: mods.after,
             keep: mods.keep,
             success: mods.success,
@@ -1116,6 +1118,7 @@ impl Checker<'_> {
             before: Vec::new(),
             explosion: None,
             explode_once: false,
+            penetrate: false,
             after: Vec::new(),
             keep: Keep::All,
             success: None,
@@ -1173,8 +1176,10 @@ impl Checker<'_> {
                     compound,
                     ref point,
                     once,
+                    penetrate,
                 } => {
                     out.explode_once = once;
+                    out.penetrate = penetrate;
                     if let Some(first) = explode_span {
                         self.errors.push(
                             Diagnostic::error(
@@ -1276,6 +1281,20 @@ impl Checker<'_> {
                     .with_help("explode the dice inside the group, e.g. `{2d6!, 1d8}`"),
             );
         }
+        if let Some(at) = explode_span
+            && out.penetrate
+            && out.explosion.is_some_and(|(compound, _)| !compound)
+            && out.keep != Keep::All
+        {
+            self.errors.push(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "a penetrating explosion (`!p`) with keep or drop is not computed yet",
+                )
+                .with_help("compound it (`!!p`): a compounded die is kept or dropped whole"),
+            );
+        }
         if let (Some(f), None) = (failure_span, success_span) {
             self.errors.push(
                 Diagnostic::error(
@@ -1294,6 +1313,7 @@ struct Modifiers {
     before: Vec<DieStep>,
     explosion: Option<(bool, Option<Condition>)>,
     explode_once: bool,
+    penetrate: bool,
     after: Vec<DieStep>,
     keep: Keep,
     success: Option<Condition>,

@@ -881,6 +881,7 @@ pub fn pool_spec(
         spec.explosion = Some(Explosion {
             condition,
             compound,
+            penetrate: dice.penetrate,
         });
     }
     Ok(PoolSpec {

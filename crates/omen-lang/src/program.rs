@@ -217,6 +217,8 @@ pub struct DiceNode {
     /// Each die explodes at most once (`!o`): the depth is 1 whatever the limit, and reaching it is
     /// the meaning, not a cut-off.
     pub explode_once: bool,
+    /// Each extra roll counts one less (`!p`, `!!p`).
+    pub penetrate: bool,
     pub after: Vec<DieStep>,
     pub keep: Keep,
     pub success: Option<Condition>,

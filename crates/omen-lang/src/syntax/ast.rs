@@ -246,6 +246,8 @@ pub enum Modifier {
         point: Option<ComparePoint>,
         /// `!o` (Foundry's `xo`, Avrae's `ra`, Dice Maiden's `e`): each die explodes at most once.
         once: bool,
+        /// `!p`, `!!p` (penetrating): each extra roll counts one less than it shows.
+        penetrate: bool,
     },
     /// `ro<=2`: reroll once.
     RerollOnce(ComparePoint),

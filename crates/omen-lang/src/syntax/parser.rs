@@ -2826,20 +2826,18 @@ impl<'s> Parser<'s> {
     fn parse_explode(&mut self) -> Option<Modifier> {
         let bang = self.bump();
         let compound = self.eat(TokenKind::Bang).is_some();
-        if self.word_starts_with(self.peek(), b'p') && self.peek().span.start == self.prev_end {
-            let written = self.take_word_prefix(1);
-            self.report(
-                Diagnostic::error(
-                    "unsupported-modifier",
-                    Span::new(bang.span.start, written.end),
-                    "penetrating explosions (`!p`, `!!p`) are not computed yet",
-                )
-                .with_help("`!` explodes without the −1 on each extra die"),
-            );
-            return None;
+        // `!p`, `!!p`: penetrating. A `p` that does not start a run of modifier words is a name.
+        let penetrate = self.word_starts_with(self.peek(), b'p')
+            && self.peek().span.start == self.prev_end
+            && self
+                .dialect
+                .is_modifier_run(&self.text(self.peek().span)[1..]);
+        if penetrate {
+            self.take_word_prefix(1);
         }
         // `!o`: explode once. Not after `!!`: a compounded die that stops after one extra is `!o` too.
         let once = !compound
+            && !penetrate
             && self.word_starts_with(self.peek(), b'o')
             && self.peek().span.start == self.prev_end
             && self
@@ -2868,6 +2866,7 @@ impl<'s> Parser<'s> {
             compound,
             point,
             once,
+            penetrate,
         })
     }
 
@@ -3111,6 +3110,7 @@ impl<'s> Parser<'s> {
                     compound: false,
                     point,
                     once: meaning == Word::ExplodeOnce,
+                    penetrate: false,
                 })
             }
             Word::CountSuccesses | Word::CountFailures => {

@@ -325,10 +325,14 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                 compound,
                 point,
                 once,
+                penetrate,
             } => {
                 out.push_str(if *compound { "!!" } else { "!" });
                 if *once {
                     out.push('o');
+                }
+                if *penetrate {
+                    out.push('p');
                 }
                 match point {
                     Some(p) => compare_point(out, p),

@@ -152,6 +152,22 @@ fn explode(die: &Dist, pred: &dyn Fn(i64) -> bool, depth: u64) -> Dist {
     out
 }
 
+/// A penetrating die: like [`explode`], but each extra die counts one less than it shows (whether it
+/// explodes again is decided on what it shows).
+fn penetrate(die: &Dist, pred: &dyn Fn(i64) -> bool, depth: u64, shift: i64) -> Dist {
+    let mut out = Dist::new();
+    for (f, p) in die {
+        if pred(*f) && depth > 0 {
+            for (g, r) in penetrate(die, pred, depth - 1, 1) {
+                *out.entry(f - shift + g).or_insert_with(Q::zero) += p * r;
+            }
+        } else {
+            *out.entry(f - shift).or_insert_with(Q::zero) += p.clone();
+        }
+    }
+    out
+}
+
 fn floor_div(a: i64, b: i64) -> i64 {
     a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0)
 }
@@ -319,7 +335,16 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
         ),
         ("roll20", "1d6/2", Refused("fraction-division")),
         ("roll20", "3d6m", Refused("unsupported-modifier")),
-        ("roll20", "3d6!p", Refused("unsupported-modifier")),
+        (
+            "roll20",
+            "3d6!p",
+            Means(sum_of(3, &penetrate(&d6, &|f| f == 6, DEPTH, 0))),
+        ),
+        (
+            "roll20",
+            "2d6!p>5",
+            Means(sum_of(2, &penetrate(&d6, &|f| f >= 5, DEPTH, 0))),
+        ),
         // Foundry VTT dice modifiers.
         (
             "foundry",
@@ -619,7 +644,21 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "floor(1d20/3)",
             Means(map(&d20, |x| floor_div(x, 3))),
         ),
-        ("rpg-dice-roller", "2d6!p", Refused("unsupported-modifier")),
+        (
+            "rpg-dice-roller",
+            "2d6!p",
+            Means(sum_of(2, &penetrate(&d6, &|f| f == 6, DEPTH, 0))),
+        ),
+        (
+            "rpg-dice-roller",
+            "2d6!!p",
+            Means(sum_of(2, &penetrate(&d6, &|f| f == 6, DEPTH, 0))),
+        ),
+        (
+            "rpg-dice-roller",
+            "1d6!p>4",
+            Means(penetrate(&d6, &|f| f > 4, DEPTH, 0)),
+        ),
         ("rpg-dice-roller", "4d6u", Refused("unsupported-modifier")),
         // Dice Maiden.
         ("dice-maiden", "1d20+5", Means(add(&d20, &constant(5)))),

@@ -209,9 +209,11 @@ fn show_modifier(modifier: &Modifier) -> String {
             compound,
             point,
             once: _,
+            penetrate,
         } => format!(
-            "{}{}",
+            "{}{}{}",
             if *compound { "!!" } else { "!" },
+            if *penetrate { "p" } else { "" },
             point.as_ref().map_or(String::new(), show_point)
         ),
         Modifier::RerollOnce(point) => format!("ro{}", show_point(point)),
