@@ -606,6 +606,51 @@ impl PoolSpec {
         })
     }
 
+    /// P(at least one die of the pool shows a value meeting `c`): every die that stays in the pool
+    /// counts, kept or dropped, each die of an explosion chain included, rerolled ones not; what the
+    /// transcript marks as a critical (`cs`, `cf`).
+    ///
+    /// # Errors
+    /// As [`PoolSpec::exact`].
+    pub fn any_die_meets(
+        &self,
+        c: Condition,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Probability, CoreError> {
+        let (element, _) = self.dice.element(self.depth, limits, budget)?;
+        let total = element.total().clone();
+        // P(a roll misses `c`), with the roll counting `shift` less; and split by whether it explodes.
+        let misses = |explodes: Option<bool>, shift: i64| {
+            let weight: Weight = element
+                .entries()
+                .iter()
+                .filter(|((e, v), _)| explodes.is_none_or(|x| x == *e) && !c.holds(v - shift))
+                .map(|(_, w)| w)
+                .sum();
+            Probability::new(weight, total.clone())
+        };
+        let none = match self.dice.explosion {
+            Some(e) if !e.compound && self.depth > 0 => {
+                // N(k) = P(a chain of at most k more rolls misses): the last roll, or a roll that
+                // stops, or one that explodes and a chain of k − 1 after it.
+                let shift = i64::from(e.penetrate);
+                let (stop, go) = (misses(Some(false), shift), misses(Some(true), shift));
+                let mut rest = misses(None, shift);
+                for _ in 1..self.depth {
+                    budget.spend(1)?;
+                    rest = &stop + &go * &rest;
+                }
+                misses(Some(false), 0) + misses(Some(true), 0) * rest
+            }
+            _ => misses(None, 0),
+        };
+        let one = Probability::from_integer(1u32.into());
+        let hit = one - none;
+        budget.spend_estimate(any_of_cost(&hit, self.count))?;
+        Ok(any_of(&hit, self.count))
+    }
+
     /// One roll with every die shown and marked.
     ///
     /// # Errors
@@ -712,10 +757,9 @@ mod tests {
         assert_eq!(roll.total, 1);
     }
 
-    /// Every roll of `spec` by brute force: the source follows a path of faces, and a path that runs
-    /// out is extended by every face of the die. Returns the distribution of totals and the probability
-    /// that some die shows the depth-limit mark.
-    fn enumerate_rolls(spec: &PoolSpec) -> (BTreeMap<i64, Probability>, Probability) {
+    /// Every roll of `spec` by brute force, with its probability: the source follows a path of faces,
+    /// and a path that runs out is extended by every face of the die.
+    fn for_each_roll(spec: &PoolSpec, mut f: impl FnMut(&PoolRoll, &Probability)) {
         struct Path<'a>(&'a [i64], usize, u64);
         impl DieSource for Path<'_> {
             fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
@@ -725,31 +769,82 @@ mod tests {
                 Ok(face)
             }
         }
-        let mut totals = BTreeMap::new();
-        let mut limited = Probability::zero();
         let mut stack = vec![(Vec::new(), Probability::from_integer(1u32.into()))];
         while let Some((path, p)) = stack.pop() {
             let mut source = Path(&path, 0, 0);
             match spec.roll(&mut source) {
-                Ok(roll) => {
-                    if roll.dice.iter().any(|d| d.has(Mark::DepthLimit)) {
-                        limited += &p;
-                    }
-                    *totals.entry(roll.total).or_insert_with(Probability::zero) += p;
-                }
+                Ok(roll) => f(&roll, &p),
                 Err(CoreError::ScriptExhausted(_)) => {
-                    let die = spec.dice.die.clone();
                     let faces = source.2;
                     for i in 0..faces {
                         let mut next = path.clone();
-                        next.push(die.face(i));
+                        next.push(spec.dice.die.face(i));
                         stack.push((next, &p / Probability::from_integer(faces.into())));
                     }
                 }
                 Err(e) => panic!("{e:?}"),
             }
         }
+    }
+
+    /// The distribution of totals by brute force, and the probability that some die shows the
+    /// depth-limit mark.
+    fn enumerate_rolls(spec: &PoolSpec) -> (BTreeMap<i64, Probability>, Probability) {
+        let mut totals = BTreeMap::new();
+        let mut limited = Probability::zero();
+        for_each_roll(spec, |roll, p| {
+            if roll.dice.iter().any(|d| d.has(Mark::DepthLimit)) {
+                limited += p;
+            }
+            *totals.entry(roll.total).or_insert_with(Probability::zero) += p;
+        });
         (totals, limited)
+    }
+
+    /// P(some die that stays in the pool meets `c`), exact against every roll, for plain, rerolled,
+    /// kept, exploding, penetrating and compounding pools.
+    #[test]
+    fn any_die_meets_matches_enumerating_every_roll() {
+        let conditions = [
+            Condition::new(Compare::Eq, 4),
+            Condition::new(Compare::Le, 1),
+            Condition::new(Compare::Ge, 6),
+        ];
+        for depth in 0..=2 {
+            for count in 1..=2 {
+                let mut specs = Vec::new();
+                let mut spec = d6_pool(count);
+                spec.depth = depth;
+                spec.dice.die = Die::Standard(4);
+                specs.push(spec.clone());
+                spec.dice.before = vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 1))];
+                spec.keep = Keep::Highest(1);
+                specs.push(spec.clone());
+                spec.keep = Keep::All;
+                for (compound, penetrate) in [(false, false), (false, true), (true, false)] {
+                    spec.dice.explosion = Some(Explosion {
+                        condition: Condition::new(Compare::Ge, 3),
+                        compound,
+                        penetrate,
+                    });
+                    specs.push(spec.clone());
+                }
+                for spec in specs {
+                    for c in conditions {
+                        let mut want = Probability::zero();
+                        for_each_roll(&spec, |roll, p| {
+                            if roll.dice.iter().any(|d| d.in_pool() && c.holds(d.value)) {
+                                want += p;
+                            }
+                        });
+                        let got = spec
+                            .any_die_meets(c, &Limits::default(), &mut Budget::unlimited())
+                            .unwrap();
+                        assert_eq!(got, want, "{c} {spec:?}");
+                    }
+                }
+            }
+        }
     }
 
     fn compound_d6(steps: Vec<DieStep>, depth: u64) -> PoolSpec {

@@ -931,6 +931,9 @@ impl Checker<'_> {
             explosion: mods.explosion,
             explode_once: mods.explode_once,
             penetrate: mods.penetrate,
+            critical_success: mods.critical_success,
+            critical_failure: mods.critical_failure,
+            sort: mods.sort,
             after: mods.after,
             keep: mods.keep,
             success: mods.success,
@@ -1119,6 +1122,9 @@ impl Checker<'_> {
             explosion: None,
             explode_once: false,
             penetrate: false,
+            critical_success: None,
+            critical_failure: None,
+            sort: None,
             after: Vec::new(),
             keep: Keep::All,
             success: None,
@@ -1241,6 +1247,56 @@ impl Checker<'_> {
                     out.success = Some(condition(p));
                     None
                 }
+                Modifier::Critical { failure, point } => {
+                    let point = match point {
+                        Some(ComparePoint {
+                            value: PointValue::Name(name),
+                            ..
+                        }) => {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "bad-point",
+                                    name.span,
+                                    "a critical mark takes a number, not a name",
+                                )
+                                .with_help("write the number, e.g. `cs>=19`"),
+                            );
+                            None
+                        }
+                        Some(p) => Some(condition(p)),
+                        None => None,
+                    };
+                    if !on_dice {
+                        self.errors.push(
+                            Diagnostic::error(
+                                "bad-group-modifier",
+                                m.span,
+                                "critical marks apply to dice, not to groups",
+                            )
+                            .with_help("mark the dice inside the group, e.g. `{1d20cs>=19, 1d20}`"),
+                        );
+                    }
+                    if *failure {
+                        out.critical_failure = Some(point);
+                    } else {
+                        out.critical_success = Some(point);
+                    }
+                    None
+                }
+                Modifier::Sort { descending } => {
+                    if !on_dice {
+                        self.errors.push(
+                            Diagnostic::error(
+                                "bad-group-modifier",
+                                m.span,
+                                "sorting applies to dice, not to groups",
+                            )
+                            .with_help("sort the dice inside the group, e.g. `{4d6sa, 1d8}`"),
+                        );
+                    }
+                    out.sort = Some(*descending);
+                    None
+                }
                 Modifier::Failure(p) => {
                     if failure_span.is_some() {
                         self.errors.push(Diagnostic::error(
@@ -1314,6 +1370,9 @@ struct Modifiers {
     explosion: Option<(bool, Option<Condition>)>,
     explode_once: bool,
     penetrate: bool,
+    critical_success: Option<Option<Condition>>,
+    critical_failure: Option<Option<Condition>>,
+    sort: Option<bool>,
     after: Vec<DieStep>,
     keep: Keep,
     success: Option<Condition>,

@@ -263,6 +263,14 @@ pub enum Modifier {
     Success(ComparePoint),
     /// `f<=1`, `f1` (meaning `f=1`): subtract the dice (members) meeting it from the count.
     Failure(ComparePoint),
+    /// `cs>=19`, `cf1`, bare `cs`/`cf` (the highest/lowest face): mark critical successes (failures)
+    /// in the transcript; the total is unchanged.
+    Critical {
+        failure: bool,
+        point: Option<ComparePoint>,
+    },
+    /// `sa`, `sd`: show the dice sorted (ascending, descending) in the transcript.
+    Sort { descending: bool },
 }
 
 impl Modifier {

@@ -44,10 +44,16 @@ pub enum Word {
     CountFailures,
     /// The total minus the target (Foundry's `ms`): `ms>=10` is `total - 10`, `ms<=10` is `10 - total`.
     MarginOfSuccess,
-    /// Display only in the source (Roll20's and rpg-dice-roller's critical markers `cs`/`cf`, sorting
-    /// `s`/`sa`/`sd`): the total is unchanged, so the modifier is read and dropped. Takes a point when
-    /// `true`.
+    /// Display only in the source (Dice Maiden's `s`, simple output): the total is unchanged, so the
+    /// modifier is read and dropped. Takes a point when `true`.
     DisplayOnly(bool),
+    /// Mark the dice meeting the point as critical successes in the transcript (Roll20's and
+    /// rpg-dice-roller's `cs`; the highest face when there is no point). The total is unchanged.
+    CriticalSuccess,
+    /// Mark critical failures (`cf`; the lowest face when there is no point).
+    CriticalFailure,
+    /// Show the dice sorted in the transcript (`s`, `sa`, `sd`). The total is unchanged.
+    Sort { descending: bool },
     /// Count the dice meeting the point, a bare number meaning "at most" (Dice Maiden's `tl`).
     CountSuccessesAtMost,
     /// Reroll once, a bare number meaning "at least" (Dice Maiden's `rg`).
@@ -140,6 +146,10 @@ impl Default for &'static Dialect {
 const OMEN_WORDS: &[(&str, Word)] = &[
     ("min", Word::ClampMin),
     ("max", Word::ClampMax),
+    ("cs", Word::CriticalSuccess),
+    ("cf", Word::CriticalFailure),
+    ("sa", Word::Sort { descending: false }),
+    ("sd", Word::Sort { descending: true }),
     ("kh", Word::KeepHighest),
     ("kl", Word::KeepLowest),
     ("dh", Word::DropHighest),
@@ -190,16 +200,16 @@ pub static ROLL20: Dialect = Dialect {
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
-        ("cs", Word::DisplayOnly(true)),
-        ("cf", Word::DisplayOnly(true)),
-        ("sa", Word::DisplayOnly(false)),
-        ("sd", Word::DisplayOnly(false)),
+        ("cs", Word::CriticalSuccess),
+        ("cf", Word::CriticalFailure),
+        ("sa", Word::Sort { descending: false }),
+        ("sd", Word::Sort { descending: true }),
         ("mt", Word::Unsupported(MATCHING)),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
         ("r", Word::RerollRecursive),
         ("f", Word::Failure),
-        ("s", Word::DisplayOnly(false)),
+        ("s", Word::Sort { descending: false }),
         ("m", Word::Unsupported(MATCHING)),
     ],
     inclusive_points: true,
@@ -306,16 +316,16 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
-        ("cs", Word::DisplayOnly(true)),
-        ("cf", Word::DisplayOnly(true)),
-        ("sa", Word::DisplayOnly(false)),
-        ("sd", Word::DisplayOnly(false)),
+        ("cs", Word::CriticalSuccess),
+        ("cf", Word::CriticalFailure),
+        ("sa", Word::Sort { descending: false }),
+        ("sd", Word::Sort { descending: true }),
         ("uo", Word::Unsupported(UNIQUE)),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
         ("r", Word::RerollRecursive),
         ("f", Word::Failure),
-        ("s", Word::DisplayOnly(false)),
+        ("s", Word::Sort { descending: false }),
         ("u", Word::Unsupported(UNIQUE)),
     ],
     inclusive_points: false,

@@ -3177,6 +3177,27 @@ impl<'s> Parser<'s> {
                 self.margin = Some((point, Span::new(keyword_span.start, self.prev_end)));
                 None
             }
+            Word::CriticalSuccess | Word::CriticalFailure => {
+                let failure = meaning == Word::CriticalFailure;
+                let point = match self.parse_point(failure) {
+                    Point::Present(point) => Some(point),
+                    Point::Absent => None,
+                    Point::Invalid => return None,
+                };
+                if !failure && self.dialect.warn_other_readings {
+                    self.warnings.push(
+                        Diagnostic::warning(
+                            "critical-differs-in-foundry",
+                            Span::new(keyword_span.start, self.prev_end),
+                            "`cs` marks critical successes in the transcript and leaves the total; in \
+                             Foundry `cs` counts the dice meeting the point",
+                        )
+                        .with_help("to count them, write the point alone, e.g. `10d6>4`"),
+                    );
+                }
+                Some(Modifier::Critical { failure, point })
+            }
+            Word::Sort { descending } => Some(Modifier::Sort { descending }),
             Word::DisplayOnly(takes_point) => {
                 if takes_point {
                     let _ = self.parse_point(false);

@@ -374,6 +374,13 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                 out.push('f');
                 compare_point(out, p);
             }
+            Modifier::Critical { failure, point } => {
+                out.push_str(if *failure { "cf" } else { "cs" });
+                if let Some(p) = point {
+                    compare_point(out, p);
+                }
+            }
+            Modifier::Sort { descending } => out.push_str(if *descending { "sd" } else { "sa" }),
         }
     }
 }

@@ -795,3 +795,84 @@ fn at_least_95_percent_of_the_dialect_examples_give_the_sources_meaning() {
         assert!(m * 100 >= a * 90, "{dialect}: {m} of {a}");
     }
 }
+
+/// The faces and marks of the dice of the first dice term of `source` rolled with `faces`.
+fn rolled_dice(dialect: &str, source: &str, faces: Vec<i64>) -> Vec<(i64, Vec<&'static str>)> {
+    let options = options(dialect);
+    let checked = compile(source, &options).expect("compiles");
+    let mut dice = omen_core::ScriptedDice::new(faces);
+    let roll = omen_lang::sample(&checked.program, &options.limits, &mut dice).expect("rolls");
+    fn first(node: &omen_lang::RollNode) -> Option<Vec<(i64, Vec<&'static str>)>> {
+        match &node.kind {
+            omen_lang::RollKind::Dice { dice, .. } => {
+                Some(dice.iter().map(|d| (d.value, d.marks.clone())).collect())
+            }
+            omen_lang::RollKind::Binary { left, right, .. } => first(left).or_else(|| first(right)),
+            _ => None,
+        }
+    }
+    first(&roll.tree).expect("a dice term")
+}
+
+/// Roll20's `cs`/`cf` mark criticals in the transcript (its points include the value), and sorting
+/// orders the dice shown; neither changes the total.
+#[test]
+fn critical_marks_and_sorting_show_in_the_transcript() {
+    let dice = rolled_dice("roll20", "3d20cs>18cf<2", vec![18, 2, 20]);
+    assert_eq!(
+        dice,
+        [
+            (18, vec!["critical-success"]),
+            (2, vec!["critical-failure"]),
+            (20, vec!["critical-success"])
+        ]
+    );
+    let bare = rolled_dice("rpg-dice-roller", "2d6cscf", vec![6, 1]);
+    assert_eq!(
+        bare,
+        [(6, vec!["critical-success"]), (1, vec!["critical-failure"])]
+    );
+    let sorted: Vec<i64> = rolled_dice("roll20", "4d6sd", vec![2, 5, 1, 3])
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(sorted, [5, 3, 2, 1]);
+    let sorted: Vec<i64> = rolled_dice("omen", "4d6sa+1", vec![2, 5, 1, 3])
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(sorted, [1, 2, 3, 5]);
+}
+
+/// `prob` reports P(critical success) and P(critical failure) exactly: P(some marked die meets its
+/// point), worked out here by hand.
+#[test]
+fn exact_probability_of_a_critical() {
+    let criticals = |dialect: &str, source: &str| {
+        let options = options(dialect);
+        let checked = compile(source, &options).expect("compiles");
+        let r = exact(&checked.program, &options.limits).expect("exact");
+        let show = |p: Option<omen_core::Probability>| p.map(|p| p.to_string());
+        (show(r.criticals.success), show(r.criticals.failure))
+    };
+    let s = |t: &str| Some(t.to_string());
+    // Roll20's points include the value: 18, 19 or 20; 1 or 2.
+    assert_eq!(criticals("roll20", "1d20cs>18cf<2"), (s("3/20"), s("1/10")));
+    // Bare marks: the highest face, the lowest.
+    assert_eq!(criticals("roll20", "2d20cs"), (s("39/400"), None));
+    assert_eq!(
+        criticals("rpg-dice-roller", "5d20cs>=16"),
+        (s("781/1024"), None)
+    );
+    // A die that explodes shows a 6 exactly when its first roll does.
+    assert_eq!(criticals("omen", "1d6!cs"), (s("1/6"), None));
+    // Two marked terms are independent: 1 − (5/6)·(3/4).
+    assert_eq!(criticals("omen", "1d6cs + 1d4cs"), (s("3/8"), None));
+    assert_eq!(criticals("omen", "4d6cf+2"), (None, s("671/1296")));
+    // Not covered: a marked term inside a branch.
+    assert_eq!(
+        criticals("omen", "if 1d2 = 1 then 1d6cs else 0"),
+        (None, None)
+    );
+    assert_eq!(criticals("omen", "3d6"), (None, None));
+}

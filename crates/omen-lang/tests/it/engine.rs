@@ -111,8 +111,8 @@ fn dice_term() -> impl Strategy<Value = String> {
         1 => Just("<=1".to_string()),
     ];
     (count, sides, step, explode, keep, count_mod).prop_map(|(c, s, st, e, k, cm)| {
-        // After a bare `!` a compare point is the explosion's own condition, not a count.
-        let cm = if e.ends_with('!') && k.is_empty() {
+        // After a bare `!` (or `!!p`) a compare point is the explosion's own condition, not a count.
+        let cm = if (e.ends_with('!') || e.ends_with('p')) && k.is_empty() {
             ""
         } else {
             &cm
