@@ -209,6 +209,8 @@ Transcript marks (after a die's value):
   c          clamped by min/max
   *          counted as a success
   f          counted as a failure
+  ^          a critical success (cs)
+  _          a critical failure (cf)
   15(6+6+3)  the value, then the rolls that made it (compounded or clamped dice)";
 
 /// Where the expression or script comes from: the EXPR argument or `--file`, exactly one of them.
