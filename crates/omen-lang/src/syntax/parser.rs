@@ -3180,7 +3180,15 @@ impl<'s> Parser<'s> {
             Word::CriticalSuccess | Word::CriticalFailure => {
                 let failure = meaning == Word::CriticalFailure;
                 let point = match self.parse_point(failure) {
-                    Point::Present(point) => Some(point),
+                    Point::Present(point) => {
+                        self.warn_point(
+                            point.op,
+                            Some(&point.value),
+                            Span::new(keyword_span.end, keyword_span.end),
+                            "marks the dice",
+                        );
+                        Some(point)
+                    }
                     Point::Absent => None,
                     Point::Invalid => return None,
                 };
