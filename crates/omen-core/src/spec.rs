@@ -422,7 +422,8 @@ fn explosion_sum(
     if !penetrate || depth == 0 {
         return chain_sum(element, depth, score, limits, budget);
     }
-    let shifted = element.map(|&(e, v)| (e, v - 1));
+    let shifted =
+        element.try_map(|&(e, v)| v.checked_sub(1).map(|v| (e, v)).ok_or(CoreError::Overflow))?;
     let (tail, _) = chain_sum(&shifted, depth - 1, score, limits, budget)?;
     let part = |explodes: bool| {
         Distribution::from_weights(
@@ -479,11 +480,8 @@ fn compound_truncated(
     let extra = usize::try_from(depth).map_err(|_| CoreError::Overflow)?;
     let runs = extra.checked_add(1).ok_or(CoreError::Overflow)?;
     let shift = i64::from(penetrate);
-    let limited = go.add(
-        &go.map(|&v| v - shift).sum_of(extra, limits, budget)?,
-        limits,
-        budget,
-    )?;
+    let shifted = go.try_map(|&v| v.checked_sub(shift).ok_or(CoreError::Overflow))?;
+    let limited = go.add(&shifted.sum_of(extra, limits, budget)?, limits, budget)?;
     let p_limited = num_traits::pow(p_go, runs);
     let mut survive: BTreeMap<i64, Probability> = total
         .entries()
@@ -625,7 +623,9 @@ impl PoolSpec {
             let weight: Weight = element
                 .entries()
                 .iter()
-                .filter(|((e, v), _)| explodes.is_none_or(|x| x == *e) && !c.holds(v - shift))
+                .filter(|((e, v), _)| {
+                    explodes.is_none_or(|x| x == *e) && !c.holds(v.saturating_sub(shift))
+                })
                 .map(|(_, w)| w)
                 .sum();
             Probability::new(weight, total.clone())

@@ -2519,7 +2519,7 @@ impl<'s> Parser<'s> {
                 )
             });
             if plain {
-                let extra = net.unsigned_abs() as i64;
+                let extra = i64::try_from(net.unsigned_abs()).unwrap_or(i64::MAX);
                 count = Some(add_dice(count, extra, at));
                 let which = if net > 0 {
                     KeepWhich::DropLowest
@@ -3367,7 +3367,8 @@ enum Rescore {
 }
 
 impl Rescore {
-    fn score(self, face: i64) -> i64 {
+    /// The score of `face`; `None` when it does not fit in 64 bits (`sf` of the lowest number).
+    fn score(self, face: i64) -> Option<i64> {
         let meets = |op: CompareOp, v: i64| match op {
             CompareOp::Ge => face >= v,
             CompareOp::Gt => face > v,
@@ -3376,13 +3377,13 @@ impl Rescore {
             CompareOp::Eq => face == v,
             CompareOp::Ne => face != v,
         };
-        match self {
+        Some(match self {
             Rescore::Keep(op, v) => face * i64::from(meets(op, v)),
             Rescore::Drop(op, v) => face * i64::from(!meets(op, v)),
-            Rescore::SubtractFailures(op, v) if meets(op, v) => -face,
+            Rescore::SubtractFailures(op, v) if meets(op, v) => face.checked_neg()?,
             Rescore::SubtractFailures(..) => face,
             Rescore::Parity(even) => i64::from((face.rem_euclid(2) == 0) == even),
-        }
+        })
     }
 }
 
@@ -3438,13 +3439,17 @@ fn rescored_faces(
             ));
         }
     };
-    Ok(faces.into_iter().map(|f| rescore.score(f)).collect())
+    faces
+        .into_iter()
+        .map(|f| rescore.score(f))
+        .collect::<Option<Vec<i64>>>()
+        .ok_or_else(|| "a scored face does not fit in a 64-bit integer".to_string())
 }
 
 /// `count` dice plus `extra` more (Dice Maiden's advantage dice).
 fn add_dice(count: Option<Expr>, extra: i64, at: Span) -> Expr {
     match count {
-        None => Expr::new(ExprKind::Number(1 + extra), at),
+        None => Expr::new(ExprKind::Number(extra.saturating_add(1)), at),
         Some(Expr {
             node: ExprKind::Number(n),
             span,

@@ -876,3 +876,23 @@ fn exact_probability_of_a_critical() {
     );
     assert_eq!(criticals("omen", "3d6"), (None, None));
 }
+
+/// Hostile counts and faces on the new constructs: an error, never a panic.
+#[test]
+fn extreme_values_on_dialect_constructs_are_errors_not_panics() {
+    for (dialect, source) in [
+        ("dice-maiden", "1d20 adv9223372036854775807"),
+        ("dice-maiden", "d20 dis9223372036854775807 adv1"),
+        ("foundry", "2d{-9223372036854775808,1}sf<0"),
+        ("avrae", "4d1000000k3"),
+        ("omen", "2d{-9223372036854775808,0}!p=0"),
+        ("omen", "2d{-9223372036854775808,0}!!p=0cs"),
+    ] {
+        let options = options(dialect);
+        if let Ok(checked) = compile(source, &options) {
+            let _ = exact(&checked.program, &options.limits);
+            let mut dice = omen_core::ChaChaDice::from_seed(7);
+            let _ = omen_lang::sample(&checked.program, &options.limits, &mut dice);
+        }
+    }
+}
