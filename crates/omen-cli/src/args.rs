@@ -209,6 +209,8 @@ Transcript marks (after a die's value):
   c          clamped by min/max
   *          counted as a success
   f          counted as a failure
+  ^          a critical success (cs)
+  _          a critical failure (cf)
   15(6+6+3)  the value, then the rolls that made it (compounded or clamped dice)";
 
 /// Where the expression or script comes from: the EXPR argument or `--file`, exactly one of them.
@@ -429,28 +431,35 @@ impl ScriptArgs {
 #[derive(Clone, Debug, Args)]
 pub struct DialectArg {
     /// The notation the expression is written in: Omen's own, or another roller's with that roller's
-    /// meanings (see docs/dialects.md). The reading line shows how it was read.
+    /// meanings (see docs/dialects.md). The reading line shows how it was read. [default: the
+    /// campaign's dialect when rolling in one (`omen campaign set NAME --dialect D`), else omen]
     #[arg(
         long = "dialect",
         value_name = "NAME",
         env = "OMEN_DIALECT",
-        default_value = "omen",
         value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
     )]
-    pub name: String,
+    pub name: Option<String>,
 }
 
 impl DialectArg {
     /// Omen's own notation, for inputs that name none (saved rolls are stored in it).
     pub fn omen() -> Self {
         DialectArg {
-            name: "omen".to_string(),
+            name: Some("omen".to_string()),
         }
     }
 
-    /// The dialect named (clap has checked the name).
+    /// The dialect named (clap has checked the name), Omen's when none is.
     pub fn dialect(&self) -> &'static omen_lang::syntax::Dialect {
-        omen_lang::syntax::Dialect::named(&self.name).unwrap_or_default()
+        self.given().unwrap_or_default()
+    }
+
+    /// The dialect named by `--dialect` or `OMEN_DIALECT`, if one is.
+    pub fn given(&self) -> Option<&'static omen_lang::syntax::Dialect> {
+        self.name
+            .as_deref()
+            .and_then(omen_lang::syntax::Dialect::named)
     }
 }
 

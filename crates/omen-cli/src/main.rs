@@ -253,10 +253,11 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
         Some(saved) => {
             store.roll_saved_with(&name, character, saved, &params, &dice, &limits, &options)
         }
-        None => store.roll_with(
+        None => store.roll_in_dialect_with(
             &name,
             character,
             &source.text,
+            args.script.dialect.given(),
             &params,
             &dice,
             &limits,

@@ -156,12 +156,13 @@ fn a_version_three_database_gains_members_and_visibilities_and_keeps_its_log() {
     let before = store.log(&LogFilter::default()).unwrap();
     drop(store);
     {
-        // The database as version 3 left it: no member tables, no visibility columns.
+        // The database as version 3 left it: no member tables, no dialect, no visibility columns.
         let conn = raw(&path);
         conn.execute_batch(
             "DROP TABLE invite_character; DROP TABLE invite;
              ALTER TABLE roll_log DROP COLUMN visibility; ALTER TABLE roll_log DROP COLUMN actor;
              ALTER TABLE roll_log DROP COLUMN commitment; ALTER TABLE roll_log DROP COLUMN salt;
+             ALTER TABLE campaign DROP COLUMN dialect;
              PRAGMA user_version = 3;",
         )
         .unwrap();
