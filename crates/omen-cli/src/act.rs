@@ -52,6 +52,16 @@ pub struct Holder {
     /// game master (luck's hidden modifiers), in text, JSON and the summary alike.
     #[arg(long, value_enum, ignore_case = true, default_value_t = ViewArg::Gm)]
     pub view: ViewArg,
+    /// Who may see the logged action (with --char): public, private (the character's player and the
+    /// game master), blind (the game master only) or self (the player only); see `omen log reveal`.
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "WHO",
+        requires = "character"
+    )]
+    pub visibility: Option<crate::args::VisibilityArg>,
     #[command(flatten)]
     pub source: RollSource,
 }

@@ -272,13 +272,53 @@ pub struct CampaignRollArgs {
     /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Who may see the logged roll: public (everyone), private (the roller and the game master),
+    /// blind (the game master only), self (the roller only). A hidden roll is committed in the log
+    /// and shown later with `omen log reveal`.
+    #[arg(long, value_enum, ignore_case = true, value_name = "WHO")]
+    pub visibility: Option<VisibilityArg>,
+}
+
+/// Who may see a logged roll, as `--visibility` takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum VisibilityArg {
+    /// Everyone.
+    Public,
+    /// The roller and the game master.
+    Private,
+    /// The game master only; the roller sees that a roll happened.
+    Blind,
+    /// The roller only.
+    #[value(name = "self")]
+    SelfOnly,
+}
+
+impl VisibilityArg {
+    /// How the command line logs a roll: made by the game master at the database, with the
+    /// visibility asked for (nothing recorded for a plain public roll, as before).
+    pub fn options(visibility: Option<VisibilityArg>) -> omen_store::EntryOptions {
+        match visibility {
+            None => omen_store::EntryOptions::default(),
+            Some(visibility) => omen_store::EntryOptions::new(
+                match visibility {
+                    VisibilityArg::Public => omen_store::Visibility::Public,
+                    VisibilityArg::Private => omen_store::Visibility::Private,
+                    VisibilityArg::Blind => omen_store::Visibility::Blind,
+                    VisibilityArg::SelfOnly => omen_store::Visibility::SelfOnly,
+                },
+                Some(omen_store::Actor::GameMaster),
+            ),
+        }
+    }
 }
 
 impl CampaignRollArgs {
-    /// Whether the roll goes through a campaign: a saved roll, or a campaign or character named.
+    /// Whether the roll goes through a campaign: a saved roll, or a campaign, a character or a
+    /// visibility named.
     pub fn wanted(&self, input: &InputArgs) -> bool {
         self.campaign.is_some()
             || self.character.is_some()
+            || self.visibility.is_some()
             || input
                 .expression
                 .as_deref()

@@ -17,7 +17,7 @@ use clap::{Args, Subcommand};
 use omen_core::Limits;
 use omen_rules::Part;
 use omen_rules::stateful::Game;
-use omen_store::{Dice, LogFilter, SavedRoll, Store, StoreError};
+use omen_store::{Dice, LogFilter, Member, Role, SavedRoll, Store, StoreError, Viewer, Visibility};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -65,6 +65,42 @@ pub enum CampaignCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Invite a member: prints a token, once, for the member to sign in with (only its hash is
+    /// kept). Logged, without the token.
+    Invite {
+        campaign: String,
+        /// gm does everything; player acts for the characters named with --char; observer reads.
+        #[arg(long, value_enum, ignore_case = true)]
+        role: RoleArg,
+        /// A character the player owns (repeat for several).
+        #[arg(long = "char", value_name = "NAME")]
+        characters: Vec<String>,
+    },
+    /// List a campaign's invites (never their tokens).
+    Invites { campaign: String },
+    /// Revoke an invite by its number (from `omen campaign invites`): its token stops working.
+    Revoke { campaign: String, id: i64 },
+}
+
+/// A member's role, as `--role` takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RoleArg {
+    /// The game master: everything.
+    Gm,
+    /// A player: acts for the characters they own.
+    Player,
+    /// An observer: reads only.
+    Observer,
+}
+
+impl From<RoleArg> for Role {
+    fn from(role: RoleArg) -> Role {
+        match role {
+            RoleArg::Gm => Role::GameMaster,
+            RoleArg::Player => Role::Player,
+            RoleArg::Observer => Role::Observer,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -118,6 +154,15 @@ pub struct LogArgs {
     pub command: Option<LogCommand>,
     #[command(flatten)]
     pub filter: LogFilterArgs,
+    /// List the log as this viewer sees it: gm (everything but players' self rolls) or player
+    /// (hidden rolls and the rule sets' game-master-only fields withheld) [default: the whole
+    /// database, as stored].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub view: Option<crate::act::ViewArg>,
+    /// With --view player: the player of this character (repeat for each character they own), who
+    /// also sees their private and self rolls; without it, an observer's view.
+    #[arg(long = "as-char", value_name = "NAME", requires = "view")]
+    pub as_characters: Vec<String>,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -162,6 +207,13 @@ pub enum LogCommand {
     Replay,
     /// Dice statistics per session.
     Stats,
+    /// Reveal a hidden (private, blind or self) roll: logs the salt of its commitment, after which
+    /// everyone sees it and `omen log verify` checks its content against the commitment.
+    Reveal {
+        campaign: String,
+        /// The entry's number, as `omen log` lists it.
+        sequence: u64,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -318,7 +370,7 @@ macro_rules! attempt {
 
 pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
     let mut store = match &args.command {
-        CampaignCommand::List | CampaignCommand::Show { .. } => {
+        CampaignCommand::List | CampaignCommand::Show { .. } | CampaignCommand::Invites { .. } => {
             attempt!(open_read(&args.db.db, &args.db.key))
         }
         _ => attempt!(open_write(&args.db)),
@@ -415,6 +467,69 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
                 format,
                 &format!("campaign `{name}` deleted\n"),
                 &json!({ "deleted": name }),
+            )
+        }
+        CampaignCommand::Invite {
+            campaign,
+            role,
+            characters,
+        } => {
+            let names: Vec<&str> = characters.iter().map(String::as_str).collect();
+            let (invite, token) =
+                attempt!(store.create_invite_for(campaign, (*role).into(), &names));
+            let owns = if invite.characters.is_empty() {
+                String::new()
+            } else {
+                format!(" owning {}", escape::line(&invite.characters.join(", ")))
+            };
+            let text = format!(
+                "invite {} to `{}`: a {}{owns}\ntoken: {token}\nthis token is shown only now; give it to the member (revoke it with `omen campaign revoke {} {}`)\n",
+                invite.id,
+                escape::line(campaign),
+                invite.role,
+                escape::line(campaign),
+                invite.id
+            );
+            print(format, &text, &json!({ "invite": invite, "token": token }))
+        }
+        CampaignCommand::Invites { campaign } => {
+            let invites = attempt!(store.invites(campaign));
+            let mut text = String::new();
+            for invite in &invites {
+                let owns = if invite.characters.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", escape::line(&invite.characters.join(", ")))
+                };
+                let state = match &invite.revoked {
+                    Some(when) => format!("revoked {}", escape::line(when)),
+                    None => "active".to_string(),
+                };
+                text.push_str(&format!(
+                    "{:>4}  {:<8}{owns}  created {}  {state}\n",
+                    invite.id,
+                    invite.role.as_str(),
+                    escape::line(&invite.created)
+                ));
+            }
+            if invites.is_empty() {
+                text.push_str(&format!(
+                    "no invites; make one with `omen campaign invite {} --role gm`\n",
+                    escape::line(campaign)
+                ));
+            }
+            print(format, &text, &invites)
+        }
+        CampaignCommand::Revoke { campaign, id } => {
+            let invite = attempt!(store.revoke_invite(campaign, *id));
+            print(
+                format,
+                &format!(
+                    "invite {} of `{}` revoked: its token no longer works\n",
+                    invite.id,
+                    escape::line(campaign)
+                ),
+                &invite,
             )
         }
     }
@@ -569,7 +684,8 @@ pub fn act(
         (Some(values), _) => Dice::Given(values.clone()),
         (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
-    let mut entry = attempt!(store.act(&campaign, name, &action, dice, limits));
+    let options = crate::args::VisibilityArg::options(holder.visibility);
+    let mut entry = attempt!(store.act_with(&campaign, name, &action, dice, limits, &options));
     // The log keeps everything; what is printed is what the view may see.
     entry.summary = seen.summary(&action, &entry.result, &entry.summary);
     entry.result = seen.show(Part::Result, &entry.result);
@@ -591,8 +707,33 @@ pub fn act(
     if let Some(seed) = entry.seed.filter(|_| !entry.dice.is_empty()) {
         text.push_str(&format!("seed: {seed}\n"));
     }
-    text.push_str(&format!("logged as entry {}\n", entry.sequence));
+    text.push_str(&format!(
+        "logged as entry {}{}\n",
+        entry.sequence,
+        hidden_note(&entry, &campaign)
+    ));
     print(holder.source.format, &text, &entry)
+}
+
+/// What a logged entry's visibility means for the table, after "logged as entry N".
+pub fn hidden_note(entry: &omen_store::LogEntry, campaign: &str) -> String {
+    let who = match entry.visibility {
+        Visibility::Public => return String::new(),
+        Visibility::Private => "the roller and the game master",
+        Visibility::Blind => "the game master",
+        Visibility::SelfOnly => "the roller",
+    };
+    format!(
+        " ({}: only {who} see{} it until `omen log reveal {} {}`)",
+        entry.visibility,
+        if entry.visibility == Visibility::Private {
+            ""
+        } else {
+            "s"
+        },
+        escape::line(campaign),
+        entry.sequence
+    )
 }
 
 fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
@@ -607,21 +748,58 @@ fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
 }
 
 pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
-    let store = attempt!(open_read(&args.db.db, &args.db.key));
     let format = args.db.format;
+    if let Some(LogCommand::Reveal { campaign, sequence }) = &args.command {
+        let mut store = attempt!(open_write(&args.db));
+        let entry = attempt!(store.reveal(campaign, *sequence));
+        return print(
+            format,
+            &format!(
+                "entry {sequence} of `{}` is revealed (by entry {}): everyone sees it now, and `omen log verify` checks it against its commitment\n",
+                escape::line(campaign),
+                entry.sequence
+            ),
+            &entry,
+        );
+    }
+    let store = attempt!(open_read(&args.db.db, &args.db.key));
     let filter = attempt!(filter(&store, &args.filter));
     let campaign = filter.campaign.clone().unwrap_or_default();
     match args.command.as_ref().unwrap_or(&LogCommand::List) {
         LogCommand::List => {
-            let entries = attempt!(store.log(&filter));
+            let entries = match args.view {
+                None => attempt!(store.log(&filter)),
+                Some(crate::act::ViewArg::Gm) => {
+                    attempt!(store.log_for(&filter, &Viewer::GameMaster))
+                }
+                Some(crate::act::ViewArg::Player) => {
+                    let member = Member {
+                        campaign: campaign.clone(),
+                        role: if args.as_characters.is_empty() {
+                            Role::Observer
+                        } else {
+                            Role::Player
+                        },
+                        characters: args.as_characters.clone(),
+                        // No invite: the player is known by the characters they own.
+                        invite_id: 0,
+                    };
+                    attempt!(store.log_for(&filter, &Viewer::Member(member)))
+                }
+            };
             let mut text = String::new();
             for e in &entries {
                 // What an entry is beyond its summary: dice entered by hand, a game master's edit, a
-                // re-anchoring under a key.
+                // re-anchoring under a key, a hidden roll.
+                let hidden;
                 let mark = match (e.dice_given, e.action.as_str()) {
                     (true, _) => "  [given dice]",
                     (_, "edit") => "  [game-master edit]",
                     (_, "migrate" | "import") => "  [re-anchored]",
+                    _ if !e.visibility.is_public() => {
+                        hidden = format!("  [{}]", e.visibility);
+                        hidden.as_str()
+                    }
                     _ => "",
                 };
                 text.push_str(&format!(
@@ -751,6 +929,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             }
             print(format, &text, &sessions)
         }
+        LogCommand::Reveal { .. } => unreachable!("handled before the store is opened to read"),
     }
 }
 

@@ -250,9 +250,20 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
             .map_or(omen_store::Dice::Derived, omen_store::Dice::Seed),
     };
     let character = args.campaign.character.as_deref();
+    let options = args::VisibilityArg::options(args.campaign.visibility);
     let rolled = match saved {
-        Some(saved) => store.roll_saved(&name, character, saved, &params, &dice, &limits),
-        None => store.roll(&name, character, &source.text, &params, &dice, &limits),
+        Some(saved) => {
+            store.roll_saved_with(&name, character, saved, &params, &dice, &limits, &options)
+        }
+        None => store.roll_with(
+            &name,
+            character,
+            &source.text,
+            &params,
+            &dice,
+            &limits,
+            &options,
+        ),
     };
     let (entry, rolled) = match rolled {
         Ok(done) => done,
@@ -268,9 +279,10 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     let seed = dice.seed();
     let text = match args.source.format {
         RollFormat::Text => format!(
-            "{}logged as entry {} in `{name}`\n",
+            "{}logged as entry {} in `{name}`{}\n",
             render_transcript(&rolled.roll, seed),
-            entry.sequence
+            entry.sequence,
+            campaign::hidden_note(&entry, &name)
         ),
         RollFormat::Json => {
             let report = serde_json::json!({
@@ -280,6 +292,7 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
                 "tree": &rolled.roll.tree,
                 "campaign": name,
                 "log_entry": entry.sequence,
+                "visibility": entry.visibility,
             });
             format!("{report}\n")
         }

@@ -18,6 +18,7 @@ pub enum Missing {
     Character { campaign: String, name: String },
     SavedRoll { campaign: String, name: String },
     RuleSet { name: String },
+    Invite { campaign: String, id: i64 },
 }
 
 impl fmt::Display for Missing {
@@ -33,6 +34,10 @@ impl fmt::Display for Missing {
             Missing::SavedRoll { campaign, name } => write!(
                 f,
                 "no saved roll `{name}` in campaign `{campaign}`; `omen saved list --campaign {campaign}` lists them"
+            ),
+            Missing::Invite { campaign, id } => write!(
+                f,
+                "no invite {id} in campaign `{campaign}`; `omen campaign invites {campaign}` lists them"
             ),
             Missing::RuleSet { name } => {
                 let known: Vec<&str> = omen_rules::stateful::games()

@@ -69,6 +69,25 @@
 //! A file that holds another program's data is refused before anything is written to it: Omen marks
 //! its databases with [`APPLICATION_ID`].
 //!
+//! # Members
+//!
+//! A campaign's members join by invites ([`Store::create_invite`]): a [`Role`] (game master, player
+//! owning some characters, observer) and a random token shown once and kept only as its SHA-256.
+//! [`Store::authenticate`] turns a token into the [`Member`] it lets in; [`Store::revoke_invite`] ends
+//! it. Invites and revocations are logged without the token; exports carry no members.
+//!
+//! # Hidden rolls
+//!
+//! [`Store::act_with`], [`Store::roll_with`] and [`Store::roll_saved_with`] take [`EntryOptions`]: a
+//! [`Visibility`] (public, private, blind, self) and the [`Actor`] who made the entry. A hidden
+//! entry (format version 3) commits to its content with a salted SHA-256
+//! ([`LogEntry::compute_commitment`]) and its hash covers the commitment instead of the content, so
+//! the chain verifies without it; [`Store::reveal`] logs the salt, and verify checks every revealed
+//! (and every stored hidden) content against its commitment. [`Store::log_for`] and
+//! [`Store::entry_for`] give the log as a [`Viewer`] may see it, with what the rule sets keep for the
+//! game master removed for everyone else. Public entries with no actor are still written as version
+//! 2, so their form is unchanged.
+//!
 //! # Sessions
 //!
 //! [`Store::statistics`] counts dice per session. A session is a campaign's entries on one UTC calendar
@@ -85,18 +104,21 @@ mod error;
 mod exchange;
 mod key;
 mod log;
+mod members;
 mod replay;
 mod roll;
 mod schema;
 mod stats;
 mod store;
 mod time;
+mod visibility;
 
 pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
+pub use members::{Invite, Member, Role};
 pub use replay::ReplayReport;
 pub use roll::{ExpressionRoll, RollRecord, check_expression, param_value, roll_expression};
 pub use schema::APPLICATION_ID;
@@ -107,3 +129,4 @@ pub use store::{
     resolve_path,
 };
 pub use time::normalize_time;
+pub use visibility::{Actor, EntryOptions, Viewer, Visibility};

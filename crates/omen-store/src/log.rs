@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use crate::dice::RolledDie;
 use crate::error::StoreError;
 use crate::key::{self, Key, fingerprint};
+use crate::visibility::Visibility;
 
 /// The `previous_hash` of a campaign's first entry.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -67,11 +68,35 @@ pub struct LogEntry {
     /// The signature (hex) of the hash by `public_key`.
     #[serde(default)]
     pub signature: Option<String>,
+    /// Who may see the entry's content (version 3; public before).
+    #[serde(default, skip_serializing_if = "Visibility::is_public")]
+    pub visibility: Visibility,
+    /// Who made the entry: `gm`, or `member:ID` (version 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    /// A hidden entry's commitment: SHA-256 (hex) of its content and `salt` (see
+    /// [`LogEntry::compute_commitment`]). The entry's hash covers it instead of the content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
+    /// The random salt (256 bits, hex) of a hidden entry's commitment: the game master's until the
+    /// entry is revealed, so a small space of outcomes cannot be tried one by one against the
+    /// commitment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+    /// Set on an entry as a viewer sees it ([`crate::Store::log_for`]) when something was withheld:
+    /// a hidden entry's content (its commitment still checks the chain), or fields the rule set keeps
+    /// for the game master (its hash then cannot be recomputed from what is shown).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 fn version_one() -> u32 {
     1
 }
+
+/// The format version of entries that record a visibility or an actor; plain public entries are
+/// still written as version 2, so their form is unchanged.
+pub(crate) const VISIBILITY_VERSION: u32 = 3;
 
 impl LogEntry {
     /// SHA-256, in lower-case hex, of the compact JSON array `["omen-log-v2", sequence, previous_hash,
@@ -81,6 +106,30 @@ impl LogEntry {
     /// result, state_before, state_after, summary]`). Objects are written with their keys sorted, so
     /// the form does not depend on how the JSON was stored.
     pub fn compute_hash(&self) -> String {
+        if self.version >= VISIBILITY_VERSION {
+            // A hidden entry's content is replaced by its commitment.
+            let content = match &self.commitment {
+                Some(_) => Value::Null,
+                None => self.content(),
+            };
+            let canonical = json!([
+                "omen-log-v3",
+                self.sequence,
+                self.previous_hash,
+                self.time,
+                self.campaign_uid,
+                self.campaign,
+                self.character_uid,
+                self.character,
+                self.action,
+                self.visibility,
+                self.actor,
+                self.commitment,
+                content,
+                self.public_key,
+            ]);
+            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+        }
         if self.version >= 2 {
             let canonical = json!([
                 "omen-log-v2",
@@ -123,6 +172,38 @@ impl LogEntry {
         ]);
         let digest = Sha256::digest(canonical.to_string().as_bytes());
         digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl LogEntry {
+    /// What a hidden entry hides: `[inputs, seed, seed_proof, dice_given, dice, result, state_before,
+    /// state_after, summary]`.
+    fn content(&self) -> Value {
+        json!([
+            self.inputs,
+            self.seed,
+            self.seed_proof,
+            self.dice_given,
+            self.dice,
+            self.result,
+            self.state_before,
+            self.state_after,
+            self.summary,
+        ])
+    }
+
+    /// The commitment of the entry's content with `salt`: SHA-256, in lower-case hex, of the compact
+    /// JSON `["omen-commit-v1", salt, [inputs, seed, seed_proof, dice_given, dice, result,
+    /// state_before, state_after, summary]]` (objects with sorted keys). Anyone given the content and
+    /// the salt (after a reveal) can recompute it and compare it with the commitment the chain holds.
+    pub fn compute_commitment(&self, salt: &str) -> String {
+        let canonical = json!(["omen-commit-v1", salt, self.content()]);
+        crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()))
+    }
+
+    /// Whether the entry's content was hidden when it was made.
+    pub fn is_hidden(&self) -> bool {
+        self.commitment.is_some()
     }
 }
 
@@ -244,6 +325,8 @@ pub(crate) struct Draft {
     pub state_before: Option<Value>,
     pub state_after: Option<Value>,
     pub summary: String,
+    pub visibility: Visibility,
+    pub actor: Option<String>,
 }
 
 impl Draft {
@@ -269,6 +352,8 @@ impl Draft {
             state_before: None,
             state_after: None,
             summary,
+            visibility: Visibility::Public,
+            actor: None,
         }
     }
 }
@@ -307,37 +392,57 @@ pub(crate) fn insert(
     entry: &LogEntry,
     head_signature: Option<String>,
 ) -> Result<(), StoreError> {
-    conn.execute(
-        "INSERT INTO roll_log (campaign_id, sequence, time, campaign, character_id, character, action,
+    // An entry of a version before visibilities is written in the columns that version knows (the
+    // others keep their defaults): a migration that re-anchors a log runs before the later columns
+    // exist.
+    let visibility_columns = entry.version >= VISIBILITY_VERSION
+        || entry.visibility != Visibility::Public
+        || entry.actor.is_some()
+        || entry.commitment.is_some()
+        || entry.salt.is_some();
+    let columns = "campaign_id, sequence, time, campaign, character_id, character, action,
              inputs, seed, dice, result, state_before, state_after, summary, previous_hash, hash,
-             version, campaign_uid, character_uid, dice_given, seed_proof, public_key, signature)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
-        params![
-            campaign_id,
-            entry.sequence as i64,
-            entry.time,
-            entry.campaign,
-            character_id,
-            entry.character,
-            entry.action,
-            text(&entry.inputs),
-            entry.seed.map(|s| s.to_string()),
-            serde_json::to_string(&entry.dice)?,
-            text(&entry.result),
-            optional_text(&entry.state_before),
-            optional_text(&entry.state_after),
-            entry.summary,
-            entry.previous_hash,
-            entry.hash,
-            entry.version,
-            entry.campaign_uid,
-            entry.character_uid,
-            entry.dice_given,
-            entry.seed_proof,
-            entry.public_key,
-            entry.signature,
-        ],
+             version, campaign_uid, character_uid, dice_given, seed_proof, public_key, signature";
+    let mut values: Vec<rusqlite::types::Value> = vec![
+        campaign_id.into(),
+        (entry.sequence as i64).into(),
+        entry.time.clone().into(),
+        entry.campaign.clone().into(),
+        character_id.into(),
+        entry.character.clone().into(),
+        entry.action.clone().into(),
+        text(&entry.inputs).into(),
+        entry.seed.map(|s| s.to_string()).into(),
+        serde_json::to_string(&entry.dice)?.into(),
+        text(&entry.result).into(),
+        optional_text(&entry.state_before).into(),
+        optional_text(&entry.state_after).into(),
+        entry.summary.clone().into(),
+        entry.previous_hash.clone().into(),
+        entry.hash.clone().into(),
+        i64::from(entry.version).into(),
+        entry.campaign_uid.clone().into(),
+        entry.character_uid.clone().into(),
+        entry.dice_given.into(),
+        entry.seed_proof.clone().into(),
+        entry.public_key.clone().into(),
+        entry.signature.clone().into(),
+    ];
+    let columns = if visibility_columns {
+        values.extend([
+            entry.visibility.as_str().to_string().into(),
+            entry.actor.clone().into(),
+            entry.commitment.clone().into(),
+            entry.salt.clone().into(),
+        ]);
+        format!("{columns}, visibility, actor, commitment, salt")
+    } else {
+        columns.to_string()
+    };
+    let placeholders = vec!["?"; values.len()].join(", ");
+    conn.execute(
+        &format!("INSERT INTO roll_log ({columns}) VALUES ({placeholders})"),
+        rusqlite::params_from_iter(values),
     )?;
     conn.execute(
         "INSERT INTO chain_head (campaign_id, sequence, hash, signature) VALUES (?1, ?2, ?3, ?4)
@@ -456,7 +561,20 @@ impl<'a> Chain<'a> {
             seed_proof,
             public_key: Some(self.key.public()),
             signature: None,
+            visibility: draft.visibility,
+            actor: draft.actor,
+            commitment: None,
+            salt: None,
+            redacted: false,
         };
+        if entry.visibility != Visibility::Public || entry.actor.is_some() {
+            entry.version = VISIBILITY_VERSION;
+        }
+        if entry.visibility != Visibility::Public {
+            let salt = key::hex(&key::random::<32>()?);
+            entry.commitment = Some(entry.compute_commitment(&salt));
+            entry.salt = Some(salt);
+        }
         entry.hash = entry.compute_hash();
         entry.signature = Some(self.key.sign(&key::entry_message(&entry.hash)));
         let head_signature = self
@@ -477,10 +595,10 @@ impl<'a> Chain<'a> {
 pub(crate) const ENTRY_COLUMNS: &str = "l.sequence, l.time, l.campaign, l.character, l.action, \
      l.inputs, l.seed, l.dice, l.result, l.state_before, l.state_after, l.summary, l.previous_hash, l.hash, \
      l.version, l.campaign_uid, l.character_uid, l.dice_given, l.seed_proof, l.public_key, l.signature, \
-     l.character_id";
+     l.visibility, l.actor, l.commitment, l.salt, l.character_id";
 
 /// How many columns [`ENTRY_COLUMNS`] selects.
-pub(crate) const ENTRY_COLUMN_COUNT: usize = 22;
+pub(crate) const ENTRY_COLUMN_COUNT: usize = 26;
 
 /// A row as stored, before its JSON is parsed: verify reports a damaged row instead of failing.
 pub(crate) struct RawEntry {
@@ -505,6 +623,10 @@ pub(crate) struct RawEntry {
     seed_proof: Option<String>,
     public_key: Option<String>,
     signature: Option<String>,
+    visibility: String,
+    actor: Option<String>,
+    commitment: Option<String>,
+    salt: Option<String>,
     /// The live character row it is linked to (not hashed: cleared when the character is deleted).
     pub(crate) character_id: Option<i64>,
 }
@@ -533,7 +655,11 @@ impl RawEntry {
             seed_proof: row.get(18)?,
             public_key: row.get(19)?,
             signature: row.get(20)?,
-            character_id: row.get(21)?,
+            visibility: row.get(21)?,
+            actor: row.get(22)?,
+            commitment: row.get(23)?,
+            salt: row.get(24)?,
+            character_id: row.get(25)?,
         })
     }
 
@@ -558,6 +684,10 @@ impl RawEntry {
             ),
             None => None,
         };
+        let visibility: Visibility = self
+            .visibility
+            .parse()
+            .map_err(|_| format!("its visibility `{}` is unknown", self.visibility))?;
         Ok(LogEntry {
             sequence,
             time: self.time,
@@ -580,6 +710,11 @@ impl RawEntry {
             seed_proof: self.seed_proof,
             public_key: self.public_key,
             signature: self.signature,
+            visibility,
+            actor: self.actor,
+            commitment: self.commitment,
+            salt: self.salt,
+            redacted: false,
         })
     }
 }
@@ -687,6 +822,7 @@ pub(crate) fn check_chain(
         previous_hash = stored_hash;
         expected_sequence = sequence + 1;
     }
+    check_reveals(&parsed, &mut problems);
     let last = expected_sequence - 1;
     match head {
         None if last > 0 => problems.push(LogProblem {
@@ -773,6 +909,53 @@ pub(crate) fn check_chain(
     }
 }
 
+/// The sequence number a `reveal` entry names, if it is one.
+pub(crate) fn revealed_sequence(entry: &LogEntry) -> Option<u64> {
+    (entry.inputs.get("kind").and_then(Value::as_str) == Some("reveal"))
+        .then(|| entry.inputs.get("sequence").and_then(Value::as_u64))
+        .flatten()
+}
+
+/// Every `reveal` entry names an earlier hidden entry, revealed once, with the salt that opens its
+/// commitment: the revealed content is the content committed to when the roll was made.
+fn check_reveals(entries: &[LogEntry], problems: &mut Vec<LogProblem>) {
+    let mut revealed = std::collections::HashSet::new();
+    for reveal in entries {
+        if reveal.inputs.get("kind").and_then(Value::as_str) != Some("reveal") {
+            continue;
+        }
+        let mut problem = |text: &str| problems.push(LogProblem::entry(reveal.sequence, text));
+        let Some(sequence) = revealed_sequence(reveal) else {
+            problem("it reveals no entry (its inputs name no sequence number)");
+            continue;
+        };
+        let Some(target) = entries
+            .iter()
+            .find(|e| e.sequence == sequence && e.sequence < reveal.sequence)
+        else {
+            problem("it reveals an entry that does not come before it");
+            continue;
+        };
+        let Some(commitment) = &target.commitment else {
+            problem("it reveals an entry that was not hidden");
+            continue;
+        };
+        if !revealed.insert(sequence) {
+            problem("it reveals an entry revealed before");
+        }
+        if reveal.inputs.get("commitment").and_then(Value::as_str) != Some(commitment.as_str()) {
+            problem("the commitment it names is not the revealed entry's");
+        }
+        match reveal.inputs.get("salt").and_then(Value::as_str) {
+            Some(salt) if target.compute_commitment(salt) == *commitment => {}
+            Some(_) => problem(
+                "the revealed entry's content does not open its commitment with the revealed salt: the content was altered after the roll",
+            ),
+            None => problem("it gives no salt to check the revealed entry with"),
+        }
+    }
+}
+
 /// The checks of one parsed entry beyond its hash and link.
 fn check_entry(
     entry: &LogEntry,
@@ -851,6 +1034,34 @@ fn check_entry(
     }
     if entry.dice_given && entry.seed.is_some() {
         problem("it is marked as given dice yet records a seed".to_string());
+    }
+    if entry.version < VISIBILITY_VERSION {
+        if entry.visibility != Visibility::Public
+            || entry.actor.is_some()
+            || entry.commitment.is_some()
+        {
+            problem(format!(
+                "it is marked {} but its version ({}) hashes no visibility: the mark was added outside omen",
+                entry.visibility, entry.version
+            ));
+        }
+    } else {
+        match (&entry.commitment, entry.visibility) {
+            (Some(_), Visibility::Public) => {
+                problem("it is public yet commits to hidden content".to_string())
+            }
+            (None, visibility) if visibility != Visibility::Public => problem(format!(
+                "it is {visibility} but commits to nothing: its content was made public outside omen"
+            )),
+            (Some(commitment), _) => {
+                if let Some(salt) = &entry.salt
+                    && entry.compute_commitment(salt) != *commitment
+                {
+                    problem("its hidden content does not match its commitment: it was altered after the roll".to_string());
+                }
+            }
+            (None, _) => {}
+        }
     }
     if let Some(id) = character_id {
         match (expected.character_uids.get(&id), &entry.character_uid) {
@@ -1013,6 +1224,10 @@ impl From<&LogEntry> for RawEntry {
             seed_proof: entry.seed_proof.clone(),
             public_key: entry.public_key.clone(),
             signature: entry.signature.clone(),
+            visibility: entry.visibility.as_str().to_string(),
+            actor: entry.actor.clone(),
+            commitment: entry.commitment.clone(),
+            salt: entry.salt.clone(),
             character_id: None,
         }
     }

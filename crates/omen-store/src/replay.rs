@@ -123,7 +123,7 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
             };
             roll::recheck(&record, limits)
         }
-        "rename" | "delete" | "migrate" | "import" => Ok(()),
+        "rename" | "delete" | "migrate" | "import" | "invite" | "revoke-invite" => Ok(()),
         other => Err(format!(
             "its kind `{other}` is unknown to this build of omen"
         )),

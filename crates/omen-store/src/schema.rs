@@ -21,6 +21,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0003_signed_log.sql",
         include_str!("../migrations/0003_signed_log.sql"),
     ),
+    (
+        "0004_members.sql",
+        include_str!("../migrations/0004_members.sql"),
+    ),
+    (
+        "0005_visibility.sql",
+        include_str!("../migrations/0005_visibility.sql"),
+    ),
 ];
 
 /// The version that signs logs: upgrading to it re-anchors every campaign under the key.
@@ -38,6 +46,8 @@ const OMEN_TABLES: &[&str] = &[
     "saved_roll",
     "roll_log",
     "chain_head",
+    "invite",
+    "invite_character",
 ];
 
 /// Whether the file open on `conn` may be used as an Omen database: `Ok(())`, or what it is instead.

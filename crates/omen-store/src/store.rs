@@ -16,6 +16,7 @@ use crate::key::Key;
 use crate::log::{self, Chain, Draft, LogEntry, VerifyReport};
 use crate::roll::{self, RollRecord};
 use crate::schema::{self, SCHEMA_VERSION};
+use crate::visibility::{EntryOptions, Visibility};
 
 /// How long a writer waits for another process's write to finish before giving up with
 /// [`StoreError::Busy`].
@@ -864,6 +865,30 @@ impl Store {
         dice: Dice,
         limits: &Limits,
     ) -> Result<LogEntry, StoreError> {
+        self.act_with(
+            campaign,
+            character,
+            action,
+            dice,
+            limits,
+            &EntryOptions::default(),
+        )
+    }
+
+    /// [`Store::act`] with a visibility and an actor: a hidden action's content is committed in the
+    /// log and kept for the game master (see [`crate::Visibility`]).
+    ///
+    /// # Errors
+    /// As [`Store::act`].
+    pub fn act_with(
+        &mut self,
+        campaign: &str,
+        character: &str,
+        action: &Value,
+        dice: Dice,
+        limits: &Limits,
+        options: &EntryOptions,
+    ) -> Result<LogEntry, StoreError> {
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
@@ -893,9 +918,7 @@ impl Store {
                 .unwrap_or("action")
                 .to_string();
             let rolled = source.rolled();
-            let entry = chain.append(
-                conn,
-                Draft {
+            let mut draft = Draft {
                     character_id: Some(row.id),
                     character_uid: row.uid.clone(),
                     character: Some(row.name.clone()),
@@ -909,8 +932,11 @@ impl Store {
                     state_before: Some(before),
                     state_after: Some(applied.state.clone()),
                     summary: applied.summary,
-                },
-            )?;
+                    visibility: Visibility::Public,
+                    actor: None,
+                };
+            options.apply(&mut draft);
+            let entry = chain.append(conn, draft)?;
             conn.execute(
                 "UPDATE character SET state = ?1, state_version = ?2, updated = ?3 WHERE id = ?4",
                 params![applied.state.to_string(), game.state_version(), entry.time, row.id],
@@ -952,7 +978,35 @@ impl Store {
         dice: &Dice,
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        self.roll_logged(campaign, character, expression, params, None, dice, limits)
+        self.roll_with(
+            campaign,
+            character,
+            expression,
+            params,
+            dice,
+            limits,
+            &EntryOptions::default(),
+        )
+    }
+
+    /// [`Store::roll`] with a visibility and an actor.
+    ///
+    /// # Errors
+    /// As [`Store::roll`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn roll_with(
+        &mut self,
+        campaign: &str,
+        character: Option<&str>,
+        expression: &str,
+        params: &BTreeMap<String, Value>,
+        dice: &Dice,
+        limits: &Limits,
+        options: &EntryOptions,
+    ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
+        self.roll_logged(
+            campaign, character, expression, params, None, dice, limits, options,
+        )
     }
 
     /// Rolls a saved roll, its default parameters overridden by `params`, and logs it.
@@ -968,6 +1022,32 @@ impl Store {
         dice: &Dice,
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
+        self.roll_saved_with(
+            campaign,
+            character,
+            name,
+            params,
+            dice,
+            limits,
+            &EntryOptions::default(),
+        )
+    }
+
+    /// [`Store::roll_saved`] with a visibility and an actor.
+    ///
+    /// # Errors
+    /// As [`Store::roll_saved`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn roll_saved_with(
+        &mut self,
+        campaign: &str,
+        character: Option<&str>,
+        name: &str,
+        params: &BTreeMap<String, Value>,
+        dice: &Dice,
+        limits: &Limits,
+        options: &EntryOptions,
+    ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
         let saved = self.saved_roll(campaign, name)?;
         let merged = saved.params_with(params);
         self.roll_logged(
@@ -978,6 +1058,7 @@ impl Store {
             Some(saved.name),
             dice,
             limits,
+            options,
         )
     }
 
@@ -991,6 +1072,7 @@ impl Store {
         saved: Option<String>,
         dice: &Dice,
         limits: &Limits,
+        options: &EntryOptions,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
         // Compile errors first, before the key is needed.
         roll::check_expression(expression, params, limits)?;
@@ -1000,7 +1082,14 @@ impl Store {
             let (dice, seed, dice_given) = resolve_dice(conn, &chain, dice.clone())?;
             let mut rolled = roll::roll_expression(expression, params, &dice, limits)?;
             rolled.record.saved_roll = saved;
-            let entry = append_roll(conn, &chain, character, &rolled.record, seed, dice_given)?;
+            let entry = append_roll(
+                conn,
+                &chain,
+                character,
+                &rolled.record,
+                (seed, dice_given),
+                options,
+            )?;
             Ok((entry, rolled))
         })
     }
@@ -1036,7 +1125,14 @@ impl Store {
                 None => None,
             };
             let given = seed.is_none() && !entry.dice.is_empty();
-            append_roll(conn, &chain, character, &entry, seed, given)
+            append_roll(
+                conn,
+                &chain,
+                character,
+                &entry,
+                (seed, given),
+                &EntryOptions::default(),
+            )
         })
     }
 
@@ -1381,8 +1477,8 @@ fn append_roll(
     chain: &Chain<'_>,
     character: Option<&str>,
     record: &RollRecord,
-    seed: Option<(u64, String)>,
-    dice_given: bool,
+    (seed, dice_given): (Option<(u64, String)>, bool),
+    options: &EntryOptions,
 ) -> Result<LogEntry, StoreError> {
     let (character_id, character_uid, character) = match character {
         Some(name) => {
@@ -1395,29 +1491,30 @@ fn append_roll(
         Some(saved) => format!("{saved}: {} = {}", record.expression, record.result),
         None => format!("{} = {}", record.expression, record.result),
     };
-    chain.append(
-        conn,
-        Draft {
-            character_id,
-            character_uid,
-            character,
-            action: "expression".to_string(),
-            inputs: json!({
-                "kind": "expression",
-                "expression": record.expression,
-                "params": record.params,
-                "saved_roll": record.saved_roll,
-                "explode_depth": record.explode_depth,
-            }),
-            seed: seed.filter(|_| !record.dice.is_empty()),
-            dice_given: dice_given && !record.dice.is_empty(),
-            dice: record.dice.clone(),
-            result: record.result.clone(),
-            state_before: None,
-            state_after: None,
-            summary,
-        },
-    )
+    let mut draft = Draft {
+        character_id,
+        character_uid,
+        character,
+        action: "expression".to_string(),
+        inputs: json!({
+            "kind": "expression",
+            "expression": record.expression,
+            "params": record.params,
+            "saved_roll": record.saved_roll,
+            "explode_depth": record.explode_depth,
+        }),
+        seed: seed.filter(|_| !record.dice.is_empty()),
+        dice_given: dice_given && !record.dice.is_empty(),
+        dice: record.dice.clone(),
+        result: record.result.clone(),
+        state_before: None,
+        state_after: None,
+        summary,
+        visibility: Visibility::Public,
+        actor: None,
+    };
+    options.apply(&mut draft);
+    chain.append(conn, draft)
 }
 
 pub(crate) fn saved_rolls(

@@ -10,6 +10,7 @@ mod games;
 mod hprpg;
 mod integrity;
 mod limits;
+mod members;
 mod options;
 mod prob;
 mod ritual;

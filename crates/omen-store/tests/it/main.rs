@@ -6,9 +6,11 @@ mod characters;
 mod exchange;
 mod forgery;
 mod log;
+mod members;
 mod processes;
 mod saved;
 mod storage;
+mod visibility;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,387 @@
+//! Members of a campaign and the invites they join by.
+//!
+//! An invite gives its holder a role in one campaign: the game master does everything, a player acts
+//! for the characters the invite names, an observer only reads. Its token (256 random bits, shown
+//! once) is kept only as its SHA-256, so neither the database nor an export can give it away. Making
+//! and revoking an invite are logged (role and characters, never the token or its hash): who could
+//! act at the table is part of the record.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Missing, StoreError};
+use crate::log::{Chain, Draft};
+use crate::store::{Store, campaign_id};
+
+/// A member's role in a campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Role {
+    /// Does everything, sees everything (but another member's self-only rolls).
+    #[serde(rename = "gm")]
+    GameMaster,
+    /// Acts for the characters they own; sees what the rule sets do not keep for the game master.
+    #[serde(rename = "player")]
+    Player,
+    /// Reads what a player without characters reads.
+    #[serde(rename = "observer")]
+    Observer,
+}
+
+impl Role {
+    /// Every role, in the order above.
+    pub const ALL: [Role; 3] = [Role::GameMaster, Role::Player, Role::Observer];
+
+    /// `gm`, `player` or `observer`: the name in JSON, on the command line and in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::GameMaster => "gm",
+            Role::Player => "player",
+            Role::Observer => "observer",
+        }
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = StoreError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Role::ALL
+            .into_iter()
+            .find(|role| role.as_str().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "`{text}` is not a role; choose gm, player or observer"
+                ))
+            })
+    }
+}
+
+/// An invite as listed: never its token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invite {
+    /// Its number in the database, as `omen campaign revoke` takes it.
+    pub id: i64,
+    pub campaign: String,
+    pub role: Role,
+    /// The characters a player's invite owns, by their current names (empty for other roles).
+    pub characters: Vec<String>,
+    pub created: String,
+    /// When it was revoked; a revoked invite no longer lets anyone in.
+    pub revoked: Option<String>,
+}
+
+/// Who a token lets in: [`Store::authenticate`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    pub campaign: String,
+    pub role: Role,
+    /// The characters the member owns, by their current names.
+    pub characters: Vec<String>,
+    pub invite_id: i64,
+}
+
+/// A token's stored form: SHA-256 in hex.
+fn token_hash(token: &str) -> String {
+    crate::key::hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// The prefix of every token: recognisable in a leaked file or a secret scanner.
+const TOKEN_PREFIX: &str = "omen_";
+
+/// A new token: 256 bits from the operating system, in hex (URL-safe, no padding).
+fn new_token() -> Result<String, StoreError> {
+    Ok(format!(
+        "{TOKEN_PREFIX}{}",
+        crate::key::hex(&crate::key::random::<32>()?)
+    ))
+}
+
+fn invite_characters(conn: &Connection, invite_id: i64) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT h.name FROM invite_character AS i JOIN character AS h ON h.id = i.character_id
+         WHERE i.invite_id = ?1 ORDER BY h.name",
+    )?;
+    let names = statement
+        .query_map([invite_id], |row| row.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(names)
+}
+
+fn role_of(text: &str) -> Result<Role, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("an invite has the unknown role `{text}`")))
+}
+
+impl Store {
+    /// Makes an invite to `campaign` with `role`; a player's invite owns `character`. Returns the
+    /// invite and its token: the token is shown this once and kept only as a hash. Logged (without
+    /// the token) as `invite`. See [`Store::create_invite_for`] for a player with several characters.
+    ///
+    /// # Errors
+    /// As [`Store::create_invite_for`].
+    pub fn create_invite(
+        &mut self,
+        campaign: &str,
+        role: Role,
+        character: Option<&str>,
+    ) -> Result<(Invite, String), StoreError> {
+        let characters: Vec<&str> = character.into_iter().collect();
+        self.create_invite_for(campaign, role, &characters)
+    }
+
+    /// Makes an invite to `campaign` with `role`, owning `characters` (a player needs at least one; a
+    /// game master and an observer own none). Returns the invite and its token, shown this once.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown campaign or character, [`StoreError::Invalid`] for a
+    /// player without characters or characters given to another role.
+    pub fn create_invite_for(
+        &mut self,
+        campaign: &str,
+        role: Role,
+        characters: &[&str],
+    ) -> Result<(Invite, String), StoreError> {
+        match (role, characters.is_empty()) {
+            (Role::Player, true) => {
+                return Err(StoreError::Invalid(
+                    "a player's invite names the characters the player owns; give at least one with --char".to_string(),
+                ));
+            }
+            (Role::GameMaster | Role::Observer, false) => {
+                return Err(StoreError::Invalid(format!(
+                    "only a player owns characters; leave --char out of a{} {role} invite",
+                    if role == Role::Observer { "n" } else { "" }
+                )));
+            }
+            _ => {}
+        }
+        let token = new_token()?;
+        let key = self.signing_key()?;
+        self.write(|conn| {
+            let chain = Chain::open(conn, campaign, &key)?;
+            let mut owned = Vec::new();
+            for name in characters {
+                let row: Option<(i64, Option<String>, String)> = conn
+                    .query_row(
+                        "SELECT id, uid, name FROM character WHERE campaign_id = ?1 AND name = ?2",
+                        params![chain.campaign_id, name],
+                        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                    )
+                    .optional()?;
+                let row = row.ok_or_else(|| StoreError::character(campaign, name))?;
+                if !owned.iter().any(|(id, _, _)| *id == row.0) {
+                    owned.push(row);
+                }
+            }
+            let created = crate::time::now();
+            conn.execute(
+                "INSERT INTO invite (campaign_id, role, token_hash, created) VALUES (?1, ?2, ?3, ?4)",
+                params![chain.campaign_id, role.as_str(), token_hash(&token), created],
+            )?;
+            let id = conn.last_insert_rowid();
+            for (character_id, _, _) in &owned {
+                conn.execute(
+                    "INSERT INTO invite_character (invite_id, character_id) VALUES (?1, ?2)",
+                    params![id, character_id],
+                )?;
+            }
+            let names: Vec<String> = owned.iter().map(|(_, _, name)| name.clone()).collect();
+            let listed = if names.is_empty() {
+                String::new()
+            } else {
+                format!(" for {}", names.join(", "))
+            };
+            chain.append(
+                conn,
+                Draft::plain(
+                    None,
+                    None,
+                    None,
+                    "invite",
+                    json!({
+                        "kind": "invite",
+                        "invite": id,
+                        "role": role,
+                        "characters": owned
+                            .iter()
+                            .map(|(_, uid, name)| json!({ "uid": uid, "name": name }))
+                            .collect::<Vec<_>>(),
+                    }),
+                    format!("invited a {role}{listed} (invite {id})"),
+                ),
+            )?;
+            let mut sorted = names;
+            sorted.sort();
+            Ok((
+                Invite {
+                    id,
+                    campaign: campaign.to_string(),
+                    role,
+                    characters: sorted,
+                    created,
+                    revoked: None,
+                },
+                token.clone(),
+            ))
+        })
+    }
+
+    /// A campaign's invites, oldest first, revoked ones included: never their tokens.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown campaign.
+    pub fn invites(&self, campaign: &str) -> Result<Vec<Invite>, StoreError> {
+        self.read(|conn| {
+            let id = campaign_id(conn, campaign)?;
+            let mut statement = conn.prepare(
+                "SELECT id, role, created, revoked FROM invite WHERE campaign_id = ?1 ORDER BY id",
+            )?;
+            let rows = statement
+                .query_map([id], |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, Option<String>>(3)?,
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter()
+                .map(|(id, role, created, revoked)| {
+                    Ok(Invite {
+                        id,
+                        campaign: campaign.to_string(),
+                        role: role_of(&role)?,
+                        characters: invite_characters(conn, id)?,
+                        created,
+                        revoked,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// Revokes invite `id` of `campaign`: its token lets no one in from now on. Logged as
+    /// `revoke-invite`.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown campaign or invite, [`StoreError::Invalid`] for an
+    /// invite already revoked.
+    pub fn revoke_invite(&mut self, campaign: &str, id: i64) -> Result<Invite, StoreError> {
+        let key = self.signing_key()?;
+        self.write(|conn| {
+            let chain = Chain::open(conn, campaign, &key)?;
+            let found: Option<(String, String, Option<String>)> = conn
+                .query_row(
+                    "SELECT role, created, revoked FROM invite WHERE id = ?1 AND campaign_id = ?2",
+                    params![id, chain.campaign_id],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                )
+                .optional()?;
+            let (role, created, revoked) = found.ok_or_else(|| {
+                StoreError::NotFound(Missing::Invite {
+                    campaign: campaign.to_string(),
+                    id,
+                })
+            })?;
+            if let Some(when) = revoked {
+                return Err(StoreError::Invalid(format!(
+                    "invite {id} of `{campaign}` was already revoked at {when}"
+                )));
+            }
+            let role = role_of(&role)?;
+            let now = crate::time::now();
+            conn.execute(
+                "UPDATE invite SET revoked = ?1 WHERE id = ?2",
+                params![now, id],
+            )?;
+            chain.append(
+                conn,
+                Draft::plain(
+                    None,
+                    None,
+                    None,
+                    "revoke-invite",
+                    json!({ "kind": "revoke-invite", "invite": id, "role": role }),
+                    format!("revoked invite {id} ({role})"),
+                ),
+            )?;
+            Ok(Invite {
+                id,
+                campaign: campaign.to_string(),
+                role,
+                characters: invite_characters(conn, id)?,
+                created,
+                revoked: Some(now),
+            })
+        })
+    }
+
+    /// The member a token lets in, or `None` for a token that is unknown or revoked.
+    ///
+    /// # Errors
+    /// SQLite's errors.
+    pub fn authenticate(&self, token: &str) -> Result<Option<Member>, StoreError> {
+        // The token is looked up by its SHA-256, never compared: a lookup's timing depends on the hash,
+        // which an attacker cannot steer towards a stored one, so no constant-time comparison is
+        // needed (and the stored hashes of 256-bit tokens cannot be reversed).
+        if token.len() > 200 {
+            return Ok(None);
+        }
+        self.read(|conn| {
+            let found: Option<(i64, String, String)> = conn
+                .query_row(
+                    "SELECT i.id, i.role, c.name FROM invite AS i JOIN campaign AS c ON c.id = i.campaign_id
+                     WHERE i.token_hash = ?1 AND i.revoked IS NULL",
+                    [token_hash(token.trim())],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                )
+                .optional()?;
+            let Some((invite_id, role, campaign)) = found else {
+                return Ok(None);
+            };
+            Ok(Some(Member {
+                campaign,
+                role: role_of(&role)?,
+                characters: invite_characters(conn, invite_id)?,
+                invite_id,
+            }))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_read_and_write_the_same_names() {
+        for role in Role::ALL {
+            assert_eq!(role.as_str().parse::<Role>().unwrap(), role);
+            assert_eq!(
+                serde_json::to_value(role).unwrap(),
+                serde_json::json!(role.as_str())
+            );
+        }
+        assert!("master".parse::<Role>().is_err());
+    }
+
+    #[test]
+    fn tokens_are_long_random_and_url_safe() {
+        let a = new_token().unwrap();
+        let b = new_token().unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), TOKEN_PREFIX.len() + 64);
+        assert!(a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+        assert_eq!(token_hash(&a).len(), 64);
+        assert_ne!(token_hash(&a), a);
+    }
+}
