@@ -43,7 +43,10 @@
 //! non-game-master receives passes through one redaction step ([`redact`]), which removes what each
 //! rule set declares game-master-only.
 
+pub mod auth;
+mod campaigns;
 pub mod error;
+mod events;
 pub mod prob;
 pub mod redact;
 mod work;
@@ -127,13 +130,11 @@ impl Default for Config {
 }
 
 /// A new log entry, announced to the event streams of its campaign.
-#[allow(dead_code)] // until the campaign routes land
 #[derive(Clone, Debug)]
 pub(crate) struct Notice {
     pub campaign: String,
 }
 
-#[allow(dead_code)] // until the campaign routes land
 pub(crate) struct Inner {
     pub config: Config,
     pub db: Database,
@@ -178,7 +179,6 @@ impl AppState {
         self.inner.shutdown.send_replace(true);
     }
 
-    #[allow(dead_code)] // until the campaign routes land
     pub(crate) fn announce(&self, campaign: &str) {
         // No receiver is not an error: nobody is listening.
         let _ = self.inner.notices.send(Notice {
@@ -221,17 +221,83 @@ impl utoipa::Modify for BearerToken {
     }
 }
 
+/// The answers any route can give, from the layers in front of every handler: documented on every
+/// operation so that a client (and the API fuzz test) finds each status it can meet.
+struct EveryRoute;
+
+impl utoipa::Modify for EveryRoute {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let error = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build()
+        };
+        let common = [
+            ("400", "a malformed path, query or body"),
+            ("413", "the body is larger than the server accepts"),
+            (
+                "429",
+                "too many requests from this address; see Retry-After",
+            ),
+            (
+                "503",
+                "the server is busy or the request took too long; see Retry-After",
+            ),
+        ];
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+                let extra =
+                    secured.then_some(("401", "no bearer token, or an unknown or revoked one"));
+                for (status, description) in common.into_iter().chain(extra) {
+                    operation
+                        .responses
+                        .responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| error(description).into());
+                }
+            }
+        }
+    }
+}
+
 fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(prob::prob))
         .routes(routes!(prob::roll))
         .routes(routes!(prob::rules))
         .routes(routes!(prob::rule))
+        .merge(campaigns::routes())
+        .routes(routes!(events::events))
 }
 
 /// The OpenAPI 3.1 document of every route, as served at `/api/v1/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    routes().split_for_parts().1
+    router_and_document().1
+}
+
+/// The routes and their document, with the answers every route can give added once the routes are
+/// in it.
+fn router_and_document() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let (router, mut document) = routes().split_for_parts();
+    utoipa::Modify::modify(&EveryRoute, &mut document);
+    (router, document)
 }
 
 /// The client a rate limit counts: its address when the server knows it, else one shared bucket.
@@ -300,7 +366,7 @@ async fn no_route() -> ApiError {
 /// per client address.
 pub fn app(state: AppState) -> Router {
     let config = state.inner.config.clone();
-    let (router, document) = routes().split_for_parts();
+    let (router, document) = router_and_document();
     let document = Arc::new(document);
     let mut router = router
         .route(

@@ -79,7 +79,6 @@ impl Pool {
 /// The database: one connection behind a mutex (the store is synchronous and every write is one
 /// `BEGIN IMMEDIATE` transaction, so one writer at a time is what SQLite does anyway), used from
 /// worker threads only, with a bounded queue in front.
-#[allow(dead_code)] // until the campaign routes land
 pub(crate) struct Database {
     store: Arc<Mutex<Store>>,
     queue: Pool,
@@ -95,7 +94,6 @@ impl Database {
     }
 
     /// Runs `work` with the store on a worker thread.
-    #[allow(dead_code)] // until the campaign routes land
     pub(crate) async fn with<T: Send + 'static>(
         &self,
         work: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,

@@ -12,6 +12,42 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/api/v1/roll"),
     ("get", "/api/v1/rules"),
     ("get", "/api/v1/rules/{game}"),
+    ("get", "/api/v1/campaigns"),
+    ("post", "/api/v1/campaigns"),
+    ("get", "/api/v1/campaigns/{campaign}"),
+    ("post", "/api/v1/campaigns/import"),
+    ("get", "/api/v1/campaigns/{campaign}/invites"),
+    ("post", "/api/v1/campaigns/{campaign}/invites"),
+    ("delete", "/api/v1/campaigns/{campaign}/invites/{id}"),
+    ("get", "/api/v1/campaigns/{campaign}/characters"),
+    ("post", "/api/v1/campaigns/{campaign}/characters"),
+    ("get", "/api/v1/campaigns/{campaign}/characters/{character}"),
+    (
+        "patch",
+        "/api/v1/campaigns/{campaign}/characters/{character}",
+    ),
+    (
+        "delete",
+        "/api/v1/campaigns/{campaign}/characters/{character}",
+    ),
+    (
+        "post",
+        "/api/v1/campaigns/{campaign}/characters/{character}/actions",
+    ),
+    (
+        "post",
+        "/api/v1/campaigns/{campaign}/characters/{character}/odds",
+    ),
+    ("post", "/api/v1/campaigns/{campaign}/rolls"),
+    ("get", "/api/v1/campaigns/{campaign}/saved"),
+    ("put", "/api/v1/campaigns/{campaign}/saved/{name}"),
+    ("delete", "/api/v1/campaigns/{campaign}/saved/{name}"),
+    ("post", "/api/v1/campaigns/{campaign}/saved/{name}/roll"),
+    ("get", "/api/v1/campaigns/{campaign}/log"),
+    ("get", "/api/v1/campaigns/{campaign}/verify"),
+    ("get", "/api/v1/campaigns/{campaign}/head"),
+    ("get", "/api/v1/campaigns/{campaign}/export"),
+    ("get", "/api/v1/campaigns/{campaign}/events"),
 ];
 
 #[tokio::test]
