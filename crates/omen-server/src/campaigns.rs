@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use omen_rules::Part;
 use omen_store::{Dice, LogFilter, Role, SavedRoll};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -640,6 +641,21 @@ pub async fn act(
         return Err(ApiError::forbidden(
             "only the game master gives dice: given dice are a chosen roll",
         ));
+    }
+    if !redactor.is_game_master() {
+        // An action that sets fields the rule set keeps for the game master (a hidden modifier) is
+        // the game master's: a player cannot set what they may not see.
+        let (c, n) = (campaign.clone(), character.clone());
+        let found = state
+            .inner
+            .db
+            .with(move |store| store.character(&c, &n))
+            .await?;
+        if redactor.show(&found.rule_set, Part::Action, &request.action) != request.action {
+            return Err(ApiError::forbidden(
+                "this action sets what only the game master sees; the game master takes it",
+            ));
+        }
     }
     let limits = state.inner.config.limits.clone();
     let dice = request.dice.map_or(Dice::Derived, Dice::Given);

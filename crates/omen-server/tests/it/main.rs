@@ -2,7 +2,9 @@
 //! streams and concurrency need one.
 
 mod campaigns;
+mod live;
 mod openapi;
+mod roles;
 mod stateless;
 
 use axum::Router;
