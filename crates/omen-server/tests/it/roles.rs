@@ -7,7 +7,7 @@ use axum::Router;
 use axum::http::{Method, StatusCode};
 use serde_json::json;
 
-use crate::campaigns::{campaign, invite};
+use crate::campaigns::invite;
 use crate::live::{Events, http, start};
 use crate::{call, get, post};
 
@@ -35,7 +35,7 @@ fn assert_clean(who: &str, what: &str, bytes: &[u8]) {
 /// Tak with Ayla (a player's) and Bo (no one's), both with hidden modifiers, a hidden one added by
 /// an action, and rolls by the game master.
 async fn table(app: &Router) -> (String, String, String) {
-    let (_, gm) = (app, campaign_token(app).await);
+    let gm = campaign_token(app).await;
     for (name, source) in [("Ayla", "zq-secret-amulet"), ("Bo", "zq-secret-bo-charm")] {
         let made = post(
             app,
