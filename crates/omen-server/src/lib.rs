@@ -265,7 +265,20 @@ impl utoipa::Modify for EveryRoute {
                 let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
                 let extra =
                     secured.then_some(("401", "no bearer token, or an unknown or revoked one"));
-                for (status, description) in common.into_iter().chain(extra) {
+                let with_body = operation.request_body.is_some();
+                let body = [
+                    (
+                        "415",
+                        "a body sent without `Content-Type: application/json`",
+                    ),
+                    (
+                        "422",
+                        "a JSON body whose fields do not have the documented shape",
+                    ),
+                ]
+                .into_iter()
+                .filter(|_| with_body);
+                for (status, description) in common.into_iter().chain(extra).chain(body) {
                     operation
                         .responses
                         .responses

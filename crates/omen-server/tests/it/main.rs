@@ -2,6 +2,7 @@
 //! streams and concurrency need one.
 
 mod campaigns;
+mod fuzz;
 mod live;
 mod openapi;
 mod roles;
