@@ -93,6 +93,13 @@
 //! [`Store::statistics`] counts dice per session. A session is a campaign's entries on one UTC calendar
 //! day: simple to state, and the same for every player wherever they sit.
 //!
+//! # Fairness
+//!
+//! [`Store::fairness`] tests a campaign's dice, per session and as a whole: every die's faces against
+//! its fair faces, and every logged expression's results against its exact distribution, with
+//! Pearson's chi-square ([`chi_square`]) and a plain [`Verdict`]. [`Store::fairness_for`] leaves
+//! out what a viewer may not see.
+//!
 //! # Export
 //!
 //! [`Store::export_campaign`] writes a whole campaign as JSON, log, hashes, signatures and public key
@@ -102,6 +109,8 @@
 mod dice;
 mod error;
 mod exchange;
+mod fairness;
+mod fit;
 mod key;
 mod log;
 mod members;
@@ -116,6 +125,10 @@ mod visibility;
 pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
+pub use fairness::{
+    DieFairness, FairnessReport, FairnessSection, MechanicFairness, OutcomeCount, SessionFairness,
+};
+pub use fit::{Fit, MIN_EXPECTED, MIN_ROLLS, SUSPICIOUS_BELOW, Verdict, chi_square};
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
 pub use members::{Invite, Member, Role};
@@ -128,5 +141,5 @@ pub use store::{
     BUSY_TIMEOUT, Campaign, Character, LogFilter, PLAIN, SavedRoll, Store, default_path,
     resolve_path,
 };
-pub use time::normalize_time;
+pub use time::{normalize_time, session_bounds};
 pub use visibility::{Actor, EntryOptions, Viewer, Visibility};

@@ -40,6 +40,24 @@ pub fn normalize_time(text: &str) -> Result<String, StoreError> {
     })
 }
 
+/// The times a session (a UTC calendar day, `2026-11-23`) starts and ends, for a [`crate::LogFilter`]'s
+/// `since` and `until`.
+///
+/// # Errors
+/// [`StoreError::Invalid`] for anything but a date.
+pub fn session_bounds(date: &str) -> Result<(String, String), StoreError> {
+    let date = date.trim();
+    let start = (date.len() == 10)
+        .then(|| parse_millis(date))
+        .flatten()
+        .ok_or_else(|| {
+            StoreError::Invalid(format!(
+                "`{date}` is not a session; give its UTC date, such as 2026-11-23"
+            ))
+        })?;
+    Ok((format_millis(start), format_millis(start + 86_400_000)))
+}
+
 fn number(text: &str) -> Option<i64> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;

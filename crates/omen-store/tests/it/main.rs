@@ -4,6 +4,7 @@ mod actions;
 mod campaigns;
 mod characters;
 mod exchange;
+mod fairness;
 mod forgery;
 mod log;
 mod members;

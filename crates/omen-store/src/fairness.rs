@@ -1,0 +1,532 @@
+//! The fairness report: are a campaign's dice behaving like fair dice?
+//!
+//! Two views, each per session (a campaign's entries on one UTC day) and for the whole selection:
+//!
+//! * **per die**: every face rolled by each kind of die (`d20`, `dF`, `d{1,1,2}`), whatever rolled
+//!   it, against the die's fair faces (every raw roll, rerolls and explosions included, is one fair
+//!   draw of its die);
+//! * **per mechanic**: the results of each logged expression (with its parameters) against the exact
+//!   distribution of that expression, recomputed by the exact engine from the logged text.
+//!
+//! Each is tested with Pearson's chi-square ([`crate::fit`]) and given a plain verdict. Dice given by
+//! hand (`--dice`) count like any others: they are the table's physical dice, which is what a
+//! fairness report is for; the report says how many there were. Rule-set actions are counted per die
+//! only: their exact odds depend on each character's state, so they have no one distribution.
+
+use std::collections::BTreeMap;
+
+use omen_core::Limits;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::StoreError;
+use crate::fit::{self, Fit, Verdict};
+use crate::log::LogEntry;
+use crate::store::{LogFilter, Store};
+use crate::visibility::Viewer;
+
+/// One face of a die, or one outcome of a mechanic: how often it came up and how often fair dice
+/// would make it come up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutcomeCount {
+    /// The face or the outcome, as JSON (a number, true/false, a label, a list).
+    pub outcome: Value,
+    pub observed: u64,
+    /// Its exact probability, `n/d` in lowest terms.
+    pub probability: String,
+    /// `probability × rolls`, for reading.
+    pub expected: f64,
+}
+
+/// The faces of one kind of die.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DieFairness {
+    /// `d20`, `d%`, `dF`, `d{1,1,2}`.
+    pub die: String,
+    pub rolled: u64,
+    /// Of them, given by hand (`--dice`).
+    pub given: u64,
+    /// Every face the die has, and any it does not have that came up, in order.
+    pub faces: Vec<OutcomeCount>,
+    pub fit: Option<Fit>,
+    pub verdict: Verdict,
+    /// [`Verdict::text`].
+    pub summary: String,
+}
+
+/// The results of one mechanic: an expression with its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MechanicFairness {
+    /// The expression as logged, with its parameters if any: `3d6`, `attack(bonus=5)`.
+    pub mechanic: String,
+    pub rolls: u64,
+    pub given: u64,
+    pub outcomes: Vec<OutcomeCount>,
+    pub fit: Option<Fit>,
+    pub verdict: Verdict,
+    pub summary: String,
+}
+
+/// The dice and mechanics of a set of entries.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FairnessSection {
+    /// Entries that rolled dice.
+    pub rolls: u64,
+    pub dice: Vec<DieFairness>,
+    pub mechanics: Vec<MechanicFairness>,
+}
+
+impl FairnessSection {
+    /// Whether any die or mechanic is suspicious.
+    pub fn is_suspicious(&self) -> bool {
+        self.dice.iter().any(|d| d.verdict.is_suspicious())
+            || self.mechanics.iter().any(|m| m.verdict.is_suspicious())
+    }
+}
+
+/// One session's section.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SessionFairness {
+    /// The UTC date, `2026-11-23`.
+    pub session: String,
+    #[serde(flatten)]
+    pub section: FairnessSection,
+}
+
+/// The fairness report of a campaign.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FairnessReport {
+    pub campaign: String,
+    /// Every selected entry together.
+    pub whole: FairnessSection,
+    /// Oldest first.
+    pub sessions: Vec<SessionFairness>,
+    /// The p-value below which a verdict is "suspicious".
+    pub suspicious_below: f64,
+    /// How to read the report.
+    pub method: &'static str,
+}
+
+const METHOD: &str = "Pearson's chi-square test of observed counts against the exact probabilities of fair dice; neighbouring outcomes are pooled until each cell expects at least 5 rolls, and fewer than 20 rolls (or fewer than one per outcome) are too few to tell";
+
+/// The faces of a die named as omen-core displays it, each with its multiplicity.
+fn die_faces(die: &str) -> Option<BTreeMap<i64, u64>> {
+    let rest = die.strip_prefix('d')?;
+    let faces: Vec<i64> = match rest {
+        "%" => (1..=100).collect(),
+        "F" => vec![-1, 0, 1],
+        _ if rest.starts_with('{') => rest
+            .strip_prefix('{')?
+            .strip_suffix('}')?
+            .split(',')
+            .map(|face| face.trim().parse().ok())
+            .collect::<Option<_>>()?,
+        _ => {
+            let sides: i64 = rest.parse().ok()?;
+            // A wider die than this has no useful face-by-face test at a table's counts.
+            if !(1..=1_000_000).contains(&sides) {
+                return None;
+            }
+            (1..=sides).collect()
+        }
+    };
+    let mut counted = BTreeMap::new();
+    for face in faces {
+        *counted.entry(face).or_insert(0) += 1;
+    }
+    Some(counted)
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn fraction(numerator: u128, denominator: u128) -> String {
+    let g = gcd(numerator, denominator).max(1);
+    if denominator / g == 1 {
+        format!("{}", numerator / g)
+    } else {
+        format!("{}/{}", numerator / g, denominator / g)
+    }
+}
+
+/// Tests `observed` (by outcome) against exact weights `weights` over `total`: the outcome rows,
+/// the fit and the verdict. An outcome with no weight that came up makes the verdict impossible.
+fn test(
+    observed: &Counts,
+    weights: &[(Value, u128)],
+    total: u128,
+) -> (Vec<OutcomeCount>, Option<Fit>, Verdict) {
+    let rolls: u64 = observed.values().map(|(_, c)| c).sum();
+    let mut rows = Vec::new();
+    let mut counts = Vec::new();
+    let mut probabilities = Vec::new();
+    for (outcome, weight) in weights {
+        let count = observed.get(&outcome.to_string()).map_or(0, |(_, c)| *c);
+        let probability = *weight as f64 / total as f64;
+        counts.push(count);
+        probabilities.push(probability);
+        rows.push(OutcomeCount {
+            outcome: outcome.clone(),
+            observed: count,
+            probability: fraction(*weight, total),
+            expected: probability * rolls as f64,
+        });
+    }
+    let impossible: Vec<&(Value, u64)> = observed
+        .values()
+        .filter(|(outcome, _)| !weights.iter().any(|(o, _)| o == outcome))
+        .collect();
+    for (outcome, count) in &impossible {
+        rows.push(OutcomeCount {
+            outcome: outcome.clone(),
+            observed: *count,
+            probability: "0".to_string(),
+            expected: 0.0,
+        });
+    }
+    if let Some((outcome, _)) = impossible.first() {
+        return (
+            rows,
+            None,
+            Verdict::Impossible {
+                outcome: outcome.to_string(),
+            },
+        );
+    }
+    let fit = fit::chi_square(&counts, &probabilities);
+    let verdict = fit::verdict(rolls, weights.len(), fit.as_ref());
+    (rows, fit, verdict)
+}
+
+/// Sorts JSON outcomes numbers first, in numeric order, so that pooling joins neighbours.
+fn outcome_order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.to_string().cmp(&b.to_string()),
+    }
+}
+
+/// Outcomes by their JSON text, each with how often it came up.
+type Counts = BTreeMap<String, (Value, u64)>;
+
+#[derive(Default)]
+struct Tally {
+    rolls: u64,
+    /// By die: faces and how many were given.
+    dice: BTreeMap<String, (BTreeMap<i64, u64>, u64, u64)>,
+    /// By mechanic key: (expression, params, explode depth), results, rolls, given.
+    mechanics: BTreeMap<String, (LogEntry, Counts, u64, u64)>,
+}
+
+impl Tally {
+    fn add(&mut self, entry: &LogEntry) {
+        if entry.dice.is_empty() {
+            return;
+        }
+        self.rolls += 1;
+        for die in &entry.dice {
+            let (faces, rolled, given) = self.dice.entry(die.die.clone()).or_default();
+            *faces.entry(die.face).or_default() += 1;
+            *rolled += 1;
+            if entry.dice_given {
+                *given += 1;
+            }
+        }
+        if entry.inputs.get("kind").and_then(Value::as_str) == Some("expression") {
+            let key = serde_json::json!([
+                entry.inputs.get("expression"),
+                entry.inputs.get("params"),
+                entry.inputs.get("explode_depth"),
+            ])
+            .to_string();
+            let (_, results, rolls, given) = self
+                .mechanics
+                .entry(key)
+                .or_insert_with(|| (entry.clone(), BTreeMap::new(), 0, 0));
+            let result_key = entry.result.to_string();
+            results
+                .entry(result_key)
+                .or_insert((entry.result.clone(), 0))
+                .1 += 1;
+            *rolls += 1;
+            if entry.dice_given {
+                *given += 1;
+            }
+        }
+    }
+
+    fn section(&self, limits: &Limits, cache: &mut Distributions) -> FairnessSection {
+        let dice = self
+            .dice
+            .iter()
+            .map(|(die, (faces, rolled, given))| {
+                let observed: Counts = faces
+                    .iter()
+                    .map(|(f, c)| (f.to_string(), (Value::from(*f), *c)))
+                    .collect();
+                let (rows, fit, verdict) = match die_faces(die) {
+                    Some(fair) => {
+                        let total: u64 = fair.values().sum();
+                        let weights: Vec<(Value, u128)> = fair
+                            .iter()
+                            .map(|(f, w)| (Value::from(*f), u128::from(*w)))
+                            .collect();
+                        test(&observed, &weights, u128::from(total))
+                    }
+                    None => (
+                        Vec::new(),
+                        None,
+                        Verdict::Untested {
+                            reason: format!("the faces of {die} are not known"),
+                        },
+                    ),
+                };
+                DieFairness {
+                    die: die.clone(),
+                    rolled: *rolled,
+                    given: *given,
+                    faces: rows,
+                    summary: verdict.text(),
+                    fit,
+                    verdict,
+                }
+            })
+            .collect();
+        let mechanics = self
+            .mechanics
+            .iter()
+            .map(|(key, (first, results, rolls, given))| {
+                let (rows, fit, verdict) = match cache.get(key, first, limits) {
+                    Ok((weights, total)) => test(results, weights, *total),
+                    Err(reason) => (
+                        Vec::new(),
+                        None,
+                        Verdict::Untested {
+                            reason: reason.clone(),
+                        },
+                    ),
+                };
+                MechanicFairness {
+                    mechanic: mechanic_name(first),
+                    rolls: *rolls,
+                    given: *given,
+                    outcomes: rows,
+                    summary: verdict.text(),
+                    fit,
+                    verdict,
+                }
+            })
+            .collect();
+        FairnessSection {
+            rolls: self.rolls,
+            dice,
+            mechanics,
+        }
+    }
+}
+
+fn mechanic_name(entry: &LogEntry) -> String {
+    let expression = entry
+        .inputs
+        .get("expression")
+        .and_then(Value::as_str)
+        .unwrap_or("?");
+    match entry.inputs.get("params").and_then(Value::as_object) {
+        Some(params) if !params.is_empty() => {
+            let listed: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{expression} ({})", listed.join(", "))
+        }
+        _ => expression.to_string(),
+    }
+}
+
+/// Exact distributions of mechanics, computed once per mechanic for the whole report.
+type Weights = (Vec<(Value, u128)>, u128);
+
+#[derive(Default)]
+struct Distributions(BTreeMap<String, Result<Weights, String>>);
+
+impl Distributions {
+    fn get(&mut self, key: &str, entry: &LogEntry, limits: &Limits) -> &Result<Weights, String> {
+        self.0
+            .entry(key.to_string())
+            .or_insert_with(|| exact_weights(entry, limits))
+    }
+}
+
+/// The exact distribution of a logged expression, as JSON outcomes with integer weights.
+fn exact_weights(entry: &LogEntry, limits: &Limits) -> Result<Weights, String> {
+    let expression = entry
+        .inputs
+        .get("expression")
+        .and_then(Value::as_str)
+        .ok_or("the entry names no expression")?;
+    let params: BTreeMap<String, Value> = entry
+        .inputs
+        .get("params")
+        .cloned()
+        .map(serde_json::from_value)
+        .transpose()
+        .map_err(|e| format!("its parameters do not read: {e}"))?
+        .unwrap_or_default();
+    let explode_depth = entry
+        .inputs
+        .get("explode_depth")
+        .and_then(Value::as_u64)
+        .unwrap_or(limits.explode_depth);
+    let limits = Limits {
+        explode_depth,
+        max_explode_depth: limits.max_explode_depth.max(explode_depth),
+        ..limits.clone()
+    };
+    let options = omen_lang::Options {
+        limits: limits.clone(),
+        params: params
+            .iter()
+            .map(|(name, value)| Ok((name.clone(), crate::roll::param_value(name, value)?)))
+            .collect::<Result<_, StoreError>>()
+            .map_err(|e| e.to_string())?,
+        ..omen_lang::Options::default()
+    };
+    let checked = omen_lang::compile(expression, &options)
+        .map_err(|errors| StoreError::Language(errors).to_string())?;
+    let exact = omen_lang::exact(&checked.program, &limits).map_err(|error| {
+        format!(
+            "its exact distribution cannot be computed: {}",
+            error.message
+        )
+    })?;
+    if !num_traits_zero(&exact.truncated) {
+        return Err(
+            "its dice explode past the depth limit, so its exact distribution is cut off"
+                .to_string(),
+        );
+    }
+    let distribution = exact.distribution.values();
+    let total = u128::try_from(distribution.total().clone())
+        .map_err(|_| "its distribution's weights are too large to test".to_string())?;
+    let mut weights = Vec::new();
+    for (outcome, weight) in distribution.entries() {
+        let weight = u128::try_from(weight.clone())
+            .map_err(|_| "its distribution's weights are too large to test".to_string())?;
+        let outcome = serde_json::to_value(outcome).map_err(|e| e.to_string())?;
+        weights.push((outcome, weight));
+    }
+    weights.sort_by(|a, b| outcome_order(&a.0, &b.0));
+    Ok((weights, total))
+}
+
+fn num_traits_zero(probability: &omen_core::Probability) -> bool {
+    probability.numer().bits() == 0
+}
+
+impl Store {
+    /// The fairness report of the entries of `campaign` that `filter` selects (its campaign field is
+    /// replaced by `campaign`), per session and as a whole, as the game master sees the log (hidden
+    /// rolls included). See [`Store::fairness_for`] for another viewer.
+    ///
+    /// # Errors
+    /// As [`Store::log`].
+    pub fn fairness(
+        &self,
+        campaign: &str,
+        filter: &LogFilter,
+    ) -> Result<FairnessReport, StoreError> {
+        let filter = LogFilter {
+            campaign: Some(campaign.to_string()),
+            ..filter.clone()
+        };
+        Ok(report(campaign, &self.log(&filter)?))
+    }
+
+    /// [`Store::fairness`] of the log as `viewer` sees it: rolls hidden from the viewer are left out,
+    /// so the report gives nothing of them away.
+    ///
+    /// # Errors
+    /// As [`Store::log_for`].
+    pub fn fairness_for(
+        &self,
+        campaign: &str,
+        filter: &LogFilter,
+        viewer: &Viewer,
+    ) -> Result<FairnessReport, StoreError> {
+        let filter = LogFilter {
+            campaign: Some(campaign.to_string()),
+            ..filter.clone()
+        };
+        // A hidden roll the viewer may not see has no dice left to count.
+        Ok(report(campaign, &self.log_for(&filter, viewer)?))
+    }
+}
+
+/// The report of `entries` (pure: no database).
+fn report(campaign: &str, entries: &[LogEntry]) -> FairnessReport {
+    let limits = Limits::default();
+    let mut whole = Tally::default();
+    let mut sessions: BTreeMap<String, Tally> = BTreeMap::new();
+    for entry in entries {
+        whole.add(entry);
+        let day = entry.time.get(..10).unwrap_or(&entry.time).to_string();
+        sessions.entry(day).or_default().add(entry);
+    }
+    let mut cache = Distributions::default();
+    FairnessReport {
+        campaign: campaign.to_string(),
+        whole: whole.section(&limits, &mut cache),
+        sessions: sessions
+            .into_iter()
+            .filter(|(_, tally)| tally.rolls > 0)
+            .map(|(session, tally)| SessionFairness {
+                session,
+                section: tally.section(&limits, &mut cache),
+            })
+            .collect(),
+        suspicious_below: fit::SUSPICIOUS_BELOW,
+        method: METHOD,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_faces_of_named_dice() {
+        assert_eq!(die_faces("d6").unwrap().len(), 6);
+        assert_eq!(die_faces("d%").unwrap().keys().last(), Some(&100));
+        assert_eq!(
+            die_faces("dF").unwrap().keys().copied().collect::<Vec<_>>(),
+            [-1, 0, 1]
+        );
+        let custom = die_faces("d{1,1,2}").unwrap();
+        assert_eq!(custom[&1], 2);
+        assert_eq!(custom[&2], 1);
+        assert_eq!(die_faces("x"), None);
+    }
+
+    #[test]
+    fn a_face_a_die_does_not_have_is_impossible() {
+        let weights: Vec<(Value, u128)> = (1..=6).map(|f| (Value::from(f), 1)).collect();
+        let mut observed = BTreeMap::new();
+        observed.insert("3".to_string(), (Value::from(3), 40));
+        observed.insert("7".to_string(), (Value::from(7), 1));
+        let (rows, fit, verdict) = test(&observed, &weights, 6);
+        assert_eq!(rows.len(), 7);
+        assert_eq!(rows[6].probability, "0");
+        assert_eq!(fit, None);
+        assert!(verdict.is_suspicious());
+        assert_eq!(
+            verdict.text(),
+            "suspicious: 7 cannot come up with fair dice"
+        );
+    }
+
+    #[test]
+    fn fractions_are_in_lowest_terms() {
+        assert_eq!(fraction(27, 216), "1/8");
+        assert_eq!(fraction(6, 6), "1");
+    }
+}
