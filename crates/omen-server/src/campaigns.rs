@@ -2,13 +2,15 @@
 //! ([`Caller`]), asks [`authorise`] what it may do, and sends what it answers through the caller's
 //! [`Redactor`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use omen_rules::Part;
-use omen_store::{Dice, LogFilter, Role, SavedRoll};
+use omen_store::{
+    Actor, Dice, EntryOptions, LogEntry, LogFilter, Member, Role, SavedRoll, Viewer, Visibility,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
@@ -36,6 +38,8 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(save_roll, delete_saved))
         .routes(routes!(roll_saved))
         .routes(routes!(log))
+        .routes(routes!(reveal))
+        .routes(routes!(fairness))
         .routes(routes!(verify))
         .routes(routes!(head))
         .routes(routes!(export))
@@ -572,6 +576,11 @@ pub struct ActionRequest {
     /// Dice rolled at the table, used in order (the game master only); logged as given.
     #[serde(default)]
     pub dice: Option<Vec<i64>>,
+    /// Who may see it: `public` (default), `private` (the roller and the game master), `blind`
+    /// (the game master; the roller sees that it happened) or `self` (the roller).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub visibility: Option<Visibility>,
 }
 
 /// An applied action: its log entry and, when asked, the odds it had.
@@ -659,14 +668,18 @@ pub async fn act(
     }
     let limits = state.inner.config.limits.clone();
     let dice = request.dice.map_or(Dice::Derived, Dice::Given);
+    let options = EntryOptions::new(
+        request.visibility.unwrap_or_default(),
+        Some(Actor::of(&member)),
+    );
     let (c, n, action) = (campaign.clone(), character.clone(), request.action.clone());
     let (entry, rule_set, before) = state
         .inner
         .db
         .with(move |store| {
             let found = store.character(&c, &n)?;
-            let entry = store.act(&c, &n, &action, dice, &limits)?;
-            Ok((entry, found.rule_set, found.state))
+            let entry = store.act_with(&c, &n, &action, dice, &limits, &options)?;
+            Ok((seen(store, &entry, &member)?, found.rule_set, found.state))
         })
         .await
         .map_err(|error| redact_error(error, &redactor))?;
@@ -678,7 +691,7 @@ pub async fn act(
         None
     };
     Ok(Json(ActionResponse {
-        entry: redactor.entry(&entry, Some(&rule_set)),
+        entry: serde_json::to_value(&entry).unwrap_or_default(),
         odds,
     }))
 }
@@ -754,15 +767,31 @@ pub struct CampaignRoll {
     /// The character it is rolled for.
     #[serde(default)]
     pub character: Option<String>,
+    /// Who may see it, as for an action.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub visibility: Option<Visibility>,
 }
 
-/// A logged roll: the entry and the roll with every die.
+/// A logged roll: the entry and, when the caller may see its content, the roll with every die.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct LoggedRoll {
     #[schema(value_type = Object)]
     pub entry: Value,
-    #[schema(value_type = Object)]
-    pub roll: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub roll: Option<Value>,
+}
+
+impl LoggedRoll {
+    fn new(written: &LogEntry, shown: LogEntry, rolled: &omen_store::ExpressionRoll) -> Self {
+        // A blind roll's roller sees that it happened, not how: the roll goes with the content.
+        let visible = shown.result == written.result && shown.dice == written.dice;
+        LoggedRoll {
+            entry: serde_json::to_value(&shown).unwrap_or_default(),
+            roll: visible.then(|| serde_json::to_value(&rolled.roll).unwrap_or_default()),
+        }
+    }
 }
 
 fn need_for(character: Option<&str>) -> Need<'_> {
@@ -793,28 +822,35 @@ pub async fn roll_in_campaign(
     PathParams(campaign): PathParams<String>,
     Body(request): Body<CampaignRoll>,
 ) -> Result<Json<LoggedRoll>, ApiError> {
-    let redactor = authorise(&member, &campaign, need_for(request.character.as_deref()))?;
+    authorise(&member, &campaign, need_for(request.character.as_deref()))?;
     let limits = state.inner.config.limits.clone();
+    let options = EntryOptions::new(
+        request.visibility.unwrap_or_default(),
+        Some(Actor::of(&member)),
+    );
     let c = campaign.clone();
-    let (entry, rolled) = state
+    let answer = state
         .inner
         .db
         .with(move |store| {
-            store.roll(
+            let (entry, rolled) = store.roll_with(
                 &c,
                 request.character.as_deref(),
                 &request.expression,
                 &request.params,
                 &Dice::Derived,
                 &limits,
-            )
+                &options,
+            )?;
+            Ok(LoggedRoll::new(
+                &entry,
+                seen(store, &entry, &member)?,
+                &rolled,
+            ))
         })
         .await?;
     state.announce(&campaign);
-    Ok(Json(LoggedRoll {
-        entry: redactor.entry(&entry, None),
-        roll: serde_json::to_value(&rolled.roll).unwrap_or_default(),
-    }))
+    Ok(Json(answer))
 }
 
 /// A saved roll.
@@ -932,6 +968,10 @@ pub struct SavedRollRequest {
     pub params: BTreeMap<String, Value>,
     #[serde(default)]
     pub character: Option<String>,
+    /// Who may see it, as for an action.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub visibility: Option<Visibility>,
 }
 
 /// Rolls a saved roll in the campaign, logged.
@@ -958,28 +998,48 @@ pub async fn roll_saved(
     PathParams((campaign, name)): PathParams<(String, String)>,
     Body(request): Body<SavedRollRequest>,
 ) -> Result<Json<LoggedRoll>, ApiError> {
-    let redactor = authorise(&member, &campaign, need_for(request.character.as_deref()))?;
+    authorise(&member, &campaign, need_for(request.character.as_deref()))?;
     let limits = state.inner.config.limits.clone();
+    let options = EntryOptions::new(
+        request.visibility.unwrap_or_default(),
+        Some(Actor::of(&member)),
+    );
     let c = campaign.clone();
-    let (entry, rolled) = state
+    let answer = state
         .inner
         .db
         .with(move |store| {
-            store.roll_saved(
+            let (entry, rolled) = store.roll_saved_with(
                 &c,
                 request.character.as_deref(),
                 &name,
                 &request.params,
                 &Dice::Derived,
                 &limits,
-            )
+                &options,
+            )?;
+            Ok(LoggedRoll::new(
+                &entry,
+                seen(store, &entry, &member)?,
+                &rolled,
+            ))
         })
         .await?;
     state.announce(&campaign);
-    Ok(Json(LoggedRoll {
-        entry: redactor.entry(&entry, None),
-        roll: serde_json::to_value(&rolled.roll).unwrap_or_default(),
-    }))
+    Ok(Json(answer))
+}
+
+impl LogQuery {
+    fn filter(self, campaign: &str) -> LogFilter {
+        LogFilter {
+            campaign: Some(campaign.to_string()),
+            character: self.character,
+            action: self.action,
+            since: self.since,
+            until: self.until,
+            last: self.last,
+        }
+    }
 }
 
 /// Which entries to list: the CLI's `omen log` filters.
@@ -999,34 +1059,28 @@ pub struct LogQuery {
     pub last: Option<usize>,
 }
 
-/// Lists entries, redacted for the caller, with each character's rule set known for redaction.
+/// Lists entries as `member` may see them: the store's one listing for a viewer, which hides what
+/// a roll's visibility keeps from them (leaving its commitment) and what each rule set keeps for
+/// the game master.
 pub(crate) fn listing(
     store: &omen_store::Store,
     filter: &LogFilter,
-    redactor: Redactor,
+    member: &Member,
 ) -> Result<Vec<Value>, omen_store::StoreError> {
-    let campaign = filter.campaign.clone().unwrap_or_default();
-    let entries = store.log(filter)?;
-    let rule_sets: HashMap<String, String> = if redactor.is_game_master() {
-        HashMap::new()
-    } else {
-        store
-            .characters(&campaign)?
-            .into_iter()
-            .map(|c| (c.name, c.rule_set))
-            .collect()
-    };
-    Ok(entries
+    Ok(store
+        .log_for(filter, &Viewer::Member(member.clone()))?
         .iter()
-        .map(|entry| {
-            let rule_set = entry
-                .character
-                .as_ref()
-                .and_then(|name| rule_sets.get(name))
-                .map(String::as_str);
-            redactor.entry(entry, rule_set)
-        })
+        .map(|entry| serde_json::to_value(entry).unwrap_or_default())
         .collect())
+}
+
+/// One entry written for `member`, as they may see it.
+fn seen(
+    store: &omen_store::Store,
+    entry: &LogEntry,
+    member: &Member,
+) -> Result<LogEntry, omen_store::StoreError> {
+    store.entry_for(entry.clone(), &Viewer::Member(member.clone()))
 }
 
 /// The campaign's log, filtered, each entry as the caller may see it.
@@ -1050,22 +1104,15 @@ pub async fn log(
     PathParams(campaign): PathParams<String>,
     QueryParams(query): QueryParams<LogQuery>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
-    let redactor = authorise(&member, &campaign, Need::Read)?;
-    let filter = LogFilter {
-        campaign: Some(campaign.clone()),
-        character: query.character,
-        action: query.action,
-        since: query.since,
-        until: query.until,
-        last: query.last,
-    };
+    authorise(&member, &campaign, Need::Read)?;
+    let filter = query.filter(&campaign);
     let entries = state
         .inner
         .db
         .with(move |store| {
             // An unknown campaign is 404, not an empty list.
             store.campaign(&campaign)?;
-            listing(store, &filter, redactor)
+            listing(store, &filter, &member)
         })
         .await?;
     Ok(Json(entries))
@@ -1169,4 +1216,73 @@ pub async fn export(
         .with(move |store| store.export_campaign(&campaign))
         .await?;
     Ok(Json(export))
+}
+
+/// Reveals a hidden roll (the game master): a logged entry that gives the salt of its commitment,
+/// after which everyone sees the roll and can check it against the commitment.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/log/{sequence}/reveal",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("sequence" = u64, Path)),
+    responses(
+        (status = 200, description = "the reveal entry", body = Object),
+        (status = 400, description = "no such entry, or one that is not hidden or was revealed", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn reveal(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, sequence)): PathParams<(String, u64)>,
+) -> Result<Json<Value>, ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    let c = campaign.clone();
+    let entry = state
+        .inner
+        .db
+        .with(move |store| store.reveal(&c, sequence))
+        .await?;
+    state.announce(&campaign);
+    Ok(Json(serde_json::to_value(entry).unwrap_or_default()))
+}
+
+/// The fairness report: per die type the faces against uniform, per mechanic the outcomes against
+/// the exact distribution, with a goodness-of-fit test and a verdict, per session and in all. Rolls
+/// hidden from the caller are left out.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/fairness",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), LogQuery),
+    responses(
+        (status = 200, description = "the report", body = Object),
+        (status = 400, description = "a malformed filter", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn fairness(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+    QueryParams(query): QueryParams<LogQuery>,
+) -> Result<Json<Value>, ApiError> {
+    authorise(&member, &campaign, Need::Read)?;
+    let filter = query.filter(&campaign);
+    let report = state
+        .inner
+        .db
+        .with(move |store| {
+            store.campaign(&campaign)?;
+            store.fairness_for(&campaign, &filter, &Viewer::Member(member))
+        })
+        .await?;
+    Ok(Json(serde_json::to_value(report).unwrap_or_default()))
 }

@@ -21,7 +21,6 @@ use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
 use crate::campaigns::listing;
 use crate::error::{ApiError, ErrorBody, PathParams, QueryParams};
-use crate::redact::Redactor;
 
 /// Where to start when the request carries no `Last-Event-ID`.
 #[derive(Clone, Debug, Default, Deserialize, IntoParams)]
@@ -38,7 +37,7 @@ const BATCH: u64 = 256;
 struct Follow {
     state: AppState,
     campaign: String,
-    redactor: Redactor,
+    member: omen_store::Member,
     last: u64,
     pending: VecDeque<(u64, Value)>,
     notices: broadcast::Receiver<crate::Notice>,
@@ -49,7 +48,7 @@ struct Follow {
 impl Follow {
     /// The entries after `self.last`, at most [`BATCH`] of them, redacted.
     async fn fetch(&mut self) -> Result<(), ApiError> {
-        let (campaign, redactor, last) = (self.campaign.clone(), self.redactor, self.last);
+        let (campaign, member, last) = (self.campaign.clone(), self.member.clone(), self.last);
         let entries = self
             .state
             .inner
@@ -66,7 +65,7 @@ impl Follow {
                     last: Some(usize::try_from(head - last).unwrap_or(usize::MAX)),
                     ..LogFilter::default()
                 };
-                let listed = listing(store, &filter, redactor)?;
+                let listed = listing(store, &filter, &member)?;
                 Ok(listed
                     .into_iter()
                     .filter_map(|entry| {
@@ -152,7 +151,7 @@ pub async fn events(
     QueryParams(query): QueryParams<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let redactor = authorise(&member, &campaign, Need::Read)?;
+    authorise(&member, &campaign, Need::Read)?;
     let resume = match headers.get("last-event-id") {
         Some(value) => Some(
             value
@@ -185,7 +184,7 @@ pub async fn events(
         shutdown: state.inner.shutdown.subscribe(),
         state,
         campaign,
-        redactor,
+        member,
         last: resume.unwrap_or(head),
         pending: VecDeque::new(),
         notices,

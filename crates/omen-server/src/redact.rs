@@ -3,11 +3,12 @@
 //! ([`omen_rules::GameMasterOnly`]). The server holds no game's names or fields; every route passes
 //! what it sends to a non-game-master through here.
 //!
-//! Where the rule set of a value cannot be told (an entry of a kind this build does not know), a
-//! player gets the entry without its inputs, result and states: unknown means hidden.
+//! Log entries are redacted by the store's listing for a viewer (`omen_store::Store::log_for`), which
+//! applies the same declarations and each roll's visibility; every entry the server sends (answers
+//! and events) comes from it.
 
 use omen_rules::{GameMasterOnly, Part, View};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// What one viewer may see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,65 +50,6 @@ impl Redactor {
         let rule_set = character.rule_set.as_str();
         value["sheet"] = self.show(rule_set, Part::Sheet, &character.sheet);
         value["state"] = self.show(rule_set, Part::State, &character.state);
-        value
-    }
-
-    /// A log entry as JSON, with what the viewer may not see removed from its inputs, result, states
-    /// and summary. `rule_set` is the character's rule set when the entry does not name it (a rename
-    /// or a delete).
-    pub fn entry(&self, entry: &omen_store::LogEntry, rule_set: Option<&str>) -> Value {
-        let mut value = serde_json::to_value(entry).unwrap_or(Value::Null);
-        if self.is_game_master() {
-            return value;
-        }
-        let kind = entry
-            .inputs
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let named = entry.inputs.get("rule_set").and_then(Value::as_str);
-        let rule_set = named.or(rule_set);
-        let known_kind = matches!(
-            kind,
-            "create" | "action" | "edit" | "rename" | "delete" | "expression"
-        );
-        let hidden = match (kind, rule_set) {
-            ("expression", _) => Some(&GameMasterOnly::NOTHING),
-            (_, Some(omen_store::PLAIN)) => Some(&GameMasterOnly::NOTHING),
-            (_, rule_set) if known_kind => declaration(rule_set),
-            _ => None,
-        };
-        let Some(hidden) = hidden else {
-            // Nothing to go by: keep what identifies the entry in the chain, drop its content.
-            for field in ["result", "state_before", "state_after"] {
-                value[field] = Value::Null;
-            }
-            value["inputs"] = json!({ "kind": kind });
-            value["summary"] = Value::from(format!("{kind} (hidden)"));
-            return value;
-        };
-        let view = self.view;
-        let inputs = &mut value["inputs"];
-        if let Some(action) = entry.inputs.get("action") {
-            inputs["action"] = hidden.show(view, Part::Action, action);
-        }
-        if let Some(sheet) = entry.inputs.get("sheet") {
-            inputs["sheet"] = hidden.show(view, Part::Sheet, sheet);
-        }
-        if let Some(state) = entry.inputs.get("state") {
-            inputs["state"] = hidden.show(view, Part::State, state);
-        }
-        value["result"] = hidden.show(view, Part::Result, &entry.result);
-        for (field, state) in [
-            ("state_before", &entry.state_before),
-            ("state_after", &entry.state_after),
-        ] {
-            if let Some(state) = state {
-                value[field] = hidden.show(view, Part::State, state);
-            }
-        }
-        value["summary"] =
-            Value::from(hidden.summary(view, &entry.action, &entry.result, &entry.summary));
         value
     }
 

@@ -7,6 +7,7 @@ mod live;
 mod openapi;
 mod roles;
 mod stateless;
+mod visibility;
 
 use axum::Router;
 use axum::body::Body;

@@ -44,6 +44,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("delete", "/api/v1/campaigns/{campaign}/saved/{name}"),
     ("post", "/api/v1/campaigns/{campaign}/saved/{name}/roll"),
     ("get", "/api/v1/campaigns/{campaign}/log"),
+    ("post", "/api/v1/campaigns/{campaign}/log/{sequence}/reveal"),
+    ("get", "/api/v1/campaigns/{campaign}/fairness"),
     ("get", "/api/v1/campaigns/{campaign}/verify"),
     ("get", "/api/v1/campaigns/{campaign}/head"),
     ("get", "/api/v1/campaigns/{campaign}/export"),
@@ -86,7 +88,8 @@ async fn the_document_is_openapi_3_1_and_lists_every_route() {
             .replace("{campaign}", "c")
             .replace("{character}", "x")
             .replace("{name}", "n")
-            .replace("{id}", "1");
+            .replace("{id}", "1")
+            .replace("{sequence}", "1");
         let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
         let answer = call(&app, method.clone(), &uri, None, None).await;
         assert_ne!(

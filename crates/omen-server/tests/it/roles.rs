@@ -99,6 +99,12 @@ async fn every_route(app: &Router, who: &str, token: &str) -> Vec<(String, Statu
             None,
         ),
         (Method::GET, "/api/v1/campaigns/Tak/verify", None),
+        (Method::GET, "/api/v1/campaigns/Tak/fairness", None),
+        (
+            Method::POST,
+            "/api/v1/campaigns/Tak/log/5/reveal",
+            Some(json!({})),
+        ),
         (Method::GET, "/api/v1/campaigns/Tak/head", None),
         (Method::GET, "/api/v1/campaigns/Tak/saved", None),
         (Method::GET, "/api/v1/campaigns/Tak/export", None),
