@@ -5,6 +5,7 @@ mod campaigns;
 mod fuzz;
 mod live;
 mod openapi;
+mod readme;
 mod roles;
 mod stateless;
 mod visibility;
