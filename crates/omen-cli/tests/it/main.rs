@@ -19,6 +19,7 @@ mod script;
 mod serve;
 mod stateful;
 mod views;
+mod worked_examples;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
