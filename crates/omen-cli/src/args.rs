@@ -107,6 +107,8 @@ pub enum Command {
     /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
     /// (`omen rules` lists each game's actions).
     Act(crate::act::ActArgs),
+    /// Serve the HTTP API for a whole table on the campaign database (until Ctrl-C or SIGTERM).
+    Serve(crate::serve::ServeArgs),
     /// Print shell completions: omen completions bash > ~/.local/share/bash-completion/completions/omen
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),

@@ -68,6 +68,7 @@ mod output;
 mod plot;
 mod ritual;
 mod rules;
+mod serve;
 mod transcript;
 
 use std::fs::File;
@@ -188,6 +189,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Saved(args) => status(campaign::saved(args)),
         Command::Export(args) => status(campaign::export(args)),
         Command::Import(args) => status(campaign::import(args)),
+        Command::Serve(args) => status(serve::run(args)),
     }
 }
 

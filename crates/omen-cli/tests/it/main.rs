@@ -16,6 +16,7 @@ mod prob;
 mod ritual;
 mod roll;
 mod script;
+mod serve;
 mod stateful;
 mod views;
 mod worked_examples;

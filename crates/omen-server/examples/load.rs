@@ -1,0 +1,354 @@
+//! A load generator for `omen serve`, on loopback, bounded in time and in requests: throughput and
+//! p50/p99 latency at 64 connections for typical `prob` requests (cached and uncached), for logged
+//! actions spread over 100 campaigns, and for typical `prob` requests while hostile ones (each
+//! spending the whole work budget) arrive alongside.
+//!
+//! ```text
+//! cargo run --profile test -p omen-server --example load [-- SECONDS_PER_SCENARIO]
+//! ```
+//!
+//! The server runs in this process on a file database in a temporary directory, with the default
+//! limits and no rate limit (one address makes every request here).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+const CONNECTIONS: usize = 64;
+/// Most requests of one scenario, whatever the time allows.
+const MAX_REQUESTS: u64 = 200_000;
+
+/// One keep-alive connection.
+struct Connection {
+    stream: BufReader<TcpStream>,
+}
+
+impl Connection {
+    async fn open(address: SocketAddr) -> Connection {
+        let stream = TcpStream::connect(address).await.expect("connect");
+        stream.set_nodelay(true).ok();
+        Connection {
+            stream: BufReader::new(stream),
+        }
+    }
+
+    /// Sends one request and reads the whole answer: its status and body.
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+    ) -> (u16, Vec<u8>) {
+        let body = body.to_string();
+        let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
+        let text = format!(
+            "{method} {path} HTTP/1.1\r\nhost: omen\r\n{auth}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        self.stream
+            .get_mut()
+            .write_all(text.as_bytes())
+            .await
+            .expect("write");
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            let byte = self.stream.read_u8().await.expect("read");
+            head.push(byte);
+        }
+        let head = String::from_utf8_lossy(&head).to_string();
+        let status: u16 = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let header = |name: &str| {
+            head.lines()
+                .find_map(|l| {
+                    l.split_once(':')
+                        .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+                })
+                .map(|(_, v)| v.trim().to_string())
+        };
+        let mut body = Vec::new();
+        if let Some(length) = header("content-length").and_then(|l| l.parse::<usize>().ok()) {
+            body.resize(length, 0);
+            self.stream.read_exact(&mut body).await.expect("body");
+        } else {
+            // Chunked.
+            loop {
+                let mut line = Vec::new();
+                while !line.ends_with(b"\r\n") {
+                    line.push(self.stream.read_u8().await.expect("chunk"));
+                }
+                let size =
+                    usize::from_str_radix(String::from_utf8_lossy(&line).trim(), 16).unwrap_or(0);
+                let mut chunk = vec![0; size + 2];
+                self.stream.read_exact(&mut chunk).await.expect("chunk");
+                body.extend_from_slice(&chunk[..size]);
+                if size == 0 {
+                    break;
+                }
+            }
+        }
+        (status, body)
+    }
+}
+
+/// A request for connection `index`, number `n`: its path, token and body.
+type MakeRequest = dyn Fn(usize, u64) -> (String, Option<String>, Value) + Send + Sync;
+
+struct Report {
+    name: String,
+    requests: u64,
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+    statuses: std::collections::BTreeMap<u16, u64>,
+}
+
+impl Report {
+    fn print(&mut self) {
+        self.latencies.sort_unstable();
+        let at = |q: f64| {
+            let i = ((self.latencies.len() as f64 - 1.0) * q).round() as usize;
+            self.latencies.get(i).copied().unwrap_or_default()
+        };
+        println!(
+            "{:<42} {:>7} measured {:>7.0}/s  p50 {:>7.1} ms  p99 {:>7.1} ms  statuses {:?}",
+            self.name,
+            self.requests,
+            self.requests as f64 / self.elapsed.as_secs_f64(),
+            at(0.5).as_secs_f64() * 1000.0,
+            at(0.99).as_secs_f64() * 1000.0,
+            self.statuses
+        );
+    }
+}
+
+/// Runs `make(connection index, request number)` requests on 64 connections for `seconds`.
+async fn scenario(
+    name: &str,
+    address: SocketAddr,
+    seconds: u64,
+    unmeasured: usize,
+    make: Arc<MakeRequest>,
+) -> Report {
+    let counter = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for index in 0..CONNECTIONS {
+        let (make, counter) = (make.clone(), counter.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut connection = Connection::open(address).await;
+            let mut latencies = Vec::new();
+            let mut statuses = std::collections::BTreeMap::new();
+            while Instant::now() < deadline {
+                let n = counter.fetch_add(1, Ordering::Relaxed);
+                if n >= MAX_REQUESTS {
+                    break;
+                }
+                let (path, token, body) = make(index, n);
+                let sent = Instant::now();
+                let (status, _) = connection
+                    .request("POST", &path, token.as_deref(), &body)
+                    .await;
+                latencies.push(sent.elapsed());
+                *statuses.entry(status).or_insert(0u64) += 1;
+            }
+            (latencies, statuses)
+        }));
+    }
+    let mut report = Report {
+        name: name.to_string(),
+        requests: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+        statuses: Default::default(),
+    };
+    for (index, task) in tasks.into_iter().enumerate() {
+        let (latencies, statuses) = task.await.expect("task");
+        if index < unmeasured {
+            // The hostile connections: their statuses only.
+            for (status, count) in statuses {
+                *report.statuses.entry(status + 10_000).or_insert(0) += count;
+            }
+            continue;
+        }
+        report.requests += latencies.len() as u64;
+        report.latencies.extend(latencies);
+        for (status, count) in statuses {
+            *report.statuses.entry(status).or_insert(0) += count;
+        }
+    }
+    report.elapsed = start.elapsed();
+    report
+}
+
+#[tokio::main]
+async fn main() {
+    let seconds: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let dir = std::env::temp_dir().join(format!("omen-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let store = omen_store::Store::open(&dir.join("omen.db")).expect("database");
+    let config = omen_server::Config {
+        rate_limit: None,
+        max_body: 1 << 20,
+        ..omen_server::Config::default()
+    };
+    println!(
+        "omen serve load, {CONNECTIONS} connections, {seconds} s per scenario, {} computation threads",
+        config.compute_threads
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = listener.local_addr().expect("address");
+    let state = omen_server::AppState::new(store, config);
+    tokio::spawn(omen_server::serve(listener, state, std::future::pending()));
+
+    // Typical questions: small pools, keep-highest, comparisons. Uncached: each request its own
+    // program (a different modifier), so every one is computed.
+    let typical = [
+        "4d6kh3",
+        "3d6",
+        "2d20kh1",
+        "8d6",
+        "(3d6) >= 10",
+        "4dF",
+        "2d10 + 1d8",
+    ];
+    let cached = Arc::new(move |_: usize, n: u64| {
+        let expression = typical[n as usize % typical.len()].to_string();
+        (
+            "/api/v1/prob".to_string(),
+            None,
+            json!({ "expressions": [expression] }),
+        )
+    });
+    let mut report = scenario("prob, typical, cached", address, seconds, 0, cached).await;
+    report.print();
+    let uncached = Arc::new(move |_: usize, n: u64| {
+        let expression = format!("{} + {}", typical[n as usize % typical.len()], n + 1000);
+        (
+            "/api/v1/prob".to_string(),
+            None,
+            json!({ "expressions": [expression] }),
+        )
+    });
+    let mut report = scenario("prob, typical, uncached", address, seconds, 0, uncached).await;
+    report.print();
+
+    // 100 campaigns, a luck character in each, actions spread over them.
+    let mut setup = Connection::open(address).await;
+    let mut tokens = Vec::new();
+    for i in 0..100 {
+        let (_, body) = setup
+            .request(
+                "POST",
+                "/api/v1/campaigns",
+                None,
+                &json!({ "name": format!("c{i}") }),
+            )
+            .await;
+        let made: Value = serde_json::from_slice(&body).expect("json");
+        let token = made["game_master"]["token"]
+            .as_str()
+            .expect("token")
+            .to_string();
+        setup
+            .request(
+                "POST",
+                &format!("/api/v1/campaigns/c{i}/characters"),
+                Some(&token),
+                &json!({ "name": "Ayla", "rule_set": "luck" }),
+            )
+            .await;
+        tokens.push(token);
+    }
+    let tokens_for_check = tokens.clone();
+    let tokens = Arc::new(tokens);
+    let actions = Arc::new(move |_: usize, n: u64| {
+        let i = (n % 100) as usize;
+        (
+            format!("/api/v1/campaigns/c{i}/characters/Ayla/actions"),
+            Some(tokens[i].clone()),
+            json!({ "action": { "action": "roll", "event_modifier": (n % 11) as i64 - 5 } }),
+        )
+    });
+    let mut report = scenario(
+        "logged actions over 100 campaigns",
+        address,
+        seconds,
+        0,
+        actions,
+    )
+    .await;
+    let acknowledged = report.statuses.get(&200).copied().unwrap_or(0);
+    report.print();
+    // Nothing acknowledged is lost: the logs hold one roll per 200, and every log verifies.
+    let (mut logged, mut intact) = (0, 0);
+    for (i, token) in tokens_for_check.iter().enumerate() {
+        let (_, body) = setup
+            .request(
+                "GET",
+                &format!("/api/v1/campaigns/c{i}/log?action=roll"),
+                Some(token),
+                &json!(null),
+            )
+            .await;
+        logged +=
+            serde_json::from_slice::<Value>(&body).map_or(0, |v| v.as_array().map_or(0, Vec::len));
+        let (_, body) = setup
+            .request(
+                "GET",
+                &format!("/api/v1/campaigns/c{i}/verify"),
+                Some(token),
+                &json!(null),
+            )
+            .await;
+        intact +=
+            usize::from(serde_json::from_slice::<Value>(&body).is_ok_and(|v| v["ok"] == true));
+    }
+    println!(
+        "  acknowledged actions {acknowledged}, logged {logged}, logs that verify {intact}/100"
+    );
+
+    // Typical requests on 56 connections while 8 send hostile ones (a fresh program each time that
+    // spends the whole work budget).
+    let mixed = Arc::new(move |index: usize, n: u64| {
+        if index < 8 {
+            let expression = format!("{}d{}kh150", 300 + n % 50, 1000 + n);
+            (
+                "/api/v1/prob".to_string(),
+                None,
+                json!({ "expressions": [expression] }),
+            )
+        } else {
+            let expression = format!("{} + {}", typical[n as usize % typical.len()], n + 500_000);
+            (
+                "/api/v1/prob".to_string(),
+                None,
+                json!({ "expressions": [expression] }),
+            )
+        }
+    });
+    let mut report = scenario(
+        "mix: 8 hostile + 56 typical connections",
+        address,
+        seconds,
+        8,
+        mixed,
+    )
+    .await;
+    report.print();
+    let _ = std::fs::remove_dir_all(&dir);
+}

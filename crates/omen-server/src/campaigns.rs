@@ -1,0 +1,1291 @@
+//! Campaigns, characters, actions, saved rolls and the log. Every route authenticates the caller
+//! ([`Caller`]), asks [`authorise`] what it may do, and sends what it answers through the caller's
+//! [`Redactor`].
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use omen_rules::Part;
+use omen_store::{
+    Actor, Dice, EntryOptions, LogEntry, LogFilter, Member, Role, SavedRoll, Viewer, Visibility,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::AppState;
+use crate::auth::{Caller, Need, authorise};
+use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem, QueryParams};
+use crate::redact::Redactor;
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_campaigns, create_campaign))
+        .routes(routes!(show_campaign))
+        .routes(routes!(import_campaign))
+        .routes(routes!(list_invites, create_invite))
+        .routes(routes!(revoke_invite))
+        .routes(routes!(list_characters, create_character))
+        .routes(routes!(show_character, edit_character, delete_character))
+        .routes(routes!(act))
+        .routes(routes!(odds))
+        .routes(routes!(roll_in_campaign))
+        .routes(routes!(list_saved))
+        .routes(routes!(save_roll, delete_saved))
+        .routes(routes!(roll_saved))
+        .routes(routes!(log))
+        .routes(routes!(reveal))
+        .routes(routes!(fairness))
+        .routes(routes!(verify))
+        .routes(routes!(head))
+        .routes(routes!(export))
+}
+
+/// A campaign, with how much it holds.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CampaignBody {
+    pub name: String,
+    pub created: String,
+    pub characters: u64,
+    pub log_entries: u64,
+}
+
+impl From<omen_store::Campaign> for CampaignBody {
+    fn from(c: omen_store::Campaign) -> Self {
+        CampaignBody {
+            name: c.name,
+            created: c.created,
+            characters: c.characters,
+            log_entries: c.log_entries,
+        }
+    }
+}
+
+/// `POST /api/v1/campaigns`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewCampaign {
+    pub name: String,
+}
+
+/// An invite: who it lets in, as what. Its token is shown once, when it is made.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct InviteBody {
+    #[schema(value_type = Object)]
+    pub invite: Value,
+    /// The bearer token: shown once, stored only as a hash.
+    pub token: String,
+}
+
+/// A new campaign and the game master's invite.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CreatedCampaign {
+    pub campaign: CampaignBody,
+    pub game_master: InviteBody,
+}
+
+fn forbidden_creation() -> ApiError {
+    ApiError::forbidden("this server does not create campaigns over the API").map_help(
+        "the server's operator creates them with `omen campaign new NAME` and `omen campaign invite NAME --role gm`",
+    )
+}
+
+impl ApiError {
+    fn map_help(mut self, help: &str) -> Self {
+        for problem in &mut self.errors {
+            problem.help = Some(help.to_string());
+        }
+        self
+    }
+}
+
+/// The campaigns the caller's token opens (one: a token belongs to one campaign).
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the caller's campaigns", body = Vec<CampaignBody>),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+    )
+)]
+pub async fn list_campaigns(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+) -> Result<Json<Vec<CampaignBody>>, ApiError> {
+    let campaign = state
+        .inner
+        .db
+        .with(move |store| store.campaign(&member.campaign))
+        .await?;
+    Ok(Json(vec![campaign.into()]))
+}
+
+/// Creates a campaign and returns its game master's invite token (when the server allows it).
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns",
+    tag = "campaigns",
+    request_body = NewCampaign,
+    responses(
+        (status = 201, description = "the campaign and the game master's token", body = CreatedCampaign),
+        (status = 400, description = "a malformed name", body = ErrorBody),
+        (status = 403, description = "this server creates no campaigns over the API", body = ErrorBody),
+        (status = 409, description = "the name is taken", body = ErrorBody),
+    )
+)]
+pub async fn create_campaign(
+    State(state): State<AppState>,
+    Body(request): Body<NewCampaign>,
+) -> Result<(StatusCode, Json<CreatedCampaign>), ApiError> {
+    if !state.inner.config.open_campaigns {
+        return Err(forbidden_creation());
+    }
+    let (campaign, invite, token) = state
+        .inner
+        .db
+        .with(move |store| {
+            let campaign = store.create_campaign(&request.name)?;
+            let (invite, token) = store.create_invite(&campaign.name, Role::GameMaster, None)?;
+            Ok((campaign, invite, token))
+        })
+        .await?;
+    state.announce(&campaign.name);
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedCampaign {
+            campaign: campaign.into(),
+            game_master: InviteBody {
+                invite: serde_json::to_value(invite).unwrap_or_default(),
+                token,
+            },
+        }),
+    ))
+}
+
+/// One campaign.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    responses(
+        (status = 200, description = "the campaign", body = CampaignBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn show_campaign(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+) -> Result<Json<CampaignBody>, ApiError> {
+    authorise(&member, &campaign, Need::Read)?;
+    let found = state
+        .inner
+        .db
+        .with(move |store| store.campaign(&campaign))
+        .await?;
+    Ok(Json(found.into()))
+}
+
+/// `POST /api/v1/campaigns/import`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// What `GET .../export` (or `omen export`) gave.
+    #[schema(value_type = Object)]
+    pub export: Value,
+    /// Another name to import it under.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Imports an exported campaign (its log is verified first) and returns its new game master's token.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/import",
+    tag = "campaigns",
+    request_body = ImportRequest,
+    responses(
+        (status = 201, description = "the campaign and the game master's token", body = CreatedCampaign),
+        (status = 400, description = "not an export, or its log does not verify", body = ErrorBody),
+        (status = 403, description = "this server creates no campaigns over the API", body = ErrorBody),
+        (status = 409, description = "the name is taken", body = ErrorBody),
+        (status = 413, description = "the body is too large", body = ErrorBody),
+        (status = 422, description = "a character's state that its rule set refuses", body = ErrorBody),
+    )
+)]
+pub async fn import_campaign(
+    State(state): State<AppState>,
+    Body(request): Body<ImportRequest>,
+) -> Result<(StatusCode, Json<CreatedCampaign>), ApiError> {
+    if !state.inner.config.open_campaigns {
+        return Err(forbidden_creation());
+    }
+    let (campaign, invite, token) = state
+        .inner
+        .db
+        .with(move |store| {
+            let campaign = store.import_campaign(&request.export, request.name.as_deref())?;
+            let (invite, token) = store.create_invite(&campaign.name, Role::GameMaster, None)?;
+            Ok((campaign, invite, token))
+        })
+        .await?;
+    state.announce(&campaign.name);
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedCampaign {
+            campaign: campaign.into(),
+            game_master: InviteBody {
+                invite: serde_json::to_value(invite).unwrap_or_default(),
+                token,
+            },
+        }),
+    ))
+}
+
+/// `POST .../invites`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewInvite {
+    /// `gm`, `player` or `observer`.
+    #[schema(value_type = String)]
+    pub role: Role,
+    /// The character a player's invite lets them act for.
+    #[serde(default)]
+    pub character: Option<String>,
+}
+
+/// The campaign's invites (never their tokens).
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/invites",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    responses(
+        (status = 200, description = "the invites", body = Vec<Object>),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn list_invites(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+) -> Result<Json<Value>, ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    let invites = state
+        .inner
+        .db
+        .with(move |store| store.invites(&campaign))
+        .await?;
+    Ok(Json(serde_json::to_value(invites).unwrap_or_default()))
+}
+
+/// Makes an invite: its token is in the answer, once.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/invites",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    request_body = NewInvite,
+    responses(
+        (status = 201, description = "the invite and its token", body = InviteBody),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        (status = 422, description = "a role or character the invite cannot have", body = ErrorBody),
+    )
+)]
+pub async fn create_invite(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+    Body(request): Body<NewInvite>,
+) -> Result<(StatusCode, Json<InviteBody>), ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    let (invite, token) = state
+        .inner
+        .db
+        .with(move |store| {
+            store.create_invite(&campaign, request.role, request.character.as_deref())
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(InviteBody {
+            invite: serde_json::to_value(invite).unwrap_or_default(),
+            token,
+        }),
+    ))
+}
+
+/// Revokes an invite: its token stops working at once.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/campaigns/{campaign}/invites/{id}",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("id" = i64, Path)),
+    responses(
+        (status = 204, description = "revoked"),
+        (status = 400, description = "a malformed id", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such invite", body = ErrorBody),
+    )
+)]
+pub async fn revoke_invite(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, id)): PathParams<(String, i64)>,
+) -> Result<StatusCode, ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    state
+        .inner
+        .db
+        .with(move |store| store.revoke_invite(&campaign, id))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The campaign's characters.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/characters",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    responses(
+        (status = 200, description = "the characters, as the caller may see them", body = Vec<Object>),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn list_characters(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+) -> Result<Json<Vec<Value>>, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::Read)?;
+    let characters = state
+        .inner
+        .db
+        .with(move |store| store.characters(&campaign))
+        .await?;
+    Ok(Json(
+        characters.iter().map(|c| redactor.character(c)).collect(),
+    ))
+}
+
+/// `POST .../characters`: a new character from a sheet (or the rule set's creation choices: the
+/// sheet schema at `GET /api/v1/rules/{game}` says which it takes).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewCharacter {
+    pub name: String,
+    /// The rule set, e.g. `luck`; `none` for a character bound to no rule set, that only rolls expressions.
+    pub rule_set: String,
+    #[serde(default = "empty_object")]
+    #[schema(value_type = Object)]
+    pub sheet: Value,
+}
+
+fn empty_object() -> Value {
+    json!({})
+}
+
+/// Creates a character (the game master).
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/characters",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    request_body = NewCharacter,
+    responses(
+        (status = 201, description = "the character", body = Object),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign or rule set", body = ErrorBody),
+        (status = 409, description = "the name is taken", body = ErrorBody),
+        (status = 422, description = "the rule set refuses the sheet", body = ErrorBody),
+    )
+)]
+pub async fn create_character(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+    Body(request): Body<NewCharacter>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
+    let announce = campaign.clone();
+    let character = state
+        .inner
+        .db
+        .with(move |store| {
+            store.create_character(&campaign, &request.name, &request.rule_set, &request.sheet)
+        })
+        .await?;
+    state.announce(&announce);
+    Ok((StatusCode::CREATED, Json(redactor.character(&character))))
+}
+
+/// One character.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/characters/{character}",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("character" = String, Path)),
+    responses(
+        (status = 200, description = "the character, as the caller may see it", body = Object),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign or character", body = ErrorBody),
+    )
+)]
+pub async fn show_character(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, character)): PathParams<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::Read)?;
+    let found = state
+        .inner
+        .db
+        .with(move |store| store.character(&campaign, &character))
+        .await?;
+    Ok(Json(redactor.character(&found)))
+}
+
+/// `PATCH .../characters/{character}`: a game-master edit.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterEdit {
+    /// A new state, whole, as the rule set's state schema describes it.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub state: Option<Value>,
+    /// A new name.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Edits a character's state or name (the game master); both are logged.
+#[utoipa::path(
+    patch,
+    path = "/api/v1/campaigns/{campaign}/characters/{character}",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("character" = String, Path)),
+    request_body = CharacterEdit,
+    responses(
+        (status = 200, description = "the character after the edit", body = Object),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        (status = 409, description = "the new name is taken", body = ErrorBody),
+        (status = 422, description = "the rule set refuses the state", body = ErrorBody),
+    )
+)]
+pub async fn edit_character(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, character)): PathParams<(String, String)>,
+    Body(edit): Body<CharacterEdit>,
+) -> Result<Json<Value>, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
+    let announce = campaign.clone();
+    let edited = state
+        .inner
+        .db
+        .with(move |store| {
+            if let Some(new_state) = &edit.state {
+                store.set_state(&campaign, &character, new_state)?;
+            }
+            let name = match &edit.name {
+                Some(name) => {
+                    store.rename_character(&campaign, &character, name)?;
+                    name.clone()
+                }
+                None => character,
+            };
+            store.character(&campaign, &name)
+        })
+        .await?;
+    state.announce(&announce);
+    Ok(Json(redactor.character(&edited)))
+}
+
+/// Deletes a character (the game master); the log keeps its history.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/campaigns/{campaign}/characters/{character}",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("character" = String, Path)),
+    responses(
+        (status = 204, description = "deleted"),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign or character", body = ErrorBody),
+    )
+)]
+pub async fn delete_character(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, character)): PathParams<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    let announce = campaign.clone();
+    state
+        .inner
+        .db
+        .with(move |store| store.delete_character(&campaign, &character))
+        .await?;
+    state.announce(&announce);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST .../actions`: an action of the character's rule set.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// The action, as the rule set's action schema describes it: `{"action": "roll", …}`.
+    #[schema(value_type = Object)]
+    pub action: Value,
+    /// Also answer the exact odds of the action from the state it was applied to.
+    #[serde(default)]
+    pub odds: bool,
+    /// Dice rolled at the table, used in order (the game master only); logged as given.
+    #[serde(default)]
+    pub dice: Option<Vec<i64>>,
+    /// Who may see it: `public` (default), `private` (the roller and the game master), `blind`
+    /// (the game master; the roller sees that it happened) or `self` (the roller).
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub visibility: Option<Visibility>,
+}
+
+/// An applied action: its log entry and, when asked, the odds it had.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ActionResponse {
+    #[schema(value_type = Object)]
+    pub entry: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub odds: Option<Value>,
+}
+
+/// The exact odds of `action` from `state`, on the computation pool.
+async fn action_odds(
+    state: &AppState,
+    rule_set: String,
+    character_state: Value,
+    action: Value,
+) -> Result<Value, ApiError> {
+    let limits = state.inner.config.limits.clone();
+    state
+        .inner
+        .compute
+        .run(move || {
+            let game = omen_rules::stateful::game(&rule_set).ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Problem::new(
+                        "no-odds",
+                        format!("a `{rule_set}` character takes no actions"),
+                    ),
+                )
+            })?;
+            game.odds(&character_state, &action, &limits)
+                .map_err(|error| ApiError::from(omen_store::StoreError::Rules(error)))
+        })
+        .await?
+}
+
+/// Applies an action for a character: rolled with dice the campaign's key derives, logged, and
+/// announced on the event stream.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/characters/{character}/actions",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("character" = String, Path)),
+    request_body = ActionRequest,
+    responses(
+        (status = 200, description = "the log entry (and odds), as the caller may see them", body = ActionResponse),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master nor the character's player", body = ErrorBody),
+        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        (status = 422, description = "the rule set refuses the action", body = ErrorBody),
+        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn act(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, character)): PathParams<(String, String)>,
+    Body(request): Body<ActionRequest>,
+) -> Result<Json<ActionResponse>, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::ActFor(&character))?;
+    if request.dice.is_some() && !redactor.is_game_master() {
+        return Err(ApiError::forbidden(
+            "only the game master gives dice: given dice are a chosen roll",
+        ));
+    }
+    if !redactor.is_game_master() {
+        // An action that sets fields the rule set keeps for the game master (a hidden modifier) is
+        // the game master's: a player cannot set what they may not see.
+        let (c, n) = (campaign.clone(), character.clone());
+        let found = state
+            .inner
+            .db
+            .with(move |store| store.character(&c, &n))
+            .await?;
+        if redactor.show(&found.rule_set, Part::Action, &request.action) != request.action {
+            return Err(ApiError::forbidden(
+                "this action sets what only the game master sees; the game master takes it",
+            ));
+        }
+    }
+    let limits = state.inner.config.limits.clone();
+    let dice = request.dice.map_or(Dice::Derived, Dice::Given);
+    let options = EntryOptions::new(
+        request.visibility.unwrap_or_default(),
+        Some(Actor::of(&member)),
+    );
+    let (c, n, action) = (campaign.clone(), character.clone(), request.action.clone());
+    let (entry, rule_set, before) = state
+        .inner
+        .db
+        .with(move |store| {
+            let found = store.character(&c, &n)?;
+            let entry = store.act_with(&c, &n, &action, dice, &limits, &options)?;
+            Ok((seen(store, &entry, &member)?, found.rule_set, found.state))
+        })
+        .await
+        .map_err(|error| redact_error(error, &redactor))?;
+    state.announce(&campaign);
+    let odds = if request.odds {
+        let odds = action_odds(&state, rule_set.clone(), before, request.action).await?;
+        Some(redactor.odds(&rule_set, &odds))
+    } else {
+        None
+    };
+    Ok(Json(ActionResponse {
+        entry: serde_json::to_value(&entry).unwrap_or_default(),
+        odds,
+    }))
+}
+
+/// `POST .../odds`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OddsRequest {
+    #[schema(value_type = Object)]
+    pub action: Value,
+}
+
+/// The exact odds of an action from the character's current state, without rolling.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/characters/{character}/odds",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("character" = String, Path)),
+    request_body = OddsRequest,
+    responses(
+        (status = 200, description = "the odds, as the caller may see them", body = Object),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        (status = 422, description = "the rule set refuses the action", body = ErrorBody),
+        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn odds(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, character)): PathParams<(String, String)>,
+    Body(request): Body<OddsRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::Read)?;
+    let found = state
+        .inner
+        .db
+        .with(move |store| store.character(&campaign, &character))
+        .await?;
+    let odds = action_odds(&state, found.rule_set.clone(), found.state, request.action)
+        .await
+        .map_err(|error| redact_error(error, &redactor))?;
+    Ok(Json(redactor.odds(&found.rule_set, &odds)))
+}
+
+/// A rule set's refusal can quote the state it refused with; a player gets the refusal without it.
+fn redact_error(error: ApiError, redactor: &Redactor) -> ApiError {
+    if redactor.is_game_master() || error.status != StatusCode::UNPROCESSABLE_ENTITY {
+        return error;
+    }
+    let mut error = error;
+    for problem in &mut error.errors {
+        if problem.kind == "rules" {
+            problem.message =
+                "the rules refuse this action from the character's current state".to_string();
+            problem.help = Some("the game master sees why".to_string());
+        }
+    }
+    error
+}
+
+/// `POST .../rolls`: an expression rolled in the campaign and logged.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignRoll {
+    pub expression: String,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: BTreeMap<String, Value>,
+    /// The character it is rolled for.
+    #[serde(default)]
+    pub character: Option<String>,
+    /// Who may see it, as for an action.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub visibility: Option<Visibility>,
+}
+
+/// A logged roll: the entry and, when the caller may see its content, the roll with every die.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LoggedRoll {
+    #[schema(value_type = Object)]
+    pub entry: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub roll: Option<Value>,
+}
+
+impl LoggedRoll {
+    fn new(written: &LogEntry, shown: LogEntry, rolled: &omen_store::ExpressionRoll) -> Self {
+        // A blind roll's roller sees that it happened, not how: the roll goes with the content.
+        let visible = shown.result == written.result && shown.dice == written.dice;
+        LoggedRoll {
+            entry: serde_json::to_value(&shown).unwrap_or_default(),
+            roll: visible.then(|| serde_json::to_value(&rolled.roll).unwrap_or_default()),
+        }
+    }
+}
+
+fn need_for(character: Option<&str>) -> Need<'_> {
+    character.map_or(Need::Play, Need::ActFor)
+}
+
+/// Rolls an expression in the campaign: logged, with dice the campaign's key derives.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/rolls",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    request_body = CampaignRoll,
+    responses(
+        (status = 200, description = "the log entry and the roll", body = LoggedRoll),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "an observer, or another player's character", body = ErrorBody),
+        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        (status = 422, description = "the expression does not compile or cannot be rolled", body = ErrorBody),
+        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn roll_in_campaign(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+    Body(request): Body<CampaignRoll>,
+) -> Result<Json<LoggedRoll>, ApiError> {
+    authorise(&member, &campaign, need_for(request.character.as_deref()))?;
+    let limits = state.inner.config.limits.clone();
+    let options = EntryOptions::new(
+        request.visibility.unwrap_or_default(),
+        Some(Actor::of(&member)),
+    );
+    let c = campaign.clone();
+    let answer = state
+        .inner
+        .db
+        .with(move |store| {
+            let (entry, rolled) = store.roll_with(
+                &c,
+                request.character.as_deref(),
+                &request.expression,
+                &request.params,
+                &Dice::Derived,
+                &limits,
+                &options,
+            )?;
+            Ok(LoggedRoll::new(
+                &entry,
+                seen(store, &entry, &member)?,
+                &rolled,
+            ))
+        })
+        .await?;
+    state.announce(&campaign);
+    Ok(Json(answer))
+}
+
+/// A saved roll.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SavedBody {
+    pub expression: String,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: BTreeMap<String, Value>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// The campaign's saved rolls.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/saved",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    responses(
+        (status = 200, description = "the saved rolls", body = Vec<Object>),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn list_saved(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+) -> Result<Json<Vec<SavedRoll>>, ApiError> {
+    authorise(&member, &campaign, Need::Read)?;
+    let saved = state
+        .inner
+        .db
+        .with(move |store| store.saved_rolls(&campaign))
+        .await?;
+    Ok(Json(saved))
+}
+
+/// Saves a roll under a name: the game master replaces one of the same name, a player only adds.
+#[utoipa::path(
+    put,
+    path = "/api/v1/campaigns/{campaign}/saved/{name}",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("name" = String, Path)),
+    request_body = SavedBody,
+    responses(
+        (status = 204, description = "saved"),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "an observer", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+        (status = 409, description = "a player's roll under a name that is taken", body = ErrorBody),
+        (status = 422, description = "the expression does not compile", body = ErrorBody),
+    )
+)]
+pub async fn save_roll(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, name)): PathParams<(String, String)>,
+    Body(body): Body<SavedBody>,
+) -> Result<StatusCode, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::Play)?;
+    // A player adds saved rolls; replacing one is deleting it, which is the game master's.
+    let replace = redactor.is_game_master();
+    let saved = SavedRoll {
+        name,
+        expression: body.expression,
+        params: body.params,
+        description: body.description,
+    };
+    state
+        .inner
+        .db
+        .with(move |store| store.save_roll(&campaign, &saved, replace))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Deletes a saved roll (the game master).
+#[utoipa::path(
+    delete,
+    path = "/api/v1/campaigns/{campaign}/saved/{name}",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("name" = String, Path)),
+    responses(
+        (status = 204, description = "deleted"),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign or saved roll", body = ErrorBody),
+    )
+)]
+pub async fn delete_saved(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, name)): PathParams<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    state
+        .inner
+        .db
+        .with(move |store| store.delete_saved_roll(&campaign, &name))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST .../saved/{name}/roll`.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SavedRollRequest {
+    /// Values over the saved defaults.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: BTreeMap<String, Value>,
+    #[serde(default)]
+    pub character: Option<String>,
+    /// Who may see it, as for an action.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub visibility: Option<Visibility>,
+}
+
+/// Rolls a saved roll in the campaign, logged.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/saved/{name}/roll",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("name" = String, Path)),
+    request_body = SavedRollRequest,
+    responses(
+        (status = 200, description = "the log entry and the roll", body = LoggedRoll),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "an observer, or another player's character", body = ErrorBody),
+        (status = 404, description = "no such campaign, saved roll or character", body = ErrorBody),
+        (status = 422, description = "the roll cannot be rolled with these values", body = ErrorBody),
+        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn roll_saved(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, name)): PathParams<(String, String)>,
+    Body(request): Body<SavedRollRequest>,
+) -> Result<Json<LoggedRoll>, ApiError> {
+    authorise(&member, &campaign, need_for(request.character.as_deref()))?;
+    let limits = state.inner.config.limits.clone();
+    let options = EntryOptions::new(
+        request.visibility.unwrap_or_default(),
+        Some(Actor::of(&member)),
+    );
+    let c = campaign.clone();
+    let answer = state
+        .inner
+        .db
+        .with(move |store| {
+            let (entry, rolled) = store.roll_saved_with(
+                &c,
+                request.character.as_deref(),
+                &name,
+                &request.params,
+                &Dice::Derived,
+                &limits,
+                &options,
+            )?;
+            Ok(LoggedRoll::new(
+                &entry,
+                seen(store, &entry, &member)?,
+                &rolled,
+            ))
+        })
+        .await?;
+    state.announce(&campaign);
+    Ok(Json(answer))
+}
+
+impl LogQuery {
+    fn filter(self, campaign: &str) -> LogFilter {
+        LogFilter {
+            campaign: Some(campaign.to_string()),
+            character: self.character,
+            action: self.action,
+            since: self.since,
+            until: self.until,
+            last: self.last,
+        }
+    }
+}
+
+/// Which entries to list: the CLI's `omen log` filters.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LogQuery {
+    /// A character, by its name now or in an entry.
+    pub character: Option<String>,
+    /// An action's name (`roll`, `create`, `expression`, …).
+    pub action: Option<String>,
+    /// Entries at or after this time (RFC 3339, or a date for midnight UTC).
+    pub since: Option<String>,
+    /// Entries before this time.
+    pub until: Option<String>,
+    /// Only the last this many entries (after the other filters).
+    pub last: Option<usize>,
+}
+
+/// Lists entries as `member` may see them: the store's one listing for a viewer, which hides what
+/// a roll's visibility keeps from them (leaving its commitment) and what each rule set keeps for
+/// the game master.
+pub(crate) fn listing(
+    store: &omen_store::Store,
+    filter: &LogFilter,
+    member: &Member,
+) -> Result<Vec<Value>, omen_store::StoreError> {
+    Ok(store
+        .log_for(filter, &Viewer::Member(member.clone()))?
+        .iter()
+        .map(|entry| serde_json::to_value(entry).unwrap_or_default())
+        .collect())
+}
+
+/// One entry written for `member`, as they may see it.
+fn seen(
+    store: &omen_store::Store,
+    entry: &LogEntry,
+    member: &Member,
+) -> Result<LogEntry, omen_store::StoreError> {
+    store.entry_for(entry.clone(), &Viewer::Member(member.clone()))
+}
+
+/// The campaign's log, filtered, each entry as the caller may see it.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/log",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), LogQuery),
+    responses(
+        (status = 200, description = "the entries, oldest first", body = Vec<Object>),
+        (status = 400, description = "a malformed filter", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn log(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+    QueryParams(query): QueryParams<LogQuery>,
+) -> Result<Json<Vec<Value>>, ApiError> {
+    authorise(&member, &campaign, Need::Read)?;
+    let filter = query.filter(&campaign);
+    let entries = state
+        .inner
+        .db
+        .with(move |store| {
+            // An unknown campaign is 404, not an empty list.
+            store.campaign(&campaign)?;
+            listing(store, &filter, &member)
+        })
+        .await?;
+    Ok(Json(entries))
+}
+
+/// Checks every hash, link, signature and seed proof of the log.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/verify",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    responses(
+        (status = 200, description = "the report; `ok` says whether the log verifies", body = Object),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn verify(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+) -> Result<Json<Value>, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::Read)?;
+    let report = state
+        .inner
+        .db
+        .with(move |store| store.verify(&campaign))
+        .await?;
+    let mut value = serde_json::to_value(&report).unwrap_or_default();
+    value["ok"] = Value::Bool(report.is_ok());
+    if !redactor.is_game_master() {
+        // A problem's text can quote a state; a player learns which entries fail, not why.
+        value["problems"] = report
+            .problems
+            .iter()
+            .map(|p| json!({ "sequence": p.sequence, "problem": "does not verify (the game master sees why)" }))
+            .collect();
+    }
+    Ok(Json(value))
+}
+
+/// The chain head: the last entry's number and hash, signed.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/head",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    responses(
+        (status = 200, description = "the head, or null for an empty log", body = Object),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn head(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+) -> Result<Json<Value>, ApiError> {
+    authorise(&member, &campaign, Need::Read)?;
+    let head = state
+        .inner
+        .db
+        .with(move |store| {
+            store.campaign(&campaign)?;
+            store.head(&campaign)
+        })
+        .await?;
+    Ok(Json(
+        json!({ "head": head, "receipt": head.as_ref().map(|h| h.receipt()) }),
+    ))
+}
+
+/// The whole campaign as JSON, log, hashes, signatures and public key included (the game master:
+/// an export holds everything, so it is not redacted but refused to others).
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/export",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path)),
+    responses(
+        (status = 200, description = "the export", body = Object),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn export(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+) -> Result<Json<Value>, ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    let export = state
+        .inner
+        .db
+        .with(move |store| store.export_campaign(&campaign))
+        .await?;
+    Ok(Json(export))
+}
+
+/// Reveals a hidden roll (the game master): a logged entry that gives the salt of its commitment,
+/// after which everyone sees the roll and can check it against the commitment.
+#[utoipa::path(
+    post,
+    path = "/api/v1/campaigns/{campaign}/log/{sequence}/reveal",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), ("sequence" = u64, Path)),
+    responses(
+        (status = 200, description = "the reveal entry", body = Object),
+        (status = 400, description = "no such entry, or one that is not hidden or was revealed", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn reveal(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams((campaign, sequence)): PathParams<(String, u64)>,
+) -> Result<Json<Value>, ApiError> {
+    authorise(&member, &campaign, Need::GameMaster)?;
+    let c = campaign.clone();
+    let entry = state
+        .inner
+        .db
+        .with(move |store| store.reveal(&c, sequence))
+        .await?;
+    state.announce(&campaign);
+    Ok(Json(serde_json::to_value(entry).unwrap_or_default()))
+}
+
+/// The fairness report: per die type the faces against uniform, per mechanic the outcomes against
+/// the exact distribution, with a goodness-of-fit test and a verdict, per session and in all. Rolls
+/// hidden from the caller are left out.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/fairness",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), LogQuery),
+    responses(
+        (status = 200, description = "the report", body = Object),
+        (status = 400, description = "a malformed filter", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn fairness(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+    QueryParams(query): QueryParams<LogQuery>,
+) -> Result<Json<Value>, ApiError> {
+    authorise(&member, &campaign, Need::Read)?;
+    let filter = query.filter(&campaign);
+    let report = state
+        .inner
+        .db
+        .with(move |store| {
+            store.campaign(&campaign)?;
+            store.fairness_for(&campaign, &filter, &Viewer::Member(member))
+        })
+        .await?;
+    Ok(Json(serde_json::to_value(report).unwrap_or_default()))
+}

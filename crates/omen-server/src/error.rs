@@ -1,0 +1,260 @@
+//! Errors as JSON with the fields of the CLI's diagnostics (`kind`, `message`, `span`, `help`), and
+//! the status code each failure domain maps to.
+
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use omen_lang::Diagnostic;
+use omen_store::StoreError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Where in the input a problem is: byte offsets, `end` exclusive (as the language counts them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct SpanBody {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// One problem, as the CLI's `--format json` diagnostics report it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Problem {
+    /// A stable machine-readable name, e.g. `unexpected-token`, `not-found`, `rate-limited`.
+    pub kind: String,
+    /// What is wrong, in lower case.
+    pub message: String,
+    /// Where it is wrong, for a problem in an expression.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<SpanBody>,
+    /// How to fix it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// Which of a request's expressions it is about (0-based), when it has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression: Option<usize>,
+}
+
+impl Problem {
+    pub fn new(kind: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            kind: kind.into(),
+            message: message.into(),
+            span: None,
+            help: None,
+            expression: None,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn from_diagnostic(diagnostic: &Diagnostic) -> Self {
+        Problem {
+            kind: diagnostic.kind.to_string(),
+            message: diagnostic.message.clone(),
+            span: Some(SpanBody {
+                start: diagnostic.span.start,
+                end: diagnostic.span.end,
+            }),
+            help: diagnostic.help.clone(),
+            expression: None,
+        }
+    }
+}
+
+/// The body of every error response.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub errors: Vec<Problem>,
+    /// Warnings found before the error, when there are any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Problem>,
+}
+
+/// A refused request: a status code, the problems, and for 429/503 when to try again.
+#[derive(Clone, Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub errors: Vec<Problem>,
+    pub warnings: Vec<Problem>,
+    /// Seconds, sent as `Retry-After`.
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, problem: Problem) -> Self {
+        ApiError {
+            status,
+            errors: vec![problem],
+            warnings: Vec::new(),
+            retry_after: None,
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            Problem::new("bad-request", message),
+        )
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, Problem::new("not-found", message))
+    }
+
+    pub fn unauthorized() -> Self {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            Problem::new("unauthorized", "this route needs a bearer token").with_help(
+                "send `Authorization: Bearer TOKEN` with the token of an invite (`omen campaign invite`)",
+            ),
+        )
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, Problem::new("forbidden", message))
+    }
+
+    /// The computation pool or the database stayed busy past the queue timeout.
+    pub fn busy(what: &str, retry_after: u64) -> Self {
+        let mut error = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Problem::new("busy", format!("the server is busy with other {what}"))
+                .with_help(format!("try again in {retry_after} s")),
+        );
+        error.retry_after = Some(retry_after);
+        error
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Problem::new("internal", message),
+        )
+    }
+
+    /// Errors of an expression: unprocessable, each with its span.
+    pub fn language(errors: &[Diagnostic], warnings: &[Diagnostic]) -> Self {
+        ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            errors: errors.iter().map(Problem::from_diagnostic).collect(),
+            warnings: warnings.iter().map(Problem::from_diagnostic).collect(),
+            retry_after: None,
+        }
+    }
+
+    /// Marks every problem as being about expression `index` of the request.
+    pub fn in_expression(mut self, index: usize) -> Self {
+        for problem in self.errors.iter_mut().chain(&mut self.warnings) {
+            problem.expression = Some(index);
+        }
+        self
+    }
+
+    /// The body as sent.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            errors: self.errors.clone(),
+            warnings: self.warnings.clone(),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        let message = error.to_string();
+        let (status, kind) = match &error {
+            StoreError::NotFound(_) => (StatusCode::NOT_FOUND, "not-found"),
+            StoreError::AlreadyExists(_) => (StatusCode::CONFLICT, "already-exists"),
+            StoreError::Rules(_) => (StatusCode::UNPROCESSABLE_ENTITY, "rules"),
+            StoreError::Language(diagnostics) => {
+                let errors: Vec<Diagnostic> = diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .cloned()
+                    .collect();
+                let warnings: Vec<Diagnostic> = diagnostics
+                    .iter()
+                    .filter(|d| !d.is_error())
+                    .cloned()
+                    .collect();
+                return ApiError::language(&errors, &warnings);
+            }
+            StoreError::Invalid(_) => (StatusCode::BAD_REQUEST, "invalid"),
+            StoreError::Busy => {
+                return ApiError::busy("writes", 1);
+            }
+            StoreError::ReadOnly | StoreError::DiskFull => {
+                let mut error = ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    Problem::new("storage", message),
+                );
+                error.retry_after = Some(60);
+                return error;
+            }
+            _ => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
+        };
+        ApiError::new(status, Problem::new(kind, message))
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        let status = match &rejection {
+            JsonRejection::JsonDataError(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            JsonRejection::BytesRejection(_) => rejection.status(),
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError::new(status, Problem::new("bad-json", rejection.body_text()))
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(rejection: PathRejection) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            Problem::new("bad-path", rejection.body_text()),
+        )
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            Problem::new("bad-query", rejection.body_text()),
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let retry_after = self.retry_after;
+        let mut response = (self.status, Json(self.body())).into_response();
+        if let Some(seconds) = retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+/// A JSON body whose rejection is an [`ApiError`], so a malformed body gets a JSON answer.
+#[derive(axum::extract::FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub struct Body<T>(pub T);
+
+/// Path parameters whose rejection is an [`ApiError`].
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct PathParams<T>(pub T);
+
+/// A query string whose rejection is an [`ApiError`].
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct QueryParams<T>(pub T);

@@ -1,0 +1,532 @@
+//! The stateless routes: exact odds (`prob`, cached), a roll, and the rule sets with their schemas.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use omen_core::{ChaChaDice, Limits, Probability, ScriptedDice, probability_to_f64};
+use omen_lang::syntax::Dialect;
+use omen_lang::{Diagnostic, ExactResult, Options, ValueDistribution, compile, exact, sample};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem};
+
+/// Most expressions one `prob` request compares.
+pub const MAX_EXPRESSIONS: usize = 20;
+
+/// Which probability each outcome's row gives: of exactly it, or of at least, at most, more or less.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Comparison {
+    #[default]
+    Eq,
+    Ge,
+    Le,
+    Gt,
+    Lt,
+}
+
+/// `POST /api/v1/prob`: the exact distributions of one or more expressions.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProbRequest {
+    /// Expressions or scripts in the chosen dialect (1 to 20).
+    pub expressions: Vec<String>,
+    /// `omen` (default), `roll20`, `foundry`, `avrae`, `rpg-dice-roller` or `dice-maiden`.
+    #[serde(default)]
+    pub dialect: Option<String>,
+    /// Values for the scripts' `param` declarations: numbers, true/false, labels, arrays as tuples.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: BTreeMap<String, Value>,
+    /// Which probability each row gives (default `eq`).
+    #[serde(default)]
+    pub view: Comparison,
+}
+
+/// One outcome of a distribution.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct OddsRow {
+    #[schema(value_type = Object)]
+    pub outcome: Value,
+    /// Exact, in lowest terms.
+    pub fraction: String,
+    /// For people reading the JSON only.
+    pub percent: f64,
+}
+
+/// The exact odds of one expression.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Odds {
+    pub expression: String,
+    /// How the expression was read: Omen's notation, fully parenthesised.
+    pub reading: String,
+    pub outcomes: Vec<OddsRow>,
+    /// Exact mean, for a numeric result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variance: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standard_deviation: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median: Option<i64>,
+    /// P(a die reached the explosion depth limit while it would still explode): the mass cut off.
+    pub depth_limit_probability: String,
+    /// For an `absorb(…)` query: the exact expected number of steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_steps: Option<String>,
+    pub warnings: Vec<Problem>,
+}
+
+/// The answer to `POST /api/v1/prob`, one entry per expression in the request's order.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ProbResponse {
+    pub results: Vec<Odds>,
+}
+
+/// The bounded cache of computed odds, keyed by a hash of the program and the options.
+pub(crate) type OddsCache = std::sync::Mutex<lru::LruCache<[u8; 32], Arc<Odds>>>;
+
+fn key(parts: &[&str]) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        // Length-prefixed so that no two lists of parts hash alike.
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part.as_bytes());
+    }
+    hasher.finalize().into()
+}
+
+fn cached(cache: &OddsCache, key: &[u8; 32]) -> Option<Arc<Odds>> {
+    cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(key)
+        .cloned()
+}
+
+fn remember(cache: &OddsCache, key: [u8; 32], odds: Arc<Odds>) {
+    cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .put(key, odds);
+}
+
+pub(crate) fn dialect(name: Option<&str>) -> Result<&'static Dialect, ApiError> {
+    match name {
+        None => Ok(&omen_lang::syntax::dialect::OMEN),
+        Some(name) => Dialect::named(name).ok_or_else(|| {
+            let known: Vec<&str> = Dialect::names().collect();
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                Problem::new("unknown-dialect", format!("no dialect `{name}`"))
+                    .with_help(format!("the dialects are: {}", known.join(", "))),
+            )
+        }),
+    }
+}
+
+pub(crate) fn options(
+    dialect: &'static Dialect,
+    params: &BTreeMap<String, Value>,
+    limits: &Limits,
+) -> Result<Options, ApiError> {
+    let params = params
+        .iter()
+        .map(|(name, value)| Ok((name.clone(), omen_store::param_value(name, value)?)))
+        .collect::<Result<Vec<_>, omen_store::StoreError>>()?;
+    Ok(Options {
+        limits: limits.clone(),
+        params,
+        dialect,
+        ..Options::default()
+    })
+}
+
+fn rows<T: Ord + Clone + Serialize>(
+    distribution: &omen_core::Distribution<T>,
+    view: Comparison,
+) -> Vec<OddsRow> {
+    let total = distribution.total();
+    distribution
+        .entries()
+        .iter()
+        .zip(distribution.cumulative())
+        .map(|((outcome, weight), (at_most, at_least))| {
+            let weight = match view {
+                Comparison::Eq => weight.clone(),
+                Comparison::Le => at_most,
+                Comparison::Ge => at_least,
+                Comparison::Lt => at_most - weight,
+                Comparison::Gt => at_least - weight,
+            };
+            let p = Probability::new(weight, total.clone());
+            OddsRow {
+                outcome: serde_json::to_value(outcome).unwrap_or(Value::Null),
+                fraction: p.to_string(),
+                percent: probability_to_f64(&p) * 100.0,
+            }
+        })
+        .collect()
+}
+
+fn odds(expression: &str, reading: String, result: &ExactResult, view: Comparison) -> Odds {
+    let (outcomes, statistics) = match &result.distribution {
+        ValueDistribution::Int(d) => (rows(d, view), Some(d.statistics())),
+        ValueDistribution::Bool(d) => (rows(d, view), None),
+        ValueDistribution::Values(d) => (rows(d, view), None),
+    };
+    Odds {
+        expression: expression.to_string(),
+        reading,
+        outcomes,
+        mean: statistics.as_ref().map(|s| s.mean.to_string()),
+        variance: statistics.as_ref().map(|s| s.variance.to_string()),
+        standard_deviation: statistics.as_ref().map(|s| s.standard_deviation()),
+        median: statistics.as_ref().map(|s| s.median),
+        depth_limit_probability: result.truncated.to_string(),
+        expected_steps: result.expected_steps.as_ref().map(ToString::to_string),
+        warnings: Vec::new(),
+    }
+}
+
+fn too_much_output(limit: u64) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Problem::new(
+            "too-much-output",
+            format!("the result would be more than {limit} bytes (the server's limit)"),
+        )
+        .with_help("ask a narrower question, e.g. `(EXPR) >= 30` for one probability"),
+    )
+}
+
+/// One expression's odds: from the cache when the same text, or the same program, was asked
+/// before; otherwise computed on the pool.
+async fn one(
+    state: &AppState,
+    expression: String,
+    dialect: &'static Dialect,
+    params: &BTreeMap<String, Value>,
+    view: Comparison,
+) -> Result<(Arc<Odds>, bool), ApiError> {
+    let params_text = serde_json::to_string(params).unwrap_or_default();
+    let view_text = format!("{view:?}");
+    let text_key = key(&["text", dialect.name, &expression, &params_text, &view_text]);
+    if let Some(hit) = cached(&state.inner.cache, &text_key) {
+        return Ok((hit, true));
+    }
+    let options = options(dialect, params, &state.inner.config.limits)?;
+    let cache = state.inner.cache_handle();
+    state
+        .inner
+        .compute
+        .run(move || {
+            let checked = compile(&expression, &options)
+                .map_err(|errors| ApiError::language(&errors, &[]))?;
+            let warnings: Vec<Problem> = checked
+                .warnings
+                .iter()
+                .map(Problem::from_diagnostic)
+                .collect();
+            let program_key = key(&["program", &checked.reading, &params_text, &view_text]);
+            let with_warnings = |found: &Odds| {
+                let mut odds = found.clone();
+                odds.expression = expression.clone();
+                odds.warnings = warnings.clone();
+                Arc::new(odds)
+            };
+            if let Some(hit) = cached(&cache, &program_key) {
+                let odds = with_warnings(&hit);
+                remember(&cache, text_key, odds.clone());
+                return Ok((odds, true));
+            }
+            let result = exact(&checked.program, &options.limits).map_err(|error| {
+                ApiError::language(std::slice::from_ref(&error), &checked.warnings)
+            })?;
+            let computed = odds(&expression, checked.reading.clone(), &result, view);
+            let odds = with_warnings(&computed);
+            remember(&cache, program_key, Arc::new(computed));
+            remember(&cache, text_key, odds.clone());
+            Ok((odds, false))
+        })
+        .await?
+}
+
+/// The exact odds of one or more expressions.
+#[utoipa::path(
+    post,
+    path = "/api/v1/prob",
+    tag = "dice",
+    request_body = ProbRequest,
+    responses(
+        (status = 200, description = "the distributions, in the request's order; `X-Omen-Cache` says whether all came from the cache", body = ProbResponse),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 413, description = "the body is too large", body = ErrorBody),
+        (status = 422, description = "an expression does not compile, or its computation passes a limit", body = ErrorBody),
+        (status = 429, description = "too many requests from this client", body = ErrorBody),
+        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn prob(
+    State(state): State<AppState>,
+    Body(request): Body<ProbRequest>,
+) -> Result<(HeaderMap, Json<ProbResponse>), ApiError> {
+    if request.expressions.is_empty() || request.expressions.len() > MAX_EXPRESSIONS {
+        return Err(ApiError::bad_request(format!(
+            "{} expressions given; give 1 to {MAX_EXPRESSIONS}",
+            request.expressions.len()
+        )));
+    }
+    let dialect = dialect(request.dialect.as_deref())?;
+    let mut results = Vec::new();
+    let mut all_cached = true;
+    let mut bytes: u64 = 0;
+    let limit = state.inner.config.limits.max_output;
+    for (index, expression) in request.expressions.into_iter().enumerate() {
+        let (odds, hit) = one(&state, expression, dialect, &request.params, request.view)
+            .await
+            .map_err(|error| error.in_expression(index))?;
+        all_cached &= hit;
+        // Each row is at least this many bytes of JSON; a precise count would need the whole text.
+        bytes = bytes.saturating_add(
+            odds.outcomes
+                .iter()
+                .map(|row| 40 + row.fraction.len() as u64)
+                .sum(),
+        );
+        if bytes > limit {
+            return Err(too_much_output(limit).in_expression(index));
+        }
+        results.push(Odds::clone(&odds));
+    }
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        "x-omen-cache",
+        HeaderValue::from_static(if all_cached { "hit" } else { "miss" }),
+    );
+    Ok((headers, Json(ProbResponse { results })))
+}
+
+/// `POST /api/v1/roll`: one roll of an expression, with a seed or given dice.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RollRequest {
+    pub expression: String,
+    #[serde(default)]
+    pub dialect: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: BTreeMap<String, Value>,
+    /// A seed for the portable seeded roller; a fresh one is chosen (and returned) when absent.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Dice rolled elsewhere, used in order instead of a seed.
+    #[serde(default)]
+    pub dice: Option<Vec<i64>>,
+}
+
+/// A roll with every die shown.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RollResponse {
+    pub expression: String,
+    pub reading: String,
+    /// The seed, so the roll can be replayed (absent for given dice).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[schema(value_type = Object)]
+    pub result: Value,
+    /// Every node of the roll with its dice.
+    #[schema(value_type = Object)]
+    pub tree: Value,
+    pub warnings: Vec<Problem>,
+}
+
+/// A seed for a roll that names none: SHA-256 of the clock, the process and a counter, so two
+/// requests in the same nanosecond still get unrelated seeds. It is returned, so the roll replays.
+pub(crate) fn fresh_seed() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let digest = Sha256::new()
+        .chain_update(nanos.to_le_bytes())
+        .chain_update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes())
+        .chain_update(std::process::id().to_le_bytes())
+        .finalize();
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Rolls an expression once.
+#[utoipa::path(
+    post,
+    path = "/api/v1/roll",
+    tag = "dice",
+    request_body = RollRequest,
+    responses(
+        (status = 200, description = "the roll", body = RollResponse),
+        (status = 400, description = "a malformed request", body = ErrorBody),
+        (status = 413, description = "the body is too large", body = ErrorBody),
+        (status = 422, description = "the expression does not compile or cannot be rolled", body = ErrorBody),
+        (status = 429, description = "too many requests from this client", body = ErrorBody),
+        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
+    )
+)]
+pub async fn roll(
+    State(state): State<AppState>,
+    Body(request): Body<RollRequest>,
+) -> Result<Json<RollResponse>, ApiError> {
+    let dialect = dialect(request.dialect.as_deref())?;
+    let options = options(dialect, &request.params, &state.inner.config.limits)?;
+    if request.seed.is_some() && request.dice.is_some() {
+        return Err(ApiError::bad_request(
+            "give a seed or dice, not both: the dice replace the seeded roller",
+        ));
+    }
+    let seed = match request.dice {
+        Some(_) => None,
+        None => Some(request.seed.unwrap_or_else(fresh_seed)),
+    };
+    let RollRequest {
+        expression, dice, ..
+    } = request;
+    state
+        .inner
+        .compute
+        .run(move || {
+            let checked = compile(&expression, &options)
+                .map_err(|errors| ApiError::language(&errors, &[]))?;
+            let mut warnings: Vec<Diagnostic> = checked.warnings.clone();
+            let rolled = match (&dice, seed) {
+                (Some(values), _) => {
+                    let mut source = ScriptedDice::new(values.clone());
+                    let rolled = sample(&checked.program, &options.limits, &mut source);
+                    if rolled.is_ok() && !source.remaining().is_empty() {
+                        warnings.push(Diagnostic::warning(
+                            "unused-dice",
+                            omen_lang::Span::new(expression.len(), expression.len()),
+                            format!(
+                                "{} given dice value(s) left unused",
+                                source.remaining().len()
+                            ),
+                        ));
+                    }
+                    rolled
+                }
+                (None, seed) => sample(
+                    &checked.program,
+                    &options.limits,
+                    &mut ChaChaDice::from_seed(seed.unwrap_or_default()),
+                ),
+            };
+            let rolled = rolled.map_err(|error| {
+                ApiError::language(std::slice::from_ref(&error), &checked.warnings)
+            })?;
+            let response = RollResponse {
+                expression: expression.clone(),
+                reading: checked.reading.clone(),
+                seed,
+                result: serde_json::to_value(&rolled.result).unwrap_or(Value::Null),
+                tree: serde_json::to_value(&rolled.tree).unwrap_or(Value::Null),
+                warnings: warnings.iter().map(Problem::from_diagnostic).collect(),
+            };
+            let size = serde_json::to_vec(&response).map_or(u64::MAX, |b| b.len() as u64);
+            if size > options.limits.max_output {
+                return Err(too_much_output(options.limits.max_output));
+            }
+            Ok(Json(response))
+        })
+        .await?
+}
+
+/// A rule set as data: what it is, its mechanics and options, what only the game master sees, and
+/// for a game whose characters keep state, its actions and the JSON Schemas of its sheet, state and
+/// actions.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RuleSetBody {
+    pub name: String,
+    pub description: String,
+    pub seed_file: String,
+    pub spec_items: Vec<String>,
+    #[schema(value_type = Vec<Object>)]
+    pub mechanics: Value,
+    #[schema(value_type = Vec<Object>)]
+    pub options: Value,
+    /// The paths of each part (action, sheet, state, result, odds) that a player never receives.
+    #[schema(value_type = Object)]
+    pub game_master_only: Value,
+    #[schema(value_type = Vec<Object>)]
+    pub actions: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_version: Option<u32>,
+    /// `{"sheet": …, "state": …, "action": …}`, JSON Schemas (absent for a game that keeps no state).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Object)]
+    pub schemas: Option<Value>,
+}
+
+fn rule_set(rules: &'static dyn omen_rules::RuleSet) -> RuleSetBody {
+    let game = omen_rules::stateful::game(rules.name());
+    RuleSetBody {
+        name: rules.name().to_string(),
+        description: rules.description().to_string(),
+        seed_file: rules.seed_file().to_string(),
+        spec_items: rules.spec_items().iter().map(|s| s.to_string()).collect(),
+        mechanics: serde_json::to_value(rules.mechanics()).unwrap_or_default(),
+        options: serde_json::to_value(rules.options()).unwrap_or_default(),
+        game_master_only: serde_json::to_value(rules.game_master_only()).unwrap_or_default(),
+        actions: serde_json::to_value(game.map_or(&[][..], |g| g.actions())).unwrap_or_default(),
+        state_version: game.map(|g| g.state_version()),
+        schemas: game.map(|g| g.schemas()),
+    }
+}
+
+/// Every registered rule set, with its schemas.
+#[utoipa::path(
+    get,
+    path = "/api/v1/rules",
+    tag = "rules",
+    responses((status = 200, description = "the rule sets, in seed order", body = Vec<RuleSetBody>))
+)]
+pub async fn rules() -> Json<Vec<RuleSetBody>> {
+    Json(
+        omen_rules::registry()
+            .iter()
+            .map(|r| rule_set(*r))
+            .collect(),
+    )
+}
+
+/// One rule set, with its schemas.
+#[utoipa::path(
+    get,
+    path = "/api/v1/rules/{game}",
+    tag = "rules",
+    params(("game" = String, Path, description = "the rule set's name, e.g. `luck`")),
+    responses(
+        (status = 200, description = "the rule set", body = RuleSetBody),
+        (status = 404, description = "no such rule set", body = ErrorBody),
+    )
+)]
+pub async fn rule(PathParams(game): PathParams<String>) -> Result<Json<RuleSetBody>, ApiError> {
+    omen_rules::find(&game)
+        .map(|r| Json(rule_set(r)))
+        .ok_or_else(|| {
+            let known: Vec<&str> = omen_rules::registry().iter().map(|r| r.name()).collect();
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                Problem::new("not-found", format!("no rule set `{game}`"))
+                    .with_help(format!("the rule sets are: {}", known.join(", "))),
+            )
+        })
+}

@@ -1,0 +1,141 @@
+//! Where the work runs: off the async threads, on threads whose stack fits the deepest walk the
+//! language admits, behind semaphores that bound how much runs at once and how long a request
+//! queues.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use omen_store::{Store, StoreError};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+
+use crate::error::ApiError;
+
+/// Runs `work` on a thread of its own with [`omen_lang::STACK_BYTES`] of stack (reserved, not used,
+/// until a program goes that deep), so no admitted program overflows a stack and the async threads
+/// are never blocked. A panic is an internal error, not a dead server.
+pub(crate) async fn on_worker<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let (sender, receiver) = oneshot::channel();
+    std::thread::Builder::new()
+        .name("omen-work".to_string())
+        .stack_size(omen_lang::STACK_BYTES)
+        .spawn(move || {
+            let outcome = panic::catch_unwind(AssertUnwindSafe(work));
+            // The request may have timed out and gone; the result is then dropped.
+            let _ = sender.send(outcome);
+        })
+        .map_err(|error| ApiError::internal(format!("cannot start a worker thread: {error}")))?;
+    match receiver.await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(_)) | Err(_) => Err(ApiError::internal(
+            "the computation failed unexpectedly; this is a bug in omen",
+        )),
+    }
+}
+
+/// A bounded pool: at most `permits` jobs at once; a job that waits longer than `queue_timeout` for
+/// its turn is refused with 503 and `Retry-After`.
+pub(crate) struct Pool {
+    permits: Arc<Semaphore>,
+    queue_timeout: Duration,
+    what: &'static str,
+}
+
+impl Pool {
+    pub(crate) fn new(permits: usize, queue_timeout: Duration, what: &'static str) -> Self {
+        Pool {
+            permits: Arc::new(Semaphore::new(permits.max(1))),
+            queue_timeout,
+            what,
+        }
+    }
+
+    async fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        let retry = self.queue_timeout.as_secs().max(1);
+        match tokio::time::timeout(self.queue_timeout, self.permits.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            Ok(Err(_)) | Err(_) => Err(ApiError::busy(self.what, retry)),
+        }
+    }
+
+    /// Runs `work` on a worker thread once the pool has room. The permit is held by the thread, so
+    /// a request that times out does not free room its computation still uses (the work budget
+    /// bounds how long that is).
+    pub(crate) async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = self.permit().await?;
+        on_worker(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+    }
+}
+
+/// The database: one connection behind a mutex (the store is synchronous and every write is one
+/// `BEGIN IMMEDIATE` transaction, so one writer at a time is what SQLite does anyway), used from
+/// worker threads only, with a bounded queue in front.
+pub(crate) struct Database {
+    store: Arc<Mutex<Store>>,
+    queue: Pool,
+}
+
+impl Database {
+    pub(crate) fn new(store: Store, queue_timeout: Duration) -> Self {
+        Database {
+            store: Arc::new(Mutex::new(store)),
+            // Every permit waits for the one connection; the permits bound how many threads do.
+            queue: Pool::new(4, queue_timeout, "database work"),
+        }
+    }
+
+    /// Runs `work` with the store on a worker thread.
+    pub(crate) async fn with<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let store = self.store.clone();
+        self.queue
+            .run(move || {
+                // A panic while holding the lock left no transaction open (rusqlite rolls back on
+                // drop), so the store behind a poisoned lock is still consistent.
+                let mut guard = store
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                work(&mut guard)
+            })
+            .await?
+            .map_err(ApiError::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_saturated_pool_refuses_after_its_queue_timeout_with_retry_after() {
+        let pool = Pool::new(1, Duration::from_millis(20), "computations");
+        // The one permit is taken: the next job queues, times out, and is told when to come back.
+        let held = pool.permits.clone().acquire_owned().await.unwrap();
+        let refused = pool.run(|| 1).await.unwrap_err();
+        assert_eq!(refused.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(refused.retry_after, Some(1));
+        assert_eq!(refused.errors[0].kind, "busy");
+        drop(held);
+        assert_eq!(pool.run(|| 2).await.unwrap(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_the_work_is_an_internal_error_not_a_dead_server() {
+        let pool = Pool::new(1, Duration::from_secs(1), "computations");
+        let failed = pool.run(|| -> u8 { panic!("a bug") }).await.unwrap_err();
+        assert_eq!(failed.status, axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+        // The permit came back with the thread.
+        assert_eq!(pool.run(|| 3).await.unwrap(), 3);
+    }
+}

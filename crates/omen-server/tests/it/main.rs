@@ -1,0 +1,112 @@
+//! The server through `tower::ServiceExt::oneshot` (no socket), and against a real socket where
+//! streams and concurrency need one.
+
+mod campaigns;
+mod fuzz;
+mod live;
+mod openapi;
+mod readme;
+mod roles;
+mod stateless;
+mod visibility;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use omen_server::{AppState, Config};
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// A configuration for tests: no rate limit (tests share one client address).
+pub fn config() -> Config {
+    Config {
+        rate_limit: None,
+        ..Config::default()
+    }
+}
+
+pub fn state_with(config: Config) -> AppState {
+    AppState::new(
+        omen_store::Store::open_in_memory().expect("in memory"),
+        config,
+    )
+}
+
+pub fn app() -> Router {
+    omen_server::app(state_with(config()))
+}
+
+/// One answer: status, headers and the whole body.
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub bytes: Vec<u8>,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or_else(|error| {
+            panic!(
+                "not JSON ({error}): {}",
+                String::from_utf8_lossy(&self.bytes)
+            )
+        })
+    }
+
+    /// The first error's kind, for an error answer.
+    pub fn kind(&self) -> String {
+        self.json()["errors"][0]["kind"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// Sends one request through the router.
+pub async fn call(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(uri);
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let body = match body {
+        Some(body) => {
+            request = request.header("content-type", "application/json");
+            Body::from(body.to_string())
+        }
+        None => Body::empty(),
+    };
+    let response = app
+        .clone()
+        .oneshot(request.body(body).expect("request"))
+        .await
+        .expect("infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes()
+        .to_vec();
+    Answer {
+        status,
+        headers,
+        bytes,
+    }
+}
+
+pub async fn post(app: &Router, uri: &str, token: Option<&str>, body: Value) -> Answer {
+    call(app, Method::POST, uri, token, Some(body)).await
+}
+
+pub async fn get(app: &Router, uri: &str, token: Option<&str>) -> Answer {
+    call(app, Method::GET, uri, token, None).await
+}
