@@ -20,19 +20,95 @@ use crate::limbs::{mul_add, to_u32_digits, trimmed};
 use crate::limits::{Budget, Limits};
 
 /// Which dice of a pool count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Keep {
     All,
     Highest(usize),
     Lowest(usize),
     DropHighest(usize),
     DropLowest(usize),
+    /// The middle `k` after sorting (Dice Maiden's `km`): of the dice left out, the lower half
+    /// (rounded down) are the lowest and the rest the highest, so an odd one out is a highest die.
+    Middle(usize),
+    /// Skip `skip` dice from one end, then keep the next `take` (`kh3dh1`: from the highest, skip
+    /// 1, keep 2).
+    Slice {
+        from_highest: bool,
+        skip: usize,
+        take: usize,
+    },
+    /// Drop the lowest `lowest` and the highest `highest` (`dl1dh1`).
+    DropBoth {
+        lowest: usize,
+        highest: usize,
+    },
 }
 
 impl Keep {
+    /// For a pool of `n` dice sorted from the lowest: how many of the lowest are dropped, and how
+    /// many after them are kept.
+    pub fn run(self, n: usize) -> (usize, usize) {
+        match self {
+            Keep::All => (0, n),
+            Keep::Highest(k) => (n - k.min(n), k.min(n)),
+            Keep::Lowest(k) => (0, k.min(n)),
+            Keep::DropHighest(d) => (0, n - d.min(n)),
+            Keep::DropLowest(d) => (d.min(n), n - d.min(n)),
+            Keep::Middle(k) => {
+                let k = k.min(n);
+                ((n - k) / 2, k)
+            }
+            Keep::Slice {
+                from_highest,
+                skip,
+                take,
+            } => {
+                let skip = skip.min(n);
+                let take = take.min(n - skip);
+                if from_highest {
+                    (n - skip - take, take)
+                } else {
+                    (skip, take)
+                }
+            }
+            Keep::DropBoth { lowest, highest } => {
+                let low = lowest.min(n);
+                (low, n - low - highest.min(n - low))
+            }
+        }
+    }
+
+    /// Whether the kept dice are a run from one end of the sorted pool whatever its size.
+    pub fn is_one_sided(self) -> bool {
+        matches!(
+            self,
+            Keep::All
+                | Keep::Highest(_)
+                | Keep::Lowest(_)
+                | Keep::DropHighest(_)
+                | Keep::DropLowest(_)
+        )
+    }
+
+    /// The same choice for a pool of exactly `n` dice, from one end when it comes to that.
+    fn for_pool(self, n: usize) -> Keep {
+        if self.is_one_sided() {
+            return self;
+        }
+        match self.run(n) {
+            (0, take) => Keep::Lowest(take),
+            (low, take) if low + take == n => Keep::Highest(take),
+            _ => self,
+        }
+    }
+
     /// For a pool of exactly `n` dice: keep the highest (`true`) or lowest `k` of them.
     fn resolve(self, n: usize) -> (bool, usize) {
         match self {
+            Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => {
+                let (low, take) = self.run(n);
+                (low > 0, take)
+            }
             Keep::All => (true, n),
             Keep::Highest(k) => (true, k.min(n)),
             Keep::Lowest(k) => (false, k.min(n)),
@@ -55,6 +131,10 @@ pub fn keep_sum(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Distribution<i64>, CoreError> {
+    let keep = keep.for_pool(n);
+    if !keep.is_one_sided() {
+        return middle_sum(die, n, keep.run(n), score, limits, budget);
+    }
     let (highest, k) = keep.resolve(n);
     if k == 0 {
         return Ok(Distribution::constant(0));
@@ -190,6 +270,97 @@ pub fn keep_sum(
     let mut d = Distribution::from_sorted_unchecked(entries)?;
     debug_assert!(d.total() == &total);
     d.set_total(total);
+    Ok(d)
+}
+
+/// Σ score over a middle run of `n` dice: after sorting, the lowest `run.0` are dropped, the next
+/// `run.1` kept and the rest dropped.
+///
+/// Walks the faces from the highest, choosing how many dice show each (binomial weights), with the
+/// state (dice placed so far, kept score so far); dice placed before the run starts are dropped, and a
+/// state finishes once the run is full, since the dice below then only contribute their total weight.
+fn middle_sum(
+    die: &Distribution<i64>,
+    n: usize,
+    run: (usize, usize),
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Distribution<i64>, CoreError> {
+    let (low, take) = run;
+    // Ranks counted from the highest: [start, end) are kept.
+    let start = n - low - take;
+    let end = start + take;
+    let faces: Vec<(i64, &Weight)> = die.entries().iter().rev().map(|(x, w)| (*x, w)).collect();
+    let scores: Vec<i64> = faces.iter().map(|f| score(f.0)).collect();
+    let smin = *scores.iter().min().expect("non-empty");
+    let smax = *scores.iter().max().expect("non-empty");
+    let width = (smax as i128 - smin as i128) as u128;
+    limits.check_outcomes(width * take as u128 + 1)?;
+    let held = end as u128 * (width * take as u128 + 1);
+    limits.check_states(held)?;
+    let total_limbs = crate::distribution::limbs_of(die.total().bits() * n as u64);
+    budget.spend_estimate(
+        faces.len() as u128 * held * (n as u128 + 1) * (total_limbs * total_limbs + BIG_OP_COST),
+    )?;
+    let mut below = vec![Weight::zero(); faces.len()];
+    for i in (0..faces.len().saturating_sub(1)).rev() {
+        below[i] = &below[i + 1] + faces[i + 1].1;
+    }
+    let mut binomials = vec![vec![Weight::one()]];
+    for m in 1..=n {
+        let prev = &binomials[m - 1];
+        let row: Vec<Weight> = (0..=m)
+            .map(|j| {
+                let a = if j < m {
+                    prev[j].clone()
+                } else {
+                    Weight::zero()
+                };
+                let b = if j > 0 {
+                    prev[j - 1].clone()
+                } else {
+                    Weight::zero()
+                };
+                a + b
+            })
+            .collect();
+        binomials.push(row);
+    }
+    let mut out: HashMap<i64, Weight> = HashMap::new();
+    let mut states: HashMap<(usize, i64), Weight> = HashMap::new();
+    states.insert((0, 0), Weight::one());
+    for (i, &(_, w)) in faces.iter().enumerate() {
+        let s = scores[i];
+        let w_pow: Vec<Weight> = (0..=n).map(|j| num_traits::pow(w.clone(), j)).collect();
+        let b_pow: Vec<Weight> = (0..=n)
+            .map(|e| num_traits::pow(below[i].clone(), e))
+            .collect();
+        let mut next: HashMap<(usize, i64), Weight> = HashMap::new();
+        for ((c, sum), weight) in states {
+            let m = n - c;
+            for j in 0..=m {
+                let c2 = c + j;
+                let kept = c2.min(end).saturating_sub(c.max(start)) as i64;
+                let sum2 = kept
+                    .checked_mul(s)
+                    .and_then(|k| k.checked_add(sum))
+                    .ok_or(CoreError::Overflow)?;
+                let coef = &binomials[m][j] * &w_pow[j];
+                if c2 >= end {
+                    let add = &weight * coef * &b_pow[m - j];
+                    if !add.is_zero() {
+                        *out.entry(sum2).or_default() += add;
+                    }
+                } else if i + 1 < faces.len() {
+                    *next.entry((c2, sum2)).or_default() += &weight * coef;
+                }
+            }
+        }
+        states = next;
+    }
+    let d = Distribution::from_weights(out)?;
+    debug_assert!(d.total() == &num_traits::pow(die.total().clone(), n));
     Ok(d)
 }
 
@@ -334,6 +505,8 @@ pub fn exploding_keep_sum(
                 Keep::DropLowest(d) => (true, u, Keep::DropLowest(d - l), 0),
                 Keep::DropHighest(d) if d <= u => (true, u, Keep::DropHighest(d), l),
                 Keep::DropHighest(d) => (false, l, Keep::DropHighest(d - u), 0),
+                // A middle run mixes both kinds in ways this split does not cover.
+                Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => return Ok(None),
             };
             groups
                 .entry((on_upper, count, KeepKey::of(partial)))
@@ -372,27 +545,15 @@ pub fn exploding_keep_sum(
 
 /// A `Keep` as a map key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct KeepKey(u8, usize);
+struct KeepKey(Keep);
 
 impl KeepKey {
     fn of(keep: Keep) -> Self {
-        match keep {
-            Keep::All => KeepKey(0, 0),
-            Keep::Highest(k) => KeepKey(1, k),
-            Keep::Lowest(k) => KeepKey(2, k),
-            Keep::DropHighest(d) => KeepKey(3, d),
-            Keep::DropLowest(d) => KeepKey(4, d),
-        }
+        KeepKey(keep)
     }
 
     fn keep(self) -> Keep {
-        match self {
-            KeepKey(0, _) => Keep::All,
-            KeepKey(1, k) => Keep::Highest(k),
-            KeepKey(2, k) => Keep::Lowest(k),
-            KeepKey(3, d) => Keep::DropHighest(d),
-            KeepKey(_, d) => Keep::DropLowest(d),
-        }
+        self.0
     }
 }
 
@@ -442,6 +603,11 @@ pub fn sequential_keep_sum(
         Keep::Lowest(k) => (k, false, false),
         Keep::DropHighest(d) => (d, true, true),
         Keep::DropLowest(d) => (d, false, true),
+        Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => {
+            return Err(CoreError::Unsupported(
+                "middle runs of dice that explode into extra dice or of groups",
+            ));
+        }
     };
     // (tracked values sorted with the most extreme last, rest score sum, chain still rolling)
     type State = (Vec<i64>, i64, bool);
@@ -526,24 +692,84 @@ mod tests {
         let mut pairs = Vec::new();
         let count = (sides as usize).pow(n as u32);
         for mut code in 0..count {
-            let mut dice: Vec<i64> = (0..n)
+            let dice: Vec<i64> = (0..n)
                 .map(|_| {
                     let f = (code % sides as usize) as i64 + 1;
                     code /= sides as usize;
                     f
                 })
                 .collect();
-            dice.sort();
-            let kept: i64 = match keep {
-                Keep::All => dice.iter().sum(),
-                Keep::Highest(k) => dice.iter().rev().take(k).sum(),
-                Keep::Lowest(k) => dice.iter().take(k).sum(),
-                Keep::DropHighest(d) => dice.iter().take(n.saturating_sub(d)).sum(),
-                Keep::DropLowest(d) => dice.iter().rev().take(n.saturating_sub(d)).sum(),
-            };
+            // The kept dice as the sampler picks them.
+            let mask = crate::spec::select_kept(&dice, keep);
+            let kept: i64 = dice.iter().zip(&mask).filter(|p| *p.1).map(|p| p.0).sum();
             pairs.push((kept, Weight::one()));
         }
         Distribution::from_weights(pairs).unwrap()
+    }
+
+    /// Middle runs (`km`, `kh3dh1`, `dl1dh1`) against every sequence of small pools, including
+    /// pools too small for the run and a score that reorders nothing but shifts values.
+    #[test]
+    fn middle_runs_match_brute_force() {
+        let limits = Limits::default();
+        for sides in [1, 2, 3, 5] {
+            for n in 0..=5 {
+                for a in 0..=4 {
+                    for b in 0..=3 {
+                        for keep in [
+                            Keep::Middle(a),
+                            Keep::Slice {
+                                from_highest: true,
+                                skip: b,
+                                take: a,
+                            },
+                            Keep::Slice {
+                                from_highest: false,
+                                skip: b,
+                                take: a,
+                            },
+                            Keep::DropBoth {
+                                lowest: a,
+                                highest: b,
+                            },
+                        ] {
+                            let die = Distribution::uniform(1..=sides).unwrap();
+                            let fast =
+                                keep_sum(&die, n, keep, &|x| x, &limits, &mut limits.budget())
+                                    .unwrap();
+                            assert_eq!(fast, brute_keep(sides, n, keep), "{n}d{sides} {keep:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Dice Maiden's rule: of the dice left out, the odd one is a highest die. 3 dice keep the middle
+    /// 2 by dropping the highest: on 3d2 the sums are those of the lowest two.
+    #[test]
+    fn keep_middle_drops_the_odd_die_from_the_top() {
+        let limits = Limits::default();
+        let die = Distribution::uniform(1..=2).unwrap();
+        let middle = keep_sum(
+            &die,
+            3,
+            Keep::Middle(2),
+            &|x| x,
+            &limits,
+            &mut limits.budget(),
+        );
+        let lowest = keep_sum(
+            &die,
+            3,
+            Keep::Lowest(2),
+            &|x| x,
+            &limits,
+            &mut limits.budget(),
+        );
+        assert_eq!(middle.unwrap(), lowest.unwrap());
+        assert_eq!(Keep::Middle(2).run(5), (1, 2));
+        assert_eq!(Keep::Middle(1).run(4), (1, 1));
     }
 
     #[test]

@@ -122,6 +122,16 @@ pub fn select_kept(values: &[i64], keep: Keep) -> Vec<bool> {
         Keep::Lowest(k) => (false, k.min(n)),
         Keep::DropHighest(d) => (false, n - d.min(n)),
         Keep::DropLowest(d) => (true, n - d.min(n)),
+        Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => {
+            // A middle run: rank from the lowest, ties to the earlier value.
+            let (low, take) = keep.run(n);
+            order.sort_by_key(|&i| values[i]);
+            let mut kept = vec![false; n];
+            for &i in order.iter().skip(low).take(take) {
+                kept[i] = true;
+            }
+            return kept;
+        }
     };
     if from_highest {
         order.sort_by(|&a, &b| values[b].cmp(&values[a]));

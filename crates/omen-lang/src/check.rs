@@ -230,11 +230,25 @@ fn condition(point: &ComparePoint) -> Condition {
     }
 }
 
-/// `second` applied to the dice `first` kept, as one keep, when that keeps a run from one end whatever
-/// the number of dice; `None` when it keeps a middle run.
+/// `second` applied to the dice `first` kept, as one keep, when that is one run of the sorted dice
+/// whatever their number (`kh3dh1` skips the highest and keeps the next two); `None` otherwise
+/// (`dl1kh2`, whose run depends on the number of dice, and anything after a keep-middle).
 fn compose_keep(first: Keep, second: Keep) -> Option<Keep> {
-    use Keep::{All, DropHighest, DropLowest, Highest, Lowest};
+    use Keep::{All, DropBoth, DropHighest, DropLowest, Highest, Lowest, Slice};
+    let slice = |from_highest, skip, take| Slice {
+        from_highest,
+        skip,
+        take,
+    };
     Some(match (first, second) {
+        (Highest(a), DropHighest(b)) => slice(true, b.min(a), a.saturating_sub(b)),
+        (Highest(a), Lowest(b)) if b < a => slice(true, a - b, b),
+        (Lowest(a), DropLowest(b)) => slice(false, b.min(a), a.saturating_sub(b)),
+        (Lowest(a), Highest(b)) if b < a => slice(false, a - b, b),
+        (DropLowest(a), DropHighest(b)) | (DropHighest(b), DropLowest(a)) => DropBoth {
+            lowest: a,
+            highest: b,
+        },
         (All, k) | (k, All) => k,
         (Highest(a), Highest(b)) => Highest(a.min(b)),
         (Highest(a), Lowest(b)) if b >= a => Highest(a),
@@ -1214,7 +1228,25 @@ impl Checker<'_> {
                         KeepWhich::KeepLowest => Keep::Lowest(n),
                         KeepWhich::DropHighest => Keep::DropHighest(n),
                         KeepWhich::DropLowest => Keep::DropLowest(n),
+                        KeepWhich::KeepMiddle => Keep::Middle(n),
                     };
+                    if which == KeepWhich::KeepMiddle {
+                        self.warnings.push(
+                            Diagnostic::warning(
+                                "keep-middle-odd-die",
+                                m.span,
+                                format!(
+                                    "`km{count}` keeps the middle {count}: when an odd number of dice is \
+                                     left out, the extra one is a highest die (as Dice Maiden does), \
+                                     not a lowest"
+                                ),
+                            )
+                            .with_help(
+                                "to leave out the extra lowest die instead, drop both ends, e.g. \
+                                 `5d6dl2dh1` for the middle 2 of 5",
+                            ),
+                        );
+                    }
                     // Two keep/drop modifiers apply in order (`3d6kh2dl1` keeps the highest one).
                     out.keep = match compose_keep(out.keep, keep) {
                         Some(composed) => composed,
@@ -1223,8 +1255,8 @@ impl Checker<'_> {
                                 Diagnostic::error(
                                     "middle-keep",
                                     m.span,
-                                    "these keep and drop modifiers together keep a middle run of the dice, \
-                                     which is not computed yet",
+                                    "the dice this keep or drop leaves after the one before it depend on \
+                                     how many were rolled, which is not computed yet",
                                 )
                                 .with_help(
                                     "keep from one end in a nested term instead, e.g. `{4d6dl1}kh1`",

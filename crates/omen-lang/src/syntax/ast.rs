@@ -293,6 +293,8 @@ pub enum KeepWhich {
     KeepLowest,
     DropHighest,
     DropLowest,
+    /// Keep the middle N (`km`).
+    KeepMiddle,
 }
 
 /// `{a, b, …}` and its modifiers (only keep/drop and counting are allowed on groups; the checker says so).

@@ -23,6 +23,8 @@ pub enum Word {
     DropHighest,
     /// Drop the lowest N.
     DropLowest,
+    /// Keep the middle N (Dice Maiden's `km`; an odd die left out is a highest one).
+    KeepMiddle,
     /// Reroll once on the point (the lowest face when there is none).
     RerollOnce,
     /// Reroll while the point holds (the lowest face when there is none).
@@ -152,6 +154,7 @@ const OMEN_WORDS: &[(&str, Word)] = &[
     ("sd", Word::Sort { descending: true }),
     ("kh", Word::KeepHighest),
     ("kl", Word::KeepLowest),
+    ("km", Word::KeepMiddle),
     ("dh", Word::DropHighest),
     ("dl", Word::DropLowest),
     ("ro", Word::RerollOnce),
@@ -355,10 +358,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
         ("ie", Word::Explode),
         ("ir", Word::RerollRecursive),
         ("kl", Word::KeepLowest),
-        (
-            "km",
-            Word::Unsupported("keeping the middle dice (`km`) is not computed yet"),
-        ),
+        ("km", Word::KeepMiddle),
         ("rg", Word::RerollOnceAtLeast),
         ("tl", Word::CountSuccessesAtMost),
         ("t", Word::CountSuccesses),

@@ -3067,6 +3067,7 @@ impl<'s> Parser<'s> {
             Word::KeepLowest => self.parse_keep_count(KeepWhich::KeepLowest, keyword_span),
             Word::DropHighest => self.parse_keep_count(KeepWhich::DropHighest, keyword_span),
             Word::DropLowest => self.parse_keep_count(KeepWhich::DropLowest, keyword_span),
+            Word::KeepMiddle => self.parse_keep_count(KeepWhich::KeepMiddle, keyword_span),
             Word::RerollOnce => {
                 point(self, true, true, "rerolls once the dice").map(Modifier::RerollOnce)
             }

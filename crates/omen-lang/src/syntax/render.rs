@@ -366,6 +366,7 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                     KeepWhich::KeepLowest => "kl",
                     KeepWhich::DropHighest => "dh",
                     KeepWhich::DropLowest => "dl",
+                    KeepWhich::KeepMiddle => "km",
                 };
                 let _ = write!(out, "{word}{count}");
             }

@@ -19,6 +19,11 @@ fn fixed_expressions_match_brute_force() {
     for source in [
         "4d6kh3",
         "4d6dl1",
+        "5d4km2",
+        "4d4km1ro1",
+        "4d6kh3dh1",
+        "5d4kl4kh2",
+        "4d4dh1dl1>=2",
         "4d6d1",
         "3d6kl2",
         "4d4dh2",

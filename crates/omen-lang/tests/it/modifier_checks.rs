@@ -96,6 +96,13 @@ fn two_keeps_on_one_term_apply_in_order() {
         distribution("4d6kl3dh1", &options),
         distribution("4d6kl2", &options)
     );
-    let errors = compile("4d6kh3dh1", &options).err().expect("refused");
+    // Keeping the highest 3, then dropping the highest of those, keeps the same dice as dropping
+    // both ends.
+    assert_eq!(
+        distribution("4d6kh3dh1", &options),
+        distribution("4d6dl1dh1", &options)
+    );
+    // Where the run depends on how many dice there are, refused.
+    let errors = compile("4d6dl1kh2", &options).err().expect("refused");
     assert_eq!(errors[0].kind, "middle-keep");
 }

@@ -232,6 +232,7 @@ fn show_modifier(modifier: &Modifier) -> String {
                 KeepWhich::KeepLowest => "kl",
                 KeepWhich::DropHighest => "dh",
                 KeepWhich::DropLowest => "dl",
+                KeepWhich::KeepMiddle => "km",
             };
             format!("{which}{count}")
         }

@@ -66,6 +66,9 @@ fn roller_agrees_with_exact_engine() {
         "5d6dl2min2",
         "3d6!p",
         "2d6!!pkh1",
+        "5d6km3",
+        "4d6kh3dh1",
+        "5d6dl1dh2>=3",
     ]
     .iter()
     .enumerate()
