@@ -248,10 +248,13 @@ pub fn spelldice_heal(args: &HealArgs, limits: &Limits) -> anyhow::Result<bool> 
 
 #[derive(Debug, Args)]
 pub struct BalanceArgs {
+    /// Sway gained or spent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub sway: u64,
+    /// Chi gained or spent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub chi: u64,
+    /// Yarn gained or spent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub yarn: u64,
     /// How a shortfall is paid instead (spend only): lost-proficiencies, lost-descendants,
@@ -365,6 +368,7 @@ pub struct HprpgCastArgs {
     /// self, wandtip, ranged or mass.
     #[arg(long, value_name = "DELIVERY", default_value = "self")]
     pub delivery: String,
+    /// The number of targets (more than one for a ranged or mass spell).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub targets: u32,
     /// MASS only: the successes the GM requires (at least 4).
@@ -402,6 +406,7 @@ pub struct HprpgCatchCastArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgResistArgs {
+    /// The resist aspect, e.g. FITNESS.
     #[arg(long, value_name = "ASPECT")]
     pub aspect: String,
     /// The resist ability, e.g. DODGE or BLOCK.
@@ -442,6 +447,7 @@ pub struct HprpgLevelsArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgGalleonsArgs {
+    /// Galleons gained.
     #[arg(long, value_name = "N")]
     pub amount: u64,
     #[command(flatten)]
@@ -453,6 +459,7 @@ pub struct HprpgSpendArgs {
     /// spell-level, extra-action, automatic-success, unwavering-focus or organic-repose.
     #[arg(long, value_name = "WHAT")]
     pub spend: String,
+    /// How many times to spend it.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub count: u32,
     #[command(flatten)]
@@ -461,10 +468,13 @@ pub struct HprpgSpendArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgSustainArgs {
+    /// The name the sustained spell is kept under.
     #[arg(long, value_name = "NAME")]
     pub spell: String,
+    /// The spell's discipline, e.g. ELEMENTAL [default: the one it was cast with].
     #[arg(long, value_name = "DISCIPLINE")]
     pub discipline: Option<String>,
+    /// The spell's level, 0 to 7 [default: the one it was cast at].
     #[arg(long, value_name = "L")]
     pub level: Option<u32>,
     #[command(flatten)]
@@ -473,6 +483,7 @@ pub struct HprpgSustainArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgSpellArgs {
+    /// The sustained spell's name.
     #[arg(long, value_name = "NAME")]
     pub spell: String,
     #[command(flatten)]

@@ -79,14 +79,26 @@ pub enum Command {
     /// The roll log: list and filter, verify the hash chain, replay from the recorded dice, statistics.
     Log(crate::campaign::LogArgs),
     /// Save a named, parameterised roll in a campaign, for `omen roll @NAME`.
+    #[command(
+        after_help = "Examples:\n  omen save fireball 8d6 --description \"a level 3 fireball\"\n  omen save check 'param dice = 3; (dice)d12>=8' --param dice=5\n  omen roll @fireball"
+    )]
     Save(crate::campaign::SaveArgs),
     /// List or delete a campaign's saved rolls.
     Saved(crate::campaign::SavedArgs),
     /// Export a whole campaign as JSON.
+    #[command(
+        after_help = "Examples:\n  omen export Ravenloft -o ravenloft.json\n  omen export --db table.db > backup.json"
+    )]
     Export(crate::campaign::ExportArgs),
     /// Import a campaign written by `omen export`.
+    #[command(
+        after_help = "Examples:\n  omen import ravenloft.json\n  omen import ravenloft.json --as \"Ravenloft copy\" --db other.db"
+    )]
     Import(crate::campaign::ImportArgs),
     /// List the seed games: their mechanics, options, reference tables and character actions.
+    #[command(
+        after_help = "Examples:\n  omen rules\n  omen rules hprpg --example -o rook.json\n  omen rules luck --schema\n  omen rules t13 --detail"
+    )]
     Rules(RulesArgs),
     /// Seed 000's ritual magic: Lore and Essence checks, deciphering, sessions, the seed's tables.
     #[command(subcommand)]
@@ -106,11 +118,15 @@ pub enum Command {
     T13(crate::games::T13Command),
     /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
     /// (`omen rules` lists each game's actions).
+    #[command(
+        after_help = "Examples:\n  omen act luck '{\"action\":\"roll\",\"event_modifier\":-5}' --char Ayla\n  omen act t13 '{\"action\":\"gain\",\"chi\":2}' --state vex.json --odds\n  omen act spelldice @cast.json --sheet '{\"level\":3}'"
+    )]
     Act(crate::act::ActArgs),
     /// Print shell completions: omen completions bash > ~/.local/share/bash-completion/completions/omen
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Print the manual page (roff): omen man > omen.1 && man ./omen.1
+    #[command(after_help = "Examples:\n  omen man > omen.1 && man ./omen.1")]
     Man,
 }
 
@@ -672,5 +688,111 @@ mod tests {
         let err =
             Cli::try_parse_from(["omen", "roll", "1d6", "--seed", "1", "--dice", "3"]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
+    }
+}
+
+#[cfg(test)]
+mod help_audit {
+    use clap::{CommandFactory, Parser};
+
+    use super::Cli;
+
+    /// Every argument and subcommand has help text, and every leaf subcommand ends with examples.
+    #[test]
+    fn every_flag_and_subcommand_is_documented_with_examples() {
+        let mut problems = Vec::new();
+        walk(&Cli::command(), "omen", &mut problems);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    fn walk(command: &clap::Command, path: &str, problems: &mut Vec<String>) {
+        for arg in command.get_arguments() {
+            if arg.is_hide_set() || ["help", "version"].contains(&arg.get_id().as_str()) {
+                continue;
+            }
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                problems.push(format!("{path}: argument `{}` has no help", arg.get_id()));
+            }
+        }
+        for sub in command.get_subcommands() {
+            let sub_path = format!("{path} {}", sub.get_name());
+            if sub.get_name() == "help" {
+                continue;
+            }
+            if sub.get_about().is_none() && sub.get_long_about().is_none() {
+                problems.push(format!("{sub_path}: no help"));
+            }
+            let examples = examples(sub);
+            if sub.get_subcommands().next().is_none() && examples.is_empty() {
+                problems.push(format!("{sub_path}: no examples"));
+            }
+            for example in examples {
+                if let Err(error) = Cli::try_parse_from(&example) {
+                    problems.push(format!(
+                        "{sub_path}: example {example:?} does not parse: {error}"
+                    ));
+                }
+            }
+            walk(sub, &sub_path, problems);
+        }
+    }
+
+    /// The `omen` commands of the "Examples:" section of a command's help, split into words as a
+    /// shell would (quotes, pipes, `&&` and `>` redirections).
+    fn examples(command: &clap::Command) -> Vec<Vec<String>> {
+        let help = command
+            .get_after_help()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let Some((_, section)) = help.split_once("Examples:") else {
+            return Vec::new();
+        };
+        section
+            .lines()
+            .filter_map(|line| line.strip_prefix("  "))
+            .flat_map(|line| line.split(" && ").map(str::to_string).collect::<Vec<_>>())
+            .filter_map(|part| {
+                let part = part.rsplit(" | ").next().unwrap_or(&part).to_string();
+                let words = shell_words(&part);
+                (words.first().map(String::as_str) == Some("omen")).then_some(words)
+            })
+            .collect()
+    }
+
+    fn shell_words(line: &str) -> Vec<String> {
+        let mut words = Vec::new();
+        let mut word: Option<String> = None;
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                ' ' => words.extend(word.take()),
+                '>' if word.is_none() => break,
+                '\'' => {
+                    let w = word.get_or_insert_with(String::new);
+                    w.extend(chars.by_ref().take_while(|&c| c != '\''));
+                }
+                '"' => {
+                    let w = word.get_or_insert_with(String::new);
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => break,
+                            '\\' => w.extend(chars.next()),
+                            c => w.push(c),
+                        }
+                    }
+                }
+                c => word.get_or_insert_with(String::new).push(c),
+            }
+        }
+        words.extend(word);
+        words
+    }
+
+    #[test]
+    fn shell_words_split_like_a_shell() {
+        assert_eq!(
+            shell_words(r#"omen act luck '{"a":1}' --as "x \"y\"" > out.json"#),
+            ["omen", "act", "luck", r#"{"a":1}"#, "--as", r#"x "y""#]
+        );
     }
 }

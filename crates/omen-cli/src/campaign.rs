@@ -51,15 +51,38 @@ pub struct CampaignArgs {
 #[derive(Debug, Subcommand)]
 pub enum CampaignCommand {
     /// Create a campaign.
-    New { name: String },
+    #[command(
+        after_help = "Examples:\n  omen campaign new Ravenloft\n  omen campaign new Ravenloft --db table.db"
+    )]
+    New {
+        /// The new campaign's name.
+        name: String,
+    },
     /// List the campaigns.
+    #[command(after_help = "Examples:\n  omen campaign list\n  omen campaign list --format json")]
     List,
     /// Show a campaign: its characters, saved rolls, log length and public key.
-    Show { name: Option<String> },
+    #[command(
+        after_help = "Examples:\n  omen campaign show\n  omen campaign show Ravenloft --format json"
+    )]
+    Show {
+        /// The campaign (may be left out when the database holds one campaign).
+        name: Option<String>,
+    },
     /// Rename a campaign.
-    Rename { name: String, new_name: String },
+    #[command(after_help = "Examples:\n  omen campaign rename Ravenloft Barovia")]
+    Rename {
+        /// The campaign's name now.
+        name: String,
+        /// Its new name.
+        new_name: String,
+    },
     /// Delete a campaign with its characters, saved rolls and log (asks to confirm).
+    #[command(
+        after_help = "Examples:\n  omen campaign delete Ravenloft\n  omen campaign delete Ravenloft --yes"
+    )]
     Delete {
+        /// The campaign to delete.
         name: String,
         /// Delete without asking.
         #[arg(long)]
@@ -82,7 +105,11 @@ pub struct CharArgs {
 pub enum CharCommand {
     /// Create a character bound to a rule set, from its sheet (checked: every problem is listed), or a
     /// plain character bound to none, for ordinary rolls logged under its name.
+    #[command(
+        after_help = "Examples:\n  omen char new Jane --rules hprpg --sheet @jane.json\n  omen rules luck --example > lucky.json && omen char new Lucky --rules luck --sheet @lucky.json\n  omen char new Bob"
+    )]
     New {
+        /// The character's name, unique in the campaign.
         name: String,
         /// The rule set: ritual, spelldice, luck, hprpg or t13; none (the default) for a plain
         /// character.
@@ -93,20 +120,41 @@ pub enum CharCommand {
         sheet: Option<String>,
     },
     /// List the campaign's characters.
+    #[command(
+        after_help = "Examples:\n  omen char list\n  omen char list --campaign Ravenloft --format json"
+    )]
     List,
     /// Show a character's rule set and state.
-    Show { name: String },
-    /// Replace a character's state (JSON text or @FILE), checked by its rule set and logged.
-    Edit {
+    #[command(after_help = "Examples:\n  omen char show Jane\n  omen char show Jane --format json")]
+    Show {
+        /// The character.
         name: String,
+    },
+    /// Replace a character's state (JSON text or @FILE), checked by its rule set and logged.
+    #[command(
+        after_help = "Examples:\n  omen char show Jane --format json > jane.json\n  omen char edit Jane --state @jane-state.json"
+    )]
+    Edit {
+        /// The character.
+        name: String,
+        /// The new state: JSON text, or @FILE (`omen rules GAME --schema` describes it).
         #[arg(long, value_name = "JSON")]
         state: String,
     },
     /// Rename a character.
-    Rename { name: String, new_name: String },
-    /// Delete a character (asks to confirm); its log entries stay.
-    Delete {
+    #[command(after_help = "Examples:\n  omen char rename Jane Janet")]
+    Rename {
+        /// The character's name now.
         name: String,
+        /// Its new name.
+        new_name: String,
+    },
+    /// Delete a character (asks to confirm); its log entries stay.
+    #[command(after_help = "Examples:\n  omen char delete Jane\n  omen char delete Jane --yes")]
+    Delete {
+        /// The character to delete.
+        name: String,
+        /// Delete without asking.
         #[arg(long)]
         yes: bool,
     },
@@ -147,9 +195,15 @@ pub struct LogFilterArgs {
 #[derive(Debug, Subcommand)]
 pub enum LogCommand {
     /// List the entries (the default).
+    #[command(
+        after_help = "Examples:\n  omen log list --last 20\n  omen log list --char Jane --since 2026-11-23 --format json"
+    )]
     List,
     /// Check the log: every hash, signature and derived seed, the signed head, and every character's
     /// state against its last entry. Whatever was changed without the key is named.
+    #[command(
+        after_help = "Examples:\n  omen log verify\n  omen log verify --since \"$(cat receipt.txt)\""
+    )]
     Verify {
         /// A receipt from `omen log head`: also prove that the log still extends it, which catches
         /// even a rewrite by someone holding the key.
@@ -157,10 +211,19 @@ pub enum LogCommand {
         since: Option<String>,
     },
     /// Print the log's head (entry number and hash) as a receipt to keep.
+    #[command(
+        after_help = "Examples:\n  omen log head\n  omen log head --campaign Ravenloft > receipt.txt"
+    )]
     Head,
     /// Recompute every entry from its recorded dice and compare results and states.
+    #[command(
+        after_help = "Examples:\n  omen log replay\n  omen log replay --campaign Ravenloft --format json"
+    )]
     Replay,
     /// Dice statistics per session.
+    #[command(
+        after_help = "Examples:\n  omen log stats\n  omen log stats --char Jane --format json"
+    )]
     Stats,
 }
 
@@ -183,6 +246,7 @@ pub struct SaveArgs {
     /// Replace a saved roll of the same name.
     #[arg(long)]
     pub replace: bool,
+    /// The campaign (may be left out when the database holds one campaign).
     #[arg(long, value_name = "NAME")]
     pub campaign: Option<String>,
     #[command(flatten)]
@@ -193,6 +257,7 @@ pub struct SaveArgs {
 pub struct SavedArgs {
     #[command(subcommand)]
     pub command: SavedCommand,
+    /// The campaign (may be left out when the database holds one campaign).
     #[arg(long, value_name = "NAME", global = true)]
     pub campaign: Option<String>,
     #[command(flatten)]
@@ -202,9 +267,16 @@ pub struct SavedArgs {
 #[derive(Debug, Subcommand)]
 pub enum SavedCommand {
     /// List the campaign's saved rolls.
+    #[command(
+        after_help = "Examples:\n  omen saved list\n  omen saved list --campaign Ravenloft --format json"
+    )]
     List,
     /// Delete a saved roll.
-    Delete { name: String },
+    #[command(after_help = "Examples:\n  omen saved delete attack")]
+    Delete {
+        /// The saved roll's name.
+        name: String,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -19,24 +19,54 @@ use crate::args::RollFormat;
 #[derive(Debug, Subcommand)]
 pub enum RitualCommand {
     /// Print seed 000's Appendix C table (Lore check vs. difficulty), byte for byte.
+    #[command(
+        after_help = "Examples:\n  omen ritual lore-table\n  omen ritual lore-table -o lore.md"
+    )]
     LoreTable,
     /// Print seed 000's Appendix D pages (Essence check vs. threshold), byte for byte.
+    #[command(
+        after_help = "Examples:\n  omen ritual essence-table\n  omen ritual essence-table -o essence.md"
+    )]
     EssenceTable,
     /// A Lore check: the exact chance of success, then a roll.
+    #[command(
+        after_help = "Examples:\n  omen ritual lore --lore 2 --difficulty 4\n  omen ritual lore --lore 1 --difficulty 5 --foreign-tradition --format json"
+    )]
     Lore(LoreArgs),
     /// An Essence check: the exact chance of each threshold, then a roll.
+    #[command(
+        after_help = "Examples:\n  omen ritual essence --leader 3 --assistant 2 --threshold 12\n  omen ritual essence --leader 3 --threshold 10 --threshold 14 --pairs 1"
+    )]
     Essence(EssenceArgs),
     /// A character's Lore check about a ritual, logged for the session's re-roll.
+    #[command(
+        after_help = "Examples:\n  omen ritual check --char Oda --ritual \"Ward of Ash\" --difficulty 4 --odds\n  omen ritual check --sheet '{\"lore\":1}' --ritual \"Ward of Ash\" --difficulty 4 --dice 3,5"
+    )]
     Check(crate::actions::RitualCheckArgs),
     /// Decipher a ritual: success adds it to the known rituals, failure to the unknown ones.
+    #[command(
+        after_help = "Examples:\n  omen ritual decipher --char Oda --ritual \"Ward of Ash\" --difficulty 4\n  omen ritual decipher --state oda.json --sheet '{\"lore\":1}' --ritual \"Binding of Nine\" --difficulty 4 --dice 3"
+    )]
     Decipher(crate::actions::RitualLoreAction),
     /// Memorise a known ritual: the first is free, each further one takes a Lore check.
+    #[command(
+        after_help = "Examples:\n  omen ritual memorise --char Oda --ritual \"Ward of Ash\" --difficulty 4\n  omen ritual memorise --char Oda --ritual \"Ward of Ash\" --difficulty 4 --odds"
+    )]
     Memorise(crate::actions::RitualLoreAction),
     /// End the session: re-roll the most difficult check; a failure raises Lore.
+    #[command(
+        after_help = "Examples:\n  omen ritual end-session --char Oda\n  omen ritual end-session --state oda.json --decline"
+    )]
     EndSession(crate::actions::EndSessionArgs),
     /// Perform a ritual as its Leader: attempts since the last sleep cost dice.
+    #[command(
+        after_help = "Examples:\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --threshold 12 --odds\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --assistant 2 --threshold 12"
+    )]
     Perform(crate::actions::PerformArgs),
     /// A full night's sleep for every ritualist: the attempts reset.
+    #[command(
+        after_help = "Examples:\n  omen ritual sleep --char Oda\n  omen ritual sleep --state oda.json"
+    )]
     Sleep(crate::actions::JustHolder),
 }
 
