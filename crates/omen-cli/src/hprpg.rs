@@ -161,7 +161,14 @@ pub struct CreateArgs {
 }
 
 fn create(args: &CreateArgs) -> anyhow::Result<bool> {
-    let choices = match crate::act::json_argument(&args.choices).and_then(|value| {
+    let choices = match crate::act::json_argument(&args.choices).and_then(|mut value| {
+        // `omen rules hprpg --example` prints the sheet form `{"create": CHOICES}`: take it as is.
+        if let Some(object) = value.as_object_mut()
+            && object.len() == 1
+            && let Some(inner) = object.remove("create")
+        {
+            value = inner;
+        }
         serde_json::from_value::<CreationChoices>(value)
             .map_err(|e| format!("invalid creation choices: {e}"))
     }) {
@@ -175,10 +182,15 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
         Ok(created) => {
             // stdout carries the sheet alone, so it can be piped into `omen char new`; warnings go
             // to stderr (in JSON they are a field of the answer).
-            if args.format == crate::args::RollFormat::Text {
+            let strict = crate::diagnostics::strict() && !created.warnings.is_empty();
+            if args.format == crate::args::RollFormat::Text || strict {
                 for warning in &created.warnings {
                     eprintln!("warning: {warning}");
                 }
+            }
+            if strict {
+                eprintln!("error: warnings are errors under --strict; no result was printed");
+                return Ok(false);
             }
             let text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
             show(args.format, &text, &serde_json::to_value(&created)?)

@@ -624,11 +624,15 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
     {
         let reading = readings.first().map_or("", String::as_str);
         let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
-        if args.format == ProbFormat::Csv
-            && let Some(note) = odds.depth_limit_note()
+        if let Some(note) = odds.depth_limit_note()
+            && (args.format == ProbFormat::Csv || diagnostics::strict())
         {
-            // CSV has no place for it, and a cut-off result must never pass silently.
+            // CSV has no place for it, and a cut-off result must never pass silently; under
+            // --strict it is a warning like any other.
             eprintln!("warning: explosion depth limit reached: {note}");
+            if diagnostics::strict() {
+                return strict_failure();
+            }
         }
         let reading = format!("reading: {reading}\n");
         return succeed(style, script.input(), warnings, |out| match args.format {

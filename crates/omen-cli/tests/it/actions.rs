@@ -548,6 +548,31 @@ fn hprpg_creation_gives_the_sheet_or_every_violation_and_the_sheet_becomes_a_cha
 }
 
 #[test]
+fn strict_turns_creation_warnings_into_errors() {
+    // One PRACTICAL dot left unspent: a warning, exit 0 without --strict.
+    let mut choices = warrior_choices();
+    choices["abilities"]["SURVIVAL"] = json!(1);
+    // The sheet form that `omen rules hprpg --example` prints is accepted as it is.
+    let choices = json!({ "create": choices }).to_string();
+    let relaxed = omen_ok(&["hprpg", "create", "--choices", &choices]);
+    assert!(relaxed.stderr.contains("unspent"), "{}", relaxed.stderr);
+    for format in ["text", "json"] {
+        let strict = omen(&[
+            "hprpg",
+            "create",
+            "--choices",
+            &choices,
+            "--strict",
+            "--format",
+            format,
+        ]);
+        assert_eq!(strict.code, 2, "{}", strict.stderr);
+        assert!(strict.stdout.is_empty(), "{}", strict.stdout);
+        assert!(strict.stderr.contains("unspent") && strict.stderr.contains("--strict"));
+    }
+}
+
+#[test]
 fn spelldice_a_cast_without_committed_dice_says_which_flag_counts_them() {
     let run = omen(&[
         "spelldice",

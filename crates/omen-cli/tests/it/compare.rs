@@ -206,6 +206,12 @@ fn strict_turns_warnings_into_errors() {
     assert!(side_by_side.stdout.is_empty());
     let roll = omen(&["roll", "1d6", "--dice", "3,4", "--strict"]);
     assert_eq!(roll.code, 2, "{}", roll.stderr);
+    // A result cut off by the explosion depth limit is a warning too.
+    assert_eq!(omen(&["prob", "2d6!", "--explode-depth", "2"]).code, 0);
+    let cut = omen(&["prob", "2d6!", "--explode-depth", "2", "--strict"]);
+    assert_eq!(cut.code, 2, "{}", cut.stderr);
+    assert!(cut.stdout.is_empty());
+    assert!(cut.stderr.contains("depth limit"), "{}", cut.stderr);
     // No warning, no failure.
     assert_eq!(omen(&["prob", "2d6", "--strict"]).code, 0);
 }
