@@ -16,7 +16,7 @@ use omen_lang::Value;
 Synopsis:
   omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
   omen prob (EXPR [EXPR]... | -f FILE) [--format text|markdown|csv|json] [--view eq|ge|le|gt|lt] [--param NAME=VALUE|A..B]...
-  omen plot (EXPR [EXPR]... | -f FILE) [--view eq|ge|le|gt|lt] -o FILE.svg
+  omen plot (EXPR [EXPR]... | -f FILE) [--view eq|ge|le|gt|lt] [--format svg|png] -o FILE.svg
   (`-f -` reads the script from stdin; `omen roll --help` and `omen prob --help` list the limits)
   omen GAME ACTION [FLAGS] [--char NAME | --state FILE | --sheet JSON] [--odds] [--seed N | --dice V,...]
   (a game action applies to a stored character, a state file or a one-off character)
@@ -69,7 +69,7 @@ pub enum Command {
     /// Compute the exact distribution of an expression or script.
     #[command(after_help = PROB_EXAMPLES)]
     Prob(ProbArgs),
-    /// Draw distributions as an SVG chart: bars for one, lines for several.
+    /// Draw distributions as an SVG or PNG chart: bars for one, lines for several.
     #[command(after_help = PLOT_EXAMPLES)]
     Plot(PlotArgs),
     /// Campaigns: new, list, show, rename, delete.
@@ -134,7 +134,8 @@ const PLOT_EXAMPLES: &str = "\
 Examples:
   omen plot 3d6 -o 3d6.svg
   omen plot 3d6 2d10 4d6kh3 --view ge -o compare.svg
-  omen plot -f examples/003_check.omen --param dice=1..6 -o check.svg";
+  omen plot -f examples/003_check.omen --param dice=1..6 -o check.png
+  omen plot 2d20kh1 --format png > advantage.png";
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["expression", "file"])))]
@@ -151,6 +152,9 @@ pub struct PlotArgs {
     /// Which probability to draw: P(=), P(≥), P(≤), P(>) or P(<).
     #[arg(long, value_enum, ignore_case = true, default_value_t = crate::compare::View::Eq)]
     pub view: crate::compare::View,
+    /// The image format [default: from the -o file's extension, else svg].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub format: Option<PlotFormat>,
     /// Set a script parameter; a range `A..B` draws one line per value.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_prob_param)]
     pub params: Vec<ProbParam>,
@@ -457,6 +461,15 @@ pub(crate) fn parse_param(text: &str) -> Result<(String, Value), String> {
 fn looks_like_an_integer(text: &str) -> bool {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The image `omen plot` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlotFormat {
+    /// Scalable vector graphics: text, sharp at any size.
+    Svg,
+    /// A 960×600 bitmap.
+    Png,
 }
 
 /// The output of a command that prints one result: text to read, or JSON for programs.

@@ -85,8 +85,8 @@ use omen_lang::{
 use serde::Serialize;
 
 use crate::args::{
-    Cli, Command, InputArgs, LimitArgs, ProbArgs, ProbFormat, ProbParam, RollArgs, RollFormat,
-    ScriptArgs,
+    Cli, Command, InputArgs, LimitArgs, PlotFormat, ProbArgs, ProbFormat, ProbParam, RollArgs,
+    RollFormat, ScriptArgs,
 };
 use crate::diagnostics::{Input, Style, render_diagnostics, render_input_error};
 use crate::odds::Odds;
@@ -544,27 +544,33 @@ fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
 }
 
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
-    prob_or_plot(args, false)
+    prob_or_plot(args, None)
 }
 
 /// `omen plot`: the distributions `omen prob` would compute, drawn as SVG.
 fn plot(args: &args::PlotArgs) -> anyhow::Result<Status> {
-    if let Some(path) = output::file()
-        && path
-            .extension()
-            .is_some_and(|e| !e.eq_ignore_ascii_case("svg"))
-    {
-        eprintln!(
-            "error: omen plot writes SVG; name the file FILE.svg (`{}` is not)\n  = help: convert \
-             it to PNG with any SVG tool, e.g. `rsvg-convert chart.svg > chart.png`",
-            path.display()
-        );
-        return Ok(Status::BadInput);
-    }
-    prob_or_plot(&args.as_prob(), true)
+    let extension = output::file().and_then(|path| {
+        path.extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+    });
+    let format = match (args.format, extension.as_deref()) {
+        (Some(format), _) => format,
+        (None, None | Some("svg")) => PlotFormat::Svg,
+        (None, Some("png")) => PlotFormat::Png,
+        (None, Some(other)) => {
+            eprintln!(
+                "error: omen plot writes SVG or PNG, and `.{}` is neither\n  = help: name the file \
+                 FILE.svg or FILE.png, or choose with --format svg|png",
+                escape::line(other)
+            );
+            return Ok(Status::BadInput);
+        }
+    };
+    prob_or_plot(&args.as_prob(), Some(format))
 }
 
-fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
+/// `plot` is the image format for `omen plot`, `None` for `omen prob`.
+fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Status> {
     let style = match args.format {
         ProbFormat::Json => Style::Json,
         ProbFormat::Text | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
@@ -620,7 +626,7 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
         decimals: usize::from(args.decimals),
     };
     if let [(script, warnings, result, explode_depth)] = computed.as_slice()
-        && !plot
+        && plot.is_none()
     {
         let reading = readings.first().map_or("", String::as_str);
         let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
@@ -676,15 +682,19 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
             .collect(),
         args.view,
     );
-    if plot {
-        let svg = match plot::svg(&comparison) {
-            Ok(svg) => svg,
+    if let Some(format) = plot {
+        let image = match format {
+            PlotFormat::Svg => plot::svg(&comparison).map(String::into_bytes),
+            PlotFormat::Png => plot::png(&comparison),
+        };
+        let image = match image {
+            Ok(image) => image,
             Err(message) => {
                 eprintln!("error: {message}");
                 return Ok(Status::BadInput);
             }
         };
-        output::result().write_all(svg.as_bytes())?;
+        output::result().write_all(&image)?;
         return Ok(Status::Success);
     }
     let exact = args.exact;
