@@ -325,14 +325,16 @@ pub fn open_read(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, S
 
 fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
     // Messages name what the user typed or the database holds: escaped, their own line breaks kept.
-    eprintln!("error: {}", escape::lines(&message.to_string()));
+    crate::fit::error(escape::lines(&message.to_string()));
     Ok(false)
 }
 
 fn print(format: RollFormat, text: &str, json: &impl Serialize) -> anyhow::Result<bool> {
     let mut out = crate::output::result();
     match format {
-        RollFormat::Text => out.write_all(text.as_bytes())?,
+        RollFormat::Text => {
+            out.write_all(crate::fit::wrap(text, crate::fit::width()).as_bytes())?
+        }
         RollFormat::Json => writeln!(out, "{}", serde_json::to_string(json)?)?,
     }
     Ok(true)

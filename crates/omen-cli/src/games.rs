@@ -261,13 +261,15 @@ fn answer(
         Ok((text, json)) => {
             let mut out = crate::output::result();
             match format {
-                Format::Text => out.write_all(text.as_bytes())?,
+                Format::Text => {
+                    out.write_all(crate::fit::wrap(&text, crate::fit::width()).as_bytes())?
+                }
                 Format::Json => writeln!(out, "{json}")?,
             }
             Ok(true)
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             Ok(false)
         }
     }
@@ -650,7 +652,7 @@ fn t13_action(args: &T13Args, limits: &Limits) -> anyhow::Result<bool> {
     {
         Ok(bought) => bought,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             return Ok(false);
         }
     };

@@ -45,7 +45,7 @@ fn answer(
     match result {
         Ok((text, json)) => show(format, &text, &json),
         Err(error) => {
-            eprintln!("error: {error}");
+            crate::fit::error(error);
             Ok(false)
         }
     }
@@ -174,7 +174,7 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
     }) {
         Ok(choices) => choices,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             return Ok(false);
         }
     };
@@ -196,7 +196,7 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
             show(args.format, &text, &serde_json::to_value(&created)?)
         }
         Err(problems) => {
-            eprintln!("error: {problems}");
+            crate::fit::error(problems);
             Ok(false)
         }
     }
@@ -369,7 +369,9 @@ pub struct PerceptionArgs {
 fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Result<bool> {
     let mut out = crate::output::result();
     match format {
-        crate::args::RollFormat::Text => out.write_all(text.as_bytes())?,
+        crate::args::RollFormat::Text => {
+            out.write_all(crate::fit::wrap(text, crate::fit::width()).as_bytes())?
+        }
         crate::args::RollFormat::Json => writeln!(out, "{json}")?,
     }
     Ok(true)
@@ -575,7 +577,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
             match crate::act::analysis_options("hprpg", "contest", &args.options) {
                 Ok(options) => answer(args.source.format, contest(args, &options, limits)),
                 Err(message) => {
-                    eprintln!("error: {message}");
+                    crate::fit::error(message);
                     Ok(false)
                 }
             }
@@ -593,7 +595,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
                 Ok(true)
             }
             Err(error) => {
-                eprintln!("error: {error}");
+                crate::fit::error(error);
                 Ok(false)
             }
         },

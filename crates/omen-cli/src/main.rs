@@ -60,6 +60,7 @@ mod campaign;
 mod compare;
 mod diagnostics;
 mod escape;
+mod fit;
 mod fraction;
 mod games;
 mod hprpg;
@@ -112,6 +113,8 @@ fn main() -> ExitCode {
         eprintln!("error: cannot write {}: {error}", path.display());
         return ExitCode::from(2);
     }
+    // Measured now, while no output is held: commands ask for it with the output locked.
+    fit::init();
     let output_file = cli.output.clone();
     // The work runs on a thread whose stack fits the deepest walk the limits admit (the language
     // counts nesting against omen_lang::MAX_NESTING), so no input can overflow the stack; the memory
@@ -210,7 +213,7 @@ fn saved_name(input: &InputArgs) -> Option<&str> {
 fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     let limits = args.limits.to_limits();
     let bad = |message: String| {
-        eprintln!("error: {message}");
+        crate::fit::error(message);
         Ok(Status::BadInput)
     };
     let mut store = match campaign::open(&args.campaign.db) {
@@ -348,7 +351,8 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
                     0
                 };
                 let (seed_line, rest) = transcript.split_at(split);
-                format!("{seed_line}reading: {}\n{rest}", checked.reading)
+                let text = format!("{seed_line}reading: {}\n{rest}", checked.reading);
+                fit::wrap(&text, fit::width())
             })
         }
         RollFormat::Json => {
@@ -491,19 +495,7 @@ fn columns(args: &ProbArgs) -> Result<Vec<Column>, String> {
 
 /// Columns the text output may fill: `COLUMNS`, else the terminal's width, else 100.
 fn text_width() -> usize {
-    if let Some(columns) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|&c| c > 0)
-    {
-        return columns;
-    }
-    if output::result().is_terminal()
-        && let Some((terminal_size::Width(width), _)) = terminal_size::terminal_size()
-    {
-        return usize::from(width);
-    }
-    100
+    fit::width()
 }
 
 /// A buffer that refuses to grow past `limit` bytes: a writer into it fails instead.
@@ -585,7 +577,7 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
     let columns = match columns(args) {
         Ok(columns) => columns,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             return Ok(Status::BadInput);
         }
     };
@@ -640,7 +632,7 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
                 return strict_failure();
             }
         }
-        let reading = format!("reading: {reading}\n");
+        let reading = fit::wrap(&format!("reading: {reading}\n"), layout.width);
         return succeed(style, script.input(), warnings, |out| match args.format {
             ProbFormat::Text => out
                 .write_all(reading.as_bytes())
@@ -690,7 +682,7 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         let image = match image {
             Ok(image) => image,
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::fit::error(message);
                 return Ok(Status::BadInput);
             }
         };
@@ -704,7 +696,7 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         file: None,
     };
     succeed(style, no_input, &[], |out| match args.format {
-        ProbFormat::Text => comparison.text(out, exact, transpose),
+        ProbFormat::Text => comparison.text(out, exact, transpose, layout.width),
         ProbFormat::Markdown => comparison.markdown(out, exact, transpose),
         ProbFormat::Csv => comparison.csv(out, transpose),
         ProbFormat::Json => {

@@ -173,7 +173,7 @@ fn options(analysis: &str, given: &[String]) -> Result<serde_json::Map<String, V
 }
 
 fn refuse(message: &str) -> anyhow::Result<bool> {
-    eprintln!("error: {message}");
+    crate::fit::error(message);
     Ok(false)
 }
 
@@ -191,7 +191,9 @@ fn report(
     match answer {
         Ok(answer) => {
             match source.format {
-                RollFormat::Text => out.write_all(answer.text.as_bytes())?,
+                RollFormat::Text => {
+                    out.write_all(crate::fit::wrap(&answer.text, crate::fit::width()).as_bytes())?
+                }
                 RollFormat::Json => writeln!(out, "{}", answer.json)?,
             }
             Ok(true)

@@ -82,7 +82,7 @@ fn exploding_tables_fit_the_width_and_say_how_to_get_fractions() {
     let widest = run.stdout.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 100, "{widest} columns:\n{}", run.stdout);
     assert!(
-        run.stdout
+        crate::words(&run.stdout)
             .contains("--exact, --format csv or --format json give them in full")
     );
     let narrow = omen_ok_env(&["prob", "3d6!", "--decimals", "6"], "COLUMNS", "80");

@@ -17,6 +17,7 @@ mod roll;
 mod script;
 mod stateful;
 mod views;
+mod width;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,12 @@ pub fn example(name: &str) -> String {
 }
 
 /// What one run of `omen` produced.
+/// `text` with every run of whitespace (line breaks from wrapping to the terminal included) made
+/// one space.
+pub fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 pub struct Run {
     pub code: i32,
     pub stdout: String,
