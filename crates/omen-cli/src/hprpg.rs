@@ -169,7 +169,7 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
         {
             value = inner;
         }
-        serde_json::from_value::<CreationChoices>(value)
+        omen_rules::schema_check::decode::<CreationChoices>(&value)
             .map_err(|e| format!("invalid creation choices: {e}"))
     }) {
         Ok(choices) => choices,
