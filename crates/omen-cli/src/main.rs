@@ -622,12 +622,18 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
     {
         let reading = readings.first().map_or("", String::as_str);
         let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
-        if let Some(note) = odds.depth_limit_note()
+        if let Some(note) = odds.depth_limit_warning(args.exact)
             && (args.format == ProbFormat::Csv || diagnostics::strict())
         {
             // CSV has no place for it, and a cut-off result must never pass silently; under
             // --strict it is a warning like any other.
-            eprintln!("warning: explosion depth limit reached: {note}");
+            eprint!(
+                "{}",
+                fit::wrap(
+                    &format!("warning: explosion depth limit reached: {note}\n"),
+                    fit::width()
+                )
+            );
             if diagnostics::strict() {
                 return strict_failure();
             }
@@ -649,11 +655,15 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
     for ((script, warnings, result, explode_depth), column) in computed.iter().zip(&columns) {
         stderr.push_str(&render_diagnostics(style, script.input(), &[], warnings));
         if args.format != ProbFormat::Json
-            && let Some(note) = Odds::new(&script.text, result, *explode_depth).depth_limit_note()
+            && let Some(note) =
+                Odds::new(&script.text, result, *explode_depth).depth_limit_warning(args.exact)
         {
-            stderr.push_str(&format!(
-                "warning: `{}`: explosion depth limit reached: {note}\n",
-                column.label
+            stderr.push_str(&fit::wrap(
+                &format!(
+                    "warning: `{}`: explosion depth limit reached: {note}\n",
+                    column.label
+                ),
+                fit::width(),
             ));
         }
     }

@@ -31,6 +31,9 @@ const BAR_WIDTH: usize = 30;
 /// The bar is never narrower than this: a table squeezed further wraps instead of losing its bar.
 const MIN_BAR_WIDTH: usize = 4;
 
+/// Characters of a fraction a warning shows whole; a longer one is shown as a decimal.
+const WARNING_FRACTION: usize = 40;
+
 /// Modes listed by the text and Markdown statistics; JSON lists them all.
 const MODES_LISTED: usize = 10;
 
@@ -469,6 +472,24 @@ impl<'a> Odds<'a> {
         ))
     }
 
+    /// The depth-limit note for a warning on stderr: a fraction longer than [`WARNING_FRACTION`]
+    /// characters is shown as a decimal, with where to find it in full, unless `exact`.
+    pub fn depth_limit_warning(&self, exact: bool) -> Option<String> {
+        let note = self.depth_limit_note()?;
+        if exact || self.depth_limit.fraction.chars().count() <= WARNING_FRACTION {
+            return Some(note);
+        }
+        Some(format!(
+            "{} (the exact fraction, {} digits long, is in --format json and with --exact)",
+            note.replacen(
+                &self.depth_limit.fraction,
+                &format!("≈ {}", decimal(&self.depth_limit, DEFAULT_DECIMALS)),
+                1
+            ),
+            self.depth_limit.fraction.len()
+        ))
+    }
+
     /// The statistics for the text table: an exact value that would not fit `layout.width` is shown
     /// as a decimal (and `shortened` set).
     fn statistics_fitted(
@@ -844,6 +865,31 @@ mod tests {
         let r = result("3d6", Limits::default());
         let text = render(&Odds::new("3d6", &r, 20), table);
         assert!(text.contains("\nmodes               10, 11\n"), "{text}");
+    }
+
+    #[test]
+    fn a_depth_limit_warning_shortens_a_long_fraction() {
+        let r = result("30d6!", Limits::default());
+        let odds = Odds::new("30d6!", &r, 20);
+        let full = odds.depth_limit_note().unwrap();
+        assert!(full.len() > 100, "{full}");
+        let short = odds.depth_limit_warning(false).unwrap();
+        assert!(short.len() < 200, "{short}");
+        assert!(
+            short.contains("≈ ") && short.contains("--format json"),
+            "{short}"
+        );
+        assert_eq!(odds.depth_limit_warning(true).unwrap(), full);
+        // A short fraction stays exact.
+        let r = result(
+            "1d6!",
+            Limits {
+                explode_depth: 2,
+                ..Limits::default()
+            },
+        );
+        let odds = Odds::new("1d6!", &r, 2);
+        assert_eq!(odds.depth_limit_warning(false), odds.depth_limit_note());
     }
 
     #[test]

@@ -37,6 +37,7 @@ fn text_output_fits_the_columns_given() {
         vec!["prob", "1d6 * 1d6 * 1d6 * 1d6 * 1d6 * 1d6 * 1d6 * 1d6"],
         vec!["prob", "d5000"],
         vec!["prob", "3d6", "2d10", "4d6kh3"],
+        vec!["prob", "30d6!", "2d6"],
         vec!["prob", "3d6", "2d10", "4d6kh3", "--transpose"],
         vec!["prob", "-f", &exhaustion, "--param", "level=1..5"],
         vec!["roll", "20d6!", "--seed", "1"],
