@@ -20,14 +20,14 @@ use crate::args::RollFormat;
 pub enum RitualCommand {
     /// Print seed 000's Appendix C table (Lore check vs. difficulty), byte for byte.
     #[command(
-        after_help = "Examples:\n  omen ritual lore-table\n  omen ritual lore-table -o lore.md"
+        after_help = "Examples:\n  omen ritual lore-table\n  omen ritual lore-table --format json"
     )]
-    LoreTable,
+    LoreTable(SeedTableArgs),
     /// Print seed 000's Appendix D pages (Essence check vs. threshold), byte for byte.
     #[command(
-        after_help = "Examples:\n  omen ritual essence-table\n  omen ritual essence-table -o essence.md"
+        after_help = "Examples:\n  omen ritual essence-table\n  omen ritual essence-table --format json"
     )]
-    EssenceTable,
+    EssenceTable(SeedTableArgs),
     /// A Lore check: the exact chance of success, then a roll.
     #[command(
         after_help = "Examples:\n  omen ritual lore --lore 2 --difficulty 4\n  omen ritual lore --lore 1 --difficulty 5 --foreign-tradition --format json"
@@ -68,6 +68,14 @@ pub enum RitualCommand {
         after_help = "Examples:\n  omen ritual sleep --char Oda\n  omen ritual sleep --state oda.json"
     )]
     Sleep(crate::actions::JustHolder),
+}
+
+/// How a seed table is printed.
+#[derive(Debug, Args)]
+pub struct SeedTableArgs {
+    /// markdown: the seed's table byte for byte (percentages); json: exact fractions.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::hprpg::TableFormat::Markdown)]
+    pub format: crate::hprpg::TableFormat,
 }
 
 #[derive(Debug, Args)]
@@ -114,12 +122,20 @@ pub struct EssenceArgs {
 pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
     let mut out = crate::output::result();
     match command {
-        RitualCommand::LoreTable => {
-            out.write_all(lore_table().as_bytes())?;
+        RitualCommand::LoreTable(args) => {
+            match args.format {
+                crate::hprpg::TableFormat::Markdown => out.write_all(lore_table().as_bytes())?,
+                crate::hprpg::TableFormat::Json => writeln!(out, "{}", lore_table_json(limits)?)?,
+            }
             Ok(true)
         }
-        RitualCommand::EssenceTable => {
-            out.write_all(essence_table().as_bytes())?;
+        RitualCommand::EssenceTable(args) => {
+            match args.format {
+                crate::hprpg::TableFormat::Markdown => out.write_all(essence_table().as_bytes())?,
+                crate::hprpg::TableFormat::Json => {
+                    writeln!(out, "{}", essence_table_json(limits)?)?
+                }
+            }
             Ok(true)
         }
         RitualCommand::Lore(args) => {
@@ -166,6 +182,37 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
         RitualCommand::Perform(args) => crate::actions::ritual_perform(args, limits),
         RitualCommand::Sleep(args) => crate::actions::bare("ritual", "sleep", args, limits),
     }
+}
+
+/// Appendix C's figures exactly: P(success) of a Lore check for pools 0..=12 and each difficulty
+/// that takes a roll.
+fn lore_table_json(limits: &Limits) -> anyhow::Result<Value> {
+    let mut rows = Vec::new();
+    for pool in 0..=12 {
+        let mut row = serde_json::Map::new();
+        row.insert("dice".into(), pool.into());
+        for difficulty in Difficulty::all().filter(|d| !d.is_automatic()) {
+            let p = LoreCheck::from_pool(pool, difficulty, limits)?.success_probability(limits)?;
+            row.insert(difficulty.value().to_string(), p.to_string().into());
+        }
+        rows.push(Value::Object(row));
+    }
+    Ok(serde_json::json!({ "rows": rows }))
+}
+
+/// Appendix D's figures exactly: P(sum of N d6 ≥ TN) for N = 1..=24 and TN = 3, 6, … up to 6N.
+fn essence_table_json(limits: &Limits) -> anyhow::Result<Value> {
+    let mut rows = Vec::new();
+    for dice in 1..=24usize {
+        let sums = omen_rules::ritual::dice_sum_distribution(dice, limits)?;
+        let mut at_least = serde_json::Map::new();
+        for target in (3..=6 * dice as i64).step_by(3) {
+            let p = sums.probability_where(|&s| s >= target);
+            at_least.insert(target.to_string(), p.to_string().into());
+        }
+        rows.push(serde_json::json!({ "dice": dice, "at_least": at_least }));
+    }
+    Ok(serde_json::json!({ "rows": rows }))
 }
 
 fn options(analysis: &str, given: &[String]) -> Result<serde_json::Map<String, Value>, String> {
