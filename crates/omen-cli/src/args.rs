@@ -229,6 +229,8 @@ Transcript marks (after a die's value):
   c          clamped by min/max
   *          counted as a success
   f          counted as a failure
+  ^          a critical success (cs)
+  _          a critical failure (cf)
   15(6+6+3)  the value, then the rolls that made it (compounded or clamped dice)";
 
 /// Where the expression or script comes from: the EXPR argument or `--file`, exactly one of them.
@@ -409,28 +411,35 @@ impl ScriptArgs {
 #[derive(Clone, Debug, Args)]
 pub struct DialectArg {
     /// The notation the expression is written in: Omen's own, or another roller's with that roller's
-    /// meanings (see docs/dialects.md). The reading line shows how it was read.
+    /// meanings (see docs/dialects.md). The reading line shows how it was read. [default: the
+    /// campaign's dialect when rolling in one (`omen campaign set NAME --dialect D`), else omen]
     #[arg(
         long = "dialect",
         value_name = "NAME",
         env = "OMEN_DIALECT",
-        default_value = "omen",
         value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
     )]
-    pub name: String,
+    pub name: Option<String>,
 }
 
 impl DialectArg {
     /// Omen's own notation, for inputs that name none (saved rolls are stored in it).
     pub fn omen() -> Self {
         DialectArg {
-            name: "omen".to_string(),
+            name: Some("omen".to_string()),
         }
     }
 
-    /// The dialect named (clap has checked the name).
+    /// The dialect named (clap has checked the name), Omen's when none is.
     pub fn dialect(&self) -> &'static omen_lang::syntax::Dialect {
-        omen_lang::syntax::Dialect::named(&self.name).unwrap_or_default()
+        self.given().unwrap_or_default()
+    }
+
+    /// The dialect named by `--dialect` or `OMEN_DIALECT`, if one is.
+    pub fn given(&self) -> Option<&'static omen_lang::syntax::Dialect> {
+        self.name
+            .as_deref()
+            .and_then(omen_lang::syntax::Dialect::named)
     }
 }
 
@@ -735,6 +744,20 @@ mod help_audit {
             if sub.get_about().is_none() && sub.get_long_about().is_none() {
                 problems.push(format!("{sub_path}: no help"));
             }
+            // Spec item ids (`003-M24`) belong in `omen rules GAME --detail`, not everyday help.
+            let texts = [sub.get_about(), sub.get_long_about()]
+                .into_iter()
+                .flatten()
+                .map(ToString::to_string)
+                .chain(
+                    sub.get_arguments()
+                        .filter_map(|a| a.get_help().map(ToString::to_string)),
+                );
+            for text in texts {
+                if has_spec_id(&text) {
+                    problems.push(format!("{sub_path}: a spec item id in its help: {text}"));
+                }
+            }
             let examples = examples(sub);
             if sub.get_subcommands().next().is_none() && examples.is_empty() {
                 problems.push(format!("{sub_path}: no examples"));
@@ -770,6 +793,17 @@ mod help_audit {
                 (words.first().map(String::as_str) == Some("omen")).then_some(words)
             })
             .collect()
+    }
+
+    /// `000-M8`, `003-A14`, `004-M5..M7`: three digits, a dash, capitals, a digit.
+    fn has_spec_id(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        bytes.windows(6).any(|w| {
+            w[..3].iter().all(u8::is_ascii_digit)
+                && w[3] == b'-'
+                && w[4].is_ascii_uppercase()
+                && (w[5].is_ascii_digit() || w[5].is_ascii_uppercase())
+        })
     }
 
     fn shell_words(line: &str) -> Vec<String> {

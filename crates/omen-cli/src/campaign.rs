@@ -77,6 +77,20 @@ pub enum CampaignCommand {
         /// Its new name.
         new_name: String,
     },
+    /// Change a campaign's settings: the dice notation its rolls and saved rolls are typed in.
+    #[command(after_help = "Examples:\n  omen campaign set Ravenloft --dialect roll20")]
+    Set {
+        /// The campaign.
+        name: String,
+        /// The dialect `omen roll` and `omen save` read in this campaign unless `--dialect` says
+        /// otherwise (see docs/dialects.md).
+        #[arg(
+            long,
+            value_name = "NAME",
+            value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::Dialect::names())
+        )]
+        dialect: String,
+    },
     /// Delete a campaign with its characters, saved rolls and log (asks to confirm).
     #[command(
         after_help = "Examples:\n  omen campaign delete Ravenloft\n  omen campaign delete Ravenloft --yes"
@@ -435,6 +449,7 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
             let fingerprint = public_key.as_deref().map(omen_store::fingerprint);
             let head = attempt!(store.head(&name));
             let mut text = format!("campaign `{}`\n", escape::line(&campaign.name));
+            text.push_str(&format!("dialect: {}\n", escape::line(&campaign.dialect)));
             text.push_str(&format!("characters ({}):\n", characters.len()));
             for c in &characters {
                 text.push_str(&format!(
@@ -477,6 +492,19 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
                 format,
                 &format!("campaign `{name}` is now `{new_name}`\n"),
                 &json!({ "renamed": name, "to": new_name }),
+            )
+        }
+        CampaignCommand::Set { name, dialect } => {
+            attempt!(store.set_campaign_dialect(name, dialect));
+            let campaign = attempt!(store.campaign(name));
+            print(
+                format,
+                &format!(
+                    "campaign `{}` reads its rolls in the {} dialect\n",
+                    escape::line(name),
+                    campaign.dialect
+                ),
+                &campaign,
             )
         }
         CampaignCommand::Delete { name, yes } => {
@@ -895,6 +923,26 @@ pub fn save(args: &SaveArgs) -> anyhow::Result<bool> {
         (None, None) => return fail("give an expression or -f FILE"),
     };
     let params = attempt!(json_params(&args.params));
+    // Saved rolls are kept in Omen's notation: one typed in the campaign's dialect is kept as its
+    // reading.
+    let dialect = attempt!(store.campaign(&campaign)).dialect;
+    let expression = match omen_lang::syntax::Dialect::named(&dialect) {
+        Some(dialect) if dialect.name != "omen" => {
+            match omen_store::in_omen_notation(&expression, dialect, &params, &Limits::default()) {
+                Ok((reading, _)) => reading,
+                Err(StoreError::Language(errors)) => {
+                    let input = Input {
+                        text: &expression,
+                        file: None,
+                    };
+                    eprint!("{}", render_diagnostics(Style::Text, input, &errors, &[]));
+                    return Ok(false);
+                }
+                Err(error) => return fail(error),
+            }
+        }
+        _ => expression,
+    };
     // A saved roll that does not compile would fail every time it is used: refuse it now, drawn.
     match omen_store::check_expression(&expression, &params, &Limits::default()) {
         Ok(_) => {}

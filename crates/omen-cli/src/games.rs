@@ -53,7 +53,7 @@ pub enum SpellDiceCommand {
         after_help = "Examples:\n  omen spelldice heal --char Mage\n  omen spelldice heal --char Mage --amount 4"
     )]
     Heal(crate::actions::HealArgs),
-    /// Courtney's threefold result table (001-D1), reference data from another system: when a
+    /// Courtney's threefold result table, reference data from another system: when a
     /// spell goes off for a result, or (with --result) the row of one result.
     #[command(
         after_help = "Examples:\n  omen spelldice courtney\n  omen spelldice courtney --result 7 --format json"
@@ -552,7 +552,7 @@ pub enum T13Command {
         after_help = "Examples:\n  omen t13 spend --char Vex --chi 2\n  omen t13 spend --char Vex --sway 3 --shortfall-paid-as lost-annex"
     )]
     Spend(crate::actions::BalanceArgs),
-    /// Spend the last test's levels (004-M5..M7): Extra Success Level effects of the character's
+    /// Spend the last test's levels: Extra Success Level effects of the character's
     /// tier and failure inversions, gains and losses credited to the balances.
     #[command(
         after_help = "Examples:\n  omen t13 spend-levels --char Vex --effect gain-chi:2\n  omen t13 spend-levels --char Vex --effect cause-fear --effect set-tone"

@@ -77,6 +77,12 @@ pub enum HprpgCommand {
     /// Give up the spell waiting for successes.
     #[command(after_help = "Examples:\n  omen hprpg abandon-casting --char Jane")]
     AbandonCasting(crate::actions::JustHolder),
+    /// Keep fewer targets or a smaller area (same delivery) for the spell waiting for successes; it
+    /// takes effect at once if the successes gathered meet the new requirement.
+    #[command(
+        after_help = "Examples:\n  omen hprpg reduce-casting --char Jane --delivery wandtip\n  omen hprpg reduce-casting --char Jane --delivery ranged --targets 2"
+    )]
+    ReduceCasting(crate::actions::HprpgReduceArgs),
     /// Resist an incoming spell: each net success lowers its POWER by 1.
     #[command(
         after_help = "Examples:\n  omen hprpg resist --char Rook --aspect FITNESS --ability DODGE --level 3 --power 2 --odds\n  omen hprpg resist --char Rook --aspect FITNESS --ability BLOCK --level 2 --power 1 --defy 1"
@@ -102,6 +108,12 @@ pub enum HprpgCommand {
     /// UNWAVERING FOCUS: reroll the last check's catastrophe dice for 1 FORTITUDE.
     #[command(after_help = "Examples:\n  omen hprpg unwavering-focus --char Jane")]
     UnwaveringFocus(crate::actions::JustHolder),
+    /// Use a feat the GM adjudicates, e.g. MESMERISING PRESENCE (once a day), recording the use.
+    #[command(after_help = "Examples:\n  omen hprpg use-feat --char Rook --feat AMBUSH")]
+    UseFeat(crate::actions::HprpgFeatArgs),
+    /// SPEED's extra movement: 1 m per dot per combat round.
+    #[command(after_help = "Examples:\n  omen hprpg movement --char Rook")]
+    Movement(crate::actions::JustHolder),
     /// Keep a spell sustained (each costs a die on later casts).
     #[command(
         after_help = "Examples:\n  omen hprpg sustain --char Jane --spell shield\n  omen hprpg sustain --char Jane --spell shield --discipline ELEMENTAL --level 2"
@@ -560,6 +572,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::Cast(args) => a::hprpg_cast(args, limits),
         HprpgCommand::CatchCast(args) => a::hprpg_catch_cast(args, limits),
         HprpgCommand::AbandonCasting(args) => bare("hprpg", "abandon-casting", args, limits),
+        HprpgCommand::ReduceCasting(args) => a::hprpg_reduce(args, limits),
         HprpgCommand::Resist(args) => a::hprpg_resist(args, limits),
         HprpgCommand::SpendFortitude(args) => a::hprpg_spend(args, limits),
         HprpgCommand::RegainFortitude(args) => a::hprpg_regain(args, limits),
@@ -567,6 +580,8 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::Heal(args) => a::hprpg_levels("heal", args, limits),
         HprpgCommand::OrganicRepose(args) => bare("hprpg", "organic-repose", args, limits),
         HprpgCommand::UnwaveringFocus(args) => bare("hprpg", "unwavering-focus", args, limits),
+        HprpgCommand::UseFeat(args) => a::hprpg_use_feat(args, limits),
+        HprpgCommand::Movement(args) => bare("hprpg", "movement", args, limits),
         HprpgCommand::Sustain(args) => a::hprpg_sustain(args, limits),
         HprpgCommand::EndSustain(args) => a::hprpg_end_sustain(args, limits),
         HprpgCommand::RageTurn(args) => bare("hprpg", "rage-turn", args, limits),

@@ -253,7 +253,15 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     let character = args.campaign.character.as_deref();
     let rolled = match saved {
         Some(saved) => store.roll_saved(&name, character, saved, &params, &dice, &limits),
-        None => store.roll(&name, character, &source.text, &params, &dice, &limits),
+        None => store.roll_in_dialect(
+            &name,
+            character,
+            &source.text,
+            args.script.dialect.given(),
+            &params,
+            &dice,
+            &limits,
+        ),
     };
     let (entry, rolled) = match rolled {
         Ok(done) => done,

@@ -204,6 +204,8 @@ pub struct Odds<'a> {
     modes: Vec<Value>,
     expected_steps: Option<&'a Ratio<BigInt>>,
     depth_limit: Shown,
+    critical_success: Option<Shown>,
+    critical_failure: Option<Shown>,
     explode_depth: u64,
     /// How the expression was read, for the JSON report.
     reading: Option<&'a str>,
@@ -235,6 +237,8 @@ impl<'a> Odds<'a> {
             modes,
             expected_steps: result.expected_steps.as_ref(),
             depth_limit: Shown::of(&result.truncated.reduced()),
+            critical_success: result.criticals.success.as_ref().map(Shown::of),
+            critical_failure: result.criticals.failure.as_ref().map(Shown::of),
             explode_depth,
             reading: None,
         }
@@ -434,7 +438,8 @@ impl<'a> Odds<'a> {
     }
 
     /// `{"expression", "outcomes": [{"outcome", "probability", "at_least", "at_most"}], "mean",
-    /// "variance", "standard_deviation", "median", "mode", "expected_steps"?, "depth_limit_probability"}`
+    /// "variance", "standard_deviation", "median", "mode", "expected_steps"?, "depth_limit_probability",
+    /// "critical_success_probability"?, "critical_failure_probability"?}`
     /// on one line: probabilities, mean and variance as reduced fraction strings, `mode` a list (ties),
     /// the standard deviation a float. Mean, variance, standard deviation and median are `null` for
     /// results that are not numbers or true/false; `expected_steps` is there only for `absorb(…)`.
@@ -453,6 +458,8 @@ impl<'a> Odds<'a> {
             mode: &self.modes,
             expected_steps: self.expected_steps.map(fraction),
             depth_limit_probability: &self.depth_limit.fraction,
+            critical_success_probability: self.critical_success.as_ref().map(|s| &*s.fraction),
+            critical_failure_probability: self.critical_failure.as_ref().map(|s| &*s.fraction),
             reading: self.reading,
         };
         serde_json::to_writer(&mut *out, &report)?;
@@ -561,6 +568,14 @@ impl<'a> Odds<'a> {
         if let Some(steps) = self.expected_steps {
             stats.push(("expected steps", exact_and_decimal(steps, decimals)));
         }
+        for (name, shown) in [
+            ("P(critical success)", &self.critical_success),
+            ("P(critical failure)", &self.critical_failure),
+        ] {
+            if let Some(shown) = shown {
+                stats.push((name, format!("{} ({})", shown.fraction, percent(shown))));
+            }
+        }
         if let Some(note) = self.depth_limit_note() {
             stats.push(("depth limit reached", note));
         }
@@ -613,6 +628,10 @@ struct JsonReport<'o, 'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     expected_steps: Option<String>,
     depth_limit_probability: &'o str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    critical_success_probability: Option<&'o str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    critical_failure_probability: Option<&'o str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reading: Option<&'a str>,
 }

@@ -63,6 +63,10 @@ pub enum RitualCommand {
         after_help = "Examples:\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --threshold 12 --odds\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --assistant 2 --threshold 12"
     )]
     Perform(crate::actions::PerformArgs),
+    /// Copy a known ritual into the character's notes: performing from them needs no
+    /// Lore check.
+    #[command(after_help = "Examples:\n  omen ritual record --char Oda --ritual \"Ward of Ash\"")]
+    Record(crate::actions::RecordArgs),
     /// A full night's sleep for every ritualist: the attempts reset.
     #[command(
         after_help = "Examples:\n  omen ritual sleep --char Oda\n  omen ritual sleep --state oda.json"
@@ -180,6 +184,7 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
         RitualCommand::Memorise(args) => crate::actions::ritual_lore("memorise", args, limits),
         RitualCommand::EndSession(args) => crate::actions::ritual_end_session(args, limits),
         RitualCommand::Perform(args) => crate::actions::ritual_perform(args, limits),
+        RitualCommand::Record(args) => crate::actions::ritual_record(args, limits),
         RitualCommand::Sleep(args) => crate::actions::bare("ritual", "sleep", args, limits),
     }
 }

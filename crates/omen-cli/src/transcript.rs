@@ -24,6 +24,8 @@
 //! | `c` | clamped by `min`/`max` |
 //! | `*` | a success |
 //! | `f` | a failure |
+//! | `^` | a critical success (`cs`) |
+//! | `_` | a critical failure (`cf`) |
 //! | `15(6+6+3)` | the value, then the rolls that made it, when they differ (compounded or clamped) |
 //!
 //! A group shows its members' values, struck when keep/drop left them out. A result that is not a
@@ -315,6 +317,8 @@ fn die(view: &DieView) -> String {
         ("clamped", 'c'),
         ("success", '*'),
         ("failure", 'f'),
+        ("critical-success", '^'),
+        ("critical-failure", '_'),
     ] {
         if has(mark) {
             text.push(suffix);

@@ -72,6 +72,7 @@ fn explosions(c: &mut Criterion) {
             explosion: Some(Explosion {
                 condition: Condition::new(Compare::Eq, sides as i64),
                 compound,
+                penetrate: false,
             }),
             ..DiceSpec::plain(Die::Standard(sides))
         },

@@ -234,6 +234,9 @@ pub struct Explosion {
     pub condition: Condition,
     /// The extra rolls add into the same die instead of standing as dice of their own.
     pub compound: bool,
+    /// Each extra roll counts one less than it shows (penetrating, `!p`); whether it explodes again is
+    /// decided on what it shows.
+    pub penetrate: bool,
 }
 
 /// One roll of a die inside an explosion chain: whether it explodes, and the value it counts as.

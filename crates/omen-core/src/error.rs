@@ -66,4 +66,6 @@ pub enum CoreError {
         "rerolled {0} times without the die settling; the reroll condition almost always holds"
     )]
     RerollLimit(u64),
+    #[error("{0} are not computed yet")]
+    Unsupported(&'static str),
 }

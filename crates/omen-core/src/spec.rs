@@ -4,13 +4,15 @@
 //! Both readings follow the same order: the per-die steps as written (with the explosion among them),
 //! then keep/drop, then counting.
 
+use std::collections::BTreeMap;
+
 use num_traits::Zero;
 
 use crate::dice::{
     ChainElement, Condition, Die, DieStep, Explosion, any_of, any_of_cost, chain_element,
     chain_sum, step_prefixes,
 };
-use crate::distribution::{Distribution, Probability};
+use crate::distribution::{Distribution, Probability, Weight};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 use crate::pool::{Keep, Unit, exploding_keep_sum, keep_sum, sequential_keep_sum};
@@ -203,7 +205,25 @@ impl DiceSpec {
                     self.before.len(),
                     Some(e.condition),
                 )?;
-                let (total, truncated) = chain_sum(&inner, depth, &|x| x, limits, budget)?;
+                let (total, mut truncated) =
+                    explosion_sum(&inner, e.penetrate, depth, &|x| x, limits, budget)?;
+                let rerolls_after = self
+                    .after
+                    .iter()
+                    .any(|s| matches!(s, DieStep::RerollOnce(_) | DieStep::RerollUntil(_)));
+                if rerolls_after && !truncated.is_zero() {
+                    // A reroll of the compound total rolls a whole new compounded die, which can hit
+                    // the limit too.
+                    truncated = compound_truncated(
+                        &inner,
+                        e.penetrate,
+                        depth,
+                        &total,
+                        &self.after,
+                        limits,
+                        budget,
+                    )?;
+                }
                 // The compounded die is the base that the later steps change and redraw.
                 let mut after = step_prefixes(total, &self.after)?;
                 let value = after.pop().expect("at least the total");
@@ -263,7 +283,10 @@ impl DiceSpec {
             )?;
             last = next.value;
             die.rolls.push(last);
-            die.value = die.value.checked_add(last).ok_or(CoreError::Overflow)?;
+            let counted = last
+                .checked_sub(i64::from(e.penetrate))
+                .ok_or(CoreError::Overflow)?;
+            die.value = die.value.checked_add(counted).ok_or(CoreError::Overflow)?;
         }
         Ok(die)
     }
@@ -366,6 +389,9 @@ impl DiceSpec {
                         source,
                         out,
                     )?;
+                    if e.penetrate && extra > 0 {
+                        die.value = die.value.checked_sub(1).ok_or(CoreError::Overflow)?;
+                    }
                     if again {
                         die.marks.push(Mark::Exploded);
                     } else if explodes {
@@ -381,6 +407,144 @@ impl DiceSpec {
         }
         Ok(())
     }
+}
+
+/// The sum over one die's explosion chain ([`chain_sum`]); when the explosion penetrates, every roll
+/// after the first counts one less (the explosion is still decided on what the roll shows).
+fn explosion_sum(
+    element: &ChainElement,
+    penetrate: bool,
+    depth: u64,
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<(Distribution<i64>, Probability), CoreError> {
+    if !penetrate || depth == 0 {
+        return chain_sum(element, depth, score, limits, budget);
+    }
+    let shifted =
+        element.try_map(|&(e, v)| v.checked_sub(1).map(|v| (e, v)).ok_or(CoreError::Overflow))?;
+    let (tail, _) = chain_sum(&shifted, depth - 1, score, limits, budget)?;
+    let part = |explodes: bool| {
+        Distribution::from_weights(
+            element
+                .entries()
+                .iter()
+                .filter(|((e, _), _)| *e == explodes)
+                .map(|((_, v), w)| (score(*v), w.clone())),
+        )
+    };
+    let explode_weight: Weight = element
+        .entries()
+        .iter()
+        .filter(|((e, _), _)| *e)
+        .map(|(_, w)| w)
+        .sum();
+    let stop_weight = element.total() - &explode_weight;
+    let mut parts = Vec::new();
+    if let Ok(stop) = part(false) {
+        parts.push((stop_weight, stop));
+    }
+    if let Ok(go) = part(true) {
+        parts.push((explode_weight.clone(), go.add(&tail, limits, budget)?));
+    }
+    let distribution = Distribution::mixture(parts, budget)?;
+    let p = Probability::new(explode_weight, element.total().clone());
+    Ok((distribution, num_traits::pow(p, depth as usize + 1)))
+}
+
+/// P(some compounded die hit the depth limit) for a compounding die whose total `total` then goes
+/// through `after`, where a reroll rolls a whole new compounded die.
+///
+/// It follows M(v) = P(no compounded die so far hit the limit, and the value is v) through the steps:
+/// a clamp moves v; a reroll once on c gives M(v)·[¬c(v)] + M(c)·M(v); a reroll until ¬c gives
+/// M(v)·[¬c(v)] / (1 − M(c)), the sum over every number of rejected dice that all missed the limit.
+/// M starts as the total's distribution less the runs of `depth + 1` exploding rolls.
+fn compound_truncated(
+    inner: &ChainElement,
+    penetrate: bool,
+    depth: u64,
+    total: &Distribution<i64>,
+    after: &[DieStep],
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Probability, CoreError> {
+    let go = Distribution::from_weights(
+        inner
+            .entries()
+            .iter()
+            .filter(|((e, _), _)| *e)
+            .map(|((_, v), w)| (*v, w.clone())),
+    )?;
+    let p_go = inner.probability_where(|(e, _)| *e);
+    let extra = usize::try_from(depth).map_err(|_| CoreError::Overflow)?;
+    let runs = extra.checked_add(1).ok_or(CoreError::Overflow)?;
+    let shift = i64::from(penetrate);
+    let shifted = go.try_map(|&v| v.checked_sub(shift).ok_or(CoreError::Overflow))?;
+    let limited = go.add(&shifted.sum_of(extra, limits, budget)?, limits, budget)?;
+    let p_limited = num_traits::pow(p_go, runs);
+    let mut survive: BTreeMap<i64, Probability> = total
+        .entries()
+        .iter()
+        .map(|(v, _)| {
+            let hit = &p_limited * limited.probability(v);
+            (*v, total.probability(v) - hit)
+        })
+        .collect();
+    for step in after {
+        budget.spend(survive.len() as u64)?;
+        survive = match *step {
+            DieStep::ClampMin(m) => regroup(survive, |x| x.max(m)),
+            DieStep::ClampMax(m) => regroup(survive, |x| x.min(m)),
+            DieStep::RerollOnce(c) => {
+                let hit: Probability = survive
+                    .iter()
+                    .filter(|(v, _)| c.holds(**v))
+                    .map(|(_, p)| p)
+                    .sum();
+                survive
+                    .iter()
+                    .map(|(v, p)| {
+                        let kept = if c.holds(*v) {
+                            Probability::zero()
+                        } else {
+                            p.clone()
+                        };
+                        (*v, kept + &hit * p)
+                    })
+                    .collect()
+            }
+            DieStep::RerollUntil(c) => {
+                let hit: Probability = survive
+                    .iter()
+                    .filter(|(v, _)| c.holds(**v))
+                    .map(|(_, p)| p)
+                    .sum();
+                if hit >= Probability::from_integer(1u32.into()) {
+                    return Err(CoreError::RerollEverything);
+                }
+                let scale = Probability::from_integer(1u32.into()) - hit;
+                survive
+                    .into_iter()
+                    .filter(|(v, _)| !c.holds(*v))
+                    .map(|(v, p)| (v, p / &scale))
+                    .collect()
+            }
+        };
+    }
+    let kept: Probability = survive.values().sum();
+    Ok(Probability::from_integer(1u32.into()) - kept)
+}
+
+fn regroup(
+    measure: BTreeMap<i64, Probability>,
+    f: impl Fn(i64) -> i64,
+) -> BTreeMap<i64, Probability> {
+    let mut out = BTreeMap::new();
+    for (v, p) in measure {
+        *out.entry(f(v)).or_insert_with(Probability::zero) += p;
+    }
+    out
 }
 
 /// What one kept die (or group member) adds to a result: its value, or, when counting, +1 for meeting
@@ -409,8 +573,14 @@ impl PoolSpec {
         let score = |x: i64| self.score(x);
         let distribution = if self.dice.is_chain() && !truncated_one.is_zero() {
             if self.keep == Keep::All {
-                let (chain, _) = chain_sum(&element, self.depth, &score, limits, budget)?;
+                let penetrate = self.dice.explosion.is_some_and(|e| e.penetrate);
+                let (chain, _) =
+                    explosion_sum(&element, penetrate, self.depth, &score, limits, budget)?;
                 chain.sum_of(self.count, limits, budget)?
+            } else if self.dice.explosion.is_some_and(|e| e.penetrate) {
+                return Err(CoreError::Unsupported(
+                    "penetrating explosions with keep or drop",
+                ));
             } else if let Some(d) = exploding_keep_sum(
                 &element, self.count, self.depth, self.keep, &score, limits, budget,
             )? {
@@ -432,6 +602,53 @@ impl PoolSpec {
             distribution,
             truncated,
         })
+    }
+
+    /// P(at least one die of the pool shows a value meeting `c`): every die that stays in the pool
+    /// counts, kept or dropped, each die of an explosion chain included, rerolled ones not; what the
+    /// transcript marks as a critical (`cs`, `cf`).
+    ///
+    /// # Errors
+    /// As [`PoolSpec::exact`].
+    pub fn any_die_meets(
+        &self,
+        c: Condition,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Probability, CoreError> {
+        let (element, _) = self.dice.element(self.depth, limits, budget)?;
+        let total = element.total().clone();
+        // P(a roll misses `c`), with the roll counting `shift` less; and split by whether it explodes.
+        let misses = |explodes: Option<bool>, shift: i64| {
+            let weight: Weight = element
+                .entries()
+                .iter()
+                .filter(|((e, v), _)| {
+                    explodes.is_none_or(|x| x == *e) && !c.holds(v.saturating_sub(shift))
+                })
+                .map(|(_, w)| w)
+                .sum();
+            Probability::new(weight, total.clone())
+        };
+        let none = match self.dice.explosion {
+            Some(e) if !e.compound && self.depth > 0 => {
+                // N(k) = P(a chain of at most k more rolls misses): the last roll, or a roll that
+                // stops, or one that explodes and a chain of k − 1 after it.
+                let shift = i64::from(e.penetrate);
+                let (stop, go) = (misses(Some(false), shift), misses(Some(true), shift));
+                let mut rest = misses(None, shift);
+                for _ in 1..self.depth {
+                    budget.spend(1)?;
+                    rest = &stop + &go * &rest;
+                }
+                misses(Some(false), 0) + misses(Some(true), 0) * rest
+            }
+            _ => misses(None, 0),
+        };
+        let one = Probability::from_integer(1u32.into());
+        let hit = one - none;
+        budget.spend_estimate(any_of_cost(&hit, self.count))?;
+        Ok(any_of(&hit, self.count))
     }
 
     /// One roll with every die shown and marked.
@@ -503,6 +720,7 @@ mod tests {
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 6),
             compound: false,
+            penetrate: false,
         });
         let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2, 4])).unwrap();
         assert_eq!(roll.dice.len(), 4);
@@ -517,6 +735,7 @@ mod tests {
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 6),
             compound: true,
+            penetrate: false,
         });
         let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6])).unwrap();
         assert_eq!(roll.total, 12);
@@ -538,6 +757,232 @@ mod tests {
         assert_eq!(roll.total, 1);
     }
 
+    /// Every roll of `spec` by brute force, with its probability: the source follows a path of faces,
+    /// and a path that runs out is extended by every face of the die.
+    fn for_each_roll(spec: &PoolSpec, mut f: impl FnMut(&PoolRoll, &Probability)) {
+        struct Path<'a>(&'a [i64], usize, u64);
+        impl DieSource for Path<'_> {
+            fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+                self.2 = die.face_count();
+                let face = *self.0.get(self.1).ok_or(CoreError::ScriptExhausted(0))?;
+                self.1 += 1;
+                Ok(face)
+            }
+        }
+        let mut stack = vec![(Vec::new(), Probability::from_integer(1u32.into()))];
+        while let Some((path, p)) = stack.pop() {
+            let mut source = Path(&path, 0, 0);
+            match spec.roll(&mut source) {
+                Ok(roll) => f(&roll, &p),
+                Err(CoreError::ScriptExhausted(_)) => {
+                    let faces = source.2;
+                    for i in 0..faces {
+                        let mut next = path.clone();
+                        next.push(spec.dice.die.face(i));
+                        stack.push((next, &p / Probability::from_integer(faces.into())));
+                    }
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+    }
+
+    /// The distribution of totals by brute force, and the probability that some die shows the
+    /// depth-limit mark.
+    fn enumerate_rolls(spec: &PoolSpec) -> (BTreeMap<i64, Probability>, Probability) {
+        let mut totals = BTreeMap::new();
+        let mut limited = Probability::zero();
+        for_each_roll(spec, |roll, p| {
+            if roll.dice.iter().any(|d| d.has(Mark::DepthLimit)) {
+                limited += p;
+            }
+            *totals.entry(roll.total).or_insert_with(Probability::zero) += p;
+        });
+        (totals, limited)
+    }
+
+    /// P(some die that stays in the pool meets `c`), exact against every roll, for plain, rerolled,
+    /// kept, exploding, penetrating and compounding pools.
+    #[test]
+    fn any_die_meets_matches_enumerating_every_roll() {
+        let conditions = [
+            Condition::new(Compare::Eq, 4),
+            Condition::new(Compare::Le, 1),
+            Condition::new(Compare::Ge, 6),
+        ];
+        for depth in 0..=2 {
+            for count in 1..=2 {
+                let mut specs = Vec::new();
+                let mut spec = d6_pool(count);
+                spec.depth = depth;
+                spec.dice.die = Die::Standard(4);
+                specs.push(spec.clone());
+                spec.dice.before = vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 1))];
+                spec.keep = Keep::Highest(1);
+                specs.push(spec.clone());
+                spec.keep = Keep::All;
+                for (compound, penetrate) in [(false, false), (false, true), (true, false)] {
+                    spec.dice.explosion = Some(Explosion {
+                        condition: Condition::new(Compare::Ge, 3),
+                        compound,
+                        penetrate,
+                    });
+                    specs.push(spec.clone());
+                }
+                for spec in specs {
+                    for c in conditions {
+                        let mut want = Probability::zero();
+                        for_each_roll(&spec, |roll, p| {
+                            if roll.dice.iter().any(|d| d.in_pool() && c.holds(d.value)) {
+                                want += p;
+                            }
+                        });
+                        let got = spec
+                            .any_die_meets(c, &Limits::default(), &mut Budget::unlimited())
+                            .unwrap();
+                        assert_eq!(got, want, "{c} {spec:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    fn compound_d6(steps: Vec<DieStep>, depth: u64) -> PoolSpec {
+        let mut spec = d6_pool(1);
+        spec.depth = depth;
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: true,
+            penetrate: false,
+        });
+        spec.dice.after = steps;
+        spec
+    }
+
+    /// `d6!!ro<=6` at depth 3: the first compounded die hits the limit with 1/1296; the 5/6 of rolls
+    /// at 6 or less roll a second compounded die, which hits it with 1/1296 too: 11/7776, not 1/1296.
+    #[test]
+    fn d6_compound_reroll_once_after_counts_the_rerolled_dies_depth_limit() {
+        let spec = compound_d6(vec![DieStep::RerollOnce(Condition::new(Compare::Le, 6))], 3);
+        let exact = spec
+            .exact(&Limits::default(), &mut Budget::unlimited())
+            .unwrap();
+        assert_eq!(
+            exact.truncated,
+            Probability::new(11u32.into(), 7776u32.into())
+        );
+    }
+
+    /// The cut-off mass and the distribution of a compounding die with steps after it, against every
+    /// roll the sampler can make, for small depth limits.
+    #[test]
+    fn compound_depth_limit_mass_matches_enumerating_every_roll() {
+        let le = |v| Condition::new(Compare::Le, v);
+        let ge = |v| Condition::new(Compare::Ge, v);
+        let cases = [
+            vec![DieStep::RerollOnce(le(6))],
+            vec![DieStep::RerollOnce(le(8)), DieStep::RerollOnce(ge(12))],
+            vec![DieStep::ClampMin(9), DieStep::RerollOnce(le(9))],
+            vec![DieStep::RerollOnce(ge(13)), DieStep::ClampMax(14)],
+            vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 12))],
+        ];
+        for steps in cases {
+            for depth in 0..=3 {
+                let spec = compound_d6(steps.clone(), depth);
+                let (totals, limited) = enumerate_rolls(&spec);
+                let exact = spec
+                    .exact(&Limits::default(), &mut Budget::unlimited())
+                    .unwrap();
+                assert_eq!(exact.truncated, limited, "{steps:?} depth {depth}");
+                let got: BTreeMap<i64, Probability> = exact
+                    .distribution
+                    .entries()
+                    .iter()
+                    .map(|(v, _)| (*v, exact.distribution.probability(v)))
+                    .collect();
+                assert_eq!(got, totals, "{steps:?} depth {depth}");
+            }
+        }
+    }
+
+    fn exact_map(spec: &PoolSpec) -> (BTreeMap<i64, Probability>, Probability) {
+        let exact = spec
+            .exact(&Limits::default(), &mut Budget::unlimited())
+            .unwrap();
+        let d = &exact.distribution;
+        let map = d
+            .entries()
+            .iter()
+            .map(|(v, _)| (*v, d.probability(v)))
+            .collect();
+        (map, exact.truncated)
+    }
+
+    /// Penetrating explosions (`!p`, `!!p`, each extra roll counting one less), exact against every
+    /// roll the sampler can make: plain, compounded, with a point, a reroll, and counting successes.
+    #[test]
+    fn penetrating_explosions_match_enumerating_every_roll() {
+        let ge = |v| Condition::new(Compare::Ge, v);
+        for compound in [false, true] {
+            for depth in 0..=3 {
+                for count in 1..=2 {
+                    let mut cases = Vec::new();
+                    let mut spec = d6_pool(count);
+                    spec.depth = depth;
+                    spec.dice.die = Die::Standard(4);
+                    spec.dice.explosion = Some(Explosion {
+                        condition: ge(4),
+                        compound,
+                        penetrate: true,
+                    });
+                    cases.push(spec.clone());
+                    spec.dice.explosion = Some(Explosion {
+                        condition: ge(3),
+                        compound,
+                        penetrate: true,
+                    });
+                    cases.push(spec.clone());
+                    spec.dice.before = vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 1))];
+                    cases.push(spec.clone());
+                    spec.dice.before.clear();
+                    spec.dice.after = vec![DieStep::RerollOnce(Condition::new(Compare::Le, 2))];
+                    cases.push(spec.clone());
+                    spec.dice.after.clear();
+                    spec.success = Some(ge(3));
+                    cases.push(spec);
+                    for spec in cases {
+                        assert_eq!(
+                            exact_map(&spec),
+                            enumerate_rolls(&spec),
+                            "compound {compound} depth {depth} count {count} {spec:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// `1d6!p` by hand: a 6 then a 6 (counting 5) then a 2 (counting 1) is 12.
+    #[test]
+    fn scripted_penetrating_die_counts_each_extra_roll_one_less() {
+        let mut spec = d6_pool(1);
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: false,
+            penetrate: true,
+        });
+        let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2])).unwrap();
+        assert_eq!(roll.total, 6 + 5 + 1);
+        spec.dice.explosion = Some(Explosion {
+            condition: Condition::new(Compare::Eq, 6),
+            compound: true,
+            penetrate: true,
+        });
+        let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2])).unwrap();
+        assert_eq!(roll.total, 12);
+        assert_eq!(roll.dice[0].rolls, vec![6, 6, 2]);
+    }
+
     #[test]
     fn exploding_pool_with_keep_matches_counting_by_hand() {
         // 2d2!kh1 with depth 1: chains are (1), (2,1), (2,2 at the limit).
@@ -552,6 +997,7 @@ mod tests {
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 2),
             compound: false,
+            penetrate: false,
         });
         let exact = spec
             .exact(&Limits::default(), &mut Budget::unlimited())

@@ -187,6 +187,7 @@ pub fn core_diagnostic(error: &CoreError, span: Span) -> Diagnostic {
         CoreError::RerollLimit(_) => ("reroll-limit", None),
         CoreError::ScriptExhausted(_) => ("dice-exhausted", Some("give more dice values")),
         CoreError::ScriptFace { .. } => ("bad-die-value", None),
+        CoreError::Unsupported(_) => ("unsupported-modifier", None),
         _ => ("error", None),
     };
     let d = Diagnostic::error(kind, span, error.to_string());
@@ -929,6 +930,10 @@ impl Checker<'_> {
             before: mods.before,
             explosion: mods.explosion,
             explode_once: mods.explode_once,
+            penetrate: mods.penetrate,
+            critical_success: mods.critical_success,
+            critical_failure: mods.critical_failure,
+            sort: mods.sort,
             after: mods.after,
             keep: mods.keep,
             success: mods.success,
@@ -1116,6 +1121,10 @@ impl Checker<'_> {
             before: Vec::new(),
             explosion: None,
             explode_once: false,
+            penetrate: false,
+            critical_success: None,
+            critical_failure: None,
+            sort: None,
             after: Vec::new(),
             keep: Keep::All,
             success: None,
@@ -1173,8 +1182,10 @@ impl Checker<'_> {
                     compound,
                     ref point,
                     once,
+                    penetrate,
                 } => {
                     out.explode_once = once;
+                    out.penetrate = penetrate;
                     if let Some(first) = explode_span {
                         self.errors.push(
                             Diagnostic::error(
@@ -1236,6 +1247,56 @@ impl Checker<'_> {
                     out.success = Some(condition(p));
                     None
                 }
+                Modifier::Critical { failure, point } => {
+                    let point = match point {
+                        Some(ComparePoint {
+                            value: PointValue::Name(name),
+                            ..
+                        }) => {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "bad-point",
+                                    name.span,
+                                    "a critical mark takes a number, not a name",
+                                )
+                                .with_help("write the number, e.g. `cs>=19`"),
+                            );
+                            None
+                        }
+                        Some(p) => Some(condition(p)),
+                        None => None,
+                    };
+                    if !on_dice {
+                        self.errors.push(
+                            Diagnostic::error(
+                                "bad-group-modifier",
+                                m.span,
+                                "critical marks apply to dice, not to groups",
+                            )
+                            .with_help("mark the dice inside the group, e.g. `{1d20cs>=19, 1d20}`"),
+                        );
+                    }
+                    if *failure {
+                        out.critical_failure = Some(point);
+                    } else {
+                        out.critical_success = Some(point);
+                    }
+                    None
+                }
+                Modifier::Sort { descending } => {
+                    if !on_dice {
+                        self.errors.push(
+                            Diagnostic::error(
+                                "bad-group-modifier",
+                                m.span,
+                                "sorting applies to dice, not to groups",
+                            )
+                            .with_help("sort the dice inside the group, e.g. `{4d6sa, 1d8}`"),
+                        );
+                    }
+                    out.sort = Some(*descending);
+                    None
+                }
                 Modifier::Failure(p) => {
                     if failure_span.is_some() {
                         self.errors.push(Diagnostic::error(
@@ -1276,6 +1337,20 @@ impl Checker<'_> {
                     .with_help("explode the dice inside the group, e.g. `{2d6!, 1d8}`"),
             );
         }
+        if let Some(at) = explode_span
+            && out.penetrate
+            && out.explosion.is_some_and(|(compound, _)| !compound)
+            && out.keep != Keep::All
+        {
+            self.errors.push(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "a penetrating explosion (`!p`) with keep or drop is not computed yet",
+                )
+                .with_help("compound it (`!!p`): a compounded die is kept or dropped whole"),
+            );
+        }
         if let (Some(f), None) = (failure_span, success_span) {
             self.errors.push(
                 Diagnostic::error(
@@ -1294,6 +1369,10 @@ struct Modifiers {
     before: Vec<DieStep>,
     explosion: Option<(bool, Option<Condition>)>,
     explode_once: bool,
+    penetrate: bool,
+    critical_success: Option<Option<Condition>>,
+    critical_failure: Option<Option<Condition>>,
+    sort: Option<bool>,
     after: Vec<DieStep>,
     keep: Keep,
     success: Option<Condition>,

@@ -77,6 +77,118 @@ pub struct ExactResult {
     pub truncated: Probability,
     /// For a program whose result is an `absorb(…)` query: the exact expected number of steps.
     pub expected_steps: Option<Ratio<BigInt>>,
+    /// P(the roll shows a critical success, a critical failure): for programs whose dice marked with
+    /// `cs`/`cf` are each rolled exactly once, with a count and a die known before rolling.
+    pub criticals: Criticals,
+}
+
+/// The probabilities of the critical marks (`cs`, `cf`) a roll's transcript can show: `None` where the
+/// program has no such mark, or one this computation does not cover (a mark inside a function, a
+/// branch or a `let`, or on dice whose count or sides are rolled).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Criticals {
+    pub success: Option<Probability>,
+    pub failure: Option<Probability>,
+}
+
+fn marked(dice: &DiceNode) -> bool {
+    dice.critical_success.is_some() || dice.critical_failure.is_some()
+}
+
+/// Whether a dice term under `node` carries a critical mark.
+fn any_marked(node: &Node) -> bool {
+    let children: Vec<&Node> = match &node.kind {
+        NodeKind::Const(_) | NodeKind::Var(..) => vec![],
+        NodeKind::Dice(d) => return marked(d) || any_marked(&d.count),
+        NodeKind::Group(g) => g.members.iter().collect(),
+        NodeKind::Let { value, body, .. } => vec![value, body],
+        NodeKind::Neg(x)
+        | NodeKind::Abs(x)
+        | NodeKind::Label(_, x)
+        | NodeKind::Field(x, _)
+        | NodeKind::Not(x) => vec![x],
+        NodeKind::Binary(_, a, b)
+        | NodeKind::Compare(_, a, b)
+        | NodeKind::And(a, b)
+        | NodeKind::Or(a, b) => vec![a, b],
+        NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) | NodeKind::Call(_, xs) => {
+            xs.iter().collect()
+        }
+        NodeKind::If(c, a, b) => vec![c, a, b],
+        NodeKind::Match(x, arms) => std::iter::once(&**x)
+            .chain(arms.iter().map(|(_, n)| n))
+            .collect(),
+        NodeKind::Process { start, steps, .. } => {
+            std::iter::once(&**start).chain(steps.as_deref()).collect()
+        }
+    };
+    children.into_iter().any(any_marked)
+}
+
+/// The marked dice terms under `node`, each rolled exactly once per run of the program; `false` when
+/// a marked term is rolled any other number of times (in a branch, a binding, a call).
+fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
+    let children: Vec<&Node> = match &node.kind {
+        NodeKind::Dice(d) => {
+            if marked(d) {
+                out.push(d);
+            }
+            return !any_marked(&d.count);
+        }
+        NodeKind::Group(g) => g.members.iter().collect(),
+        NodeKind::Neg(x) | NodeKind::Abs(x) | NodeKind::Label(_, x) => vec![x],
+        NodeKind::Binary(_, a, b) | NodeKind::Compare(_, a, b) => vec![a, b],
+        NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) => xs.iter().collect(),
+        _ => return !any_marked(node),
+    };
+    children.into_iter().all(|c| marked_once(c, out))
+}
+
+/// P(some die marked `cs` (or `cf`) shows a critical): the marked terms are each rolled once and
+/// independently, so P(none) is the product of each term's P(none).
+fn criticals(
+    program: &Program,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Criticals, Diagnostic> {
+    let mut terms = Vec::new();
+    if program.functions.iter().any(|f| any_marked(&f.body))
+        || !marked_once(&program.root, &mut terms)
+    {
+        return Ok(Criticals::default());
+    }
+    let one = || Probability::from_integer(1u32.into());
+    let mut none: [Option<Probability>; 2] = [None, None];
+    for dice in terms {
+        let (NodeKind::Const(Value::Int(count)), SidesNode::Fixed(die)) =
+            (&dice.count.kind, &dice.sides)
+        else {
+            return Ok(Criticals::default());
+        };
+        if !dice.points.is_empty() {
+            return Ok(Criticals::default());
+        }
+        let spec = pool_spec(dice, die.clone(), *count, limits, dice.count.span)?;
+        let faces = die.distribution();
+        let points = [
+            (dice.critical_success, *faces.max_outcome()),
+            (dice.critical_failure, *faces.min_outcome()),
+        ];
+        for (slot, (point, face)) in none.iter_mut().zip(points) {
+            let Some(point) = point else { continue };
+            let c = point.unwrap_or(omen_core::Condition::new(Compare::Eq, face));
+            let hit = spec
+                .any_die_meets(c, limits, budget)
+                .map_err(|e| core_diagnostic(&e, dice.count.span))?;
+            let before = slot.take().unwrap_or_else(one);
+            *slot = Some(before * (one() - hit));
+        }
+    }
+    let [success, failure] = none;
+    Ok(Criticals {
+        success: success.map(|p| one() - p),
+        failure: failure.map(|p| one() - p),
+    })
 }
 
 /// Computes the exact distribution of a checked program.
@@ -97,10 +209,12 @@ pub fn exact(program: &Program, limits: &Limits) -> Result<ExactResult, Diagnost
         memo: HashMap::new(),
     };
     let r = ev.eval(&program.root)?;
+    let criticals = criticals(program, limits, &mut budget)?;
     Ok(ExactResult {
         distribution: ValueDistribution::classify(r.dist),
         truncated: r.truncated,
         expected_steps: r.expected_steps,
+        criticals,
     })
 }
 
@@ -881,6 +995,7 @@ pub fn pool_spec(
         spec.explosion = Some(Explosion {
             condition,
             compound,
+            penetrate: dice.penetrate,
         });
     }
     Ok(PoolSpec {

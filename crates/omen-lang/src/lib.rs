@@ -34,7 +34,7 @@ use omen_core::Limits;
 
 pub use check::Checked;
 pub use diagnostic::{Diagnostic, Severity};
-pub use exact::{ExactResult, ValueDistribution, exact};
+pub use exact::{Criticals, ExactResult, ValueDistribution, exact};
 pub use program::Program;
 pub use sample::{Roll, RollKind, RollNode, sample};
 pub use span::Span;

@@ -217,6 +217,15 @@ pub struct DiceNode {
     /// Each die explodes at most once (`!o`): the depth is 1 whatever the limit, and reaching it is
     /// the meaning, not a cut-off.
     pub explode_once: bool,
+    /// Each extra roll counts one less (`!p`, `!!p`).
+    pub penetrate: bool,
+    /// `cs`: mark the dice meeting this condition as critical successes in the transcript (`Some(None)`:
+    /// the highest face). The total is unchanged.
+    pub critical_success: Option<Option<Condition>>,
+    /// `cf`: the same for critical failures (`Some(None)`: the lowest face).
+    pub critical_failure: Option<Option<Condition>>,
+    /// `sa` (false), `sd` (true): show the dice sorted in the transcript.
+    pub sort: Option<bool>,
     pub after: Vec<DieStep>,
     pub keep: Keep,
     pub success: Option<Condition>,

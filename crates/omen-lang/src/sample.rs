@@ -616,6 +616,34 @@ impl Sampler<'_> {
         } = spec
             .roll(&mut self.source)
             .map_err(|e| core_diagnostic(&e, span))?;
+        let mut views: Vec<DieView> = rolled.iter().map(DieView::from).collect();
+        let faces = die.distribution();
+        let marks = [
+            (
+                dice.critical_success,
+                *faces.max_outcome(),
+                "critical-success",
+            ),
+            (
+                dice.critical_failure,
+                *faces.min_outcome(),
+                "critical-failure",
+            ),
+        ];
+        for (point, face, mark) in marks {
+            let Some(point) = point else { continue };
+            let c = point.unwrap_or(omen_core::Condition::new(omen_core::Compare::Eq, face));
+            for (view, rolled) in views.iter_mut().zip(&rolled) {
+                if rolled.in_pool() && c.holds(rolled.value) {
+                    view.marks.push(mark);
+                }
+            }
+        }
+        match dice.sort {
+            Some(false) => views.sort_by_key(|v| v.value),
+            Some(true) => views.sort_by_key(|v| std::cmp::Reverse(v.value)),
+            None => {}
+        }
         Ok((
             Value::Int(total),
             RollKind::Dice {
@@ -623,7 +651,7 @@ impl Sampler<'_> {
                 die: die.to_string(),
                 count: Box::new(count),
                 sides,
-                dice: rolled.iter().map(DieView::from).collect(),
+                dice: views,
             },
         ))
     }

@@ -41,6 +41,9 @@ struct ExportedCampaign {
     public_key: Option<String>,
     #[serde(default)]
     fingerprint: Option<String>,
+    /// The dice notation its rolls are typed in (Omen's when left out, and left out when Omen's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dialect: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -79,11 +82,16 @@ impl Store {
     pub fn export_campaign(&self, name: &str) -> Result<Value, StoreError> {
         self.read(|conn| {
             let id = campaign_id(conn, name)?;
-            let (created, uid, public_key): (String, Option<String>, Option<String>) = conn
+            let (created, uid, public_key, dialect): (
+                String,
+                Option<String>,
+                Option<String>,
+                String,
+            ) = conn
                 .query_row(
-                    "SELECT created, uid, public_key FROM campaign WHERE id = ?1",
+                    "SELECT created, uid, public_key, dialect FROM campaign WHERE id = ?1",
                     [id],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
                 )?;
             let characters = character_rows(conn, id)?
                 .into_iter()
@@ -135,6 +143,7 @@ impl Store {
                     fingerprint: public_key.as_deref().map(crate::key::fingerprint),
                     uid,
                     public_key,
+                    dialect: (dialect != "omen").then_some(dialect),
                 },
                 characters,
                 saved_rolls: saved_rolls(conn, id)?,
@@ -280,9 +289,13 @@ impl Store {
                 Some(uid) => uid.clone(),
                 None => crate::key::new_uid()?,
             };
+            let dialect = export.campaign.dialect.as_deref().unwrap_or("omen");
+            if omen_lang::syntax::Dialect::named(dialect).is_none() {
+                return Err(invalid(format!("unknown dialect `{dialect}`")));
+            }
             conn.execute(
-                "INSERT INTO campaign (name, created, uid, public_key) VALUES (?1, ?2, ?3, ?4)",
-                params![name, export.campaign.created, uid, key.public()],
+                "INSERT INTO campaign (name, created, uid, public_key, dialect) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![name, export.campaign.created, uid, key.public(), dialect],
             )?;
             let id = conn.last_insert_rowid();
             let mut ids = std::collections::HashMap::new();

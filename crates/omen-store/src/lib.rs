@@ -98,7 +98,9 @@ pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
 pub use replay::ReplayReport;
-pub use roll::{ExpressionRoll, RollRecord, check_expression, param_value, roll_expression};
+pub use roll::{
+    ExpressionRoll, RollRecord, check_expression, in_omen_notation, param_value, roll_expression,
+};
 pub use schema::APPLICATION_ID;
 pub use schema::SCHEMA_VERSION;
 pub use stats::{DieStatistics, FaceCount, SessionStatistics};

@@ -95,6 +95,26 @@ pub fn check_expression(
         .map_err(StoreError::Language)
 }
 
+/// `expression` as written in `dialect`, in Omen's notation (its reading, which parses back to the
+/// same program), with the warnings of reading it. Logs and saved rolls hold Omen's notation, so that
+/// they replay the same whatever dialect they were typed in.
+///
+/// # Errors
+/// [`StoreError::Language`] with every diagnostic, spanned in `expression`.
+pub fn in_omen_notation(
+    expression: &str,
+    dialect: &'static omen_lang::syntax::Dialect,
+    params: &BTreeMap<String, Value>,
+    limits: &Limits,
+) -> Result<(String, Vec<Diagnostic>), StoreError> {
+    let options = Options {
+        dialect,
+        ..options(params, limits)?
+    };
+    let checked = compile(expression, &options).map_err(StoreError::Language)?;
+    Ok((checked.reading, checked.warnings))
+}
+
 fn run(
     expression: &str,
     params: &BTreeMap<String, Value>,

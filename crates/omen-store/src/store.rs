@@ -16,6 +16,7 @@ use crate::key::Key;
 use crate::log::{self, Chain, Draft, LogEntry, VerifyReport};
 use crate::roll::{self, RollRecord};
 use crate::schema::{self, SCHEMA_VERSION};
+use omen_lang::syntax::Dialect;
 
 /// How long a writer waits for another process's write to finish before giving up with
 /// [`StoreError::Busy`].
@@ -58,6 +59,14 @@ pub struct Campaign {
     pub created: String,
     pub characters: u64,
     pub log_entries: u64,
+    /// The dice notation its rolls are typed in (`omen roll` in it reads this dialect unless told
+    /// another); logs and saved rolls hold Omen's notation whatever it is.
+    #[serde(default = "omen_dialect")]
+    pub dialect: String,
+}
+
+fn omen_dialect() -> String {
+    "omen".to_string()
 }
 
 /// A character: bound to one rule set, with the sheet it was made from and its current state.
@@ -560,13 +569,15 @@ impl Store {
                 created,
                 characters: 0,
                 log_entries: 0,
+                dialect: omen_dialect(),
             })
         })
     }
 
     const CAMPAIGN_QUERY: &str = "SELECT c.name, c.created,
             (SELECT count(*) FROM character AS h WHERE h.campaign_id = c.id),
-            (SELECT count(*) FROM roll_log AS l WHERE l.campaign_id = c.id)
+            (SELECT count(*) FROM roll_log AS l WHERE l.campaign_id = c.id),
+            c.dialect
          FROM campaign AS c";
 
     fn campaign_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Campaign> {
@@ -575,7 +586,40 @@ impl Store {
             created: row.get(1)?,
             characters: row.get::<_, i64>(2)? as u64,
             log_entries: row.get::<_, i64>(3)? as u64,
+            dialect: row.get(4)?,
         })
+    }
+
+    /// Sets the dice notation `campaign`'s rolls are typed in.
+    ///
+    /// # Errors
+    /// [`StoreError::Invalid`] for a name that is no dialect, [`StoreError::NotFound`].
+    pub fn set_campaign_dialect(
+        &mut self,
+        campaign: &str,
+        dialect: &str,
+    ) -> Result<(), StoreError> {
+        let dialect = omen_lang::syntax::Dialect::named(dialect).ok_or_else(|| {
+            let names: Vec<&str> = omen_lang::syntax::Dialect::names().collect();
+            StoreError::Invalid(format!(
+                "unknown dialect `{dialect}`; the dialects are {}",
+                names.join(", ")
+            ))
+        })?;
+        self.write(|conn| {
+            let id = campaign_id(conn, campaign)?;
+            conn.execute(
+                "UPDATE campaign SET dialect = ?1 WHERE id = ?2",
+                params![dialect.name, id],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The dialect `campaign`'s rolls are typed in (Omen's own for a name this build does not know).
+    fn campaign_dialect(&self, campaign: &str) -> Result<&'static Dialect, StoreError> {
+        let name = self.campaign(campaign)?.dialect;
+        Ok(Dialect::named(&name).unwrap_or_default())
     }
 
     /// Every campaign, by name.
@@ -952,7 +996,38 @@ impl Store {
         dice: &Dice,
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        self.roll_logged(campaign, character, expression, params, None, dice, limits)
+        self.roll_in_dialect(campaign, character, expression, None, params, dice, limits)
+    }
+
+    /// [`Store::roll`] with `expression` read in `dialect`, or (`None`) in the campaign's dialect. A
+    /// roll typed in another dialect than Omen's is logged in Omen's notation (its reading), so that
+    /// the log replays it the same; the warnings are those of reading it as typed.
+    ///
+    /// # Errors
+    /// As [`Store::roll`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn roll_in_dialect(
+        &mut self,
+        campaign: &str,
+        character: Option<&str>,
+        expression: &str,
+        dialect: Option<&'static Dialect>,
+        params: &BTreeMap<String, Value>,
+        dice: &Dice,
+        limits: &Limits,
+    ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
+        let dialect = match dialect {
+            Some(dialect) => dialect,
+            None => self.campaign_dialect(campaign)?,
+        };
+        if dialect == <&Dialect>::default() {
+            return self.roll_logged(campaign, character, expression, params, None, dice, limits);
+        }
+        let (omen, warnings) = roll::in_omen_notation(expression, dialect, params, limits)?;
+        let (entry, mut rolled) =
+            self.roll_logged(campaign, character, &omen, params, None, dice, limits)?;
+        rolled.warnings = warnings;
+        Ok((entry, rolled))
     }
 
     /// Rolls a saved roll, its default parameters overridden by `params`, and logs it.

@@ -521,3 +521,48 @@ fn every_game_doc_example_runs() {
         );
     }
 }
+
+/// `omen campaign set NAME --dialect D`: rolls and saved rolls in the campaign are read in D unless
+/// `--dialect` says otherwise; the log and the saved roll hold Omen's notation.
+#[test]
+fn a_campaign_reads_its_rolls_in_its_dialect_unless_told_another() {
+    let db = new_campaign("campaign_dialect");
+    let roll = |extra: &[&str]| {
+        let mut args = vec![
+            "roll",
+            "3d6>3",
+            "--campaign",
+            "Tak",
+            "--dice",
+            "3,2,4",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        json(&ok(&db, &args))["result"].clone()
+    };
+    // Omen's `>3` counts the 4; Roll20's counts the 3 and the 4.
+    assert_eq!(roll(&[]), 1);
+    ok(&db, &["campaign", "set", "Tak", "--dialect", "roll20"]);
+    assert!(
+        ok(&db, &["campaign", "show", "Tak"])
+            .stdout
+            .contains("dialect: roll20")
+    );
+    assert_eq!(roll(&[]), 2);
+    assert_eq!(roll(&["--dialect", "omen"]), 1);
+    ok(&db, &["save", "pool", "3d6>3"]);
+    assert!(
+        ok(&db, &["saved", "list"]).stdout.contains("3d6>=3"),
+        "the saved roll holds Omen's notation"
+    );
+    let log = ok(&db, &["log", "list", "--format", "json"]);
+    assert!(log.stdout.contains("3d6>=3"), "{}", log.stdout);
+    assert!(
+        ok(&db, &["log", "replay"])
+            .stdout
+            .contains("replayed 3 entries")
+    );
+    let bad = at(&db, &["campaign", "set", "Tak", "--dialect", "icepool"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+}

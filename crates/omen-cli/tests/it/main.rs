@@ -18,6 +18,7 @@ mod script;
 mod stateful;
 mod views;
 mod width;
+mod worked_examples;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -131,3 +131,38 @@ fn parameters_reach_the_script() {
     assert_eq!(v["outcomes"].as_array().unwrap().len(), 16);
     assert_eq!(v["mean"], "21/2");
 }
+
+/// Roll20's critical marks: `omen prob` reports P(critical success) and P(critical failure) exactly,
+/// and `omen roll` marks the dice (`^`, `_`) without changing the total.
+#[test]
+fn critical_marks_have_exact_probabilities_and_show_in_the_roll() {
+    let run = crate::omen(&[
+        "prob",
+        "--dialect",
+        "roll20",
+        "1d20cs>18cf<2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = crate::json(&run);
+    assert_eq!(report["critical_success_probability"], "3/20");
+    assert_eq!(report["critical_failure_probability"], "1/10");
+    let text = crate::omen(&["prob", "--dialect", "roll20", "1d20cs>18cf<2"]);
+    assert!(
+        text.stdout.contains("P(critical success)"),
+        "{}",
+        text.stdout
+    );
+    let rolled = crate::omen(&[
+        "roll",
+        "--dialect",
+        "roll20",
+        "3d20cs>18cf<2sd",
+        "--dice",
+        "2,19,7",
+    ]);
+    assert_eq!(rolled.code, 0, "{}", rolled.stderr);
+    assert!(rolled.stdout.contains("[19^, 7, 2_]"), "{}", rolled.stdout);
+    assert!(rolled.stdout.contains("total: 28"), "{}", rolled.stdout);
+}

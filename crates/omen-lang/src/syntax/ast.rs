@@ -246,6 +246,8 @@ pub enum Modifier {
         point: Option<ComparePoint>,
         /// `!o` (Foundry's `xo`, Avrae's `ra`, Dice Maiden's `e`): each die explodes at most once.
         once: bool,
+        /// `!p`, `!!p` (penetrating): each extra roll counts one less than it shows.
+        penetrate: bool,
     },
     /// `ro<=2`: reroll once.
     RerollOnce(ComparePoint),
@@ -261,6 +263,14 @@ pub enum Modifier {
     Success(ComparePoint),
     /// `f<=1`, `f1` (meaning `f=1`): subtract the dice (members) meeting it from the count.
     Failure(ComparePoint),
+    /// `cs>=19`, `cf1`, bare `cs`/`cf` (the highest/lowest face): mark critical successes (failures)
+    /// in the transcript; the total is unchanged.
+    Critical {
+        failure: bool,
+        point: Option<ComparePoint>,
+    },
+    /// `sa`, `sd`: show the dice sorted (ascending, descending) in the transcript.
+    Sort { descending: bool },
 }
 
 impl Modifier {

@@ -44,10 +44,36 @@ pub enum Word {
     CountFailures,
     /// The total minus the target (Foundry's `ms`): `ms>=10` is `total - 10`, `ms<=10` is `10 - total`.
     MarginOfSuccess,
-    /// Display only in the source (Roll20's and rpg-dice-roller's critical markers `cs`/`cf`, sorting
-    /// `s`/`sa`/`sd`): the total is unchanged, so the modifier is read and dropped. Takes a point when
-    /// `true`.
+    /// Display only in the source (Dice Maiden's `s`, simple output): the total is unchanged, so the
+    /// modifier is read and dropped. Takes a point when `true`.
     DisplayOnly(bool),
+    /// Mark the dice meeting the point as critical successes in the transcript (Roll20's and
+    /// rpg-dice-roller's `cs`; the highest face when there is no point). The total is unchanged.
+    CriticalSuccess,
+    /// Mark critical failures (`cf`; the lowest face when there is no point).
+    CriticalFailure,
+    /// Show the dice sorted in the transcript (`s`, `sa`, `sd`). The total is unchanged.
+    Sort { descending: bool },
+    /// Count the dice meeting the point, a bare number meaning "at most" (Dice Maiden's `tl`).
+    CountSuccessesAtMost,
+    /// Reroll once, a bare number meaning "at least" (Dice Maiden's `rg`).
+    RerollOnceAtLeast,
+    /// Reroll while the point holds, a bare number meaning "at least" (Dice Maiden's `irg`).
+    RerollRecursiveAtLeast,
+    /// Keep the dice meeting the point, the others count 0 (Avrae's `k3`, `k>3`: by value, not by rank).
+    KeepValues,
+    /// Drop the dice meeting the point (Avrae's `p3`).
+    DropValues,
+    /// The dice meeting the point count minus their value (Foundry's `sf`).
+    SubtractFailures,
+    /// Count the even dice (Foundry's `even`).
+    CountEven,
+    /// Count the odd dice (Foundry's `odd`).
+    CountOdd,
+    /// Roll N more dice and drop the N lowest before anything else (Dice Maiden's `advN`).
+    Advantage,
+    /// Roll N more dice and drop the N highest before anything else (Dice Maiden's `disN`).
+    Disadvantage,
     /// A construct of the source that Omen cannot compute yet: refused with this explanation.
     Unsupported(&'static str),
 }
@@ -120,6 +146,10 @@ impl Default for &'static Dialect {
 const OMEN_WORDS: &[(&str, Word)] = &[
     ("min", Word::ClampMin),
     ("max", Word::ClampMax),
+    ("cs", Word::CriticalSuccess),
+    ("cf", Word::CriticalFailure),
+    ("sa", Word::Sort { descending: false }),
+    ("sd", Word::Sort { descending: true }),
     ("kh", Word::KeepHighest),
     ("kl", Word::KeepLowest),
     ("dh", Word::DropHighest),
@@ -170,16 +200,16 @@ pub static ROLL20: Dialect = Dialect {
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
-        ("cs", Word::DisplayOnly(true)),
-        ("cf", Word::DisplayOnly(true)),
-        ("sa", Word::DisplayOnly(false)),
-        ("sd", Word::DisplayOnly(false)),
+        ("cs", Word::CriticalSuccess),
+        ("cf", Word::CriticalFailure),
+        ("sa", Word::Sort { descending: false }),
+        ("sd", Word::Sort { descending: true }),
         ("mt", Word::Unsupported(MATCHING)),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
         ("r", Word::RerollRecursive),
         ("f", Word::Failure),
-        ("s", Word::DisplayOnly(false)),
+        ("s", Word::Sort { descending: false }),
         ("m", Word::Unsupported(MATCHING)),
     ],
     inclusive_points: true,
@@ -214,18 +244,9 @@ pub static FOUNDRY: Dialect = Dialect {
         ("cs", Word::CountSuccesses),
         ("cf", Word::CountFailures),
         ("df", Word::Failure),
-        (
-            "sf",
-            Word::Unsupported("subtracting failures (`sf`) is not computed yet"),
-        ),
-        (
-            "even",
-            Word::Unsupported("counting even results (`even`) is not computed yet"),
-        ),
-        (
-            "odd",
-            Word::Unsupported("counting odd results (`odd`) is not computed yet"),
-        ),
+        ("sf", Word::SubtractFailures),
+        ("even", Word::CountEven),
+        ("odd", Word::CountOdd),
         ("ms", Word::MarginOfSuccess),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
@@ -263,20 +284,8 @@ pub static AVRAE: Dialect = Dialect {
         ("rr", Word::RerollRecursive),
         ("ra", Word::ExplodeOnce),
         ("e", Word::Explode),
-        (
-            "k",
-            Word::Unsupported(
-                "in Avrae `k3` keeps the dice showing 3; keeping by value is not computed yet: write \
-             `kh3` to keep the highest three",
-            ),
-        ),
-        (
-            "p",
-            Word::Unsupported(
-                "in Avrae `p3` drops the dice showing 3; dropping by value is not computed yet: write \
-             `pl3` to drop the lowest three",
-            ),
-        ),
+        ("k", Word::KeepValues),
+        ("p", Word::DropValues),
     ],
     inclusive_points: false,
     whitespace_ends_dice: false,
@@ -307,16 +316,16 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
         ("dl", Word::DropLowest),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
-        ("cs", Word::DisplayOnly(true)),
-        ("cf", Word::DisplayOnly(true)),
-        ("sa", Word::DisplayOnly(false)),
-        ("sd", Word::DisplayOnly(false)),
+        ("cs", Word::CriticalSuccess),
+        ("cf", Word::CriticalFailure),
+        ("sa", Word::Sort { descending: false }),
+        ("sd", Word::Sort { descending: true }),
         ("uo", Word::Unsupported(UNIQUE)),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
         ("r", Word::RerollRecursive),
         ("f", Word::Failure),
-        ("s", Word::DisplayOnly(false)),
+        ("s", Word::Sort { descending: false }),
         ("u", Word::Unsupported(UNIQUE)),
     ],
     inclusive_points: false,
@@ -340,9 +349,18 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     name: "dice-maiden",
     source: "Dice Maiden",
     words: &[
+        ("adv", Word::Advantage),
+        ("dis", Word::Disadvantage),
+        ("irg", Word::RerollRecursiveAtLeast),
         ("ie", Word::Explode),
         ("ir", Word::RerollRecursive),
         ("kl", Word::KeepLowest),
+        (
+            "km",
+            Word::Unsupported("keeping the middle dice (`km`) is not computed yet"),
+        ),
+        ("rg", Word::RerollOnceAtLeast),
+        ("tl", Word::CountSuccessesAtMost),
         ("t", Word::CountSuccesses),
         ("f", Word::Failure),
         ("e", Word::ExplodeOnce),

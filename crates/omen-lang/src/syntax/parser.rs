@@ -180,6 +180,8 @@ pub fn parse_with(
         warnings: Vec::new(),
         lowest_face: None,
         margin: None,
+        rescore: None,
+        advantage: None,
         rounding: 0,
         after_name_point: false,
         spaced_modifier: false,
@@ -322,6 +324,12 @@ struct Parser<'s> {
     lowest_face: Option<i64>,
     /// Foundry's `ms` read after the dice term being parsed: the term becomes its margin of success.
     margin: Option<(ComparePoint, Span)>,
+    /// A per-die score read after the dice term being parsed (Avrae's `k3`/`p3`, Foundry's `sf`, `even`,
+    /// `odd`): the term's die is relabelled with each face's score.
+    rescore: Option<(Rescore, Span)>,
+    /// Dice Maiden's `adv`/`dis` read after the dice term being parsed: extra dice (advantage above 0,
+    /// disadvantage below) discarded before anything else.
+    advantage: Option<(i64, Span)>,
     /// How many `floor(…)`, `ceil(…)` and `round(…)` calls are open: a division inside one says how its
     /// fraction is rounded.
     rounding: usize,
@@ -2473,11 +2481,73 @@ impl<'s> Parser<'s> {
         let d = self.take_word_prefix(1);
         let start = count.as_ref().map_or(d.start, |count| count.span.start);
         let sides = self.parse_sides(d);
-        let outer = (self.lowest_face.take(), self.margin.take());
+        let outer = (
+            self.lowest_face.take(),
+            self.margin.take(),
+            self.rescore.take(),
+            self.advantage.take(),
+        );
         self.lowest_face = lowest_face(&sides.node);
-        let modifiers = self.parse_modifiers();
+        let mut modifiers = self.parse_modifiers();
         let margin = std::mem::replace(&mut self.margin, outer.1);
+        let rescore = std::mem::replace(&mut self.rescore, outer.2);
+        let advantage = std::mem::replace(&mut self.advantage, outer.3);
         self.lowest_face = outer.0;
+        let mut count = count;
+        let mut sides = sides;
+        if let Some((rescore, at)) = rescore {
+            match rescored_faces(&sides.node, rescore, &modifiers) {
+                Ok(faces) => {
+                    let span = sides.span;
+                    let faces = faces
+                        .into_iter()
+                        .map(|f| Spanned::new(FaceItem::Face(f), span))
+                        .collect();
+                    sides = Spanned::new(Sides::Custom(faces), span);
+                }
+                Err(why) => self.report(
+                    Diagnostic::error("unsupported-modifier", at, why)
+                        .with_help("see docs/dialects.md for what each dialect supports"),
+                ),
+            }
+        }
+        if let Some((net, at)) = advantage.filter(|(net, _)| *net != 0) {
+            let plain = modifiers.iter().all(|m| {
+                matches!(
+                    m.node,
+                    Modifier::Keep { .. } | Modifier::Success(_) | Modifier::Failure(_)
+                )
+            });
+            if plain {
+                let extra = i64::try_from(net.unsigned_abs()).unwrap_or(i64::MAX);
+                count = Some(add_dice(count, extra, at));
+                let which = if net > 0 {
+                    KeepWhich::DropLowest
+                } else {
+                    KeepWhich::DropHighest
+                };
+                modifiers.insert(
+                    0,
+                    Spanned::new(
+                        Modifier::Keep {
+                            which,
+                            count: extra,
+                        },
+                        at,
+                    ),
+                );
+            } else {
+                self.report(
+                    Diagnostic::error(
+                        "unsupported-modifier",
+                        at,
+                        "Dice Maiden's `adv`/`dis` discard dice before exploding or rerolling; that \
+                         order is not computed yet",
+                    )
+                    .with_help("use `adv`/`dis` with keep, drop and counting only"),
+                );
+            }
+        }
         let dice = Expr::new(
             ExprKind::Dice(Box::new(DiceExpr {
                 count,
@@ -2756,20 +2826,18 @@ impl<'s> Parser<'s> {
     fn parse_explode(&mut self) -> Option<Modifier> {
         let bang = self.bump();
         let compound = self.eat(TokenKind::Bang).is_some();
-        if self.word_starts_with(self.peek(), b'p') && self.peek().span.start == self.prev_end {
-            let written = self.take_word_prefix(1);
-            self.report(
-                Diagnostic::error(
-                    "unsupported-modifier",
-                    Span::new(bang.span.start, written.end),
-                    "penetrating explosions (`!p`, `!!p`) are not computed yet",
-                )
-                .with_help("`!` explodes without the −1 on each extra die"),
-            );
-            return None;
+        // `!p`, `!!p`: penetrating. A `p` that does not start a run of modifier words is a name.
+        let penetrate = self.word_starts_with(self.peek(), b'p')
+            && self.peek().span.start == self.prev_end
+            && self
+                .dialect
+                .is_modifier_run(&self.text(self.peek().span)[1..]);
+        if penetrate {
+            self.take_word_prefix(1);
         }
         // `!o`: explode once. Not after `!!`: a compounded die that stops after one extra is `!o` too.
         let once = !compound
+            && !penetrate
             && self.word_starts_with(self.peek(), b'o')
             && self.peek().span.start == self.prev_end
             && self
@@ -2798,6 +2866,7 @@ impl<'s> Parser<'s> {
             compound,
             point,
             once,
+            penetrate,
         })
     }
 
@@ -3041,16 +3110,102 @@ impl<'s> Parser<'s> {
                     compound: false,
                     point,
                     once: meaning == Word::ExplodeOnce,
+                    penetrate: false,
                 })
             }
             Word::CountSuccesses | Word::CountFailures => {
                 point(self, false, false, "counts the dice").map(Modifier::Success)
+            }
+            Word::CountSuccessesAtMost => {
+                point(self, false, true, "counts the dice").map(Modifier::Success)
+            }
+            Word::RerollOnceAtLeast => {
+                point(self, false, false, "rerolls once the dice").map(Modifier::RerollOnce)
+            }
+            Word::RerollRecursiveAtLeast => {
+                point(self, false, false, "rerolls the dice").map(Modifier::RerollRecursive)
+            }
+            Word::KeepValues | Word::DropValues | Word::SubtractFailures => {
+                let point = point(self, false, false, "")?;
+                let at = Span::new(keyword_span.start, self.prev_end);
+                let rescore = match (meaning, point.value) {
+                    (_, PointValue::Name(name)) => {
+                        self.report(
+                            Diagnostic::error(
+                                "unsupported-modifier",
+                                name.span,
+                                format!("`{written}` takes a number here, not a name"),
+                            )
+                            .with_help("write the number, e.g. `k3` or `sf<3`"),
+                        );
+                        return None;
+                    }
+                    (Word::KeepValues, PointValue::Int(v)) => Rescore::Keep(point.op, v),
+                    (Word::DropValues, PointValue::Int(v)) => Rescore::Drop(point.op, v),
+                    (_, PointValue::Int(v)) => Rescore::SubtractFailures(point.op, v),
+                };
+                self.set_rescore(rescore, at);
+                None
+            }
+            Word::CountEven | Word::CountOdd => {
+                let rescore = Rescore::Parity(meaning == Word::CountEven);
+                self.set_rescore(rescore, keyword_span);
+                None
+            }
+            Word::Advantage | Word::Disadvantage => {
+                let token = self.peek();
+                let levels = if token.kind == TokenKind::Number
+                    && (token.span.start == keyword_span.end || self.spaced_modifier)
+                {
+                    self.bump();
+                    self.int_value(token.span, false, token.span)?
+                } else {
+                    1
+                };
+                let signed = if meaning == Word::Advantage {
+                    levels
+                } else {
+                    -levels
+                };
+                let at = Span::new(keyword_span.start, self.prev_end);
+                let (net, span) = self.advantage.unwrap_or((0, at));
+                self.advantage = Some((net.saturating_add(signed), span.to(at)));
+                None
             }
             Word::MarginOfSuccess => {
                 let point = point(self, false, false, "")?;
                 self.margin = Some((point, Span::new(keyword_span.start, self.prev_end)));
                 None
             }
+            Word::CriticalSuccess | Word::CriticalFailure => {
+                let failure = meaning == Word::CriticalFailure;
+                let point = match self.parse_point(failure) {
+                    Point::Present(point) => {
+                        self.warn_point(
+                            point.op,
+                            Some(&point.value),
+                            Span::new(keyword_span.end, keyword_span.end),
+                            "marks the dice",
+                        );
+                        Some(point)
+                    }
+                    Point::Absent => None,
+                    Point::Invalid => return None,
+                };
+                if !failure && self.dialect.warn_other_readings {
+                    self.warnings.push(
+                        Diagnostic::warning(
+                            "critical-differs-in-foundry",
+                            Span::new(keyword_span.start, self.prev_end),
+                            "`cs` marks critical successes in the transcript and leaves the total; in \
+                             Foundry `cs` counts the dice meeting the point",
+                        )
+                        .with_help("to count them, write the point alone, e.g. `10d6>4`"),
+                    );
+                }
+                Some(Modifier::Critical { failure, point })
+            }
+            Word::Sort { descending } => Some(Modifier::Sort { descending }),
             Word::DisplayOnly(takes_point) => {
                 if takes_point {
                     let _ = self.parse_point(false);
@@ -3071,6 +3226,22 @@ impl<'s> Parser<'s> {
                 None
             }
         }
+    }
+
+    /// Records a per-die score for the dice term being read; a second one on the same term is refused.
+    fn set_rescore(&mut self, rescore: Rescore, at: Span) {
+        if self.rescore.is_some() {
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "two modifiers that score each die by its value on one dice term are not computed yet",
+                )
+                .with_help("split the roll into two dice terms"),
+            );
+            return;
+        }
+        self.rescore = Some((rescore, at));
     }
 
     /// The count after a keep/drop keyword: a number, or 1 when left out (also when another modifier
@@ -3178,6 +3349,123 @@ fn lowest_face(sides: &Sides) -> Option<i64> {
                 FaceItem::Face(n) | FaceItem::Range(n, _) => n,
             })
             .min(),
+    }
+}
+
+/// How a dialect's value-based modifier scores each die (only on a term with no other modifier, where
+/// scoring each die is relabelling its faces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rescore {
+    /// Avrae's `k3`, `k>3`: the dice meeting the point count their value, the rest 0.
+    Keep(CompareOp, i64),
+    /// Avrae's `p3`: the dice meeting the point count 0, the rest their value.
+    Drop(CompareOp, i64),
+    /// Foundry's `sf<3`: the dice meeting the point count minus their value.
+    SubtractFailures(CompareOp, i64),
+    /// Foundry's `even` (true) and `odd`: each die meeting it counts 1, the rest 0.
+    Parity(bool),
+}
+
+impl Rescore {
+    /// The score of `face`; `None` when it does not fit in 64 bits (`sf` of the lowest number).
+    fn score(self, face: i64) -> Option<i64> {
+        let meets = |op: CompareOp, v: i64| match op {
+            CompareOp::Ge => face >= v,
+            CompareOp::Gt => face > v,
+            CompareOp::Le => face <= v,
+            CompareOp::Lt => face < v,
+            CompareOp::Eq => face == v,
+            CompareOp::Ne => face != v,
+        };
+        Some(match self {
+            Rescore::Keep(op, v) => face * i64::from(meets(op, v)),
+            Rescore::Drop(op, v) => face * i64::from(!meets(op, v)),
+            Rescore::SubtractFailures(op, v) if meets(op, v) => face.checked_neg()?,
+            Rescore::SubtractFailures(..) => face,
+            Rescore::Parity(even) => i64::from((face.rem_euclid(2) == 0) == even),
+        })
+    }
+}
+
+/// The most faces a die relabelled by a per-die score may list.
+const MAX_RESCORED_FACES: i64 = 1000;
+
+/// The faces of a die relabelled by `rescore`, or why that cannot be done.
+fn rescored_faces(
+    sides: &Sides,
+    rescore: Rescore,
+    modifiers: &[Spanned<Modifier>],
+) -> Result<Vec<i64>, String> {
+    if !modifiers.is_empty() {
+        return Err(
+            "scoring each die by its value together with other modifiers on one dice term is not \
+             computed yet"
+                .to_string(),
+        );
+    }
+    let faces: Vec<i64> = match sides {
+        Sides::Number(Expr {
+            node: ExprKind::Number(n),
+            ..
+        }) if (1..=MAX_RESCORED_FACES).contains(n) => (1..=*n).collect(),
+        Sides::Percent => (1..=100).collect(),
+        Sides::Fudge => vec![-1, 0, 1],
+        Sides::Custom(items) => {
+            let mut faces = Vec::new();
+            for item in items {
+                match item.node {
+                    FaceItem::Face(n) => faces.push(n),
+                    FaceItem::Range(lo, hi) => {
+                        if hi.saturating_sub(lo) > MAX_RESCORED_FACES {
+                            return Err(format!(
+                                "scoring each die by its value needs at most {MAX_RESCORED_FACES} faces"
+                            ));
+                        }
+                        faces.extend(lo..=hi);
+                    }
+                }
+                if faces.len() as i64 > MAX_RESCORED_FACES {
+                    return Err(format!(
+                        "scoring each die by its value needs at most {MAX_RESCORED_FACES} faces"
+                    ));
+                }
+            }
+            faces
+        }
+        Sides::Number(_) => {
+            return Err(format!(
+                "scoring each die by its value needs a die of 1 to {MAX_RESCORED_FACES} sides written \
+                 as a number"
+            ));
+        }
+    };
+    faces
+        .into_iter()
+        .map(|f| rescore.score(f))
+        .collect::<Option<Vec<i64>>>()
+        .ok_or_else(|| "a scored face does not fit in a 64-bit integer".to_string())
+}
+
+/// `count` dice plus `extra` more (Dice Maiden's advantage dice).
+fn add_dice(count: Option<Expr>, extra: i64, at: Span) -> Expr {
+    match count {
+        None => Expr::new(ExprKind::Number(extra.saturating_add(1)), at),
+        Some(Expr {
+            node: ExprKind::Number(n),
+            span,
+        }) => Expr::new(ExprKind::Number(n.saturating_add(extra)), span),
+        Some(count) => {
+            let span = count.span;
+            let paren = Expr::new(ExprKind::Paren(Box::new(count)), span);
+            Expr::new(
+                ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(paren),
+                    Box::new(Expr::new(ExprKind::Number(extra), at)),
+                ),
+                span,
+            )
+        }
     }
 }
 

@@ -325,10 +325,14 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                 compound,
                 point,
                 once,
+                penetrate,
             } => {
                 out.push_str(if *compound { "!!" } else { "!" });
                 if *once {
                     out.push('o');
+                }
+                if *penetrate {
+                    out.push('p');
                 }
                 match point {
                     Some(p) => compare_point(out, p),
@@ -370,6 +374,13 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                 out.push('f');
                 compare_point(out, p);
             }
+            Modifier::Critical { failure, point } => {
+                out.push_str(if *failure { "cf" } else { "cs" });
+                if let Some(p) = point {
+                    compare_point(out, p);
+                }
+            }
+            Modifier::Sort { descending } => out.push_str(if *descending { "sd" } else { "sa" }),
         }
     }
 }

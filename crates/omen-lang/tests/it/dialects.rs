@@ -152,6 +152,22 @@ fn explode(die: &Dist, pred: &dyn Fn(i64) -> bool, depth: u64) -> Dist {
     out
 }
 
+/// A penetrating die: like [`explode`], but each extra die counts one less than it shows (whether it
+/// explodes again is decided on what it shows).
+fn penetrate(die: &Dist, pred: &dyn Fn(i64) -> bool, depth: u64, shift: i64) -> Dist {
+    let mut out = Dist::new();
+    for (f, p) in die {
+        if pred(*f) && depth > 0 {
+            for (g, r) in penetrate(die, pred, depth - 1, 1) {
+                *out.entry(f - shift + g).or_insert_with(Q::zero) += p * r;
+            }
+        } else {
+            *out.entry(f - shift).or_insert_with(Q::zero) += p.clone();
+        }
+    }
+    out
+}
+
 fn floor_div(a: i64, b: i64) -> i64 {
     a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0)
 }
@@ -319,7 +335,16 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
         ),
         ("roll20", "1d6/2", Refused("fraction-division")),
         ("roll20", "3d6m", Refused("unsupported-modifier")),
-        ("roll20", "3d6!p", Refused("unsupported-modifier")),
+        (
+            "roll20",
+            "3d6!p",
+            Means(sum_of(3, &penetrate(&d6, &|f| f == 6, DEPTH, 0))),
+        ),
+        (
+            "roll20",
+            "2d6!p>5",
+            Means(sum_of(2, &penetrate(&d6, &|f| f >= 5, DEPTH, 0))),
+        ),
         // Foundry VTT dice modifiers.
         (
             "foundry",
@@ -406,8 +431,21 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "5d10xo",
             Means(sum_of(5, &explode(&d(10), &|f| f == 10, 1))),
         ),
-        ("foundry", "6d6sf<3", Refused("unsupported-modifier")),
-        ("foundry", "4d6even", Refused("unsupported-modifier")),
+        (
+            "foundry",
+            "6d6sf<3",
+            Means(sum_of(6, &map(&d6, |f| if f < 3 { -f } else { f }))),
+        ),
+        (
+            "foundry",
+            "4d6even",
+            Means(each(4, &d6, |f| i64::from(f % 2 == 0))),
+        ),
+        (
+            "foundry",
+            "5d10odd",
+            Means(each(5, &d(10), |f| i64::from(f % 2 == 1))),
+        ),
         ("foundry", "1d20/2", Refused("fraction-division")),
         // avrae/d20.
         (
@@ -464,8 +502,26 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "1d20 > 10",
             Means(map(&d20, |x| i64::from(x > 10))),
         ),
-        ("avrae", "4d6k3", Refused("unsupported-modifier")),
-        ("avrae", "4d6p1", Refused("unsupported-modifier")),
+        (
+            "avrae",
+            "4d6k3",
+            Means(sum_of(4, &map(&d6, |f| if f == 3 { f } else { 0 }))),
+        ),
+        (
+            "avrae",
+            "4d6p1",
+            Means(sum_of(4, &map(&d6, |f| if f == 1 { 0 } else { f }))),
+        ),
+        (
+            "avrae",
+            "8d6k>3",
+            Means(sum_of(8, &map(&d6, |f| if f > 3 { f } else { 0 }))),
+        ),
+        (
+            "avrae",
+            "4d6p<3",
+            Means(sum_of(4, &map(&d6, |f| if f < 3 { 0 } else { f }))),
+        ),
         ("avrae", "1d6ra6", Means(explode(&d6, &|f| f == 6, 1))),
         ("avrae", "1d20/2", Refused("fraction-division")),
         // rpg-dice-roller.
@@ -588,7 +644,21 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "floor(1d20/3)",
             Means(map(&d20, |x| floor_div(x, 3))),
         ),
-        ("rpg-dice-roller", "2d6!p", Refused("unsupported-modifier")),
+        (
+            "rpg-dice-roller",
+            "2d6!p",
+            Means(sum_of(2, &penetrate(&d6, &|f| f == 6, DEPTH, 0))),
+        ),
+        (
+            "rpg-dice-roller",
+            "2d6!!p",
+            Means(sum_of(2, &penetrate(&d6, &|f| f == 6, DEPTH, 0))),
+        ),
+        (
+            "rpg-dice-roller",
+            "1d6!p>4",
+            Means(penetrate(&d6, &|f| f > 4, DEPTH, 0)),
+        ),
         ("rpg-dice-roller", "4d6u", Refused("unsupported-modifier")),
         // Dice Maiden.
         ("dice-maiden", "1d20+5", Means(add(&d20, &constant(5)))),
@@ -640,6 +710,44 @@ fn examples() -> Vec<(&'static str, &'static str, Expect)> {
             "3d6 e6",
             Means(sum_of(3, &explode(&d6, &|f| f >= 6, 1))),
         ),
+        (
+            "dice-maiden",
+            "6d10 tl3",
+            Means(each(6, &d(10), |f| i64::from(f <= 3))),
+        ),
+        (
+            "dice-maiden",
+            "4d6 rg5",
+            Means(sum_of(4, &reroll_once(&d6, |f| f >= 5))),
+        ),
+        (
+            "dice-maiden",
+            "2d6 irg5",
+            Means(sum_of(2, &reroll_until(&d6, |f| f >= 5))),
+        ),
+        (
+            "dice-maiden",
+            "1d20 adv1",
+            Means(pool(&n_dice(2, &d20), keep_highest(1))),
+        ),
+        (
+            "dice-maiden",
+            "3d6 dis1",
+            Means(pool(&n_dice(4, &d6), keep_lowest(3))),
+        ),
+        (
+            "dice-maiden",
+            "2d6 adv2 dis1",
+            Means(pool(&n_dice(3, &d6), keep_highest(2))),
+        ),
+        (
+            "dice-maiden",
+            "4d6 adv1 t5",
+            Means(pool(&n_dice(5, &d6), |faces| {
+                sorted(faces).iter().skip(1).filter(|f| **f >= 5).count() as i64
+            })),
+        ),
+        ("dice-maiden", "4d6 km2", Refused("unsupported-modifier")),
     ]
 }
 
@@ -665,9 +773,11 @@ fn each_dialect_gives_its_sources_documented_meaning_or_refuses() {
 }
 
 /// The coverage the issue asks for: at least 95% of the documented examples give the source's meaning,
-/// per dialect, and every other one is refused (never read another way; the test above checks that).
+/// and every other one is refused (never read another way; the test above checks that). The refused
+/// ones today: `/` keeping the fraction (Roll20, Foundry, Avrae), Roll20's matching `m`,
+/// rpg-dice-roller's unique `u` and Dice Maiden's keep-middle `km`.
 #[test]
-fn at_least_85_percent_of_the_dialect_examples_give_the_sources_meaning() {
+fn at_least_95_percent_of_the_dialect_examples_give_the_sources_meaning() {
     let mut per_dialect: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (dialect, _, expect) in examples() {
         let entry = per_dialect.entry(dialect).or_default();
@@ -679,7 +789,110 @@ fn at_least_85_percent_of_the_dialect_examples_give_the_sources_meaning() {
     assert_eq!(per_dialect.len(), 5, "{per_dialect:?}");
     let meant: usize = per_dialect.values().map(|(m, _)| m).sum();
     let all: usize = per_dialect.values().map(|(_, a)| a).sum();
-    // A floor against regressions, not the goal: the goal is 95%, and today 103 of the 114 examples
-    // give the source's meaning while the rest are refused with an error (never read another way).
-    assert!(meant * 100 >= all * 85, "{meant} of {all}: {per_dialect:?}");
+    assert!(meant * 100 >= all * 95, "{meant} of {all}: {per_dialect:?}");
+    // No dialect is left far behind either.
+    for (dialect, (m, a)) in &per_dialect {
+        assert!(m * 100 >= a * 90, "{dialect}: {m} of {a}");
+    }
+}
+
+/// The faces and marks of the dice of the first dice term of `source` rolled with `faces`.
+fn rolled_dice(dialect: &str, source: &str, faces: Vec<i64>) -> Vec<(i64, Vec<&'static str>)> {
+    let options = options(dialect);
+    let checked = compile(source, &options).expect("compiles");
+    let mut dice = omen_core::ScriptedDice::new(faces);
+    let roll = omen_lang::sample(&checked.program, &options.limits, &mut dice).expect("rolls");
+    fn first(node: &omen_lang::RollNode) -> Option<Vec<(i64, Vec<&'static str>)>> {
+        match &node.kind {
+            omen_lang::RollKind::Dice { dice, .. } => {
+                Some(dice.iter().map(|d| (d.value, d.marks.clone())).collect())
+            }
+            omen_lang::RollKind::Binary { left, right, .. } => first(left).or_else(|| first(right)),
+            _ => None,
+        }
+    }
+    first(&roll.tree).expect("a dice term")
+}
+
+/// Roll20's `cs`/`cf` mark criticals in the transcript (its points include the value), and sorting
+/// orders the dice shown; neither changes the total.
+#[test]
+fn critical_marks_and_sorting_show_in_the_transcript() {
+    let dice = rolled_dice("roll20", "3d20cs>18cf<2", vec![18, 2, 20]);
+    assert_eq!(
+        dice,
+        [
+            (18, vec!["critical-success"]),
+            (2, vec!["critical-failure"]),
+            (20, vec!["critical-success"])
+        ]
+    );
+    let bare = rolled_dice("rpg-dice-roller", "2d6cscf", vec![6, 1]);
+    assert_eq!(
+        bare,
+        [(6, vec!["critical-success"]), (1, vec!["critical-failure"])]
+    );
+    let sorted: Vec<i64> = rolled_dice("roll20", "4d6sd", vec![2, 5, 1, 3])
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(sorted, [5, 3, 2, 1]);
+    let sorted: Vec<i64> = rolled_dice("omen", "4d6sa+1", vec![2, 5, 1, 3])
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(sorted, [1, 2, 3, 5]);
+}
+
+/// `prob` reports P(critical success) and P(critical failure) exactly: P(some marked die meets its
+/// point), worked out here by hand.
+#[test]
+fn exact_probability_of_a_critical() {
+    let criticals = |dialect: &str, source: &str| {
+        let options = options(dialect);
+        let checked = compile(source, &options).expect("compiles");
+        let r = exact(&checked.program, &options.limits).expect("exact");
+        let show = |p: Option<omen_core::Probability>| p.map(|p| p.to_string());
+        (show(r.criticals.success), show(r.criticals.failure))
+    };
+    let s = |t: &str| Some(t.to_string());
+    // Roll20's points include the value: 18, 19 or 20; 1 or 2.
+    assert_eq!(criticals("roll20", "1d20cs>18cf<2"), (s("3/20"), s("1/10")));
+    // Bare marks: the highest face, the lowest.
+    assert_eq!(criticals("roll20", "2d20cs"), (s("39/400"), None));
+    assert_eq!(
+        criticals("rpg-dice-roller", "5d20cs>=16"),
+        (s("781/1024"), None)
+    );
+    // A die that explodes shows a 6 exactly when its first roll does.
+    assert_eq!(criticals("omen", "1d6!cs"), (s("1/6"), None));
+    // Two marked terms are independent: 1 − (5/6)·(3/4).
+    assert_eq!(criticals("omen", "1d6cs + 1d4cs"), (s("3/8"), None));
+    assert_eq!(criticals("omen", "4d6cf+2"), (None, s("671/1296")));
+    // Not covered: a marked term inside a branch.
+    assert_eq!(
+        criticals("omen", "if 1d2 = 1 then 1d6cs else 0"),
+        (None, None)
+    );
+    assert_eq!(criticals("omen", "3d6"), (None, None));
+}
+
+/// Hostile counts and faces on the new constructs: an error, never a panic.
+#[test]
+fn extreme_values_on_dialect_constructs_are_errors_not_panics() {
+    for (dialect, source) in [
+        ("dice-maiden", "1d20 adv9223372036854775807"),
+        ("dice-maiden", "d20 dis9223372036854775807 adv1"),
+        ("foundry", "2d{-9223372036854775808,1}sf<0"),
+        ("avrae", "4d1000000k3"),
+        ("omen", "2d{-9223372036854775808,0}!p=0"),
+        ("omen", "2d{-9223372036854775808,0}!!p=0cs"),
+    ] {
+        let options = options(dialect);
+        if let Ok(checked) = compile(source, &options) {
+            let _ = exact(&checked.program, &options.limits);
+            let mut dice = omen_core::ChaChaDice::from_seed(7);
+            let _ = omen_lang::sample(&checked.program, &options.limits, &mut dice);
+        }
+    }
 }

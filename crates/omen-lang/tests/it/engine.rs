@@ -38,6 +38,11 @@ fn fixed_expressions_match_brute_force() {
         "3d4!>=4",
         "2d6!ro1",
         "2d4!min2",
+        "2d4!p",
+        "2d4!p>=3ro1",
+        "3d4!p>=4",
+        "2d4!!p>=3kh1",
+        "2d4!p>=3>=3f1",
         "dF",
         "4dF",
         "3d{1,1,2,3}",
@@ -90,6 +95,7 @@ fn dice_term() -> impl Strategy<Value = String> {
         1 => Just("!".to_string()),
         1 => Just("!!".to_string()),
         1 => Just("!>=3".to_string()),
+        1 => Just("!!p".to_string()),
     ];
     let keep = prop_oneof![
         Just(String::new()),
@@ -105,8 +111,8 @@ fn dice_term() -> impl Strategy<Value = String> {
         1 => Just("<=1".to_string()),
     ];
     (count, sides, step, explode, keep, count_mod).prop_map(|(c, s, st, e, k, cm)| {
-        // After a bare `!` a compare point is the explosion's own condition, not a count.
-        let cm = if e.ends_with('!') && k.is_empty() {
+        // After a bare `!` (or `!!p`) a compare point is the explosion's own condition, not a count.
+        let cm = if (e.ends_with('!') || e.ends_with('p')) && k.is_empty() {
             ""
         } else {
             &cm

@@ -209,11 +209,19 @@ fn show_modifier(modifier: &Modifier) -> String {
             compound,
             point,
             once: _,
+            penetrate,
         } => format!(
-            "{}{}",
+            "{}{}{}",
             if *compound { "!!" } else { "!" },
+            if *penetrate { "p" } else { "" },
             point.as_ref().map_or(String::new(), show_point)
         ),
+        Modifier::Critical { failure, point } => format!(
+            "{}{}",
+            if *failure { "cf" } else { "cs" },
+            point.as_ref().map_or(String::new(), show_point)
+        ),
+        Modifier::Sort { descending } => (if *descending { "sd" } else { "sa" }).to_string(),
         Modifier::RerollOnce(point) => format!("ro{}", show_point(point)),
         Modifier::RerollRecursive(point) => format!("rr{}", show_point(point)),
         Modifier::ClampMin(n) => format!("min{n}"),

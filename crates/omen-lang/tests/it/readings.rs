@@ -18,12 +18,15 @@ fn modifier() -> impl Strategy<Value = String> {
     (
         prop::sample::select(vec![
             "kh", "kl", "k", "d", "dh", "dl", "r", "ro", "rr", "r<", "r<=", "ro<", "!", "!>",
-            "!>=", "!!", ">", "<", ">=", "<=", "=", "f", "f<", "min", "max", "cs>", "x",
+            "!>=", "!!", ">", "<", ">=", "<=", "=", "f", "f<", "min", "max", "cs>", "x", "!p",
+            "!!p", "!p>", "cs", "cf", "cf<", "sa", "sd", "even", "sf<", "k>", "p",
         ]),
         n,
     )
         .prop_map(|(word, n)| match word {
-            "!" | "!!" | "x" => word.to_string(),
+            "!" | "!!" | "x" | "!p" | "!!p" | "cs" | "cf" | "sa" | "sd" | "even" => {
+                word.to_string()
+            }
             _ => format!("{word}{n}"),
         })
 }

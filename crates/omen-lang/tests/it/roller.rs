@@ -64,6 +64,8 @@ fn roller_agrees_with_exact_engine() {
         "d{1,1,2,3}+1d%",
         "(3d6)>=10",
         "5d6dl2min2",
+        "3d6!p",
+        "2d6!!pkh1",
     ]
     .iter()
     .enumerate()

@@ -1,4 +1,7 @@
-use omen_store::{Existing, Missing, Store, StoreError};
+use std::collections::BTreeMap;
+
+use omen_core::Limits;
+use omen_store::{Dice, Existing, Missing, Store, StoreError};
 
 use crate::{CAMPAIGN, file_store, memory_store, raw, roll_times};
 
@@ -117,4 +120,55 @@ fn deleting_a_campaign_removes_everything_it_holds() {
             .unwrap();
         assert_eq!(count, 0, "{table}");
     }
+}
+
+/// A campaign remembers the dice notation its rolls are typed in: Roll20's `3d6>3` counts dice at 3 or
+/// more, where Omen's counts dice above 3. The log holds Omen's notation, so it replays and verifies.
+#[test]
+fn a_campaigns_dialect_reads_its_rolls_and_the_log_holds_omen_notation() {
+    let mut store = memory_store();
+    assert_eq!(store.campaign(CAMPAIGN).unwrap().dialect, "omen");
+    let dice = Dice::Given(vec![3, 2, 4]);
+    let limits = Limits::default();
+    let (_, omen) = store
+        .roll(CAMPAIGN, None, "3d6>3", &BTreeMap::new(), &dice, &limits)
+        .unwrap();
+    assert_eq!(omen.roll.result, omen_lang::Value::Int(1));
+
+    store.set_campaign_dialect(CAMPAIGN, "Roll20").unwrap();
+    assert_eq!(store.campaign(CAMPAIGN).unwrap().dialect, "roll20");
+    let (entry, roll20) = store
+        .roll(CAMPAIGN, None, "3d6>3", &BTreeMap::new(), &dice, &limits)
+        .unwrap();
+    assert_eq!(roll20.roll.result, omen_lang::Value::Int(2));
+    assert_eq!(entry.inputs["expression"], "3d6>=3");
+
+    // Told another dialect, a roll reads in it instead.
+    let (_, told) = store
+        .roll_in_dialect(
+            CAMPAIGN,
+            None,
+            "3d6>3",
+            omen_lang::syntax::Dialect::named("omen"),
+            &BTreeMap::new(),
+            &dice,
+            &limits,
+        )
+        .unwrap();
+    assert_eq!(told.roll.result, omen_lang::Value::Int(1));
+    assert!(store.verify(CAMPAIGN).unwrap().is_ok());
+
+    let error = store.set_campaign_dialect(CAMPAIGN, "icepool").unwrap_err();
+    assert!(matches!(error, StoreError::Invalid(_)), "{error:?}");
+    assert!(matches!(
+        store.set_campaign_dialect("Nowhere", "roll20"),
+        Err(StoreError::NotFound(_))
+    ));
+
+    // An export carries the dialect; an import keeps it.
+    let export = store.export_campaign(CAMPAIGN).unwrap();
+    assert_eq!(export["campaign"]["dialect"], "roll20");
+    let mut other = Store::open_in_memory().unwrap();
+    let imported = other.import_campaign(&export, None).unwrap();
+    assert_eq!(imported.dialect, "roll20");
 }
