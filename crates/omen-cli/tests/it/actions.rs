@@ -752,8 +752,7 @@ fn m25_hprpg_use_feat_movement_and_the_archetype_warning() {
         "--dice", "8",
     ]);
     assert!(
-        duel.stdout
-            .contains("warning: DUELIST is not a SOPHISTICATE feat"),
+        crate::words(&duel.stdout).contains("warning: DUELIST is not a SOPHISTICATE feat"),
         "{}",
         duel.stdout
     );
