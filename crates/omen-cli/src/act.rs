@@ -380,14 +380,16 @@ fn load_state_file(
 fn print(format: RollFormat, text: &str, report: &Value) -> anyhow::Result<()> {
     let mut out = crate::output::result();
     match format {
-        RollFormat::Text => out.write_all(text.as_bytes())?,
+        RollFormat::Text => {
+            out.write_all(crate::fit::wrap(text, crate::fit::width()).as_bytes())?
+        }
         RollFormat::Json => writeln!(out, "{report}")?,
     }
     Ok(())
 }
 
 fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
-    eprintln!("error: {message}");
+    crate::fit::error(message);
     Ok(false)
 }
 

@@ -125,7 +125,7 @@ pub struct PerformArgs {
     #[arg(long, value_name = "N")]
     pub leader: Option<i64>,
     /// Where the ritual is read from: memory, notes or source (with --option
-    /// recording-and-memorising=on, 000-M8).
+    /// recording-and-memorising=on).
     #[arg(long, value_name = "FROM")]
     pub read_from: Option<String>,
     #[command(flatten)]
@@ -270,10 +270,13 @@ pub fn spelldice_heal(args: &HealArgs, limits: &Limits) -> anyhow::Result<bool> 
 
 #[derive(Debug, Args)]
 pub struct BalanceArgs {
+    /// Sway gained or spent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub sway: u64,
+    /// Chi gained or spent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub chi: u64,
+    /// Yarn gained or spent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub yarn: u64,
     /// How a shortfall is paid instead (spend only): lost-proficiencies, lost-descendants,
@@ -357,7 +360,7 @@ pub struct HprpgCheckArgs {
     /// The GM allows an aspect-only roll for a KNOWLEDGE ability of 0 dots.
     #[arg(long)]
     pub aspect_only_knowledge: bool,
-    /// A rage-fuelled weapon attack (003-M24): 2 damage per net success (+ SAVAGE ATTACKER), and
+    /// A rage-fuelled weapon attack: 2 damage per net success (+ SAVAGE ATTACKER), and
     /// the turn's use of RAGE.
     #[arg(long)]
     pub rage_attack: bool,
@@ -387,6 +390,7 @@ pub struct HprpgCastArgs {
     /// self, wandtip, ranged or mass.
     #[arg(long, value_name = "DELIVERY", default_value = "self")]
     pub delivery: String,
+    /// The number of targets (more than one for a ranged or mass spell).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub targets: u32,
     /// MASS only: the successes the GM requires (at least 4).
@@ -448,6 +452,7 @@ pub struct HprpgReduceArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgResistArgs {
+    /// The resist aspect, e.g. FITNESS.
     #[arg(long, value_name = "ASPECT")]
     pub aspect: String,
     /// The resist ability, e.g. DODGE or BLOCK.
@@ -488,6 +493,7 @@ pub struct HprpgLevelsArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgGalleonsArgs {
+    /// Galleons gained.
     #[arg(long, value_name = "N")]
     pub amount: u64,
     #[command(flatten)]
@@ -499,6 +505,7 @@ pub struct HprpgSpendArgs {
     /// spell-level, extra-action, automatic-success, unwavering-focus or organic-repose.
     #[arg(long, value_name = "WHAT")]
     pub spend: String,
+    /// How many times to spend it.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub count: u32,
     #[command(flatten)]
@@ -507,10 +514,13 @@ pub struct HprpgSpendArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgSustainArgs {
+    /// The name the sustained spell is kept under.
     #[arg(long, value_name = "NAME")]
     pub spell: String,
+    /// The spell's discipline, e.g. ELEMENTAL [default: the one it was cast with].
     #[arg(long, value_name = "DISCIPLINE")]
     pub discipline: Option<String>,
+    /// The spell's level, 0 to 7 [default: the one it was cast at].
     #[arg(long, value_name = "L")]
     pub level: Option<u32>,
     #[command(flatten)]
@@ -519,6 +529,7 @@ pub struct HprpgSustainArgs {
 
 #[derive(Debug, Args)]
 pub struct HprpgSpellArgs {
+    /// The sustained spell's name.
     #[arg(long, value_name = "NAME")]
     pub spell: String,
     #[command(flatten)]

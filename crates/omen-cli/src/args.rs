@@ -16,7 +16,7 @@ use omen_lang::Value;
 Synopsis:
   omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
   omen prob (EXPR [EXPR]... | -f FILE) [--format text|markdown|csv|json] [--view eq|ge|le|gt|lt] [--param NAME=VALUE|A..B]...
-  omen plot (EXPR [EXPR]... | -f FILE) [--view eq|ge|le|gt|lt] -o FILE.svg
+  omen plot (EXPR [EXPR]... | -f FILE) [--view eq|ge|le|gt|lt] [--format svg|png] -o FILE.svg
   (`-f -` reads the script from stdin; `omen roll --help` and `omen prob --help` list the limits)
   omen GAME ACTION [FLAGS] [--char NAME | --state FILE | --sheet JSON] [--odds] [--seed N | --dice V,...]
   (a game action applies to a stored character, a state file or a one-off character)
@@ -69,7 +69,7 @@ pub enum Command {
     /// Compute the exact distribution of an expression or script.
     #[command(after_help = PROB_EXAMPLES)]
     Prob(ProbArgs),
-    /// Draw distributions as an SVG chart: bars for one, lines for several.
+    /// Draw distributions as an SVG or PNG chart: bars for one, lines for several.
     #[command(after_help = PLOT_EXAMPLES)]
     Plot(PlotArgs),
     /// Campaigns: new, list, show, rename, delete.
@@ -79,14 +79,26 @@ pub enum Command {
     /// The roll log: list and filter, verify the hash chain, replay from the recorded dice, statistics.
     Log(crate::campaign::LogArgs),
     /// Save a named, parameterised roll in a campaign, for `omen roll @NAME`.
+    #[command(
+        after_help = "Examples:\n  omen save fireball 8d6 --description \"a level 3 fireball\"\n  omen save check 'param dice = 3; (dice)d12>=8' --param dice=5\n  omen roll @fireball"
+    )]
     Save(crate::campaign::SaveArgs),
     /// List or delete a campaign's saved rolls.
     Saved(crate::campaign::SavedArgs),
     /// Export a whole campaign as JSON.
+    #[command(
+        after_help = "Examples:\n  omen export Ravenloft -o ravenloft.json\n  omen export --db table.db > backup.json"
+    )]
     Export(crate::campaign::ExportArgs),
     /// Import a campaign written by `omen export`.
+    #[command(
+        after_help = "Examples:\n  omen import ravenloft.json\n  omen import ravenloft.json --as \"Ravenloft copy\" --db other.db"
+    )]
     Import(crate::campaign::ImportArgs),
     /// List the seed games: their mechanics, options, reference tables and character actions.
+    #[command(
+        after_help = "Examples:\n  omen rules\n  omen rules hprpg --example -o rook.json\n  omen rules luck --schema\n  omen rules t13 --detail"
+    )]
     Rules(RulesArgs),
     /// Seed 000's ritual magic: Lore and Essence checks, deciphering, sessions, the seed's tables.
     #[command(subcommand)]
@@ -106,6 +118,9 @@ pub enum Command {
     T13(crate::games::T13Command),
     /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
     /// (`omen rules` lists each game's actions).
+    #[command(
+        after_help = "Examples:\n  omen act luck '{\"action\":\"roll\",\"event_modifier\":-5}' --char Ayla\n  omen act t13 '{\"action\":\"gain\",\"chi\":2}' --state vex.json --odds\n  omen act spelldice @cast.json --sheet '{\"level\":3}'"
+    )]
     Act(crate::act::ActArgs),
     /// Serve the HTTP API for a whole table on the campaign database (until Ctrl-C or SIGTERM).
     Serve(crate::serve::ServeArgs),
@@ -113,6 +128,7 @@ pub enum Command {
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Print the manual page (roff): omen man > omen.1 && man ./omen.1
+    #[command(after_help = "Examples:\n  omen man > omen.1 && man ./omen.1")]
     Man,
 }
 
@@ -120,7 +136,8 @@ const PLOT_EXAMPLES: &str = "\
 Examples:
   omen plot 3d6 -o 3d6.svg
   omen plot 3d6 2d10 4d6kh3 --view ge -o compare.svg
-  omen plot -f examples/003_check.omen --param dice=1..6 -o check.svg";
+  omen plot -f examples/003_check.omen --param dice=1..6 -o check.png
+  omen plot 2d20kh1 --format png > advantage.png";
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["expression", "file"])))]
@@ -137,6 +154,9 @@ pub struct PlotArgs {
     /// Which probability to draw: P(=), P(≥), P(≤), P(>) or P(<).
     #[arg(long, value_enum, ignore_case = true, default_value_t = crate::compare::View::Eq)]
     pub view: crate::compare::View,
+    /// The image format [default: from the -o file's extension, else svg].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub format: Option<PlotFormat>,
     /// Set a script parameter; a range `A..B` draws one line per value.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_prob_param)]
     pub params: Vec<ProbParam>,
@@ -494,6 +514,15 @@ fn looks_like_an_integer(text: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// The image `omen plot` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlotFormat {
+    /// Scalable vector graphics: text, sharp at any size.
+    Svg,
+    /// A 960×600 bitmap.
+    Png,
+}
+
 /// The output of a command that prints one result: text to read, or JSON for programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RollFormat {
@@ -723,5 +752,136 @@ mod tests {
         let err =
             Cli::try_parse_from(["omen", "roll", "1d6", "--seed", "1", "--dice", "3"]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
+    }
+}
+
+#[cfg(test)]
+mod help_audit {
+    use clap::{CommandFactory, Parser};
+
+    use super::Cli;
+
+    /// Every argument and subcommand has help text, and every leaf subcommand ends with examples.
+    #[test]
+    fn every_flag_and_subcommand_is_documented_with_examples() {
+        let mut problems = Vec::new();
+        walk(&Cli::command(), "omen", &mut problems);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    fn walk(command: &clap::Command, path: &str, problems: &mut Vec<String>) {
+        for arg in command.get_arguments() {
+            if arg.is_hide_set() || ["help", "version"].contains(&arg.get_id().as_str()) {
+                continue;
+            }
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                problems.push(format!("{path}: argument `{}` has no help", arg.get_id()));
+            }
+        }
+        for sub in command.get_subcommands() {
+            let sub_path = format!("{path} {}", sub.get_name());
+            if sub.get_name() == "help" {
+                continue;
+            }
+            if sub.get_about().is_none() && sub.get_long_about().is_none() {
+                problems.push(format!("{sub_path}: no help"));
+            }
+            // Spec item ids (`003-M24`) belong in `omen rules GAME --detail`, not everyday help.
+            let texts = [sub.get_about(), sub.get_long_about()]
+                .into_iter()
+                .flatten()
+                .map(ToString::to_string)
+                .chain(
+                    sub.get_arguments()
+                        .filter_map(|a| a.get_help().map(ToString::to_string)),
+                );
+            for text in texts {
+                if has_spec_id(&text) {
+                    problems.push(format!("{sub_path}: a spec item id in its help: {text}"));
+                }
+            }
+            let examples = examples(sub);
+            if sub.get_subcommands().next().is_none() && examples.is_empty() {
+                problems.push(format!("{sub_path}: no examples"));
+            }
+            for example in examples {
+                if let Err(error) = Cli::try_parse_from(&example) {
+                    problems.push(format!(
+                        "{sub_path}: example {example:?} does not parse: {error}"
+                    ));
+                }
+            }
+            walk(sub, &sub_path, problems);
+        }
+    }
+
+    /// The `omen` commands of the "Examples:" section of a command's help, split into words as a
+    /// shell would (quotes, pipes, `&&` and `>` redirections).
+    fn examples(command: &clap::Command) -> Vec<Vec<String>> {
+        let help = command
+            .get_after_help()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let Some((_, section)) = help.split_once("Examples:") else {
+            return Vec::new();
+        };
+        section
+            .lines()
+            .filter_map(|line| line.strip_prefix("  "))
+            .flat_map(|line| line.split(" && ").map(str::to_string).collect::<Vec<_>>())
+            .filter_map(|part| {
+                let part = part.rsplit(" | ").next().unwrap_or(&part).to_string();
+                let words = shell_words(&part);
+                (words.first().map(String::as_str) == Some("omen")).then_some(words)
+            })
+            .collect()
+    }
+
+    /// `000-M8`, `003-A14`, `004-M5..M7`: three digits, a dash, capitals, a digit.
+    fn has_spec_id(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        bytes.windows(6).any(|w| {
+            w[..3].iter().all(u8::is_ascii_digit)
+                && w[3] == b'-'
+                && w[4].is_ascii_uppercase()
+                && (w[5].is_ascii_digit() || w[5].is_ascii_uppercase())
+        })
+    }
+
+    fn shell_words(line: &str) -> Vec<String> {
+        let mut words = Vec::new();
+        let mut word: Option<String> = None;
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                ' ' => words.extend(word.take()),
+                '>' if word.is_none() => break,
+                '\'' => {
+                    let w = word.get_or_insert_with(String::new);
+                    w.extend(chars.by_ref().take_while(|&c| c != '\''));
+                }
+                '"' => {
+                    let w = word.get_or_insert_with(String::new);
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => break,
+                            '\\' => w.extend(chars.next()),
+                            c => w.push(c),
+                        }
+                    }
+                }
+                c => word.get_or_insert_with(String::new).push(c),
+            }
+        }
+        words.extend(word);
+        words
+    }
+
+    #[test]
+    fn shell_words_split_like_a_shell() {
+        assert_eq!(
+            shell_words(r#"omen act luck '{"a":1}' --as "x \"y\"" > out.json"#),
+            ["omen", "act", "luck", r#"{"a":1}"#, "--as", r#"x "y""#]
+        );
     }
 }

@@ -51,15 +51,36 @@ pub struct CampaignArgs {
 #[derive(Debug, Subcommand)]
 pub enum CampaignCommand {
     /// Create a campaign.
-    New { name: String },
+    #[command(
+        after_help = "Examples:\n  omen campaign new Ravenloft\n  omen campaign new Ravenloft --db table.db"
+    )]
+    New {
+        /// The new campaign's name.
+        name: String,
+    },
     /// List the campaigns.
+    #[command(after_help = "Examples:\n  omen campaign list\n  omen campaign list --format json")]
     List,
     /// Show a campaign: its characters, saved rolls, log length and public key.
-    Show { name: Option<String> },
+    #[command(
+        after_help = "Examples:\n  omen campaign show\n  omen campaign show Ravenloft --format json"
+    )]
+    Show {
+        /// The campaign (may be left out when the database holds one campaign).
+        name: Option<String>,
+    },
     /// Rename a campaign.
-    Rename { name: String, new_name: String },
+    #[command(after_help = "Examples:\n  omen campaign rename Ravenloft Barovia")]
+    Rename {
+        /// The campaign's name now.
+        name: String,
+        /// Its new name.
+        new_name: String,
+    },
     /// Change a campaign's settings: the dice notation its rolls and saved rolls are typed in.
+    #[command(after_help = "Examples:\n  omen campaign set Ravenloft --dialect roll20")]
     Set {
+        /// The campaign.
         name: String,
         /// The dialect `omen roll` and `omen save` read in this campaign unless `--dialect` says
         /// otherwise (see docs/dialects.md).
@@ -71,7 +92,11 @@ pub enum CampaignCommand {
         dialect: String,
     },
     /// Delete a campaign with its characters, saved rolls and log (asks to confirm).
+    #[command(
+        after_help = "Examples:\n  omen campaign delete Ravenloft\n  omen campaign delete Ravenloft --yes"
+    )]
     Delete {
+        /// The campaign to delete.
         name: String,
         /// Delete without asking.
         #[arg(long)]
@@ -130,7 +155,11 @@ pub struct CharArgs {
 pub enum CharCommand {
     /// Create a character bound to a rule set, from its sheet (checked: every problem is listed), or a
     /// plain character bound to none, for ordinary rolls logged under its name.
+    #[command(
+        after_help = "Examples:\n  omen char new Jane --rules hprpg --sheet @jane.json\n  omen rules luck --example > lucky.json && omen char new Lucky --rules luck --sheet @lucky.json\n  omen char new Bob"
+    )]
     New {
+        /// The character's name, unique in the campaign.
         name: String,
         /// The rule set: ritual, spelldice, luck, hprpg or t13; none (the default) for a plain
         /// character.
@@ -141,20 +170,41 @@ pub enum CharCommand {
         sheet: Option<String>,
     },
     /// List the campaign's characters.
+    #[command(
+        after_help = "Examples:\n  omen char list\n  omen char list --campaign Ravenloft --format json"
+    )]
     List,
     /// Show a character's rule set and state.
-    Show { name: String },
-    /// Replace a character's state (JSON text or @FILE), checked by its rule set and logged.
-    Edit {
+    #[command(after_help = "Examples:\n  omen char show Jane\n  omen char show Jane --format json")]
+    Show {
+        /// The character.
         name: String,
+    },
+    /// Replace a character's state (JSON text or @FILE), checked by its rule set and logged.
+    #[command(
+        after_help = "Examples:\n  omen char show Jane --format json > jane.json\n  omen char edit Jane --state @jane-state.json"
+    )]
+    Edit {
+        /// The character.
+        name: String,
+        /// The new state: JSON text, or @FILE (`omen rules GAME --schema` describes it).
         #[arg(long, value_name = "JSON")]
         state: String,
     },
     /// Rename a character.
-    Rename { name: String, new_name: String },
-    /// Delete a character (asks to confirm); its log entries stay.
-    Delete {
+    #[command(after_help = "Examples:\n  omen char rename Jane Janet")]
+    Rename {
+        /// The character's name now.
         name: String,
+        /// Its new name.
+        new_name: String,
+    },
+    /// Delete a character (asks to confirm); its log entries stay.
+    #[command(after_help = "Examples:\n  omen char delete Jane\n  omen char delete Jane --yes")]
+    Delete {
+        /// The character to delete.
+        name: String,
+        /// Delete without asking.
         #[arg(long)]
         yes: bool,
     },
@@ -209,9 +259,15 @@ pub struct LogFilterArgs {
 #[derive(Debug, Subcommand)]
 pub enum LogCommand {
     /// List the entries (the default).
+    #[command(
+        after_help = "Examples:\n  omen log list --last 20\n  omen log list --char Jane --since 2026-11-23 --format json"
+    )]
     List,
     /// Check the log: every hash, signature and derived seed, the signed head, and every character's
     /// state against its last entry. Whatever was changed without the key is named.
+    #[command(
+        after_help = "Examples:\n  omen log verify\n  omen log verify --since \"$(cat receipt.txt)\""
+    )]
     Verify {
         /// A receipt from `omen log head`: also prove that the log still extends it, which catches
         /// even a rewrite by someone holding the key.
@@ -219,10 +275,19 @@ pub enum LogCommand {
         since: Option<String>,
     },
     /// Print the log's head (entry number and hash) as a receipt to keep.
+    #[command(
+        after_help = "Examples:\n  omen log head\n  omen log head --campaign Ravenloft > receipt.txt"
+    )]
     Head,
     /// Recompute every entry from its recorded dice and compare results and states.
+    #[command(
+        after_help = "Examples:\n  omen log replay\n  omen log replay --campaign Ravenloft --format json"
+    )]
     Replay,
     /// Dice statistics per session.
+    #[command(
+        after_help = "Examples:\n  omen log stats\n  omen log stats --char Jane --format json"
+    )]
     Stats,
     /// Are the dice fair? Each die's faces against a fair die's and each expression's results against
     /// its exact distribution, by a chi-square test with a plain verdict, per session and for the
@@ -262,6 +327,7 @@ pub struct SaveArgs {
     /// Replace a saved roll of the same name.
     #[arg(long)]
     pub replace: bool,
+    /// The campaign (may be left out when the database holds one campaign).
     #[arg(long, value_name = "NAME")]
     pub campaign: Option<String>,
     #[command(flatten)]
@@ -272,6 +338,7 @@ pub struct SaveArgs {
 pub struct SavedArgs {
     #[command(subcommand)]
     pub command: SavedCommand,
+    /// The campaign (may be left out when the database holds one campaign).
     #[arg(long, value_name = "NAME", global = true)]
     pub campaign: Option<String>,
     #[command(flatten)]
@@ -281,9 +348,16 @@ pub struct SavedArgs {
 #[derive(Debug, Subcommand)]
 pub enum SavedCommand {
     /// List the campaign's saved rolls.
+    #[command(
+        after_help = "Examples:\n  omen saved list\n  omen saved list --campaign Ravenloft --format json"
+    )]
     List,
     /// Delete a saved roll.
-    Delete { name: String },
+    #[command(after_help = "Examples:\n  omen saved delete attack")]
+    Delete {
+        /// The saved roll's name.
+        name: String,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -339,14 +413,16 @@ pub fn open_read(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, S
 
 fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
     // Messages name what the user typed or the database holds: escaped, their own line breaks kept.
-    eprintln!("error: {}", escape::lines(&message.to_string()));
+    crate::fit::error(escape::lines(&message.to_string()));
     Ok(false)
 }
 
 fn print(format: RollFormat, text: &str, json: &impl Serialize) -> anyhow::Result<bool> {
     let mut out = crate::output::result();
     match format {
-        RollFormat::Text => out.write_all(text.as_bytes())?,
+        RollFormat::Text => {
+            out.write_all(crate::fit::wrap(text, crate::fit::width()).as_bytes())?
+        }
         RollFormat::Json => writeln!(out, "{}", serde_json::to_string(json)?)?,
     }
     Ok(true)

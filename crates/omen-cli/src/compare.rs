@@ -173,11 +173,18 @@ impl Comparison {
         grid
     }
 
-    /// Aligned columns: the first left-aligned, the rest right-aligned.
+    /// Aligned columns: the first left-aligned, the rest right-aligned. A table wider than `width`
+    /// is printed in blocks of columns, one under the other, each repeating the first column.
     ///
     /// # Errors
     /// Writing to `out` failed.
-    pub fn text(&self, out: &mut dyn Write, exact: bool, transpose: bool) -> io::Result<()> {
+    pub fn text(
+        &self,
+        out: &mut dyn Write,
+        exact: bool,
+        transpose: bool,
+        width: usize,
+    ) -> io::Result<()> {
         let grid = self.grid(exact, transpose);
         let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
         let mut widths = vec![0; columns];
@@ -186,20 +193,45 @@ impl Comparison {
                 *w = (*w).max(cell.chars().count());
             }
         }
-        for row in &grid {
-            let mut line = String::new();
-            for (i, (cell, width)) in row.iter().zip(&widths).enumerate() {
-                let padding = width - cell.chars().count();
-                if i == 0 {
-                    line.push_str(cell);
-                    line.extend(std::iter::repeat_n(' ', padding));
-                } else {
+        // Blocks of the columns after the first, as many as fit beside it (at least one).
+        let mut blocks: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut start = 1;
+        while start < columns {
+            let mut used = widths[0];
+            let mut end = start;
+            while end < columns && (end == start || used + 2 + widths[end] <= width) {
+                used += 2 + widths[end];
+                end += 1;
+            }
+            blocks.push(start..end);
+            start = end;
+        }
+        if blocks.is_empty() {
+            blocks.push(1..1);
+        }
+        for (b, block) in blocks.iter().enumerate() {
+            if b > 0 {
+                writeln!(out)?;
+            }
+            for row in &grid {
+                let mut line = String::new();
+                let first = row.first().map_or("", String::as_str);
+                line.push_str(first);
+                line.extend(std::iter::repeat_n(
+                    ' ',
+                    widths[0].saturating_sub(first.chars().count()),
+                ));
+                for c in block.clone() {
+                    let cell = row.get(c).map_or("", String::as_str);
                     line.push_str("  ");
-                    line.extend(std::iter::repeat_n(' ', padding));
+                    line.extend(std::iter::repeat_n(
+                        ' ',
+                        widths[c].saturating_sub(cell.chars().count()),
+                    ));
                     line.push_str(cell);
                 }
+                writeln!(out, "{}", line.trim_end())?;
             }
-            writeln!(out, "{}", line.trim_end())?;
         }
         Ok(())
     }

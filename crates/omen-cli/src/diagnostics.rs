@@ -155,11 +155,22 @@ pub fn set_colour(on: bool) {
 }
 
 fn renderer() -> Renderer {
-    if COLOUR.load(std::sync::atomic::Ordering::Relaxed) {
+    let renderer = if colour() {
         Renderer::styled()
     } else {
         Renderer::plain()
-    }
+    };
+    renderer.term_width(crate::fit::width())
+}
+
+fn colour() -> bool {
+    COLOUR.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Characters of the source line shown on either side of a span, so that the drawn line (with its
+/// gutter) fits the terminal: at most [`WINDOW`].
+fn window_size() -> usize {
+    (crate::fit::width().saturating_sub(12) / 2).clamp(10, WINDOW)
 }
 
 /// The line holding the span's start, cut to a window around the span when it is long: the text shown,
@@ -172,19 +183,20 @@ fn window(text: &str, span: omen_lang::Span) -> (String, std::ops::Range<usize>,
     let end = text.floor_char_boundary(span.end.clamp(start, line_end));
     let line = &text[line_start..line_end];
     let (start, end) = (start - line_start, end - line_start);
+    let window = window_size();
     // Window edges: WINDOW characters before the span's start and after its end (at most WINDOW of it).
     let from = line[..start]
         .char_indices()
         .rev()
-        .nth(WINDOW - 1)
+        .nth(window - 1)
         .map_or(0, |(i, _)| i);
     let span_end = line[start..end]
         .char_indices()
-        .nth(WINDOW)
+        .nth(window)
         .map_or(end, |(i, _)| start + i);
     let to = line[span_end..]
         .char_indices()
-        .nth(WINDOW)
+        .nth(window)
         .map_or(line.len(), |(i, _)| span_end + i);
     // The input is drawn as typed or stored: its control characters are shown as escapes, never sent
     // to the terminal as commands (the colour this module adds is the only escape sequence drawn).
@@ -225,7 +237,26 @@ fn draw(input: Input<'_>, d: &Diagnostic) -> String {
     }
     let mut out = renderer().render(&[group]);
     out.push('\n');
-    out
+    // The message and the hint wrap to the terminal; the source line is already a window of it.
+    // (Coloured text is left whole: its escapes are not columns.)
+    if colour() {
+        return out;
+    }
+    let width = crate::fit::width();
+    out.split_inclusive('\n')
+        .map(|line| {
+            let gutter = line
+                .trim_start()
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim_start()
+                .starts_with('|');
+            if gutter {
+                line.to_string()
+            } else {
+                crate::fit::wrap(line, width)
+            }
+        })
+        .collect()
 }
 
 /// Each diagnostic drawn under its line, at most [`MAX_SHOWN`] of them and a count of the rest.
@@ -322,7 +353,9 @@ mod tests {
         let text = format!("{}x{}", "(".repeat(5000), ")".repeat(5000));
         let (shown, span, line) = window(&text, Span::new(5000, 5001));
         assert_eq!(line, 1);
-        assert_eq!(shown.chars().count(), 1 + WINDOW + 1 + WINDOW + 1);
+        let size = window_size();
+        assert!(size <= WINDOW);
+        assert_eq!(shown.chars().count(), 1 + size + 1 + size + 1);
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert_eq!(&shown[span], "x");
         // A short line is whole.

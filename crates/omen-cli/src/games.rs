@@ -23,20 +23,41 @@ pub enum Format {
 pub enum SpellDiceCommand {
     /// The exact chance of running out of usable spell dice before a successful cast, and the
     /// expected number of successful casts per day (casting until the pool cannot reach the target).
+    #[command(
+        after_help = "Examples:\n  omen spelldice exhaust --level 1 --strategy all\n  omen spelldice exhaust --level 3 --spell-level 2 --strategy fixed:2 --format json"
+    )]
     Exhaust(ExhaustArgs),
     /// Snake eyes and boxcars by dice count: P(two or more 1s), which is what the seed's
     /// numbers are, P(either extreme), which is what its words say, and P(both).
+    #[command(
+        after_help = "Examples:\n  omen spelldice extremes\n  omen spelldice extremes --format json"
+    )]
     Extremes(ExtremesArgs),
     /// P(success), P(catastrophe) and P(empowered) by spell level and dice committed.
+    #[command(
+        after_help = "Examples:\n  omen spelldice odds --spell-level 2\n  omen spelldice odds --spell-level 1 --penalty 1 --format json"
+    )]
     Odds(CastOddsArgs),
     /// A character casts: committed dice rolled, dice showing 1-2 leave the pool.
+    #[command(
+        after_help = "Examples:\n  omen spelldice cast --char Mage --spell-dice 3 --spell-level 2 --odds\n  omen spelldice cast --sheet '{\"level\":3}' --spell-dice 3 --spell-level 2 --dice 2,4,5"
+    )]
     Cast(crate::actions::CastArgs),
     /// A restful night's sleep: every spell die comes back.
+    #[command(
+        after_help = "Examples:\n  omen spelldice sleep --char Mage\n  omen spelldice sleep --state mage.json"
+    )]
     Sleep(crate::actions::JustHolder),
     /// Hit points restored after life-energy dice.
+    #[command(
+        after_help = "Examples:\n  omen spelldice heal --char Mage\n  omen spelldice heal --char Mage --amount 4"
+    )]
     Heal(crate::actions::HealArgs),
-    /// Courtney's threefold result table (001-D1), reference data from another system: when a
+    /// Courtney's threefold result table, reference data from another system: when a
     /// spell goes off for a result, or (with --result) the row of one result.
+    #[command(
+        after_help = "Examples:\n  omen spelldice courtney\n  omen spelldice courtney --result 7 --format json"
+    )]
     Courtney(CourtneyArgs),
 }
 
@@ -126,15 +147,28 @@ pub struct ExhaustArgs {
 #[derive(Debug, Subcommand)]
 pub enum LuckCommand {
     /// The seed's calculator: the bad, neutral and good ranges of a d50 for a combined modifier.
+    #[command(
+        after_help = "Examples:\n  omen luck ranges --modifier -2\n  omen luck ranges --modifier 3 --format json"
+    )]
     Ranges(LuckArgs),
     /// The exact long-run frequencies of bad luck, no event and good luck with the karmic rule.
+    #[command(
+        after_help = "Examples:\n  omen luck stationary --modifier 0\n  omen luck stationary --modifier -2 --no-karma --format json"
+    )]
     Stationary(StationaryArgs),
     /// A luck roll for an event: the character's intrinsic modifiers and karmic history
     /// apply, next-roll modifiers are used up and the history is updated.
+    #[command(
+        after_help = "Examples:\n  omen luck roll --char Ayla --event-modifier -5 --odds\n  omen luck roll --char Ayla --event-modifier -5\n  omen luck roll --state ayla.json --offers bad --dice 42"
+    )]
     Roll(LuckRollArgs),
     /// Give the character an intrinsic modifier, permanent or for the next roll only.
+    #[command(
+        after_help = "Examples:\n  omen luck add-modifier --char Ayla --source halfling --value 2\n  omen luck add-modifier --char Ayla --source curse --value -3 --next-roll"
+    )]
     AddModifier(AddModifierArgs),
     /// Remove the intrinsic modifiers that come from one source.
+    #[command(after_help = "Examples:\n  omen luck remove-modifier --char Ayla --source curse")]
     RemoveModifier(RemoveModifierArgs),
 }
 
@@ -171,6 +205,7 @@ pub struct AddModifierArgs {
     /// Where it comes from ("halfling", "blessing").
     #[arg(long, value_name = "NAME")]
     pub source: String,
+    /// The modifier, negative for a curse.
     #[arg(long, value_name = "V", allow_hyphen_values = true)]
     pub value: i64,
     /// For the next luck roll only.
@@ -182,6 +217,7 @@ pub struct AddModifierArgs {
 
 #[derive(Debug, Args)]
 pub struct RemoveModifierArgs {
+    /// The source whose modifiers are removed.
     #[arg(long, value_name = "NAME")]
     pub source: String,
     #[command(flatten)]
@@ -225,13 +261,15 @@ fn answer(
         Ok((text, json)) => {
             let mut out = crate::output::result();
             match format {
-                Format::Text => out.write_all(text.as_bytes())?,
+                Format::Text => {
+                    out.write_all(crate::fit::wrap(&text, crate::fit::width()).as_bytes())?
+                }
                 Format::Json => writeln!(out, "{json}")?,
             }
             Ok(true)
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             Ok(false)
         }
     }
@@ -500,13 +538,25 @@ pub enum T13Command {
     /// A Dice Test: the exact distribution of result levels, the crisis chance and the cost, then a
     /// roll (--seed or --dice to replay). With --char or --state, a character's test: its proficiency
     /// dice, and bought dice paid from its Sway, Chi or Yarn.
+    #[command(
+        after_help = "Examples:\n  omen t13 test --boon 6 --descendant 8 --proficiency 2 --difficulty 10\n  omen t13 test --char Vex --boon 6 --descendant 8 --difficulty 10 --odds\n  omen t13 test --char Vex --boon 6 --buy skill:6:sway --opponent 12"
+    )]
     Test(T13Args),
     /// Add to a character's Sway, Chi or Yarn.
+    #[command(
+        after_help = "Examples:\n  omen t13 gain --char Vex --chi 2\n  omen t13 gain --state vex.json --sway 1 --yarn 1"
+    )]
     Gain(crate::actions::BalanceArgs),
     /// Take from a character's Sway, Chi or Yarn (never below 0).
+    #[command(
+        after_help = "Examples:\n  omen t13 spend --char Vex --chi 2\n  omen t13 spend --char Vex --sway 3 --shortfall-paid-as lost-annex"
+    )]
     Spend(crate::actions::BalanceArgs),
-    /// Spend the last test's levels (004-M5..M7): Extra Success Level effects of the character's
+    /// Spend the last test's levels: Extra Success Level effects of the character's
     /// tier and failure inversions, gains and losses credited to the balances.
+    #[command(
+        after_help = "Examples:\n  omen t13 spend-levels --char Vex --effect gain-chi:2\n  omen t13 spend-levels --char Vex --effect cause-fear --effect set-tone"
+    )]
     SpendLevels(SpendLevelsArgs),
 }
 
@@ -602,7 +652,7 @@ fn t13_action(args: &T13Args, limits: &Limits) -> anyhow::Result<bool> {
     {
         Ok(bought) => bought,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             return Ok(false);
         }
     };

@@ -45,7 +45,7 @@ fn answer(
     match result {
         Ok((text, json)) => show(format, &text, &json),
         Err(error) => {
-            eprintln!("error: {error}");
+            crate::fit::error(error);
             Ok(false)
         }
     }
@@ -55,58 +55,107 @@ fn answer(
 pub enum HprpgCommand {
     /// The outcome table of Appendix 10 for a DV and catastrophe range: dice 0..14 against
     /// catastrophe, failure, 1..6 and 7+ net successes.
+    #[command(
+        after_help = "Examples:\n  omen hprpg table --dv 8\n  omen hprpg table --dv 10 --catastrophe-range 3 --format json"
+    )]
     Table(TableArgs),
     /// A check: aspect + ability (or affinity) dice against a DV, exact odds with --odds.
+    #[command(
+        after_help = "Examples:\n  omen hprpg check --char Rook --aspect FITNESS --ability BRAWL --dv 8 --odds\n  omen hprpg check --char Rook --aspect FITNESS --ability BRAWL --dv 8 --feat AMBUSH\n  omen hprpg check --sheet @rook.json --aspect FITNESS --ability BRAWL --dv 8 --dice 1,2,3,4,5,6,7,8,9"
+    )]
     Check(crate::actions::HprpgCheckArgs),
     /// Cast a spell: DV 8 + level − affinity, required and optional successes, POWER.
+    #[command(
+        after_help = "Examples:\n  omen hprpg cast --char Jane --discipline ELEMENTAL --level 3 --delivery ranged --overpower 1\n  omen hprpg cast --char Jane --discipline ELEMENTAL --level 2 --sustain shield --odds"
+    )]
     Cast(crate::actions::HprpgCastArgs),
     /// Catch-cast the spell waiting for successes, with one die fewer each time.
+    #[command(
+        after_help = "Examples:\n  omen hprpg catch-cast --char Jane\n  omen hprpg catch-cast --char Jane --extra-action"
+    )]
     CatchCast(crate::actions::HprpgCatchCastArgs),
     /// Give up the spell waiting for successes.
+    #[command(after_help = "Examples:\n  omen hprpg abandon-casting --char Jane")]
     AbandonCasting(crate::actions::JustHolder),
     /// Keep fewer targets or a smaller area (same delivery) for the spell waiting for successes; it
     /// takes effect at once if the successes gathered meet the new requirement.
+    #[command(
+        after_help = "Examples:\n  omen hprpg reduce-casting --char Jane --delivery wandtip\n  omen hprpg reduce-casting --char Jane --delivery ranged --targets 2"
+    )]
     ReduceCasting(crate::actions::HprpgReduceArgs),
     /// Resist an incoming spell: each net success lowers its POWER by 1.
+    #[command(
+        after_help = "Examples:\n  omen hprpg resist --char Rook --aspect FITNESS --ability DODGE --level 3 --power 2 --odds\n  omen hprpg resist --char Rook --aspect FITNESS --ability BLOCK --level 2 --power 1 --defy 1"
+    )]
     Resist(crate::actions::HprpgResistArgs),
     /// Spend FORTITUDE.
+    #[command(
+        after_help = "Examples:\n  omen hprpg spend-fortitude --char Jane --spend extra-action\n  omen hprpg spend-fortitude --char Jane --spend spell-level --count 2"
+    )]
     SpendFortitude(crate::actions::HprpgSpendArgs),
     /// Regain FORTITUDE (the Personality's Nourishment met), up to the maximum.
+    #[command(after_help = "Examples:\n  omen hprpg regain-fortitude --char Jane --points 2")]
     RegainFortitude(crate::actions::HprpgPointsArgs),
     /// Take levels of harm.
+    #[command(after_help = "Examples:\n  omen hprpg take-harm --char Rook --levels 2")]
     TakeHarm(crate::actions::HprpgLevelsArgs),
     /// Heal levels of harm, up to the maximum Health.
+    #[command(after_help = "Examples:\n  omen hprpg heal --char Rook --levels 1")]
     Heal(crate::actions::HprpgLevelsArgs),
     /// ORGANIC REPOSE: 1 FORTITUDE for +3 Health, once a day.
+    #[command(after_help = "Examples:\n  omen hprpg organic-repose --char Jane")]
     OrganicRepose(crate::actions::JustHolder),
     /// UNWAVERING FOCUS: reroll the last check's catastrophe dice for 1 FORTITUDE.
+    #[command(after_help = "Examples:\n  omen hprpg unwavering-focus --char Jane")]
     UnwaveringFocus(crate::actions::JustHolder),
     /// Use a feat the GM adjudicates, e.g. MESMERISING PRESENCE (once a day), recording the use.
+    #[command(after_help = "Examples:\n  omen hprpg use-feat --char Rook --feat AMBUSH")]
     UseFeat(crate::actions::HprpgFeatArgs),
     /// SPEED's extra movement: 1 m per dot per combat round.
+    #[command(after_help = "Examples:\n  omen hprpg movement --char Rook")]
     Movement(crate::actions::JustHolder),
     /// Keep a spell sustained (each costs a die on later casts).
+    #[command(
+        after_help = "Examples:\n  omen hprpg sustain --char Jane --spell shield\n  omen hprpg sustain --char Jane --spell shield --discipline ELEMENTAL --level 2"
+    )]
     Sustain(crate::actions::HprpgSustainArgs),
     /// Stop sustaining a spell.
+    #[command(after_help = "Examples:\n  omen hprpg end-sustain --char Jane --spell shield")]
     EndSustain(crate::actions::HprpgSpellArgs),
     /// A turn of RAGE: −1 die to Resist checks per turn, cumulative.
+    #[command(after_help = "Examples:\n  omen hprpg rage-turn --char Rook")]
     RageTurn(crate::actions::JustHolder),
     /// A turn without RAGE: the Resist penalty resets.
+    #[command(after_help = "Examples:\n  omen hprpg calm-turn --char Rook")]
     CalmTurn(crate::actions::JustHolder),
     /// A new day: the daily feat uses reset.
+    #[command(after_help = "Examples:\n  omen hprpg new-day --char Jane")]
     NewDay(crate::actions::JustHolder),
     /// Galleons gained.
+    #[command(after_help = "Examples:\n  omen hprpg gain-galleons --char Jane --amount 12")]
     GainGalleons(crate::actions::HprpgGalleonsArgs),
     /// A contest: both sides roll against the instigator's DV; the margin decides.
+    #[command(
+        after_help = "Examples:\n  omen hprpg contest --pool 5 --resistor-pool 4 --dv 8\n  omen hprpg contest --char Jane --aspect FITNESS --ability BRAWL --vs Rook --dv 8"
+    )]
     Contest(ContestArgs),
     /// Working together: each helper rolls, successes and catastrophes are pooled.
+    #[command(
+        after_help = "Examples:\n  omen hprpg teamwork --pool 5 --pool 3 --pool 2 --dv 8\n  omen hprpg teamwork --char Jane --char Rook --aspect FITNESS --ability BRAWL --dv 10"
+    )]
     Teamwork(TeamworkArgs),
     /// Passive Perception: PERCEPTION + ALERTNESS is the DV of a sneak check; with
     /// --sneak-pool, the exact chance the sneaker is revealed.
+    #[command(
+        after_help = "Examples:\n  omen hprpg perception --perception 2 --alertness 3 --sneak-pool 5\n  omen hprpg perception --char Rook --vs Jane --aspect PRECISION --ability COVERT"
+    )]
     Perception(PerceptionArgs),
     /// Character creation: the finished sheet from the player's choices, or every rule
     /// the choices break, listed at once. Store it with `omen char new NAME --rules hprpg --sheet
     /// '{"create": CHOICES}'`.
+    #[command(
+        after_help = "Examples:\n  omen rules hprpg --example -o rook.json\n  omen hprpg create --choices @rook.json\n  omen hprpg create --choices @rook.json --format json"
+    )]
     Create(CreateArgs),
 }
 
@@ -124,13 +173,20 @@ pub struct CreateArgs {
 }
 
 fn create(args: &CreateArgs) -> anyhow::Result<bool> {
-    let choices = match crate::act::json_argument(&args.choices).and_then(|value| {
-        serde_json::from_value::<CreationChoices>(value)
+    let choices = match crate::act::json_argument(&args.choices).and_then(|mut value| {
+        // `omen rules hprpg --example` prints the sheet form `{"create": CHOICES}`: take it as is.
+        if let Some(object) = value.as_object_mut()
+            && object.len() == 1
+            && let Some(inner) = object.remove("create")
+        {
+            value = inner;
+        }
+        omen_rules::schema_check::decode::<CreationChoices>(&value)
             .map_err(|e| format!("invalid creation choices: {e}"))
     }) {
         Ok(choices) => choices,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             return Ok(false);
         }
     };
@@ -138,16 +194,21 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
         Ok(created) => {
             // stdout carries the sheet alone, so it can be piped into `omen char new`; warnings go
             // to stderr (in JSON they are a field of the answer).
-            if args.format == crate::args::RollFormat::Text {
+            let strict = crate::diagnostics::strict() && !created.warnings.is_empty();
+            if args.format == crate::args::RollFormat::Text || strict {
                 for warning in &created.warnings {
                     eprintln!("warning: {warning}");
                 }
+            }
+            if strict {
+                eprintln!("error: warnings are errors under --strict; no result was printed");
+                return Ok(false);
             }
             let text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
             show(args.format, &text, &serde_json::to_value(&created)?)
         }
         Err(problems) => {
-            eprintln!("error: {problems}");
+            crate::fit::error(problems);
             Ok(false)
         }
     }
@@ -238,8 +299,10 @@ pub struct ContestArgs {
     /// The resistor: a stored character rolling --vs-aspect + --vs-ability (default: the same pair).
     #[arg(long = "vs", value_name = "NAME")]
     pub versus: Option<String>,
+    /// The resistor's aspect, e.g. FITNESS.
     #[arg(long, value_name = "ASPECT", requires = "vs_ability")]
     pub vs_aspect: Option<String>,
+    /// The resistor's ability, e.g. BRAWL.
     #[arg(long, value_name = "ABILITY", requires = "vs_aspect")]
     pub vs_ability: Option<String>,
     #[command(flatten)]
@@ -250,6 +313,7 @@ pub struct ContestArgs {
     /// The resistor's own DV, when the GM gives each side its own.
     #[arg(long = "resistor-dv", value_name = "DV")]
     pub resistor_difficulty: Option<i64>,
+    /// Dice at or below X are catastrophes (3 for a Broken Wand).
     #[arg(long, value_name = "X", default_value_t = 1)]
     pub catastrophe_range: i64,
     /// A rule option, NAME=VALUE: contest-nets=signed uses the signed nets for the margin.
@@ -274,8 +338,10 @@ pub struct TeamworkArgs {
     pub characters: Vec<String>,
     #[command(flatten)]
     pub stored: StoredCharacters,
+    /// The difficulty value, 2..=12.
     #[arg(long = "dv", value_name = "DV")]
     pub difficulty: i64,
+    /// Dice at or below X are catastrophes (3 for a Broken Wand).
     #[arg(long, value_name = "X", default_value_t = 1)]
     pub catastrophe_range: i64,
     #[command(flatten)]
@@ -284,6 +350,7 @@ pub struct TeamworkArgs {
 
 #[derive(Debug, Args)]
 pub struct PerceptionArgs {
+    /// The watcher's PERCEPTION dots.
     #[arg(
         long,
         value_name = "DOTS",
@@ -291,6 +358,7 @@ pub struct PerceptionArgs {
         requires = "alertness"
     )]
     pub perception: Option<u32>,
+    /// The watcher's ALERTNESS dots.
     #[arg(long, value_name = "DOTS", conflicts_with = "character")]
     pub alertness: Option<u32>,
     /// The watcher: a stored character whose PERCEPTION + ALERTNESS is the DV.
@@ -313,7 +381,9 @@ pub struct PerceptionArgs {
 fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Result<bool> {
     let mut out = crate::output::result();
     match format {
-        crate::args::RollFormat::Text => out.write_all(text.as_bytes())?,
+        crate::args::RollFormat::Text => {
+            out.write_all(crate::fit::wrap(text, crate::fit::width()).as_bytes())?
+        }
         crate::args::RollFormat::Json => writeln!(out, "{json}")?,
     }
     Ok(true)
@@ -522,7 +592,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
             match crate::act::analysis_options("hprpg", "contest", &args.options) {
                 Ok(options) => answer(args.source.format, contest(args, &options, limits)),
                 Err(message) => {
-                    eprintln!("error: {message}");
+                    crate::fit::error(message);
                     Ok(false)
                 }
             }
@@ -540,7 +610,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
                 Ok(true)
             }
             Err(error) => {
-                eprintln!("error: {error}");
+                crate::fit::error(error);
                 Ok(false)
             }
         },

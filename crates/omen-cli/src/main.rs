@@ -60,6 +60,7 @@ mod campaign;
 mod compare;
 mod diagnostics;
 mod escape;
+mod fit;
 mod fraction;
 mod games;
 mod hprpg;
@@ -86,8 +87,8 @@ use omen_lang::{
 use serde::Serialize;
 
 use crate::args::{
-    Cli, Command, InputArgs, LimitArgs, ProbArgs, ProbFormat, ProbParam, RollArgs, RollFormat,
-    ScriptArgs,
+    Cli, Command, InputArgs, LimitArgs, PlotFormat, ProbArgs, ProbFormat, ProbParam, RollArgs,
+    RollFormat, ScriptArgs,
 };
 use crate::diagnostics::{Input, Style, render_diagnostics, render_input_error};
 use crate::odds::Odds;
@@ -113,6 +114,8 @@ fn main() -> ExitCode {
         eprintln!("error: cannot write {}: {error}", path.display());
         return ExitCode::from(2);
     }
+    // Measured now, while no output is held: commands ask for it with the output locked.
+    fit::init();
     let output_file = cli.output.clone();
     // The work runs on a thread whose stack fits the deepest walk the limits admit (the language
     // counts nesting against omen_lang::MAX_NESTING), so no input can overflow the stack; the memory
@@ -212,7 +215,7 @@ fn saved_name(input: &InputArgs) -> Option<&str> {
 fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     let limits = args.limits.to_limits();
     let bad = |message: String| {
-        eprintln!("error: {message}");
+        crate::fit::error(message);
         Ok(Status::BadInput)
     };
     let mut store = match campaign::open(&args.campaign.db) {
@@ -364,7 +367,8 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
                     0
                 };
                 let (seed_line, rest) = transcript.split_at(split);
-                format!("{seed_line}reading: {}\n{rest}", checked.reading)
+                let text = format!("{seed_line}reading: {}\n{rest}", checked.reading);
+                fit::wrap(&text, fit::width())
             })
         }
         RollFormat::Json => {
@@ -507,19 +511,7 @@ fn columns(args: &ProbArgs) -> Result<Vec<Column>, String> {
 
 /// Columns the text output may fill: `COLUMNS`, else the terminal's width, else 100.
 fn text_width() -> usize {
-    if let Some(columns) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|&c| c > 0)
-    {
-        return columns;
-    }
-    if output::result().is_terminal()
-        && let Some((terminal_size::Width(width), _)) = terminal_size::terminal_size()
-    {
-        return usize::from(width);
-    }
-    100
+    fit::width()
 }
 
 /// A buffer that refuses to grow past `limit` bytes: a writer into it fails instead.
@@ -560,27 +552,33 @@ fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
 }
 
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
-    prob_or_plot(args, false)
+    prob_or_plot(args, None)
 }
 
 /// `omen plot`: the distributions `omen prob` would compute, drawn as SVG.
 fn plot(args: &args::PlotArgs) -> anyhow::Result<Status> {
-    if let Some(path) = output::file()
-        && path
-            .extension()
-            .is_some_and(|e| !e.eq_ignore_ascii_case("svg"))
-    {
-        eprintln!(
-            "error: omen plot writes SVG; name the file FILE.svg (`{}` is not)\n  = help: convert \
-             it to PNG with any SVG tool, e.g. `rsvg-convert chart.svg > chart.png`",
-            path.display()
-        );
-        return Ok(Status::BadInput);
-    }
-    prob_or_plot(&args.as_prob(), true)
+    let extension = output::file().and_then(|path| {
+        path.extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+    });
+    let format = match (args.format, extension.as_deref()) {
+        (Some(format), _) => format,
+        (None, None | Some("svg")) => PlotFormat::Svg,
+        (None, Some("png")) => PlotFormat::Png,
+        (None, Some(other)) => {
+            eprintln!(
+                "error: omen plot writes SVG or PNG, and `.{}` is neither\n  = help: name the file \
+                 FILE.svg or FILE.png, or choose with --format svg|png",
+                escape::line(other)
+            );
+            return Ok(Status::BadInput);
+        }
+    };
+    prob_or_plot(&args.as_prob(), Some(format))
 }
 
-fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
+/// `plot` is the image format for `omen plot`, `None` for `omen prob`.
+fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Status> {
     let style = match args.format {
         ProbFormat::Json => Style::Json,
         ProbFormat::Text | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
@@ -595,7 +593,7 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
     let columns = match columns(args) {
         Ok(columns) => columns,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::fit::error(message);
             return Ok(Status::BadInput);
         }
     };
@@ -636,17 +634,27 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
         decimals: usize::from(args.decimals),
     };
     if let [(script, warnings, result, explode_depth)] = computed.as_slice()
-        && !plot
+        && plot.is_none()
     {
         let reading = readings.first().map_or("", String::as_str);
         let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
-        if args.format == ProbFormat::Csv
-            && let Some(note) = odds.depth_limit_note()
+        if let Some(note) = odds.depth_limit_warning(args.exact)
+            && (args.format == ProbFormat::Csv || diagnostics::strict())
         {
-            // CSV has no place for it, and a cut-off result must never pass silently.
-            eprintln!("warning: explosion depth limit reached: {note}");
+            // CSV has no place for it, and a cut-off result must never pass silently; under
+            // --strict it is a warning like any other.
+            eprint!(
+                "{}",
+                fit::wrap(
+                    &format!("warning: explosion depth limit reached: {note}\n"),
+                    fit::width()
+                )
+            );
+            if diagnostics::strict() {
+                return strict_failure();
+            }
         }
-        let reading = format!("reading: {reading}\n");
+        let reading = fit::wrap(&format!("reading: {reading}\n"), layout.width);
         return succeed(style, script.input(), warnings, |out| match args.format {
             ProbFormat::Text => out
                 .write_all(reading.as_bytes())
@@ -663,11 +671,15 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
     for ((script, warnings, result, explode_depth), column) in computed.iter().zip(&columns) {
         stderr.push_str(&render_diagnostics(style, script.input(), &[], warnings));
         if args.format != ProbFormat::Json
-            && let Some(note) = Odds::new(&script.text, result, *explode_depth).depth_limit_note()
+            && let Some(note) =
+                Odds::new(&script.text, result, *explode_depth).depth_limit_warning(args.exact)
         {
-            stderr.push_str(&format!(
-                "warning: `{}`: explosion depth limit reached: {note}\n",
-                column.label
+            stderr.push_str(&fit::wrap(
+                &format!(
+                    "warning: `{}`: explosion depth limit reached: {note}\n",
+                    column.label
+                ),
+                fit::width(),
             ));
         }
     }
@@ -688,15 +700,19 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
             .collect(),
         args.view,
     );
-    if plot {
-        let svg = match plot::svg(&comparison) {
-            Ok(svg) => svg,
+    if let Some(format) = plot {
+        let image = match format {
+            PlotFormat::Svg => plot::svg(&comparison).map(String::into_bytes),
+            PlotFormat::Png => plot::png(&comparison),
+        };
+        let image = match image {
+            Ok(image) => image,
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::fit::error(message);
                 return Ok(Status::BadInput);
             }
         };
-        output::result().write_all(svg.as_bytes())?;
+        output::result().write_all(&image)?;
         return Ok(Status::Success);
     }
     let exact = args.exact;
@@ -706,7 +722,7 @@ fn prob_or_plot(args: &ProbArgs, plot: bool) -> anyhow::Result<Status> {
         file: None,
     };
     succeed(style, no_input, &[], |out| match args.format {
-        ProbFormat::Text => comparison.text(out, exact, transpose),
+        ProbFormat::Text => comparison.text(out, exact, transpose, layout.width),
         ProbFormat::Markdown => comparison.markdown(out, exact, transpose),
         ProbFormat::Csv => comparison.csv(out, transpose),
         ProbFormat::Json => {

@@ -31,6 +31,21 @@ const BAR_WIDTH: usize = 30;
 /// The bar is never narrower than this: a table squeezed further wraps instead of losing its bar.
 const MIN_BAR_WIDTH: usize = 4;
 
+/// Characters of a fraction a warning shows whole; a longer one is shown as a decimal.
+const WARNING_FRACTION: usize = 40;
+
+/// Modes listed by the text and Markdown statistics; JSON lists them all.
+const MODES_LISTED: usize = 10;
+
+/// The table's columns, the fullest first: P(≤) and then P(≥) are left out when the terminal is
+/// too narrow for them.
+const COLUMN_SETS: [&[usize]; 4] = [
+    &[0, 1, 2, 3, 4, 5, 6],
+    &[0, 1, 2, 3, 4],
+    &[0, 1, 2],
+    &[0, 2],
+];
+
 /// Places of the decimal approximations unless `--decimals` says otherwise.
 pub const DEFAULT_DECIMALS: usize = 4;
 
@@ -285,19 +300,42 @@ impl<'a> Odds<'a> {
             }
             widths
         };
-        let line_width = |widths: &[usize; 7]| widths.iter().sum::<usize>() + 2 * widths.len();
+        let line_width = |widths: &[usize; 7], columns: &[usize]| {
+            columns.iter().map(|&c| widths[c] + 2).sum::<usize>() - 2
+        };
         let mut table = cells(None);
         let mut widths = widths_of(&table);
         let mut shortened = false;
-        if !layout.exact && line_width(&widths) + MIN_BAR_WIDTH > layout.width {
+        let all = COLUMN_SETS[0];
+        if !layout.exact && line_width(&widths, all) + 2 + MIN_BAR_WIDTH > layout.width {
             table = cells(Some(layout.decimals));
             widths = widths_of(&table);
             shortened = true;
         }
-        let bar_width = layout
+        let columns = if layout.exact {
+            all
+        } else {
+            COLUMN_SETS
+                .iter()
+                .copied()
+                .find(|set| line_width(&widths, set) <= layout.width)
+                .unwrap_or(COLUMN_SETS[COLUMN_SETS.len() - 1])
+        };
+        let pick = |row: &[String; 7]| -> Vec<String> {
+            columns.iter().map(|&c| row[c].clone()).collect()
+        };
+        let header: Vec<String> = columns.iter().map(|&c| header[c].to_string()).collect();
+        let table: Vec<Vec<String>> = table.iter().map(pick).collect();
+        let widths: Vec<usize> = columns.iter().map(|&c| widths[c]).collect();
+        let room = layout
             .width
-            .saturating_sub(line_width(&widths))
-            .clamp(MIN_BAR_WIDTH, BAR_WIDTH);
+            .saturating_sub(widths.iter().map(|w| w + 2).sum::<usize>());
+        // No bar rather than a bar that pushes the line past the terminal.
+        let bar_width = if room >= MIN_BAR_WIDTH {
+            room.min(BAR_WIDTH)
+        } else {
+            0
+        };
         let largest = rows
             .iter()
             .map(|(r, _)| r.probability.value)
@@ -319,25 +357,24 @@ impl<'a> Odds<'a> {
         writeln!(out)?;
         let stats = self.statistics_fitted(layout, &mut shortened);
         let label_width = stats.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
-        let room = layout.width.saturating_sub(label_width + 2);
         for (label, value) in stats {
-            // A long note breaks after its semicolon, under its own start.
-            let value = match value.split_once("; ") {
-                Some((first, rest)) if !layout.exact && value.chars().count() > room => {
-                    format!("{first};\n{:label_width$}  {rest}", "")
-                }
-                _ => value,
-            };
-            writeln!(out, "{label:<label_width$}  {value}")?;
+            let line = format!("{label:<label_width$}  {value}\n");
+            if layout.exact {
+                out.write_all(line.as_bytes())?;
+            } else {
+                // A long value continues under its own start.
+                let under = Some(label_width + 2);
+                out.write_all(crate::fit::wrap_under(&line, layout.width, under).as_bytes())?;
+            }
         }
         if shortened {
             writeln!(out)?;
-            writeln!(
-                out,
-                "note: fractions too long for {} columns are shown as decimals;\n      \
-                 --exact, --format csv or --format json give them in full",
+            let note = format!(
+                "note: fractions too long for {} columns are shown as decimals; --exact, --format \
+                 csv or --format json give them in full\n",
                 layout.width
-            )?;
+            );
+            out.write_all(crate::fit::wrap_under(&note, layout.width, Some(6)).as_bytes())?;
         }
         Ok(())
     }
@@ -442,6 +479,24 @@ impl<'a> Odds<'a> {
         ))
     }
 
+    /// The depth-limit note for a warning on stderr: a fraction longer than [`WARNING_FRACTION`]
+    /// characters is shown as a decimal, with where to find it in full, unless `exact`.
+    pub fn depth_limit_warning(&self, exact: bool) -> Option<String> {
+        let note = self.depth_limit_note()?;
+        if exact || self.depth_limit.fraction.chars().count() <= WARNING_FRACTION {
+            return Some(note);
+        }
+        Some(format!(
+            "{} (the exact fraction, {} digits long, is in --format json and with --exact)",
+            note.replacen(
+                &self.depth_limit.fraction,
+                &format!("≈ {}", decimal(&self.depth_limit, DEFAULT_DECIMALS)),
+                1
+            ),
+            self.depth_limit.fraction.len()
+        ))
+    }
+
     /// The statistics for the text table: an exact value that would not fit `layout.width` is shown
     /// as a decimal (and `shortened` set).
     fn statistics_fitted(
@@ -492,9 +547,22 @@ impl<'a> Odds<'a> {
             ));
             stats.push(("median", m.median.to_string()));
         }
-        let modes: Vec<String> = self.modes.iter().map(Value::to_string).collect();
+        // A flat distribution is all modes: the first few are listed, the rest counted.
+        let mut modes: Vec<String> = self
+            .modes
+            .iter()
+            .take(MODES_LISTED)
+            .map(Value::to_string)
+            .collect();
+        if self.modes.len() > MODES_LISTED {
+            modes.push(format!("… ({} in all)", self.modes.len()));
+        }
         stats.push((
-            if modes.len() > 1 { "modes" } else { "mode" },
+            if self.modes.len() > 1 {
+                "modes"
+            } else {
+                "mode"
+            },
             modes.join(", "),
         ));
         if let Some(steps) = self.expected_steps {
@@ -816,6 +884,31 @@ mod tests {
         let r = result("3d6", Limits::default());
         let text = render(&Odds::new("3d6", &r, 20), table);
         assert!(text.contains("\nmodes               10, 11\n"), "{text}");
+    }
+
+    #[test]
+    fn a_depth_limit_warning_shortens_a_long_fraction() {
+        let r = result("30d6!", Limits::default());
+        let odds = Odds::new("30d6!", &r, 20);
+        let full = odds.depth_limit_note().unwrap();
+        assert!(full.len() > 100, "{full}");
+        let short = odds.depth_limit_warning(false).unwrap();
+        assert!(short.len() < 200, "{short}");
+        assert!(
+            short.contains("≈ ") && short.contains("--format json"),
+            "{short}"
+        );
+        assert_eq!(odds.depth_limit_warning(true).unwrap(), full);
+        // A short fraction stays exact.
+        let r = result(
+            "1d6!",
+            Limits {
+                explode_depth: 2,
+                ..Limits::default()
+            },
+        );
+        let odds = Odds::new("1d6!", &r, 2);
+        assert_eq!(odds.depth_limit_warning(false), odds.depth_limit_note());
     }
 
     #[test]

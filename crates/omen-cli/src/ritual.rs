@@ -19,28 +19,67 @@ use crate::args::RollFormat;
 #[derive(Debug, Subcommand)]
 pub enum RitualCommand {
     /// Print seed 000's Appendix C table (Lore check vs. difficulty), byte for byte.
-    LoreTable,
+    #[command(
+        after_help = "Examples:\n  omen ritual lore-table\n  omen ritual lore-table --format json"
+    )]
+    LoreTable(SeedTableArgs),
     /// Print seed 000's Appendix D pages (Essence check vs. threshold), byte for byte.
-    EssenceTable,
+    #[command(
+        after_help = "Examples:\n  omen ritual essence-table\n  omen ritual essence-table --format json"
+    )]
+    EssenceTable(SeedTableArgs),
     /// A Lore check: the exact chance of success, then a roll.
+    #[command(
+        after_help = "Examples:\n  omen ritual lore --lore 2 --difficulty 4\n  omen ritual lore --lore 1 --difficulty 5 --foreign-tradition --format json"
+    )]
     Lore(LoreArgs),
     /// An Essence check: the exact chance of each threshold, then a roll.
+    #[command(
+        after_help = "Examples:\n  omen ritual essence --leader 3 --assistant 2 --threshold 12\n  omen ritual essence --leader 3 --threshold 10 --threshold 14 --pairs 1"
+    )]
     Essence(EssenceArgs),
     /// A character's Lore check about a ritual, logged for the session's re-roll.
+    #[command(
+        after_help = "Examples:\n  omen ritual check --char Oda --ritual \"Ward of Ash\" --difficulty 4 --odds\n  omen ritual check --sheet '{\"lore\":1}' --ritual \"Ward of Ash\" --difficulty 4 --dice 3,5"
+    )]
     Check(crate::actions::RitualCheckArgs),
     /// Decipher a ritual: success adds it to the known rituals, failure to the unknown ones.
+    #[command(
+        after_help = "Examples:\n  omen ritual decipher --char Oda --ritual \"Ward of Ash\" --difficulty 4\n  omen ritual decipher --state oda.json --sheet '{\"lore\":1}' --ritual \"Binding of Nine\" --difficulty 4 --dice 3"
+    )]
     Decipher(crate::actions::RitualLoreAction),
     /// Memorise a known ritual: the first is free, each further one takes a Lore check.
+    #[command(
+        after_help = "Examples:\n  omen ritual memorise --char Oda --ritual \"Ward of Ash\" --difficulty 4\n  omen ritual memorise --char Oda --ritual \"Ward of Ash\" --difficulty 4 --odds"
+    )]
     Memorise(crate::actions::RitualLoreAction),
     /// End the session: re-roll the most difficult check; a failure raises Lore.
+    #[command(
+        after_help = "Examples:\n  omen ritual end-session --char Oda\n  omen ritual end-session --state oda.json --decline"
+    )]
     EndSession(crate::actions::EndSessionArgs),
     /// Perform a ritual as its Leader: attempts since the last sleep cost dice.
+    #[command(
+        after_help = "Examples:\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --threshold 12 --odds\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --assistant 2 --threshold 12"
+    )]
     Perform(crate::actions::PerformArgs),
-    /// Copy a known ritual into the character's notes (000-M8): performing from them needs no
+    /// Copy a known ritual into the character's notes: performing from them needs no
     /// Lore check.
+    #[command(after_help = "Examples:\n  omen ritual record --char Oda --ritual \"Ward of Ash\"")]
     Record(crate::actions::RecordArgs),
     /// A full night's sleep for every ritualist: the attempts reset.
+    #[command(
+        after_help = "Examples:\n  omen ritual sleep --char Oda\n  omen ritual sleep --state oda.json"
+    )]
     Sleep(crate::actions::JustHolder),
+}
+
+/// How a seed table is printed.
+#[derive(Debug, Args)]
+pub struct SeedTableArgs {
+    /// markdown: the seed's table byte for byte (percentages); json: exact fractions.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::hprpg::TableFormat::Markdown)]
+    pub format: crate::hprpg::TableFormat,
 }
 
 #[derive(Debug, Args)]
@@ -87,12 +126,20 @@ pub struct EssenceArgs {
 pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
     let mut out = crate::output::result();
     match command {
-        RitualCommand::LoreTable => {
-            out.write_all(lore_table().as_bytes())?;
+        RitualCommand::LoreTable(args) => {
+            match args.format {
+                crate::hprpg::TableFormat::Markdown => out.write_all(lore_table().as_bytes())?,
+                crate::hprpg::TableFormat::Json => writeln!(out, "{}", lore_table_json(limits)?)?,
+            }
             Ok(true)
         }
-        RitualCommand::EssenceTable => {
-            out.write_all(essence_table().as_bytes())?;
+        RitualCommand::EssenceTable(args) => {
+            match args.format {
+                crate::hprpg::TableFormat::Markdown => out.write_all(essence_table().as_bytes())?,
+                crate::hprpg::TableFormat::Json => {
+                    writeln!(out, "{}", essence_table_json(limits)?)?
+                }
+            }
             Ok(true)
         }
         RitualCommand::Lore(args) => {
@@ -142,12 +189,43 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
     }
 }
 
+/// Appendix C's figures exactly: P(success) of a Lore check for pools 0..=12 and each difficulty
+/// that takes a roll.
+fn lore_table_json(limits: &Limits) -> anyhow::Result<Value> {
+    let mut rows = Vec::new();
+    for pool in 0..=12 {
+        let mut row = serde_json::Map::new();
+        row.insert("dice".into(), pool.into());
+        for difficulty in Difficulty::all().filter(|d| !d.is_automatic()) {
+            let p = LoreCheck::from_pool(pool, difficulty, limits)?.success_probability(limits)?;
+            row.insert(difficulty.value().to_string(), p.to_string().into());
+        }
+        rows.push(Value::Object(row));
+    }
+    Ok(serde_json::json!({ "rows": rows }))
+}
+
+/// Appendix D's figures exactly: P(sum of N d6 ≥ TN) for N = 1..=24 and TN = 3, 6, … up to 6N.
+fn essence_table_json(limits: &Limits) -> anyhow::Result<Value> {
+    let mut rows = Vec::new();
+    for dice in 1..=24usize {
+        let sums = omen_rules::ritual::dice_sum_distribution(dice, limits)?;
+        let mut at_least = serde_json::Map::new();
+        for target in (3..=6 * dice as i64).step_by(3) {
+            let p = sums.probability_where(|&s| s >= target);
+            at_least.insert(target.to_string(), p.to_string().into());
+        }
+        rows.push(serde_json::json!({ "dice": dice, "at_least": at_least }));
+    }
+    Ok(serde_json::json!({ "rows": rows }))
+}
+
 fn options(analysis: &str, given: &[String]) -> Result<serde_json::Map<String, Value>, String> {
     crate::act::analysis_options("ritual", analysis, given)
 }
 
 fn refuse(message: &str) -> anyhow::Result<bool> {
-    eprintln!("error: {message}");
+    crate::fit::error(message);
     Ok(false)
 }
 
@@ -165,7 +243,9 @@ fn report(
     match answer {
         Ok(answer) => {
             match source.format {
-                RollFormat::Text => out.write_all(answer.text.as_bytes())?,
+                RollFormat::Text => {
+                    out.write_all(crate::fit::wrap(&answer.text, crate::fit::width()).as_bytes())?
+                }
                 RollFormat::Json => writeln!(out, "{}", answer.json)?,
             }
             Ok(true)

@@ -92,19 +92,21 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<bool> {
             String::new()
         }
     };
+    // Built whole, then wrapped to the terminal: the summaries are long prose.
+    let mut text = Vec::new();
     for game in &all {
         if detail {
             writeln!(
-                out,
+                text,
                 "{} (seed {}): {}",
                 game.name, game.seed_file, game.description
             )?;
         } else {
-            writeln!(out, "{}: {}", game.name, game.description)?;
+            writeln!(text, "{}: {}", game.name, game.description)?;
         }
         for m in game.mechanics {
             writeln!(
-                out,
+                text,
                 "  mechanic {}: {}{}",
                 m.name,
                 m.summary,
@@ -118,7 +120,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<bool> {
                 String::new()
             };
             writeln!(
-                out,
+                text,
                 "  option {}{}: {}; choices {}, default {}; --option {}=VALUE on {}",
                 o.name,
                 item,
@@ -144,17 +146,17 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<bool> {
                 .map(|(part, paths)| format!("{part} {}", paths.join(", ")))
                 .collect();
             writeln!(
-                out,
+                text,
                 "  game-master-only (hidden from --view player): {}",
                 listed.join("; ")
             )?;
         }
         for t in &game.tables {
-            writeln!(out, "  table {t}")?;
+            writeln!(text, "  table {t}")?;
         }
         for a in game.actions {
             writeln!(
-                out,
+                text,
                 "  action {}: {}{}",
                 a.name,
                 a.summary,
@@ -163,19 +165,22 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<bool> {
         }
         if game.state_version.is_some() {
             writeln!(
-                out,
+                text,
                 "  characters: `omen rules {} --example` prints a sheet to start from, --schema its \
                  JSON Schema",
                 game.name
             )?;
         }
-        writeln!(out)?;
+        writeln!(text)?;
     }
     if !detail {
         writeln!(
-            out,
+            text,
             "(`omen rules --detail` adds the seed files and the spec items each part implements)"
         )?;
     }
+    out.write_all(
+        crate::fit::wrap(&String::from_utf8_lossy(&text), crate::fit::width()).as_bytes(),
+    )?;
     Ok(true)
 }

@@ -32,6 +32,7 @@ pub mod hprpg;
 pub mod luck;
 pub mod render;
 pub mod ritual;
+pub mod schema_check;
 pub mod spelldice;
 pub mod stateful;
 pub mod t13;

@@ -249,11 +249,11 @@ pub trait Game: Sync {
 /// Serves a [`Stateful`] game as a [`Game`].
 struct Served<T>(PhantomData<fn() -> T>);
 
-fn decode<T: DeserializeOwned>(what: &'static str, value: &Value) -> Result<T, ActionError> {
-    serde_json::from_value(value.clone()).map_err(|error| ActionError::Malformed {
-        what,
-        message: error.to_string(),
-    })
+fn decode<T: DeserializeOwned + schemars::JsonSchema>(
+    what: &'static str,
+    value: &Value,
+) -> Result<T, ActionError> {
+    crate::schema_check::decode(value).map_err(|message| ActionError::Malformed { what, message })
 }
 
 fn encode<T: Serialize>(value: &T) -> Value {

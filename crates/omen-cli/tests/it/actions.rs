@@ -548,6 +548,75 @@ fn hprpg_creation_gives_the_sheet_or_every_violation_and_the_sheet_becomes_a_cha
 }
 
 #[test]
+fn sheet_errors_list_every_problem_at_once_missing_fields_included() {
+    // Seed 003's sheet form: a wrong type, a rating below zero, a misspelt field and two missing.
+    let mut choices = warrior_choices();
+    choices["abilities"]["SURVIVAL"] = json!("two");
+    choices["aspects"]["FITNESS"] = json!(-3);
+    choices["specie"] = json!("halfblood");
+    let object = choices.as_object_mut().unwrap();
+    object.remove("fortitude");
+    object.remove("health");
+    let sheet = json!({ "create": choices }).to_string();
+    let db = campaign("actions_sheet_errors");
+    let run = at(
+        &db,
+        &[
+            "char", "new", "Bruce", "--rules", "hprpg", "--sheet", &sheet,
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let stderr = crate::words(&run.stderr);
+    for problem in [
+        "5 problems:",
+        "/create: missing field `fortitude`",
+        "/create: missing field `health`",
+        "/create/abilities/SURVIVAL: expected an integer, found a string \"two\"",
+        "/create/aspects/FITNESS: -3 is below the minimum 0",
+        "/create: unknown field `specie`",
+    ] {
+        assert!(stderr.contains(problem), "{problem}: {stderr}");
+    }
+    // An action with its tag and nothing else: every field it needs.
+    let run = crate::omen(&[
+        "act",
+        "luck",
+        r#"{"action":"add-modifier"}"#,
+        "--sheet",
+        "{}",
+    ]);
+    assert_eq!(run.code, 2);
+    let stderr = crate::words(&run.stderr);
+    assert!(stderr.contains("missing field `source`"), "{stderr}");
+    assert!(stderr.contains("missing field `value`"), "{stderr}");
+}
+
+#[test]
+fn strict_turns_creation_warnings_into_errors() {
+    // One PRACTICAL dot left unspent: a warning, exit 0 without --strict.
+    let mut choices = warrior_choices();
+    choices["abilities"]["SURVIVAL"] = json!(1);
+    // The sheet form that `omen rules hprpg --example` prints is accepted as it is.
+    let choices = json!({ "create": choices }).to_string();
+    let relaxed = omen_ok(&["hprpg", "create", "--choices", &choices]);
+    assert!(relaxed.stderr.contains("unspent"), "{}", relaxed.stderr);
+    for format in ["text", "json"] {
+        let strict = omen(&[
+            "hprpg",
+            "create",
+            "--choices",
+            &choices,
+            "--strict",
+            "--format",
+            format,
+        ]);
+        assert_eq!(strict.code, 2, "{}", strict.stderr);
+        assert!(strict.stdout.is_empty(), "{}", strict.stdout);
+        assert!(strict.stderr.contains("unspent") && strict.stderr.contains("--strict"));
+    }
+}
+
+#[test]
 fn spelldice_a_cast_without_committed_dice_says_which_flag_counts_them() {
     let run = omen(&[
         "spelldice",
@@ -683,8 +752,7 @@ fn m25_hprpg_use_feat_movement_and_the_archetype_warning() {
         "--dice", "8",
     ]);
     assert!(
-        duel.stdout
-            .contains("warning: DUELIST is not a SOPHISTICATE feat"),
+        crate::words(&duel.stdout).contains("warning: DUELIST is not a SOPHISTICATE feat"),
         "{}",
         duel.stdout
     );

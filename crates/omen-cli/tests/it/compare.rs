@@ -82,7 +82,7 @@ fn exploding_tables_fit_the_width_and_say_how_to_get_fractions() {
     let widest = run.stdout.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 100, "{widest} columns:\n{}", run.stdout);
     assert!(
-        run.stdout
+        crate::words(&run.stdout)
             .contains("--exact, --format csv or --format json give them in full")
     );
     let narrow = omen_ok_env(&["prob", "3d6!", "--decimals", "6"], "COLUMNS", "80");
@@ -206,6 +206,12 @@ fn strict_turns_warnings_into_errors() {
     assert!(side_by_side.stdout.is_empty());
     let roll = omen(&["roll", "1d6", "--dice", "3,4", "--strict"]);
     assert_eq!(roll.code, 2, "{}", roll.stderr);
+    // A result cut off by the explosion depth limit is a warning too.
+    assert_eq!(omen(&["prob", "2d6!", "--explode-depth", "2"]).code, 0);
+    let cut = omen(&["prob", "2d6!", "--explode-depth", "2", "--strict"]);
+    assert_eq!(cut.code, 2, "{}", cut.stderr);
+    assert!(cut.stdout.is_empty());
+    assert!(cut.stderr.contains("depth limit"), "{}", cut.stderr);
     // No warning, no failure.
     assert_eq!(omen(&["prob", "2d6", "--strict"]).code, 0);
 }
@@ -266,10 +272,70 @@ fn plot_refuses_labels_and_other_file_types() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("plot draws numbers"), "{}", run.stderr);
     let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("chart.png");
-    let run = omen(&["plot", "2d6", "-o", png.to_str().unwrap()]);
+    let jpeg = dir.path().join("chart.jpg");
+    let run = omen(&["plot", "2d6", "-o", jpeg.to_str().unwrap()]);
     assert_eq!(run.code, 2);
-    assert!(!png.exists());
+    assert!(run.stderr.contains("SVG or PNG"), "{}", run.stderr);
+    assert!(!jpeg.exists());
+}
+
+/// The pixels of a PNG file: width, height and 8-bit RGB rows.
+fn decode_png(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).expect("PNG image data");
+    assert_eq!(frame.color_type, png::ColorType::Rgb);
+    assert_eq!(frame.bit_depth, png::BitDepth::Eight);
+    pixels.truncate(frame.buffer_size());
+    (frame.width, frame.height, pixels)
+}
+
+#[test]
+fn plot_draws_png_with_its_own_font() {
+    let dir = tempfile::tempdir().unwrap();
+    // By the file's extension, and by --format whatever the name.
+    let by_name = dir.path().join("chart.png");
+    omen_ok(&["plot", "3d6", "2d10", "-o", by_name.to_str().unwrap()]);
+    let by_flag = dir.path().join("chart.out");
+    omen_ok(&[
+        "plot",
+        "3d6",
+        "--format",
+        "PNG",
+        "-o",
+        by_flag.to_str().unwrap(),
+    ]);
+    for path in [by_name, by_flag] {
+        let (width, height, pixels) = decode_png(&path);
+        assert_eq!((width, height), (960, 600));
+        let row = width as usize * 3;
+        let dark = |rows: std::ops::Range<usize>| {
+            pixels[rows.start * row..rows.end * row]
+                .chunks(3)
+                .filter(|p| p.iter().all(|&c| c < 96))
+                .count()
+        };
+        // The caption, above the plotting area, is text only: drawn, so the font was found.
+        assert!(dark(0..50) > 100, "no caption in {}", path.display());
+        // Curves or bars in colour.
+        let coloured = pixels
+            .chunks(3)
+            .filter(|p| p.iter().max().unwrap() - p.iter().min().unwrap() > 100)
+            .count();
+        assert!(coloured > 1000, "{coloured} coloured pixels");
+    }
+    // A --format svg chart is SVG whatever the file is called.
+    let svg = dir.path().join("chart.img");
+    omen_ok(&[
+        "plot",
+        "3d6",
+        "--format",
+        "svg",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    roxmltree::Document::parse(&std::fs::read_to_string(&svg).unwrap()).unwrap();
 }
 
 /// The top-level help, in the order a newcomer needs it: roll, prob, plot, then campaigns, then games.

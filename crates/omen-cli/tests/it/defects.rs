@@ -17,7 +17,7 @@ fn odds_on_a_missing_state_file_write_nothing_and_a_missing_sheet_is_named() {
     let run = omen(&odds);
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr
+        crate::words(&run.stderr)
             .contains("does not exist yet, so a new hprpg character needs a sheet: give --sheet"),
         "{}",
         run.stderr

@@ -19,6 +19,7 @@ mod script;
 mod serve;
 mod stateful;
 mod views;
+mod width;
 mod worked_examples;
 
 use std::io::Write;
@@ -34,6 +35,12 @@ pub fn example(name: &str) -> String {
 }
 
 /// What one run of `omen` produced.
+/// `text` with every run of whitespace (line breaks from wrapping to the terminal included) made
+/// one space.
+pub fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 pub struct Run {
     pub code: i32,
     pub stdout: String,

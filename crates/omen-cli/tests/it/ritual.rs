@@ -165,3 +165,26 @@ fn omen_rules_lists_every_registered_game_with_its_spec_items() {
 fn omen_rules_names() -> Vec<&'static str> {
     omen_rules::registry().iter().map(|r| r.name()).collect()
 }
+
+#[test]
+fn the_seed_tables_come_as_exact_json_too() {
+    let r = omen(&["ritual", "lore-table", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 13);
+    // Three dice at difficulty 5: the highest of 3d6 reaches 5, 1 − (4/6)³ = 19/27; one die, 1/3.
+    assert_eq!(rows[3]["dice"], 3);
+    assert_eq!(rows[3]["5"], "19/27");
+    assert_eq!(rows[1]["5"], "1/3");
+    let r = omen(&["ritual", "essence-table", "--format", "JSON"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 24);
+    // P(1d6 ≥ 3) = 4/6; P(2d6 ≥ 6) = 26/36; P(3d6 ≥ 18) = 1/216.
+    assert_eq!(rows[0]["at_least"]["3"], "2/3");
+    assert_eq!(rows[1]["at_least"]["6"], "13/18");
+    assert_eq!(rows[2]["at_least"]["18"], "1/216");
+    assert_eq!(rows[23]["at_least"]["144"], format!("1/{}", 6u128.pow(24)));
+}

@@ -1,0 +1,153 @@
+//! Text that fits the terminal: the width to fit (`COLUMNS`, else the terminal's, else 100), and
+//! long lines wrapped under their own indentation.
+//!
+//! Tables fit by their own means (decimals for long fractions, fewer columns, blocks of columns);
+//! this wraps the prose and one-line records that games and listings print.
+
+/// The width found by [`measure`], once.
+static WIDTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// Columns of the text output: `COLUMNS` when set, else the terminal's width, else 100. Measured
+/// once, by `main` before any output is taken (the output may be a locked file), or here.
+pub fn width() -> usize {
+    *WIDTH.get_or_init(measure)
+}
+
+/// Measures the width now; `main` calls it while no output is held.
+fn measure() -> usize {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+    {
+        return columns;
+    }
+    if crate::output::result().is_terminal()
+        && let Some((terminal_size::Width(width), _)) = terminal_size::terminal_size()
+    {
+        return usize::from(width);
+    }
+    100
+}
+
+/// Fixes the width before any command runs.
+pub fn init() {
+    let _ = WIDTH.set(measure());
+}
+
+/// Prints `error: MESSAGE` on stderr, wrapped to the terminal.
+pub fn error(message: impl std::fmt::Display) {
+    eprint!("{}", wrap(&format!("error: {message}\n"), width()));
+}
+
+/// The narrowest width wrapping aims at: below it, a line is left to the terminal.
+const NARROWEST: usize = 20;
+
+/// `text` with every line longer than `width` characters broken at spaces (else after a comma,
+/// else anywhere), each continuation indented two columns past the line's own indentation.
+pub fn wrap(text: &str, width: usize) -> String {
+    wrap_under(text, width, None)
+}
+
+/// As [`wrap`], with continuations indented `hanging` columns (when given) instead: under a label.
+pub fn wrap_under(text: &str, width: usize, hanging: Option<usize>) -> String {
+    let width = width.max(NARROWEST);
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for line in text.split_inclusive('\n') {
+        let (line, newline) = match line.strip_suffix('\n') {
+            Some(line) => (line, "\n"),
+            None => (line, ""),
+        };
+        if line.chars().count() <= width {
+            out.push_str(line);
+            out.push_str(newline);
+            continue;
+        }
+        let indent = line.chars().take_while(|&c| c == ' ').count();
+        // A continuation keeps at least half the width for text.
+        let hanging = hanging.unwrap_or(indent + 2).min(width / 2);
+        let mut rest: Vec<char> = line.chars().collect();
+        let mut first = true;
+        loop {
+            let lead = if first { 0 } else { hanging };
+            let room = width - lead;
+            if !first {
+                out.extend(std::iter::repeat_n(' ', hanging));
+            }
+            if rest.len() <= room {
+                out.extend(rest.iter());
+                break;
+            }
+            let window = &rest[..=room];
+            let start = if first { indent + 1 } else { 1 };
+            let cut = window[start.min(room)..]
+                .iter()
+                .rposition(|&c| c == ' ')
+                .map(|i| (i + start.min(room), 1))
+                .or_else(|| {
+                    window[..room]
+                        .iter()
+                        .rposition(|&c| c == ',')
+                        .filter(|&i| i > 0)
+                        .map(|i| (i + 1, 0))
+                })
+                .unwrap_or((room, 0));
+            let (at, skip) = cut;
+            out.extend(rest[..at].iter());
+            out.push('\n');
+            rest.drain(..at + skip);
+            while rest.first() == Some(&' ') {
+                rest.remove(0);
+            }
+            first = false;
+            if rest.is_empty() {
+                break;
+            }
+        }
+        out.push_str(newline);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn widest(text: &str) -> usize {
+        text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces_under_their_indentation() {
+        let text =
+            "  mechanic: roll 1d50; the combined modifier shifts the ranges, bad and good\nshort\n";
+        let wrapped = wrap(text, 30);
+        assert!(widest(&wrapped) <= 30, "{wrapped}");
+        assert!(wrapped.ends_with("\nshort\n"));
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert!(lines[0].starts_with("  mechanic:"));
+        assert!(lines[1].starts_with("    ") && !lines[1].starts_with("     "));
+        // Nothing is lost but the spaces at the breaks.
+        let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(words(&wrapped), words(text));
+    }
+
+    #[test]
+    fn records_without_spaces_break_after_commas_or_anywhere() {
+        let json = r#"state: {"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9}"#;
+        let wrapped = wrap(json, 24);
+        assert!(widest(&wrapped) <= 24, "{wrapped}");
+        assert_eq!(wrapped.replace(['\n', ' '], ""), json.replace(' ', ""));
+        let digits = "1".repeat(100);
+        let wrapped = wrap(&digits, 30);
+        assert!(widest(&wrapped) <= 30);
+        assert_eq!(wrapped.replace(['\n', ' '], ""), digits);
+    }
+
+    #[test]
+    fn short_text_is_unchanged() {
+        let text = "a b\n\n  c\n";
+        assert_eq!(wrap(text, 60), text);
+        assert_eq!(wrap("no newline", 60), "no newline");
+    }
+}

@@ -1,0 +1,158 @@
+//! Text output fits `COLUMNS`: tables, listings, game answers and diagnostics alike.
+
+use std::process::{Command, Stdio};
+
+/// Runs omen with `COLUMNS` set; stdout and stderr, whatever the exit code.
+fn at_width(args: &[&str], columns: usize) -> (String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_omen"))
+        .args(args)
+        .env("COLUMNS", columns.to_string())
+        .env_remove("OMEN_DIALECT")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the omen binary runs");
+    assert!(output.status.code().is_some(), "omen {args:?} was killed");
+    (
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        String::from_utf8(output.stderr).expect("UTF-8"),
+    )
+}
+
+fn rook() -> String {
+    // The example sheet of seed 003, as `omen rules hprpg --example` prints it.
+    let run = crate::omen_ok(&["rules", "hprpg", "--example"]);
+    run.stdout
+}
+
+#[test]
+fn text_output_fits_the_columns_given() {
+    let rook = rook();
+    let exhaustion = crate::example("001_exhaustion.omen");
+    let long_sum = "1d20 + ".repeat(14) + "+";
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["prob", "3d6"],
+        vec!["prob", "3d6!"],
+        vec!["prob", "10d10!!kh5", "--explode-depth", "4"],
+        vec!["prob", "1d6 * 1d6 * 1d6 * 1d6 * 1d6 * 1d6 * 1d6 * 1d6"],
+        vec!["prob", "d5000"],
+        vec!["prob", "3d6", "2d10", "4d6kh3"],
+        vec!["prob", "30d6!", "2d6"],
+        vec!["prob", "3d6", "2d10", "4d6kh3", "--transpose"],
+        vec!["prob", "-f", &exhaustion, "--param", "level=1..5"],
+        vec!["roll", "20d6!", "--seed", "1"],
+        vec!["prob", "2d6 +"],
+        vec!["prob", "(((((("],
+        vec!["prob", "3d6>=10"],
+        vec!["prob", "2d6 − 1"],
+        vec!["prob", &long_sum],
+        vec!["rules"],
+        vec!["rules", "hprpg", "--detail"],
+        vec![
+            "ritual",
+            "lore",
+            "--lore",
+            "2",
+            "--difficulty",
+            "4",
+            "--seed",
+            "1",
+        ],
+        vec!["spelldice", "exhaust", "--level", "1"],
+        vec!["spelldice", "courtney"],
+        vec!["luck", "stationary", "--modifier", "0"],
+        vec![
+            "t13",
+            "test",
+            "--boon",
+            "6",
+            "--descendant",
+            "8",
+            "--proficiency",
+            "2",
+            "--difficulty",
+            "10",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "t13",
+            "test",
+            "--boon",
+            "6",
+            "--descendant",
+            "8",
+            "--difficulty",
+            "10",
+            "--odds",
+            "--sheet",
+            "{}",
+        ],
+        vec![
+            "hprpg",
+            "check",
+            "--sheet",
+            &rook,
+            "--aspect",
+            "FITNESS",
+            "--ability",
+            "BRAWL",
+            "--dv",
+            "8",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "hprpg",
+            "check",
+            "--sheet",
+            &rook,
+            "--aspect",
+            "FITNESS",
+            "--ability",
+            "BRAWL",
+            "--dv",
+            "8",
+            "--odds",
+        ],
+        vec![
+            "spelldice",
+            "cast",
+            "--sheet",
+            r#"{"level":3}"#,
+            "--spell-dice",
+            "3",
+            "--spell-level",
+            "2",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "hprpg",
+            "contest",
+            "--pool",
+            "5",
+            "--resistor-pool",
+            "4",
+            "--dv",
+            "8",
+            "--seed",
+            "1",
+        ],
+    ];
+    for columns in [60, 100] {
+        for args in &commands {
+            let (stdout, stderr) = at_width(args, columns);
+            for (stream, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+                for line in text.lines() {
+                    assert!(
+                        line.chars().count() <= columns,
+                        "omen {args:?} at COLUMNS={columns}: a {}-column line on {stream}:\n{line}",
+                        line.chars().count()
+                    );
+                }
+            }
+            assert!(!stdout.is_empty() || !stderr.is_empty(), "{args:?}");
+        }
+    }
+}
