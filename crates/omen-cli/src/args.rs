@@ -123,6 +123,9 @@ pub enum Command {
     )]
     Act(crate::act::ActArgs),
     /// Serve the HTTP API for a whole table on the campaign database (until Ctrl-C or SIGTERM).
+    #[command(
+        after_help = "Examples:\n  omen serve\n  omen serve --bind 127.0.0.1:0 --db table.db\n  omen serve --work-budget 10000000 --rate-limit 20"
+    )]
     Serve(crate::serve::ServeArgs),
     /// Print shell completions: omen completions bash > ~/.local/share/bash-completion/completions/omen
     #[command(after_help = COMPLETIONS_EXAMPLES)]

@@ -104,7 +104,11 @@ pub enum CampaignCommand {
     },
     /// Invite a member: prints a token, once, for the member to sign in with (only its hash is
     /// kept). Logged, without the token.
+    #[command(
+        after_help = "Examples:\n  omen campaign invite Ravenloft --role gm\n  omen campaign invite Ravenloft --role player --char Jane --char Bruce\n  omen campaign invite Ravenloft --role observer"
+    )]
     Invite {
+        /// The campaign the member joins.
         campaign: String,
         /// gm does everything; player acts for the characters named with --char; observer reads.
         #[arg(long, value_enum, ignore_case = true)]
@@ -114,9 +118,21 @@ pub enum CampaignCommand {
         characters: Vec<String>,
     },
     /// List a campaign's invites (never their tokens).
-    Invites { campaign: String },
+    #[command(after_help = "Examples:\n  omen campaign invites Ravenloft")]
+    Invites {
+        /// The campaign whose invites to list.
+        campaign: String,
+    },
     /// Revoke an invite by its number (from `omen campaign invites`): its token stops working.
-    Revoke { campaign: String, id: i64 },
+    #[command(
+        after_help = "Examples:\n  omen campaign invites Ravenloft\n  omen campaign revoke Ravenloft 2"
+    )]
+    Revoke {
+        /// The campaign the invite belongs to.
+        campaign: String,
+        /// The invite's number, as `omen campaign invites` lists it.
+        id: i64,
+    },
 }
 
 /// A member's role, as `--role` takes it.
@@ -292,6 +308,9 @@ pub enum LogCommand {
     /// Are the dice fair? Each die's faces against a fair die's and each expression's results against
     /// its exact distribution, by a chi-square test with a plain verdict, per session and for the
     /// whole campaign.
+    #[command(
+        after_help = "Examples:\n  omen log fairness Ravenloft\n  omen log fairness Ravenloft --session 2026-11-23 --format json"
+    )]
     Fairness {
         /// The campaign (else --campaign, else the database's only one).
         campaign: Option<String>,
@@ -301,7 +320,9 @@ pub enum LogCommand {
     },
     /// Reveal a hidden (private, blind or self) roll: logs the salt of its commitment, after which
     /// everyone sees it and `omen log verify` checks its content against the commitment.
+    #[command(after_help = "Examples:\n  omen log --view gm\n  omen log reveal Ravenloft 42")]
     Reveal {
+        /// The campaign the roll was made in.
         campaign: String,
         /// The entry's number, as `omen log` lists it.
         sequence: u64,
