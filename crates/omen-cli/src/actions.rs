@@ -124,6 +124,10 @@ pub struct PerformArgs {
     /// The Leader's Essence [default: the character's own].
     #[arg(long, value_name = "N")]
     pub leader: Option<i64>,
+    /// Where the ritual is read from: memory, notes or source (with --option
+    /// recording-and-memorising=on, 000-M8).
+    #[arg(long, value_name = "FROM")]
+    pub read_from: Option<String>,
     #[command(flatten)]
     pub essence: EssenceInputs,
     #[command(flatten)]
@@ -159,7 +163,7 @@ pub fn ritual_end_session(args: &EndSessionArgs, limits: &Limits) -> anyhow::Res
 }
 
 pub fn ritual_perform(args: &PerformArgs, limits: &Limits) -> anyhow::Result<bool> {
-    let action = json!({
+    let mut action = json!({
         "action": "essence",
         "ritual": args.ritual,
         "leader": args.leader,
@@ -172,6 +176,24 @@ pub fn ritual_perform(args: &PerformArgs, limits: &Limits) -> anyhow::Result<boo
         "pairs": args.essence.pairs,
         "desired_threshold": args.essence.desired,
     });
+    // Only when given, so a performance without the optional rule reads as before.
+    if let Some(from) = &args.read_from {
+        action["read_from"] = json!(from);
+    }
+    run("ritual", action, &args.holder, limits)
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The known ritual copied into the character's notes.
+    #[arg(long, value_name = "NAME")]
+    pub ritual: String,
+    #[command(flatten)]
+    pub holder: Holder,
+}
+
+pub fn ritual_record(args: &RecordArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let action = json!({ "action": "record", "ritual": args.ritual });
     run("ritual", action, &args.holder, limits)
 }
 
@@ -401,6 +423,30 @@ pub struct HprpgCatchCastArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct HprpgFeatArgs {
+    /// The feat, e.g. "MESMERISING PRESENCE".
+    #[arg(long, value_name = "FEAT")]
+    pub feat: String,
+    #[command(flatten)]
+    pub holder: Holder,
+}
+
+#[derive(Debug, Args)]
+pub struct HprpgReduceArgs {
+    /// The waiting casting's delivery: wandtip, ranged or mass (a reduction cannot change it).
+    #[arg(long, value_name = "DELIVERY")]
+    pub delivery: String,
+    /// WANDTIP or RANGED: the targets kept.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub targets: u32,
+    /// MASS only: the smaller area's requirement (at least 4).
+    #[arg(long, value_name = "N")]
+    pub required: Option<u32>,
+    #[command(flatten)]
+    pub holder: Holder,
+}
+
+#[derive(Debug, Args)]
 pub struct HprpgResistArgs {
     #[arg(long, value_name = "ASPECT")]
     pub aspect: String,
@@ -552,6 +598,21 @@ pub fn hprpg_cast(args: &HprpgCastArgs, limits: &Limits) -> anyhow::Result<bool>
 
 pub fn hprpg_catch_cast(args: &HprpgCatchCastArgs, limits: &Limits) -> anyhow::Result<bool> {
     let action = json!({ "action": "catch-cast", "extra_action": args.extra_action });
+    run("hprpg", action, &args.holder, limits)
+}
+
+pub fn hprpg_use_feat(args: &HprpgFeatArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let action = json!({ "action": "use-feat", "feat": args.feat });
+    run("hprpg", action, &args.holder, limits)
+}
+
+pub fn hprpg_reduce(args: &HprpgReduceArgs, limits: &Limits) -> anyhow::Result<bool> {
+    let action = json!({
+        "action": "reduce-casting",
+        "delivery": args.delivery,
+        "targets": args.targets,
+        "required": args.required,
+    });
     run("hprpg", action, &args.holder, limits)
 }
 

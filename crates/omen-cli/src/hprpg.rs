@@ -64,6 +64,9 @@ pub enum HprpgCommand {
     CatchCast(crate::actions::HprpgCatchCastArgs),
     /// Give up the spell waiting for successes.
     AbandonCasting(crate::actions::JustHolder),
+    /// Keep fewer targets or a smaller area (same delivery) for the spell waiting for successes; it
+    /// takes effect at once if the successes gathered meet the new requirement.
+    ReduceCasting(crate::actions::HprpgReduceArgs),
     /// Resist an incoming spell: each net success lowers its POWER by 1.
     Resist(crate::actions::HprpgResistArgs),
     /// Spend FORTITUDE.
@@ -78,6 +81,10 @@ pub enum HprpgCommand {
     OrganicRepose(crate::actions::JustHolder),
     /// UNWAVERING FOCUS: reroll the last check's catastrophe dice for 1 FORTITUDE.
     UnwaveringFocus(crate::actions::JustHolder),
+    /// Use a feat the GM adjudicates, e.g. MESMERISING PRESENCE (once a day), recording the use.
+    UseFeat(crate::actions::HprpgFeatArgs),
+    /// SPEED's extra movement: 1 m per dot per combat round.
+    Movement(crate::actions::JustHolder),
     /// Keep a spell sustained (each costs a die on later casts).
     Sustain(crate::actions::HprpgSustainArgs),
     /// Stop sustaining a spell.
@@ -495,6 +502,7 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::Cast(args) => a::hprpg_cast(args, limits),
         HprpgCommand::CatchCast(args) => a::hprpg_catch_cast(args, limits),
         HprpgCommand::AbandonCasting(args) => bare("hprpg", "abandon-casting", args, limits),
+        HprpgCommand::ReduceCasting(args) => a::hprpg_reduce(args, limits),
         HprpgCommand::Resist(args) => a::hprpg_resist(args, limits),
         HprpgCommand::SpendFortitude(args) => a::hprpg_spend(args, limits),
         HprpgCommand::RegainFortitude(args) => a::hprpg_regain(args, limits),
@@ -502,6 +510,8 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::Heal(args) => a::hprpg_levels("heal", args, limits),
         HprpgCommand::OrganicRepose(args) => bare("hprpg", "organic-repose", args, limits),
         HprpgCommand::UnwaveringFocus(args) => bare("hprpg", "unwavering-focus", args, limits),
+        HprpgCommand::UseFeat(args) => a::hprpg_use_feat(args, limits),
+        HprpgCommand::Movement(args) => bare("hprpg", "movement", args, limits),
         HprpgCommand::Sustain(args) => a::hprpg_sustain(args, limits),
         HprpgCommand::EndSustain(args) => a::hprpg_end_sustain(args, limits),
         HprpgCommand::RageTurn(args) => bare("hprpg", "rage-turn", args, limits),

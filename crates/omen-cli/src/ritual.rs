@@ -36,6 +36,9 @@ pub enum RitualCommand {
     EndSession(crate::actions::EndSessionArgs),
     /// Perform a ritual as its Leader: attempts since the last sleep cost dice.
     Perform(crate::actions::PerformArgs),
+    /// Copy a known ritual into the character's notes (000-M8): performing from them needs no
+    /// Lore check.
+    Record(crate::actions::RecordArgs),
     /// A full night's sleep for every ritualist: the attempts reset.
     Sleep(crate::actions::JustHolder),
 }
@@ -134,6 +137,7 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
         RitualCommand::Memorise(args) => crate::actions::ritual_lore("memorise", args, limits),
         RitualCommand::EndSession(args) => crate::actions::ritual_end_session(args, limits),
         RitualCommand::Perform(args) => crate::actions::ritual_perform(args, limits),
+        RitualCommand::Record(args) => crate::actions::ritual_record(args, limits),
         RitualCommand::Sleep(args) => crate::actions::bare("ritual", "sleep", args, limits),
     }
 }

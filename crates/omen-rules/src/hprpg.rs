@@ -352,8 +352,10 @@ const MECHANICS: &[Mechanic] = &[
     Mechanic {
         name: "catch-casting",
         spec_items: &["003-M19", "003-A15"],
-        summary: "a cast short of its requirement may catch-cast with 1 die fewer each time, adding \
-                  the net until the requirement is met; any net ≤ 0 ends the casting",
+        summary: "a cast short of its requirement may keep fewer targets or a smaller area (same \
+                  delivery, MASS still 4+), taking effect once the net meets it, or catch-cast with \
+                  1 die fewer each time, adding the net until the requirement is met; any net ≤ 0 \
+                  ends the casting",
     },
     Mechanic {
         name: "character",
@@ -372,7 +374,9 @@ const MECHANICS: &[Mechanic] = &[
         ],
         summary: "1 FORTITUDE per level above Affinity, extra action, automatic success, reroll or \
                   heal; rituals grant automatic successes; RAGE −1 Resist die per consecutive turn; \
-                  feats as data (RAPID REFLEXES keeps the better net of two rolls); daily uses",
+                  feats as data (RAPID REFLEXES keeps the better net of two rolls, SPEED +1 m a \
+                  round per dot); daily uses kept (MESMERISING PRESENCE once a day); a feat outside \
+                  the archetype warns",
     },
     Mechanic {
         name: "resist",

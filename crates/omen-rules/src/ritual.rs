@@ -205,7 +205,9 @@ const MECHANICS: &[Mechanic] = &[
         name: "memorising",
         spec_items: &["000-M8", "000-A7"],
         summary: "one known ritual is memorised free; each further one needs a Lore check with the same \
-                  pool rule",
+                  pool rule; a known ritual may be copied into the character's notes, and with the \
+                  recording option a performance reads it from memory, the notes (no check) or the \
+                  source (a new decipher check)",
     },
     Mechanic {
         name: "essence check",
@@ -248,6 +250,16 @@ const OPTIONS: &[RuleOption] = &[
                   ritual since everyone last slept",
         choices: &["per-ritual", "global"],
         default: "per-ritual",
+        actions: &["essence"],
+    },
+    RuleOption {
+        name: "recording-and-memorising",
+        spec_item: "000-M8",
+        summary: "the optional rule of recording and memorising: performing a ritual says where it \
+                  is read from (memory, the character's notes, or the source after a new decipher \
+                  check) and is refused if that does not hold it",
+        choices: &["off", "on"],
+        default: "off",
         actions: &["essence"],
     },
 ];
@@ -1047,6 +1059,55 @@ pub fn essence_table() -> String {
 // ---------------------------------------------------------------------------------------------------
 // The character's ritual state and Lore progression (000-S1, M6..M8, S2, A2..A8).
 
+/// Whether 000-M8's optional rule of recording and memorising is in play: with it on, performing a
+/// ritual says where it is read from, and that must hold it.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecordingRule {
+    /// The optional rule is not used: performing does not ask where the ritual is read from.
+    #[default]
+    Off,
+    /// Performing reads the ritual from memory, the character's notes or the source.
+    On,
+}
+
+impl RecordingRule {
+    pub const ALL: [RecordingRule; 2] = [RecordingRule::Off, RecordingRule::On];
+
+    /// The option value as listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordingRule::Off => "off",
+            RecordingRule::On => "on",
+        }
+    }
+}
+
+/// Where a ritual is read from when it is performed under 000-M8's optional rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadFrom {
+    /// Memorised: the first memorised ritual is free, each further one took a remembering check.
+    Memory,
+    /// The character's own notes: no Lore check.
+    Notes,
+    /// The source itself, which needs a new decipher check of the ritual this session.
+    Source,
+}
+
+impl ReadFrom {
+    /// The name as JSON and messages spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReadFrom::Memory => "memory",
+            ReadFrom::Notes => "notes",
+            ReadFrom::Source => "source",
+        }
+    }
+}
+
 /// How repeated attempts are counted for the Essence penalty (000-S2, A8).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
@@ -1118,6 +1179,10 @@ pub struct RitualState {
     pub unknown: BTreeSet<String>,
     /// Memorised (000-M8); the first one is free.
     pub memorised: BTreeSet<String>,
+    /// Copied into the character's own notes (000-M8's optional recording rule): performing from
+    /// them needs no Lore check. Left out of the JSON while empty, so older saves keep their shape.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub notes: BTreeSet<String>,
     /// Lore checks made this session, in order.
     pub session_checks: Vec<SessionLoreCheck>,
     /// Attempts at each ritual since all ritualists last had a full night's sleep (000-S2).

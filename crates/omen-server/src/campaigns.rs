@@ -892,7 +892,7 @@ pub async fn list_saved(
     Ok(Json(saved))
 }
 
-/// Saves a roll under a name, replacing one of the same name (the game master and players).
+/// Saves a roll under a name: the game master replaces one of the same name, a player only adds.
 #[utoipa::path(
     put,
     path = "/api/v1/campaigns/{campaign}/saved/{name}",
@@ -906,6 +906,7 @@ pub async fn list_saved(
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "an observer", body = ErrorBody),
         (status = 404, description = "no such campaign", body = ErrorBody),
+        (status = 409, description = "a player's roll under a name that is taken", body = ErrorBody),
         (status = 422, description = "the expression does not compile", body = ErrorBody),
     )
 )]
@@ -915,7 +916,9 @@ pub async fn save_roll(
     PathParams((campaign, name)): PathParams<(String, String)>,
     Body(body): Body<SavedBody>,
 ) -> Result<StatusCode, ApiError> {
-    authorise(&member, &campaign, Need::Play)?;
+    let redactor = authorise(&member, &campaign, Need::Play)?;
+    // A player adds saved rolls; replacing one is deleting it, which is the game master's.
+    let replace = redactor.is_game_master();
     let saved = SavedRoll {
         name,
         expression: body.expression,
@@ -925,7 +928,7 @@ pub async fn save_roll(
     state
         .inner
         .db
-        .with(move |store| store.save_roll(&campaign, &saved, true))
+        .with(move |store| store.save_roll(&campaign, &saved, replace))
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }

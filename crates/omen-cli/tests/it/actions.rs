@@ -560,3 +560,181 @@ fn spelldice_a_cast_without_committed_dice_says_which_flag_counts_them() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--spell-dice K"), "{}", run.stderr);
 }
+
+/// 003-M17 from the command line: Jane's net 3 is short of RANGED at 3 targets (6); keeping 2
+/// targets (4) leaves a catch-cast of 6 dice that must net 1 or more (1252265/1492992, the
+/// multinomial sum over 6 d12 at DV 8 worked out by hand); keeping 1 (2) casts at once.
+#[test]
+fn m17_hprpg_reduce_casting_keeps_fewer_targets() {
+    let db = campaign("actions_hprpg_reduce");
+    ok(
+        &db,
+        &[
+            "char",
+            "new",
+            "Jane",
+            "--rules",
+            "hprpg",
+            "--sheet",
+            &jane(),
+        ],
+    );
+    let cast = [
+        "hprpg",
+        "cast",
+        "--char",
+        "Jane",
+        "--discipline",
+        "ELEMENTAL",
+        "--level",
+        "3",
+        "--delivery",
+        "ranged",
+        "--targets",
+        "3",
+        "--dice",
+        "1,4,5,8,8,9,11",
+    ];
+    assert_eq!(ok(&db, &cast)["result"]["outcome"], "short");
+    let reduce = |targets: &str, odds: bool| {
+        let mut args = vec![
+            "hprpg",
+            "reduce-casting",
+            "--char",
+            "Jane",
+            "--delivery",
+            "ranged",
+            "--targets",
+            targets,
+        ];
+        if odds {
+            args.push("--odds");
+        }
+        ok(&db, &args)
+    };
+    let odds = reduce("2", true);
+    assert_eq!(
+        odds["odds"]["takes_effect"]["fraction"], "1252265/1492992",
+        "{odds}"
+    );
+    let cast = reduce("1", false);
+    assert_eq!(cast["result"]["outcome"], "cast");
+    assert_eq!(cast["result"]["spell"]["power"], 3);
+    assert_eq!(cast["result"]["spell"]["unused"], 1);
+    let run = at(
+        &db,
+        &[
+            "hprpg",
+            "reduce-casting",
+            "--char",
+            "Jane",
+            "--delivery",
+            "ranged",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no casting is waiting"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// 003-M25 from the command line: MESMERISING PRESENCE's daily use is kept in the state file and a
+/// second use the same day is refused with the way back (new-day); SPEED 2 gives +2 m a round; a
+/// WARRIOR feat on a SOPHISTICATE warns in the summary.
+#[test]
+fn m25_hprpg_use_feat_movement_and_the_archetype_warning() {
+    let dir = scratch_dir("actions_hprpg_m25");
+    let state = dir.join("sophia.json");
+    let state = state.to_str().unwrap();
+    let mut aspects = serde_json::Map::new();
+    for aspect in omen_rules::hprpg::character::Aspect::ALL {
+        aspects.insert(aspect.name().to_string(), json!(1));
+    }
+    let sheet = json!({ "sheet": {
+        "archetype": "SOPHISTICATE", "aspects": aspects,
+        "abilities": { "SPEED": 2 },
+        "fortitude": { "current": 1, "max": 1 }, "health": { "current": 5, "max": 5 },
+        "feats": ["MESMERISING PRESENCE", "DUELIST"] }})
+    .to_string();
+    let feat = ["--feat", "MESMERISING PRESENCE", "--state", state];
+    let first = omen_ok(&[&["hprpg", "use-feat", "--sheet", &sheet][..], &feat].concat());
+    assert!(
+        first.stdout.contains("used 1 of 1 today"),
+        "{}",
+        first.stdout
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    assert_eq!(
+        saved["state"]["sheet"]["feat_uses"]["MESMERISING PRESENCE"], 1,
+        "{saved}"
+    );
+    let second = omen(&[&["hprpg", "use-feat"][..], &feat].concat());
+    assert_eq!(second.code, 2);
+    assert!(second.stderr.contains("used up today"), "{}", second.stderr);
+    assert!(second.stderr.contains("new-day"), "{}", second.stderr);
+    omen_ok(&["hprpg", "new-day", "--state", state]);
+    omen_ok(&[&["hprpg", "use-feat"][..], &feat].concat());
+    let moved = omen_ok(&["hprpg", "movement", "--state", state, "--format", "json"]);
+    assert_eq!(json(&moved)["result"]["extra_metres_per_round"], 2);
+    let duel = omen_ok(&[
+        "hprpg", "check", "--state", state, "--aspect", "CHARM", "--dv", "8", "--feat", "DUELIST",
+        "--dice", "8",
+    ]);
+    assert!(
+        duel.stdout
+            .contains("warning: DUELIST is not a SOPHISTICATE feat"),
+        "{}",
+        duel.stdout
+    );
+}
+
+/// 000-M8 from the command line: `ritual record` copies a known ritual into the notes, and with
+/// `--option recording-and-memorising=on` `ritual perform --read-from` checks where it is read
+/// from: the notes hold it (only the 3 Essence dice roll, 4 + 4 + 4 = 12 ≥ 9), memory does not.
+#[test]
+fn ritual_000_m8_record_and_perform_from_the_notes() {
+    let dir = scratch_dir("actions_ritual_notes");
+    let state = dir.join("oda.json");
+    let state = state.to_str().unwrap();
+    let sheet = r#"{"lore":2,"essence":3,"known":["Ward"]}"#;
+    let recorded = omen_ok(&[
+        "ritual", "record", "--state", state, "--sheet", sheet, "--ritual", "Ward", "--format",
+        "json",
+    ]);
+    assert_eq!(json(&recorded)["state_after"]["notes"], json!(["Ward"]));
+    let perform = |from: &str| {
+        omen(&[
+            "ritual",
+            "perform",
+            "--state",
+            state,
+            "--ritual",
+            "Ward",
+            "--threshold",
+            "9",
+            "--option",
+            "recording-and-memorising=on",
+            "--read-from",
+            from,
+            "--dice",
+            "4,4,4",
+            "--format",
+            "json",
+        ])
+    };
+    let memory = perform("memory");
+    assert_eq!(memory.code, 2);
+    assert!(
+        memory.stderr.contains("is not memorised"),
+        "{}",
+        memory.stderr
+    );
+    let notes = perform("notes");
+    assert_eq!(notes.code, 0, "{}", notes.stderr);
+    let notes = json(&notes);
+    assert_eq!(notes["result"]["read_from"], "notes");
+    assert_eq!(notes["result"]["total"], 12);
+    assert_eq!(notes["result"]["performed"], true);
+}

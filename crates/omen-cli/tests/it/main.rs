@@ -16,8 +16,10 @@ mod prob;
 mod ritual;
 mod roll;
 mod script;
+mod serve;
 mod stateful;
 mod views;
+mod worked_examples;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

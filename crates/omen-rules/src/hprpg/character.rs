@@ -1371,6 +1371,17 @@ pub fn validate(sheet: &CharacterSheet, advancement_cap: u32) -> SheetReport {
                 .push(format!("feat {feat} is listed twice; list it once"));
         }
     }
+    if let Some(archetype) = sheet.archetype {
+        for feat in sheet
+            .feats
+            .iter()
+            .filter(|f| !archetype.data().feats.contains(f))
+        {
+            report.warnings.push(format!(
+                "feat {feat} is not a {archetype} feat (003-D4); keep it only if the GM allowed it"
+            ));
+        }
+    }
     for (&feat, &uses) in &sheet.feat_uses {
         match feat_data(feat).per_day {
             None => report.problems.push(format!(

@@ -69,6 +69,32 @@ pub enum HprpgGameError {
     KnowledgeWithoutDots(String),
     #[error("a casting is waiting for its catch-cast; catch-cast or abandon-casting first")]
     CastingPending,
+    #[error(
+        "a reduction keeps the spell's kind (003-M17): the casting was delivered by {was}, not \
+         {asked}; reduce its {was} targets or area instead"
+    )]
+    ReduceOtherDelivery { was: String, asked: String },
+    #[error(
+        "the waiting casting requires {required} successes, which a {delivery} delivery cannot \
+         (RANGED costs 2 per target, MASS at least 4); name the casting's own delivery"
+    )]
+    ReduceUnfitDelivery { delivery: String, required: u64 },
+    #[error(
+        "a reduction must require fewer successes than the casting's {current}, not {asked}; \
+         keep fewer targets or a smaller area"
+    )]
+    NotAReduction { current: u64, asked: u64 },
+    #[error(
+        "a SELF casting has nothing to reduce, and a reduction cannot turn a spell into SELF \
+         (003-M17); name WANDTIP, RANGED or MASS"
+    )]
+    ReduceToSelf,
+    #[error("a reduction keeps at least 1 target; to give the spell up, abandon-casting")]
+    ReduceToNoTargets,
+    #[error(
+        "{feat} has numbers, so it is used through the action it changes ({how}), not use-feat"
+    )]
+    FeatWithNumbers { feat: Feat, how: &'static str },
     #[error("no casting is waiting for a catch-cast; cast a spell first")]
     NoCasting,
     #[error(
@@ -198,6 +224,10 @@ pub struct PendingCasting {
     /// The name to sustain the spell under when it takes effect.
     #[serde(default)]
     pub sustain: Option<String>,
+    /// The delivery named by the first reduction of targets or area (003-M17), which later ones must
+    /// keep. Absent until then, so a casting never reduced keeps the state's shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<DeliveryKind>,
 }
 
 /// The last check rolled, for UNWAVERING FOCUS (003-M25).
@@ -398,6 +428,18 @@ pub enum HprpgAction {
     },
     /// Gives up the waiting casting (a casting failure, 003-M17).
     AbandonCasting,
+    /// Reduces the waiting casting's targets or area within its delivery (003-M17): the spell takes
+    /// effect at once if the successes gathered meet the new requirement, else it keeps waiting.
+    ReduceCasting {
+        /// The casting's delivery (WANDTIP, RANGED or MASS); a reduction cannot change it.
+        delivery: DeliveryKind,
+        /// WANDTIP and RANGED: the targets kept (at least 1).
+        #[serde(default = "one_u32")]
+        targets: u32,
+        /// MASS only: the smaller area's requirement (at least 4).
+        #[serde(default)]
+        required: Option<u32>,
+    },
     /// Resisting a spell (003-M20, M24): RAGE costs dice.
     Resist {
         aspect: Aspect,
@@ -458,6 +500,11 @@ pub enum HprpgAction {
     CalmTurn,
     /// A new day: the daily feat uses reset (003-S1, M25).
     NewDay,
+    /// Uses a feat without numbers that the GM adjudicates (MESMERISING PRESENCE, LIE DETECTOR, …),
+    /// recording its daily use where it has a limit (003-S1, M25).
+    UseFeat { feat: Feat },
+    /// SPEED's extra movement per combat round: 1 m per dot (003-M25).
+    Movement,
     /// Galleons come in (ONE FOR YOU, TWO FOR ME adds one, 003-M25).
     GainGalleons { amount: u64 },
 }
@@ -492,6 +539,13 @@ const HPRPG_ACTIONS: &[ActionInfo] = &[
         name: "abandon-casting",
         spec_items: &["003-M17"],
         summary: "give up the casting waiting for a catch-cast",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "reduce-casting",
+        spec_items: &["003-M17", "003-M18"],
+        summary: "reduce the waiting casting's targets or area (same delivery); it takes effect at \
+                  once if the successes gathered now suffice",
         rolls: false,
     },
     ActionInfo {
@@ -566,6 +620,19 @@ const HPRPG_ACTIONS: &[ActionInfo] = &[
         name: "new-day",
         spec_items: &["003-S1", "003-M25"],
         summary: "a new day: daily feat uses reset",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "use-feat",
+        spec_items: &["003-S1", "003-M25"],
+        summary: "use a feat the GM adjudicates (MESMERISING PRESENCE once a day), recording its \
+                  daily use",
+        rolls: false,
+    },
+    ActionInfo {
+        name: "movement",
+        spec_items: &["003-M25"],
+        summary: "SPEED's extra movement: 1 m per dot per combat round",
         rolls: false,
     },
     ActionInfo {
@@ -1143,6 +1210,9 @@ fn apply_action(
             if let Some(note) = &automatic {
                 summary.push_str(&format!("; {note}"));
             }
+            if let HprpgAction::Check { feats, .. } = action {
+                append_archetype_warnings(&mut summary, state, feats);
+            }
             let mut result = merge(
                 info,
                 json!({
@@ -1214,6 +1284,7 @@ fn apply_action(
                         optional: *optional,
                         extra_damage,
                         sustain: sustain.clone(),
+                        delivery: None,
                     });
                     result["catch_casting"] = json!(progress);
                     format!("short ({net} of {required}): catch-cast or abandon")
@@ -1221,7 +1292,7 @@ fn apply_action(
                 CastingOutcome::Failure => "the casting fails".to_string(),
                 CastingOutcome::Catastrophe => "the casting fails catastrophically".to_string(),
             };
-            let summary = format!(
+            let mut summary = format!(
                 "{} {}: {}; {tail}",
                 discipline,
                 super::SPELL_LEVELS
@@ -1230,6 +1301,13 @@ fn apply_action(
                     .unwrap_or("?"),
                 roll_summary(&check, &roll)
             );
+            if let HprpgAction::Cast { feats, furious, .. } = action {
+                let mut used = feats.clone();
+                if *furious {
+                    used.push(Feat::FuriousSpellcaster);
+                }
+                append_archetype_warnings(&mut summary, state, &used);
+            }
             Ok((result, after, summary))
         }
         HprpgAction::CatchCast {
@@ -1300,6 +1378,11 @@ fn apply_action(
             );
             Ok((result, after, summary))
         }
+        HprpgAction::ReduceCasting {
+            delivery: kind,
+            targets,
+            required,
+        } => reduce_casting(state, *kind, *targets, *required),
         HprpgAction::AbandonCasting => {
             if state.casting.is_none() {
                 return Err(HprpgGameError::NoCasting);
@@ -1516,6 +1599,43 @@ fn apply_action(
                 "a new day: daily feats are available again".to_string(),
             ))
         }
+        HprpgAction::UseFeat { feat } => {
+            let data = feat_data(*feat);
+            if data.effect != resources::FeatEffect::Narrative {
+                let how = match data.effect {
+                    resources::FeatEffect::Heal { .. } => "organic-repose",
+                    resources::FeatEffect::RerollCatastrophes => "unwavering-focus",
+                    resources::FeatEffect::ExtraGalleons { .. } => "gain-galleons",
+                    resources::FeatEffect::RageForAffinity => "cast with furious",
+                    _ => "a check or cast naming it among its feats",
+                };
+                return Err(HprpgGameError::FeatWithNumbers { feat: *feat, how });
+            }
+            let mut after = state.clone();
+            after.sheet.feat_uses = use_feat(&state.sheet.feats, &state.sheet.feat_uses, *feat)?;
+            let used = after.sheet.feat_uses.get(feat).copied();
+            let mut summary = match (used, data.per_day) {
+                (Some(used), Some(per_day)) => {
+                    format!("{feat}: used {used} of {per_day} today ({})", data.when)
+                }
+                _ => format!("{feat}: used ({})", data.when),
+            };
+            append_archetype_warnings(&mut summary, state, std::slice::from_ref(feat));
+            Ok((
+                json!({ "feat": feat, "uses_today": used, "per_day": data.per_day }),
+                after,
+                summary,
+            ))
+        }
+        HprpgAction::Movement => {
+            let dots = state.sheet.ability("SPEED").map_or(0, |rating| rating.dots);
+            let metres = resources::speed_movement(dots);
+            Ok((
+                json!({ "speed": dots, "extra_metres_per_round": metres }),
+                state.clone(),
+                format!("SPEED {dots}: +{metres} m of movement per combat round"),
+            ))
+        }
         HprpgAction::GainGalleons { amount } => {
             let mut after = state.clone();
             let gained =
@@ -1527,6 +1647,127 @@ fn apply_action(
                 format!("gained {gained} Galleons ({} in all)", after.sheet.galleons),
             ))
         }
+    }
+}
+
+fn delivery_name(kind: DeliveryKind) -> String {
+    match kind {
+        DeliveryKind::Caster => "SELF",
+        DeliveryKind::Wandtip => "WANDTIP",
+        DeliveryKind::Ranged => "RANGED",
+        DeliveryKind::Mass => "MASS",
+    }
+    .to_string()
+}
+
+/// The waiting casting once its targets or area are reduced (003-M17), before it takes effect: the
+/// new requirement, checked to be a reduction within the casting's delivery.
+fn reduced_casting(
+    state: &HprpgState,
+    kind: DeliveryKind,
+    targets: u32,
+    required: Option<u32>,
+) -> Result<PendingCasting, HprpgGameError> {
+    let mut pending = state.casting.clone().ok_or(HprpgGameError::NoCasting)?;
+    let current = pending.progress.required;
+    match (kind, pending.delivery) {
+        (DeliveryKind::Caster, _) => return Err(HprpgGameError::ReduceToSelf),
+        (_, Some(was)) if was != kind => {
+            return Err(HprpgGameError::ReduceOtherDelivery {
+                was: delivery_name(was),
+                asked: delivery_name(kind),
+            });
+        }
+        // Before a first reduction the state knows only the requirement; it must be one this
+        // delivery can ask for.
+        (DeliveryKind::Ranged, None) if current % 2 != 0 => {
+            return Err(HprpgGameError::ReduceUnfitDelivery {
+                delivery: delivery_name(kind),
+                required: current,
+            });
+        }
+        (DeliveryKind::Mass, None) if current < 4 => {
+            return Err(HprpgGameError::ReduceUnfitDelivery {
+                delivery: delivery_name(kind),
+                required: current,
+            });
+        }
+        _ => {}
+    }
+    if targets == 0 && kind != DeliveryKind::Mass {
+        return Err(HprpgGameError::ReduceToNoTargets);
+    }
+    let asked = delivery(kind, targets, required)?.required();
+    if asked >= current {
+        return Err(HprpgGameError::NotAReduction { current, asked });
+    }
+    pending.progress.required = asked;
+    pending.delivery = Some(kind);
+    Ok(pending)
+}
+
+fn reduce_casting(
+    state: &HprpgState,
+    kind: DeliveryKind,
+    targets: u32,
+    required: Option<u32>,
+) -> Result<(Value, HprpgState, String), HprpgGameError> {
+    let pending = reduced_casting(state, kind, targets, required)?;
+    let progress = pending.progress;
+    let mut after = state.clone();
+    let mut result = json!({ "required": progress.required, "accumulated": progress.accumulated });
+    let summary = if progress.accumulated >= progress.required {
+        after.casting = None;
+        let (spell, damage) = take_effect(
+            &mut after,
+            pending.discipline,
+            pending.level,
+            progress.accumulated - progress.required,
+            pending.optional,
+            pending.extra_damage,
+            pending.sustain.as_deref(),
+        )?;
+        result["outcome"] = json!("cast");
+        result["spell"] = json!(spell);
+        result["damage"] = json!(damage);
+        format!(
+            "reduced to {} required: {} gathered, cast with POWER {}",
+            progress.required, progress.accumulated, spell.power
+        )
+    } else {
+        result["outcome"] = json!("short");
+        result["catch_casting"] = json!(progress);
+        after.casting = Some(pending);
+        format!(
+            "reduced to {} required: still short ({} of {}); catch-cast or abandon",
+            progress.required, progress.accumulated, progress.required
+        )
+    };
+    Ok((result, after, summary))
+}
+
+/// Feats of `feats` that are not among the character's archetype's feats (003-D4): allowed, since the
+/// GM may grant any feat, but said, so a slip in the sheet does not pass unnoticed.
+pub fn off_archetype_feats(sheet: &CharacterSheet, feats: &[Feat]) -> Vec<String> {
+    let Some(archetype) = sheet.archetype else {
+        return Vec::new();
+    };
+    feats
+        .iter()
+        .filter(|feat| !archetype.data().feats.contains(feat))
+        .map(|feat| {
+            format!(
+                "{feat} is not a {archetype} feat (003-D4); it applies because the sheet has it, \
+                 if the GM allowed it"
+            )
+        })
+        .collect()
+}
+
+/// Adds the warnings of [`off_archetype_feats`] to a summary (the result JSON keeps its shape).
+fn append_archetype_warnings(summary: &mut String, state: &HprpgState, feats: &[Feat]) {
+    for warning in off_archetype_feats(&state.sheet, feats) {
+        summary.push_str(&format!("; warning: {warning}"));
     }
 }
 
@@ -1802,6 +2043,29 @@ fn odds_of(
                 "takes_effect": stateful::probability_json(&completion),
             }))
         }
+        HprpgAction::ReduceCasting {
+            delivery: kind,
+            targets,
+            required,
+        } => {
+            // No dice now; the odds are those of the spell taking effect after the reduction, at
+            // once or by catch-casting until it does or fails.
+            let pending = reduced_casting(state, *kind, *targets, *required).map_err(fail)?;
+            let progress = pending.progress;
+            let takes_effect = if progress.accumulated >= progress.required {
+                <omen_core::Probability as num_traits::One>::one()
+            } else {
+                let casting = pending.casting.check(limits).map_err(fail)?;
+                progress
+                    .completion_probability(&casting, limits)
+                    .map_err(fail)?
+            };
+            Ok(json!({
+                "required": progress.required,
+                "accumulated": progress.accumulated,
+                "takes_effect": stateful::probability_json(&takes_effect),
+            }))
+        }
         HprpgAction::Resist { power, .. } => {
             let (prepared, penalty) = prepare_resist_action(state, action, limits).map_err(fail)?;
             let nets = nets_of(&prepared.check, prepared.keep_better, limits).map_err(fail)?;
@@ -1828,7 +2092,7 @@ fn odds_of(
         _ => Err(ActionError::Malformed {
             what: "action",
             message:
-                "only check, cast, catch-cast, resist and unwavering-focus roll dice and have \
+                "only check, cast, catch-cast, reduce-casting, resist and unwavering-focus have \
                       odds"
                     .to_string(),
         }),

@@ -44,7 +44,10 @@ pub enum ResourceError {
     },
     #[error("the character has not taken the feat {0}; add it to the sheet's feats first")]
     FeatNotTaken(Feat),
-    #[error("{feat} is used up today ({per_day} a day); wait for a new day")]
+    #[error(
+        "{feat} is used up today ({per_day} a day); wait for a new day (the new-day action resets \
+         daily uses)"
+    )]
     FeatUsedUp { feat: Feat, per_day: u32 },
     #[error("{0} does not change a check's dice or difficulty; leave it out of the check's feats")]
     NotACheckFeat(Feat),

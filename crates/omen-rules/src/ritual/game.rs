@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use super::{
     Difficulty, EssenceCheck, EssenceContributions, EssenceOutcome, FamiliarityBonuses, LoreCheck,
-    LoreDice, LoreModifiers, LoreRoll, RepeatCounting, RitualError, RitualOptions, RitualState,
-    SessionLoreCheck, SessionReroll, ShortcutThreshold,
+    LoreCheckPurpose, LoreDice, LoreModifiers, LoreRoll, ReadFrom, RecordingRule, RepeatCounting,
+    RitualError, RitualOptions, RitualState, SessionLoreCheck, SessionReroll, ShortcutThreshold,
 };
 use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
@@ -51,6 +51,8 @@ pub struct RitualSheet {
     pub used: BTreeSet<String>,
     pub unknown: BTreeSet<String>,
     pub memorised: BTreeSet<String>,
+    /// Rituals in the character's own notes (000-M8's optional recording rule).
+    pub notes: BTreeSet<String>,
 }
 
 /// What a ritualist can do. JSON: `{"action": "decipher", "ritual": "Ward", "difficulty": 4}`.
@@ -145,7 +147,16 @@ pub enum RitualAction {
         repeat_counting: RepeatCounting,
         #[serde(default)]
         shortcut_threshold: ShortcutThreshold,
+        /// 000-M8's optional recording rule; with it on, `read_from` is required.
+        #[serde(default)]
+        recording_and_memorising: RecordingRule,
+        /// Where the ritual is read from (with recording-and-memorising on).
+        #[serde(default)]
+        read_from: Option<ReadFrom>,
     },
+    /// Copies a known ritual into the character's own notes (000-M8's optional rule): time and
+    /// materials only, no roll.
+    Record { ritual: String },
     /// All ritualists had a full night's sleep: the attempt counts reset (000-S2).
     Sleep {},
 }
@@ -184,6 +195,13 @@ const RITUAL_ACTIONS: &[ActionInfo] = &[
         ],
         summary: "perform a ritual: sum the Essence pool against its thresholds; the attempt is recorded",
         rolls: true,
+    },
+    ActionInfo {
+        name: "record",
+        spec_items: &["000-M8"],
+        summary: "copy a known ritual into the character's notes (time and materials only); \
+                  performing from them needs no Lore check",
+        rolls: false,
     },
     ActionInfo {
         name: "sleep",
@@ -404,6 +422,8 @@ fn essence_request(
         desired_threshold,
         repeat_counting,
         shortcut_threshold,
+        recording_and_memorising,
+        read_from,
     } = action
     else {
         return Err(ActionError::Malformed {
@@ -441,6 +461,13 @@ fn essence_request(
             .to_string(),
         );
     }
+    check_read_from(
+        state,
+        &name,
+        *recording_and_memorising,
+        *read_from,
+        &mut problems,
+    );
     let repeated_attempts = state.repeated_attempts(&name, *repeat_counting);
     let contributions = EssenceContributions {
         leader,
@@ -482,6 +509,60 @@ fn essence_request(
             check,
         }),
         _ => Err(problems.into()),
+    }
+}
+
+/// 000-M8's optional rule: with it on, a performance names where the ritual is read from, and that
+/// must hold it (memory: memorised; notes: recorded; the source: a new decipher check of it this
+/// session, successful). With it off, `read_from` would be ignored, so it is refused instead.
+fn check_read_from(
+    state: &RitualState,
+    name: &str,
+    rule: RecordingRule,
+    read_from: Option<ReadFrom>,
+    problems: &mut Problems,
+) {
+    let Some(read_from) = read_from else {
+        if rule == RecordingRule::On {
+            problems.push(
+                "with recording-and-memorising on, say where the ritual is read from: memory, \
+                 notes or source",
+            );
+        }
+        return;
+    };
+    if rule == RecordingRule::Off {
+        problems.push(format!(
+            "read_from {} applies only under the optional rule; set the option \
+             recording-and-memorising=on or leave read_from out",
+            read_from.name()
+        ));
+        return;
+    }
+    let deciphered_now = state
+        .session_checks
+        .iter()
+        .any(|check| check.ritual == name && check.purpose == LoreCheckPurpose::Decipher);
+    let missing = match read_from {
+        ReadFrom::Memory if !state.memorised.contains(name) => Some(
+            "is not memorised (a failed remembering check leaves it so); read it from the notes \
+             (no check) or from the source after a new decipher check",
+        ),
+        ReadFrom::Notes if !state.notes.contains(name) => {
+            Some("is not in the notes; copy it there first (record) or read it from elsewhere")
+        }
+        ReadFrom::Source
+            if !(deciphered_now && state.known.contains(name) && !state.unknown.contains(name)) =>
+        {
+            Some(
+                "has not been deciphered from the source this session; decipher it again before \
+                 reading it from the source",
+            )
+        }
+        _ => None,
+    };
+    if let Some(missing) = missing {
+        problems.push(format!("ritual {name:?} {missing}"));
     }
 }
 
@@ -590,6 +671,7 @@ impl Stateful for RitualGame {
             used: sheet.used,
             unknown: sheet.unknown,
             memorised: sheet.memorised,
+            notes: sheet.notes,
             ..RitualState::default()
         };
         Self::validate(&state).into_result(state)
@@ -609,6 +691,12 @@ impl Stateful for RitualGame {
         names_problems("used", &state.used, &mut problems);
         names_problems("unknown", &state.unknown, &mut problems);
         names_problems("memorised", &state.memorised, &mut problems);
+        names_problems("notes", &state.notes, &mut problems);
+        for ritual in state.notes.difference(&state.known) {
+            problems.push(format!(
+                "ritual {ritual:?} in the notes is not among the known rituals; a ritual is deciphered before it is copied"
+            ));
+        }
         for ritual in state.memorised.difference(&state.known) {
             problems.push(format!(
                 "memorised ritual {ritual:?} is not among the known rituals; a ritual is deciphered before it is memorised"
@@ -764,7 +852,7 @@ impl Stateful for RitualGame {
                 if performed {
                     after = after.mark_performed(&request.ritual).map_err(dice_error)?;
                 }
-                let result = json!({
+                let mut result = json!({
                     "ritual": request.ritual,
                     "pool": request.check.pool(),
                     "repeated_attempts": request.repeated_attempts,
@@ -789,7 +877,44 @@ impl Stateful for RitualGame {
                         EssenceOutcome::Reached(t) => format!("threshold {t} reached"),
                     }
                 );
+                // Only under 000-M8's optional rule, so other results keep their shape.
+                if let RitualAction::Essence {
+                    recording_and_memorising: RecordingRule::On,
+                    read_from: Some(read_from),
+                    ..
+                } = action
+                {
+                    result["read_from"] = json!(read_from);
+                }
                 Ok((result, after, summary))
+            }
+            RitualAction::Record { ritual } => {
+                let name = ritual.trim().to_string();
+                if name.is_empty() {
+                    return Err(ActionError::rules(RitualError::EmptyRitualName));
+                }
+                if !state.known.contains(&name) {
+                    return Err(ActionError::Malformed {
+                        what: "ritual",
+                        message: format!(
+                            "{name:?} is not among the known rituals; decipher it from the source \
+                             before copying it into the notes"
+                        ),
+                    });
+                }
+                if state.notes.contains(&name) {
+                    return Err(ActionError::Malformed {
+                        what: "ritual",
+                        message: format!("{name:?} is already in the notes; copy another ritual"),
+                    });
+                }
+                let mut after = state.clone();
+                after.notes.insert(name.clone());
+                let summary = format!(
+                    "{name} copied into the notes (time and materials only): performing it from \
+                     them needs no Lore check"
+                );
+                Ok((json!({ "ritual": name, "recorded": true }), after, summary))
             }
             RitualAction::Sleep {} => {
                 let cleared: u64 = state.attempts.values().map(|&n| u64::from(n)).sum();

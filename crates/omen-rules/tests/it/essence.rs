@@ -1,5 +1,6 @@
 //! The Essence check (000-M9..M12, A9..A11): the pool, exact threshold probabilities against direct
 //! convolution done here, the highest threshold reached, and the pairs-for-7 shortcut.
+//! Seed 000: a test named `m1_…` covers 000-M1.
 
 use num_traits::Zero;
 use omen_core::{CoreError, Limits, Probability, ScriptedDice};

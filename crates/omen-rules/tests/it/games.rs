@@ -912,3 +912,142 @@ fn t13_game_odds_are_the_modules_exact_values() {
         Err(ActionError::Malformed { .. })
     ));
 }
+
+/// 000-M8's optional rule of recording and memorising, with the option on: a known ritual copied
+/// into the notes is performed from them with no Lore check; a failed remembering check leaves a
+/// ritual out of memory, so reading it from there is refused (the notes, or the source after a new
+/// decipher check, remain); the source needs a decipher check this session. With the option off,
+/// `read_from` is refused, and results keep their shape.
+#[test]
+fn ritual_000_m8_notes_memory_and_the_source() {
+    let ritual = game("ritual");
+    let state = ritual
+        .new_character(&json!({ "lore": 2, "essence": 3, "known": ["Ward", "Binding"] }))
+        .unwrap();
+    assert!(state.get("notes").is_none(), "{state}");
+    let recorded = apply(
+        ritual,
+        &state,
+        json!({ "action": "record", "ritual": "Ward" }),
+        &[],
+    );
+    assert_eq!(recorded.state["notes"], json!(["Ward"]));
+    let again = ritual
+        .apply(
+            &recorded.state,
+            &json!({ "action": "record", "ritual": "Ward" }),
+            &mut ScriptedDice::new(vec![]),
+            &limits(),
+        )
+        .unwrap_err();
+    assert!(
+        again.to_string().contains("already in the notes"),
+        "{again}"
+    );
+    let stranger = ritual
+        .apply(
+            &state,
+            &json!({ "action": "record", "ritual": "Moon" }),
+            &mut ScriptedDice::new(vec![]),
+            &limits(),
+        )
+        .unwrap_err();
+    assert!(stranger.to_string().contains("decipher it"), "{stranger}");
+    // The first memorised ritual is free; the second takes a Lore check: Lore 2 + 1 (deciphered
+    // before) = 3 dice against 4, and 1, 2, 3 fail.
+    let ward = apply(
+        ritual,
+        &recorded.state,
+        json!({ "action": "memorise", "ritual": "Ward", "difficulty": 4 }),
+        &[],
+    );
+    let forgot = apply(
+        ritual,
+        &ward.state,
+        json!({ "action": "memorise", "ritual": "Binding", "difficulty": 4 }),
+        &[1, 2, 3],
+    );
+    assert_eq!(forgot.result["memorised"], false);
+    let perform = |ritual_name: &str, read_from: Option<&str>, on: bool| {
+        let mut action = json!({ "action": "essence", "ritual": ritual_name, "thresholds": [9] });
+        if on {
+            action["recording_and_memorising"] = json!("on");
+        }
+        if let Some(from) = read_from {
+            action["read_from"] = json!(from);
+        }
+        action
+    };
+    let from_memory = problems(
+        ritual,
+        &forgot.state,
+        perform("Binding", Some("memory"), true),
+    );
+    assert!(
+        from_memory[0].contains("is not memorised"),
+        "{from_memory:?}"
+    );
+    assert!(
+        from_memory[0].contains("notes (no check)"),
+        "{from_memory:?}"
+    );
+    let from_notes = problems(
+        ritual,
+        &forgot.state,
+        perform("Binding", Some("notes"), true),
+    );
+    assert!(from_notes[0].contains("not in the notes"), "{from_notes:?}");
+    // Copied, it is performed from the notes: only the 3 Essence dice roll, 4 + 4 + 4 = 12 ≥ 9.
+    let copied = apply(
+        ritual,
+        &forgot.state,
+        json!({ "action": "record", "ritual": "Binding" }),
+        &[],
+    );
+    let performed = apply(
+        ritual,
+        &copied.state,
+        perform("Binding", Some("notes"), true),
+        &[4, 4, 4],
+    );
+    assert_eq!(performed.result["read_from"], "notes");
+    assert_eq!(performed.result["total"], 12);
+    assert_eq!(performed.result["performed"], true);
+    // Ward is memorised, so memory holds it; the source needs a decipher check this session.
+    apply(
+        ritual,
+        &copied.state,
+        perform("Ward", Some("memory"), true),
+        &[6, 6, 6],
+    );
+    let from_source = problems(ritual, &copied.state, perform("Ward", Some("source"), true));
+    assert!(
+        from_source[0].contains("decipher it again"),
+        "{from_source:?}"
+    );
+    let deciphered = apply(
+        ritual,
+        &copied.state,
+        json!({ "action": "decipher", "ritual": "Ward", "difficulty": 4 }),
+        &[5, 1, 1],
+    );
+    let sourced = apply(
+        ritual,
+        &deciphered.state,
+        perform("Ward", Some("source"), true),
+        &[6, 6, 6],
+    );
+    assert_eq!(sourced.result["read_from"], "source");
+    // With the option on, where it is read from must be said; with it off, it may not be.
+    let unsaid = problems(ritual, &copied.state, perform("Ward", None, true));
+    assert!(unsaid[0].contains("memory, notes or source"), "{unsaid:?}");
+    let off = problems(ritual, &copied.state, perform("Ward", Some("notes"), false));
+    assert!(off[0].contains("recording-and-memorising=on"), "{off:?}");
+    let plain = apply(
+        ritual,
+        &copied.state,
+        perform("Ward", None, false),
+        &[6, 6, 6],
+    );
+    assert!(plain.result.get("read_from").is_none());
+}

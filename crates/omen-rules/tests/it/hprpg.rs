@@ -2,6 +2,7 @@
 //! scoring and degrees, intractability, the zero pool, exact distributions against brute-force
 //! enumeration of every face, the seed's figures (E003-14, E003-15) and worked examples (003-M7, M22,
 //! E003-16), and Appendix 10 rendered cell by cell against the seed's printed tables (E003-1..5).
+//! Seed 003: a test named `m1_…` covers 003-M1.
 
 use std::collections::BTreeMap;
 

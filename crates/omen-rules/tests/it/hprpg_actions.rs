@@ -2,6 +2,7 @@
 //! E003-13, E003-16): automatic successes, contests, working together, passive perception and
 //! spellcasting, exact distributions against brute-force enumeration of every face, and the seed's
 //! worked examples replayed with scripted dice.
+//! Seed 003: a test named `m1_…` covers 003-M1.
 
 use omen_core::{Limits, Probability, ScriptedDice};
 use omen_rules::hprpg::{

@@ -1,6 +1,7 @@
 //! Harry Potter RPG characters (003-S1, D1..D7, A2, A9, A10, A11, A14, A21): the seed's creation
 //! data as data, the sheet's JSON, creation from a player's choices with every broken rule listed at
 //! once, and the validation of an advanced sheet.
+//! Seed 003: a test named `m1_…` covers 003-M1.
 
 use std::collections::BTreeMap;
 

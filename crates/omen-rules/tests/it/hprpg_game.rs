@@ -3,6 +3,7 @@
 //! resources spent and refused, catch-casting kept in the state, feats with exact distributions
 //! checked against brute-force enumeration, saved state of version 1 and state missing optional
 //! fields.
+//! Seed 003: a test named `m1_…` covers 003-M1.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -719,7 +720,8 @@ fn m25_daily_feats_run_out_and_a_new_day_resets_them() {
     match refused(&rested.state, json!({ "action": "organic-repose" })) {
         ActionError::Rules(error) => assert_eq!(
             error.to_string(),
-            "ORGANIC REPOSE is used up today (1 a day); wait for a new day"
+            "ORGANIC REPOSE is used up today (1 a day); wait for a new day (the new-day action \
+             resets daily uses)"
         ),
         other => panic!("{other:?}"),
     }
@@ -738,7 +740,10 @@ fn m25_daily_feats_run_out_and_a_new_day_resets_them() {
     assert_eq!(current["sheet"]["feat_uses"]["FURIOUS SPELLCASTER"], 3);
     assert_eq!(
         problems(&current, furious),
-        ["FURIOUS SPELLCASTER is used up today (3 a day); wait for a new day"]
+        [
+            "FURIOUS SPELLCASTER is used up today (3 a day); wait for a new day (the new-day \
+          action resets daily uses)"
+        ]
     );
 }
 
@@ -1290,6 +1295,142 @@ fn m17_a_mass_requirement_below_four_is_refused_not_raised() {
     assert_eq!(applied.result["required"], 4);
 }
 
+/// Jane's 7 dice at DV 8 rolling 1-4-5-8-8-9-11 net 3 (003-M22), short of a RANGED casting at 3
+/// targets (6 required).
+fn jane_short_of(delivery: Value) -> Value {
+    let mut cast = json!({ "action": "cast", "discipline": "ELEMENTAL", "level": 3,
+                           "aspect": "WILLPOWER", "optional": { "overpower": 1 } });
+    for (key, value) in delivery.as_object().unwrap() {
+        cast[key] = value.clone();
+    }
+    let short = apply(&character(), cast, &[1, 4, 5, 8, 8, 9, 11]);
+    assert_eq!(short.result["outcome"], "short");
+    // A casting never reduced keeps the state's shape (logged entries replay).
+    assert!(short.state["casting"].get("delivery").is_none());
+    short.state
+}
+
+/// 003-M17: a casting short of its requirement may keep fewer targets; with 3 gathered, RANGED at
+/// 1 target (2 required) takes effect at once with 1 optional success (OVERPOWER: POWER 4), at 2
+/// targets (4 required) it still waits. The odds of it then taking effect: the first catch-cast (6
+/// dice at DV 8) must net at least 1, P = 1252265/1492992, summed here from the multinomial
+/// 6!/(s! c! b!) 5^s 1^c 6^b / 12^6 over s > c.
+#[test]
+fn m17_reducing_targets_takes_effect_when_the_gathered_successes_suffice() {
+    let state = jane_short_of(json!({ "delivery": "ranged", "targets": 3 }));
+    let one = apply(
+        &state,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+        &[],
+    );
+    assert_eq!(one.result["outcome"], "cast");
+    assert_eq!(one.result["required"], 2);
+    assert_eq!(one.result["spell"]["power"], 4);
+    assert_eq!(one.result["spell"]["unused"], 0);
+    assert!(one.state["casting"].is_null());
+    let reduce_to_two = json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 2 });
+    let odds_two = odds(&state, reduce_to_two.clone());
+    assert_eq!(odds_two["takes_effect"]["fraction"], "1252265/1492992");
+    assert_eq!(odds_two["required"], 4);
+    let two = apply(&state, reduce_to_two, &[]);
+    assert_eq!(two.result["outcome"], "short");
+    assert_eq!(two.state["casting"]["progress"]["required"], 4);
+    assert_eq!(two.state["casting"]["delivery"], "ranged");
+    // The next catch-cast rolls 6 dice; 8 nets 1: 3 + 1 meets the 4 now required.
+    let caught = apply(
+        &two.state,
+        json!({ "action": "catch-cast" }),
+        &[8, 2, 3, 4, 5, 6],
+    );
+    assert_eq!(caught.result["outcome"], "cast");
+    assert_eq!(caught.result["spell"]["power"], 3);
+    // At once it is certain.
+    let odds_one = odds(
+        &state,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    );
+    assert_eq!(odds_one["takes_effect"]["fraction"], "1/1");
+}
+
+/// 003-M17 for an area: a MASS casting of 6 required, 3 gathered, reduced to 5 waits for 2 more:
+/// the first catch-cast (6 dice) nets 2 or more, or nets exactly 1 and the second (5 dice) nets at
+/// least 1: P = 1374041375/1719926784 (the same multinomial sums, by hand).
+#[test]
+fn m17_reducing_an_area_keeps_mass_at_four_or_more() {
+    let state = jane_short_of(json!({ "delivery": "mass", "required": 6 }));
+    let five = json!({ "action": "reduce-casting", "delivery": "mass", "required": 5 });
+    assert_eq!(
+        odds(&state, five.clone())["takes_effect"]["fraction"],
+        "1374041375/1719926784"
+    );
+    let four = json!({ "action": "reduce-casting", "delivery": "mass", "required": 4 });
+    assert_eq!(
+        odds(&state, four)["takes_effect"]["fraction"],
+        "1252265/1492992"
+    );
+    let reduced = apply(&state, five, &[]);
+    assert_eq!(reduced.state["casting"]["progress"]["required"], 5);
+    let message = refused(
+        &reduced.state,
+        json!({ "action": "reduce-casting", "delivery": "mass", "required": 3 }),
+    )
+    .to_string();
+    assert!(message.contains("at least 4"), "{message}");
+    // Once reduced as MASS, the casting cannot become RANGED (003-M17: not the kind of spell).
+    let message = refused(
+        &reduced.state,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    )
+    .to_string();
+    assert!(
+        message.contains("delivered by MASS, not RANGED"),
+        "{message}"
+    );
+}
+
+/// 003-M17's refusals: nothing waiting, SELF, no targets, no reduction, a delivery that could not
+/// have asked for the requirement (an odd requirement is no RANGED one).
+#[test]
+fn m17_a_reduction_that_is_none_or_changes_the_spell_is_refused() {
+    let none = refused(
+        &character(),
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    );
+    assert!(none.to_string().contains("no casting is waiting"), "{none}");
+    let state = jane_short_of(json!({ "delivery": "ranged", "targets": 3 }));
+    for (action, says) in [
+        (json!({ "delivery": "self" }), "nothing to reduce"),
+        (
+            json!({ "delivery": "ranged", "targets": 0 }),
+            "at least 1 target",
+        ),
+        (
+            json!({ "delivery": "ranged", "targets": 3 }),
+            "fewer successes than the casting's 6",
+        ),
+    ] {
+        let mut action = action;
+        action["action"] = json!("reduce-casting");
+        let message = refused(&state, action).to_string();
+        assert!(message.contains(says), "{message}");
+    }
+    let wandtip = jane_short_of(json!({ "delivery": "wandtip", "targets": 5 }));
+    let message = refused(
+        &wandtip,
+        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
+    )
+    .to_string();
+    assert!(message.contains("requires 5 successes"), "{message}");
+    let four = apply(
+        &wandtip,
+        json!({ "action": "reduce-casting", "delivery": "wandtip", "targets": 3 }),
+        &[],
+    );
+    assert_eq!(four.result["outcome"], "cast");
+    assert_eq!(four.result["spell"]["unused"], 0);
+    assert_eq!(four.result["spell"]["power"], 3);
+}
+
 /// DRYAD'S EMBRACE (003-M25): a NURTURE check at DV 8 whatever DV is given, once a day, and the
 /// plant grows 30 cm per net success. 8, 9 and 10 all meet DV 8 and none is a catastrophe: net 3,
 /// so 90 cm; 2, 3 and 4 meet nothing: net 0, no growth.
@@ -1325,4 +1466,100 @@ fn m25_dryads_embrace_reports_thirty_centimetres_of_growth_per_success() {
     );
     assert!(plain.result.get("growth_centimetres").is_none());
     assert!(plain.result.get("growth_per_success").is_none());
+}
+
+/// A SOPHISTICATE with MESMERISING PRESENCE (one of the archetype's feats) and DUELIST (a WARRIOR
+/// feat), SPEED 2.
+fn sophisticate() -> Value {
+    hprpg()
+        .new_character(&json!({ "sheet": {
+            "archetype": "SOPHISTICATE",
+            "aspects": aspects(&[("CHARM", 3)]),
+            "abilities": { "SPEED": 2, "ELOQUENCE": 2 },
+            "fortitude": { "current": 1, "max": 1 },
+            "health": { "current": 5, "max": 5 },
+            "feats": ["MESMERISING PRESENCE", "DUELIST"]
+        }}))
+        .unwrap()
+}
+
+/// MESMERISING PRESENCE is once a day (003-M25): the use is kept in the state's daily uses, a
+/// second use the same day is refused saying how to get it back, and a new day does.
+#[test]
+fn m25_mesmerising_presence_is_recorded_once_a_day() {
+    let state = sophisticate();
+    let use_it = json!({ "action": "use-feat", "feat": "MESMERISING PRESENCE" });
+    let used = apply(&state, use_it.clone(), &[]);
+    assert_eq!(used.result["uses_today"], 1);
+    assert_eq!(used.result["per_day"], 1);
+    assert_eq!(used.state["sheet"]["feat_uses"]["MESMERISING PRESENCE"], 1);
+    assert!(
+        used.summary.contains("used 1 of 1 today"),
+        "{}",
+        used.summary
+    );
+    let again = refused(&used.state, use_it.clone()).to_string();
+    assert!(
+        again.contains("MESMERISING PRESENCE is used up today (1 a day)"),
+        "{again}"
+    );
+    assert!(again.contains("new-day"), "{again}");
+    let next_day = apply(&used.state, json!({ "action": "new-day" }), &[]);
+    assert_eq!(apply(&next_day.state, use_it, &[]).result["uses_today"], 1);
+    // A feat with numbers goes through the action it changes.
+    let duelist = refused(&state, json!({ "action": "use-feat", "feat": "DUELIST" })).to_string();
+    assert!(duelist.contains("check or cast"), "{duelist}");
+    // A feat not taken is refused as before.
+    let vow = refused(
+        &state,
+        json!({ "action": "use-feat", "feat": "UNBREAKABLE VOW" }),
+    );
+    assert!(vow.to_string().contains("has not taken"), "{vow}");
+}
+
+/// A feat outside the character's archetype (003-D4) still applies, with a warning in the summary
+/// and in the sheet's validation; the result's JSON is unchanged.
+#[test]
+fn m25_a_feat_outside_the_archetype_warns() {
+    let state = sophisticate();
+    let check = json!({ "action": "check", "aspect": "CHARM", "ability": "ELOQUENCE",
+                        "difficulty": 8, "feats": ["DUELIST"] });
+    let applied = apply(&state, check, &[8, 2, 3, 4, 5]);
+    // DUELIST's automatic success: 1 die at 8 plus 1 = net 2.
+    assert_eq!(applied.result["net"], 2);
+    assert!(
+        applied
+            .summary
+            .contains("warning: DUELIST is not a SOPHISTICATE feat (003-D4)"),
+        "{}",
+        applied.summary
+    );
+    assert!(applied.result.get("warnings").is_none());
+    let sheet: omen_rules::hprpg::character::CharacterSheet =
+        serde_json::from_value(state["sheet"].clone()).unwrap();
+    let report = omen_rules::hprpg::character::validate(&sheet, 5);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(
+        report.warnings,
+        ["feat DUELIST is not a SOPHISTICATE feat (003-D4); keep it only if the GM allowed it"]
+    );
+    // The archetype's own feat draws no warning.
+    let own = apply(
+        &state,
+        json!({ "action": "use-feat", "feat": "MESMERISING PRESENCE" }),
+        &[],
+    );
+    assert!(!own.summary.contains("warning"), "{}", own.summary);
+}
+
+/// SPEED (003-M25): 1 m of extra movement per dot per combat round; no dice, no change.
+#[test]
+fn m25_speed_gives_a_metre_of_movement_per_dot() {
+    let state = sophisticate();
+    let moved = apply(&state, json!({ "action": "movement" }), &[]);
+    assert_eq!(moved.result["speed"], 2);
+    assert_eq!(moved.result["extra_metres_per_round"], 2);
+    assert_eq!(moved.state, state);
+    let still = apply(&character(), json!({ "action": "movement" }), &[]);
+    assert_eq!(still.result["extra_metres_per_round"], 0);
 }

@@ -1,5 +1,6 @@
 //! The Lore check (000-M1..M5, A1, A2): pools, exact probabilities against closed forms computed here,
 //! replays with given dice, and validation errors.
+//! Seed 000: a test named `m1_…` covers 000-M1.
 
 use omen_core::{ChaChaDice, CoreError, Distribution, Limits, Probability, ScriptedDice};
 use omen_lang::{Options, ValueDistribution, compile, exact};

@@ -1,6 +1,7 @@
 //! The character's ritual state and Lore progression (000-S1, M6..M8, S2, A2..A8): transitions replayed
 //! with given dice, exact Lore-gain odds against closed forms and brute-force enumeration, and the
 //! refusals.
+//! Seed 000: a test named `m1_…` covers 000-M1.
 
 use omen_core::{CoreError, Limits, Probability, ScriptedDice};
 use omen_rules::ritual::{

@@ -1,6 +1,7 @@
 //! Luck rolls (seed 002): the ranges against a face-by-face count, events and intrinsic modifiers, the
 //! karmic history, the seed's 13-step example replayed, and the long run against a Markov chain solved
 //! here from scratch.
+//! Seed 002: a test named `m1_…` covers 002-M1.
 
 use num_bigint::BigInt;
 use num_rational::Ratio;

@@ -85,6 +85,12 @@ fn ritual_describes_what_its_module_implements() {
         .collect();
     assert_eq!(options[2].choices, repeats.as_slice());
     assert_eq!(options[2].default, ritual::RepeatCounting::default().name());
+    let recording: Vec<&str> = ritual::RecordingRule::ALL
+        .iter()
+        .map(|o| o.name())
+        .collect();
+    assert_eq!(options[3].choices, recording.as_slice());
+    assert_eq!(options[3].default, ritual::RecordingRule::default().name());
     let tables: Vec<&str> = rules.tables().iter().map(|t| t.name).collect();
     assert_eq!(tables, ["lore", "essence"]);
     assert_eq!((rules.tables()[0].render)(), ritual::lore_table());

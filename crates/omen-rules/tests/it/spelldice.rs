@@ -1,5 +1,6 @@
 //! Seed 001's spell-dice pool (001-M1..M8, A1..A5): replays with given dice, validation errors, and
 //! exact odds against brute-force enumeration of every roll (6^k) and chains built here.
+//! Seed 001: a test named `m1_…` covers 001-M1.
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,7 @@
 //! T13 Dice Tests (004-M1..M5, M7, D1, A1..A7): the dice and their price, result levels at every
 //! boundary, success and failure levels, the Proficiency Crisis, exact distributions against brute-force
 //! enumeration of every face, replays with given dice, and validation errors.
+//! Seed 004: a test named `m1_…` covers 004-M1.
 
 use std::collections::BTreeMap;
 

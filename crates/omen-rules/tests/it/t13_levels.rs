@@ -1,6 +1,7 @@
 //! Spending a T13 test's levels (004-M5, M6, M7) and opposed tests in which both sides roll
 //! (004-M3, A7), through the game's JSON boundary. Expected values are worked out by hand from the
 //! seed's table: R in (kD, (k+1)D] gives k success levels, k − 2 of them extra.
+//! Seed 004: a test named `m1_…` covers 004-M1.
 
 use omen_core::{Limits, ScriptedDice};
 use omen_rules::stateful::{self, Applied, Game};

@@ -272,3 +272,31 @@ async fn the_event_stream_of_a_player_and_an_observer_holds_no_hidden_value() {
         assert_clean(who, "the event stream", &events.seen);
     }
 }
+
+#[tokio::test]
+async fn a_player_adds_saved_rolls_but_replacing_one_is_the_game_masters() {
+    let app = crate::app();
+    let (gm, player, _) = table(&app).await;
+    let uri = "/api/v1/campaigns/Tak/saved/smite";
+    let body = json!({ "expression": "2d8" });
+    let added = call(&app, Method::PUT, uri, Some(&player), Some(body.clone())).await;
+    assert_eq!(added.status, StatusCode::NO_CONTENT);
+    let replaced = call(
+        &app,
+        Method::PUT,
+        uri,
+        Some(&player),
+        Some(json!({ "expression": "1" })),
+    )
+    .await;
+    assert_eq!(replaced.status, StatusCode::CONFLICT);
+    let by_gm = call(
+        &app,
+        Method::PUT,
+        uri,
+        Some(&gm),
+        Some(json!({ "expression": "3d8" })),
+    )
+    .await;
+    assert_eq!(by_gm.status, StatusCode::NO_CONTENT);
+}

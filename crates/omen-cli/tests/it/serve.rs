@@ -1,0 +1,207 @@
+//! `omen serve`: starts on a fresh database with no other setup, says how to begin, answers, and
+//! stops cleanly on SIGTERM.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use crate::scratch_dir;
+
+fn request(address: &str, method: &str, path: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nhost: omen\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+#[cfg(unix)]
+#[test]
+fn serve_on_a_fresh_database_answers_and_stops_on_sigterm() {
+    let dir = scratch_dir("serve_fresh");
+    let db = dir.join("fresh.db");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(server.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_string();
+    let mut rest = String::new();
+    for _ in 0..5 {
+        stdout.read_line(&mut rest).unwrap();
+    }
+    assert!(rest.contains("omen campaign new NAME"), "{rest}");
+    assert!(
+        rest.contains("omen campaign invite NAME --role gm"),
+        "{rest}"
+    );
+    let answer = request(
+        &address,
+        "POST",
+        "/api/v1/prob",
+        r#"{"expressions":["2d6"]}"#,
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#""fraction":"1/6""#), "{answer}");
+    let made = request(&address, "POST", "/api/v1/campaigns", r#"{"name":"Tak"}"#);
+    assert!(made.starts_with("HTTP/1.1 201"), "{made}");
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+    let mut tail = String::new();
+    stdout.read_to_string(&mut tail).unwrap();
+    assert!(tail.contains("stopped"), "{tail}");
+    // The campaign made over the API is in the database, and its log verifies.
+    let verified = crate::omen(&["log", "verify", "--db", db.to_str().unwrap()]);
+    assert_eq!(verified.code, 0, "{}", verified.stderr);
+}
+
+/// Sends one request; `None` once the server is gone.
+fn try_request(address: &str, method: &str, path: &str, token: &str, body: &str) -> Option<String> {
+    let mut stream = TcpStream::connect(address).ok()?;
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nhost: omen\r\nauthorization: Bearer {token}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    Some(answer)
+}
+
+/// The JSON body of an answer.
+fn body_of(answer: &str) -> serde_json::Value {
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    serde_json::from_str(body).unwrap_or_default()
+}
+
+#[cfg(unix)]
+#[test]
+fn killing_the_server_mid_load_loses_no_acknowledged_action_and_the_log_verifies() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    let dir = scratch_dir("serve_killed");
+    let db = dir.join("killed.db");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
+        .args([
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--rate-limit",
+            "0",
+            "--db",
+        ])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(server.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let made = request(&address, "POST", "/api/v1/campaigns", r#"{"name":"Tak"}"#);
+    let gm = body_of(&made)["game_master"]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let character = try_request(
+        &address,
+        "POST",
+        "/api/v1/campaigns/Tak/characters",
+        &gm,
+        r#"{"name":"Ayla","rule_set":"luck"}"#,
+    )
+    .unwrap();
+    assert!(character.starts_with("HTTP/1.1 201"), "{character}");
+    let acknowledged = Arc::new(Mutex::new(Vec::new()));
+    let count = Arc::new(AtomicUsize::new(0));
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let (address, gm, acknowledged, count) = (
+                address.clone(),
+                gm.clone(),
+                acknowledged.clone(),
+                count.clone(),
+            );
+            std::thread::spawn(move || {
+                while let Some(answer) = try_request(
+                    &address,
+                    "POST",
+                    "/api/v1/campaigns/Tak/characters/Ayla/actions",
+                    &gm,
+                    r#"{"action":{"action":"roll"}}"#,
+                ) {
+                    if answer.starts_with("HTTP/1.1 200")
+                        && let Some(sequence) = body_of(&answer)["entry"]["sequence"].as_u64()
+                    {
+                        acknowledged.lock().unwrap().push(sequence);
+                        count.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            })
+        })
+        .collect();
+    while count.load(Ordering::Relaxed) < 40 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    server.kill().unwrap(); // SIGKILL: no shutdown, writes cut wherever they are
+    server.wait().unwrap();
+    for worker in workers {
+        worker.join().unwrap();
+    }
+    let verified = crate::omen(&["log", "verify", "--db", db.to_str().unwrap()]);
+    assert_eq!(verified.code, 0, "{}{}", verified.stdout, verified.stderr);
+    let log = crate::omen(&[
+        "log",
+        "--action",
+        "roll",
+        "--format",
+        "json",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(log.code, 0, "{}", log.stderr);
+    let logged: Vec<u64> = crate::json(&log)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["sequence"].as_u64().unwrap())
+        .collect();
+    let acknowledged = acknowledged.lock().unwrap();
+    assert!(acknowledged.len() >= 40);
+    for sequence in acknowledged.iter() {
+        assert!(
+            logged.contains(sequence),
+            "acknowledged entry {sequence} is lost"
+        );
+    }
+}
