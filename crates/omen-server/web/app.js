@@ -320,8 +320,14 @@ async function post(path, body) {
       body: JSON.stringify(body),
       signal,
     });
-    const json = await response.json().catch(() => ({ errors: [{ message: `the server answered ${response.status}` }] }));
-    return { ok: response.ok, json };
+    const text = await response.text();
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = { errors: [{ message: `the server answered ${response.status}` }] };
+    }
+    return { ok: response.ok, json, text };
   } finally {
     if (controller && controller.signal === signal) {
       controller = null;
@@ -384,7 +390,7 @@ async function roll(row) {
   clearErrors();
   const input = row.querySelector(".expression-input");
   try {
-    const { ok, json } = await post("/api/v1/roll", { expression: input.value, dialect: $("dialect").value });
+    const { ok, json, text } = await post("/api/v1/roll", { expression: input.value, dialect: $("dialect").value });
     if (!ok) {
       showErrors((json.errors ?? []).map((e) => ({ ...e, expression: 0 })), [row]);
       return;
@@ -392,7 +398,9 @@ async function roll(row) {
     const card = element("article", { class: "roll-card" });
     card.append(element("h3", {}, `${json.expression} → ${outcomeText(json.result)}`));
     renderDice(json.tree, card);
-    card.append(element("p", { class: "seed" }, `seed ${json.seed ?? "—"}; read as ${json.reading}`));
+    // A seed is a 64-bit integer, past what a JavaScript number holds exactly: read its digits.
+    const seed = /"seed":\s*(\d+)/.exec(text)?.[1] ?? "—";
+    card.append(element("p", { class: "seed" }, `seed ${seed}; read as ${json.reading}`));
     $("rolls").prepend(card);
   } catch (error) {
     if (error.name !== "AbortError") $("status").textContent = `The roll failed: ${error.message}`;

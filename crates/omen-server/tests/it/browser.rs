@@ -348,6 +348,68 @@ async fn the_calculator_shows_the_exact_table_of_two_expressions_and_a_permalink
         Some("1/64 (1.56%)")
     );
     assert_eq!(transposed[0][1], "1 (100.00%)");
+
+    // Keep the highest three of four: one die is marked dropped, in words too, and the total is
+    // the sum of the others; the seed shown is the server's, digit for digit.
+    type_into(client, "expression-1", "4d6kh3").await;
+    click(client, "#expression-list li:first-child .roll").await;
+    let card = wait_for(client, ".roll-card").await;
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    for die in card.find_all(Locator::Css("li.die")).await.expect("dice") {
+        let class = die.attr("class").await.expect("class").unwrap_or_default();
+        let text = die.text().await.expect("text");
+        let face: i64 = text
+            .split_whitespace()
+            .next()
+            .and_then(|t| t.parse().ok())
+            .expect("a face");
+        if class.split(' ').any(|c| c == "dropped") {
+            assert!(text.ends_with("dropped"), "{text}");
+            dropped.push(face);
+        } else {
+            kept.push(face);
+        }
+    }
+    assert_eq!((kept.len(), dropped.len()), (3, 1), "{kept:?} {dropped:?}");
+    assert!(kept.iter().all(|&k| k >= dropped[0]));
+    let heading = card
+        .find(Locator::Css("h3"))
+        .await
+        .expect("h3")
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        heading.ends_with(&format!("→ {}", kept.iter().sum::<i64>())),
+        "{heading}"
+    );
+    let seed_line = card
+        .find(Locator::Css(".seed"))
+        .await
+        .expect("seed")
+        .text()
+        .await
+        .expect("text");
+    let seed: u64 = seed_line
+        .trim_start_matches("seed ")
+        .split(';')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .expect("a seed");
+    let replay = super::post(
+        &super::app(),
+        "/api/v1/roll",
+        None,
+        json!({"expression": "4d6kh3", "seed": seed}),
+    )
+    .await
+    .json();
+    assert_eq!(
+        replay["result"],
+        json!(kept.iter().sum::<i64>()),
+        "the seed replays the roll"
+    );
     second.client.close().await.expect("close");
 }
 
