@@ -47,6 +47,7 @@ pub mod auth;
 mod campaigns;
 pub mod error;
 mod events;
+mod page;
 pub mod prob;
 pub mod redact;
 mod work;
@@ -389,6 +390,7 @@ pub fn app(state: AppState) -> Router {
                 async move { axum::Json(document.as_ref().clone()) }
             }),
         )
+        .merge(page::routes())
         .fallback(no_route)
         .with_state(state)
         .layer(RequestBodyLimitLayer::new(config.max_body))

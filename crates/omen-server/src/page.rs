@@ -1,0 +1,122 @@
+//! The web page: the calculator at `/`, one HTML file, one ES module and one stylesheet, embedded
+//! in the binary at compile time so that `cargo install` gives a server that serves its own page
+//! (no build step, nothing fetched from elsewhere).
+//!
+//! Every answer carries a strict Content-Security-Policy (scripts, styles and requests only from
+//! this server; no inline script or style, no frames) and `Cache-Control: no-cache` with an `ETag`:
+//! a browser keeps the files and asks again cheaply (304), so a new server version is picked up at
+//! the next load without renamed files.
+
+use axum::Router;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use sha2::{Digest, Sha256};
+
+use crate::AppState;
+
+/// Scripts, styles, images and requests from this origin only; nothing inline, no plug-ins, no
+/// frames, no forms sent anywhere. Blob URLs are images and downloads of exported tables.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; \
+     form-action 'none'; frame-ancestors 'none'";
+
+/// One embedded file: its path on the server, its content type and its bytes.
+struct Asset {
+    path: &'static str,
+    content_type: &'static str,
+    body: &'static str,
+}
+
+const ASSETS: &[Asset] = &[
+    Asset {
+        path: "/",
+        content_type: "text/html; charset=utf-8",
+        body: include_str!("../web/index.html"),
+    },
+    Asset {
+        path: "/app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/app.js"),
+    },
+    Asset {
+        path: "/style.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("../web/style.css"),
+    },
+];
+
+fn etag(body: &str) -> String {
+    let digest = Sha256::digest(body.as_bytes());
+    let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
+}
+
+fn serve(asset: &'static Asset, request: &HeaderMap) -> Response {
+    let tag = etag(asset.body);
+    let fresh = request
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    let mut headers = HeaderMap::new();
+    let static_header = |value: &'static str| HeaderValue::from_static(value);
+    headers.insert(header::CONTENT_TYPE, static_header(asset.content_type));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        static_header(CONTENT_SECURITY_POLICY),
+    );
+    headers.insert(header::CACHE_CONTROL, static_header("no-cache"));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, static_header("nosniff"));
+    headers.insert(header::REFERRER_POLICY, static_header("no-referrer"));
+    if let Ok(value) = HeaderValue::from_str(&tag) {
+        headers.insert(header::ETAG, value);
+    }
+    if fresh {
+        (StatusCode::NOT_MODIFIED, headers).into_response()
+    } else {
+        (headers, asset.body).into_response()
+    }
+}
+
+/// The page's routes, merged into [`crate::app`]'s router.
+pub(crate) fn routes() -> Router<AppState> {
+    ASSETS.iter().fold(Router::new(), |router, asset| {
+        router.route(
+            asset.path,
+            get(move |headers: HeaderMap| async move { serve(asset, &headers) }),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dialect_menu_lists_every_dialect_the_language_has() {
+        let page = ASSETS[0].body;
+        for name in omen_lang::syntax::Dialect::names() {
+            assert!(
+                page.contains(&format!("<option value=\"{name}\"")),
+                "the page's dialect menu lacks `{name}`"
+            );
+        }
+        assert_eq!(
+            page.matches("<option value=").count(),
+            omen_lang::syntax::Dialect::names().count(),
+            "the page offers a dialect the language does not have"
+        );
+    }
+
+    #[test]
+    fn the_page_loads_only_its_own_files_and_nothing_inline() {
+        let page = ASSETS[0].body;
+        assert!(page.contains("<script type=\"module\" src=\"/app.js\"></script>"));
+        assert!(!page.contains("style=\""), "an inline style breaks the CSP");
+        let handler = page
+            .split(|c: char| c.is_whitespace())
+            .find(|word| word.starts_with("on") && word.contains('='));
+        assert_eq!(handler, None, "an inline handler breaks the CSP");
+        assert_eq!(page.matches("<script").count(), 1);
+    }
+}

@@ -1,0 +1,530 @@
+//! The web page in a real browser: Chromium headless, driven over WebDriver by chromedriver, against
+//! a server on a loopback port. With no browser installed these tests fail and say how to install
+//! one (`apt-get install chromium chromium-driver`); `OMEN_SKIP_BROWSER_TESTS=1` skips them, loudly.
+//!
+//! The expected tables are computed here by enumerating every face of every die, not taken from the
+//! server.
+
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn chromedriver() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("chromedriver"))
+        .chain([PathBuf::from("/usr/bin/chromedriver")])
+        .find(|p| p.is_file())
+}
+
+/// A chromedriver process, ended when dropped.
+struct Driver {
+    process: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// Starts chromedriver, or says why not: `None` only when the tests are skipped on purpose.
+fn driver() -> Option<Driver> {
+    let found = chromedriver().filter(|_| Path::new(CHROMIUM).is_file());
+    let Some(program) = found else {
+        let how = "no browser found: the web page's tests need /usr/bin/chromium and chromedriver \
+                   (Debian: apt-get install -y chromium chromium-driver; .ci/run installs them)";
+        if std::env::var_os("OMEN_SKIP_BROWSER_TESTS").is_some() {
+            eprintln!("\n!!!!! SKIPPED: {how} !!!!!\n");
+            return None;
+        }
+        panic!("{how}; set OMEN_SKIP_BROWSER_TESTS=1 to skip them knowingly");
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let process = Command::new(program)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver { process, port };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not listen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(driver)
+}
+
+/// A browser session with a fresh profile of its own (removed with the session).
+struct Session {
+    client: Client,
+    _profile: tempfile::TempDir,
+}
+
+async fn session(driver: &Driver) -> Session {
+    let profile = tempfile::tempdir().expect("profile directory");
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                "--window-size=1100,2000",
+                format!("--user-data-dir={}", profile.path().display()),
+            ],
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a browser session");
+    Session {
+        client,
+        _profile: profile,
+    }
+}
+
+/// A server on a loopback port, for as long as the test's runtime lives.
+async fn server() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let address = listener.local_addr().expect("address");
+    let state = super::state_with(super::config());
+    tokio::spawn(omen_server::serve(listener, state, std::future::pending()));
+    address
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn fraction(n: u64, d: u64) -> String {
+    let g = gcd(n, d);
+    if d / g == 1 {
+        format!("{}", n / g)
+    } else {
+        format!("{}/{}", n / g, d / g)
+    }
+}
+
+/// A probability as a percentage with two places, rounded half up: what the page prints.
+fn percent(n: u64, d: u64) -> String {
+    let hundredths = (n * 20_000 + d) / (2 * d);
+    format!("{}.{:02}%", hundredths / 100, hundredths % 100)
+}
+
+/// The sum of `count` dice of `sides` faces: how many of the equally likely rolls give each total.
+fn enumerate(count: u32, sides: u64) -> (Vec<(u64, u64)>, u64) {
+    let rolls = sides.pow(count);
+    let mut ways = std::collections::BTreeMap::new();
+    for index in 0..rolls {
+        let (mut rest, mut total) = (index, 0);
+        for _ in 0..count {
+            total += rest % sides + 1;
+            rest /= sides;
+        }
+        *ways.entry(total).or_insert(0u64) += 1;
+    }
+    (ways.into_iter().collect(), rolls)
+}
+
+/// The odds table the page must show for `2d6` and `3d4`, cell by cell, from enumeration.
+fn expected_table() -> Vec<Vec<String>> {
+    let (two_d6, d6_total) = enumerate(2, 6);
+    let (three_d4, d4_total) = enumerate(3, 4);
+    let cells = |table: &[(u64, u64)], total: u64, outcome: u64| {
+        table
+            .iter()
+            .find(|(o, _)| *o == outcome)
+            .map_or([String::new(), String::new()], |&(_, w)| {
+                [fraction(w, total), percent(w, total)]
+            })
+    };
+    (2..=12)
+        .map(|outcome| {
+            let mut row = vec![outcome.to_string()];
+            row.extend(cells(&two_d6, d6_total, outcome));
+            row.extend(cells(&three_d4, d4_total, outcome));
+            row
+        })
+        .collect()
+}
+
+async fn table(client: &Client, selector: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for row in client
+        .find_all(Locator::Css(&format!("{selector} tbody tr")))
+        .await
+        .expect("rows")
+    {
+        let mut cells = Vec::new();
+        for cell in row.find_all(Locator::Css("th, td")).await.expect("cells") {
+            cells.push(cell.text().await.expect("text"));
+        }
+        rows.push(cells);
+    }
+    rows
+}
+
+async fn type_into(client: &Client, id: &str, text: &str) {
+    let input = client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Id(id))
+        .await
+        .expect("the input");
+    input.clear().await.expect("clear");
+    input.send_keys(text).await.expect("type");
+}
+
+async fn click(client: &Client, selector: &str) {
+    client
+        .find(Locator::Css(selector))
+        .await
+        .unwrap_or_else(|e| panic!("{selector}: {e}"))
+        .click()
+        .await
+        .expect("click");
+}
+
+async fn wait_for(client: &Client, selector: &str) -> fantoccini::elements::Element {
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(selector))
+        .await
+        .unwrap_or_else(|e| panic!("{selector} never appeared: {e}"))
+}
+
+fn screenshot_path(name: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
+        PathBuf::from,
+    );
+    let directory = target.join("screenshots");
+    std::fs::create_dir_all(&directory).expect("screenshot directory");
+    directory.join(name)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_calculator_shows_the_exact_table_of_two_expressions_and_a_permalink_restores_it() {
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let expected = expected_table();
+
+    let first = session(&driver).await;
+    let client = &first.client;
+    client
+        .goto(&format!("http://{address}/"))
+        .await
+        .expect("the page");
+    type_into(client, "expression-1", "2d6").await;
+    click(client, "#add-expression").await;
+    type_into(client, "expression-2", "3d4").await;
+    click(client, "#calculate").await;
+    wait_for(client, "#odds").await;
+    assert_eq!(table(client, "#odds").await, expected);
+    let headers = client
+        .find_all(Locator::Css("#odds thead th"))
+        .await
+        .expect("headers");
+    let mut names = Vec::new();
+    for h in headers {
+        names.push(h.text().await.expect("text"));
+    }
+    assert_eq!(names, ["outcome", "P(=) 2d6", "%", "P(=) 3d4", "%"]);
+
+    // Mean and variance from the enumeration: 2d6 has mean 7 and variance 35/6; 3d4 15/2 and 15/4.
+    let statistics = table(client, "#statistics").await;
+    assert_eq!(statistics[0][..3], ["2d6", "7 ≈ 7.0000", "35/6 ≈ 5.8333"]);
+    assert_eq!(
+        statistics[1][..3],
+        ["3d4", "15/2 ≈ 7.5000", "15/4 ≈ 3.7500"]
+    );
+    assert_eq!(
+        client
+            .find_all(Locator::Css("#chart-area svg.chart rect"))
+            .await
+            .expect("bars")
+            .len(),
+        2 * 11,
+        "one bar per expression and outcome"
+    );
+
+    // A roll shows its dice: two of them, summing to the total in the card's heading.
+    click(client, "#expression-list li:first-child .roll").await;
+    let card = wait_for(client, ".roll-card").await;
+    let heading = card
+        .find(Locator::Css("h3"))
+        .await
+        .expect("heading")
+        .text()
+        .await
+        .expect("text");
+    let total: i64 = heading
+        .rsplit(' ')
+        .next()
+        .and_then(|t| t.parse().ok())
+        .expect("a total");
+    let mut dice = Vec::new();
+    for die in card.find_all(Locator::Css("li.die")).await.expect("dice") {
+        dice.push(
+            die.text()
+                .await
+                .expect("text")
+                .parse::<i64>()
+                .expect("a face"),
+        );
+    }
+    assert_eq!(dice.len(), 2, "{heading}: {dice:?}");
+    assert!(dice.iter().all(|d| (1..=6).contains(d)));
+    assert_eq!(dice.iter().sum::<i64>(), total);
+
+    let png = client.screenshot().await.expect("screenshot");
+    std::fs::write(screenshot_path("calculator.png"), png).expect("save the screenshot");
+
+    let permalink = client.current_url().await.expect("url").to_string();
+    assert!(
+        permalink.ends_with("/#e=2d6&e=3d4"),
+        "the permalink holds the program: {permalink}"
+    );
+    first.client.close().await.expect("close");
+
+    // A new browser with a new profile: the link alone restores the calculator.
+    let second = session(&driver).await;
+    let client = &second.client;
+    client.goto(&permalink).await.expect("the permalink");
+    wait_for(client, "#odds").await;
+    assert_eq!(table(client, "#odds").await, expected);
+    let restored = client
+        .find(Locator::Id("expression-2"))
+        .await
+        .expect("second input")
+        .prop("value")
+        .await
+        .expect("value");
+    assert_eq!(restored.as_deref(), Some("3d4"));
+
+    // The view and the transpose are in the link too: at least, one row per expression.
+    client
+        .goto(&format!("{permalink}&view=ge&transpose=1"))
+        .await
+        .expect("a new fragment");
+    client.refresh().await.expect("reload");
+    wait_for(client, "#odds").await;
+    let transposed = table(client, "#odds").await;
+    assert_eq!(transposed.len(), 2);
+    // P(2d6 ≥ 12) = 1/36 and P(3d4 ≥ 12) = 1/64, the last column.
+    assert_eq!(
+        transposed[0].last().map(String::as_str),
+        Some("1/36 (2.78%)")
+    );
+    assert_eq!(
+        transposed[1].last().map(String::as_str),
+        Some("1/64 (1.56%)")
+    );
+    assert_eq!(transposed[0][1], "1 (100.00%)");
+
+    // Keep the highest three of four: one die is marked dropped, in words too, and the total is
+    // the sum of the others; the seed shown is the server's, digit for digit.
+    type_into(client, "expression-1", "4d6kh3").await;
+    click(client, "#expression-list li:first-child .roll").await;
+    let card = wait_for(client, ".roll-card").await;
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    for die in card.find_all(Locator::Css("li.die")).await.expect("dice") {
+        let class = die.attr("class").await.expect("class").unwrap_or_default();
+        let text = die.text().await.expect("text");
+        let face: i64 = text
+            .split_whitespace()
+            .next()
+            .and_then(|t| t.parse().ok())
+            .expect("a face");
+        if class.split(' ').any(|c| c == "dropped") {
+            assert!(text.ends_with("dropped"), "{text}");
+            dropped.push(face);
+        } else {
+            kept.push(face);
+        }
+    }
+    assert_eq!((kept.len(), dropped.len()), (3, 1), "{kept:?} {dropped:?}");
+    assert!(kept.iter().all(|&k| k >= dropped[0]));
+    let heading = card
+        .find(Locator::Css("h3"))
+        .await
+        .expect("h3")
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        heading.ends_with(&format!("→ {}", kept.iter().sum::<i64>())),
+        "{heading}"
+    );
+    let seed_line = card
+        .find(Locator::Css(".seed"))
+        .await
+        .expect("seed")
+        .text()
+        .await
+        .expect("text");
+    let seed: u64 = seed_line
+        .trim_start_matches("seed ")
+        .split(';')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .expect("a seed");
+    let replay = super::post(
+        &super::app(),
+        "/api/v1/roll",
+        None,
+        json!({"expression": "4d6kh3", "seed": seed}),
+    )
+    .await
+    .json();
+    assert_eq!(
+        replay["result"],
+        json!(kept.iter().sum::<i64>()),
+        "the seed replays the roll"
+    );
+    second.client.close().await.expect("close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_error_shows_its_caret_message_and_hint_beside_its_input() {
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let bad = "3 < 2d6 < 9";
+    let answer = super::post(
+        &super::app(),
+        "/api/v1/prob",
+        None,
+        json!({"expressions": ["1d4", bad]}),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let problem: Value = answer.json()["errors"][0].clone();
+    assert_eq!(problem["expression"], 1);
+    let message = problem["message"].as_str().expect("a message");
+    let help = problem["help"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a hint: {problem}"));
+    let start = problem["span"]["start"].as_u64().expect("a span") as usize;
+
+    let browser = session(&driver).await;
+    let client = &browser.client;
+    client
+        .goto(&format!("http://{address}/"))
+        .await
+        .expect("the page");
+    type_into(client, "expression-1", "1d4").await;
+    click(client, "#add-expression").await;
+    type_into(client, "expression-2", bad).await;
+    click(client, "#calculate").await;
+    let shown = wait_for(client, "#expression-2-error .message").await;
+    assert_eq!(
+        shown.text().await.expect("text"),
+        format!("error: {message}")
+    );
+    let hint = client
+        .find(Locator::Css("#expression-2-error .help"))
+        .await
+        .expect("the hint");
+    assert_eq!(hint.text().await.expect("text"), format!("help: {help}"));
+    let caret = client
+        .find(Locator::Css("#expression-2-error .caret"))
+        .await
+        .expect("the caret")
+        .prop("textContent")
+        .await
+        .expect("text")
+        .unwrap_or_default();
+    let lines: Vec<&str> = caret.lines().collect();
+    assert_eq!(lines[0], bad);
+    assert_eq!(lines[1].find('^'), Some(start), "{caret}");
+    let invalid = client
+        .find(Locator::Id("expression-2"))
+        .await
+        .expect("input")
+        .attr("aria-invalid")
+        .await
+        .expect("attribute");
+    assert_eq!(invalid.as_deref(), Some("true"));
+    assert!(
+        client
+            .find(Locator::Css("#expression-1-error .message"))
+            .await
+            .is_err(),
+        "the first expression is fine"
+    );
+    let png = client.screenshot().await.expect("screenshot");
+    std::fs::write(screenshot_path("calculator-error.png"), png).expect("save the screenshot");
+    browser.client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn the_page_is_served_with_its_types_a_strict_policy_and_revalidation() {
+    let app = super::app();
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
+        let answer = super::get(&app, path, None).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        let header = |name| {
+            answer
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(header(header::CONTENT_TYPE).starts_with(kind), "{path}");
+        let policy = header(header::CONTENT_SECURITY_POLICY);
+        assert!(policy.contains("default-src 'none'"), "{policy}");
+        assert!(policy.contains("script-src 'self';"), "{policy}");
+        assert!(!policy.contains("unsafe"), "{policy}");
+        assert_eq!(header(header::CACHE_CONTROL), "no-cache");
+        let etag = header(header::ETAG);
+        assert!(etag.starts_with('"') && etag.len() > 10, "{etag}");
+        let again = app
+            .clone()
+            .oneshot(
+                Request::get(path)
+                    .header(header::IF_NONE_MATCH, &etag)
+                    .body(Body::empty())
+                    .expect("request"),
+            )
+            .await
+            .expect("infallible");
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{path}");
+    }
+    assert_eq!(
+        super::get(&app, "/nothing-here.js", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+}

@@ -1,0 +1,461 @@
+// The calculator: expressions in, the exact odds out as a table first, then statistics and a chart.
+// Everything the page shows is in the address's fragment (never sent to the server), so a link
+// restores it on any Omen server.
+
+const VIEWS = { eq: "=", ge: "≥", le: "≤", gt: ">", lt: "<" };
+// Okabe and Ito's palette: told apart with every common colour-vision deficiency.
+const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"];
+const SVG = "http://www.w3.org/2000/svg";
+
+const $ = (id) => document.getElementById(id);
+let controller = null;
+let last = null; // { settings, results }: what the table shows, for the exports
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function svgElement(tag, attributes = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+// ---- the form and the fragment ----
+
+function addExpression(text = "") {
+  const row = $("expression-row").content.firstElementChild.cloneNode(true);
+  const list = $("expression-list");
+  list.append(row);
+  row.querySelector(".expression-input").value = text;
+  row.querySelector(".remove").addEventListener("click", () => {
+    if (list.children.length > 1) {
+      row.remove();
+      numberRows();
+    }
+  });
+  row.querySelector(".roll").addEventListener("click", () => roll(row));
+  numberRows();
+  return row;
+}
+
+function numberRows() {
+  [...$("expression-list").children].forEach((row, index) => {
+    const id = `expression-${index + 1}`;
+    const input = row.querySelector(".expression-input");
+    input.id = id;
+    input.setAttribute("aria-describedby", `${id}-error`);
+    row.querySelector(".error").id = `${id}-error`;
+    const label = row.querySelector(".expression-label");
+    label.htmlFor = id;
+    label.textContent = `Expression ${index + 1}`;
+    row.querySelector(".roll").setAttribute("aria-label", `Roll expression ${index + 1}`);
+    row.querySelector(".remove").setAttribute("aria-label", `Remove expression ${index + 1}`);
+  });
+}
+
+function settings() {
+  return {
+    expressions: [...document.querySelectorAll(".expression-input")].map((i) => i.value),
+    dialect: $("dialect").value,
+    view: document.querySelector('input[name="view"]:checked').value,
+    transpose: $("transpose").checked,
+  };
+}
+
+function fragment(s) {
+  const params = new URLSearchParams();
+  for (const e of s.expressions) params.append("e", e);
+  if (s.dialect !== "omen") params.set("dialect", s.dialect);
+  if (s.view !== "eq") params.set("view", s.view);
+  if (s.transpose) params.set("transpose", "1");
+  return "#" + params.toString();
+}
+
+function restore() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const expressions = params.getAll("e");
+  $("expression-list").replaceChildren();
+  for (const e of expressions.length ? expressions : ["2d6"]) addExpression(e);
+  const dialect = params.get("dialect");
+  if (dialect && [...$("dialect").options].some((o) => o.value === dialect)) $("dialect").value = dialect;
+  const view = params.get("view") in VIEWS ? params.get("view") : "eq";
+  document.querySelector(`input[name="view"][value="${view}"]`).checked = true;
+  $("transpose").checked = params.get("transpose") === "1";
+  return expressions.length > 0;
+}
+
+// ---- numbers: exact fractions to decimals without floating-point loss ----
+
+function parseFraction(text) {
+  const [n, d = "1"] = String(text).split("/");
+  return { n: BigInt(n), d: BigInt(d) };
+}
+
+function decimal(text, places = 4) {
+  const { n, d } = parseFraction(text);
+  const negative = n < 0n;
+  const scale = 10n ** BigInt(places);
+  const scaled = ((negative ? -n : n) * scale * 2n + d) / (2n * d); // rounded half up
+  const whole = scaled / scale;
+  const part = (scaled % scale).toString().padStart(places, "0");
+  return `${negative && scaled !== 0n ? "-" : ""}${whole}.${part}`;
+}
+
+function percent(text) {
+  const { n, d } = parseFraction(text);
+  return decimal(`${n * 100n}/${d}`, 2) + "%";
+}
+
+function outcomeText(value) {
+  if (Array.isArray(value)) return "(" + value.map(outcomeText).join(", ") + ")";
+  return String(value);
+}
+
+// ---- the table ----
+
+// The outcomes of every result, in order: numbers ascending, others in the order they came.
+function outcomes(results) {
+  const seen = new Map();
+  for (const result of results) {
+    for (const row of result.outcomes) seen.set(JSON.stringify(row.outcome), row.outcome);
+  }
+  const all = [...seen.values()];
+  if (all.every((v) => typeof v === "number")) all.sort((a, b) => a - b);
+  return all;
+}
+
+function cell(result, outcome) {
+  const key = JSON.stringify(outcome);
+  return result.outcomes.find((row) => JSON.stringify(row.outcome) === key);
+}
+
+// The table as rows of plain text: the one source of the page's table and of every export.
+function grid(s, results) {
+  const values = outcomes(results);
+  const sign = VIEWS[s.view];
+  const name = (r, i) => r.expression || `expression ${i + 1}`;
+  if (!s.transpose) {
+    const head = ["outcome"];
+    results.forEach((r, i) => head.push(`P(${sign}) ${name(r, i)}`, "%"));
+    const body = values.map((v) => {
+      const line = [outcomeText(v)];
+      for (const r of results) {
+        const found = cell(r, v);
+        line.push(found ? found.fraction : "", found ? percent(found.fraction) : "");
+      }
+      return line;
+    });
+    return { head, body, rowHeader: true };
+  }
+  const head = ["expression", ...values.map((v) => `${sign} ${outcomeText(v)}`)];
+  const body = results.map((r, i) => [
+    name(r, i),
+    ...values.map((v) => {
+      const found = cell(r, v);
+      return found ? `${found.fraction} (${percent(found.fraction)})` : "";
+    }),
+  ]);
+  return { head, body, rowHeader: true };
+}
+
+function renderTable(s, results) {
+  const { head, body } = grid(s, results);
+  const table = element("table", { id: "odds" });
+  table.append(element("caption", {}, `Exact probabilities (${VIEWS[s.view]}) of ${results.length} expression${results.length === 1 ? "" : "s"}`));
+  const headRow = element("tr");
+  for (const h of head) headRow.append(element("th", { scope: "col" }, h));
+  table.append(element("thead", {}, headRow));
+  const tbody = element("tbody");
+  for (const line of body) {
+    const tr = element("tr");
+    line.forEach((text, i) => {
+      tr.append(i === 0 ? element("th", { scope: "row" }, text) : element("td", {}, text));
+    });
+    tbody.append(tr);
+  }
+  table.append(tbody);
+  $("table-area").replaceChildren(table);
+}
+
+function renderStats(results) {
+  const numeric = results.filter((r) => r.mean !== undefined);
+  if (!numeric.length) {
+    $("stats-area").replaceChildren();
+    return;
+  }
+  const table = element("table", { id: "statistics" });
+  table.append(element("caption", {}, "Exact mean, variance and standard deviation"));
+  const head = element("tr");
+  for (const h of ["expression", "mean", "variance", "standard deviation"]) head.append(element("th", { scope: "col" }, h));
+  table.append(element("thead", {}, head));
+  const tbody = element("tbody");
+  for (const r of numeric) {
+    const tr = element("tr");
+    tr.append(element("th", { scope: "row" }, r.expression));
+    tr.append(element("td", {}, `${r.mean} ≈ ${decimal(r.mean)}`));
+    tr.append(element("td", {}, `${r.variance} ≈ ${decimal(r.variance)}`));
+    tr.append(element("td", {}, `√(${r.variance}) ≈ ${Number(r.standard_deviation).toFixed(4)}`));
+    tbody.append(tr);
+  }
+  table.append(tbody);
+  $("stats-area").replaceChildren(table);
+}
+
+// ---- the chart: grouped bars, an SVG a screen reader can read (each bar has a title) ----
+
+function renderChart(s, results) {
+  const values = outcomes(results);
+  const width = 720, height = 280, left = 48, bottom = 36, top = 12;
+  const plotWidth = width - left - 12, plotHeight = height - top - bottom;
+  const fraction = (r, v) => {
+    const found = cell(r, v);
+    if (!found) return 0;
+    const { n, d } = parseFraction(found.fraction);
+    return Number((n * 1000000n) / d) / 1000000;
+  };
+  const highest = Math.max(1e-9, ...results.flatMap((r) => values.map((v) => fraction(r, v))));
+  const svg = svgElement("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-labelledby": "chart-title",
+    class: "chart",
+  });
+  const title = svgElement("title", { id: "chart-title" });
+  title.textContent = `Bar chart of the probabilities (${VIEWS[s.view]}); the table above holds the same figures`;
+  svg.append(title);
+  svg.append(svgElement("line", { x1: left, y1: top + plotHeight, x2: width - 12, y2: top + plotHeight, class: "axis" }));
+  for (const tick of [0, 0.5, 1]) {
+    const y = top + plotHeight - tick * plotHeight;
+    const label = svgElement("text", { x: left - 6, y: y + 4, "text-anchor": "end", class: "tick" });
+    label.textContent = `${(tick * highest * 100).toFixed(1)}%`;
+    svg.append(label);
+  }
+  const band = plotWidth / Math.max(1, values.length);
+  const bar = (band * 0.8) / results.length;
+  values.forEach((v, i) => {
+    results.forEach((r, j) => {
+      const p = fraction(r, v);
+      const h = (p / highest) * plotHeight;
+      const rect = svgElement("rect", {
+        x: left + i * band + band * 0.1 + j * bar,
+        y: top + plotHeight - h,
+        width: Math.max(1, bar - 1),
+        height: h,
+        fill: PALETTE[j % PALETTE.length],
+      });
+      const tip = svgElement("title");
+      const found = cell(r, v);
+      tip.textContent = `${r.expression}: ${VIEWS[s.view]} ${outcomeText(v)}: ${found ? found.fraction : "0"}`;
+      rect.append(tip);
+      svg.append(rect);
+    });
+    if (values.length <= 40 || i % Math.ceil(values.length / 40) === 0) {
+      const label = svgElement("text", { x: left + i * band + band / 2, y: height - bottom + 16, "text-anchor": "middle", class: "tick" });
+      label.textContent = outcomeText(v);
+      svg.append(label);
+    }
+  });
+  const legend = element("ul", { class: "legend" });
+  results.forEach((r, j) => {
+    const swatch = svgElement("svg", { width: 14, height: 14, "aria-hidden": "true" });
+    swatch.append(svgElement("rect", { width: 14, height: 14, fill: PALETTE[j % PALETTE.length] }));
+    legend.append(element("li", {}, swatch, ` ${r.expression}`));
+  });
+  $("chart-area").replaceChildren(svg, legend);
+}
+
+// ---- errors: the caret, the message and the hint, under the input they are about ----
+
+function clearErrors() {
+  for (const row of $("expression-list").children) {
+    row.querySelector(".error").replaceChildren();
+    row.querySelector(".expression-input").removeAttribute("aria-invalid");
+  }
+}
+
+// The server counts byte offsets in UTF-8; the page counts UTF-16 units.
+function characters(text, byteOffset) {
+  const bytes = new TextEncoder().encode(text);
+  return new TextDecoder().decode(bytes.slice(0, byteOffset)).length;
+}
+
+function showErrors(problems, rows) {
+  for (const problem of problems) {
+    const row = rows[problem.expression ?? 0] ?? rows[0];
+    const input = row.querySelector(".expression-input");
+    const box = row.querySelector(".error");
+    input.setAttribute("aria-invalid", "true");
+    if (problem.span) {
+      const start = characters(input.value, problem.span.start);
+      const end = Math.max(start + 1, characters(input.value, problem.span.end));
+      const caret = " ".repeat(start) + "^".repeat(end - start);
+      box.append(element("pre", { class: "caret", "aria-hidden": "true" }, `${input.value}\n${caret}`));
+    }
+    box.append(element("p", { class: "message" }, `error: ${problem.message}`));
+    if (problem.help) box.append(element("p", { class: "help" }, `help: ${problem.help}`));
+  }
+}
+
+// ---- requests ----
+
+function busy(on) {
+  $("cancel").hidden = !on;
+  $("calculate").disabled = on;
+  $("results").setAttribute("aria-busy", on ? "true" : "false");
+}
+
+async function post(path, body) {
+  if (controller) controller.abort();
+  controller = new AbortController();
+  const signal = controller.signal;
+  busy(true);
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const text = await response.text();
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = { errors: [{ message: `the server answered ${response.status}` }] };
+    }
+    return { ok: response.ok, json, text };
+  } finally {
+    if (controller && controller.signal === signal) {
+      controller = null;
+      busy(false);
+    }
+  }
+}
+
+async function calculate() {
+  const s = settings();
+  history.replaceState(null, "", fragment(s));
+  $("permalink").href = location.href;
+  clearErrors();
+  const rows = [...$("expression-list").children];
+  $("status").textContent = "Calculating…";
+  try {
+    const { ok, json } = await post("/api/v1/prob", { expressions: s.expressions, dialect: s.dialect, view: s.view });
+    if (!ok) {
+      showErrors(json.errors ?? [], rows);
+      $("status").textContent = `Error: ${(json.errors ?? []).map((e) => e.message).join("; ")}`;
+      return;
+    }
+    last = { settings: s, results: json.results };
+    renderTable(s, json.results);
+    renderStats(json.results);
+    renderChart(s, json.results);
+    $("export").hidden = false;
+    const warnings = json.results.flatMap((r) => r.warnings.map((w) => `warning in ${r.expression}: ${w.message}`));
+    $("status").textContent = [`Calculated ${json.results.length} expression${json.results.length === 1 ? "" : "s"}.`, ...warnings].join(" ");
+  } catch (error) {
+    $("status").textContent = error.name === "AbortError" ? "Cancelled." : `The request failed: ${error.message}`;
+  }
+}
+
+// ---- rolls: every die with its marks ----
+
+const MARKS = { kept: "", dropped: "dropped", exploded: "exploded", rerolled: "rerolled", "depth-limit": "depth limit", clamped: "clamped", success: "success", failure: "failure" };
+
+function renderDice(node, into) {
+  if (!node || typeof node !== "object") return;
+  if (node.node === "dice") {
+    const list = element("ul", { class: "dice", "aria-label": `${node.notation}: ${outcomeText(node.value)}` });
+    for (const die of node.dice) {
+      const marks = die.marks.filter((m) => MARKS[m]);
+      const text = die.rolls && die.rolls.length > 1 ? `${die.value} (${die.rolls.join(", ")})` : String(die.value);
+      const item = element("li", { class: ["die", ...die.marks].join(" ") }, text);
+      // The marks as words too, not as colour or strike-through alone.
+      if (marks.length) item.append(element("span", { class: "marks" }, ` ${marks.map((m) => MARKS[m]).join(", ")}`));
+      list.append(item);
+    }
+    into.append(element("div", { class: "dice-node" }, element("span", { class: "notation" }, `${node.notation} = ${outcomeText(node.value)}`), list));
+  }
+  for (const value of Object.values(node)) {
+    if (Array.isArray(value)) value.forEach((child) => renderDice(child, into));
+    else if (value && typeof value === "object" && "node" in value) renderDice(value, into);
+  }
+}
+
+async function roll(row) {
+  clearErrors();
+  const input = row.querySelector(".expression-input");
+  try {
+    const { ok, json, text } = await post("/api/v1/roll", { expression: input.value, dialect: $("dialect").value });
+    if (!ok) {
+      showErrors((json.errors ?? []).map((e) => ({ ...e, expression: 0 })), [row]);
+      return;
+    }
+    const card = element("article", { class: "roll-card" });
+    card.append(element("h3", {}, `${json.expression} → ${outcomeText(json.result)}`));
+    renderDice(json.tree, card);
+    // A seed is a 64-bit integer, past what a JavaScript number holds exactly: read its digits.
+    const seed = /"seed":\s*(\d+)/.exec(text)?.[1] ?? "—";
+    card.append(element("p", { class: "seed" }, `seed ${seed}; read as ${json.reading}`));
+    $("rolls").prepend(card);
+  } catch (error) {
+    if (error.name !== "AbortError") $("status").textContent = `The roll failed: ${error.message}`;
+  }
+}
+
+// ---- exports ----
+
+function exportText(kind) {
+  const { head, body } = grid(last.settings, last.results);
+  if (kind === "csv") {
+    const quote = (t) => (/[",\n]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t);
+    return { text: [head, ...body].map((l) => l.map(quote).join(",")).join("\n") + "\n", type: "text/csv" };
+  }
+  if (kind === "md") {
+    const line = (l) => "| " + l.map((t) => t.replaceAll("|", "\\|")).join(" | ") + " |";
+    return { text: [line(head), line(head.map(() => "---")), ...body.map(line)].join("\n") + "\n", type: "text/markdown" };
+  }
+  return { text: JSON.stringify({ ...last.settings, results: last.results }, null, 2) + "\n", type: "application/json" };
+}
+
+function download(kind) {
+  if (!last) return;
+  const { text, type } = exportText(kind);
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = element("a", { href: url, download: `omen-odds.${kind}` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// ---- start ----
+
+function start() {
+  const hasProgram = restore();
+  $("add-expression").addEventListener("click", () => addExpression("").querySelector("input").focus());
+  $("calculator").addEventListener("submit", (event) => {
+    event.preventDefault();
+    calculate();
+  });
+  $("cancel").addEventListener("click", () => controller && controller.abort());
+  for (const button of document.querySelectorAll("[data-export]")) {
+    button.addEventListener("click", () => download(button.dataset.export));
+  }
+  $("transpose").addEventListener("change", () => {
+    if (last) {
+      last.settings.transpose = $("transpose").checked;
+      history.replaceState(null, "", fragment(settings()));
+      renderTable(last.settings, last.results);
+    }
+  });
+  window.addEventListener("hashchange", () => restore() && calculate());
+  $("permalink").href = location.href;
+  if (hasProgram) calculate();
+}
+
+start();
