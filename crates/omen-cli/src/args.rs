@@ -127,7 +127,7 @@ pub enum Command {
         after_help = "Examples:\n  omen serve\n  omen serve --bind 127.0.0.1:0 --db table.db\n  omen serve --work-budget 10000000 --rate-limit 20"
     )]
     Serve(crate::serve::ServeArgs),
-    /// Print shell completions: omen completions bash > ~/.local/share/bash-completion/completions/omen
+    /// Print shell completions for bash, zsh, fish, elvish or PowerShell (its help says where to put them)
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Print the manual page (roff): omen man > omen.1 && man ./omen.1

@@ -30,6 +30,12 @@ fn measure() -> usize {
     100
 }
 
+/// The width for clap's help and usage errors, measured before `-o` is applied: clap prints them
+/// on stdout or stderr, never into the output file, so this must not fix [`width`] yet.
+pub fn help_width() -> usize {
+    measure()
+}
+
 /// Fixes the width before any command runs.
 pub fn init() {
     let _ = WIDTH.set(measure());

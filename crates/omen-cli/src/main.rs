@@ -79,7 +79,6 @@ use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use clap::Parser;
 use omen_core::{ChaChaDice, Limits, ScriptedDice};
 use omen_lang::{
     Checked, Diagnostic, Options, Roll, RollNode, Span, Value, compile, exact, sample,
@@ -102,7 +101,14 @@ enum Status {
 
 fn main() -> ExitCode {
     // clap exits by itself: 2 for a usage error, 0 for --help and --version.
-    let cli = Cli::parse();
+    // Help fits the same width as every other text output (`COLUMNS`, else the terminal, else 100).
+    let help_width = fit::help_width();
+    let cli = <Cli as clap::CommandFactory>::command()
+        .term_width(help_width)
+        .max_term_width(help_width)
+        .try_get_matches()
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
+        .unwrap_or_else(|error| error.exit());
     diagnostics::set_strict(cli.strict);
     diagnostics::set_colour(cli.color.colour(
         io::IsTerminal::is_terminal(&io::stderr()),

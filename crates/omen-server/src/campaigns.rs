@@ -1192,8 +1192,10 @@ pub async fn head(
     ))
 }
 
-/// The whole campaign as JSON, log, hashes, signatures and public key included (the game master:
-/// an export holds everything, so it is not redacted but refused to others).
+/// The whole campaign as JSON, log, hashes, signatures and public key included. The game master gets
+/// everything (an export that `import` accepts); any other member gets the campaign as they may see
+/// it (the log as the log route lists it, sheets and states without the rule sets' game-master-only
+/// fields), marked `redacted_for` and refused by `import`, since what was withheld cannot be verified.
 #[utoipa::path(
     get,
     path = "/api/v1/campaigns/{campaign}/export",
@@ -1201,9 +1203,9 @@ pub async fn head(
     security(("bearer" = [])),
     params(("campaign" = String, Path)),
     responses(
-        (status = 200, description = "the export", body = Object),
+        (status = 200, description = "the export, whole for the game master, redacted for others", body = Object),
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "not the game master", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
         (status = 404, description = "no such campaign", body = ErrorBody),
     )
 )]
@@ -1212,11 +1214,16 @@ pub async fn export(
     Caller(member): Caller,
     PathParams(campaign): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
-    authorise(&member, &campaign, Need::GameMaster)?;
+    authorise(&member, &campaign, Need::Read)?;
     let export = state
         .inner
         .db
-        .with(move |store| store.export_campaign(&campaign))
+        .with(move |store| match member.role {
+            Role::GameMaster => store.export_campaign(&campaign),
+            Role::Player | Role::Observer => {
+                store.export_campaign_for(&campaign, &Viewer::Member(member))
+            }
+        })
         .await?;
     Ok(Json(export))
 }

@@ -47,6 +47,9 @@ fn text_output_fits_the_columns_given() {
         vec!["prob", "2d6 − 1"],
         vec!["prob", &long_sum],
         vec!["rules"],
+        vec!["--help"],
+        vec!["prob", "--help"],
+        // (Not a subcommand's help: clap never wraps its one-line usage, which can pass 60.)
         vec!["rules", "hprpg", "--detail"],
         vec![
             "ritual",
