@@ -230,19 +230,30 @@ fn draw(input: Input<'_>, d: &Diagnostic) -> String {
     if let Some(file) = input.file {
         snippet = snippet.path(file);
     }
-    let message = crate::escape::lines(&d.message);
+    let width = crate::fit::width();
+    // Coloured output cannot be wrapped after drawing (its escapes are not columns), so its message
+    // and hint are wrapped before, leaving room for what annotate-snippets puts in front of them
+    // (`warning: `, and 12 columns before a hint's continuation lines).
+    let pre_wrap = |text: &str, prefix: usize| {
+        if colour() {
+            crate::fit::wrap(text, width.saturating_sub(prefix))
+                .trim_end()
+                .to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    let message = pre_wrap(&crate::escape::lines(&d.message), 9);
     let mut group = level.primary_title(message).element(snippet);
     if let Some(help) = &d.help {
-        group = group.element(Level::HELP.message(crate::escape::lines(help)));
+        group = group.element(Level::HELP.message(pre_wrap(&crate::escape::lines(help), 12)));
     }
     let mut out = renderer().render(&[group]);
     out.push('\n');
     // The message and the hint wrap to the terminal; the source line is already a window of it.
-    // (Coloured text is left whole: its escapes are not columns.)
     if colour() {
         return out;
     }
-    let width = crate::fit::width();
     out.split_inclusive('\n')
         .map(|line| {
             let gutter = line

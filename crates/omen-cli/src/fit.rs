@@ -46,6 +46,83 @@ pub fn error(message: impl std::fmt::Display) {
     eprint!("{}", wrap(&format!("error: {message}\n"), width()));
 }
 
+/// `text` with every markdown table wider than `width` printed as several tables, each repeating
+/// the first column (the row labels) with as many of the other columns as fit, so every part is
+/// still a table a markdown renderer reads. A table that fits, and every other line, is unchanged.
+pub fn markdown_tables(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut table: Vec<&str> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with('|') {
+            table.push(line.trim_end_matches(['\n', '\r']));
+            continue;
+        }
+        split_table(&table, width, &mut out);
+        table.clear();
+        out.push_str(line);
+    }
+    split_table(&table, width, &mut out);
+    out
+}
+
+/// Writes one markdown table (its rows, no line ends) to `out`, split into column blocks.
+fn split_table(rows: &[&str], width: usize, out: &mut String) {
+    if rows.is_empty() {
+        return;
+    }
+    let width = width.max(NARROWEST);
+    if rows.iter().all(|row| row.chars().count() <= width) {
+        for row in rows {
+            out.push_str(row);
+            out.push('\n');
+        }
+        return;
+    }
+    let cells: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|row| {
+            let row = row.trim();
+            let row = row.strip_prefix('|').unwrap_or(row);
+            let row = row.strip_suffix('|').unwrap_or(row);
+            row.split('|').collect()
+        })
+        .collect();
+    let columns = cells.iter().map(Vec::len).max().unwrap_or(0);
+    // The widest cell of each column decides what fits; a short row pads with nothing.
+    let column_width = |c: usize| {
+        cells
+            .iter()
+            .map(|row| row.get(c).map_or(0, |cell| cell.chars().count()))
+            .max()
+            .unwrap_or(0)
+    };
+    let label = column_width(0);
+    let mut start = 1;
+    while start < columns {
+        // `|label|` then `cell|` per column; at least one column per block, however narrow.
+        let mut used = label + 2 + column_width(start) + 1;
+        let mut end = start + 1;
+        while end < columns && used + column_width(end) < width {
+            used += column_width(end) + 1;
+            end += 1;
+        }
+        if start > 1 {
+            out.push('\n');
+        }
+        for row in &cells {
+            out.push('|');
+            out.push_str(row.first().copied().unwrap_or(""));
+            out.push('|');
+            for c in start..end {
+                out.push_str(row.get(c).copied().unwrap_or(""));
+                out.push('|');
+            }
+            out.push('\n');
+        }
+        start = end;
+    }
+}
+
 /// The narrowest width wrapping aims at: below it, a line is left to the terminal.
 const NARROWEST: usize = 20;
 
@@ -117,6 +194,21 @@ pub fn wrap_under(text: &str, width: usize, hanging: Option<usize>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_wide_markdown_table_splits_into_blocks_that_keep_the_row_labels() {
+        let table = "Title\n\n| TN |  1D |  2D |  3D |\n|:--:|----:|----:|----:|\n|  3 | 50% | 75% | 87% |\nafter\n";
+        // Fits at 40: unchanged.
+        assert_eq!(super::markdown_tables(table, 40), table);
+        // At 20 each block holds the label column and as many columns as fit in 20 characters.
+        let split = super::markdown_tables(table, 20);
+        assert_eq!(
+            split,
+            "Title\n\n| TN |  1D |  2D |\n|:--:|----:|----:|\n|  3 | 50% | 75% |\n\n\
+             | TN |  3D |\n|:--:|----:|\n|  3 | 87% |\nafter\n"
+        );
+        assert!(split.lines().all(|line| line.chars().count() <= 20));
+    }
+
     use super::*;
 
     fn widest(text: &str) -> usize {

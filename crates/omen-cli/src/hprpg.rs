@@ -603,7 +603,9 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
         HprpgCommand::Table(args) => match table(args.dv, args.catastrophe_range) {
             Ok(t) => {
                 let text = match args.format {
-                    TableFormat::Markdown => t.markdown(),
+                    TableFormat::Markdown => {
+                        crate::fit::markdown_tables(&t.markdown(), crate::fit::width())
+                    }
                     TableFormat::Json => format!("{}\n", t.to_json()),
                 };
                 crate::output::result().write_all(text.as_bytes())?;

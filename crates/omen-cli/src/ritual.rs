@@ -128,14 +128,18 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
     match command {
         RitualCommand::LoreTable(args) => {
             match args.format {
-                crate::hprpg::TableFormat::Markdown => out.write_all(lore_table().as_bytes())?,
+                crate::hprpg::TableFormat::Markdown => out.write_all(
+                    crate::fit::markdown_tables(&lore_table(), crate::fit::width()).as_bytes(),
+                )?,
                 crate::hprpg::TableFormat::Json => writeln!(out, "{}", lore_table_json(limits)?)?,
             }
             Ok(true)
         }
         RitualCommand::EssenceTable(args) => {
             match args.format {
-                crate::hprpg::TableFormat::Markdown => out.write_all(essence_table().as_bytes())?,
+                crate::hprpg::TableFormat::Markdown => out.write_all(
+                    crate::fit::markdown_tables(&essence_table(), crate::fit::width()).as_bytes(),
+                )?,
                 crate::hprpg::TableFormat::Json => {
                     writeln!(out, "{}", essence_table_json(limits)?)?
                 }

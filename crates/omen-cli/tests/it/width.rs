@@ -48,6 +48,9 @@ fn text_output_fits_the_columns_given() {
         vec!["prob", &long_sum],
         vec!["rules"],
         vec!["--help"],
+        vec!["ritual", "essence-table"],
+        vec!["ritual", "lore-table"],
+        vec!["hprpg", "table", "--dv", "10"],
         vec!["prob", "--help"],
         // (Not a subcommand's help: clap never wraps its one-line usage, which can pass 60.)
         vec!["rules", "hprpg", "--detail"],
@@ -156,6 +159,42 @@ fn text_output_fits_the_columns_given() {
                 }
             }
             assert!(!stdout.is_empty() || !stderr.is_empty(), "{args:?}");
+        }
+    }
+}
+
+/// `text` without its SGR colour escapes (`ESC [ … m`), as the terminal shows it.
+fn visible(text: &str) -> String {
+    let mut shown = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
+#[test]
+fn coloured_diagnostics_wrap_their_message_and_hint_too() {
+    let args = ["--color", "always", "prob", "2d6 − 1 + 3d6kh3dq"];
+    for columns in [50, 60, 100] {
+        let (_, stderr) = at_width(&args, columns);
+        assert!(stderr.contains('\u{1b}'), "coloured: {stderr:?}");
+        let shown = visible(&stderr);
+        assert!(shown.contains("hyphen-minus"), "{shown}");
+        for line in shown.lines() {
+            assert!(
+                line.chars().count() <= columns,
+                "at COLUMNS={columns}: a {}-column line:\n{line}",
+                line.chars().count()
+            );
         }
     }
 }
