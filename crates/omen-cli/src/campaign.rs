@@ -432,6 +432,16 @@ pub fn open_read(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, S
     Store::open_read_only_with_key(&path, &omen_store::resolve_key_path(key.clone(), &path))
 }
 
+/// Refuses an expression that does not compile, its errors drawn under it on stderr.
+fn refuse_expression(expression: &str, errors: &[omen_lang::Diagnostic]) -> anyhow::Result<bool> {
+    let input = Input {
+        text: expression,
+        file: None,
+    };
+    eprint!("{}", render_diagnostics(Style::Text, input, errors, &[]));
+    Ok(false)
+}
+
 fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
     // Messages name what the user typed or the database holds: escaped, their own line breaks kept.
     crate::fit::error(escape::lines(&message.to_string()));
@@ -1283,12 +1293,7 @@ pub fn save(args: &SaveArgs) -> anyhow::Result<bool> {
             match omen_store::in_omen_notation(&expression, dialect, &params, &Limits::default()) {
                 Ok((reading, _)) => reading,
                 Err(StoreError::Language(errors)) => {
-                    let input = Input {
-                        text: &expression,
-                        file: None,
-                    };
-                    eprint!("{}", render_diagnostics(Style::Text, input, &errors, &[]));
-                    return Ok(false);
+                    return refuse_expression(&expression, &errors);
                 }
                 Err(error) => return fail(error),
             }
@@ -1298,14 +1303,7 @@ pub fn save(args: &SaveArgs) -> anyhow::Result<bool> {
     // A saved roll that does not compile would fail every time it is used: refuse it now, drawn.
     match omen_store::check_expression(&expression, &params, &Limits::default()) {
         Ok(_) => {}
-        Err(StoreError::Language(errors)) => {
-            let input = Input {
-                text: &expression,
-                file: None,
-            };
-            eprint!("{}", render_diagnostics(Style::Text, input, &errors, &[]));
-            return Ok(false);
-        }
+        Err(StoreError::Language(errors)) => return refuse_expression(&expression, &errors),
         Err(error) => return fail(error),
     }
     let saved = SavedRoll {

@@ -19,6 +19,17 @@ fn at_width(args: &[&str], columns: usize) -> (String, String) {
     )
 }
 
+/// Fails unless every line of `text` (what `what` printed) is at most `columns` characters.
+fn assert_fits(what: &str, text: &str, columns: usize) {
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= columns,
+            "{what} at COLUMNS={columns}: a {}-column line:\n{line}",
+            line.chars().count()
+        );
+    }
+}
+
 fn rook() -> String {
     // The example sheet of seed 003, as `omen rules hprpg --example` prints it.
     let run = crate::omen_ok(&["rules", "hprpg", "--example"]);
@@ -150,13 +161,7 @@ fn text_output_fits_the_columns_given() {
         for args in &commands {
             let (stdout, stderr) = at_width(args, columns);
             for (stream, text) in [("stdout", &stdout), ("stderr", &stderr)] {
-                for line in text.lines() {
-                    assert!(
-                        line.chars().count() <= columns,
-                        "omen {args:?} at COLUMNS={columns}: a {}-column line on {stream}:\n{line}",
-                        line.chars().count()
-                    );
-                }
+                assert_fits(&format!("omen {args:?} on {stream}"), text, columns);
             }
             assert!(!stdout.is_empty() || !stderr.is_empty(), "{args:?}");
         }
@@ -189,12 +194,6 @@ fn coloured_diagnostics_wrap_their_message_and_hint_too() {
         assert!(stderr.contains('\u{1b}'), "coloured: {stderr:?}");
         let shown = visible(&stderr);
         assert!(shown.contains("hyphen-minus"), "{shown}");
-        for line in shown.lines() {
-            assert!(
-                line.chars().count() <= columns,
-                "at COLUMNS={columns}: a {}-column line:\n{line}",
-                line.chars().count()
-            );
-        }
+        assert_fits(&format!("omen {args:?} on stderr"), &shown, columns);
     }
 }
