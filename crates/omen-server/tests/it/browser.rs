@@ -5,10 +5,11 @@
 //! The expected tables are computed here by enumerating every face of every die, not taken from the
 //! server.
 
-use std::net::{SocketAddr, TcpStream};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -51,22 +52,38 @@ fn driver() -> Option<Driver> {
         }
         panic!("{how}; set OMEN_SKIP_BROWSER_TESTS=1 to skip them knowingly");
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let process = Command::new(program)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
+    // Port 0 and the port chromedriver announces: a port picked here and handed over could be
+    // taken by another test's driver in between, leaving two tests on one driver.
+    let mut process = Command::new(program)
+        .arg("--port=0")
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("chromedriver starts");
-    let driver = Driver { process, port };
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not listen");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let stdout = process
+        .stdout
+        .take()
+        .expect("chromedriver's stdout is piped");
+    let (announced, port) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // After the announcement the rest is drained, so chromedriver never blocks on a full pipe.
+        let mut announced = Some(announced);
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let port = line
+                .split("started successfully on port ")
+                .nth(1)
+                .and_then(|rest| rest.trim().trim_end_matches('.').parse::<u16>().ok());
+            if let Some(port) = port
+                && let Some(announced) = announced.take()
+            {
+                let _ = announced.send(port);
+            }
+        }
+    });
+    let mut driver = Driver { process, port: 0 };
+    driver.port = port
+        .recv_timeout(Duration::from_secs(20))
+        .expect("chromedriver announces the port it listens on");
     Some(driver)
 }
 
