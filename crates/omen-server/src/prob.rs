@@ -92,8 +92,10 @@ pub struct Odds {
     pub variance: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub standard_deviation: Option<f64>,
+    /// The median outcome, as outcomes are given: a number, or a fraction as text (`"7/4"`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub median: Option<i64>,
+    #[schema(value_type = Object)]
+    pub median: Option<Value>,
     /// P(a die reached the explosion depth limit while it would still explode): the mass cut off.
     pub depth_limit_probability: String,
     /// For an `absorb(…)` query: the exact expected number of steps.
@@ -210,11 +212,13 @@ fn odds(
     result: &ExactResult,
     view: Comparison,
 ) -> Odds {
-    let (outcomes, statistics) = match &result.distribution {
-        ValueDistribution::Int(d) => (rows(d, view), Some(d.statistics())),
-        ValueDistribution::Bool(d) => (rows(d, view), None),
-        ValueDistribution::Values(d) => (rows(d, view), None),
+    let outcomes = match &result.distribution {
+        ValueDistribution::Int(d) => rows(d, view),
+        ValueDistribution::Bool(d) => rows(d, view),
+        ValueDistribution::Values(d) => rows(d, view),
     };
+    // Numbers, whole or with fractions (real division), have statistics; the rest do not.
+    let statistics = result.distribution.number_statistics();
     Odds {
         expression: expression.to_string(),
         reading: checked.reading.clone(),
@@ -223,7 +227,9 @@ fn odds(
         mean: statistics.as_ref().map(|s| s.mean.to_string()),
         variance: statistics.as_ref().map(|s| s.variance.to_string()),
         standard_deviation: statistics.as_ref().map(|s| s.standard_deviation()),
-        median: statistics.as_ref().map(|s| s.median),
+        median: statistics
+            .as_ref()
+            .map(|s| serde_json::to_value(&s.median).unwrap_or(Value::Null)),
         depth_limit_probability: result.truncated.to_string(),
         expected_steps: result.expected_steps.as_ref().map(ToString::to_string),
         warnings: Vec::new(),
