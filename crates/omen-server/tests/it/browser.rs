@@ -893,7 +893,13 @@ async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
         ranges,
         "bad luck none 0 (0.00%) | no event 1–28 14/25 (56.00%) | good luck 29–50 11/25 (44.00%)"
     );
-    assert_eq!(fragment_value(&client.current_url().await.expect("url").to_string(), "a.calculator"), json!({"modifier": 12}));
+    assert_eq!(
+        fragment_value(
+            client.current_url().await.expect("url").as_str(),
+            "a.calculator"
+        ),
+        json!({"modifier": 12})
+    );
 
     // 003: a sheet that breaks two rules lists both at once, as the server finds them.
     open_game(client, address, "hprpg").await;
@@ -908,10 +914,15 @@ async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
     for _ in 0..100 {
         let url = client.current_url().await.expect("url").to_string();
         let sheet = fragment_value(&url, "sheet");
-        if sheet["create"]["aspects"]["FITNESS"] == 7 && sheet["create"]["abilities"]["BRAWL"] == 6 {
-            let answer =
-                super::post(&app, "/api/v1/rules/hprpg/sheets", None, json!({ "sheet": sheet }))
-                    .await;
+        if sheet["create"]["aspects"]["FITNESS"] == 7 && sheet["create"]["abilities"]["BRAWL"] == 6
+        {
+            let answer = super::post(
+                &app,
+                "/api/v1/rules/hprpg/sheets",
+                None,
+                json!({ "sheet": sheet }),
+            )
+            .await;
             assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
             let expected: Vec<Value> = answer.json()["errors"]
                 .as_array()
@@ -942,7 +953,10 @@ async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
         .text()
         .await
         .expect("text");
-    assert_eq!(verdict, format!("✗ {} problems with the sheet:", problems.len()));
+    assert_eq!(
+        verdict,
+        format!("✗ {} problems with the sheet:", problems.len())
+    );
     assert_accessible(client, "the hprpg page with problems").await;
 
     // 000: Appendix A as a table; one die succeeds against difficulty t with (7 − t)/6.
@@ -951,13 +965,18 @@ async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
     wait_for(client, "#tables details:first-of-type table").await;
     let lore = table(client, "#tables details:first-of-type table").await;
     assert_eq!(lore.len(), 13, "pools 0..12");
-    assert_eq!(lore[1], ["1d", "83.33%", "66.67%", "50.00%", "33.33%", "16.67%"]);
+    assert_eq!(
+        lore[1],
+        ["1d", "83.33%", "66.67%", "50.00%", "33.33%", "16.67%"]
+    );
 
     // 001: the exhaustion analysis: level 1, target 8, base rule: commit-all 185/1188 ≈ 15.57 %,
     // commit-minimum 128/363 ≈ 35.26 %.
     open_game(client, address, "spelldice").await;
     let exhaustion = client
-        .find(Locator::XPath("//details[starts-with(normalize-space(summary), 'exhaustion')]/summary"))
+        .find(Locator::XPath(
+            "//details[starts-with(normalize-space(summary), 'exhaustion')]/summary",
+        ))
         .await
         .expect("the exhaustion table");
     exhaustion.click().await.expect("open");
