@@ -3248,15 +3248,24 @@ impl<'s> Parser<'s> {
                     Point::Absent => None,
                     Point::Invalid => return None,
                 };
-                if !failure && self.dialect.warn_other_readings {
+                // Foundry counts with `cs` and `cf` (a bare `cf` it refuses, so only a pointed one is read
+                // another way there).
+                if self.dialect.warn_other_readings && (!failure || point.is_some()) {
+                    let (word, what, example) = if failure {
+                        ("cf", "failures", "`10d6<=2`")
+                    } else {
+                        ("cs", "successes", "`10d6>4`")
+                    };
                     self.warnings.push(
                         Diagnostic::warning(
                             "critical-differs-in-foundry",
                             Span::new(keyword_span.start, self.prev_end),
-                            "`cs` marks critical successes in the transcript and leaves the total; in \
-                             Foundry `cs` counts the dice meeting the point",
+                            format!(
+                                "`{word}` marks critical {what} in the transcript and leaves the total; in \
+                                 Foundry `{word}` counts the dice meeting the point"
+                            ),
                         )
-                        .with_help("to count them, write the point alone, e.g. `10d6>4`"),
+                        .with_help(format!("to count them, write the point alone, e.g. {example}")),
                     );
                 }
                 Some(Modifier::Critical { failure, point })
