@@ -16,8 +16,10 @@ use num_traits::Zero;
 use omen_core::{Compare, CoreError, Distribution, Probability, Weight};
 
 use super::{Eval, Evaluator, compare_values, either, field, kind_error};
+use crate::Span;
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
+use crate::number::{self, NumberError};
 use crate::program::{Node, NodeKind};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
@@ -45,6 +47,7 @@ fn computes_only(node: &Node) -> bool {
         NodeKind::Let { value, body, .. } => computes_only(value) && computes_only(body),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => computes_only(x),
@@ -77,6 +80,7 @@ fn reads_any(node: &Node, slots: &[usize]) -> bool {
         NodeKind::Let { value, body, .. } => reads_any(value, slots) || reads_any(body, slots),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => reads_any(x, slots),
@@ -160,6 +164,7 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         NodeKind::Compare(Compare::Le, a, b) => Shape::Op("<=".into(), all(&[a, b])?),
         NodeKind::Compare(Compare::Lt, a, b) => Shape::Op("<".into(), all(&[a, b])?),
         NodeKind::Abs(x) => Shape::Op("abs".into(), all(&[x])?),
+        NodeKind::Round(how, x) => Shape::Op(how.name().into(), all(&[x])?),
         NodeKind::Not(x) => Shape::Op("not".into(), all(&[x])?),
         NodeKind::Label(text, x) => Shape::Op(format!("label {text:?}"), all(&[x])?),
         NodeKind::Field(x, i) => Shape::Op(format!("field {i}"), all(&[x])?),
@@ -815,13 +820,6 @@ impl Evaluator<'_> {
         r
     }
 
-    fn compute_int(&mut self, node: &Node, what: &str) -> Result<i64, Box<Diagnostic>> {
-        match self.compute(node)? {
-            Value::Int(x) => Ok(x),
-            other => Err(Box::new(kind_error(node.span, what, "a number", &other))),
-        }
-    }
-
     fn compute_bool(&mut self, node: &Node, what: &str) -> Result<bool, Box<Diagnostic>> {
         match self.compute(node)? {
             Value::Bool(b) => Ok(b),
@@ -831,7 +829,6 @@ impl Evaluator<'_> {
 
     fn compute_node(&mut self, node: &Node) -> Result<Value, Box<Diagnostic>> {
         let span = node.span;
-        let at = |e: CoreError| Box::new(core_diagnostic(&e, span));
         Ok(match &node.kind {
             NodeKind::Const(v) => v.clone(),
             NodeKind::Var(slot, _) => self.env[*slot].clone(),
@@ -846,48 +843,45 @@ impl Evaluator<'_> {
                 self.compute(body)?
             }
             NodeKind::Label(_, inner) => self.compute(inner)?,
+            // Numbers may be fractions (real division): the arithmetic is the one module both
+            // interpreters share, so the fast path cannot disagree with the general one.
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
-                let x = self.compute_int(inner, "the operand")?;
-                let r = if matches!(node.kind, NodeKind::Neg(_)) {
-                    x.checked_neg()
-                } else {
-                    x.checked_abs()
-                };
-                Value::Int(r.ok_or(CoreError::Overflow).map_err(at)?)
+                let x = self.compute(inner)?;
+                let abs = matches!(node.kind, NodeKind::Abs(_));
+                number_result(
+                    number::negate(&x, abs),
+                    "the operand",
+                    inner.span,
+                    inner.span,
+                    span,
+                )?
+            }
+            NodeKind::Round(how, inner) => {
+                let x = self.compute(inner)?;
+                let what = format!("the argument of `{}`", how.name());
+                number_result(number::round(*how, &x), &what, inner.span, inner.span, span)?
             }
             NodeKind::Binary(op, l, r) => {
                 let a = self.compute(l)?;
                 let b = self.compute(r)?;
-                let side = |v: Value, n: &Node, side: &str| match v {
-                    Value::Int(x) => Ok(x),
-                    other => Err(Box::new(kind_error(
-                        n.span,
-                        &format!("the {side} side of `{}`", op.symbol()),
-                        "a number",
-                        &other,
-                    ))),
-                };
-                let (x, y) = (side(a, l, "left")?, side(b, r, "right")?);
-                if *op == BinOp::Div && y == 0 {
-                    return Err(Box::new(core_diagnostic(
-                        &CoreError::DivisionByZero,
-                        r.span,
-                    )));
-                }
-                Value::Int(op.apply_extra(x, y).map_err(at)?)
+                let what = format!("`{}`", op.symbol());
+                number_result(number::binary(*op, &a, &b), &what, l.span, r.span, span)?
             }
             NodeKind::Min(args) | NodeKind::Max(args) => {
                 let is_min = matches!(node.kind, NodeKind::Min(_));
-                let mut acc: Option<i64> = None;
+                let mut acc: Option<Value> = None;
                 for a in args {
-                    let x = self.compute_int(a, "an argument")?;
+                    let x = self.compute(a)?;
+                    if x.as_fraction().is_none() {
+                        return Err(Box::new(kind_error(a.span, "an argument", "a number", &x)));
+                    }
                     acc = Some(match acc {
                         None => x,
                         Some(y) if is_min => y.min(x),
                         Some(y) => y.max(x),
                     });
                 }
-                Value::Int(acc.expect("checked: at least one argument"))
+                acc.expect("checked: at least one argument")
             }
             NodeKind::Compare(op, l, r) => {
                 let a = self.compute(l)?;
@@ -961,6 +955,7 @@ fn count_nodes(node: &Node) -> u64 {
         NodeKind::Let { value, body, .. } => vec![value, body],
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => vec![x],
@@ -978,4 +973,15 @@ fn count_nodes(node: &Node) -> u64 {
         }
     };
     1 + children.into_iter().map(count_nodes).sum::<u64>()
+}
+
+/// A number operation's value, or its error as the general interpreter reports it.
+fn number_result(
+    result: Result<Value, NumberError>,
+    what: &str,
+    left: Span,
+    right: Span,
+    whole: Span,
+) -> Result<Value, Box<Diagnostic>> {
+    result.map_err(|e| Box::new(e.diagnostic(what, left, right, whole)))
 }
