@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+mod joint;
+
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::Ratio;
@@ -502,6 +504,9 @@ impl Evaluator<'_> {
             NodeKind::Let {
                 slot, value, body, ..
             } => {
+                if let Some(r) = self.joint_bindings(node) {
+                    return r;
+                }
                 let v = self.eval(value)?;
                 let mut r = self.branch(&v.dist, span, |ev, x| {
                     ev.env.truncate(*slot);
