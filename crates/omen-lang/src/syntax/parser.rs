@@ -2962,6 +2962,11 @@ impl<'s> Parser<'s> {
     /// every roller reads `1d6!-1` as a subtraction).
     fn parse_point_signed(&mut self, at_most: bool, negative: bool) -> Point {
         let token = self.peek();
+        // Where whitespace ends a dice term, a point touches its modifier: in `1d20! >= 10` the `>=`
+        // compares the total, as in `1d20 >= 10`.
+        if self.dialect.whitespace_ends_dice && token.span.start != self.prev_end {
+            return Point::Absent;
+        }
         if let Some(op) = compare_op(token.kind) {
             self.bump();
             let op = self.point_op(op, token.span, "");

@@ -240,3 +240,19 @@ fn a_pointed_cf_that_foundry_counts_warns_in_the_default_dialect() {
     let bare = compile("2d6cf", &Options::default()).expect("compiles");
     assert!(bare.warnings.is_empty(), "{:?}", bare.warnings);
 }
+
+/// Whitespace ends a dice term in Omen's notation, after a modifier that takes an optional point too:
+/// `1d20! >= 10` explodes on 20 and compares the total, never "explode on 10 or more".
+#[test]
+fn a_spaced_compare_after_a_modifier_compares_the_total() {
+    for (source, want) in [
+        ("1d20! >= 10", "(1d20!) >= 10"),
+        ("1d20cs >= 10", "(1d20cs) >= 10"),
+        ("1d20ro >= 10", "(1d20ro=1) >= 10"),
+        ("1d20! >=10", "(1d20!) >= 10"),
+        ("1d20!>=10", "1d20!>=10"),
+    ] {
+        let checked = compile(source, &Options::default()).expect("compiles");
+        assert_eq!(checked.reading, want, "{source}");
+    }
+}
