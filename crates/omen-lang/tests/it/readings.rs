@@ -19,7 +19,8 @@ fn modifier() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
             "kh", "kl", "k", "d", "dh", "dl", "r", "ro", "rr", "r<", "r<=", "ro<", "!", "!>",
             "!>=", "!!", ">", "<", ">=", "<=", "=", "f", "f<", "min", "max", "cs>", "x", "!p",
-            "!!p", "!p>", "cs", "cf", "cf<", "sa", "sd", "even", "sf<", "k>", "p",
+            "!!p", "!p>", "cs", "cf", "cf<", "cf-", "cf=", "cs-", "sa", "sd", "even", "sf<", "k>",
+            "p",
         ]),
         n,
     )
@@ -214,4 +215,28 @@ fn typographic_look_alikes_get_a_hint() {
             "{source}: {errors:?}"
         );
     }
+}
+
+/// `d4+d4cf-0`: Foundry counts the dice meeting a `cf` point (here none can), Omen marks them and keeps
+/// the total, so the default dialect must warn.
+#[test]
+fn a_pointed_cf_that_foundry_counts_warns_in_the_default_dialect() {
+    for source in ["d4+d4cf-0", "2d6cf<2", "1d20cf1"] {
+        let checked = compile(source, &Options::default()).expect("compiles");
+        assert!(
+            checked
+                .warnings
+                .iter()
+                .any(|d| d.kind == "critical-differs-in-foundry" && d.message.contains("`cf`")),
+            "{source}: {:?}",
+            checked.warnings
+        );
+        let foundry = Dialect::named("foundry").expect("a dialect");
+        let theirs = reading(source, foundry).expect("Foundry reads it").0;
+        let ours = reading(source, &OMEN).expect("Omen reads it").0;
+        assert_ne!(theirs, ours, "{source}");
+    }
+    // A bare `cf` Foundry refuses: nothing is read another way, so nothing warns.
+    let bare = compile("2d6cf", &Options::default()).expect("compiles");
+    assert!(bare.warnings.is_empty(), "{:?}", bare.warnings);
 }
