@@ -85,7 +85,6 @@ pub struct ReferenceTableBody {
     responses(
         (status = 200, description = "the table", body = ReferenceTableBody),
         (status = 404, description = "no such rule set or table", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn table(
@@ -144,7 +143,6 @@ pub struct AnalysisBody {
         (status = 200, description = "the tables", body = AnalysisBody),
         (status = 404, description = "no such rule set or analysis", body = ErrorBody),
         (status = 422, description = "the inputs do not fit the schema or the rules", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn analysis(
@@ -219,10 +217,8 @@ pub struct RulesOddsRequest {
     request_body = RulesOddsRequest,
     responses(
         (status = 200, description = "the odds, as exact fractions", body = Object),
-        (status = 400, description = "a malformed request", body = ErrorBody),
         (status = 404, description = "no such rule set, or one whose characters take no actions", body = ErrorBody),
         (status = 422, description = "the sheet or the action breaks the rules, each problem listed", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn odds(
@@ -269,10 +265,8 @@ pub struct SheetBody {
     request_body = SheetRequest,
     responses(
         (status = 200, description = "the sheet is valid: the new character's state", body = SheetBody),
-        (status = 400, description = "a malformed request", body = ErrorBody),
         (status = 404, description = "no such rule set, or one whose characters keep no state", body = ErrorBody),
         (status = 422, description = "every problem with the sheet, one entry each", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn sheet(
