@@ -18,6 +18,7 @@ use omen_core::{Compare, CoreError, Distribution, Probability, Weight};
 use super::{Eval, Evaluator, compare_values, either, field, kind_error};
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
+use crate::number::{self, NumberError};
 use crate::program::{Node, NodeKind};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
@@ -45,6 +46,7 @@ fn computes_only(node: &Node) -> bool {
         NodeKind::Let { value, body, .. } => computes_only(value) && computes_only(body),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => computes_only(x),
@@ -77,6 +79,7 @@ fn reads_any(node: &Node, slots: &[usize]) -> bool {
         NodeKind::Let { value, body, .. } => reads_any(value, slots) || reads_any(body, slots),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => reads_any(x, slots),
@@ -121,7 +124,10 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         |xs: &[&Node]| -> Option<Vec<Shape>> { xs.iter().map(|x| shape(x, rename)).collect() };
     Some(match &node.kind {
         NodeKind::Const(v) => {
-            if matches!(v, Value::Int(x) if x.unsigned_abs() > SYMMETRY_MAGNITUDE as u64) {
+            // Fractions can overflow in one order of the bindings and not another: not trusted.
+            if matches!(v, Value::Int(x) if x.unsigned_abs() > SYMMETRY_MAGNITUDE as u64)
+                || matches!(v, Value::Ratio(_))
+            {
                 return None;
             }
             Shape::Const(v.clone())
@@ -133,7 +139,7 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
             terms.sort();
             Shape::Sum(terms)
         }
-        NodeKind::Binary(BinOp::Mul | BinOp::Pow, ..) => return None,
+        NodeKind::Binary(BinOp::Mul | BinOp::Pow | BinOp::Quotient, ..) => return None,
         NodeKind::Binary(op, a, b) => Shape::Op(format!("{op:?}"), all(&[a, b])?),
         NodeKind::Min(_) | NodeKind::Max(_) => {
             let is_min = matches!(node.kind, NodeKind::Min(_));
@@ -160,6 +166,7 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         NodeKind::Compare(Compare::Le, a, b) => Shape::Op("<=".into(), all(&[a, b])?),
         NodeKind::Compare(Compare::Lt, a, b) => Shape::Op("<".into(), all(&[a, b])?),
         NodeKind::Abs(x) => Shape::Op("abs".into(), all(&[x])?),
+        NodeKind::Round(how, x) => Shape::Op(how.name().into(), all(&[x])?),
         NodeKind::Not(x) => Shape::Op("not".into(), all(&[x])?),
         NodeKind::Label(text, x) => Shape::Op(format!("label {text:?}"), all(&[x])?),
         NodeKind::Field(x, i) => Shape::Op(format!("field {i}"), all(&[x])?),
@@ -266,8 +273,11 @@ fn symmetric_in(rest: &Node, a: usize, b: usize) -> bool {
 
 /// Whether every number a distribution holds is small enough for the symmetry test.
 fn small_numbers(d: &Distribution<Value>) -> bool {
-    d.outcomes()
-        .all(|v| !matches!(v, Value::Int(x) if x.unsigned_abs() > SYMMETRY_MAGNITUDE as u64))
+    d.outcomes().all(|v| match v {
+        Value::Int(x) => x.unsigned_abs() <= SYMMETRY_MAGNITUDE as u64,
+        Value::Ratio(_) => false,
+        _ => true,
+    })
 }
 
 /// The combinations of one class of exchangeable bindings: sorted indices into the class's outcomes,
@@ -815,13 +825,6 @@ impl Evaluator<'_> {
         r
     }
 
-    fn compute_int(&mut self, node: &Node, what: &str) -> Result<i64, Box<Diagnostic>> {
-        match self.compute(node)? {
-            Value::Int(x) => Ok(x),
-            other => Err(Box::new(kind_error(node.span, what, "a number", &other))),
-        }
-    }
-
     fn compute_bool(&mut self, node: &Node, what: &str) -> Result<bool, Box<Diagnostic>> {
         match self.compute(node)? {
             Value::Bool(b) => Ok(b),
@@ -831,7 +834,6 @@ impl Evaluator<'_> {
 
     fn compute_node(&mut self, node: &Node) -> Result<Value, Box<Diagnostic>> {
         let span = node.span;
-        let at = |e: CoreError| Box::new(core_diagnostic(&e, span));
         Ok(match &node.kind {
             NodeKind::Const(v) => v.clone(),
             NodeKind::Var(slot, _) => self.env[*slot].clone(),
@@ -847,47 +849,39 @@ impl Evaluator<'_> {
             }
             NodeKind::Label(_, inner) => self.compute(inner)?,
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
-                let x = self.compute_int(inner, "the operand")?;
-                let r = if matches!(node.kind, NodeKind::Neg(_)) {
-                    x.checked_neg()
-                } else {
-                    x.checked_abs()
-                };
-                Value::Int(r.ok_or(CoreError::Overflow).map_err(at)?)
+                let x = self.compute(inner)?;
+                let abs = matches!(node.kind, NodeKind::Abs(_));
+                number::negate(&x, abs)
+                    .map_err(|e| Box::new(unary_error(e, inner.span, "the operand", span)))?
+            }
+            NodeKind::Round(how, inner) => {
+                let x = self.compute(inner)?;
+                let what = format!("the argument of `{}`", how.name());
+                number::round(*how, &x)
+                    .map_err(|e| Box::new(unary_error(e, inner.span, &what, span)))?
             }
             NodeKind::Binary(op, l, r) => {
                 let a = self.compute(l)?;
                 let b = self.compute(r)?;
-                let side = |v: Value, n: &Node, side: &str| match v {
-                    Value::Int(x) => Ok(x),
-                    other => Err(Box::new(kind_error(
-                        n.span,
-                        &format!("the {side} side of `{}`", op.symbol()),
-                        "a number",
-                        &other,
-                    ))),
-                };
-                let (x, y) = (side(a, l, "left")?, side(b, r, "right")?);
-                if *op == BinOp::Div && y == 0 {
-                    return Err(Box::new(core_diagnostic(
-                        &CoreError::DivisionByZero,
-                        r.span,
-                    )));
-                }
-                Value::Int(op.apply_extra(x, y).map_err(at)?)
+                number::binary(*op, &a, &b).map_err(|e| {
+                    Box::new(e.diagnostic(&format!("`{}`", op.symbol()), l.span, r.span, span))
+                })?
             }
             NodeKind::Min(args) | NodeKind::Max(args) => {
                 let is_min = matches!(node.kind, NodeKind::Min(_));
-                let mut acc: Option<i64> = None;
+                let mut acc: Option<Value> = None;
                 for a in args {
-                    let x = self.compute_int(a, "an argument")?;
+                    let x = self.compute(a)?;
+                    if !x.is_number() {
+                        return Err(Box::new(kind_error(a.span, "an argument", "a number", &x)));
+                    }
                     acc = Some(match acc {
                         None => x,
                         Some(y) if is_min => y.min(x),
                         Some(y) => y.max(x),
                     });
                 }
-                Value::Int(acc.expect("checked: at least one argument"))
+                acc.expect("checked: at least one argument")
             }
             NodeKind::Compare(op, l, r) => {
                 let a = self.compute(l)?;
@@ -942,6 +936,19 @@ impl Evaluator<'_> {
     }
 }
 
+/// The error of a function of one number, at its operand, as the distribution path reports it.
+fn unary_error(
+    e: NumberError,
+    operand: crate::span::Span,
+    what: &str,
+    whole: crate::span::Span,
+) -> Diagnostic {
+    match e {
+        NumberError::NotNumber { got, .. } => kind_error(operand, what, "a number", &got),
+        e => e.diagnostic(what, operand, operand, whole),
+    }
+}
+
 /// Moves the odometer to the next combination; `false` after the last.
 fn advance(odometer: &mut [usize], classes: &[Class]) -> bool {
     let Some(i) = (0..classes.len())
@@ -961,6 +968,7 @@ fn count_nodes(node: &Node) -> u64 {
         NodeKind::Let { value, body, .. } => vec![value, body],
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => vec![x],
