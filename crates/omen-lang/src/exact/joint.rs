@@ -16,6 +16,7 @@ use num_traits::Zero;
 use omen_core::{Compare, CoreError, Distribution, Probability, Weight};
 
 use super::{Eval, Evaluator, compare_values, either, field, kind_error};
+use crate::Span;
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
 use crate::number::{self, NumberError};
@@ -124,7 +125,8 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         |xs: &[&Node]| -> Option<Vec<Shape>> { xs.iter().map(|x| shape(x, rename)).collect() };
     Some(match &node.kind {
         NodeKind::Const(v) => {
-            // Fractions can overflow in one order of the bindings and not another: not trusted.
+            // Sums of fractions can overflow in one order of the bindings and not another: a
+            // fraction is not trusted.
             if matches!(v, Value::Int(x) if x.unsigned_abs() > SYMMETRY_MAGNITUDE as u64)
                 || matches!(v, Value::Ratio(_))
             {
@@ -848,31 +850,36 @@ impl Evaluator<'_> {
                 self.compute(body)?
             }
             NodeKind::Label(_, inner) => self.compute(inner)?,
+            // Numbers may be fractions (real division): the arithmetic is the one module both
+            // interpreters share, so the fast path cannot disagree with the general one.
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
                 let x = self.compute(inner)?;
                 let abs = matches!(node.kind, NodeKind::Abs(_));
-                number::negate(&x, abs)
-                    .map_err(|e| Box::new(unary_error(e, inner.span, "the operand", span)))?
+                number_result(
+                    number::negate(&x, abs),
+                    "the operand",
+                    inner.span,
+                    inner.span,
+                    span,
+                )?
             }
             NodeKind::Round(how, inner) => {
                 let x = self.compute(inner)?;
                 let what = format!("the argument of `{}`", how.name());
-                number::round(*how, &x)
-                    .map_err(|e| Box::new(unary_error(e, inner.span, &what, span)))?
+                number_result(number::round(*how, &x), &what, inner.span, inner.span, span)?
             }
             NodeKind::Binary(op, l, r) => {
                 let a = self.compute(l)?;
                 let b = self.compute(r)?;
-                number::binary(*op, &a, &b).map_err(|e| {
-                    Box::new(e.diagnostic(&format!("`{}`", op.symbol()), l.span, r.span, span))
-                })?
+                let what = format!("`{}`", op.symbol());
+                number_result(number::binary(*op, &a, &b), &what, l.span, r.span, span)?
             }
             NodeKind::Min(args) | NodeKind::Max(args) => {
                 let is_min = matches!(node.kind, NodeKind::Min(_));
                 let mut acc: Option<Value> = None;
                 for a in args {
                     let x = self.compute(a)?;
-                    if !x.is_number() {
+                    if x.as_fraction().is_none() {
                         return Err(Box::new(kind_error(a.span, "an argument", "a number", &x)));
                     }
                     acc = Some(match acc {
@@ -936,19 +943,6 @@ impl Evaluator<'_> {
     }
 }
 
-/// The error of a function of one number, at its operand, as the distribution path reports it.
-fn unary_error(
-    e: NumberError,
-    operand: crate::span::Span,
-    what: &str,
-    whole: crate::span::Span,
-) -> Diagnostic {
-    match e {
-        NumberError::NotNumber { got, .. } => kind_error(operand, what, "a number", &got),
-        e => e.diagnostic(what, operand, operand, whole),
-    }
-}
-
 /// Moves the odometer to the next combination; `false` after the last.
 fn advance(odometer: &mut [usize], classes: &[Class]) -> bool {
     let Some(i) = (0..classes.len())
@@ -986,4 +980,15 @@ fn count_nodes(node: &Node) -> u64 {
         }
     };
     1 + children.into_iter().map(count_nodes).sum::<u64>()
+}
+
+/// A number operation's value, or its error as the general interpreter reports it.
+fn number_result(
+    result: Result<Value, NumberError>,
+    what: &str,
+    left: Span,
+    right: Span,
+    whole: Span,
+) -> Result<Value, Box<Diagnostic>> {
+    result.map_err(|e| Box::new(e.diagnostic(what, left, right, whole)))
 }

@@ -240,3 +240,23 @@ fn fractions_in_scripts_of_bindings_match_brute_force() {
     assert_eq!(e.kind, "division-by-zero");
     assert_eq!(&source[e.span.start..e.span.end], "b - 1");
 }
+
+/// Scripts whose bindings are evaluated jointly (the shared-work path for `let`s) do the same
+/// fraction arithmetic as the general interpreter: checked against enumerating every roll.
+#[test]
+fn fractions_in_scripts_with_bindings_match_brute_force() {
+    for source in [
+        "let a = d4; let b = d4; div(a, 2) + b",
+        "let a = d6; let b = d6; let c = d6; round(div(a + b + c - max(a, b, c), 3))",
+        "let a = d4; let b = d3; min(div(a, 3), div(b, 2)) - -div(a, b)",
+        "let a = d4; let b = d4; ceil(div(a, b)) * floor(div(b, a))",
+    ] {
+        let options = Options::default();
+        let checked = compile(source, &options).expect(source);
+        assert_eq!(
+            exact_map(&checked.program, &options),
+            brute_force(&checked.program, &options.limits, 100_000).expect("few enough rolls"),
+            "{source}"
+        );
+    }
+}
