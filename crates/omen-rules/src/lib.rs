@@ -490,7 +490,9 @@ mod tests {
                 .map(|a| a.name)
                 .collect();
             assert!(
-                examples.iter().any(|e| rolling.contains(&e["action"].as_str().unwrap_or(""))),
+                examples
+                    .iter()
+                    .any(|e| rolling.contains(&e["action"].as_str().unwrap_or(""))),
                 "{}: no example of an action that rolls",
                 game.name()
             );
