@@ -9,6 +9,7 @@ mod live;
 mod openapi;
 mod readme;
 mod roles;
+mod rule_routes;
 mod stateless;
 mod visibility;
 
