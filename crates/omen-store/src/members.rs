@@ -89,7 +89,7 @@ pub struct Member {
 }
 
 /// A token's stored form: SHA-256 in hex.
-fn token_hash(token: &str) -> String {
+pub(crate) fn token_hash(token: &str) -> String {
     crate::key::hex(&Sha256::digest(token.as_bytes()))
 }
 
@@ -97,7 +97,7 @@ fn token_hash(token: &str) -> String {
 const TOKEN_PREFIX: &str = "omen_";
 
 /// A new token: 256 bits from the operating system, in hex (URL-safe, no padding).
-fn new_token() -> Result<String, StoreError> {
+pub(crate) fn new_token() -> Result<String, StoreError> {
     Ok(format!(
         "{TOKEN_PREFIX}{}",
         crate::key::hex(&crate::key::random::<32>()?)
@@ -113,6 +113,22 @@ fn invite_characters(conn: &Connection, invite_id: i64) -> Result<Vec<String>, S
         .query_map([invite_id], |row| row.get::<_, String>(0))?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(names)
+}
+
+/// The member invite `invite_id` lets in (revoked or not: the caller checks).
+pub(crate) fn member_of(conn: &Connection, invite_id: i64) -> Result<Member, StoreError> {
+    let (role, campaign): (String, String) = conn.query_row(
+        "SELECT i.role, c.name FROM invite AS i JOIN campaign AS c ON c.id = i.campaign_id
+         WHERE i.id = ?1",
+        [invite_id],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?;
+    Ok(Member {
+        campaign,
+        role: role_of(&role)?,
+        characters: invite_characters(conn, invite_id)?,
+        invite_id,
+    })
 }
 
 fn role_of(text: &str) -> Result<Role, StoreError> {
@@ -303,6 +319,11 @@ impl Store {
                 "UPDATE invite SET revoked = ?1 WHERE id = ?2",
                 params![now, id],
             )?;
+            // The browser sessions it opened end with it (a session also checks its invite).
+            conn.execute(
+                "UPDATE web_session SET ended = ?1 WHERE invite_id = ?2 AND ended IS NULL",
+                params![now, id],
+            )?;
             chain.append(
                 conn,
                 Draft::plain(
@@ -337,23 +358,14 @@ impl Store {
             return Ok(None);
         }
         self.read(|conn| {
-            let found: Option<(i64, String, String)> = conn
+            let found: Option<i64> = conn
                 .query_row(
-                    "SELECT i.id, i.role, c.name FROM invite AS i JOIN campaign AS c ON c.id = i.campaign_id
-                     WHERE i.token_hash = ?1 AND i.revoked IS NULL",
+                    "SELECT id FROM invite WHERE token_hash = ?1 AND revoked IS NULL",
                     [token_hash(token.trim())],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                    |row| row.get(0),
                 )
                 .optional()?;
-            let Some((invite_id, role, campaign)) = found else {
-                return Ok(None);
-            };
-            Ok(Some(Member {
-                campaign,
-                role: role_of(&role)?,
-                characters: invite_characters(conn, invite_id)?,
-                invite_id,
-            }))
+            found.map(|id| member_of(conn, id)).transpose()
         })
     }
 }

@@ -8,6 +8,7 @@ mod live;
 mod openapi;
 mod readme;
 mod roles;
+mod session;
 mod stateless;
 mod visibility;
 
