@@ -228,7 +228,19 @@ impl<'a> Odds<'a> {
                 Some(moments(&d.map(|&b| i64::from(b)), |n| Value::Bool(n != 0))),
                 modes(d, |&b| Value::Bool(b)),
             ),
-            ValueDistribution::Values(d) => (None, modes(d, Value::clone)),
+            ValueDistribution::Values(d) => (
+                // Numbers with fractions (real division) have moments too; labels and tuples do not.
+                result
+                    .distribution
+                    .number_statistics()
+                    .map(|stats| Moments {
+                        standard_deviation: stats.standard_deviation(),
+                        mean: stats.mean,
+                        variance: stats.variance,
+                        median: stats.median,
+                    }),
+                modes(d, Value::clone),
+            ),
         };
         Odds {
             expression,
@@ -246,7 +258,7 @@ impl<'a> Odds<'a> {
 
     /// Labels and tuples read as text, so their column is aligned left; numbers and true/false right.
     fn outcomes_are_text(&self) -> bool {
-        matches!(self.distribution, ValueDistribution::Values(_))
+        matches!(self.distribution, ValueDistribution::Values(_)) && self.moments.is_none()
     }
 
     fn rows(&self) -> Box<dyn Iterator<Item = Row> + 'a> {

@@ -18,6 +18,7 @@ use omen_core::{
 
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
+use crate::number::{self, NumberError};
 use crate::program::{
     DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
 };
@@ -104,6 +105,7 @@ fn any_marked(node: &Node) -> bool {
         NodeKind::Let { value, body, .. } => vec![value, body],
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => vec![x],
@@ -136,7 +138,9 @@ fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
             return !any_marked(&d.count);
         }
         NodeKind::Group(g) => g.members.iter().collect(),
-        NodeKind::Neg(x) | NodeKind::Abs(x) | NodeKind::Label(_, x) => vec![x],
+        NodeKind::Neg(x) | NodeKind::Abs(x) | NodeKind::Round(_, x) | NodeKind::Label(_, x) => {
+            vec![x]
+        }
         NodeKind::Binary(_, a, b) | NodeKind::Compare(_, a, b) => vec![a, b],
         NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) => xs.iter().collect(),
         _ => return !any_marked(node),
@@ -284,7 +288,23 @@ pub(crate) fn kind_error(span: Span, what: &str, want: &str, got: &Value) -> Dia
 fn ints(d: &Distribution<Value>, span: Span, what: &str) -> Result<Distribution<i64>, Diagnostic> {
     d.try_map(|v| match v {
         Value::Int(x) => Ok(*x),
-        other => Err(kind_error(span, what, "a number", other)),
+        other => Err(kind_error(span, what, "a whole number", other)),
+    })
+}
+
+/// The distribution of `f(X)` for a function of one number (`-x`, `abs`, `floor`, …).
+fn map_number(
+    d: &Distribution<Value>,
+    operand: Span,
+    what: &str,
+    whole: Span,
+    f: impl Fn(&Value) -> Result<Value, NumberError>,
+) -> Result<Distribution<Value>, Diagnostic> {
+    d.try_map(|v| {
+        f(v).map_err(|e| match e {
+            NumberError::NotNumber { got, .. } => kind_error(operand, what, "a number", &got),
+            e => e.diagnostic(what, operand, operand, whole),
+        })
     })
 }
 
@@ -385,6 +405,39 @@ impl Evaluator<'_> {
         })
     }
 
+    /// `l op r` where an operand can be a fraction, or for real division: outcome by outcome, with
+    /// the arithmetic of [`number`].
+    fn fractions(
+        &mut self,
+        op: BinOp,
+        (a, l): (&Eval, &Node),
+        (b, r): (&Eval, &Node),
+        span: Span,
+    ) -> Result<Eval, Diagnostic> {
+        if matches!(op, BinOp::Quotient | BinOp::Div | BinOp::Mod)
+            && !b.dist.weight(&Value::Int(0)).is_zero()
+        {
+            return Err(core_diagnostic(&CoreError::DivisionByZero, r.span));
+        }
+        let mut err = None;
+        let d = a
+            .dist
+            .combine(&b.dist, self.budget, |x, y| {
+                Ok(number::binary(op, x, y).unwrap_or_else(|e| {
+                    err.get_or_insert(e);
+                    Value::Int(0)
+                }))
+            })
+            .map_err(|e| core_diagnostic(&e, span))?;
+        if let Some(e) = err {
+            return Err(e.diagnostic(&format!("`{}`", op.symbol()), l.span, r.span, span));
+        }
+        self.limits
+            .check_outcomes(d.len() as u128)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        Ok(Eval::plain(d, either(&a.truncated, &b.truncated)))
+    }
+
     fn eval(&mut self, node: &Node) -> Result<Eval, Diagnostic> {
         if self.nesting >= crate::MAX_NESTING {
             return Err(crate::nesting_error(node.span));
@@ -427,19 +480,17 @@ impl Evaluator<'_> {
             NodeKind::Label(_, inner) => self.eval(inner),
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
                 let e = self.eval(inner)?;
-                let d = ints(&e.dist, inner.span, "the operand")?;
-                let neg = matches!(node.kind, NodeKind::Neg(_));
-                let d = d
-                    .try_map(|x| {
-                        if neg {
-                            x.checked_neg()
-                        } else {
-                            x.checked_abs()
-                        }
-                        .ok_or(CoreError::Overflow)
-                    })
-                    .map_err(at)?;
-                Ok(Eval::plain(from_ints(&d), e.truncated))
+                let abs = matches!(node.kind, NodeKind::Abs(_));
+                let d = map_number(&e.dist, inner.span, "the operand", span, |x| {
+                    number::negate(x, abs)
+                })?;
+                Ok(Eval::plain(d, e.truncated))
+            }
+            NodeKind::Round(how, inner) => {
+                let e = self.eval(inner)?;
+                let what = format!("the argument of `{}`", how.name());
+                let d = map_number(&e.dist, inner.span, &what, span, |x| number::round(*how, x))?;
+                Ok(Eval::plain(d, e.truncated))
             }
             NodeKind::Binary(op, l, r) => {
                 let a = self.eval(l)?;
@@ -452,6 +503,11 @@ impl Evaluator<'_> {
                             &format!("the {side} side of `{}`", op_symbol(*op)),
                         )
                     };
+                let whole =
+                    |d: &Distribution<Value>| d.outcomes().all(|v| matches!(v, Value::Int(_)));
+                if *op == BinOp::Quotient || !whole(&a.dist) || !whole(&b.dist) {
+                    return self.fractions(*op, (&a, l), (&b, r), span);
+                }
                 let (x, y) = (side(&a, l, "left")?, side(&b, r, "right")?);
                 let d = match op {
                     BinOp::Add => x.add(&y, self.limits, self.budget),
@@ -472,7 +528,7 @@ impl Evaluator<'_> {
                             Ok(Integer::div_floor(p, q))
                         })
                     }
-                    BinOp::Mod | BinOp::Pow => {
+                    BinOp::Mod | BinOp::Pow | BinOp::Quotient => {
                         x.combine(&y, self.budget, |p, q| op.apply_extra(*p, *q))
                     }
                 }
@@ -485,15 +541,15 @@ impl Evaluator<'_> {
             }
             NodeKind::Min(args) | NodeKind::Max(args) => {
                 let is_min = matches!(node.kind, NodeKind::Min(_));
-                let mut acc: Option<(Distribution<i64>, Probability)> = None;
+                let mut acc: Option<(Distribution<Value>, Probability)> = None;
                 for a in args {
                     let e = self.eval(a)?;
-                    let d = ints(&e.dist, a.span, "an argument")?;
+                    let d = map_number(&e.dist, a.span, "an argument", span, |v| Ok(v.clone()))?;
                     acc = Some(match acc {
                         None => (d, e.truncated),
                         Some((acc, t)) => (
                             acc.combine(&d, self.budget, |x, y| {
-                                Ok(if is_min { *x.min(y) } else { *x.max(y) })
+                                Ok(if is_min { x.min(y) } else { x.max(y) }.clone())
                             })
                             .map_err(at)?,
                             either(&t, &e.truncated),
@@ -501,7 +557,7 @@ impl Evaluator<'_> {
                     });
                 }
                 let (d, t) = acc.expect("checked: at least one argument");
-                Ok(Eval::plain(from_ints(&d), t))
+                Ok(Eval::plain(d, t))
             }
             NodeKind::Compare(op, l, r) => {
                 let a = self.eval(l)?;

@@ -28,6 +28,7 @@
 //! Adding a seed game is one module (`pub mod luck;` with a unit struct implementing [`RuleSet`]) and one
 //! line in [`registry`].
 
+pub mod analysis;
 pub mod hprpg;
 pub mod luck;
 pub mod render;
@@ -85,6 +86,12 @@ pub trait RuleSet: Sync {
     /// Reference tables the module can print, such as a seed's appendix.
     fn tables(&self) -> &'static [ReferenceTable] {
         self.describe().tables
+    }
+
+    /// Analyses computed from a few inputs (a calculator for any modifier, a table for any DV), for
+    /// the faces that serve them without knowing the game. None unless the module offers some.
+    fn analyses(&self) -> &'static [analysis::Analysis] {
+        &[]
     }
 
     /// The seed's tag in the spec (`000`): the file name up to the first underscore.

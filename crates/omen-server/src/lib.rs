@@ -52,6 +52,7 @@ mod events;
 mod page;
 pub mod prob;
 pub mod redact;
+mod rules;
 mod session;
 mod work;
 
@@ -331,6 +332,10 @@ fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(prob::roll))
         .routes(routes!(prob::rules))
         .routes(routes!(prob::rule))
+        .routes(routes!(rules::table))
+        .routes(routes!(rules::analysis))
+        .routes(routes!(rules::odds))
+        .routes(routes!(rules::sheet))
         .merge(session::routes())
         .merge(campaigns::routes())
         .routes(routes!(events::events))

@@ -166,6 +166,34 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+impl From<postgres::Error> for StoreError {
+    fn from(error: postgres::Error) -> Self {
+        use postgres::error::SqlState;
+        let Some(code) = error.code() else {
+            return StoreError::Database(format!("PostgreSQL: {error}"));
+        };
+        let message = error
+            .as_db_error()
+            .map_or_else(|| error.to_string(), |db| db.message().to_string());
+        if *code == SqlState::READ_ONLY_SQL_TRANSACTION || *code == SqlState::INSUFFICIENT_PRIVILEGE
+        {
+            StoreError::ReadOnly
+        } else if *code == SqlState::DISK_FULL {
+            StoreError::DiskFull
+        } else if *code == SqlState::T_R_SERIALIZATION_FAILURE
+            || *code == SqlState::T_R_DEADLOCK_DETECTED
+            || *code == SqlState::LOCK_NOT_AVAILABLE
+            || *code == SqlState::QUERY_CANCELED
+        {
+            StoreError::Busy
+        } else if *code == SqlState::DATA_CORRUPTED || *code == SqlState::INDEX_CORRUPTED {
+            StoreError::Corrupt(message.to_lowercase())
+        } else {
+            StoreError::Database(format!("PostgreSQL: {message} ({})", code.code()))
+        }
+    }
+}
+
 impl From<serde_json::Error> for StoreError {
     fn from(error: serde_json::Error) -> Self {
         StoreError::Corrupt(format!("a stored JSON value does not parse: {error}"))

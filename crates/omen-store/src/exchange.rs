@@ -3,7 +3,7 @@
 //! checked against that key before anything is written, then carried on under the importing
 //! database's key from a signed `import` entry.
 
-use rusqlite::params;
+use crate::db::params;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -118,11 +118,12 @@ impl Store {
                 Option<String>,
                 String,
             ) = conn
-                .query_row(
+                .query_opt(
                     "SELECT created, uid, public_key, dialect FROM campaign WHERE id = ?1",
-                    [id],
+                    params![id],
                     |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
-                )?;
+                )?
+                .ok_or_else(|| StoreError::campaign(name))?;
             let characters = character_rows(conn, id)?
                 .into_iter()
                 .map(|row| {
@@ -145,19 +146,20 @@ impl Store {
                     })
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
-            let mut statement = conn.prepare(&format!(
-                "SELECT {}, h.name FROM roll_log AS l LEFT JOIN character AS h ON h.id = l.character_id
-                 WHERE l.campaign_id = ?1 ORDER BY l.sequence",
-                log::ENTRY_COLUMNS
-            ))?;
-            let rows = statement
-                .query_map([id], |row| {
+            let rows = conn.query_map(
+                &format!(
+                    "SELECT {}, h.name FROM roll_log AS l LEFT JOIN character AS h ON h.id = l.character_id
+                     WHERE l.campaign_id = ?1 ORDER BY l.sequence",
+                    log::ENTRY_COLUMNS
+                ),
+                params![id],
+                |row| {
                     Ok((
                         RawEntry::from_row(row)?,
-                        row.get::<_, Option<String>>(log::ENTRY_COLUMN_COUNT)?,
+                        row.get::<Option<String>>(log::ENTRY_COLUMN_COUNT)?,
                     ))
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
+                },
+            )?;
             let log = rows
                 .into_iter()
                 .map(|(raw, linked_character)| {
@@ -340,11 +342,10 @@ impl Store {
             if omen_lang::syntax::Dialect::named(dialect).is_none() {
                 return Err(invalid(format!("unknown dialect `{dialect}`")));
             }
-            conn.execute(
+            let id = conn.insert(
                 "INSERT INTO campaign (name, created, uid, public_key, dialect) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![name, export.campaign.created, uid, key.public(), dialect],
             )?;
-            let id = conn.last_insert_rowid();
             let mut ids = std::collections::HashMap::new();
             let mut snapshot = Vec::new();
             for c in &export.characters {
@@ -355,29 +356,28 @@ impl Store {
                     Some(uid) => uid.clone(),
                     None => crate::key::new_uid()?,
                 };
-                conn.execute(
+                let character_id = conn.insert(
                     "INSERT INTO character (campaign_id, name, rule_set, sheet, state, state_version, created, updated, uid)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                     params![id, c.name, c.rule_set, c.sheet.to_string(), c.state.to_string(), c.state_version, c.created, c.updated, character_uid],
                 )?;
-                ids.insert(c.name.clone(), conn.last_insert_rowid());
+                ids.insert(c.name.clone(), character_id);
                 snapshot.push(serde_json::json!({
                     "uid": character_uid, "name": c.name, "rule_set": c.rule_set,
                     "state_version": c.state_version, "state": c.state,
                 }));
             }
+            let mut saved_names = std::collections::HashSet::new();
             for saved in &export.saved_rolls {
+                // Checked before the insert: a failed statement would end a PostgreSQL transaction.
+                if !saved_names.insert(saved.name.as_str()) {
+                    return Err(invalid(format!("saved roll `{}` is listed twice", saved.name)));
+                }
                 conn.execute(
                     "INSERT INTO saved_roll (campaign_id, name, expression, params, description)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
                     params![id, saved.name, saved.expression, serde_json::to_string(&saved.params)?, saved.description],
-                )
-                .map_err(|error| match error.sqlite_error_code() {
-                    Some(rusqlite::ErrorCode::ConstraintViolation) => {
-                        invalid(format!("saved roll `{}` is listed twice", saved.name))
-                    }
-                    _ => error.into(),
-                })?;
+                )?;
             }
             for exported in &export.log {
                 let character_id = match &exported.linked_character {

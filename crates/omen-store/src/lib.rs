@@ -1,5 +1,6 @@
-//! Omen's campaigns in one SQLite file: characters bound to a rule set with the state it keeps
-//! between rolls, saved rolls, and a hash-chained log of every roll that can be verified and replayed.
+//! Omen's campaigns in one SQLite file (or one PostgreSQL database, for a hosted Omen): characters
+//! bound to a rule set with the state it keeps between rolls, saved rolls, and a hash-chained log of
+//! every roll that can be verified and replayed.
 //!
 //! ```
 //! use omen_core::Limits;
@@ -35,7 +36,17 @@
 //! [`SCHEMA_VERSION`]), and turns on write-ahead logging, foreign keys and a busy timeout
 //! ([`BUSY_TIMEOUT`]): a second writer waits instead of failing.
 //!
-//! Every change is one transaction begun with `BEGIN IMMEDIATE`, so an action reads the state, rolls,
+//! [`Database`] reads `--db`: a path or `sqlite://PATH` is a SQLite file, `postgres://…` a PostgreSQL
+//! database ([`Store::open_postgres`]: a pool of connections, the migrations in
+//! `migrations/postgres/`, one per schema version, the version in a table `omen_schema`). The logic
+//! is written once over both; only the SQL of a few statements and the migrations differ, and every
+//! stored value is text or an integer, so the hashes and signatures of a log are the same whichever
+//! engine wrote it.
+//!
+//! Every change is one transaction begun with `BEGIN IMMEDIATE` on SQLite; on PostgreSQL a change
+//! to a campaign's log locks the campaign's row (`SELECT … FOR UPDATE`) first, so writers of one
+//! campaign take turns and writers of different campaigns do not wait for each other. A seed is
+//! derived from the log's head inside that lock, so a retried action gets the same dice. so an action reads the state, rolls,
 //! and writes the new state and its log entry with no other writer in between: two processes acting on
 //! one character never lose an update, and a process killed in the middle leaves the last committed
 //! state. A full disk or a read-only file is an error ([`StoreError::DiskFull`],
@@ -106,6 +117,7 @@
 //! included; [`Store::import_campaign`] reads it back (under another name if asked), refusing a name
 //! that is taken and a log that does not verify.
 
+mod db;
 mod dice;
 mod error;
 mod exchange;
@@ -114,6 +126,7 @@ mod fit;
 mod key;
 mod log;
 mod members;
+mod pg;
 mod replay;
 mod roll;
 mod schema;
@@ -133,6 +146,7 @@ pub use fit::{Fit, MIN_EXPECTED, MIN_ROLLS, SUSPICIOUS_BELOW, Verdict, chi_squar
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
 pub use members::{Invite, Member, Role};
+pub use pg::{DEFAULT_POOL, MAX_POOL};
 pub use replay::ReplayReport;
 pub use roll::{
     ExpressionRoll, RollRecord, check_expression, in_omen_notation, param_value, roll_expression,
@@ -141,8 +155,8 @@ pub use schema::APPLICATION_ID;
 pub use schema::SCHEMA_VERSION;
 pub use stats::{DieStatistics, FaceCount, SessionStatistics};
 pub use store::{
-    BUSY_TIMEOUT, Campaign, Character, LogFilter, PLAIN, SavedRoll, Store, default_path,
-    resolve_path,
+    BUSY_TIMEOUT, Campaign, Character, Database, Engine, LogFilter, PLAIN, SavedRoll, Store,
+    default_path, resolve_database, resolve_path,
 };
 pub use time::{normalize_time, session_bounds};
 pub use visibility::{Actor, EntryOptions, ViewReport, Viewer, Visibility, verify_view};

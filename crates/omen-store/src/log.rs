@@ -1,7 +1,7 @@
 //! The roll log: entries, their hash chain, and the check that finds an altered, removed, reordered or
 //! cut-off entry.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db::{Conn, Row, ToParam, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -358,20 +358,18 @@ impl Draft {
     }
 }
 
-pub(crate) fn head(conn: &Connection, campaign_id: i64) -> Result<Option<ChainHead>, StoreError> {
-    Ok(conn
-        .query_row(
-            "SELECT sequence, hash, signature FROM chain_head WHERE campaign_id = ?1",
-            [campaign_id],
-            |row| {
-                Ok(ChainHead {
-                    sequence: row.get::<_, i64>(0)? as u64,
-                    hash: row.get(1)?,
-                    signature: row.get(2)?,
-                })
-            },
-        )
-        .optional()?)
+pub(crate) fn head(conn: &Conn<'_>, campaign_id: i64) -> Result<Option<ChainHead>, StoreError> {
+    conn.query_opt(
+        "SELECT sequence, hash, signature FROM chain_head WHERE campaign_id = ?1",
+        params![campaign_id],
+        |row| {
+            Ok(ChainHead {
+                sequence: row.get::<i64>(0)? as u64,
+                hash: row.get(1)?,
+                signature: row.get(2)?,
+            })
+        },
+    )
 }
 
 fn text(value: &Value) -> String {
@@ -386,7 +384,7 @@ fn optional_text(value: &Option<Value>) -> Option<String> {
 /// with `key` when given (an import keeps the exported head's signature until its own anchor entry).
 /// The caller holds the write transaction.
 pub(crate) fn insert(
-    conn: &Connection,
+    conn: &Conn<'_>,
     campaign_id: i64,
     character_id: Option<i64>,
     entry: &LogEntry,
@@ -403,37 +401,37 @@ pub(crate) fn insert(
     let columns = "campaign_id, sequence, time, campaign, character_id, character, action,
              inputs, seed, dice, result, state_before, state_after, summary, previous_hash, hash,
              version, campaign_uid, character_uid, dice_given, seed_proof, public_key, signature";
-    let mut values: Vec<rusqlite::types::Value> = vec![
-        campaign_id.into(),
-        (entry.sequence as i64).into(),
-        entry.time.clone().into(),
-        entry.campaign.clone().into(),
-        character_id.into(),
-        entry.character.clone().into(),
-        entry.action.clone().into(),
-        text(&entry.inputs).into(),
-        entry.seed.map(|s| s.to_string()).into(),
-        serde_json::to_string(&entry.dice)?.into(),
-        text(&entry.result).into(),
-        optional_text(&entry.state_before).into(),
-        optional_text(&entry.state_after).into(),
-        entry.summary.clone().into(),
-        entry.previous_hash.clone().into(),
-        entry.hash.clone().into(),
-        i64::from(entry.version).into(),
-        entry.campaign_uid.clone().into(),
-        entry.character_uid.clone().into(),
-        entry.dice_given.into(),
-        entry.seed_proof.clone().into(),
-        entry.public_key.clone().into(),
-        entry.signature.clone().into(),
+    let mut values: Vec<crate::db::Param> = vec![
+        campaign_id.to_param(),
+        (entry.sequence as i64).to_param(),
+        entry.time.clone().to_param(),
+        entry.campaign.clone().to_param(),
+        character_id.to_param(),
+        entry.character.clone().to_param(),
+        entry.action.clone().to_param(),
+        text(&entry.inputs).to_param(),
+        entry.seed.map(|s| s.to_string()).to_param(),
+        serde_json::to_string(&entry.dice)?.to_param(),
+        text(&entry.result).to_param(),
+        optional_text(&entry.state_before).to_param(),
+        optional_text(&entry.state_after).to_param(),
+        entry.summary.clone().to_param(),
+        entry.previous_hash.clone().to_param(),
+        entry.hash.clone().to_param(),
+        i64::from(entry.version).to_param(),
+        entry.campaign_uid.clone().to_param(),
+        entry.character_uid.clone().to_param(),
+        entry.dice_given.to_param(),
+        entry.seed_proof.clone().to_param(),
+        entry.public_key.clone().to_param(),
+        entry.signature.clone().to_param(),
     ];
     let columns = if visibility_columns {
         values.extend([
-            entry.visibility.as_str().to_string().into(),
-            entry.actor.clone().into(),
-            entry.commitment.clone().into(),
-            entry.salt.clone().into(),
+            entry.visibility.as_str().to_string().to_param(),
+            entry.actor.clone().to_param(),
+            entry.commitment.clone().to_param(),
+            entry.salt.clone().to_param(),
         ]);
         format!("{columns}, visibility, actor, commitment, salt")
     } else {
@@ -442,7 +440,7 @@ pub(crate) fn insert(
     let placeholders = vec!["?"; values.len()].join(", ");
     conn.execute(
         &format!("INSERT INTO roll_log ({columns}) VALUES ({placeholders})"),
-        rusqlite::params_from_iter(values),
+        &values,
     )?;
     conn.execute(
         "INSERT INTO chain_head (campaign_id, sequence, hash, signature) VALUES (?1, ?2, ?3, ?4)
@@ -469,27 +467,34 @@ pub(crate) struct Chain<'a> {
 /// A campaign's row id, identity and public key, by name (the last two are absent only in rows
 /// altered outside omen).
 pub(crate) fn campaign_identity(
-    conn: &Connection,
+    conn: &Conn<'_>,
     campaign: &str,
 ) -> Result<(i64, Option<String>, Option<String>), StoreError> {
-    conn.query_row(
-        "SELECT id, uid, public_key FROM campaign WHERE name = ?1",
-        [campaign],
+    identity(conn, campaign, "")
+}
+
+/// [`campaign_identity`], the row locked until the transaction ends when `lock` says so (on
+/// PostgreSQL: every writer of one campaign's log waits here for the one before it).
+fn identity(
+    conn: &Conn<'_>,
+    campaign: &str,
+    lock: &str,
+) -> Result<(i64, Option<String>, Option<String>), StoreError> {
+    conn.query_opt(
+        &format!("SELECT id, uid, public_key FROM campaign WHERE name = ?1{lock}"),
+        params![campaign],
         |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-    )
-    .optional()?
+    )?
     .ok_or_else(|| StoreError::campaign(campaign))
 }
 
 impl<'a> Chain<'a> {
-    /// The chain of `campaign`, checked against `key`. The caller holds the write transaction.
-    pub(crate) fn open(
-        conn: &Connection,
-        campaign: &str,
-        key: &'a Key,
-    ) -> Result<Self, StoreError> {
+    /// The chain of `campaign`, checked against `key`. The caller holds the write transaction; the
+    /// campaign's row stays locked until it ends, so appends to one log take turns and every entry
+    /// follows the head the one before it left (no lost update, no gap in the numbers).
+    pub(crate) fn open(conn: &Conn<'_>, campaign: &str, key: &'a Key) -> Result<Self, StoreError> {
         let (campaign_id, uid, public_key): (i64, Option<String>, Option<String>) =
-            campaign_identity(conn, campaign)?;
+            identity(conn, campaign, conn.for_update())?;
         let (Some(uid), Some(public_key)) = (uid, public_key) else {
             return Err(StoreError::Corrupt(format!(
                 "campaign `{campaign}` has no identity or public key: its rows were altered outside omen"
@@ -514,7 +519,7 @@ impl<'a> Chain<'a> {
     }
 
     /// The next entry's number and the hash it follows.
-    fn next(&self, conn: &Connection) -> Result<(u64, String), StoreError> {
+    fn next(&self, conn: &Conn<'_>) -> Result<(u64, String), StoreError> {
         Ok(match head(conn, self.campaign_id)? {
             Some(head) => (head.sequence + 1, head.hash),
             None => (1, GENESIS_HASH.to_string()),
@@ -524,7 +529,7 @@ impl<'a> Chain<'a> {
     /// The seed of the next entry and its proof: the key's signature of the campaign, the entry's
     /// number and the hash before it. Ed25519 signs deterministically, so the same place always gives
     /// the same seed; a different seed takes a different place, that is another logged entry.
-    pub(crate) fn derive_seed(&self, conn: &Connection) -> Result<(u64, String), StoreError> {
+    pub(crate) fn derive_seed(&self, conn: &Conn<'_>) -> Result<(u64, String), StoreError> {
         let (sequence, previous_hash) = self.next(conn)?;
         let proof = self
             .key
@@ -533,7 +538,7 @@ impl<'a> Chain<'a> {
     }
 
     /// Appends `draft` after the chain head, hashed and signed, and signs the new head.
-    pub(crate) fn append(&self, conn: &Connection, draft: Draft) -> Result<LogEntry, StoreError> {
+    pub(crate) fn append(&self, conn: &Conn<'_>, draft: Draft) -> Result<LogEntry, StoreError> {
         let (sequence, previous_hash) = self.next(conn)?;
         let (seed, seed_proof) = match draft.seed {
             Some((seed, proof)) => (Some(seed), Some(proof)),
@@ -632,7 +637,7 @@ pub(crate) struct RawEntry {
 }
 
 impl RawEntry {
-    pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+    pub(crate) fn from_row(row: &Row) -> Result<Self, StoreError> {
         Ok(RawEntry {
             sequence: row.get(0)?,
             time: row.get(1)?,
@@ -720,15 +725,14 @@ impl RawEntry {
 }
 
 /// Every entry of a campaign, in sequence order, as stored.
-pub(crate) fn raw_entries(
-    conn: &Connection,
-    campaign_id: i64,
-) -> Result<Vec<RawEntry>, StoreError> {
-    let mut statement = conn.prepare(&format!(
-        "SELECT {ENTRY_COLUMNS} FROM roll_log AS l WHERE l.campaign_id = ?1 ORDER BY l.sequence"
-    ))?;
-    let rows = statement.query_map([campaign_id], RawEntry::from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+pub(crate) fn raw_entries(conn: &Conn<'_>, campaign_id: i64) -> Result<Vec<RawEntry>, StoreError> {
+    conn.query_map(
+        &format!(
+            "SELECT {ENTRY_COLUMNS} FROM roll_log AS l WHERE l.campaign_id = ?1 ORDER BY l.sequence"
+        ),
+        params![campaign_id],
+        RawEntry::from_row,
+    )
 }
 
 /// The kinds of entry that put a campaign under a key: `migrate` (an old, unsigned log re-anchored)

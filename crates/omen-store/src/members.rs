@@ -6,7 +6,7 @@
 //! and revoking an invite are logged (role and characters, never the token or its hash): who could
 //! act at the table is part of the record.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::db::{Conn, params};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -104,25 +104,25 @@ pub(crate) fn new_token() -> Result<String, StoreError> {
     ))
 }
 
-fn invite_characters(conn: &Connection, invite_id: i64) -> Result<Vec<String>, StoreError> {
-    let mut statement = conn.prepare(
+fn invite_characters(conn: &Conn<'_>, invite_id: i64) -> Result<Vec<String>, StoreError> {
+    conn.query_map(
         "SELECT h.name FROM invite_character AS i JOIN character AS h ON h.id = i.character_id
          WHERE i.invite_id = ?1 ORDER BY h.name",
-    )?;
-    let names = statement
-        .query_map([invite_id], |row| row.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(names)
+        params![invite_id],
+        |row| row.get::<String>(0),
+    )
 }
 
 /// The member invite `invite_id` lets in (revoked or not: the caller checks).
-pub(crate) fn member_of(conn: &Connection, invite_id: i64) -> Result<Member, StoreError> {
-    let (role, campaign): (String, String) = conn.query_row(
-        "SELECT i.role, c.name FROM invite AS i JOIN campaign AS c ON c.id = i.campaign_id
-         WHERE i.id = ?1",
-        [invite_id],
-        |row| Ok((row.get(0)?, row.get(1)?)),
-    )?;
+pub(crate) fn member_of(conn: &Conn<'_>, invite_id: i64) -> Result<Member, StoreError> {
+    let (role, campaign): (String, String) = conn
+        .query_opt(
+            "SELECT i.role, c.name FROM invite AS i JOIN campaign AS c ON c.id = i.campaign_id
+             WHERE i.id = ?1",
+            params![invite_id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?
+        .ok_or_else(|| StoreError::Corrupt(format!("invite {invite_id} has gone")))?;
     Ok(Member {
         campaign,
         role: role_of(&role)?,
@@ -186,23 +186,22 @@ impl Store {
             let mut owned = Vec::new();
             for name in characters {
                 let row: Option<(i64, Option<String>, String)> = conn
-                    .query_row(
+                    .query_opt(
                         "SELECT id, uid, name FROM character WHERE campaign_id = ?1 AND name = ?2",
                         params![chain.campaign_id, name],
                         |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
                     )
-                    .optional()?;
+                    ?;
                 let row = row.ok_or_else(|| StoreError::character(campaign, name))?;
                 if !owned.iter().any(|(id, _, _)| *id == row.0) {
                     owned.push(row);
                 }
             }
             let created = crate::time::now();
-            conn.execute(
+            let id = conn.insert(
                 "INSERT INTO invite (campaign_id, role, token_hash, created) VALUES (?1, ?2, ?3, ?4)",
                 params![chain.campaign_id, role.as_str(), token_hash(&token), created],
             )?;
-            let id = conn.last_insert_rowid();
             for (character_id, _, _) in &owned {
                 conn.execute(
                     "INSERT INTO invite_character (invite_id, character_id) VALUES (?1, ?2)",
@@ -257,19 +256,18 @@ impl Store {
     pub fn invites(&self, campaign: &str) -> Result<Vec<Invite>, StoreError> {
         self.read(|conn| {
             let id = campaign_id(conn, campaign)?;
-            let mut statement = conn.prepare(
+            let rows = conn.query_map(
                 "SELECT id, role, created, revoked FROM invite WHERE campaign_id = ?1 ORDER BY id",
-            )?;
-            let rows = statement
-                .query_map([id], |row| {
+                params![id],
+                |row| {
                     Ok((
-                        row.get::<_, i64>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                        row.get::<_, Option<String>>(3)?,
+                        row.get::<i64>(0)?,
+                        row.get::<String>(1)?,
+                        row.get::<String>(2)?,
+                        row.get::<Option<String>>(3)?,
                     ))
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
+                },
+            )?;
             rows.into_iter()
                 .map(|(id, role, created, revoked)| {
                     Ok(Invite {
@@ -295,13 +293,11 @@ impl Store {
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
-            let found: Option<(String, String, Option<String>)> = conn
-                .query_row(
-                    "SELECT role, created, revoked FROM invite WHERE id = ?1 AND campaign_id = ?2",
-                    params![id, chain.campaign_id],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-                )
-                .optional()?;
+            let found: Option<(String, String, Option<String>)> = conn.query_opt(
+                "SELECT role, created, revoked FROM invite WHERE id = ?1 AND campaign_id = ?2",
+                params![id, chain.campaign_id],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )?;
             let (role, created, revoked) = found.ok_or_else(|| {
                 StoreError::NotFound(Missing::Invite {
                     campaign: campaign.to_string(),
@@ -358,13 +354,11 @@ impl Store {
             return Ok(None);
         }
         self.read(|conn| {
-            let found: Option<i64> = conn
-                .query_row(
-                    "SELECT id FROM invite WHERE token_hash = ?1 AND revoked IS NULL",
-                    [token_hash(token.trim())],
-                    |row| row.get(0),
-                )
-                .optional()?;
+            let found: Option<i64> = conn.query_opt(
+                "SELECT id FROM invite WHERE token_hash = ?1 AND revoked IS NULL",
+                params![token_hash(token.trim())],
+                |row| row.get(0),
+            )?;
             found.map(|id| member_of(conn, id)).transpose()
         })
     }

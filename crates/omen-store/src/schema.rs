@@ -3,6 +3,7 @@
 
 use rusqlite::{Connection, TransactionBehavior};
 
+use crate::db::{Conn, params};
 use crate::error::StoreError;
 use crate::key::Key;
 use crate::log::{Chain, Draft};
@@ -48,7 +49,7 @@ pub const APPLICATION_ID: i32 = 0x4f4d_454e;
 
 /// The tables an Omen database has: a file with tables but no application id is Omen's only when
 /// every table it has is one of these (a database from before the id was set).
-const OMEN_TABLES: &[&str] = &[
+pub(crate) const OMEN_TABLES: &[&str] = &[
     "campaign",
     "character",
     "saved_roll",
@@ -101,6 +102,12 @@ pub(crate) fn check_ownership(conn: &Connection) -> Result<(), String> {
     Err(format!(
         "it is a SQLite database of another program, with tables {listed}"
     ))
+}
+
+/// The SQLite migrations, by name (PostgreSQL has one of the same name for each).
+#[cfg(test)]
+pub(crate) fn migration_names() -> &'static [(&'static str, &'static str)] {
+    MIGRATIONS
 }
 
 /// The schema version this build writes.
@@ -157,7 +164,7 @@ pub(crate) fn migrate(
                 ))
             })?;
             if to == SIGNED_LOG_VERSION {
-                reanchor(&tx, key)?;
+                reanchor(&Conn::Sqlite(&tx), key)?;
             }
             tx.pragma_update(None, "user_version", to)?;
         }
@@ -179,14 +186,12 @@ pub(crate) fn migrate(
 /// head it anchors and holds each character's state as it stands. This proves only that the old
 /// entries were as they are now when the database was upgraded; what happened to them before that
 /// rests on their unkeyed hash chain alone.
-fn reanchor(conn: &Connection, key: Option<&Key>) -> Result<(), StoreError> {
-    let mut statement = conn.prepare("SELECT id, name FROM campaign ORDER BY id")?;
-    let campaigns = statement
-        .query_map([], |row| {
-            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    drop(statement);
+fn reanchor(conn: &Conn<'_>, key: Option<&Key>) -> Result<(), StoreError> {
+    let campaigns = conn.query_map(
+        "SELECT id, name FROM campaign ORDER BY id",
+        params![],
+        |row| Ok((row.get::<i64>(0)?, row.get::<String>(1)?)),
+    )?;
     if campaigns.is_empty() {
         return Ok(());
     }
@@ -201,29 +206,27 @@ fn reanchor(conn: &Connection, key: Option<&Key>) -> Result<(), StoreError> {
     for (id, name) in campaigns {
         conn.execute(
             "UPDATE campaign SET uid = ?1, public_key = ?2 WHERE id = ?3",
-            rusqlite::params![crate::key::new_uid()?, key.public(), id],
+            params![crate::key::new_uid()?, key.public(), id],
         )?;
-        let mut statement = conn.prepare(
+        let characters = conn.query_map(
             "SELECT id, name, rule_set, state_version, state FROM character WHERE campaign_id = ?1 ORDER BY name",
-        )?;
-        let characters = statement
-            .query_map([id], |row| {
+            params![id],
+            |row| {
                 Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, u32>(3)?,
-                    row.get::<_, String>(4)?,
+                    row.get::<i64>(0)?,
+                    row.get::<String>(1)?,
+                    row.get::<String>(2)?,
+                    row.get::<u32>(3)?,
+                    row.get::<String>(4)?,
                 ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        drop(statement);
+            },
+        )?;
         let mut snapshot = Vec::new();
         for (character_id, character, rule_set, state_version, state) in characters {
             let uid = crate::key::new_uid()?;
             conn.execute(
                 "UPDATE character SET uid = ?1 WHERE id = ?2",
-                rusqlite::params![uid, character_id],
+                params![uid, character_id],
             )?;
             let state: serde_json::Value = serde_json::from_str(&state)?;
             snapshot.push(serde_json::json!({
@@ -418,7 +421,8 @@ mod upgrade_tests {
         );
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         let application_id: i32 = store
-            .conn
+            .sqlite()
+            .unwrap()
             .pragma_query_value(None, "application_id", |row| row.get(0))
             .unwrap();
         assert_eq!(application_id, APPLICATION_ID);

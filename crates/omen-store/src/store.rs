@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use omen_core::Limits;
 use omen_rules::stateful::{self, Game};
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use crate::db::{Conn, Row, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -51,6 +53,117 @@ pub(crate) fn resolve_path_with(
         (None, Some(path)) if !path.as_os_str().is_empty() => Ok(path),
         _ => default_path(),
     }
+}
+
+/// The engine a database is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// One file, nothing to install: the default.
+    Sqlite,
+    /// A PostgreSQL server, for a hosted Omen that outgrows one machine.
+    Postgres,
+}
+
+/// Where a database is: what `--db` and `OMEN_DB` name. A path or a `sqlite://PATH` URL is a SQLite
+/// file; a `postgres://` or `postgresql://` URL is a PostgreSQL database.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Database({self})")
+    }
+}
+
+/// Shown without the password.
+impl std::fmt::Display for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => f.write_str(&crate::pg::redact(url)),
+        }
+    }
+}
+
+impl Database {
+    /// Reads `--db`'s value: `postgres://…` and `postgresql://…` are PostgreSQL, `sqlite://PATH` and
+    /// anything else a SQLite file.
+    pub fn parse(text: &std::ffi::OsStr) -> Database {
+        if let Some(text) = text.to_str() {
+            let lower = text.get(..13).unwrap_or(text).to_ascii_lowercase();
+            if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+                return Database::Postgres(text.to_string());
+            }
+            if lower.starts_with("sqlite://") {
+                return Database::Sqlite(PathBuf::from(&text["sqlite://".len()..]));
+            }
+        }
+        Database::Sqlite(PathBuf::from(text))
+    }
+
+    pub fn engine(&self) -> Engine {
+        match self {
+            Database::Sqlite(_) => Engine::Sqlite,
+            Database::Postgres(_) => Engine::Postgres,
+        }
+    }
+
+    /// The signing key's file: `flag` (`--key`), then `OMEN_KEY`, then beside a SQLite file (its
+    /// path and `.key`), or `postgres.key` in the platform's data directory for PostgreSQL (every
+    /// process that writes to one database needs the same key: give it with `--key` or `OMEN_KEY`).
+    ///
+    /// # Errors
+    /// [`StoreError::NoDataDirectory`] when PostgreSQL's default is needed and there is none.
+    pub fn key_path(&self, flag: Option<PathBuf>) -> Result<PathBuf, StoreError> {
+        match self {
+            Database::Sqlite(path) => Ok(crate::key::resolve_key_path(flag, path)),
+            Database::Postgres(_) => {
+                let env = std::env::var_os("OMEN_KEY").map(PathBuf::from);
+                match (flag, env) {
+                    (Some(path), _) => Ok(path),
+                    (None, Some(path)) if !path.as_os_str().is_empty() => Ok(path),
+                    _ => Ok(default_path()?.with_file_name("postgres.key")),
+                }
+            }
+        }
+    }
+
+    /// Opens the database (creating a SQLite file when missing; a PostgreSQL database must exist,
+    /// its tables are made), with the signing key at `key_path`.
+    ///
+    /// # Errors
+    /// As [`Store::open_with_key`] and [`Store::open_postgres`].
+    pub fn open(&self, key_path: &Path) -> Result<Store, StoreError> {
+        match self {
+            Database::Sqlite(path) => Store::open_with_key(path, key_path),
+            Database::Postgres(url) => Store::open_postgres(url, key_path),
+        }
+    }
+
+    /// Opens the database for reading: a SQLite file as [`Store::open_read_only_with_key`]; a
+    /// PostgreSQL database as [`Database::open`] (its reads run in read-only transactions).
+    ///
+    /// # Errors
+    /// As [`Database::open`].
+    pub fn open_read_only(&self, key_path: &Path) -> Result<Store, StoreError> {
+        match self {
+            Database::Sqlite(path) => Store::open_read_only_with_key(path, key_path),
+            Database::Postgres(url) => Store::open_postgres(url, key_path),
+        }
+    }
+}
+
+/// The database to use: `flag` (`--db`) first, then `OMEN_DB` (when set and not empty), then
+/// [`default_path`].
+///
+/// # Errors
+/// As [`default_path`], when it is needed.
+pub fn resolve_database(flag: Option<PathBuf>) -> Result<Database, StoreError> {
+    Ok(Database::parse(resolve_path(flag)?.as_os_str()))
 }
 
 /// A campaign, with how much it holds.
@@ -124,10 +237,11 @@ pub struct LogFilter {
 /// A hook run inside a write transaction just before it commits.
 type Hook = Box<dyn FnMut() + Send>;
 
-/// Campaigns in one SQLite database file. Every change is one transaction: it happens entirely or not
-/// at all, and a writer in another process waits for it (up to [`BUSY_TIMEOUT`]).
+/// Campaigns in one SQLite database file or one PostgreSQL database. Every change is one
+/// transaction: it happens entirely or not at all, and a writer in another process waits for it (up
+/// to [`BUSY_TIMEOUT`]).
 pub struct Store {
-    pub(crate) conn: Connection,
+    pub(crate) backend: Backend,
     path: PathBuf,
     before_commit: Option<Hook>,
     /// The signing key, once read (or made).
@@ -148,6 +262,15 @@ fn immutable_uri(path: &Path) -> String {
     }
     uri.push_str("?immutable=1");
     uri
+}
+
+/// The engine a store runs on.
+pub(crate) enum Backend {
+    /// One connection: SQLite lets one writer in at a time anyway.
+    Sqlite(Connection),
+    /// A pool: each transaction takes a connection of its own, so a store can be shared by threads
+    /// (see [`Store::try_clone`]) and many run at once.
+    Postgres(crate::pg::Pool),
 }
 
 impl std::fmt::Debug for Store {
@@ -172,7 +295,7 @@ pub(crate) struct CharacterRow {
 const CHARACTER_COLUMNS: &str =
     "id, campaign_id, name, rule_set, sheet, state, state_version, created, updated, uid";
 
-fn character_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<CharacterRow> {
+fn character_row(row: &Row) -> Result<CharacterRow, StoreError> {
     Ok(CharacterRow {
         id: row.get(0)?,
         campaign_id: row.get(1)?,
@@ -210,37 +333,32 @@ pub(crate) fn check_name(what: &str, name: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-pub(crate) fn campaign_id(conn: &Connection, name: &str) -> Result<i64, StoreError> {
-    conn.query_row("SELECT id FROM campaign WHERE name = ?1", [name], |row| {
-        row.get(0)
-    })
-    .optional()?
+pub(crate) fn campaign_id(conn: &Conn<'_>, name: &str) -> Result<i64, StoreError> {
+    conn.query_opt(
+        "SELECT id FROM campaign WHERE name = ?1",
+        params![name],
+        |row| row.get(0),
+    )?
     .ok_or_else(|| StoreError::campaign(name))
 }
 
-fn find_character(
-    conn: &Connection,
-    campaign: &str,
-    name: &str,
-) -> Result<CharacterRow, StoreError> {
+fn find_character(conn: &Conn<'_>, campaign: &str, name: &str) -> Result<CharacterRow, StoreError> {
     let campaign_id = campaign_id(conn, campaign)?;
-    conn.query_row(
+    conn.query_opt(
         &format!("SELECT {CHARACTER_COLUMNS} FROM character WHERE campaign_id = ?1 AND name = ?2"),
         params![campaign_id, name],
         character_row,
-    )
-    .optional()?
+    )?
     .ok_or_else(|| StoreError::character(campaign, name))
 }
 
-fn character_exists(conn: &Connection, campaign_id: i64, name: &str) -> Result<bool, StoreError> {
+fn character_exists(conn: &Conn<'_>, campaign_id: i64, name: &str) -> Result<bool, StoreError> {
     Ok(conn
-        .query_row(
+        .query_opt(
             "SELECT 1 FROM character WHERE campaign_id = ?1 AND name = ?2",
             params![campaign_id, name],
             |_| Ok(()),
-        )
-        .optional()?
+        )?
         .is_some())
 }
 
@@ -326,7 +444,7 @@ impl Store {
             )));
         }
         let mut store = Store {
-            conn,
+            backend: Backend::Sqlite(conn),
             path: path.to_path_buf(),
             before_commit: None,
             key: None,
@@ -338,9 +456,9 @@ impl Store {
             } else {
                 None
             };
-            schema::migrate(&mut store.conn, SCHEMA_VERSION, key.as_ref())?;
+            schema::migrate(store.sqlite_mut()?, SCHEMA_VERSION, key.as_ref())?;
         } else {
-            schema::migrate(&mut store.conn, SCHEMA_VERSION, None)?;
+            schema::migrate(store.sqlite_mut()?, SCHEMA_VERSION, None)?;
         }
         Ok(store)
     }
@@ -411,12 +529,45 @@ impl Store {
             });
         }
         Ok(Store {
-            conn,
+            backend: Backend::Sqlite(conn),
             path: path.to_path_buf(),
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
         })
+    }
+
+    /// Opens the PostgreSQL database at `url` (`postgres://user:password@host:port/database`) with a
+    /// pool of connections, and brings its schema up to date (the tables are made in the URL's
+    /// schema, `public` unless its `options` say another). The signing key is read from `key_path`
+    /// when a change needs it, and made there while no campaign of the database has a key.
+    ///
+    /// # Errors
+    /// [`StoreError::CannotOpen`] when the URL does not parse or the server cannot be reached,
+    /// [`StoreError::Foreign`] for a database that holds another program's tables,
+    /// [`StoreError::NewerSchema`].
+    pub fn open_postgres(url: &str, key_path: &Path) -> Result<Store, StoreError> {
+        let pool = crate::pg::open(url)?;
+        Ok(Store {
+            backend: Backend::Postgres(pool),
+            path: PathBuf::from(crate::pg::redact(url)),
+            before_commit: None,
+            key: None,
+            key_path: Some(key_path.to_path_buf()),
+        })
+    }
+
+    /// A store on the PostgreSQL database at `url` with a key of its own, made in memory and
+    /// never written: for tests, as [`Store::open_in_memory`] is for SQLite.
+    ///
+    /// # Errors
+    /// As [`Store::open_postgres`].
+    #[doc(hidden)]
+    pub fn open_postgres_with_new_key(url: &str) -> Result<Store, StoreError> {
+        let mut store = Store::open_postgres(url, Path::new(""))?;
+        store.key = Some(Key::generate()?);
+        store.key_path = None;
+        Ok(store)
     }
 
     /// A store in memory, gone when dropped, with a key of its own: for tests and examples.
@@ -428,7 +579,7 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", true)?;
         schema::migrate(&mut conn, SCHEMA_VERSION, None)?;
         Ok(Store {
-            conn,
+            backend: Backend::Sqlite(conn),
             path: PathBuf::from(":memory:"),
             before_commit: None,
             key: Some(Key::generate()?),
@@ -437,11 +588,69 @@ impl Store {
     }
 
     fn has_campaigns(&self) -> Result<bool, StoreError> {
-        Ok(self
-            .conn
-            .query_row("SELECT 1 FROM campaign LIMIT 1", [], |_| Ok(()))
-            .optional()?
-            .is_some())
+        self.read(|conn| {
+            Ok(conn
+                .query_opt("SELECT 1 FROM campaign LIMIT 1", params![], |_| Ok(()))?
+                .is_some())
+        })
+    }
+
+    /// The SQLite connection, for what only SQLite has (pragmas, its file's own checks).
+    #[cfg(test)]
+    pub(crate) fn sqlite(&self) -> Result<&Connection, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(conn) => Ok(conn),
+            Backend::Postgres(_) => Err(StoreError::Invalid(
+                "this needs a SQLite database, and the store is on PostgreSQL".to_string(),
+            )),
+        }
+    }
+
+    fn sqlite_mut(&mut self) -> Result<&mut Connection, StoreError> {
+        match &mut self.backend {
+            Backend::Sqlite(conn) => Ok(conn),
+            Backend::Postgres(_) => Err(StoreError::Invalid(
+                "this needs a SQLite database, and the store is on PostgreSQL".to_string(),
+            )),
+        }
+    }
+
+    /// Which engine holds the store.
+    pub fn engine(&self) -> Engine {
+        match &self.backend {
+            Backend::Sqlite(_) => Engine::Sqlite,
+            Backend::Postgres(_) => Engine::Postgres,
+        }
+    }
+
+    /// Another handle on the same database, for another thread: on PostgreSQL it shares the
+    /// connection pool (and the key); on SQLite it opens the file again (a database in memory has
+    /// no second handle).
+    ///
+    /// # Errors
+    /// As [`Store::open_with_key`]; [`StoreError::Invalid`] for a database in memory.
+    pub fn try_clone(&self) -> Result<Store, StoreError> {
+        let backend = match &self.backend {
+            Backend::Postgres(pool) => Backend::Postgres(pool.clone()),
+            Backend::Sqlite(_) if self.key_path.is_none() => {
+                return Err(StoreError::Invalid(
+                    "a database in memory has no second handle".to_string(),
+                ));
+            }
+            Backend::Sqlite(_) => {
+                let key_path = self.key_path.clone().unwrap_or_default();
+                let mut other = Store::open_with_key(&self.path, &key_path)?;
+                other.key = self.key.clone();
+                return Ok(other);
+            }
+        };
+        Ok(Store {
+            backend,
+            path: self.path.clone(),
+            before_commit: None,
+            key: self.key.clone(),
+            key_path: self.key_path.clone(),
+        })
     }
 
     /// The signing key: read from its file, or made there while no campaign has a key yet. Losing the
@@ -454,14 +663,14 @@ impl Store {
         let key = if path.exists() {
             Key::read(&path)?
         } else {
-            let keyed: Option<String> = if schema::version(&self.conn)? >= 3 {
-                self.conn
-                    .query_row(
+            let keyed: Option<String> = if self.schema_version()? >= 3 {
+                self.read(|conn| {
+                    conn.query_opt(
                         "SELECT name FROM campaign WHERE public_key IS NOT NULL LIMIT 1",
-                        [],
+                        params![],
                         |row| row.get(0),
                     )
-                    .optional()?
+                })?
             } else {
                 None
             };
@@ -489,7 +698,8 @@ impl Store {
         Key::read(path).ok().map(|key| key.public())
     }
 
-    /// The database file (`:memory:` for [`Store::open_in_memory`]).
+    /// The database file (`:memory:` for [`Store::open_in_memory`]; the URL without its password
+    /// on PostgreSQL).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -499,7 +709,10 @@ impl Store {
     /// # Errors
     /// SQLite's errors.
     pub fn schema_version(&self) -> Result<u32, StoreError> {
-        schema::version(&self.conn)
+        match &self.backend {
+            Backend::Sqlite(conn) => schema::version(conn),
+            Backend::Postgres(_) => self.read(crate::pg::version),
+        }
     }
 
     /// How long a write waits for another process's write before giving up with [`StoreError::Busy`]
@@ -508,7 +721,11 @@ impl Store {
     /// # Errors
     /// SQLite's errors.
     pub fn set_busy_timeout(&mut self, timeout: Duration) -> Result<(), StoreError> {
-        Ok(self.conn.busy_timeout(timeout)?)
+        match &mut self.backend {
+            Backend::Sqlite(conn) => Ok(conn.busy_timeout(timeout)?),
+            // PostgreSQL waits for a row lock as long as the server's lock_timeout says.
+            Backend::Postgres(_) => Ok(()),
+        }
     }
 
     /// Runs `hook` inside every write transaction, after its writes and just before it commits: lets
@@ -520,30 +737,65 @@ impl Store {
 
     /// One write transaction, taken at once (`BEGIN IMMEDIATE`) so a read-then-write never races another
     /// writer: everything `work` does commits, or nothing does.
+    /// On PostgreSQL the transaction reads committed data, and whatever must not race locks its rows
+    /// ([`crate::log::Chain::open`] locks the campaign's).
     pub(crate) fn write<T>(
         &mut self,
-        work: impl FnOnce(&Connection) -> Result<T, StoreError>,
+        work: impl FnOnce(&Conn<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = work(&tx)?;
-        if let Some(hook) = self.before_commit.as_mut() {
-            hook();
+        let hook = &mut self.before_commit;
+        match &mut self.backend {
+            Backend::Sqlite(conn) => {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let value = work(&Conn::Sqlite(&tx))?;
+                if let Some(hook) = hook.as_mut() {
+                    hook();
+                }
+                tx.commit()?;
+                Ok(value)
+            }
+            Backend::Postgres(pool) => {
+                let mut client = crate::pg::connection(pool)?;
+                let conn = Conn::Postgres(std::cell::RefCell::new(client.transaction()?));
+                let value = work(&conn)?;
+                if let Some(hook) = hook.as_mut() {
+                    hook();
+                }
+                if let Conn::Postgres(tx) = conn {
+                    tx.into_inner().commit()?;
+                }
+                Ok(value)
+            }
         }
-        tx.commit()?;
-        Ok(value)
     }
 
     /// One read transaction, so that a multi-query read sees one moment.
     pub(crate) fn read<T>(
         &self,
-        work: impl FnOnce(&Connection) -> Result<T, StoreError>,
+        work: impl FnOnce(&Conn<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let tx = self.conn.unchecked_transaction()?;
-        let value = work(&tx)?;
-        tx.commit()?;
-        Ok(value)
+        match &self.backend {
+            Backend::Sqlite(conn) => {
+                let tx = conn.unchecked_transaction()?;
+                let value = work(&Conn::Sqlite(&tx))?;
+                tx.commit()?;
+                Ok(value)
+            }
+            Backend::Postgres(pool) => {
+                let mut client = crate::pg::connection(pool)?;
+                let tx = client
+                    .build_transaction()
+                    .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                    .read_only(true)
+                    .start()?;
+                let conn = Conn::Postgres(std::cell::RefCell::new(tx));
+                let value = work(&conn)?;
+                if let Conn::Postgres(tx) = conn {
+                    tx.into_inner().commit()?;
+                }
+                Ok(value)
+            }
+        }
     }
 
     // -----------------------------------------------------------------------------------------------
@@ -581,12 +833,12 @@ impl Store {
             c.dialect
          FROM campaign AS c";
 
-    fn campaign_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Campaign> {
+    fn campaign_row(row: &Row) -> Result<Campaign, StoreError> {
         Ok(Campaign {
             name: row.get(0)?,
             created: row.get(1)?,
-            characters: row.get::<_, i64>(2)? as u64,
-            log_entries: row.get::<_, i64>(3)? as u64,
+            characters: row.get::<i64>(2)? as u64,
+            log_entries: row.get::<i64>(3)? as u64,
             dialect: row.get(4)?,
         })
     }
@@ -628,24 +880,26 @@ impl Store {
     /// # Errors
     /// SQLite's errors.
     pub fn campaigns(&self) -> Result<Vec<Campaign>, StoreError> {
-        let mut statement = self
-            .conn
-            .prepare(&format!("{} ORDER BY c.name", Self::CAMPAIGN_QUERY))?;
-        let rows = statement.query_map([], Self::campaign_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.read(|conn| {
+            conn.query_map(
+                &format!("{} ORDER BY c.name", Self::CAMPAIGN_QUERY),
+                params![],
+                Self::campaign_row,
+            )
+        })
     }
 
     /// # Errors
     /// [`StoreError::NotFound`].
     pub fn campaign(&self, name: &str) -> Result<Campaign, StoreError> {
-        self.conn
-            .query_row(
+        self.read(|conn| {
+            conn.query_opt(
                 &format!("{} WHERE c.name = ?1", Self::CAMPAIGN_QUERY),
-                [name],
+                params![name],
                 Self::campaign_row,
-            )
-            .optional()?
+            )?
             .ok_or_else(|| StoreError::campaign(name))
+        })
     }
 
     /// Renames a campaign. Log entries keep the name they were written under.
@@ -676,7 +930,7 @@ impl Store {
     pub fn delete_campaign(&mut self, name: &str) -> Result<(), StoreError> {
         self.write(|conn| {
             let id = campaign_id(conn, name)?;
-            conn.execute("DELETE FROM campaign WHERE id = ?1", [id])?;
+            conn.execute("DELETE FROM campaign WHERE id = ?1", params![id])?;
             Ok(())
         })
     }
@@ -721,12 +975,11 @@ impl Store {
             }
             let now = crate::time::now();
             let uid = crate::key::new_uid()?;
-            conn.execute(
+            let id = conn.insert(
                 "INSERT INTO character (campaign_id, name, rule_set, sheet, state, state_version, created, updated, uid)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)",
                 params![chain.campaign_id, name, rule_set, sheet.to_string(), state.to_string(), state_version, now, uid],
             )?;
-            let id = conn.last_insert_rowid();
             let mut draft = Draft::plain(
                 Some(id),
                 Some(uid),
@@ -773,7 +1026,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotFound`]; [`StoreError::Rules`] when the stored state no longer loads.
     pub fn character(&self, campaign: &str, name: &str) -> Result<Character, StoreError> {
-        let row = find_character(&self.conn, campaign, name)?;
+        let row = self.read(|conn| find_character(conn, campaign, name))?;
         if row.rule_set == PLAIN {
             let (state, version) = (parse("state", &row.state)?, row.state_version);
             return row.into_character(campaign, state, version);
@@ -886,7 +1139,7 @@ impl Store {
             );
             draft.state_before = Some(parse("state", &row.state)?);
             chain.append(conn, draft)?;
-            conn.execute("DELETE FROM character WHERE id = ?1", [row.id])?;
+            conn.execute("DELETE FROM character WHERE id = ?1", params![row.id])?;
             Ok(())
         })
     }
@@ -1000,7 +1253,7 @@ impl Store {
         action: &Value,
         limits: &Limits,
     ) -> Result<Value, StoreError> {
-        let row = find_character(&self.conn, campaign, character)?;
+        let row = self.read(|conn| find_character(conn, campaign, character))?;
         let game = game(&row.rule_set)?;
         let state = game.load(row.state_version, &parse("state", &row.state)?)?;
         Ok(game.odds(&state, action, limits)?)
@@ -1262,12 +1515,11 @@ impl Store {
         self.write(|conn| {
             let campaign_id = campaign_id(conn, campaign)?;
             let exists = conn
-                .query_row(
+                .query_opt(
                     "SELECT 1 FROM saved_roll WHERE campaign_id = ?1 AND name = ?2",
                     params![campaign_id, saved.name],
                     |_| Ok(()),
-                )
-                .optional()?
+                )?
                 .is_some();
             if exists && !replace {
                 return Err(StoreError::AlreadyExists(Existing::SavedRoll {
@@ -1358,8 +1610,8 @@ impl Store {
     ) -> Result<Vec<LogEntry>, StoreError> {
         self.read(|conn| {
             let mut conditions: Vec<&str> = Vec::new();
-            let mut values: Vec<rusqlite::types::Value> = Vec::new();
-            use rusqlite::types::Value as Sql;
+            let mut values: Vec<crate::db::Param> = Vec::new();
+            use crate::db::Param as Sql;
             if let Some(campaign) = &filter.campaign {
                 values.push(Sql::Integer(campaign_id(conn, campaign)?));
                 conditions.push("l.campaign_id = ?");
@@ -1394,10 +1646,7 @@ impl Store {
                 sql.push_str(&conditions.join(" AND "));
             }
             sql.push_str(" ORDER BY l.campaign_id, l.sequence");
-            let mut statement = conn.prepare(&sql)?;
-            let rows = statement
-                .query_map(rusqlite::params_from_iter(values), log::RawEntry::from_row)?
-                .collect::<Result<Vec<_>, _>>()?;
+            let rows = conn.query_map(&sql, &values, log::RawEntry::from_row)?;
             let mut entries = rows
                 .into_iter()
                 .map(|raw| {
@@ -1445,13 +1694,11 @@ impl Store {
         let mut report = self.verify(campaign)?;
         let entry = self.read(|conn| {
             let id = campaign_id(conn, campaign)?;
-            Ok(conn
-                .query_row(
-                    "SELECT hash FROM roll_log WHERE campaign_id = ?1 AND sequence = ?2",
-                    params![id, receipt.sequence as i64],
-                    |row| row.get::<_, String>(0),
-                )
-                .optional()?)
+            conn.query_opt(
+                "SELECT hash FROM roll_log WHERE campaign_id = ?1 AND sequence = ?2",
+                params![id, receipt.sequence as i64],
+                |row| row.get::<String>(0),
+            )
         })?;
         let problem = match entry {
             None => Some(format!(
@@ -1494,12 +1741,11 @@ impl Store {
     /// [`StoreError::NotFound`].
     pub fn public_key(&self, campaign: &str) -> Result<Option<String>, StoreError> {
         self.read(|conn| {
-            conn.query_row(
+            conn.query_opt(
                 "SELECT public_key FROM campaign WHERE name = ?1",
-                [campaign],
-                |row| row.get::<_, Option<String>>(0),
-            )
-            .optional()?
+                params![campaign],
+                |row| row.get::<Option<String>>(0),
+            )?
             .ok_or_else(|| StoreError::campaign(campaign))
         })
     }
@@ -1513,7 +1759,7 @@ pub(crate) struct CampaignCheck {
 }
 
 pub(crate) fn check_campaign(
-    conn: &Connection,
+    conn: &Conn<'_>,
     campaign: &str,
     local_key: Option<&str>,
 ) -> Result<CampaignCheck, StoreError> {
@@ -1578,7 +1824,7 @@ type ResolvedDice = (Dice, Option<(u64, String)>, bool);
 
 /// The dice an entry rolls with: the seed the log gives (and its proof), or given dice, marked.
 fn resolve_dice(
-    conn: &Connection,
+    conn: &Conn<'_>,
     chain: &Chain<'_>,
     dice: Dice,
 ) -> Result<ResolvedDice, StoreError> {
@@ -1594,7 +1840,7 @@ fn resolve_dice(
 
 /// Writes a roll record known to roll to its result into the log.
 fn append_roll(
-    conn: &Connection,
+    conn: &Conn<'_>,
     chain: &Chain<'_>,
     character: Option<&str>,
     record: &RollRecord,
@@ -1638,23 +1884,19 @@ fn append_roll(
     chain.append(conn, draft)
 }
 
-pub(crate) fn saved_rolls(
-    conn: &Connection,
-    campaign_id: i64,
-) -> Result<Vec<SavedRoll>, StoreError> {
-    let mut statement = conn.prepare(
+pub(crate) fn saved_rolls(conn: &Conn<'_>, campaign_id: i64) -> Result<Vec<SavedRoll>, StoreError> {
+    let rows = conn.query_map(
         "SELECT name, expression, params, description FROM saved_roll WHERE campaign_id = ?1 ORDER BY name",
-    )?;
-    let rows = statement
-        .query_map([campaign_id], |row| {
+        params![campaign_id],
+        |row| {
             Ok((
-                row.get::<_, String>(0)?,
-                row.get::<_, String>(1)?,
-                row.get::<_, String>(2)?,
-                row.get::<_, Option<String>>(3)?,
+                row.get::<String>(0)?,
+                row.get::<String>(1)?,
+                row.get::<String>(2)?,
+                row.get::<Option<String>>(3)?,
             ))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+        },
+    )?;
     rows.into_iter()
         .map(|(name, expression, params, description)| {
             Ok(SavedRoll {
@@ -1668,14 +1910,14 @@ pub(crate) fn saved_rolls(
 }
 
 pub(crate) fn character_rows(
-    conn: &Connection,
+    conn: &Conn<'_>,
     campaign_id: i64,
 ) -> Result<Vec<CharacterRow>, StoreError> {
-    let mut statement = conn.prepare(&format!(
-        "SELECT {CHARACTER_COLUMNS} FROM character WHERE campaign_id = ?1 ORDER BY name"
-    ))?;
-    let rows = statement.query_map([campaign_id], character_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    conn.query_map(
+        &format!("SELECT {CHARACTER_COLUMNS} FROM character WHERE campaign_id = ?1 ORDER BY name"),
+        params![campaign_id],
+        character_row,
+    )
 }
 
 #[cfg(test)]
@@ -1711,11 +1953,13 @@ mod tests {
             .unwrap();
         // The file may not grow beyond the pages it has now.
         let pages: u32 = store
-            .conn
+            .sqlite()
+            .unwrap()
             .pragma_query_value(None, "page_count", |row| row.get(0))
             .unwrap();
         store
-            .conn
+            .sqlite()
+            .unwrap()
             .pragma_update(None, "max_page_count", pages)
             .unwrap();
         let roll = json!({ "action": "roll" });

@@ -20,8 +20,8 @@
 
 use std::collections::HashSet;
 
+use crate::db::{Conn, Param, params};
 use omen_rules::{GameMasterOnly, Part, View};
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -176,7 +176,7 @@ pub(crate) struct Sight {
 /// The entries revealed so far, of one campaign (by row id) or of all: read through the log's primary
 /// key when the campaign is known.
 fn revealed_entries(
-    conn: &Connection,
+    conn: &Conn<'_>,
     campaign_id: Option<i64>,
 ) -> Result<HashSet<(Option<String>, u64)>, StoreError> {
     let mut sql = "SELECT l.campaign_uid, l.inputs FROM roll_log AS l
@@ -185,13 +185,10 @@ fn revealed_entries(
     if campaign_id.is_some() {
         sql.push_str(" AND l.campaign_id = ?1");
     }
-    let mut statement = conn.prepare(&sql)?;
-    let parameters: Vec<i64> = campaign_id.into_iter().collect();
-    let rows = statement
-        .query_map(rusqlite::params_from_iter(parameters), |row| {
-            Ok((row.get::<_, Option<String>>(0)?, row.get::<_, String>(1)?))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let parameters: Vec<Param> = campaign_id.into_iter().map(Param::Integer).collect();
+    let rows = conn.query_map(&sql, &parameters, |row| {
+        Ok((row.get::<Option<String>>(0)?, row.get::<String>(1)?))
+    })?;
     Ok(rows
         .into_iter()
         .filter_map(|(uid, inputs)| {
@@ -203,20 +200,18 @@ fn revealed_entries(
         .collect())
 }
 
-fn owned_characters(conn: &Connection, viewer: &Viewer) -> Result<HashSet<String>, StoreError> {
+fn owned_characters(conn: &Conn<'_>, viewer: &Viewer) -> Result<HashSet<String>, StoreError> {
     let Viewer::Member(member) = viewer else {
         return Ok(HashSet::new());
     };
     let id = campaign_id(conn, &member.campaign)?;
     let mut owned = HashSet::new();
     for name in &member.characters {
-        let uid: Option<Option<String>> = conn
-            .query_row(
-                "SELECT uid FROM character WHERE campaign_id = ?1 AND name = ?2",
-                params![id, name],
-                |row| row.get(0),
-            )
-            .optional()?;
+        let uid: Option<Option<String>> = conn.query_opt(
+            "SELECT uid FROM character WHERE campaign_id = ?1 AND name = ?2",
+            params![id, name],
+            |row| row.get(0),
+        )?;
         if let Some(Some(uid)) = uid {
             owned.insert(uid);
         }
@@ -318,7 +313,7 @@ struct HiddenMark {
 }
 
 fn hidden_entries(
-    conn: &Connection,
+    conn: &Conn<'_>,
     campaign_id: Option<i64>,
 ) -> Result<Vec<HiddenMark>, StoreError> {
     let mut sql = "SELECT l.campaign_uid, l.sequence, l.character_uid, l.visibility, l.actor
@@ -327,19 +322,16 @@ fn hidden_entries(
     if campaign_id.is_some() {
         sql.push_str(" AND l.campaign_id = ?1");
     }
-    let mut statement = conn.prepare(&sql)?;
-    let parameters: Vec<i64> = campaign_id.into_iter().collect();
-    let rows = statement
-        .query_map(rusqlite::params_from_iter(parameters), |row| {
-            Ok((
-                row.get::<_, Option<String>>(0)?,
-                row.get::<_, i64>(1)?,
-                row.get::<_, Option<String>>(2)?,
-                row.get::<_, String>(3)?,
-                row.get::<_, Option<String>>(4)?,
-            ))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let parameters: Vec<Param> = campaign_id.into_iter().map(Param::Integer).collect();
+    let rows = conn.query_map(&sql, &parameters, |row| {
+        Ok((
+            row.get::<Option<String>>(0)?,
+            row.get::<i64>(1)?,
+            row.get::<Option<String>>(2)?,
+            row.get::<String>(3)?,
+            row.get::<Option<String>>(4)?,
+        ))
+    })?;
     Ok(rows
         .into_iter()
         .filter_map(
@@ -522,11 +514,11 @@ impl Store {
         // The entry's campaign by its identity (its name may have changed since).
         let campaign: Option<String> = match &entry.campaign_uid {
             Some(uid) => self.read(|conn| {
-                Ok(conn
-                    .query_row("SELECT name FROM campaign WHERE uid = ?1", [uid], |row| {
-                        row.get(0)
-                    })
-                    .optional()?)
+                conn.query_opt(
+                    "SELECT name FROM campaign WHERE uid = ?1",
+                    params![uid],
+                    |row| row.get(0),
+                )
             })?,
             None => None,
         };
@@ -575,10 +567,10 @@ impl Store {
             // Linked to the character when it is still there, under its name now.
             let character: Option<String> = match character_id {
                 Some(id) => conn
-                    .query_row("SELECT name FROM character WHERE id = ?1", [id], |row| {
+                    .query_opt("SELECT name FROM character WHERE id = ?1", params![id], |row| {
                         row.get(0)
                     })
-                    .optional()?,
+                    ?,
                 None => None,
             };
             let mut draft = Draft::plain(

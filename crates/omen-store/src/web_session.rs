@@ -9,8 +9,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{OptionalExtension, params};
-
+use crate::db::params;
 use crate::error::StoreError;
 use crate::members::{Member, member_of, new_token, token_hash};
 use crate::store::Store;
@@ -53,14 +52,12 @@ impl Store {
         let lifetime = i64::try_from(lifetime.as_millis()).unwrap_or(i64::MAX);
         let expires = now.saturating_add(lifetime);
         self.write(|conn| {
-            conn.execute("DELETE FROM web_session WHERE expires <= ?1", [now])?;
-            let invite: Option<i64> = conn
-                .query_row(
-                    "SELECT id FROM invite WHERE token_hash = ?1 AND revoked IS NULL",
-                    [token_hash(token.trim())],
-                    |row| row.get(0),
-                )
-                .optional()?;
+            conn.execute("DELETE FROM web_session WHERE expires <= ?1", params![now])?;
+            let invite: Option<i64> = conn.query_opt(
+                "SELECT id FROM invite WHERE token_hash = ?1 AND revoked IS NULL",
+                params![token_hash(token.trim())],
+                |row| row.get(0),
+            )?;
             let Some(invite) = invite else {
                 return Ok(None);
             };
@@ -86,16 +83,14 @@ impl Store {
             return Ok(None);
         }
         self.read(|conn| {
-            let found: Option<(i64, i64)> = conn
-                .query_row(
-                    "SELECT s.invite_id, s.expires FROM web_session AS s
-                     JOIN invite AS i ON i.id = s.invite_id
-                     WHERE s.id_hash = ?1 AND s.ended IS NULL AND i.revoked IS NULL
-                       AND s.expires > ?2",
-                    params![token_hash(id), now_millis()],
-                    |row| Ok((row.get(0)?, row.get(1)?)),
-                )
-                .optional()?;
+            let found: Option<(i64, i64)> = conn.query_opt(
+                "SELECT s.invite_id, s.expires FROM web_session AS s
+                 JOIN invite AS i ON i.id = s.invite_id
+                 WHERE s.id_hash = ?1 AND s.ended IS NULL AND i.revoked IS NULL
+                   AND s.expires > ?2",
+                params![token_hash(id), now_millis()],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )?;
             found
                 .map(|(invite, expires)| {
                     Ok((
@@ -188,8 +183,11 @@ mod tests {
             .unwrap();
         let kept: String = store
             .read(|conn| {
-                Ok(conn.query_row("SELECT id_hash FROM web_session", [], |row| row.get(0))?)
+                conn.query_opt("SELECT id_hash FROM web_session", params![], |row| {
+                    row.get(0)
+                })
             })
+            .unwrap()
             .unwrap();
         assert_eq!(kept, token_hash(&session.id));
         assert_ne!(kept, session.id);

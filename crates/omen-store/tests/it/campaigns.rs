@@ -1,13 +1,13 @@
 use std::collections::BTreeMap;
 
 use omen_core::Limits;
-use omen_store::{Dice, Existing, Missing, Store, StoreError};
+use omen_store::{Dice, Existing, Missing, StoreError};
 
 use crate::{CAMPAIGN, file_store, memory_store, raw, roll_times};
 
 #[test]
 fn campaigns_are_created_listed_shown_renamed_and_deleted() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = crate::empty_store();
     assert!(store.campaigns().unwrap().is_empty());
     let created = store.create_campaign("Tak").unwrap();
     store.create_campaign("Arden").unwrap();
@@ -64,7 +64,7 @@ fn a_taken_campaign_name_is_refused() {
 
 #[test]
 fn an_unknown_campaign_is_not_found_with_a_hint() {
-    let store = Store::open_in_memory().unwrap();
+    let store = crate::empty_store();
     let error = store.campaign("Nowhere").unwrap_err();
     assert!(matches!(
         error,
@@ -78,7 +78,7 @@ fn an_unknown_campaign_is_not_found_with_a_hint() {
 
 #[test]
 fn unusable_names_are_refused() {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = crate::empty_store();
     for name in ["", "   ", " Tak", "Tak\n"] {
         assert!(
             matches!(store.create_campaign(name), Err(StoreError::Invalid(_))),
@@ -168,7 +168,7 @@ fn a_campaigns_dialect_reads_its_rolls_and_the_log_holds_omen_notation() {
     // An export carries the dialect; an import keeps it.
     let export = store.export_campaign(CAMPAIGN).unwrap();
     assert_eq!(export["campaign"]["dialect"], "roll20");
-    let mut other = Store::open_in_memory().unwrap();
+    let mut other = crate::empty_store();
     let imported = other.import_campaign(&export, None).unwrap();
     assert_eq!(imported.dialect, "roll20");
 }

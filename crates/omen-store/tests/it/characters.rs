@@ -1,5 +1,5 @@
 use omen_core::Limits;
-use omen_store::{Dice, Existing, LogFilter, Missing, Store, StoreError};
+use omen_store::{Dice, Existing, LogFilter, Missing, StoreError};
 use serde_json::json;
 
 use crate::{CAMPAIGN, HERO, halfling, luck_roll, memory_store, roll_times};
@@ -90,7 +90,7 @@ fn a_missing_character_is_named_with_a_hint() {
         error.to_string(),
         "no character `Borin` in campaign `Tak`; `omen char list --campaign Tak` lists them"
     );
-    let error = Store::open_in_memory()
+    let error = crate::try_empty_store()
         .unwrap()
         .character("Nowhere", HERO)
         .unwrap_err();

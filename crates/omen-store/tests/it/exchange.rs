@@ -82,7 +82,7 @@ fn an_export_imports_as_the_same_campaign() {
     assert_eq!(again, export);
     // Through text, and into another database (with another key), it is still the same.
     let text = serde_json::to_string_pretty(&export).unwrap();
-    let mut other = omen_store::Store::open_in_memory().unwrap();
+    let mut other = crate::empty_store();
     other
         .import_campaign(&serde_json::from_str(&text).unwrap(), None)
         .unwrap();

@@ -11,7 +11,7 @@ use serde_json::json;
 const CAMPAIGN: &str = "Tak";
 
 fn store() -> Store {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = crate::empty_store();
     store.create_campaign(CAMPAIGN).unwrap();
     store
         .create_character(CAMPAIGN, "Cato", "none", &json!({}))

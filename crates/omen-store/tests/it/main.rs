@@ -3,6 +3,7 @@
 mod actions;
 mod campaigns;
 mod characters;
+mod conformance;
 mod exchange;
 mod fairness;
 mod forgery;
@@ -39,10 +40,25 @@ pub fn prepare(store: &mut Store) {
         .unwrap();
 }
 
+/// A prepared store on the backend under test (see [`empty_store`]).
 pub fn memory_store() -> Store {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = empty_store();
     prepare(&mut store);
     store
+}
+
+/// An empty store with a key of its own on the backend under test: SQLite in memory, or, when this
+/// binary runs as the PostgreSQL half of the conformance suite (see `conformance.rs`), a fresh
+/// schema of the database that suite made.
+pub fn empty_store() -> Store {
+    try_empty_store().unwrap()
+}
+
+pub fn try_empty_store() -> Result<Store, omen_store::StoreError> {
+    match conformance::postgres_under_test() {
+        Some(url) => Store::open_postgres_with_new_key(&conformance::fresh_schema(&url)),
+        None => Store::open_in_memory(),
+    }
 }
 
 /// A store in a file of its own, prepared.

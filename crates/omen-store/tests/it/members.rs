@@ -142,7 +142,7 @@ fn invites_and_revocations_are_logged_without_the_token_and_the_log_verifies() {
     // An export carries the log (entries included) but no members: an import has none, and its log
     // verifies.
     let export = store.export_campaign(CAMPAIGN).unwrap();
-    let mut other = Store::open_in_memory().unwrap();
+    let mut other = crate::empty_store();
     other.import_campaign(&export, None).unwrap();
     assert!(other.invites(CAMPAIGN).unwrap().is_empty());
     assert!(other.verify(CAMPAIGN).unwrap().is_ok());

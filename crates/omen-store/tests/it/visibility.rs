@@ -17,7 +17,7 @@ const PLANTED: &str = "KOBOLD-CURSE-7731";
 /// `Tak` with `Ayla` (luck, carrying a planted hidden modifier) owned by one player, `Bren` (plain)
 /// owned by another, and an observer.
 fn table() -> (Store, Member, Member, Member) {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = crate::empty_store();
     store.create_campaign(CAMPAIGN).unwrap();
     let sheet = json!({ "intrinsic": [{ "source": PLANTED, "value": 3 }] });
     store
@@ -263,7 +263,7 @@ fn a_reveal_opens_the_commitment_for_everyone() {
     assert!(store.reveal(CAMPAIGN, 999).is_err());
     // Revealed entries and their reveals survive an export and an import that verifies them.
     let export = store.export_campaign(CAMPAIGN).unwrap();
-    let mut other = Store::open_in_memory().unwrap();
+    let mut other = crate::empty_store();
     other.import_campaign(&export, None).unwrap();
     assert!(other.verify(CAMPAIGN).unwrap().is_ok());
     let _ = bren;
@@ -409,7 +409,7 @@ fn a_players_export_withholds_what_they_may_not_see_and_cannot_be_imported() {
         // Quoted: the expression as a JSON string (hashes are hex and may hold it by chance).
         assert!(!text.contains("\"4d8"), "{text}");
         assert!(!text.contains("\"salt\""), "{text}");
-        let mut other = Store::open_in_memory().unwrap();
+        let mut other = crate::empty_store();
         let refused = other.import_campaign(&export, None).unwrap_err();
         assert!(
             refused.to_string().contains("cannot be verified"),

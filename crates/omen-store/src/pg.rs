@@ -1,0 +1,236 @@
+//! PostgreSQL: the connection pool, the schema's version and its migrations
+//! (`migrations/postgres/`, the same versions as SQLite's, applied on open).
+//!
+//! The pool is r2d2's, over the synchronous `postgres` client: the store's interface is
+//! synchronous (the server already calls it from blocking threads), so an async pool would need a
+//! runtime and a bridge for nothing.
+
+use std::time::Duration;
+
+use crate::db::{Conn, params};
+use crate::error::StoreError;
+use crate::schema::{OMEN_TABLES, SCHEMA_VERSION};
+
+/// Connections to one PostgreSQL database, shared by every clone of a store.
+pub(crate) type Pool = r2d2::Pool<r2d2_postgres::PostgresConnectionManager<postgres::NoTls>>;
+
+/// One connection taken from the pool, given back when dropped.
+pub(crate) type Connection =
+    r2d2::PooledConnection<r2d2_postgres::PostgresConnectionManager<postgres::NoTls>>;
+
+/// How many connections one store's pool opens at most (`OMEN_DB_POOL` overrides it, up to
+/// [`MAX_POOL`]): a few per core serve a server's blocking threads without crowding the database,
+/// whose own limit (`max_connections`, 100 by default) is shared by every process.
+pub const DEFAULT_POOL: u32 = 16;
+/// The ceiling of `OMEN_DB_POOL`.
+pub const MAX_POOL: u32 = 256;
+
+/// The PostgreSQL migrations, in order: one per schema version, as SQLite has.
+const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_campaigns.sql",
+        include_str!("../migrations/postgres/0001_campaigns.sql"),
+    ),
+    (
+        "0002_chain_heads.sql",
+        include_str!("../migrations/postgres/0002_chain_heads.sql"),
+    ),
+    (
+        "0003_signed_log.sql",
+        include_str!("../migrations/postgres/0003_signed_log.sql"),
+    ),
+    (
+        "0004_members.sql",
+        include_str!("../migrations/postgres/0004_members.sql"),
+    ),
+    (
+        "0005_campaign_dialect.sql",
+        include_str!("../migrations/postgres/0005_campaign_dialect.sql"),
+    ),
+    (
+        "0006_visibility.sql",
+        include_str!("../migrations/postgres/0006_visibility.sql"),
+    ),
+    (
+        "0007_web_sessions.sql",
+        include_str!("../migrations/postgres/0007_web_sessions.sql"),
+    ),
+];
+
+/// The key every process migrating one database takes turns on (`pg_advisory_xact_lock`): "OMEN".
+const MIGRATION_LOCK: i64 = 0x4f4d_454e;
+
+/// The URL without its password, for messages.
+pub(crate) fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = match rest.find('/') {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    match authority.rsplit_once('@') {
+        Some((user, host)) => {
+            let user = user.split_once(':').map_or(user, |(name, _)| name);
+            format!("{scheme}://{user}:***@{host}{tail}")
+        }
+        None => url.to_string(),
+    }
+}
+
+fn pool_size() -> u32 {
+    std::env::var("OMEN_DB_POOL")
+        .ok()
+        .and_then(|size| size.parse::<u32>().ok())
+        .map_or(DEFAULT_POOL, |size| size.clamp(1, MAX_POOL))
+}
+
+/// Opens a pool on `url` and brings the schema up to date.
+///
+/// # Errors
+/// [`StoreError::CannotOpen`] when the URL does not parse or the server cannot be reached,
+/// [`StoreError::Foreign`] for a database that holds another program's tables,
+/// [`StoreError::NewerSchema`].
+pub(crate) fn open(url: &str) -> Result<Pool, StoreError> {
+    let cannot_open = |message: String| StoreError::CannotOpen {
+        path: redact(url).into(),
+        message,
+    };
+    let config: postgres::Config = url
+        .parse()
+        .map_err(|error| cannot_open(format!("the URL does not parse ({error})")))?;
+    let manager = r2d2_postgres::PostgresConnectionManager::new(config, postgres::NoTls);
+    let pool = r2d2::Pool::builder()
+        .max_size(pool_size())
+        .min_idle(Some(1))
+        .connection_timeout(Duration::from_secs(10))
+        .build(manager)
+        .map_err(|error| cannot_open(error.to_string()))?;
+    migrate(&pool, url)?;
+    Ok(pool)
+}
+
+/// A connection from the pool.
+///
+/// # Errors
+/// [`StoreError::Busy`] when none is free in time, [`StoreError::Database`] when the server is gone.
+pub(crate) fn connection(pool: &Pool) -> Result<Connection, StoreError> {
+    pool.get()
+        .map_err(|error| StoreError::Database(format!("no connection to PostgreSQL: {error}")))
+}
+
+/// The schema version the database holds (0 for an empty one).
+pub(crate) fn version(conn: &Conn<'_>) -> Result<u32, StoreError> {
+    let exists = conn
+        .query_opt(
+            "SELECT 1 FROM information_schema.tables
+             WHERE table_schema = current_schema() AND table_name = 'omen_schema'",
+            params![],
+            |_| Ok(()),
+        )?
+        .is_some();
+    if !exists {
+        return Ok(0);
+    }
+    Ok(conn
+        .query_opt("SELECT version FROM omen_schema", params![], |row| {
+            row.get::<i64>(0)
+        })?
+        .map_or(0, |version| u32::try_from(version).unwrap_or(u32::MAX)))
+}
+
+/// Tables of the current schema that are not Omen's: a database with them and no schema version
+/// belongs to another program.
+fn foreign_tables(conn: &Conn<'_>) -> Result<Vec<String>, StoreError> {
+    let tables: Vec<String> = conn.query_map(
+        "SELECT table_name::text FROM information_schema.tables
+         WHERE table_schema = current_schema() ORDER BY table_name",
+        params![],
+        |row| row.get(0),
+    )?;
+    Ok(tables
+        .into_iter()
+        .filter(|table| table != "omen_schema" && !OMEN_TABLES.contains(&table.as_str()))
+        .collect())
+}
+
+/// Brings the schema up to [`SCHEMA_VERSION`], one migration per transaction, with the processes
+/// that open the same database at the same moment taking turns.
+fn migrate(pool: &Pool, url: &str) -> Result<(), StoreError> {
+    let mut client = connection(pool)?;
+    for (index, (name, sql)) in MIGRATIONS.iter().enumerate() {
+        let to = index as u32 + 1;
+        let conn = Conn::Postgres(std::cell::RefCell::new(client.transaction()?));
+        conn.query_opt(
+            "SELECT pg_advisory_xact_lock(?1)::text",
+            params![MIGRATION_LOCK],
+            |_| Ok(()),
+        )?;
+        let found = version(&conn)?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found == 0 {
+            let foreign = foreign_tables(&conn)?;
+            if !foreign.is_empty() {
+                return Err(StoreError::Foreign {
+                    path: redact(url).into(),
+                    what: format!(
+                        "it holds another program's tables: {}",
+                        foreign[..foreign.len().min(5)].join(", ")
+                    ),
+                });
+            }
+            conn.batch("CREATE TABLE IF NOT EXISTS omen_schema (version BIGINT NOT NULL)")?;
+            conn.execute(
+                "INSERT INTO omen_schema (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM omen_schema)",
+                params![],
+            )?;
+        }
+        if found < to {
+            conn.batch(sql).map_err(|error| {
+                StoreError::Database(format!(
+                    "upgrading the database with postgres/{name} failed: {error}"
+                ))
+            })?;
+            conn.execute("UPDATE omen_schema SET version = ?1", params![to])?;
+        }
+        if let Conn::Postgres(tx) = conn {
+            tx.into_inner().commit()?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sqlite_migration_has_its_postgres_twin() {
+        assert_eq!(MIGRATIONS.len() as u32, SCHEMA_VERSION);
+        for ((name, sql), (sqlite, _)) in MIGRATIONS.iter().zip(crate::schema::migration_names()) {
+            assert_eq!(name, sqlite);
+            assert!(!sql.trim().is_empty());
+        }
+    }
+
+    #[test]
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(
+            redact("postgres://omen:secret@db.example:5432/omen"),
+            "postgres://omen:***@db.example:5432/omen"
+        );
+        assert_eq!(
+            redact("postgres://db.example/omen"),
+            "postgres://db.example/omen"
+        );
+        assert_eq!(
+            redact("postgresql://omen@db/omen?sslmode=disable"),
+            "postgresql://omen:***@db/omen?sslmode=disable"
+        );
+    }
+}
