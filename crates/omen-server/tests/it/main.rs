@@ -10,6 +10,7 @@ mod readme;
 mod roles;
 mod session;
 mod stateless;
+mod table_page;
 mod visibility;
 
 use axum::Router;
