@@ -314,9 +314,12 @@ async fn a_game_master_and_a_player_share_a_live_table_that_hides_what_it_must_a
     for (browser, name) in [(&gm, "table-gm.png"), (&player, "table-player.png")] {
         let png = browser.client.screenshot().await.unwrap();
         std::fs::write(screenshot_path(name), &png).unwrap();
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
-        std::fs::create_dir_all(&docs).unwrap();
-        std::fs::write(docs.join(name), &png).unwrap();
+        // The README's copies change only when asked, so a test run leaves the checkout clean.
+        if std::env::var_os("OMEN_UPDATE_SCREENSHOTS").is_some() {
+            let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+            std::fs::create_dir_all(&docs).unwrap();
+            std::fs::write(docs.join(name), &png).unwrap();
+        }
     }
     assert_accessible(&player.client, "the table (player)").await;
     assert_accessible(&gm.client, "the table (game master)").await;
@@ -467,4 +470,28 @@ async fn a_game_master_and_a_player_share_a_live_table_that_hides_what_it_must_a
         }
     }
     running.stop().await;
+}
+
+#[tokio::test]
+async fn the_table_page_is_served_with_the_strict_policy_and_needs_no_credential_to_load() {
+    let app = crate::app();
+    for (path, kind) in [
+        ("/table", "text/html"),
+        ("/table.js", "text/javascript"),
+        ("/table.css", "text/css"),
+    ] {
+        let answer = get(&app, path, None).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        let header = |name: header::HeaderName| {
+            answer.headers[name]
+                .to_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(header(header::CONTENT_TYPE).starts_with(kind), "{path}");
+        let policy = header(header::CONTENT_SECURITY_POLICY);
+        assert!(policy.contains("default-src 'none'"), "{policy}");
+        assert!(policy.contains("connect-src 'self'"), "{policy}");
+        assert!(!policy.contains("unsafe"), "{policy}");
+    }
 }
