@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+mod joint;
+
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::Ratio;
@@ -85,12 +87,28 @@ pub struct ExactResult {
 
 /// The probabilities of the critical marks (`cs`, `cf`) a roll's transcript can show: `None` where the
 /// program has no such mark, or one this computation does not cover (a mark inside a function, a
-/// branch or a `let`, or on dice whose count or sides are rolled).
+/// branch or a `let`, or on dice whose count or sides are rolled); then `not_computed` says why.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Criticals {
     pub success: Option<Probability>,
     pub failure: Option<Probability>,
+    /// Why the program's critical marks have no probability here, for the output to say so.
+    pub not_computed: Option<&'static str>,
 }
+
+impl Criticals {
+    fn not_computed(reason: &'static str) -> Self {
+        Criticals {
+            not_computed: Some(reason),
+            ..Criticals::default()
+        }
+    }
+}
+
+/// The marks are somewhere a roll may reach any number of times, or not at all.
+const MARKS_IN_BRANCHES: &str = "the marked dice are inside a function, a branch of `if` or `match`, \
+    or a process, where a roll may roll them several times or not at all; P(critical) is given for \
+    marked dice that every roll rolls once";
 
 fn marked(dice: &DiceNode) -> bool {
     dice.critical_success.is_some() || dice.critical_failure.is_some()
@@ -128,7 +146,8 @@ fn any_marked(node: &Node) -> bool {
 }
 
 /// The marked dice terms under `node`, each rolled exactly once per run of the program; `false` when
-/// a marked term is rolled any other number of times (in a branch, a binding, a call).
+/// a marked term may be rolled any other number of times (in a branch, a function, a process). Both
+/// interpreters evaluate both sides of `and`/`or` and a binding's value once.
 fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
     let children: Vec<&Node> = match &node.kind {
         NodeKind::Dice(d) => {
@@ -141,8 +160,21 @@ fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
         NodeKind::Neg(x) | NodeKind::Abs(x) | NodeKind::Round(_, x) | NodeKind::Label(_, x) => {
             vec![x]
         }
-        NodeKind::Binary(_, a, b) | NodeKind::Compare(_, a, b) => vec![a, b],
+        NodeKind::Field(x, _) | NodeKind::Not(x) => vec![x],
+        NodeKind::Binary(_, a, b)
+        | NodeKind::Compare(_, a, b)
+        | NodeKind::And(a, b)
+        | NodeKind::Or(a, b) => vec![a, b],
         NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) => xs.iter().collect(),
+        // A binding's value is rolled once per run, whatever the body does with it.
+        NodeKind::Let { value, body, .. } => vec![value, body],
+        // The condition is rolled once; a branch only sometimes.
+        NodeKind::If(c, a, b) => {
+            return marked_once(c, out) && !any_marked(a) && !any_marked(b);
+        }
+        NodeKind::Match(x, arms) => {
+            return marked_once(x, out) && !arms.iter().any(|(_, n)| any_marked(n));
+        }
         _ => return !any_marked(node),
     };
     children.into_iter().all(|c| marked_once(c, out))
@@ -159,7 +191,7 @@ fn criticals(
     if program.functions.iter().any(|f| any_marked(&f.body))
         || !marked_once(&program.root, &mut terms)
     {
-        return Ok(Criticals::default());
+        return Ok(Criticals::not_computed(MARKS_IN_BRANCHES));
     }
     let one = || Probability::from_integer(1u32.into());
     let mut none: [Option<Probability>; 2] = [None, None];
@@ -167,10 +199,15 @@ fn criticals(
         let (NodeKind::Const(Value::Int(count)), SidesNode::Fixed(die)) =
             (&dice.count.kind, &dice.sides)
         else {
-            return Ok(Criticals::default());
+            return Ok(Criticals::not_computed(
+                "the number or the sides of the marked dice are rolled; P(critical) is given for \
+                 marked dice whose count and sides are known before rolling",
+            ));
         };
         if !dice.points.is_empty() {
-            return Ok(Criticals::default());
+            return Ok(Criticals::not_computed(
+                "a point of the marked dice is a name, known only when the program runs",
+            ));
         }
         let spec = pool_spec(dice, die.clone(), *count, limits, dice.count.span)?;
         let faces = die.distribution();
@@ -192,6 +229,7 @@ fn criticals(
     Ok(Criticals {
         success: success.map(|p| one() - p),
         failure: failure.map(|p| one() - p),
+        not_computed: None,
     })
 }
 
@@ -466,6 +504,9 @@ impl Evaluator<'_> {
             NodeKind::Let {
                 slot, value, body, ..
             } => {
+                if let Some(r) = self.joint_bindings(node) {
+                    return r;
+                }
                 let v = self.eval(value)?;
                 let mut r = self.branch(&v.dist, span, |ev, x| {
                     ev.env.truncate(*slot);

@@ -471,6 +471,39 @@ mod tests {
     }
 
     #[test]
+    fn every_example_action_has_odds_for_the_example_character() {
+        // A form built from the schemas starts from these examples: each must work as it is.
+        let limits = omen_core::Limits::default();
+        for game in stateful::games() {
+            let schemas = game.schemas();
+            let sheet = &schemas["sheet"]["examples"][0];
+            let state = game
+                .new_character(sheet)
+                .unwrap_or_else(|e| panic!("{}: the example sheet: {e}", game.name()));
+            let examples = schemas["action"]["examples"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}: no example actions", game.name()));
+            let rolling: Vec<&str> = game
+                .actions()
+                .iter()
+                .filter(|a| a.rolls)
+                .map(|a| a.name)
+                .collect();
+            assert!(
+                examples
+                    .iter()
+                    .any(|e| rolling.contains(&e["action"].as_str().unwrap_or(""))),
+                "{}: no example of an action that rolls",
+                game.name()
+            );
+            for example in examples {
+                game.odds(&state, example, &limits)
+                    .unwrap_or_else(|e| panic!("{}: {example}: {e}", game.name()));
+            }
+        }
+    }
+
+    #[test]
     fn a_hidden_path_goes_through_objects_and_every_element_of_an_array() {
         let hidden = GameMasterOnly {
             state: &["a/b"],

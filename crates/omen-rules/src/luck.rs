@@ -874,6 +874,7 @@ impl Offers {
 /// What a game master can do with a character's luck. JSON: `{"action": "roll", "event_modifier": -5}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"action": "roll", "event_modifier": -5}))]
 pub enum LuckAction {
     /// A luck roll for an event (002-M1..M5): consumes next-roll modifiers, updates the history.
     Roll {

@@ -308,10 +308,7 @@ async fn one(
     responses(
         (status = 200, description = "the distributions, in the request's order; `X-Omen-Cache` says whether all came from the cache", body = ProbResponse),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 413, description = "the body is too large", body = ErrorBody),
         (status = 422, description = "an expression does not compile, or its computation passes a limit", body = ErrorBody),
-        (status = 429, description = "too many requests from this client", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn prob(
@@ -426,10 +423,7 @@ pub(crate) fn fresh_seed() -> u64 {
     responses(
         (status = 200, description = "the roll", body = RollResponse),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 413, description = "the body is too large", body = ErrorBody),
         (status = 422, description = "the expression does not compile or cannot be rolled", body = ErrorBody),
-        (status = 429, description = "too many requests from this client", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn roll(

@@ -151,7 +151,11 @@ function field(name, schema, value, defs, onChange, required = true) {
   }
 
   const variants = s.oneOf ?? s.anyOf;
-  if (variants && variants.every((v) => tagOf(resolve(v, defs), defs))) return union(name, variants.map((v) => resolve(v, defs)), current, defs, onChange);
+  if (variants && variants.every((v) => tagOf(resolve(v, defs), defs))) return union(name, variants.map((v) => resolve(v, defs)), current, defs, onChange, () => true, s.examples ?? []);
+  // `{"create": …}` or `{"sheet": …}`: serde's external tagging, one key per variant.
+  if (variants && variants.every((v) => { const r = resolve(v, defs); return r.type === "object" && (r.required ?? []).length === 1 && Object.keys(r.properties ?? {}).length === 1; })) {
+    return external(name, variants.map((v) => resolve(v, defs)), current, defs, onChange);
+  }
 
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (type === "boolean") {
@@ -180,6 +184,21 @@ function field(name, schema, value, defs, onChange, required = true) {
   if (type === "object" && s.properties) {
     const box = element("fieldset", { class: "object" }, element("legend", {}, name));
     if (help) box.append(help);
+    if (optional) {
+      // An optional group: a check box says whether it is there at all.
+      const toggle = element("input", { id, type: "checkbox" });
+      toggle.checked = current !== undefined && current !== null;
+      box.append(element("div", { class: "field" }, element("label", { for: id }, `give ${name}`), toggle));
+      const inner = element("div");
+      box.append(inner);
+      const parts = objectFields(s, current ?? {}, defs, onChange, inner);
+      inner.hidden = !toggle.checked;
+      toggle.addEventListener("change", () => {
+        inner.hidden = !toggle.checked;
+        onChange();
+      });
+      return { node: box, read: () => (toggle.checked ? readObject(parts) : undefined) };
+    }
     const parts = objectFields(s, current ?? {}, defs, onChange, box);
     return { node: box, read: () => readObject(parts) };
   }
@@ -191,6 +210,36 @@ function field(name, schema, value, defs, onChange, required = true) {
       node: wrap(input, element("span", { class: "note" }, " numbers, separated by commas")),
       read: () => input.value.split(",").map((t) => t.trim()).filter(Boolean).map(Number),
     };
+  }
+  if (type === "array" && resolve(s.items, defs).type === "string" && !constants(resolve(s.items, defs), defs)) {
+    const area = element("textarea", { id, rows: String(Math.max(2, (current ?? []).length)), spellcheck: "false" });
+    area.value = (current ?? []).join("\n");
+    area.addEventListener("input", onChange);
+    return {
+      node: wrap(area, element("span", { class: "note" }, " one per line")),
+      read: () => area.value.split("\n").map((t) => t.trim()).filter(Boolean),
+    };
+  }
+  // A map from names to numbers (dots per aspect): one number box per name, empty for none.
+  if (type === "object" && !s.properties && ["integer", "number"].includes(resolve(s.additionalProperties, defs).type)) {
+    const known = constants(resolve(s.propertyNames ?? {}, defs), defs) ?? [];
+    const names = [...new Set([...known, ...Object.keys(current ?? {})])];
+    if (names.length) {
+      const box = element("fieldset", { class: "object map" }, element("legend", {}, name));
+      if (help) box.append(help);
+      const inputs = names.map((key) => {
+        const inputId = `field-${++fieldCount}`;
+        const input = element("input", { id: inputId, type: "number", step: "1" });
+        input.value = current && current[key] !== undefined ? String(current[key]) : "";
+        input.addEventListener("input", onChange);
+        box.append(element("div", { class: "field" }, element("label", { for: inputId }, key), input));
+        return [key, input];
+      });
+      return {
+        node: box,
+        read: () => Object.fromEntries(inputs.filter(([, i]) => i.value.trim() !== "").map(([k, i]) => [k, Number(i.value)])),
+      };
+    }
   }
   // Anything else: JSON in a text box.
   const area = element("textarea", { id, rows: "3", spellcheck: "false", class: "json" });
@@ -234,7 +283,7 @@ function readObject(parts) {
 }
 
 // A tagged union (an action): a menu of its variants, then the chosen variant's fields.
-function union(name, variants, value, defs, onChange, filter = () => true) {
+function union(name, variants, value, defs, onChange, filter = () => true, examples = []) {
   const id = `field-${++fieldCount}`;
   const shown = variants.filter((v) => filter(tagOf(v, defs).value));
   const box = element("fieldset", { class: "object" }, element("legend", {}, name));
@@ -254,10 +303,39 @@ function union(name, variants, value, defs, onChange, filter = () => true) {
   if (value && tag && value[tag] !== undefined) select.value = JSON.stringify(value[tag]);
   build(value);
   select.addEventListener("change", () => {
-    build({});
+    // A variant starts from the schema's example of it, when there is one.
+    build(tag ? examples.find((e) => JSON.stringify(e[tag]) === select.value) ?? {} : {});
     onChange();
   });
   return { node: box, read: () => readObject(parts) };
+}
+
+// serde's external tagging: a menu of the keys, then the chosen key's value.
+function external(name, variants, value, defs, onChange) {
+  const id = `field-${++fieldCount}`;
+  const keyOf = (v) => Object.keys(v.properties)[0];
+  const box = element("fieldset", { class: "object" }, element("legend", {}, name));
+  const select = element("select", { id });
+  for (const v of variants) select.append(element("option", { value: keyOf(v) }, keyOf(v)));
+  box.append(element("div", { class: "field" }, element("label", { for: id }, "kind"), select));
+  const inner = element("div");
+  box.append(inner);
+  let built = null;
+  const build = (initial) => {
+    const variant = variants.find((v) => keyOf(v) === select.value) ?? variants[0];
+    inner.replaceChildren();
+    if (variant.description) inner.append(element("p", { class: "help" }, variant.description));
+    built = field(keyOf(variant), variant.properties[keyOf(variant)], initial, defs, onChange);
+    inner.append(built.node);
+  };
+  const given = value && variants.find((v) => keyOf(v) in value);
+  if (given) select.value = keyOf(given);
+  build(given ? value[keyOf(given)] : undefined);
+  select.addEventListener("change", () => {
+    build(undefined);
+    onChange();
+  });
+  return { node: box, read: () => ({ [select.value]: built.read() }) };
 }
 
 // ---- results: tables from any JSON the rules answer with ----
@@ -410,9 +488,8 @@ function renderCharacter() {
   const sheetSchema = schemas.sheet;
   const sheetDefs = sheetSchema.$defs ?? {};
   const example = fragmentValue("sheet") ?? (sheetSchema.examples ?? [])[0] ?? {};
-  const sheetBox = element("fieldset", { class: "object" }, element("legend", {}, "Sheet"));
-  $("sheet-form").append(sheetBox);
-  const sheetParts = objectFields(resolve(sheetSchema, sheetDefs), example, sheetDefs, () => later("sheet", check), sheetBox);
+  const sheetField = field("Sheet", sheetSchema, example, sheetDefs, () => later("sheet", check));
+  $("sheet-form").append(sheetField.node);
 
   const actionSchema = schemas.action;
   const actionDefs = actionSchema.$defs ?? {};
@@ -420,12 +497,14 @@ function renderCharacter() {
   const variants = (actionSchema.oneOf ?? actionSchema.anyOf ?? []).map((v) => resolve(v, actionDefs));
   let action = null;
   if (variants.length && variants.every((v) => tagOf(v, actionDefs))) {
-    action = union("Action", variants, fragmentValue("action") ?? {}, actionDefs, () => later("odds", odds), (tag) => rolling.has(tag));
+    const examples = actionSchema.examples ?? [];
+    const first = fragmentValue("action") ?? examples.find((e) => rolling.has(e.action)) ?? {};
+    action = union("Action", variants, first, actionDefs, () => later("odds", odds), (tag) => rolling.has(tag), examples);
     $("action-form").append(action.node);
   }
 
   async function check() {
-    const sheet = readObject(sheetParts);
+    const sheet = sheetField.read();
     writeFragment("sheet", sheet);
     try {
       const { ok, json } = await request("sheet", "POST", `/api/v1/rules/${game.name}/sheets`, { sheet });
@@ -443,7 +522,7 @@ function renderCharacter() {
 
   async function odds() {
     if (!action) return;
-    const sheet = readObject(sheetParts);
+    const sheet = sheetField.read();
     const chosen = action.read();
     writeFragment("action", chosen);
     $("odds").setAttribute("aria-busy", "true");
@@ -484,6 +563,8 @@ async function start() {
   for (const r of rules) $("game").append(element("option", { value: r.name }, `${r.seed_file.slice(0, 3)} ${r.name}`));
   $("game").addEventListener("change", () => show($("game").value, false));
   show(readFragment().get("game"), true);
+  // A link to another game (or other inputs) pasted into this tab.
+  window.addEventListener("hashchange", () => show(readFragment().get("game"), true));
 }
 
 start();

@@ -2962,6 +2962,11 @@ impl<'s> Parser<'s> {
     /// every roller reads `1d6!-1` as a subtraction).
     fn parse_point_signed(&mut self, at_most: bool, negative: bool) -> Point {
         let token = self.peek();
+        // Where whitespace ends a dice term, a point touches its modifier: in `1d20! >= 10` the `>=`
+        // compares the total, as in `1d20 >= 10`.
+        if self.dialect.whitespace_ends_dice && token.span.start != self.prev_end {
+            return Point::Absent;
+        }
         if let Some(op) = compare_op(token.kind) {
             self.bump();
             let op = self.point_op(op, token.span, "");
@@ -3248,15 +3253,24 @@ impl<'s> Parser<'s> {
                     Point::Absent => None,
                     Point::Invalid => return None,
                 };
-                if !failure && self.dialect.warn_other_readings {
+                // Foundry counts with `cs` and `cf` (a bare `cf` it refuses, so only a pointed one is read
+                // another way there).
+                if self.dialect.warn_other_readings && (!failure || point.is_some()) {
+                    let (word, what, example) = if failure {
+                        ("cf", "failures", "`10d6<=2`")
+                    } else {
+                        ("cs", "successes", "`10d6>4`")
+                    };
                     self.warnings.push(
                         Diagnostic::warning(
                             "critical-differs-in-foundry",
                             Span::new(keyword_span.start, self.prev_end),
-                            "`cs` marks critical successes in the transcript and leaves the total; in \
-                             Foundry `cs` counts the dice meeting the point",
+                            format!(
+                                "`{word}` marks critical {what} in the transcript and leaves the total; in \
+                                 Foundry `{word}` counts the dice meeting the point"
+                            ),
                         )
-                        .with_help("to count them, write the point alone, e.g. `10d6>4`"),
+                        .with_help(format!("to count them, write the point alone, e.g. {example}")),
                     );
                 }
                 Some(Modifier::Critical { failure, point })

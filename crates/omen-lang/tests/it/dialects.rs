@@ -956,11 +956,36 @@ fn exact_probability_of_a_critical() {
     // Two marked terms are independent: 1 − (5/6)·(3/4).
     assert_eq!(criticals("omen", "1d6cs + 1d4cs"), (s("3/8"), None));
     assert_eq!(criticals("omen", "4d6cf+2"), (None, s("671/1296")));
-    // Not covered: a marked term inside a branch.
+    // A binding is rolled once, whatever the body does with it: 1 − (19/20)², and the condition of
+    // an `if` is rolled once too.
     assert_eq!(
-        criticals("omen", "if 1d2 = 1 then 1d6cs else 0"),
-        (None, None)
+        criticals("omen", "let a = 1d20cs; let b = 1d20cs; max(a, b) + a"),
+        (s("39/400"), None)
     );
+    assert_eq!(
+        criticals("omen", "if 1d20cs >= 10 then 1 else 0"),
+        (s("1/20"), None)
+    );
+    // Not covered, and the result says why: a marked term inside a branch or a function.
+    let why = |source: &str| {
+        let options = options("omen");
+        let checked = compile(source, &options).expect("compiles");
+        let r = exact(&checked.program, &options.limits).expect("exact");
+        assert_eq!((&r.criticals.success, &r.criticals.failure), (&None, &None));
+        r.criticals.not_computed
+    };
+    for source in [
+        "if 1d2 = 1 then 1d6cs else 0",
+        "fn f(x) = x + 1d6cs; f(1)",
+        "match 1d2 { 1 => 1d4cf, _ => 0 }",
+    ] {
+        assert!(
+            why(source).is_some_and(|w| w.contains("branch")),
+            "{source}"
+        );
+    }
+    assert!(why("(1d2)d6cs").is_some_and(|w| w.contains("rolled")));
+    assert_eq!(why("3d6"), None);
     assert_eq!(criticals("omen", "3d6"), (None, None));
 }
 

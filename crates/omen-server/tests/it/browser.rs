@@ -716,3 +716,89 @@ async fn a_scripts_parameters_become_inputs_that_update_the_odds_and_live_in_the
     assert_eq!(value_of(client, "param-3").await, "1");
     second.client.close().await.expect("close");
 }
+
+/// Opens the seed games' page at `fragment` and waits for it to draw what the rule set offers.
+async fn open_game(client: &Client, address: SocketAddr, name: &str) -> Value {
+    let rules = super::get(&super::app(), &format!("/api/v1/rules/{name}"), None)
+        .await
+        .json();
+    // A fresh load for each game (a fragment change alone is handled by the page, but a test of
+    // the page's first drawing wants the drawing from scratch).
+    client.goto("about:blank").await.expect("a blank page");
+    client
+        .goto(&format!("http://{address}/games#game={name}"))
+        .await
+        .expect("the games page");
+    wait_for(client, &format!("#game option[value={name}]")).await;
+    if !rules["analyses"].as_array().expect("analyses").is_empty() {
+        wait_for(client, ".analysis-output table").await;
+    }
+    if rules["schemas"].is_object() {
+        wait_for(client, "#sheet-problems p").await;
+    }
+    rules
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_seed_game_has_a_page_from_its_rule_set_that_axe_finds_accessible() {
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let browser = session(&driver).await;
+    let client = &browser.client;
+    for rules in omen_rules::registry() {
+        let name = rules.name();
+        let described = open_game(client, address, name).await;
+        let heading = client
+            .find(Locator::Id("description"))
+            .await
+            .expect("description")
+            .text()
+            .await
+            .expect("text");
+        assert!(
+            heading.starts_with(rules.description()),
+            "{heading:?} vs {:?}",
+            rules.description()
+        );
+        // One section per analysis, one disclosure per reference table.
+        let analyses = client
+            .find_all(Locator::Css("#analyses .analysis"))
+            .await
+            .expect("analyses");
+        assert_eq!(analyses.len(), rules.analyses().len(), "{name}");
+        let tables = client
+            .find_all(Locator::Css("#tables details"))
+            .await
+            .expect("tables");
+        assert_eq!(tables.len(), rules.tables().len(), "{name}");
+        if described["schemas"].is_object() {
+            // The example sheet of the schema is valid; the odds of its first rolling action show.
+            let verdict = wait_for(client, "#sheet-problems p").await;
+            assert!(
+                verdict.text().await.expect("text").starts_with('✓'),
+                "{name}: {:?}",
+                client
+                    .find(Locator::Id("sheet-problems"))
+                    .await
+                    .expect("problems")
+                    .text()
+                    .await
+            );
+            let odds = wait_for(client, "#odds > *").await;
+            let png = client.screenshot().await.expect("screenshot");
+            std::fs::write(screenshot_path(&format!("game-{name}.png")), png)
+                .expect("save the screenshot");
+            assert_eq!(
+                odds.attr("class").await.expect("class").as_deref(),
+                Some("odds-card"),
+                "{name}: {}",
+                odds.text().await.expect("text")
+            );
+        }
+        assert_accessible(client, &format!("the {name} page")).await;
+        let png = client.screenshot().await.expect("screenshot");
+        std::fs::write(screenshot_path(&format!("game-{name}.png")), png)
+            .expect("save the screenshot");
+    }
+    browser.client.close().await.expect("close");
+}
