@@ -135,6 +135,7 @@ mod stats;
 mod store;
 mod time;
 mod visibility;
+mod web_session;
 
 pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
@@ -163,3 +164,4 @@ pub use store::{
 };
 pub use time::{normalize_time, session_bounds};
 pub use visibility::{Actor, EntryOptions, ViewReport, Viewer, Visibility, verify_view};
+pub use web_session::WebSession;
