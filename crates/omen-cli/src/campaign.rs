@@ -306,9 +306,9 @@ pub enum LogCommand {
         after_help = "Examples:\n  omen log stats\n  omen log stats --char Jane --format json"
     )]
     Stats,
-    /// Are the dice fair? Each die's faces against a fair die's and each expression's results against
-    /// its exact distribution, by a chi-square test with a plain verdict, per session and for the
-    /// whole campaign.
+    /// Are the dice fair? Each die's faces against a fair die's, each expression's results against
+    /// its exact distribution and each rule-set action's against the odds it had, by an exact
+    /// multinomial test or a G-test with a plain verdict, per session and for the whole campaign.
     #[command(
         after_help = "Examples:\n  omen log fairness Ravenloft\n  omen log fairness Ravenloft --session 2026-11-23 --format json"
     )]

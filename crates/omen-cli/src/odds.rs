@@ -206,6 +206,8 @@ pub struct Odds<'a> {
     depth_limit: Shown,
     critical_success: Option<Shown>,
     critical_failure: Option<Shown>,
+    /// Why a program with critical marks has no P(critical) here.
+    critical_not_computed: Option<&'static str>,
     explode_depth: u64,
     /// How the expression was read, for the JSON report.
     reading: Option<&'a str>,
@@ -228,7 +230,19 @@ impl<'a> Odds<'a> {
                 Some(moments(&d.map(|&b| i64::from(b)), |n| Value::Bool(n != 0))),
                 modes(d, |&b| Value::Bool(b)),
             ),
-            ValueDistribution::Values(d) => (None, modes(d, Value::clone)),
+            ValueDistribution::Values(d) => (
+                // Numbers with fractions (real division) have moments too; labels and tuples do not.
+                result
+                    .distribution
+                    .number_statistics()
+                    .map(|stats| Moments {
+                        standard_deviation: stats.standard_deviation(),
+                        mean: stats.mean,
+                        variance: stats.variance,
+                        median: stats.median,
+                    }),
+                modes(d, Value::clone),
+            ),
         };
         Odds {
             expression,
@@ -239,6 +253,7 @@ impl<'a> Odds<'a> {
             depth_limit: Shown::of(&result.truncated.reduced()),
             critical_success: result.criticals.success.as_ref().map(Shown::of),
             critical_failure: result.criticals.failure.as_ref().map(Shown::of),
+            critical_not_computed: result.criticals.not_computed,
             explode_depth,
             reading: None,
         }
@@ -246,7 +261,7 @@ impl<'a> Odds<'a> {
 
     /// Labels and tuples read as text, so their column is aligned left; numbers and true/false right.
     fn outcomes_are_text(&self) -> bool {
-        matches!(self.distribution, ValueDistribution::Values(_))
+        matches!(self.distribution, ValueDistribution::Values(_)) && self.moments.is_none()
     }
 
     fn rows(&self) -> Box<dyn Iterator<Item = Row> + 'a> {
@@ -439,7 +454,8 @@ impl<'a> Odds<'a> {
 
     /// `{"expression", "outcomes": [{"outcome", "probability", "at_least", "at_most"}], "mean",
     /// "variance", "standard_deviation", "median", "mode", "expected_steps"?, "depth_limit_probability",
-    /// "critical_success_probability"?, "critical_failure_probability"?}`
+    /// "critical_success_probability"?, "critical_failure_probability"?,
+    /// "critical_probability_not_computed"?}`
     /// on one line: probabilities, mean and variance as reduced fraction strings, `mode` a list (ties),
     /// the standard deviation a float. Mean, variance, standard deviation and median are `null` for
     /// results that are not numbers or true/false; `expected_steps` is there only for `absorb(…)`.
@@ -460,6 +476,7 @@ impl<'a> Odds<'a> {
             depth_limit_probability: &self.depth_limit.fraction,
             critical_success_probability: self.critical_success.as_ref().map(|s| &*s.fraction),
             critical_failure_probability: self.critical_failure.as_ref().map(|s| &*s.fraction),
+            critical_probability_not_computed: self.critical_not_computed,
             reading: self.reading,
         };
         serde_json::to_writer(&mut *out, &report)?;
@@ -576,6 +593,9 @@ impl<'a> Odds<'a> {
                 stats.push((name, format!("{} ({})", shown.fraction, percent(shown))));
             }
         }
+        if let Some(reason) = self.critical_not_computed {
+            stats.push(("P(critical)", format!("not computed: {reason}")));
+        }
         if let Some(note) = self.depth_limit_note() {
             stats.push(("depth limit reached", note));
         }
@@ -632,6 +652,8 @@ struct JsonReport<'o, 'a> {
     critical_success_probability: Option<&'o str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     critical_failure_probability: Option<&'o str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    critical_probability_not_computed: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reading: Option<&'a str>,
 }

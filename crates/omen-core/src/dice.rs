@@ -259,6 +259,10 @@ pub fn chain_element(
     condition: Option<Condition>,
 ) -> Result<ChainElement, CoreError> {
     let decided = &prefixes[explode_at];
+    if steps.len() <= explode_at {
+        // No step changes a roll after the explosion is decided: each roll is its own value.
+        return Ok(decided.map(|&v| (condition.is_some_and(|c| c.holds(v)), v)));
+    }
     let mut parts = Vec::with_capacity(decided.len());
     for (v, w) in decided.entries() {
         let explodes = condition.is_some_and(|c| c.holds(*v));

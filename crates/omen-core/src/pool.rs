@@ -131,6 +131,28 @@ pub fn keep_sum(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Distribution<i64>, CoreError> {
+    keep_sum_with(
+        die,
+        n,
+        keep,
+        score,
+        limits,
+        budget,
+        &mut SumsBeyond::default(),
+    )
+}
+
+/// [`keep_sum`] with the sums of the faces beyond each face kept in `beyond` for the next call on
+/// the same die and score.
+fn keep_sum_with(
+    die: &Distribution<i64>,
+    n: usize,
+    keep: Keep,
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+    beyond: &mut SumsBeyond,
+) -> Result<Distribution<i64>, CoreError> {
     let keep = keep.for_pool(n);
     if !keep.is_one_sided() {
         return middle_sum(die, n, keep.run(n), score, limits, budget);
@@ -145,6 +167,13 @@ pub fn keep_sum(
     }
     if k == 1 {
         return extreme_of(die, n, highest, score, budget);
+    }
+    let keep_walk_estimate = keep_walk_cost(die, n, k, score);
+    if let Keep::DropLowest(d) | Keep::DropHighest(d) = keep {
+        let from_lowest = matches!(keep, Keep::DropLowest(_));
+        if drop_walk_cost(die, n, d, score) < keep_walk_estimate {
+            return drop_walk(die, n, d, from_lowest, score, limits, budget, beyond);
+        }
     }
     // Faces in walk order (from the kept end), with their scores and weights.
     let mut faces: Vec<(i64, &Weight)> =
@@ -271,6 +300,250 @@ pub fn keep_sum(
     debug_assert!(d.total() == &total);
     d.set_total(total);
     Ok(d)
+}
+
+/// The work of [`keep_sum`]'s walk from the kept end, as it prices it.
+fn keep_walk_cost(die: &Distribution<i64>, n: usize, k: usize, score: &dyn Fn(i64) -> i64) -> u128 {
+    let (smin, smax) = score_range(die, score);
+    let width = (smax as i128 - smin as i128) as u128;
+    let states: u128 = (0..k as u128)
+        .map(|c| (k as u128 - c) * (c * width + 1))
+        .sum();
+    let per_face = states + 2 * n as u128 + (k as u128) * (k as u128);
+    let (total_limbs, coef_limbs) = walk_limbs(die, n, k);
+    per_face * die.len() as u128 * total_limbs * coef_limbs.min(total_limbs)
+}
+
+/// The work of [`drop_walk`], priced the same way: for every face, a product for every count of
+/// dice dropped so far and every count showing the face, then for every count of dice left beyond
+/// it their sums added in. Building those sums pays as it goes, and only once for the walks that
+/// share them.
+fn drop_walk_cost(die: &Distribution<i64>, n: usize, d: usize, score: &dyn Fn(i64) -> i64) -> u128 {
+    let scores: Vec<i64> = die.outcomes().map(|&x| score(x)).collect();
+    let (total_limbs, coef_limbs) = walk_limbs(die, n, n);
+    let (n, d) = (n as u128, d as u128);
+    // From either end, the faces beyond face i are those after it.
+    let beyond_width = |i: usize, from_lowest: bool| -> u128 {
+        let beyond: Vec<i64> = if from_lowest {
+            scores[i + 1..].to_vec()
+        } else {
+            scores[..scores.len() - 1 - i].to_vec()
+        };
+        let lo = beyond.iter().min().copied().unwrap_or(0);
+        let hi = beyond.iter().max().copied().unwrap_or(0);
+        (hi as i128 - lo as i128) as u128
+    };
+    let walk = |from_lowest: bool| -> u128 {
+        (0..scores.len())
+            .map(|i| {
+                let width = beyond_width(i, from_lowest);
+                // The counts placed here (big products), then every sum of the dice left.
+                d * (n + 1) * 4 + (n - d + 1) * ((n - d) * width / 2 + 1)
+            })
+            .sum()
+    };
+    walk(true).max(walk(false)) * total_limbs * coef_limbs.min(total_limbs)
+}
+
+fn score_range(die: &Distribution<i64>, score: &dyn Fn(i64) -> i64) -> (i64, i64) {
+    let scores = die.outcomes().map(|&x| score(x));
+    let (lo, hi) = scores.fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    (lo, hi)
+}
+
+fn walk_limbs(die: &Distribution<i64>, n: usize, k: usize) -> (u128, u128) {
+    let total_limbs = crate::distribution::limbs_of(die.total().bits() * n as u64);
+    let coef_limbs = crate::distribution::limbs_of(
+        die.entries()
+            .iter()
+            .map(|(_, w)| w.bits())
+            .max()
+            .unwrap_or(1)
+            * k as u64
+            + n as u64,
+    );
+    (total_limbs, coef_limbs)
+}
+
+/// Σ score over `n` dice less the `d` lowest (or highest), walking the faces from the dropped end.
+///
+/// Until `d` dice are placed, every die placed is dropped, so the only state is how many are: a
+/// handful of numbers instead of the kept walk's (kept count, score sum) pairs, which is what makes
+/// dropping a few of many dice as fast as keeping a few. Once the count passes `d` at some face, the
+/// dice past it there are kept, and every die left shows a face beyond it: their sum is the sum of
+/// that many rolls of the faces beyond, computed once per face and count.
+#[allow(clippy::too_many_arguments)] // the walk's inputs and the tables it shares between calls
+fn drop_walk(
+    die: &Distribution<i64>,
+    n: usize,
+    d: usize,
+    from_lowest: bool,
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+    sums_beyond: &mut SumsBeyond,
+) -> Result<Distribution<i64>, CoreError> {
+    if std::env::var("DBGW").is_ok() {
+        eprintln!(
+            "drop_walk n={n} d={d} faces={} cost={}",
+            die.len(),
+            drop_walk_cost(die, n, d, score)
+        );
+    }
+    budget.spend_estimate(drop_walk_cost(die, n, d, score))?;
+    let k = n - d;
+    let mut faces: Vec<(i64, &Weight)> =
+        die.entries().iter().map(|(x, w)| (score(*x), w)).collect();
+    if !from_lowest {
+        faces.reverse();
+    }
+    let (smin, smax) = score_range(die, score);
+    let width = (smax as i128 - smin as i128) as u128;
+    limits.check_outcomes(width * k as u128 + 1)?;
+    limits.check_states(d as u128 + (n as u128 + 1) * (width * n as u128 + 1))?;
+    let total = num_traits::pow(die.total().clone(), n);
+    let limbs = (total.bits() as usize).div_ceil(64) + 1;
+    let out_lo = smin.checked_mul(k as i64).ok_or(CoreError::Overflow)?;
+    let mut out = vec![0u64; (width as usize * k + 1) * limbs];
+    // binomials[c][j] = C(n − c, j): the rows the walk uses, one per count dropped so far.
+    let binomials: Vec<Vec<Weight>> = (0..d)
+        .map(|c| {
+            let m = n - c;
+            let mut row = Vec::with_capacity(m + 1);
+            let mut b = Weight::one();
+            for j in 0..=m {
+                row.push(b.clone());
+                b = b * (m - j) / (j + 1);
+            }
+            row
+        })
+        .collect();
+    // state[c]: the weight of having placed (and dropped) c < d dice so far.
+    let mut state: Vec<Weight> = vec![Weight::zero(); d];
+    state[0] = Weight::one();
+    for (i, &(s_i, w_i)) in faces.iter().enumerate() {
+        let last = i + 1 == faces.len();
+        // above[r]: the weights of the score sums of r dice showing faces beyond this one, dense
+        // from r·(lowest score beyond).
+        let beyond = &faces[i + 1..];
+        let beyond_lo = beyond.iter().map(|f| f.0).min().unwrap_or(0);
+        let above = sums_beyond.rows(from_lowest, i, beyond, beyond_lo, n - d, limits, budget)?;
+        let w_pow: Vec<Weight> = (0..=n)
+            .scan(Weight::one(), |p, _| {
+                let cur = p.clone();
+                *p *= w_i;
+                Some(cur)
+            })
+            .collect();
+        let mut next: Vec<Weight> = vec![Weight::zero(); d];
+        // finished[r]: the weight of having dropped d dice by this face with r dice left, all
+        // beyond it. The kept dice here are then n − d − r, whatever the way there.
+        let mut finished: Vec<Weight> = vec![Weight::zero(); n - d + 1];
+        for c in 0..d {
+            if state[c].is_zero() {
+                continue;
+            }
+            let m = n - c;
+            for j in 0..=m {
+                let coef = &state[c] * &binomials[c][j] * &w_pow[j];
+                if c + j < d {
+                    // Still dropping: the other m − j dice show faces beyond this one.
+                    if !last {
+                        next[c + j] += coef;
+                    }
+                    continue;
+                }
+                finished[m - j] += coef;
+            }
+        }
+        for (rest, weight) in finished.iter().enumerate() {
+            if weight.is_zero() || (rest > 0 && beyond.is_empty()) {
+                continue; // nothing here, or no face left for the rest
+            }
+            let kept_here = (n - d - rest) as i64 * s_i;
+            let base = kept_here + rest as i64 * beyond_lo - out_lo;
+            let weight = weight.to_u64_digits();
+            for (at, w) in above[rest].iter().enumerate() {
+                if w.is_empty() {
+                    continue;
+                }
+                let o = (base as usize + at) * limbs;
+                mul_add(&mut out[o..o + limbs], w, trimmed(&weight));
+            }
+        }
+        state = next;
+    }
+    let entries = out
+        .chunks_exact(limbs)
+        .enumerate()
+        .map(|(i, w)| (out_lo + i as i64, Weight::from_slice(&to_u32_digits(w))))
+        .collect();
+    let mut d = Distribution::from_sorted_unchecked(entries)?;
+    debug_assert!(d.total() == &total);
+    d.set_total(total);
+    Ok(d)
+}
+
+/// The weights of the score sums of r dice showing the faces beyond face i (in walk order), as
+/// trimmed limbs, for every r built so far: shared by the drop walks over one die and score.
+#[derive(Default)]
+struct SumsBeyond {
+    /// Per direction (from the highest, from the lowest), per face: the rows for r = 0, 1, ….
+    tables: [Vec<Vec<Vec<Vec<u64>>>>; 2],
+}
+
+impl SumsBeyond {
+    #[allow(clippy::too_many_arguments)] // one table's place, its faces, and the limits it pays
+    fn rows(
+        &mut self,
+        from_lowest: bool,
+        face: usize,
+        beyond: &[(i64, &Weight)],
+        beyond_lo: i64,
+        up_to: usize,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<&[Vec<Vec<u64>>], CoreError> {
+        let table = &mut self.tables[usize::from(from_lowest)];
+        if table.len() <= face {
+            table.resize(face + 1, Vec::new());
+        }
+        let rows = &mut table[face];
+        if rows.is_empty() {
+            rows.push(vec![vec![1]]);
+        }
+        if beyond.is_empty() {
+            return Ok(rows);
+        }
+        let beyond_hi = beyond.iter().map(|f| f.0).max().unwrap_or(0);
+        let width = (beyond_hi - beyond_lo) as usize;
+        while rows.len() <= up_to {
+            let r = rows.len();
+            limits.check_outcomes((r * width + 1) as u128)?;
+            let prev = &rows[r - 1];
+            let limbs = prev.iter().map(Vec::len).max().unwrap_or(1)
+                + beyond
+                    .iter()
+                    .map(|(_, w)| w.bits() as usize / 64 + 1)
+                    .max()
+                    .unwrap_or(1)
+                + 1;
+            budget.spend_estimate((prev.len() * beyond.len() * limbs) as u128 + 64)?;
+            let mut row = vec![vec![0u64; limbs]; r * width + 1];
+            for (at, w) in prev.iter().enumerate() {
+                if w.is_empty() {
+                    continue;
+                }
+                for &(s, fw) in beyond {
+                    let target = &mut row[at + (s - beyond_lo) as usize];
+                    mul_add(target, w, trimmed(&fw.to_u64_digits()));
+                }
+            }
+            let row = row.into_iter().map(|x| trimmed(&x).to_vec()).collect();
+            rows.push(row);
+        }
+        Ok(rows)
+    }
 }
 
 /// Σ score over a middle run of `n` dice: after sorting, the lowest `run.0` are dropped, the next
@@ -516,6 +789,7 @@ pub fn exploding_keep_sum(
     }
     let mut sums: std::collections::HashMap<(bool, usize), Distribution<i64>> =
         std::collections::HashMap::new();
+    let (mut upper_beyond, mut lower_beyond) = (SumsBeyond::default(), SumsBeyond::default());
     let mut parts = Vec::with_capacity(groups.len());
     for ((on_upper, count, partial), wholes) in groups {
         let (partial_die, whole_die) = if on_upper {
@@ -523,7 +797,20 @@ pub fn exploding_keep_sum(
         } else {
             (lower, upper)
         };
-        let kept = keep_sum(partial_die, count, partial.keep(), score, limits, budget)?;
+        let shared = if on_upper {
+            &mut upper_beyond
+        } else {
+            &mut lower_beyond
+        };
+        let kept = keep_sum_with(
+            partial_die,
+            count,
+            partial.keep(),
+            score,
+            limits,
+            budget,
+            shared,
+        )?;
         let mut mixed = Vec::with_capacity(wholes.len());
         let mut group_weight = Weight::zero();
         for (w, whole) in wholes {
@@ -799,6 +1086,136 @@ mod tests {
                         .unwrap();
                         assert_eq!(seq, got, "sequential {n}d{sides} {keep:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// The walk from the dropped end against brute force and the walk from the kept end, for sums
+    /// and for counts (a score that is not monotonic in the face).
+    #[test]
+    fn drop_walk_matches_brute_force_and_the_keep_walk() {
+        let limits = Limits::default();
+        for sides in [1, 2, 3, 5] {
+            // Shared by every walk over this die with the identity score, as pools share it.
+            let mut shared = SumsBeyond::default();
+            for n in 1..=5 {
+                for d in 1..n {
+                    for from_lowest in [true, false] {
+                        let die = Distribution::die(sides).unwrap();
+                        let keep = if from_lowest {
+                            Keep::DropLowest(d)
+                        } else {
+                            Keep::DropHighest(d)
+                        };
+                        let walked = drop_walk(
+                            &die,
+                            n,
+                            d,
+                            from_lowest,
+                            &|x| x,
+                            &limits,
+                            &mut limits.budget(),
+                            &mut shared,
+                        )
+                        .unwrap();
+                        assert_eq!(walked, brute_keep(sides, n, keep), "{n}d{sides} {keep:?}");
+                        let count = |x: i64| i64::from(x == 2) - i64::from(x == sides);
+                        let walked = drop_walk(
+                            &die,
+                            n,
+                            d,
+                            from_lowest,
+                            &count,
+                            &limits,
+                            &mut limits.budget(),
+                            &mut SumsBeyond::default(),
+                        )
+                        .unwrap();
+                        let units = vec![Unit::single(&die); n];
+                        let seq = sequential_keep_sum(
+                            &units,
+                            keep,
+                            &count,
+                            &limits,
+                            &mut limits.budget(),
+                        )
+                        .unwrap();
+                        assert_eq!(walked, seq, "counted {n}d{sides} {keep:?}");
+                    }
+                }
+            }
+        }
+        // Uneven weights.
+        let die = Distribution::from_weights([
+            (1, Weight::from(3u32)),
+            (4, Weight::from(1u32)),
+            (6, Weight::from(2u32)),
+        ])
+        .unwrap();
+        for d in 1..4 {
+            let walked = drop_walk(
+                &die,
+                4,
+                d,
+                true,
+                &|x| x,
+                &limits,
+                &mut limits.budget(),
+                &mut SumsBeyond::default(),
+            )
+            .unwrap();
+            let units = vec![Unit::single(&die); 4];
+            let seq = sequential_keep_sum(
+                &units,
+                Keep::DropLowest(d),
+                &|x| x,
+                &limits,
+                &mut limits.budget(),
+            )
+            .unwrap();
+            assert_eq!(walked, seq);
+        }
+    }
+
+    /// `9d20!>=18dl9<=19` in small: exploding dice whose pools drop a few of many rolls, counted
+    /// (the walk from the dropped end, its sums shared between pools), against the sequential
+    /// program that adds one roll at a time.
+    #[test]
+    fn exploding_pools_dropping_a_few_of_many_match_the_sequential_program() {
+        use crate::dice::{Compare, Condition};
+        let limits = Limits::default();
+        let element = Distribution::die(10)
+            .unwrap()
+            .map(|&x| (Condition::new(Compare::Ge, 8).holds(x), x));
+        for (n, depth, drop) in [(6, 3, 4), (5, 4, 2), (4, 3, 3)] {
+            for counting in [true, false] {
+                let score = |x: i64| if counting { i64::from(x <= 9) } else { x };
+                for keep in [Keep::DropLowest(drop), Keep::DropHighest(drop)] {
+                    let fast = exploding_keep_sum(
+                        &element,
+                        n,
+                        depth,
+                        keep,
+                        &score,
+                        &limits,
+                        &mut limits.budget(),
+                    )
+                    .unwrap()
+                    .expect("ordered kinds");
+                    let unit = Unit {
+                        element: element.clone(),
+                        depth,
+                    };
+                    let slow = sequential_keep_sum(
+                        &vec![unit; n],
+                        keep,
+                        &score,
+                        &limits,
+                        &mut limits.budget(),
+                    )
+                    .unwrap();
+                    assert_eq!(fast, slow, "{n}d10!>=8 depth {depth} {keep:?} {counting}");
                 }
             }
         }

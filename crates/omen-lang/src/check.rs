@@ -4,6 +4,7 @@
 use omen_core::{Compare, Condition, CoreError, Die, DieStep, Keep, Limits, step_prefixes};
 
 use crate::diagnostic::Diagnostic;
+use crate::number::Rounding;
 use crate::program::{
     DiceNode, Function, GroupNode, Node, NodeKind, Pattern, PointTarget, ProcessQuery, Program,
     SidesNode, Type,
@@ -33,6 +34,7 @@ const BUILTINS: &[(&str, Option<usize>)] = &[
     ("round", Some(1)),
     ("sign", Some(1)),
     ("pow", Some(2)),
+    ("div", Some(2)),
     ("after", Some(3)),
     ("absorb", Some(2)),
     ("stationary", Some(2)),
@@ -488,7 +490,7 @@ impl Checker<'_> {
                         .with_help("arithmetic works on numbers only"),
                     );
                 }
-                if matches!(op, BinOp::Div | BinOp::Mod)
+                if matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quotient)
                     && matches!(r.kind, NodeKind::Const(Value::Int(0)))
                 {
                     return self.error(core_diagnostic(&CoreError::DivisionByZero, r.span));
@@ -699,7 +701,7 @@ impl Checker<'_> {
         if matches!(f, "after" | "absorb" | "stationary") {
             return self.process(span, f, args);
         }
-        if matches!(f, "floor" | "ceil" | "round" | "sign" | "pow") {
+        if matches!(f, "floor" | "ceil" | "round" | "sign" | "pow" | "div") {
             return self.numeric_call(span, f, args);
         }
         let nodes: Vec<Option<Node>> = args.iter().map(|a| self.expr(a)).collect();
@@ -717,9 +719,10 @@ impl Checker<'_> {
         Self::node(span, Type::Int, kind)
     }
 
-    /// `floor`, `ceil`, `round` (of a division: values are whole numbers, so only a division has a
-    /// fraction to round), `sign` and `pow`, lowered to arithmetic both interpreters already run.
-    /// `round` rounds halves up, as the rollers that have it do.
+    /// `floor`, `ceil`, `round`, `sign`, `pow` and `div`. Of a division written with `/` (which rounds
+    /// down), `ceil(a / b)` and `round(a / b)` say how its fraction goes, lowered to arithmetic on whole
+    /// numbers; of anything else they round the number, a fraction from `div` included. `round` rounds
+    /// halves up (towards +∞), as JavaScript's `Math.round` behind Roll20's and Foundry's does.
     fn numeric_call(&mut self, span: Span, f: &str, args: &[Expr]) -> Option<Node> {
         let int = |n: i64| Node {
             span,
@@ -790,22 +793,32 @@ impl Checker<'_> {
         }
         let mut nodes = nodes.into_iter();
         let x = nodes.next().expect("one argument");
-        Some(match f {
-            "sign" => Node {
+        let how = match f {
+            "pow" | "div" => {
+                let op = if f == "pow" {
+                    BinOp::Pow
+                } else {
+                    BinOp::Quotient
+                };
+                let y = nodes.next().expect("two arguments");
+                if op == BinOp::Quotient && matches!(y.kind, NodeKind::Const(Value::Int(0))) {
+                    return self.error(core_diagnostic(&CoreError::DivisionByZero, y.span));
+                }
+                return Some(binary(op, x, y));
+            }
+            "sign" => Rounding::Sign,
+            "floor" => Rounding::Floor,
+            "ceil" => Rounding::Ceil,
+            _ => Rounding::Nearest,
+        };
+        Some(match x.kind {
+            // A whole number is its own floor, ceiling and rounding.
+            NodeKind::Const(Value::Int(n)) if how != Rounding::Sign => int(n),
+            _ => Node {
                 span,
                 ty: Type::Int,
-                kind: NodeKind::Min(vec![
-                    Node {
-                        span,
-                        ty: Type::Int,
-                        kind: NodeKind::Max(vec![x, int(-1)]),
-                    },
-                    int(1),
-                ]),
+                kind: NodeKind::Round(how, Box::new(x)),
             },
-            "pow" => binary(BinOp::Pow, x, nodes.next().expect("two arguments")),
-            // A whole number is its own floor, ceiling and rounding.
-            _ => Node { span, ..x },
         })
     }
 

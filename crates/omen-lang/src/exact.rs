@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+mod joint;
+
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::Ratio;
@@ -18,6 +20,7 @@ use omen_core::{
 
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
+use crate::number::{self, NumberError};
 use crate::program::{
     DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
 };
@@ -84,12 +87,28 @@ pub struct ExactResult {
 
 /// The probabilities of the critical marks (`cs`, `cf`) a roll's transcript can show: `None` where the
 /// program has no such mark, or one this computation does not cover (a mark inside a function, a
-/// branch or a `let`, or on dice whose count or sides are rolled).
+/// branch or a `let`, or on dice whose count or sides are rolled); then `not_computed` says why.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Criticals {
     pub success: Option<Probability>,
     pub failure: Option<Probability>,
+    /// Why the program's critical marks have no probability here, for the output to say so.
+    pub not_computed: Option<&'static str>,
 }
+
+impl Criticals {
+    fn not_computed(reason: &'static str) -> Self {
+        Criticals {
+            not_computed: Some(reason),
+            ..Criticals::default()
+        }
+    }
+}
+
+/// The marks are somewhere a roll may reach any number of times, or not at all.
+const MARKS_IN_BRANCHES: &str = "the marked dice are inside a function, a branch of `if` or `match`, \
+    or a process, where a roll may roll them several times or not at all; P(critical) is given for \
+    marked dice that every roll rolls once";
 
 fn marked(dice: &DiceNode) -> bool {
     dice.critical_success.is_some() || dice.critical_failure.is_some()
@@ -104,6 +123,7 @@ fn any_marked(node: &Node) -> bool {
         NodeKind::Let { value, body, .. } => vec![value, body],
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
+        | NodeKind::Round(_, x)
         | NodeKind::Label(_, x)
         | NodeKind::Field(x, _)
         | NodeKind::Not(x) => vec![x],
@@ -126,7 +146,8 @@ fn any_marked(node: &Node) -> bool {
 }
 
 /// The marked dice terms under `node`, each rolled exactly once per run of the program; `false` when
-/// a marked term is rolled any other number of times (in a branch, a binding, a call).
+/// a marked term may be rolled any other number of times (in a branch, a function, a process). Both
+/// interpreters evaluate both sides of `and`/`or` and a binding's value once.
 fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
     let children: Vec<&Node> = match &node.kind {
         NodeKind::Dice(d) => {
@@ -136,9 +157,24 @@ fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
             return !any_marked(&d.count);
         }
         NodeKind::Group(g) => g.members.iter().collect(),
-        NodeKind::Neg(x) | NodeKind::Abs(x) | NodeKind::Label(_, x) => vec![x],
-        NodeKind::Binary(_, a, b) | NodeKind::Compare(_, a, b) => vec![a, b],
+        NodeKind::Neg(x) | NodeKind::Abs(x) | NodeKind::Round(_, x) | NodeKind::Label(_, x) => {
+            vec![x]
+        }
+        NodeKind::Field(x, _) | NodeKind::Not(x) => vec![x],
+        NodeKind::Binary(_, a, b)
+        | NodeKind::Compare(_, a, b)
+        | NodeKind::And(a, b)
+        | NodeKind::Or(a, b) => vec![a, b],
         NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) => xs.iter().collect(),
+        // A binding's value is rolled once per run, whatever the body does with it.
+        NodeKind::Let { value, body, .. } => vec![value, body],
+        // The condition is rolled once; a branch only sometimes.
+        NodeKind::If(c, a, b) => {
+            return marked_once(c, out) && !any_marked(a) && !any_marked(b);
+        }
+        NodeKind::Match(x, arms) => {
+            return marked_once(x, out) && !arms.iter().any(|(_, n)| any_marked(n));
+        }
         _ => return !any_marked(node),
     };
     children.into_iter().all(|c| marked_once(c, out))
@@ -155,7 +191,7 @@ fn criticals(
     if program.functions.iter().any(|f| any_marked(&f.body))
         || !marked_once(&program.root, &mut terms)
     {
-        return Ok(Criticals::default());
+        return Ok(Criticals::not_computed(MARKS_IN_BRANCHES));
     }
     let one = || Probability::from_integer(1u32.into());
     let mut none: [Option<Probability>; 2] = [None, None];
@@ -163,10 +199,15 @@ fn criticals(
         let (NodeKind::Const(Value::Int(count)), SidesNode::Fixed(die)) =
             (&dice.count.kind, &dice.sides)
         else {
-            return Ok(Criticals::default());
+            return Ok(Criticals::not_computed(
+                "the number or the sides of the marked dice are rolled; P(critical) is given for \
+                 marked dice whose count and sides are known before rolling",
+            ));
         };
         if !dice.points.is_empty() {
-            return Ok(Criticals::default());
+            return Ok(Criticals::not_computed(
+                "a point of the marked dice is a name, known only when the program runs",
+            ));
         }
         let spec = pool_spec(dice, die.clone(), *count, limits, dice.count.span)?;
         let faces = die.distribution();
@@ -188,6 +229,7 @@ fn criticals(
     Ok(Criticals {
         success: success.map(|p| one() - p),
         failure: failure.map(|p| one() - p),
+        not_computed: None,
     })
 }
 
@@ -284,7 +326,23 @@ pub(crate) fn kind_error(span: Span, what: &str, want: &str, got: &Value) -> Dia
 fn ints(d: &Distribution<Value>, span: Span, what: &str) -> Result<Distribution<i64>, Diagnostic> {
     d.try_map(|v| match v {
         Value::Int(x) => Ok(*x),
-        other => Err(kind_error(span, what, "a number", other)),
+        other => Err(kind_error(span, what, "a whole number", other)),
+    })
+}
+
+/// The distribution of `f(X)` for a function of one number (`-x`, `abs`, `floor`, …).
+fn map_number(
+    d: &Distribution<Value>,
+    operand: Span,
+    what: &str,
+    whole: Span,
+    f: impl Fn(&Value) -> Result<Value, NumberError>,
+) -> Result<Distribution<Value>, Diagnostic> {
+    d.try_map(|v| {
+        f(v).map_err(|e| match e {
+            NumberError::NotNumber { got, .. } => kind_error(operand, what, "a number", &got),
+            e => e.diagnostic(what, operand, operand, whole),
+        })
     })
 }
 
@@ -385,6 +443,39 @@ impl Evaluator<'_> {
         })
     }
 
+    /// `l op r` where an operand can be a fraction, or for real division: outcome by outcome, with
+    /// the arithmetic of [`number`].
+    fn fractions(
+        &mut self,
+        op: BinOp,
+        (a, l): (&Eval, &Node),
+        (b, r): (&Eval, &Node),
+        span: Span,
+    ) -> Result<Eval, Diagnostic> {
+        if matches!(op, BinOp::Quotient | BinOp::Div | BinOp::Mod)
+            && !b.dist.weight(&Value::Int(0)).is_zero()
+        {
+            return Err(core_diagnostic(&CoreError::DivisionByZero, r.span));
+        }
+        let mut err = None;
+        let d = a
+            .dist
+            .combine(&b.dist, self.budget, |x, y| {
+                Ok(number::binary(op, x, y).unwrap_or_else(|e| {
+                    err.get_or_insert(e);
+                    Value::Int(0)
+                }))
+            })
+            .map_err(|e| core_diagnostic(&e, span))?;
+        if let Some(e) = err {
+            return Err(e.diagnostic(&format!("`{}`", op.symbol()), l.span, r.span, span));
+        }
+        self.limits
+            .check_outcomes(d.len() as u128)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        Ok(Eval::plain(d, either(&a.truncated, &b.truncated)))
+    }
+
     fn eval(&mut self, node: &Node) -> Result<Eval, Diagnostic> {
         if self.nesting >= crate::MAX_NESTING {
             return Err(crate::nesting_error(node.span));
@@ -413,6 +504,9 @@ impl Evaluator<'_> {
             NodeKind::Let {
                 slot, value, body, ..
             } => {
+                if let Some(r) = self.joint_bindings(node) {
+                    return r;
+                }
                 let v = self.eval(value)?;
                 let mut r = self.branch(&v.dist, span, |ev, x| {
                     ev.env.truncate(*slot);
@@ -427,19 +521,17 @@ impl Evaluator<'_> {
             NodeKind::Label(_, inner) => self.eval(inner),
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
                 let e = self.eval(inner)?;
-                let d = ints(&e.dist, inner.span, "the operand")?;
-                let neg = matches!(node.kind, NodeKind::Neg(_));
-                let d = d
-                    .try_map(|x| {
-                        if neg {
-                            x.checked_neg()
-                        } else {
-                            x.checked_abs()
-                        }
-                        .ok_or(CoreError::Overflow)
-                    })
-                    .map_err(at)?;
-                Ok(Eval::plain(from_ints(&d), e.truncated))
+                let abs = matches!(node.kind, NodeKind::Abs(_));
+                let d = map_number(&e.dist, inner.span, "the operand", span, |x| {
+                    number::negate(x, abs)
+                })?;
+                Ok(Eval::plain(d, e.truncated))
+            }
+            NodeKind::Round(how, inner) => {
+                let e = self.eval(inner)?;
+                let what = format!("the argument of `{}`", how.name());
+                let d = map_number(&e.dist, inner.span, &what, span, |x| number::round(*how, x))?;
+                Ok(Eval::plain(d, e.truncated))
             }
             NodeKind::Binary(op, l, r) => {
                 let a = self.eval(l)?;
@@ -452,6 +544,11 @@ impl Evaluator<'_> {
                             &format!("the {side} side of `{}`", op_symbol(*op)),
                         )
                     };
+                let whole =
+                    |d: &Distribution<Value>| d.outcomes().all(|v| matches!(v, Value::Int(_)));
+                if *op == BinOp::Quotient || !whole(&a.dist) || !whole(&b.dist) {
+                    return self.fractions(*op, (&a, l), (&b, r), span);
+                }
                 let (x, y) = (side(&a, l, "left")?, side(&b, r, "right")?);
                 let d = match op {
                     BinOp::Add => x.add(&y, self.limits, self.budget),
@@ -472,7 +569,7 @@ impl Evaluator<'_> {
                             Ok(Integer::div_floor(p, q))
                         })
                     }
-                    BinOp::Mod | BinOp::Pow => {
+                    BinOp::Mod | BinOp::Pow | BinOp::Quotient => {
                         x.combine(&y, self.budget, |p, q| op.apply_extra(*p, *q))
                     }
                 }
@@ -485,15 +582,15 @@ impl Evaluator<'_> {
             }
             NodeKind::Min(args) | NodeKind::Max(args) => {
                 let is_min = matches!(node.kind, NodeKind::Min(_));
-                let mut acc: Option<(Distribution<i64>, Probability)> = None;
+                let mut acc: Option<(Distribution<Value>, Probability)> = None;
                 for a in args {
                     let e = self.eval(a)?;
-                    let d = ints(&e.dist, a.span, "an argument")?;
+                    let d = map_number(&e.dist, a.span, "an argument", span, |v| Ok(v.clone()))?;
                     acc = Some(match acc {
                         None => (d, e.truncated),
                         Some((acc, t)) => (
                             acc.combine(&d, self.budget, |x, y| {
-                                Ok(if is_min { *x.min(y) } else { *x.max(y) })
+                                Ok(if is_min { x.min(y) } else { x.max(y) }.clone())
                             })
                             .map_err(at)?,
                             either(&t, &e.truncated),
@@ -501,7 +598,7 @@ impl Evaluator<'_> {
                     });
                 }
                 let (d, t) = acc.expect("checked: at least one argument");
-                Ok(Eval::plain(from_ints(&d), t))
+                Ok(Eval::plain(d, t))
             }
             NodeKind::Compare(op, l, r) => {
                 let a = self.eval(l)?;

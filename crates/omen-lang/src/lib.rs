@@ -24,6 +24,7 @@
 pub mod check;
 pub mod diagnostic;
 pub mod exact;
+pub mod number;
 pub mod program;
 pub mod sample;
 pub mod span;

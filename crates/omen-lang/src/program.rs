@@ -7,6 +7,7 @@
 
 use omen_core::{Compare, Condition, Die, DieStep, Keep};
 
+use crate::number::Rounding;
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
@@ -14,6 +15,7 @@ use crate::value::Value;
 /// What is known about a node's value before running it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Type {
+    /// A number: whole, or a fraction where real division or a decimal made one.
     Int,
     Bool,
     Text,
@@ -41,7 +43,7 @@ impl Type {
 
     pub fn of(value: &Value) -> Type {
         match value {
-            Value::Int(_) => Type::Int,
+            Value::Int(_) | Value::Ratio(_) => Type::Int,
             Value::Bool(_) => Type::Bool,
             Value::Text(_) => Type::Text,
             Value::Tuple(_) => Type::Tuple,
@@ -109,6 +111,8 @@ pub enum NodeKind {
     Min(Vec<Node>),
     Max(Vec<Node>),
     Abs(Box<Node>),
+    /// `floor`, `ceil`, `round`, `sign` of a number: a whole number.
+    Round(Rounding, Box<Node>),
     Label(String, Box<Node>),
     Tuple(Vec<Node>),
     Field(Box<Node>, usize),
@@ -144,8 +148,8 @@ impl Pattern {
         match (self, v) {
             (Pattern::Any, _) => true,
             (Pattern::Value(p), v) => p == v,
-            (Pattern::Range(lo, hi), Value::Int(x)) => {
-                lo.is_none_or(|lo| *x >= lo) && hi.is_none_or(|hi| *x <= hi)
+            (Pattern::Range(lo, hi), x) if x.is_number() => {
+                lo.is_none_or(|lo| *x >= Value::Int(lo)) && hi.is_none_or(|hi| *x <= Value::Int(hi))
             }
             (Pattern::Range(..), _) => false,
             (Pattern::Tuple(ps), Value::Tuple(vs)) => {

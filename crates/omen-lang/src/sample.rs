@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 
-use num_integer::Integer;
 use omen_core::{
     Budget, CoreError, Die, DieSource, Limits, Mark, PoolRoll, RolledDie, SAMPLE_DIE_COST,
     SAMPLE_STEP_COST, select_kept,
@@ -14,11 +13,11 @@ use crate::diagnostic::Diagnostic;
 use crate::exact::{
     call_distribution, compare_values, field, kind_error, pool_spec, recursion_error,
 };
+use crate::number::{self, NumberError};
 use crate::program::{
     DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
 };
 use crate::span::Span;
-use crate::syntax::ast::BinOp;
 use crate::value::Value;
 
 /// One node of a roll's result tree, mirroring the program.
@@ -211,7 +210,15 @@ struct Sampler<'a> {
 fn int(node: &RollNode, what: &str) -> Result<i64, Diagnostic> {
     match &node.value {
         Value::Int(n) => Ok(*n),
-        other => Err(kind_error(node.span, what, "a number", other)),
+        other => Err(kind_error(node.span, what, "a whole number", other)),
+    }
+}
+
+/// The error of a function of one number, at its operand.
+fn unary_error(e: NumberError, operand: &RollNode, what: &str, whole: Span) -> Diagnostic {
+    match e {
+        NumberError::NotNumber { got, .. } => kind_error(operand.span, what, "a number", &got),
+        e => e.diagnostic(what, operand.span, operand.span, whole),
     }
 }
 
@@ -239,7 +246,6 @@ impl Sampler<'_> {
 
     fn node_inner(&mut self, node: &Node) -> Result<RollNode, Diagnostic> {
         let span = node.span;
-        let at = |e: CoreError| core_diagnostic(&e, span);
         let (value, kind) = match &node.kind {
             NodeKind::Const(v) => (v.clone(), RollKind::Constant),
             NodeKind::Var(slot, name) => (
@@ -279,15 +285,11 @@ impl Sampler<'_> {
             }
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
                 let inner = self.node(inner)?;
-                let x = int(&inner, "the operand")?;
                 let neg = matches!(node.kind, NodeKind::Neg(_));
-                let v = if neg {
-                    x.checked_neg()
-                } else {
-                    x.checked_abs()
-                };
+                let v = number::negate(&inner.value, !neg)
+                    .map_err(|e| unary_error(e, &inner, "the operand", span))?;
                 (
-                    Value::Int(v.ok_or(CoreError::Overflow).map_err(at)?),
+                    v,
                     if neg {
                         RollKind::Unary {
                             op: "-",
@@ -301,26 +303,27 @@ impl Sampler<'_> {
                     },
                 )
             }
+            NodeKind::Round(how, inner) => {
+                let inner = self.node(inner)?;
+                let what = format!("the argument of `{}`", how.name());
+                let v = number::round(*how, &inner.value)
+                    .map_err(|e| unary_error(e, &inner, &what, span))?;
+                (
+                    v,
+                    RollKind::Call {
+                        function: how.name(),
+                        args: vec![inner],
+                    },
+                )
+            }
             NodeKind::Binary(op, l, r) => {
                 let l = self.node(l)?;
                 let r = self.node(r)?;
                 let sym = op.symbol();
-                let a = int(&l, &format!("the left side of `{sym}`"))?;
-                let b = int(&r, &format!("the right side of `{sym}`"))?;
-                let v = match op {
-                    BinOp::Add => a.checked_add(b),
-                    BinOp::Sub => a.checked_sub(b),
-                    BinOp::Mul => a.checked_mul(b),
-                    BinOp::Div => {
-                        if b == 0 {
-                            return Err(core_diagnostic(&CoreError::DivisionByZero, r.span));
-                        }
-                        (a != i64::MIN || b != -1).then(|| Integer::div_floor(&a, &b))
-                    }
-                    BinOp::Mod | BinOp::Pow => Some(op.apply_extra(a, b).map_err(at)?),
-                };
+                let v = number::binary(*op, &l.value, &r.value)
+                    .map_err(|e| e.diagnostic(&format!("`{sym}`"), l.span, r.span, span))?;
                 (
-                    Value::Int(v.ok_or(CoreError::Overflow).map_err(at)?),
+                    v,
                     RollKind::Binary {
                         op: sym,
                         left: Box::new(l),
@@ -372,17 +375,15 @@ impl Sampler<'_> {
                     .iter()
                     .map(|a| self.node(a))
                     .collect::<Result<_, _>>()?;
-                let values: Vec<i64> = args
-                    .iter()
-                    .map(|a| int(a, "an argument"))
-                    .collect::<Result<_, _>>()?;
-                let v = if is_min {
-                    values.iter().min()
-                } else {
-                    values.iter().max()
-                };
+                for a in &args {
+                    if !a.value.is_number() {
+                        return Err(kind_error(a.span, "an argument", "a number", &a.value));
+                    }
+                }
+                let values = args.iter().map(|a| &a.value);
+                let v = if is_min { values.min() } else { values.max() };
                 (
-                    Value::Int(*v.expect("checked: at least one argument")),
+                    v.expect("checked: at least one argument").clone(),
                     RollKind::Call {
                         function: if is_min { "min" } else { "max" },
                         args,

@@ -440,6 +440,10 @@ impl RuleSet for Hprpg {
     fn describe(&self) -> &'static Description {
         &DESCRIPTION
     }
+
+    fn analyses(&self) -> &'static [crate::analysis::Analysis] {
+        ANALYSES
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1771,3 +1775,74 @@ mod tests {
         assert_eq!(percent_cell(&ratio(1, 12)), "8.3");
     }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Appendix 10 for any DV and catastrophe range, as an analysis (003-M10).
+
+/// The inputs of the `appendix-10` analysis.
+#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeTableInputs {
+    /// The DV as given (2..12); a catastrophe range reaching it raises it (003-M4).
+    #[serde(default = "standard_difficulty")]
+    #[schemars(range(min = 2, max = 12))]
+    pub difficulty: i64,
+    /// The catastrophe range 1..X (X = 1 by default, 3 with a Broken Wand; 0 for none).
+    #[serde(default = "one")]
+    #[schemars(range(min = 0, max = 11))]
+    pub catastrophe_range: i64,
+}
+
+fn standard_difficulty() -> i64 {
+    8
+}
+
+fn one() -> i64 {
+    1
+}
+
+fn outcome_table(
+    inputs: &serde_json::Value,
+    _limits: &Limits,
+) -> Result<Vec<crate::analysis::AnalysisTable>, String> {
+    use crate::analysis::{AnalysisTable, decode_inputs, probability_cell};
+    let OutcomeTableInputs {
+        difficulty,
+        catastrophe_range,
+    } = decode_inputs(inputs)?;
+    let found = table(difficulty, catastrophe_range).map_err(|e| e.to_string())?;
+    let mut columns = vec!["dice"];
+    columns.extend([
+        "catastrophe",
+        "failure",
+        "net 1",
+        "net 2",
+        "net 3",
+        "net 4",
+        "net 5",
+        "net 6",
+        "net 7+",
+    ]);
+    let mut out = AnalysisTable::new(
+        format!(
+            "P(each outcome) against DV {} with catastrophe range 1–{} (exact; 0 dice is the zero pool)",
+            found.difficulty, found.catastrophe_range
+        ),
+        &columns,
+    );
+    for row in &found.rows {
+        let mut cells = vec![row.dice.to_string()];
+        cells.extend(row.columns.iter().map(probability_cell));
+        out.row(cells);
+    }
+    Ok(vec![out])
+}
+
+pub(crate) const ANALYSES: &[crate::analysis::Analysis] = &[crate::analysis::Analysis {
+    name: "appendix-10",
+    spec_items: &["003-M3", "003-M4", "003-M5", "003-M6", "003-M10"],
+    summary: "Appendix 10 for any DV and catastrophe range: the exact chance of each outcome for 0 to \
+              14 dice",
+    inputs: crate::analysis::inputs_schema::<OutcomeTableInputs>,
+    run: outcome_table,
+}];

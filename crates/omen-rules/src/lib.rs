@@ -28,6 +28,7 @@
 //! Adding a seed game is one module (`pub mod luck;` with a unit struct implementing [`RuleSet`]) and one
 //! line in [`registry`].
 
+pub mod analysis;
 pub mod hprpg;
 pub mod luck;
 pub mod render;
@@ -85,6 +86,12 @@ pub trait RuleSet: Sync {
     /// Reference tables the module can print, such as a seed's appendix.
     fn tables(&self) -> &'static [ReferenceTable] {
         self.describe().tables
+    }
+
+    /// Analyses computed from a few inputs (a calculator for any modifier, a table for any DV), for
+    /// the faces that serve them without knowing the game. None unless the module offers some.
+    fn analyses(&self) -> &'static [analysis::Analysis] {
+        &[]
     }
 
     /// The seed's tag in the spec (`000`): the file name up to the first underscore.
@@ -460,6 +467,39 @@ mod tests {
                 "{}",
                 rules.name()
             );
+        }
+    }
+
+    #[test]
+    fn every_example_action_has_odds_for_the_example_character() {
+        // A form built from the schemas starts from these examples: each must work as it is.
+        let limits = omen_core::Limits::default();
+        for game in stateful::games() {
+            let schemas = game.schemas();
+            let sheet = &schemas["sheet"]["examples"][0];
+            let state = game
+                .new_character(sheet)
+                .unwrap_or_else(|e| panic!("{}: the example sheet: {e}", game.name()));
+            let examples = schemas["action"]["examples"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}: no example actions", game.name()));
+            let rolling: Vec<&str> = game
+                .actions()
+                .iter()
+                .filter(|a| a.rolls)
+                .map(|a| a.name)
+                .collect();
+            assert!(
+                examples
+                    .iter()
+                    .any(|e| rolling.contains(&e["action"].as_str().unwrap_or(""))),
+                "{}: no example of an action that rolls",
+                game.name()
+            );
+            for example in examples {
+                game.odds(&state, example, &limits)
+                    .unwrap_or_else(|e| panic!("{}: {example}: {e}", game.name()));
+            }
         }
     }
 

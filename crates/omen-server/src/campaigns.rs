@@ -188,12 +188,13 @@ pub async fn show_campaign(
     Caller(member): Caller,
     PathParams(campaign): PathParams<String>,
 ) -> Result<Json<CampaignBody>, ApiError> {
-    authorise(&member, &campaign, Need::Read)?;
+    let redactor = authorise(&member, &campaign, Need::Read)?;
     let found = state
         .inner
         .db
         .with(move |store| store.campaign(&campaign))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(Json(found.into()))
 }
 
@@ -220,7 +221,6 @@ pub struct ImportRequest {
         (status = 400, description = "not an export, or its log does not verify", body = ErrorBody),
         (status = 403, description = "this server creates no campaigns over the API", body = ErrorBody),
         (status = 409, description = "the name is taken", body = ErrorBody),
-        (status = 413, description = "the body is too large", body = ErrorBody),
         (status = 422, description = "a character's state that its rule set refuses", body = ErrorBody),
     )
 )]
@@ -284,12 +284,13 @@ pub async fn list_invites(
     Caller(member): Caller,
     PathParams(campaign): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
-    authorise(&member, &campaign, Need::GameMaster)?;
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
     let invites = state
         .inner
         .db
         .with(move |store| store.invites(&campaign))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(Json(serde_json::to_value(invites).unwrap_or_default()))
 }
 
@@ -316,14 +317,15 @@ pub async fn create_invite(
     PathParams(campaign): PathParams<String>,
     Body(request): Body<NewInvite>,
 ) -> Result<(StatusCode, Json<InviteBody>), ApiError> {
-    authorise(&member, &campaign, Need::GameMaster)?;
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
     let (invite, token) = state
         .inner
         .db
         .with(move |store| {
             store.create_invite(&campaign, request.role, request.character.as_deref())
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok((
         StatusCode::CREATED,
         Json(InviteBody {
@@ -353,12 +355,13 @@ pub async fn revoke_invite(
     Caller(member): Caller,
     PathParams((campaign, id)): PathParams<(String, i64)>,
 ) -> Result<StatusCode, ApiError> {
-    authorise(&member, &campaign, Need::GameMaster)?;
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
     state
         .inner
         .db
         .with(move |store| store.revoke_invite(&campaign, id))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -385,11 +388,16 @@ pub async fn list_characters(
     let characters = state
         .inner
         .db
-        .with(move |store| store.characters(&campaign))
-        .await?;
-    Ok(Json(
-        characters.iter().map(|c| redactor.character(c)).collect(),
-    ))
+        .with(move |store| {
+            store
+                .characters(&campaign)?
+                .iter()
+                .map(|c| visible_character(store, &member, &redactor, c))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
+    Ok(Json(characters))
 }
 
 /// `POST .../characters`: a new character from a sheet (or the rule set's creation choices: the
@@ -441,7 +449,8 @@ pub async fn create_character(
         .with(move |store| {
             store.create_character(&campaign, &request.name, &request.rule_set, &request.sheet)
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&announce);
     Ok((StatusCode::CREATED, Json(redactor.character(&character))))
 }
@@ -469,9 +478,13 @@ pub async fn show_character(
     let found = state
         .inner
         .db
-        .with(move |store| store.character(&campaign, &character))
-        .await?;
-    Ok(Json(redactor.character(&found)))
+        .with(move |store| {
+            let found = store.character(&campaign, &character)?;
+            visible_character(store, &member, &redactor, &found)
+        })
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
+    Ok(Json(found))
 }
 
 /// `PATCH .../characters/{character}`: a game-master edit.
@@ -529,7 +542,8 @@ pub async fn edit_character(
             };
             store.character(&campaign, &name)
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&announce);
     Ok(Json(redactor.character(&edited)))
 }
@@ -553,13 +567,14 @@ pub async fn delete_character(
     Caller(member): Caller,
     PathParams((campaign, character)): PathParams<(String, String)>,
 ) -> Result<StatusCode, ApiError> {
-    authorise(&member, &campaign, Need::GameMaster)?;
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
     let announce = campaign.clone();
     state
         .inner
         .db
         .with(move |store| store.delete_character(&campaign, &character))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&announce);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -637,7 +652,6 @@ async fn action_odds(
         (status = 403, description = "not the game master nor the character's player", body = ErrorBody),
         (status = 404, description = "no such campaign or character", body = ErrorBody),
         (status = 422, description = "the rule set refuses the action", body = ErrorBody),
-        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn act(
@@ -652,6 +666,7 @@ pub async fn act(
             "only the game master gives dice: given dice are a chosen roll",
         ));
     }
+    let mut secrets = Vec::new();
     if !redactor.is_game_master() {
         // An action that sets fields the rule set keeps for the game master (a hidden modifier) is
         // the game master's: a player cannot set what they may not see.
@@ -660,7 +675,9 @@ pub async fn act(
             .inner
             .db
             .with(move |store| store.character(&c, &n))
-            .await?;
+            .await
+            .map_err(|e| redactor.error(e, &[]))?;
+        secrets = redactor.secrets(&found);
         if redactor.show(&found.rule_set, Part::Action, &request.action) != request.action {
             return Err(ApiError::forbidden(
                 "this action sets what only the game master sees; the game master takes it",
@@ -674,24 +691,36 @@ pub async fn act(
         Some(Actor::of(&member)),
     );
     let (c, n, action) = (campaign.clone(), character.clone(), request.action.clone());
-    let (entry, rule_set, before) = state
+    let (entry, rule_set, before, withheld) = state
         .inner
         .db
         .with(move |store| {
             let found = store.character(&c, &n)?;
+            // Read before the action is logged: its own visibility does not hide the state it
+            // starts from; an earlier hidden roll's does.
+            let withheld = follows_hidden_roll(store, &member, &found)?;
             let entry = store.perform(
                 omen_store::ActionRequest::new(&c, &n, &action)
                     .with_dice(dice)
                     .with_limits(limits)
                     .with_options(options),
             )?;
-            Ok((seen(store, &entry, &member)?, found.rule_set, found.state))
+            Ok((
+                seen(store, &entry, &member)?,
+                found.rule_set,
+                found.state,
+                withheld,
+            ))
         })
         .await
-        .map_err(|error| redact_error(error, &redactor))?;
+        .map_err(|e| redactor.error(e, &secrets))?;
     state.announce(&campaign);
-    let odds = if request.odds {
-        let odds = action_odds(&state, rule_set.clone(), before, request.action).await?;
+    let odds = if request.odds && withheld {
+        Some(withheld_odds())
+    } else if request.odds {
+        let odds = action_odds(&state, rule_set.clone(), before, request.action)
+            .await
+            .map_err(|e| redactor.error(e, &secrets))?;
         Some(redactor.odds(&rule_set, &odds))
     } else {
         None
@@ -725,7 +754,6 @@ pub struct OddsRequest {
         (status = 403, description = "a token of another campaign", body = ErrorBody),
         (status = 404, description = "no such campaign or character", body = ErrorBody),
         (status = 422, description = "the rule set refuses the action", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn odds(
@@ -735,31 +763,77 @@ pub async fn odds(
     Body(request): Body<OddsRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let redactor = authorise(&member, &campaign, Need::Read)?;
-    let found = state
+    let (found, withheld) = state
         .inner
         .db
-        .with(move |store| store.character(&campaign, &character))
-        .await?;
+        .with(move |store| {
+            let found = store.character(&campaign, &character)?;
+            let withheld = follows_hidden_roll(store, &member, &found)?;
+            Ok((found, withheld))
+        })
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
+    if withheld {
+        return Ok(Json(withheld_odds()));
+    }
+    let secrets = redactor.secrets(&found);
     let odds = action_odds(&state, found.rule_set.clone(), found.state, request.action)
         .await
-        .map_err(|error| redact_error(error, &redactor))?;
+        .map_err(|e| redactor.error(e, &secrets))?;
     Ok(Json(redactor.odds(&found.rule_set, &odds)))
 }
 
-/// A rule set's refusal can quote the state it refused with; a player gets the refusal without it.
-fn redact_error(error: ApiError, redactor: &Redactor) -> ApiError {
-    if redactor.is_game_master() || error.status != StatusCode::UNPROCESSABLE_ENTITY {
-        return error;
+/// Whether `character`'s state carries the outcome of a roll hidden from `member` on (a streak, a
+/// balance, a spent pool): its state and its odds are then withheld from them until the roll is
+/// revealed, as the log withholds the states of its later entries.
+pub(crate) fn follows_hidden_roll(
+    store: &omen_store::Store,
+    member: &Member,
+    character: &omen_store::Character,
+) -> Result<bool, omen_store::StoreError> {
+    named_follows_hidden_roll(store, member, &character.campaign, &character.name)
+}
+
+fn named_follows_hidden_roll(
+    store: &omen_store::Store,
+    member: &Member,
+    campaign: &str,
+    character: &str,
+) -> Result<bool, omen_store::StoreError> {
+    if member.role == Role::GameMaster {
+        return Ok(false);
     }
-    let mut error = error;
-    for problem in &mut error.errors {
-        if problem.kind == "rules" {
-            problem.message =
-                "the rules refuse this action from the character's current state".to_string();
-            problem.help = Some("the game master sees why".to_string());
-        }
+    let filter = LogFilter {
+        campaign: Some(campaign.to_string()),
+        character: Some(character.to_string()),
+        ..LogFilter::default()
+    };
+    Ok(store
+        .log_for(&filter, &Viewer::Member(member.clone()))?
+        .iter()
+        .any(|entry| entry.inputs.get("kind").and_then(Value::as_str) == Some("hidden")))
+}
+
+/// The odds a viewer gets of a character whose state follows a roll hidden from them: the same
+/// whatever the hidden roll and the state are.
+fn withheld_odds() -> Value {
+    json!({ "withheld": "the character's state follows a roll hidden from you; the game master sees its odds" })
+}
+
+/// A character as `member` may see it: the rule set's game-master-only fields removed, and its
+/// state withheld while it follows a roll hidden from them.
+pub(crate) fn visible_character(
+    store: &omen_store::Store,
+    member: &Member,
+    redactor: &Redactor,
+    character: &omen_store::Character,
+) -> Result<Value, omen_store::StoreError> {
+    let mut value = redactor.character(character);
+    if follows_hidden_roll(store, member, character)? {
+        value["state"] = Value::Null;
+        value["state_withheld"] = Value::Bool(true);
     }
-    error
+    Ok(value)
 }
 
 /// `POST .../rolls`: an expression rolled in the campaign and logged.
@@ -819,7 +893,6 @@ fn need_for(character: Option<&str>) -> Need<'_> {
         (status = 403, description = "an observer, or another player's character", body = ErrorBody),
         (status = 404, description = "no such campaign or character", body = ErrorBody),
         (status = 422, description = "the expression does not compile or cannot be rolled", body = ErrorBody),
-        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn roll_in_campaign(
@@ -828,7 +901,7 @@ pub async fn roll_in_campaign(
     PathParams(campaign): PathParams<String>,
     Body(request): Body<CampaignRoll>,
 ) -> Result<Json<LoggedRoll>, ApiError> {
-    authorise(&member, &campaign, need_for(request.character.as_deref()))?;
+    let redactor = authorise(&member, &campaign, need_for(request.character.as_deref()))?;
     let limits = state.inner.config.limits.clone();
     let options = EntryOptions::new(
         request.visibility.unwrap_or_default(),
@@ -852,7 +925,8 @@ pub async fn roll_in_campaign(
                 &rolled,
             ))
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&campaign);
     Ok(Json(answer))
 }
@@ -887,12 +961,13 @@ pub async fn list_saved(
     Caller(member): Caller,
     PathParams(campaign): PathParams<String>,
 ) -> Result<Json<Vec<SavedRoll>>, ApiError> {
-    authorise(&member, &campaign, Need::Read)?;
+    let redactor = authorise(&member, &campaign, Need::Read)?;
     let saved = state
         .inner
         .db
         .with(move |store| store.saved_rolls(&campaign))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(Json(saved))
 }
 
@@ -933,7 +1008,8 @@ pub async fn save_roll(
         .inner
         .db
         .with(move |store| store.save_roll(&campaign, &saved, replace))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -956,12 +1032,13 @@ pub async fn delete_saved(
     Caller(member): Caller,
     PathParams((campaign, name)): PathParams<(String, String)>,
 ) -> Result<StatusCode, ApiError> {
-    authorise(&member, &campaign, Need::GameMaster)?;
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
     state
         .inner
         .db
         .with(move |store| store.delete_saved_roll(&campaign, &name))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -996,7 +1073,6 @@ pub struct SavedRollRequest {
         (status = 403, description = "an observer, or another player's character", body = ErrorBody),
         (status = 404, description = "no such campaign, saved roll or character", body = ErrorBody),
         (status = 422, description = "the roll cannot be rolled with these values", body = ErrorBody),
-        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn roll_saved(
@@ -1005,7 +1081,7 @@ pub async fn roll_saved(
     PathParams((campaign, name)): PathParams<(String, String)>,
     Body(request): Body<SavedRollRequest>,
 ) -> Result<Json<LoggedRoll>, ApiError> {
-    authorise(&member, &campaign, need_for(request.character.as_deref()))?;
+    let redactor = authorise(&member, &campaign, need_for(request.character.as_deref()))?;
     let limits = state.inner.config.limits.clone();
     let options = EntryOptions::new(
         request.visibility.unwrap_or_default(),
@@ -1029,7 +1105,8 @@ pub async fn roll_saved(
                 &rolled,
             ))
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&campaign);
     Ok(Json(answer))
 }
@@ -1109,7 +1186,7 @@ pub async fn log(
     PathParams(campaign): PathParams<String>,
     QueryParams(query): QueryParams<LogQuery>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
-    authorise(&member, &campaign, Need::Read)?;
+    let redactor = authorise(&member, &campaign, Need::Read)?;
     let filter = query.filter(&campaign);
     let entries = state
         .inner
@@ -1119,7 +1196,8 @@ pub async fn log(
             store.campaign(&campaign)?;
             listing(store, &filter, &member)
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(Json(entries))
 }
 
@@ -1147,7 +1225,8 @@ pub async fn verify(
         .inner
         .db
         .with(move |store| store.verify(&campaign))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     let mut value = serde_json::to_value(&report).unwrap_or_default();
     value["ok"] = Value::Bool(report.is_ok());
     if !redactor.is_game_master() {
@@ -1180,7 +1259,7 @@ pub async fn head(
     Caller(member): Caller,
     PathParams(campaign): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
-    authorise(&member, &campaign, Need::Read)?;
+    let redactor = authorise(&member, &campaign, Need::Read)?;
     let head = state
         .inner
         .db
@@ -1188,7 +1267,8 @@ pub async fn head(
             store.campaign(&campaign)?;
             store.head(&campaign)
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(Json(
         json!({ "head": head, "receipt": head.as_ref().map(|h| h.receipt()) }),
     ))
@@ -1216,17 +1296,32 @@ pub async fn export(
     Caller(member): Caller,
     PathParams(campaign): PathParams<String>,
 ) -> Result<Json<Value>, ApiError> {
-    authorise(&member, &campaign, Need::Read)?;
+    let redactor = authorise(&member, &campaign, Need::Read)?;
     let export = state
         .inner
         .db
         .with(move |store| match member.role {
             Role::GameMaster => store.export_campaign(&campaign),
             Role::Player | Role::Observer => {
-                store.export_campaign_for(&campaign, &Viewer::Member(member))
+                let mut export =
+                    store.export_campaign_for(&campaign, &Viewer::Member(member.clone()))?;
+                // A live state that carries a hidden roll's outcome on goes, as the character
+                // routes withhold it.
+                if let Some(characters) = export.get_mut("characters").and_then(Value::as_array_mut)
+                {
+                    for character in characters {
+                        let name = character["name"].as_str().unwrap_or_default().to_string();
+                        if named_follows_hidden_roll(store, &member, &campaign, &name)? {
+                            character["state"] = Value::Null;
+                            character["state_withheld"] = Value::Bool(true);
+                        }
+                    }
+                }
+                Ok(export)
             }
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(Json(export))
 }
 
@@ -1251,13 +1346,14 @@ pub async fn reveal(
     Caller(member): Caller,
     PathParams((campaign, sequence)): PathParams<(String, u64)>,
 ) -> Result<Json<Value>, ApiError> {
-    authorise(&member, &campaign, Need::GameMaster)?;
+    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
     let c = campaign.clone();
     let entry = state
         .inner
         .db
         .with(move |store| store.reveal(&c, sequence))
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&campaign);
     Ok(Json(serde_json::to_value(entry).unwrap_or_default()))
 }
@@ -1277,7 +1373,6 @@ pub async fn reveal(
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "a token of another campaign", body = ErrorBody),
         (status = 404, description = "no such campaign", body = ErrorBody),
-        (status = 503, description = "the server is busy; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn fairness(
@@ -1286,7 +1381,7 @@ pub async fn fairness(
     PathParams(campaign): PathParams<String>,
     QueryParams(query): QueryParams<LogQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    authorise(&member, &campaign, Need::Read)?;
+    let redactor = authorise(&member, &campaign, Need::Read)?;
     let filter = query.filter(&campaign);
     let report = state
         .inner
@@ -1295,6 +1390,7 @@ pub async fn fairness(
             store.campaign(&campaign)?;
             store.fairness_for(&campaign, &filter, &Viewer::Member(member))
         })
-        .await?;
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
     Ok(Json(serde_json::to_value(report).unwrap_or_default()))
 }

@@ -94,6 +94,12 @@ impl ApiError {
         }
     }
 
+    /// The same refusal with a warning too.
+    pub fn with_warning(mut self, warning: Problem) -> Self {
+        self.warnings.push(warning);
+        self
+    }
+
     pub fn bad_request(message: impl Into<String>) -> Self {
         ApiError::new(
             StatusCode::BAD_REQUEST,

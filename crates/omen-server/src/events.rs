@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
-use omen_store::LogFilter;
+use omen_store::{LogFilter, Viewer};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, broadcast, watch};
@@ -19,7 +19,6 @@ use utoipa::IntoParams;
 
 use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
-use crate::campaigns::listing;
 use crate::error::{ApiError, ErrorBody, PathParams, QueryParams};
 
 /// Where to start when the request carries no `Last-Event-ID`.
@@ -30,9 +29,6 @@ pub struct EventsQuery {
     /// Send the entries after this sequence number first (default: the current head).
     pub after: Option<u64>,
 }
-
-/// Most entries read from the database for one batch of events.
-const BATCH: u64 = 256;
 
 struct Follow {
     state: AppState,
@@ -46,7 +42,10 @@ struct Follow {
 }
 
 impl Follow {
-    /// The entries after `self.last`, at most [`BATCH`] of them, redacted.
+    /// The entries after `self.last`, redacted: read from the database once each, by their
+    /// sequence numbers (never the entries before them), so a stream that resumes after a long gap
+    /// costs the entries it missed and no more. They are held until sent, as a log listing of the
+    /// same entries would be.
     async fn fetch(&mut self) -> Result<(), ApiError> {
         let (campaign, member, last) = (self.campaign.clone(), self.member.clone(), self.last);
         let entries = self
@@ -54,26 +53,18 @@ impl Follow {
             .inner
             .db
             .with(move |store| {
-                let head = store.head(&campaign)?.map_or(0, |h| h.sequence);
-                if head <= last {
-                    return Ok(Vec::new());
-                }
-                // Sequences run 1, 2, 3, … per campaign, so the entries after `last` are the last
-                // `head - last` of them.
                 let filter = LogFilter {
-                    campaign: Some(campaign.clone()),
-                    last: Some(usize::try_from(head - last).unwrap_or(usize::MAX)),
+                    campaign: Some(campaign),
                     ..LogFilter::default()
                 };
-                let listed = listing(store, &filter, &member)?;
+                let listed = store.log_for_after(&filter, last, &Viewer::Member(member))?;
                 Ok(listed
                     .into_iter()
-                    .filter_map(|entry| {
-                        let sequence = entry.get("sequence").and_then(Value::as_u64)?;
-                        (sequence > last).then_some((sequence, entry))
+                    .map(|entry| {
+                        let sequence = entry.sequence;
+                        (sequence, serde_json::to_value(entry).unwrap_or_default())
                     })
-                    .take(BATCH as usize)
-                    .collect())
+                    .collect::<Vec<_>>())
             })
             .await?;
         self.pending.extend(entries);

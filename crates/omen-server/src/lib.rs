@@ -50,6 +50,7 @@ mod events;
 mod page;
 pub mod prob;
 pub mod redact;
+mod rules;
 mod work;
 
 use std::future::Future;
@@ -297,6 +298,10 @@ fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(prob::roll))
         .routes(routes!(prob::rules))
         .routes(routes!(prob::rule))
+        .routes(routes!(rules::table))
+        .routes(routes!(rules::analysis))
+        .routes(routes!(rules::odds))
+        .routes(routes!(rules::sheet))
         .merge(campaigns::routes())
         .routes(routes!(events::events))
 }

@@ -1,4 +1,5 @@
-//! The web page: the calculator at `/`, one HTML file, one ES module and one stylesheet, embedded
+//! The web pages: the calculator at `/` and the seed games at `/games`, each one HTML file and one
+//! ES module, with one stylesheet, embedded
 //! in the binary at compile time so that `cargo install` gives a server that serves its own page
 //! (no build step, nothing fetched from elsewhere).
 //!
@@ -38,6 +39,16 @@ const ASSETS: &[Asset] = &[
         path: "/app.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../web/app.js"),
+    },
+    Asset {
+        path: "/games",
+        content_type: "text/html; charset=utf-8",
+        body: include_str!("../web/games.html"),
+    },
+    Asset {
+        path: "/games.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/games.js"),
     },
     Asset {
         path: "/style.css",
@@ -109,14 +120,33 @@ mod tests {
     }
 
     #[test]
-    fn the_page_loads_only_its_own_files_and_nothing_inline() {
-        let page = ASSETS[0].body;
-        assert!(page.contains("<script type=\"module\" src=\"/app.js\"></script>"));
-        assert!(!page.contains("style=\""), "an inline style breaks the CSP");
-        let handler = page
-            .split(|c: char| c.is_whitespace())
-            .find(|word| word.starts_with("on") && word.contains('='));
-        assert_eq!(handler, None, "an inline handler breaks the CSP");
-        assert_eq!(page.matches("<script").count(), 1);
+    fn the_pages_load_only_their_own_files_and_nothing_inline() {
+        for (page, script) in [(ASSETS[0].body, "/app.js"), (ASSETS[2].body, "/games.js")] {
+            assert!(page.contains(&format!(
+                "<script type=\"module\" src=\"{script}\"></script>"
+            )));
+            assert!(!page.contains("style=\""), "an inline style breaks the CSP");
+            let handler = page
+                .split(|c: char| c.is_whitespace())
+                .find(|word| word.starts_with("on") && word.contains('='));
+            assert_eq!(handler, None, "an inline handler breaks the CSP");
+            assert_eq!(page.matches("<script").count(), 1);
+        }
+    }
+
+    #[test]
+    fn the_games_page_names_no_game() {
+        // The page is driven by the rule sets: a game's name in its code would be a page written
+        // for one game.
+        for asset in &ASSETS[2..4] {
+            for rules in omen_rules::registry() {
+                assert!(
+                    !asset.body.contains(&format!("\"{}\"", rules.name())),
+                    "{} names `{}`",
+                    asset.path,
+                    rules.name()
+                );
+            }
+        }
     }
 }

@@ -45,6 +45,11 @@ pub struct ProbRequest {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub params: BTreeMap<String, Value>,
+    /// Values for each expression's parameters, in the expressions' order, over `params`: a page
+    /// comparing scripts that declare different parameters gives each only its own.
+    #[serde(default)]
+    #[schema(value_type = Vec<Object>)]
+    pub expression_params: Vec<BTreeMap<String, Value>>,
     /// Which probability each row gives (default `eq`).
     #[serde(default)]
     pub view: Comparison,
@@ -61,12 +66,24 @@ pub struct OddsRow {
     pub percent: f64,
 }
 
+/// A script's parameter with the value it took: the one given, else its default.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ParamBody {
+    pub name: String,
+    /// A number, true/false, a label or a tuple (an array).
+    #[schema(value_type = Object)]
+    pub value: Value,
+}
+
 /// The exact odds of one expression.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Odds {
     pub expression: String,
     /// How the expression was read: Omen's notation, fully parenthesised.
     pub reading: String,
+    /// The script's `param` declarations in order, with the values they took (a page makes them
+    /// form inputs).
+    pub params: Vec<ParamBody>,
     pub outcomes: Vec<OddsRow>,
     /// Exact mean, for a numeric result.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,8 +92,10 @@ pub struct Odds {
     pub variance: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub standard_deviation: Option<f64>,
+    /// The median outcome, as outcomes are given: a number, or a fraction as text (`"7/4"`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub median: Option<i64>,
+    #[schema(value_type = Object)]
+    pub median: Option<Value>,
     /// P(a die reached the explosion depth limit while it would still explode): the mass cut off.
     pub depth_limit_probability: String,
     /// For an `absorb(…)` query: the exact expected number of steps.
@@ -177,20 +196,40 @@ fn rows<T: Ord + Clone + Serialize>(
         .collect()
 }
 
-fn odds(expression: &str, reading: String, result: &ExactResult, view: Comparison) -> Odds {
-    let (outcomes, statistics) = match &result.distribution {
-        ValueDistribution::Int(d) => (rows(d, view), Some(d.statistics())),
-        ValueDistribution::Bool(d) => (rows(d, view), None),
-        ValueDistribution::Values(d) => (rows(d, view), None),
+fn param_bodies(params: &[(String, omen_lang::Value)]) -> Vec<ParamBody> {
+    params
+        .iter()
+        .map(|(name, value)| ParamBody {
+            name: name.clone(),
+            value: serde_json::to_value(value).unwrap_or(Value::Null),
+        })
+        .collect()
+}
+
+fn odds(
+    expression: &str,
+    checked: &omen_lang::Checked,
+    result: &ExactResult,
+    view: Comparison,
+) -> Odds {
+    let outcomes = match &result.distribution {
+        ValueDistribution::Int(d) => rows(d, view),
+        ValueDistribution::Bool(d) => rows(d, view),
+        ValueDistribution::Values(d) => rows(d, view),
     };
+    // Numbers, whole or with fractions (real division), have statistics; the rest do not.
+    let statistics = result.distribution.number_statistics();
     Odds {
         expression: expression.to_string(),
-        reading,
+        reading: checked.reading.clone(),
+        params: param_bodies(&checked.program.params),
         outcomes,
         mean: statistics.as_ref().map(|s| s.mean.to_string()),
         variance: statistics.as_ref().map(|s| s.variance.to_string()),
         standard_deviation: statistics.as_ref().map(|s| s.standard_deviation()),
-        median: statistics.as_ref().map(|s| s.median),
+        median: statistics
+            .as_ref()
+            .map(|s| serde_json::to_value(&s.median).unwrap_or(Value::Null)),
         depth_limit_probability: result.truncated.to_string(),
         expected_steps: result.expected_steps.as_ref().map(ToString::to_string),
         warnings: Vec::new(),
@@ -251,7 +290,7 @@ async fn one(
             let result = exact(&checked.program, &options.limits).map_err(|error| {
                 ApiError::language(std::slice::from_ref(&error), &checked.warnings)
             })?;
-            let computed = odds(&expression, checked.reading.clone(), &result, view);
+            let computed = odds(&expression, &checked, &result, view);
             let odds = with_warnings(&computed);
             remember(&cache, program_key, Arc::new(computed));
             remember(&cache, text_key, odds.clone());
@@ -269,10 +308,7 @@ async fn one(
     responses(
         (status = 200, description = "the distributions, in the request's order; `X-Omen-Cache` says whether all came from the cache", body = ProbResponse),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 413, description = "the body is too large", body = ErrorBody),
         (status = 422, description = "an expression does not compile, or its computation passes a limit", body = ErrorBody),
-        (status = 429, description = "too many requests from this client", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn prob(
@@ -290,8 +326,19 @@ pub async fn prob(
     let mut all_cached = true;
     let mut bytes: u64 = 0;
     let limit = state.inner.config.limits.max_output;
+    if request.expression_params.len() > request.expressions.len() {
+        return Err(ApiError::bad_request(format!(
+            "{} sets of expression parameters for {} expressions; give at most one per expression",
+            request.expression_params.len(),
+            request.expressions.len()
+        )));
+    }
     for (index, expression) in request.expressions.into_iter().enumerate() {
-        let (odds, hit) = one(&state, expression, dialect, &request.params, request.view)
+        let mut params = request.params.clone();
+        if let Some(own) = request.expression_params.get(index) {
+            params.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        let (odds, hit) = one(&state, expression, dialect, &params, request.view)
             .await
             .map_err(|error| error.in_expression(index))?;
         all_cached &= hit;
@@ -376,10 +423,7 @@ pub(crate) fn fresh_seed() -> u64 {
     responses(
         (status = 200, description = "the roll", body = RollResponse),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 413, description = "the body is too large", body = ErrorBody),
         (status = 422, description = "the expression does not compile or cannot be rolled", body = ErrorBody),
-        (status = 429, description = "too many requests from this client", body = ErrorBody),
-        (status = 503, description = "the computation pool is saturated; see Retry-After", body = ErrorBody),
     )
 )]
 pub async fn roll(
@@ -469,6 +513,13 @@ pub struct RuleSetBody {
     pub actions: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state_version: Option<u32>,
+    /// The reference tables (`GET /api/v1/rules/{game}/tables/{table}`): name, summary, spec items.
+    #[schema(value_type = Vec<Object>)]
+    pub tables: Value,
+    /// The analyses (`POST /api/v1/rules/{game}/analyses/{analysis}`), each with the JSON Schema of
+    /// its inputs.
+    #[schema(value_type = Vec<Object>)]
+    pub analyses: Value,
     /// `{"sheet": …, "state": …, "action": …}`, JSON Schemas (absent for a game that keeps no state).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Object)]
@@ -486,6 +537,25 @@ fn rule_set(rules: &'static dyn omen_rules::RuleSet) -> RuleSetBody {
         options: serde_json::to_value(rules.options()).unwrap_or_default(),
         game_master_only: serde_json::to_value(rules.game_master_only()).unwrap_or_default(),
         actions: serde_json::to_value(game.map_or(&[][..], |g| g.actions())).unwrap_or_default(),
+        tables: rules
+            .tables()
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "name": t.name, "summary": t.summary, "spec_items": t.spec_items,
+                })
+            })
+            .collect(),
+        analyses: rules
+            .analyses()
+            .iter()
+            .map(|a| {
+                serde_json::json!({
+                    "name": a.name, "summary": a.summary, "spec_items": a.spec_items,
+                    "inputs": (a.inputs)(),
+                })
+            })
+            .collect(),
         state_version: game.map(|g| g.state_version()),
         schemas: game.map(|g| g.schemas()),
     }

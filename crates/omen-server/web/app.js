@@ -10,6 +10,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 let controller = null;
 let last = null; // { settings, results }: what the table shows, for the exports
+let restoredParams = {}; // parameter values from the address, until the form holds them
+let debounce = null;
 
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -30,7 +32,19 @@ function addExpression(text = "") {
   const row = $("expression-row").content.firstElementChild.cloneNode(true);
   const list = $("expression-list");
   list.append(row);
-  row.querySelector(".expression-input").value = text;
+  const input = row.querySelector(".expression-input");
+  input.value = text;
+  const fit = () => (input.rows = Math.min(12, Math.max(1, input.value.split("\n").length)));
+  fit();
+  input.addEventListener("input", fit);
+  // Enter calculates a plain expression; in a script (it has `;`) it starts a new line.
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.shiftKey) return;
+    if (event.ctrlKey || event.metaKey || !input.value.includes(";")) {
+      event.preventDefault();
+      $("calculator").requestSubmit();
+    }
+  });
   row.querySelector(".remove").addEventListener("click", () => {
     if (list.children.length > 1) {
       row.remove();
@@ -47,7 +61,7 @@ function numberRows() {
     const id = `expression-${index + 1}`;
     const input = row.querySelector(".expression-input");
     input.id = id;
-    input.setAttribute("aria-describedby", `${id}-error`);
+    input.setAttribute("aria-describedby", `${id}-error expression-help`);
     row.querySelector(".error").id = `${id}-error`;
     const label = row.querySelector(".expression-label");
     label.htmlFor = id;
@@ -63,6 +77,7 @@ function settings() {
     dialect: $("dialect").value,
     view: document.querySelector('input[name="view"]:checked').value,
     transpose: $("transpose").checked,
+    params: paramValues(),
   };
 }
 
@@ -72,6 +87,7 @@ function fragment(s) {
   if (s.dialect !== "omen") params.set("dialect", s.dialect);
   if (s.view !== "eq") params.set("view", s.view);
   if (s.transpose) params.set("transpose", "1");
+  for (const [name, value] of Object.entries(s.params)) params.set(`p.${name}`, JSON.stringify(value));
   return "#" + params.toString();
 }
 
@@ -85,6 +101,17 @@ function restore() {
   const view = params.get("view") in VIEWS ? params.get("view") : "eq";
   document.querySelector(`input[name="view"][value="${view}"]`).checked = true;
   $("transpose").checked = params.get("transpose") === "1";
+  restoredParams = {};
+  for (const [key, value] of params) {
+    if (!key.startsWith("p.")) continue;
+    try {
+      restoredParams[key.slice(2)] = JSON.parse(value);
+    } catch {
+      restoredParams[key.slice(2)] = value;
+    }
+  }
+  $("param-list").replaceChildren();
+  $("params").hidden = true;
   return expressions.length > 0;
 }
 
@@ -133,11 +160,25 @@ function cell(result, outcome) {
   return result.outcomes.find((row) => JSON.stringify(row.outcome) === key);
 }
 
+// A short name for a result: a script by its last expression and the values its parameters took.
+function label(result, index) {
+  const source = result.expression ?? "";
+  let name = source.trim();
+  if (name.includes(";") || name.includes("\n")) {
+    const tail = name.slice(name.lastIndexOf(";") + 1).split("\n").map((l) => l.replace(/(#|\/\/).*$/, "").trim()).filter(Boolean).join(" ");
+    name = tail || `script ${index + 1}`;
+  }
+  if (!name) name = `expression ${index + 1}`;
+  const params = result.params ?? [];
+  if (params.length) name += ` (${params.map((p) => `${p.name} = ${outcomeText(p.value)}`).join(", ")})`;
+  return name;
+}
+
 // The table as rows of plain text: the one source of the page's table and of every export.
 function grid(s, results) {
   const values = outcomes(results);
   const sign = VIEWS[s.view];
-  const name = (r, i) => r.expression || `expression ${i + 1}`;
+  const name = (r, i) => label(r, i);
   if (!s.transpose) {
     const head = ["outcome"];
     results.forEach((r, i) => head.push(`P(${sign}) ${name(r, i)}`, "%"));
@@ -195,7 +236,7 @@ function renderStats(results) {
   const tbody = element("tbody");
   for (const r of numeric) {
     const tr = element("tr");
-    tr.append(element("th", { scope: "row" }, r.expression));
+    tr.append(element("th", { scope: "row" }, label(r, results.indexOf(r))));
     tr.append(element("td", {}, `${r.mean} ≈ ${decimal(r.mean)}`));
     tr.append(element("td", {}, `${r.variance} ≈ ${decimal(r.variance)}`));
     tr.append(element("td", {}, `√(${r.variance}) ≈ ${Number(r.standard_deviation).toFixed(4)}`));
@@ -249,7 +290,7 @@ function renderChart(s, results) {
       });
       const tip = svgElement("title");
       const found = cell(r, v);
-      tip.textContent = `${r.expression}: ${VIEWS[s.view]} ${outcomeText(v)}: ${found ? found.fraction : "0"}`;
+      tip.textContent = `${label(r, j)}: ${VIEWS[s.view]} ${outcomeText(v)}: ${found ? found.fraction : "0"}`;
       rect.append(tip);
       svg.append(rect);
     });
@@ -263,7 +304,7 @@ function renderChart(s, results) {
   results.forEach((r, j) => {
     const swatch = svgElement("svg", { width: 14, height: 14, "aria-hidden": "true" });
     swatch.append(svgElement("rect", { width: 14, height: 14, fill: PALETTE[j % PALETTE.length] }));
-    legend.append(element("li", {}, swatch, ` ${r.expression}`));
+    legend.append(element("li", {}, swatch, ` ${label(r, j)}`));
   });
   $("chart-area").replaceChildren(svg, legend);
 }
@@ -290,14 +331,144 @@ function showErrors(problems, rows) {
     const box = row.querySelector(".error");
     input.setAttribute("aria-invalid", "true");
     if (problem.span) {
+      // The line the span starts on, with the caret under it (the CLI's drawing).
       const start = characters(input.value, problem.span.start);
       const end = Math.max(start + 1, characters(input.value, problem.span.end));
-      const caret = " ".repeat(start) + "^".repeat(end - start);
-      box.append(element("pre", { class: "caret", "aria-hidden": "true" }, `${input.value}\n${caret}`));
+      const lineStart = start === 0 ? 0 : input.value.lastIndexOf("\n", start - 1) + 1;
+      const lineEnd = input.value.indexOf("\n", start) === -1 ? input.value.length : input.value.indexOf("\n", start);
+      const line = input.value.slice(lineStart, lineEnd);
+      const width = Math.max(1, Math.min(end, lineEnd) - start);
+      const caret = " ".repeat(start - lineStart) + "^".repeat(width);
+      box.append(element("pre", { class: "caret", "aria-hidden": "true" }, `${line}\n${caret}`));
     }
     box.append(element("p", { class: "message" }, `error: ${problem.message}`));
     if (problem.help) box.append(element("p", { class: "help" }, `help: ${problem.help}`));
   }
+}
+
+// ---- designer calculators: a script's `param` declarations as form inputs ----
+//
+// The server says which parameters each script declares and the values they took (its own
+// reading). A comment on the declaration's line may shape the input: `param dv = 8; # 2..=12` is a
+// slider from 2 to 12, `param school = "fire"; # "fire" | "ice"` a menu of those values.
+
+const NAME = "[A-Za-z_][A-Za-z0-9_]*";
+
+// The names a script declares, read from its text to split the form's values between the
+// expressions; the server checks them (an unknown or missing one is an error with a hint).
+function declaredNames(source) {
+  return [...source.matchAll(new RegExp(`(?:^|[;\\s])param\\s+(${NAME})`, "g"))].map((m) => m[1]);
+}
+
+function paramsFor(source, values) {
+  const own = {};
+  for (const name of declaredNames(source)) if (name in values) own[name] = values[name];
+  return own;
+}
+
+// The shape a comment gives: { range: [low, high] } or { choices: [values] }, else null.
+function annotation(sources, name) {
+  for (const source of sources) {
+    for (const line of source.split("\n")) {
+      const found = new RegExp(`\\bparam\\s+${name}\\b[^;]*;\\s*(?:#|//)\\s*(.*)$`).exec(line);
+      if (!found) continue;
+      const text = found[1].trim();
+      const range = /^(-?\d+)\s*\.\.(=?)\s*(-?\d+)/.exec(text);
+      if (range) {
+        const low = Number(range[1]);
+        const high = Number(range[3]) - (range[2] ? 0 : 1);
+        if (low <= high) return { range: [low, high] };
+      }
+      if (text.includes("|")) {
+        const choices = text.split("|").map((c) => c.trim()).filter(Boolean).map((c) => {
+          if (/^-?\d+$/.test(c)) return Number(c);
+          if (c === "true" || c === "false") return c === "true";
+          return c.replace(/^"(.*)"$/, "$1");
+        });
+        if (choices.length > 1) return { choices };
+      }
+    }
+  }
+  return null;
+}
+
+function paramValues() {
+  const values = { ...restoredParams };
+  for (const input of document.querySelectorAll("[data-param]")) {
+    const name = input.dataset.param;
+    const kind = input.dataset.kind;
+    if (kind === "bool") values[name] = input.checked;
+    else if (kind === "int") values[name] = Number.parseInt(input.value, 10) || 0;
+    else if (kind === "choice") values[name] = JSON.parse(input.value);
+    else if (kind === "tuple") {
+      try {
+        values[name] = JSON.parse(input.value);
+      } catch {
+        values[name] = input.value;
+      }
+    } else values[name] = input.value;
+  }
+  return values;
+}
+
+function changed() {
+  clearTimeout(debounce);
+  debounce = setTimeout(calculate, 300);
+}
+
+function paramInput(name, value, shape, index) {
+  const id = `param-${index}`;
+  const row = element("div", { class: "param" });
+  const label = element("label", { for: id }, name);
+  let input;
+  if (shape && shape.choices) {
+    input = element("select", { id, "data-param": name, "data-kind": "choice" });
+    for (const choice of shape.choices) {
+      const option = element("option", { value: JSON.stringify(choice) }, String(choice));
+      if (JSON.stringify(choice) === JSON.stringify(value)) option.selected = true;
+      input.append(option);
+    }
+  } else if (typeof value === "boolean") {
+    input = element("input", { id, type: "checkbox", "data-param": name, "data-kind": "bool" });
+    input.checked = value;
+  } else if (typeof value === "number" && shape && shape.range) {
+    const [low, high] = shape.range;
+    input = element("input", { id, type: "range", min: low, max: high, step: 1, "data-param": name, "data-kind": "int" });
+    input.value = String(value);
+    const shown = element("output", { for: id, class: "param-value" }, String(value));
+    input.addEventListener("input", () => (shown.textContent = input.value));
+    row.append(label, input, shown);
+    input.addEventListener("input", changed);
+    return row;
+  } else if (typeof value === "number") {
+    input = element("input", { id, type: "number", step: 1, "data-param": name, "data-kind": "int" });
+    input.value = String(value);
+  } else if (Array.isArray(value)) {
+    input = element("input", { id, type: "text", "data-param": name, "data-kind": "tuple", spellcheck: "false" });
+    input.value = JSON.stringify(value);
+  } else {
+    input = element("input", { id, type: "text", "data-param": name, "data-kind": "text", spellcheck: "false" });
+    input.value = String(value);
+  }
+  input.addEventListener(input.type === "checkbox" || input.tagName === "SELECT" ? "change" : "input", changed);
+  row.append(label, input);
+  return row;
+}
+
+// Rebuilds the form when the set of parameters changes; leaves it alone (focus, caret and all)
+// while the user only changes values.
+function renderParams(sources, results) {
+  const declared = new Map();
+  for (const result of results) for (const p of result.params ?? []) if (!declared.has(p.name)) declared.set(p.name, p.value);
+  const list = $("param-list");
+  const names = [...declared.keys()];
+  const shown = [...list.querySelectorAll("[data-param]")].map((i) => i.dataset.param);
+  const shapes = names.map((n) => JSON.stringify(annotation(sources, n)));
+  if (JSON.stringify(names) === JSON.stringify(shown) && list.dataset.shapes === JSON.stringify(shapes)) return;
+  list.replaceChildren(...names.map((name, i) => paramInput(name, declared.get(name), annotation(sources, name), i + 1)));
+  list.dataset.shapes = JSON.stringify(shapes);
+  restoredParams = {};
+  $("params").hidden = names.length === 0;
 }
 
 // ---- requests ----
@@ -344,13 +515,19 @@ async function calculate() {
   const rows = [...$("expression-list").children];
   $("status").textContent = "Calculating…";
   try {
-    const { ok, json } = await post("/api/v1/prob", { expressions: s.expressions, dialect: s.dialect, view: s.view });
+    const { ok, json } = await post("/api/v1/prob", {
+      expressions: s.expressions,
+      dialect: s.dialect,
+      view: s.view,
+      expression_params: s.expressions.map((e) => paramsFor(e, s.params)),
+    });
     if (!ok) {
       showErrors(json.errors ?? [], rows);
       $("status").textContent = `Error: ${(json.errors ?? []).map((e) => e.message).join("; ")}`;
       return;
     }
     last = { settings: s, results: json.results };
+    renderParams(s.expressions, json.results);
     renderTable(s, json.results);
     renderStats(json.results);
     renderChart(s, json.results);
@@ -437,7 +614,7 @@ function download(kind) {
 
 function start() {
   const hasProgram = restore();
-  $("add-expression").addEventListener("click", () => addExpression("").querySelector("input").focus());
+  $("add-expression").addEventListener("click", () => addExpression("").querySelector(".expression-input").focus());
   $("calculator").addEventListener("submit", (event) => {
     event.preventDefault();
     calculate();

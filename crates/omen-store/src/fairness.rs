@@ -6,12 +6,19 @@
 //!   it, against the die's fair faces (every raw roll, rerolls and explosions included, is one fair
 //!   draw of its die);
 //! * **per mechanic**: the results of each logged expression (with its parameters) against the exact
-//!   distribution of that expression, recomputed by the exact engine from the logged text.
+//!   distribution of that expression, recomputed by the exact engine from the logged text; and the
+//!   results of each rule-set action against the exact odds the action had from the state it was
+//!   taken in (the rule set's own odds, recomputed from the logged state and action): every
+//!   distribution in the odds whose name the result carries too (`outcomes` → `outcome`, `net` →
+//!   `net`) is one mechanic, `luck roll: outcome`. Rolls of one mechanic from different states have
+//!   different distributions; they are tested together, each against its own ([`crate::fit`]).
 //!
-//! Each is tested with Pearson's chi-square ([`crate::fit`]) and given a plain verdict. Dice given by
+//! Each is tested with an exact multinomial test when the rolls and outcomes are few enough to
+//! enumerate, else with the G-test ([`crate::fit::goodness`]), and given a plain verdict. Dice given by
 //! hand (`--dice`) count like any others: they are the table's physical dice, which is what a
-//! fairness report is for; the report says how many there were. Rule-set actions are counted per die
-//! only: their exact odds depend on each character's state, so they have no one distribution.
+//! fairness report is for; the report says how many there were. An action whose state or result a
+//! viewer sees only in part (a rule set's game-master-only fields) is left out of their report: its
+//! odds would need what was withheld, and would give it away.
 
 use std::collections::BTreeMap;
 
@@ -54,11 +61,16 @@ pub struct DieFairness {
     pub summary: String,
 }
 
-/// The results of one mechanic: an expression with its parameters.
+/// The results of one mechanic: an expression with its parameters, or a rule-set action's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MechanicFairness {
-    /// The expression as logged, with its parameters if any: `3d6`, `attack(bonus=5)`.
+    /// The expression as logged, with its parameters if any: `3d6`, `attack(bonus=5)`; or the rule
+    /// set, the action and the result's field: `luck roll: outcome`.
     pub mechanic: String,
+    /// `expression` or `action`.
+    pub kind: &'static str,
+    /// How many different distributions its rolls had (an action's odds change with the state).
+    pub distributions: u64,
     pub rolls: u64,
     pub given: u64,
     pub outcomes: Vec<OutcomeCount>,
@@ -107,7 +119,7 @@ pub struct FairnessReport {
     pub method: &'static str,
 }
 
-const METHOD: &str = "Pearson's chi-square test of observed counts against the exact probabilities of fair dice; neighbouring outcomes are pooled until each cell expects at least 5 rolls, and fewer than 20 rolls (or fewer than one per outcome) are too few to tell";
+const METHOD: &str = "observed counts against the exact probabilities of fair dice (for a rule-set action, against the odds each roll had from its state): an exact multinomial test when there are at most 20000 possible count vectors, else the G-test, with neighbouring outcomes pooled until each cell expects at least 5 rolls; fewer than 20 rolls (or fewer than one per outcome) are too few to tell";
 
 /// The faces of a die named as omen-core displays it, each with its multiplicity.
 fn die_faces(die: &str) -> Option<BTreeMap<i64, u64>> {
@@ -194,7 +206,11 @@ fn test(
             },
         );
     }
-    let fit = fit::chi_square(&counts, &probabilities);
+    let strata = [fit::Stratum {
+        probabilities,
+        rolls,
+    }];
+    let fit = fit::goodness(&counts, &strata);
     let verdict = fit::verdict(rolls, weights.len(), fit.as_ref());
     (rows, fit, verdict)
 }
@@ -219,6 +235,8 @@ struct Tally {
     dice: BTreeMap<String, (BTreeMap<i64, u64>, u64, u64)>,
     /// By mechanic key: (expression, params, explode depth), results, rolls, given.
     mechanics: BTreeMap<String, (LogEntry, Counts, u64, u64)>,
+    /// Rule-set actions that rolled, in log order.
+    actions: Vec<LogEntry>,
 }
 
 impl Tally {
@@ -234,6 +252,9 @@ impl Tally {
             if entry.dice_given {
                 *given += 1;
             }
+        }
+        if entry.inputs.get("kind").and_then(Value::as_str) == Some("action") && !entry.redacted {
+            self.actions.push(entry.clone());
         }
         if entry.inputs.get("kind").and_then(Value::as_str) == Some("expression") {
             let key = serde_json::json!([
@@ -311,6 +332,8 @@ impl Tally {
                 };
                 MechanicFairness {
                     mechanic: mechanic_name(first),
+                    kind: "expression",
+                    distributions: 1,
                     rolls: *rolls,
                     given: *given,
                     outcomes: rows,
@@ -319,7 +342,9 @@ impl Tally {
                     verdict,
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let mut mechanics = mechanics;
+        mechanics.extend(action_mechanics(&self.actions, limits, cache));
         FairnessSection {
             rolls: self.rolls,
             dice,
@@ -347,7 +372,11 @@ fn mechanic_name(entry: &LogEntry) -> String {
 type Weights = (Vec<(Value, u128)>, u128);
 
 #[derive(Default)]
-struct Distributions(BTreeMap<String, Result<Weights, String>>);
+struct Distributions(
+    BTreeMap<String, Result<Weights, String>>,
+    /// Odds of rule-set actions, by rule set, state and action.
+    BTreeMap<String, Option<Value>>,
+);
 
 impl Distributions {
     fn get(&mut self, key: &str, entry: &LogEntry, limits: &Limits) -> &Result<Weights, String> {
@@ -417,6 +446,229 @@ fn exact_weights(entry: &LogEntry, limits: &Limits) -> Result<Weights, String> {
     }
     weights.sort_by(|a, b| outcome_order(&a.0, &b.0));
     Ok((weights, total))
+}
+
+/// An exact probability `n/d` (or `n`) as odds give it.
+fn parse_fraction(text: &str) -> Option<(u128, u128)> {
+    match text.split_once('/') {
+        Some((n, d)) => Some((n.trim().parse().ok()?, d.trim().parse().ok()?)),
+        None => Some((text.trim().parse().ok()?, 1)),
+    }
+}
+
+/// A distribution in a rule set's odds: each outcome with its probability, numerator and
+/// denominator.
+type OddsRows = Vec<(Value, (u128, u128))>;
+
+/// A distribution in a rule set's odds: rows of `{"outcome", "fraction"}`.
+fn odds_rows(value: &Value) -> Option<OddsRows> {
+    value
+        .as_array()?
+        .iter()
+        .map(|row| {
+            Some((
+                row.get("outcome")?.clone(),
+                parse_fraction(row.get("fraction")?.as_str()?)?,
+            ))
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|rows| !rows.is_empty())
+}
+
+/// The result's value for the odds' distribution `field`: the same name, or its singular.
+fn observed_in<'a>(result: &'a Value, field: &str) -> Option<&'a Value> {
+    result
+        .get(field)
+        .or_else(|| result.get(field.strip_suffix('s')?))
+        .filter(|v| !v.is_null() && !v.is_object())
+}
+
+/// One action mechanic being counted: the outcomes seen, and each distribution its rolls had.
+#[derive(Default)]
+struct ActionCounts {
+    rolls: u64,
+    given: u64,
+    observed: Counts,
+    /// By the distribution's JSON: its rows and how many rolls had it.
+    strata: BTreeMap<String, (OddsRows, u64)>,
+    /// An outcome that came up where its roll's odds gave it no chance.
+    impossible: Option<Value>,
+}
+
+/// The action mechanics of `entries` (rule-set actions that rolled), each tested against the odds
+/// its rolls had.
+fn action_mechanics(
+    entries: &[LogEntry],
+    limits: &Limits,
+    cache: &mut Distributions,
+) -> Vec<MechanicFairness> {
+    let mut counts: BTreeMap<String, ActionCounts> = BTreeMap::new();
+    for entry in entries {
+        let (Some(rule_set), Some(action), Some(state)) = (
+            entry.inputs.get("rule_set").and_then(Value::as_str),
+            entry.inputs.get("action"),
+            entry.state_before.as_ref(),
+        ) else {
+            continue;
+        };
+        let Some(game) = omen_rules::stateful::game(rule_set) else {
+            continue;
+        };
+        let rolls = game
+            .actions()
+            .iter()
+            .any(|info| info.name == entry.action && info.rolls);
+        if !rolls || entry.dice.is_empty() {
+            continue;
+        }
+        let key = serde_json::json!([rule_set, state, action]).to_string();
+        let odds = cache
+            .1
+            .entry(key)
+            .or_insert_with(|| game.odds(state, action, limits).ok())
+            .clone();
+        let Some(Value::Object(odds)) = odds else {
+            continue;
+        };
+        for (field, distribution) in &odds {
+            let (Some(rows), Some(seen)) =
+                (odds_rows(distribution), observed_in(&entry.result, field))
+            else {
+                continue;
+            };
+            let named = if entry.result.get(field).is_some() {
+                field.as_str()
+            } else {
+                field.strip_suffix('s').unwrap_or(field)
+            };
+            let name = format!("{rule_set} {}: {named}", entry.action);
+            let tally = counts.entry(name).or_default();
+            tally.rolls += 1;
+            if entry.dice_given {
+                tally.given += 1;
+            }
+            tally
+                .observed
+                .entry(seen.to_string())
+                .or_insert((seen.clone(), 0))
+                .1 += 1;
+            let possible = rows.iter().any(|(o, (n, _))| o == seen && *n > 0);
+            if !possible && tally.impossible.is_none() {
+                tally.impossible = Some(seen.clone());
+            }
+            let stratum = serde_json::to_string(distribution).unwrap_or_default();
+            tally.strata.entry(stratum).or_insert((rows, 0)).1 += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(mechanic, tally)| action_fairness(mechanic, &tally))
+        .collect()
+}
+
+fn action_fairness(mechanic: String, tally: &ActionCounts) -> MechanicFairness {
+    // Every outcome any roll could give or gave, in order.
+    let mut outcomes: Vec<Value> = Vec::new();
+    for (rows, _) in tally.strata.values() {
+        for (outcome, _) in rows {
+            if !outcomes.contains(outcome) {
+                outcomes.push(outcome.clone());
+            }
+        }
+    }
+    for (outcome, _) in tally.observed.values() {
+        if !outcomes.contains(outcome) {
+            outcomes.push(outcome.clone());
+        }
+    }
+    outcomes.sort_by(outcome_order);
+    let observed: Vec<u64> = outcomes
+        .iter()
+        .map(|o| tally.observed.get(&o.to_string()).map_or(0, |(_, c)| *c))
+        .collect();
+    let strata: Vec<fit::Stratum> = tally
+        .strata
+        .values()
+        .map(|(rows, count)| fit::Stratum {
+            probabilities: outcomes
+                .iter()
+                .map(|o| {
+                    rows.iter()
+                        .find(|(r, _)| r == o)
+                        .map_or(0.0, |(_, (n, d))| *n as f64 / *d as f64)
+                })
+                .collect(),
+            rolls: *count,
+        })
+        .collect();
+    let rows = outcomes
+        .iter()
+        .zip(&observed)
+        .enumerate()
+        .map(|(at, (outcome, &count))| {
+            let expected: f64 = strata
+                .iter()
+                .map(|stratum| stratum.probabilities[at] * stratum.rolls as f64)
+                .sum();
+            OutcomeCount {
+                outcome: outcome.clone(),
+                observed: count,
+                probability: mixture(outcome, tally),
+                expected,
+            }
+        })
+        .collect();
+    let (fit, verdict) = match &tally.impossible {
+        Some(outcome) => (
+            None,
+            Verdict::Impossible {
+                outcome: outcome.to_string(),
+            },
+        ),
+        None => {
+            let fit = fit::goodness(&observed, &strata);
+            let verdict = fit::verdict(tally.rolls, outcomes.len(), fit.as_ref());
+            (fit, verdict)
+        }
+    };
+    MechanicFairness {
+        mechanic,
+        kind: "action",
+        distributions: tally.strata.len() as u64,
+        rolls: tally.rolls,
+        given: tally.given,
+        outcomes: rows,
+        summary: verdict.text(),
+        fit,
+        verdict,
+    }
+}
+
+/// The exact probability of `outcome` for a roll drawn at random from the mechanic's rolls: the
+/// average of each roll's probability, in lowest terms (a decimal when the fraction overflows).
+fn mixture(outcome: &Value, tally: &ActionCounts) -> String {
+    let mut sum: Option<(u128, u128)> = Some((0, 1));
+    let mut approximate = 0.0;
+    for (rows, count) in tally.strata.values() {
+        let (n, d) = rows
+            .iter()
+            .find(|(o, _)| o == outcome)
+            .map_or((0, 1), |(_, p)| *p);
+        approximate += n as f64 / d as f64 * *count as f64;
+        sum = sum.and_then(|(sn, sd)| {
+            let numerator = sn
+                .checked_mul(d)?
+                .checked_add(n.checked_mul(*count as u128)?.checked_mul(sd)?)?;
+            let denominator = sd.checked_mul(d)?;
+            let g = gcd(numerator, denominator).max(1);
+            Some((numerator / g, denominator / g))
+        });
+    }
+    let rolls = u128::from(tally.rolls.max(1));
+    match sum.and_then(|(n, d)| Some((n, d.checked_mul(rolls)?))) {
+        Some((n, d)) => fraction(n, d),
+        None => format!("{:.6}", approximate / rolls as f64),
+    }
 }
 
 fn num_traits_zero(probability: &omen_core::Probability) -> bool {
@@ -522,6 +774,116 @@ mod tests {
             verdict.text(),
             "suspicious: 7 cannot come up with fair dice"
         );
+    }
+
+    /// A luck character's log of `rolls` rolls, each from the state the one before left (so the odds
+    /// change with the karmic history), with the d50 faces `face` gives.
+    fn luck_log(rolls: usize, mut face: impl FnMut() -> i64) -> Vec<LogEntry> {
+        let game = omen_rules::stateful::game("luck").unwrap();
+        let limits = Limits::default();
+        let mut state = game.new_character(&serde_json::json!({})).unwrap();
+        let action = serde_json::json!({ "action": "roll" });
+        (0..rolls)
+            .map(|i| {
+                let die = face();
+                let mut dice = omen_core::ScriptedDice::new(vec![die]);
+                let applied = game.apply(&state, &action, &mut dice, &limits).unwrap();
+                let entry = serde_json::json!({
+                    "sequence": i + 1,
+                    "time": format!("2026-11-{:02}T20:00:00.000Z", 20 + i % 2),
+                    "campaign": "Tak",
+                    "character": "Ayla",
+                    "action": "roll",
+                    "inputs": { "kind": "action", "rule_set": "luck", "action": action },
+                    "seed": null,
+                    "dice": [{ "die": "d50", "sides": 50, "face": die }],
+                    "result": applied.result,
+                    "state_before": state,
+                    "state_after": applied.state,
+                    "summary": applied.summary,
+                    "previous_hash": "",
+                    "hash": "",
+                });
+                state = applied.state;
+                serde_json::from_value(entry).unwrap()
+            })
+            .collect()
+    }
+
+    fn d50(dice: &mut omen_core::ChaChaDice) -> i64 {
+        use omen_core::DieSource;
+        dice.roll(&omen_core::Die::standard(50, &Limits::default()).unwrap())
+            .unwrap()
+    }
+
+    fn luck_outcomes(report: &FairnessReport) -> &MechanicFairness {
+        report
+            .whole
+            .mechanics
+            .iter()
+            .find(|m| m.mechanic == "luck roll: outcome")
+            .unwrap_or_else(|| panic!("{report:#?}"))
+    }
+
+    #[test]
+    fn fair_luck_rolls_are_consistent_and_loaded_ones_suspicious() {
+        for seed in [1, 2, 3] {
+            let mut dice = omen_core::ChaChaDice::from_seed(seed);
+            let fair = report("Tak", &luck_log(300, || d50(&mut dice)));
+            let mechanic = luck_outcomes(&fair);
+            assert_eq!(mechanic.kind, "action");
+            assert_eq!(mechanic.rolls, 300);
+            // The karmic history changes the odds from roll to roll.
+            assert!(mechanic.distributions > 1, "{mechanic:#?}");
+            assert!(
+                matches!(mechanic.verdict, Verdict::Consistent { .. }),
+                "seed {seed}: {mechanic:#?}"
+            );
+            assert!(!fair.whole.is_suspicious(), "seed {seed}: {fair:#?}");
+            assert_eq!(fair.sessions.len(), 2);
+            // Loaded: the higher of two d50s every time.
+            let mut dice = omen_core::ChaChaDice::from_seed(seed);
+            let loaded = report("Tak", &luck_log(300, || d50(&mut dice).max(d50(&mut dice))));
+            let mechanic = luck_outcomes(&loaded);
+            assert!(
+                mechanic.verdict.is_suspicious(),
+                "seed {seed}: {mechanic:#?}"
+            );
+            assert!(mechanic.summary.starts_with("suspicious"));
+            // The expected counts add up to the rolls, each roll counted with its own odds.
+            let expected: f64 = mechanic.outcomes.iter().map(|o| o.expected).sum();
+            assert!((expected - 300.0).abs() < 1e-6, "{expected}");
+        }
+    }
+
+    #[test]
+    fn a_few_action_rolls_are_tested_exactly() {
+        let mut dice = omen_core::ChaChaDice::from_seed(7);
+        let few = report("Tak", &luck_log(25, || d50(&mut dice)));
+        let mechanic = luck_outcomes(&few);
+        let fit = mechanic.fit.as_ref().unwrap();
+        assert_eq!(fit.test, "exact-multinomial");
+        assert!(!mechanic.verdict.is_suspicious(), "{mechanic:#?}");
+        // An outcome the odds gave no chance is impossible.
+        let mut entries = luck_log(3, || 25);
+        entries[0].result["outcome"] = Value::from("a miracle");
+        let odd = report("Tak", &entries);
+        assert!(matches!(
+            luck_outcomes(&odd).verdict,
+            Verdict::Impossible { .. }
+        ));
+    }
+
+    #[test]
+    fn an_action_whose_fields_were_withheld_is_left_out() {
+        let mut entries = luck_log(30, || 10);
+        for entry in &mut entries {
+            entry.redacted = true;
+        }
+        let report = report("Tak", &entries);
+        assert!(report.whole.mechanics.is_empty(), "{report:#?}");
+        // Its dice still count per die.
+        assert_eq!(report.whole.dice[0].rolled, 30);
     }
 
     #[test]

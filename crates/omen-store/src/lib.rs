@@ -108,9 +108,10 @@
 //! # Fairness
 //!
 //! [`Store::fairness`] tests a campaign's dice, per session and as a whole: every die's faces against
-//! its fair faces, and every logged expression's results against its exact distribution, with
-//! Pearson's chi-square ([`chi_square`]) and a plain [`Verdict`]. [`Store::fairness_for`] leaves
-//! out what a viewer may not see.
+//! its fair faces, every logged expression's results against its exact distribution, and every
+//! rule-set action's results against the exact odds it had from its state, with an exact
+//! multinomial test or the G-test ([`goodness`]) and a plain [`Verdict`]. [`Store::fairness_for`]
+//! leaves out what a viewer may not see.
 //!
 //! # Export
 //!
@@ -145,7 +146,10 @@ pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
 pub use fairness::{
     DieFairness, FairnessReport, FairnessSection, MechanicFairness, OutcomeCount, SessionFairness,
 };
-pub use fit::{Fit, MIN_EXPECTED, MIN_ROLLS, SUSPICIOUS_BELOW, Verdict, chi_square};
+pub use fit::{
+    Fit, MIN_EXPECTED, MIN_ROLLS, SUSPICIOUS_BELOW, Stratum, Verdict, chi_square,
+    exact_multinomial, g_test, goodness,
+};
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
 pub use members::{Invite, Member, Role};

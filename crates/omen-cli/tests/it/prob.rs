@@ -166,3 +166,29 @@ fn critical_marks_have_exact_probabilities_and_show_in_the_roll() {
     assert!(rolled.stdout.contains("[19^, 7, 2_]"), "{}", rolled.stdout);
     assert!(rolled.stdout.contains("total: 28"), "{}", rolled.stdout);
 }
+
+/// Roll20's `/` keeps the fraction: `omen prob` lists exact fractions with exact statistics, and
+/// `omen roll` shows the fraction it rolled.
+#[test]
+fn a_division_that_keeps_the_fraction_has_exact_fractional_outcomes() {
+    let run = crate::omen(&["prob", "--dialect", "roll20", "1d6/2", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = crate::json(&run);
+    assert_eq!(report["reading"], "div(1d6, 2)");
+    let outcomes: Vec<String> = report["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|row| row["outcome"].to_string())
+        .collect();
+    assert_eq!(outcomes, ["\"1/2\"", "1", "\"3/2\"", "2", "\"5/2\"", "3"]);
+    assert_eq!(report["mean"], "7/4");
+    assert_eq!(report["variance"], "35/48");
+    assert_eq!(report["median"], "3/2");
+    let text = crate::omen(&["prob", "--dialect", "roll20", "1d6/2"]);
+    assert!(text.stdout.contains("5/2"), "{}", text.stdout);
+    assert!(text.stdout.contains("7/4"), "{}", text.stdout);
+    let rolled = crate::omen(&["roll", "--dialect", "roll20", "1d6/2", "--dice", "5"]);
+    assert_eq!(rolled.code, 0, "{}", rolled.stderr);
+    assert!(rolled.stdout.contains("5/2"), "{}", rolled.stdout);
+}

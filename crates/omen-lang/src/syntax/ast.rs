@@ -133,13 +133,18 @@ pub enum BinOp {
     Mod,
     /// `^` and `**`: a whole number to a power of 0 or more.
     Pow,
+    /// `div(a, b)`, and `/` in the dialects that keep the fraction: real division, whose result is an
+    /// exact fraction when it is not whole. Never written as an operator in Omen's notation (there `/`
+    /// rounds down): the parser gives the call, the checker lowers it to this operation.
+    Quotient,
 }
 
 impl BinOp {
-    /// `%` and `^` on whole numbers, for both interpreters.
+    /// The operation on whole numbers, for both interpreters. A `Quotient` that is not whole has no
+    /// whole-number result: `crate::number` computes it as a fraction.
     ///
     /// # Errors
-    /// `DivisionByZero`, `NegativeExponent`, `Overflow`.
+    /// `DivisionByZero`, `NegativeExponent`, `Overflow`, `Unsupported` for a quotient with a fraction.
     pub fn apply_extra(self, a: i64, b: i64) -> Result<i64, omen_core::CoreError> {
         use omen_core::CoreError;
         match self {
@@ -165,6 +170,13 @@ impl BinOp {
                 }
                 Ok(num_integer::Integer::div_floor(&a, &b))
             }
+            BinOp::Quotient if b == 0 => Err(CoreError::DivisionByZero),
+            BinOp::Quotient if a.checked_rem(b) == Some(0) => {
+                a.checked_div(b).ok_or(CoreError::Overflow)
+            }
+            BinOp::Quotient => Err(CoreError::Unsupported(
+                "a quotient with a fraction is not a whole number",
+            )),
         }
     }
 
@@ -177,6 +189,7 @@ impl BinOp {
             BinOp::Div => "/",
             BinOp::Mod => "%",
             BinOp::Pow => "^",
+            BinOp::Quotient => "div",
         }
     }
 }

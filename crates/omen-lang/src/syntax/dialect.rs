@@ -131,8 +131,8 @@ pub struct Dialect {
     pub bare_points_are_thresholds: bool,
     /// Whether arithmetic runs strictly left to right, `*` and `/` no tighter than `+` (Dice Maiden).
     pub left_to_right: bool,
-    /// Whether `/` keeps the fraction (Roll20, Foundry, Avrae, rpg-dice-roller): then a `/` outside
-    /// `floor`, `ceil` or `round` is refused, since Omen's outcomes are whole numbers.
+    /// Whether `/` keeps the fraction (Roll20, Foundry, Avrae, rpg-dice-roller): then `/` reads as Omen's
+    /// `div(a, b)` and a decimal such as `1.5` as the exact fraction `div(3, 2)`.
     pub keeps_fractions: bool,
     /// Whether a parenthesised list with modifiers glued on is a set kept or counted like a group
     /// (Avrae's `(1d4 + 1, 3, 2d6kl1)kh1`).

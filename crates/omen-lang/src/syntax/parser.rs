@@ -1390,31 +1390,25 @@ impl<'s> Parser<'s> {
             levels += 1;
             let right = self.parse_operand(op_token, operand);
             let span = left.span.to(right.span);
-            left = Expr::new(
-                ExprKind::Binary(bin_op, Box::new(left), Box::new(right)),
-                span,
-            );
+            let node = if op_token.kind == TokenKind::Slash && self.dialect.keeps_fractions {
+                // The dialect's `/` keeps the fraction: Omen's `div(a, b)`, which the reading shows.
+                ExprKind::Call(
+                    Spanned::new("div".to_string(), op_token.span),
+                    vec![left, right],
+                )
+            } else {
+                ExprKind::Binary(bin_op, Box::new(left), Box::new(right))
+            };
+            left = Expr::new(node, span);
         }
         self.depth -= levels;
         left
     }
 
-    /// A `/` outside `floor`, `ceil` and `round`: where the dialect keeps fractions, Omen's whole-number
-    /// outcomes cannot give its meaning, so it is refused; in Omen's notation it warns.
+    /// A `/` outside `floor`, `ceil` and `round` in Omen's notation, where it rounds down: it warns,
+    /// since Roll20, Foundry, Avrae and rpg-dice-roller keep the fraction.
     fn division_reading(&mut self, at: Span) {
-        if self.dialect.keeps_fractions {
-            self.report(
-                Diagnostic::error(
-                    "fraction-division",
-                    at,
-                    format!(
-                        "in {} `/` keeps the fraction; Omen's outcomes are whole numbers",
-                        self.dialect.source
-                    ),
-                )
-                .with_help("say how to round: `floor(a / b)`, `ceil(a / b)` or `round(a / b)`"),
-            );
-        } else if self.dialect.warn_other_readings {
+        if !self.dialect.keeps_fractions && self.dialect.warn_other_readings {
             self.warnings.push(
                 Diagnostic::warning(
                     "division-differs-in-roll20",
@@ -1422,7 +1416,10 @@ impl<'s> Parser<'s> {
                     "`/` rounds down to a whole number; Roll20, Foundry, Avrae and rpg-dice-roller keep the \
                      fraction",
                 )
-                .with_help("write `floor(a / b)` to say so, or `ceil(a / b)` or `round(a / b)`"),
+                .with_help(
+                    "to keep the fraction write `div(a, b)`; to round down say so with `floor(a / b)`, or \
+                     write `ceil(a / b)` or `round(a / b)`",
+                ),
             );
         }
     }
@@ -1617,6 +1614,9 @@ impl<'s> Parser<'s> {
         let token = self.peek();
         match token.kind {
             TokenKind::Number => {
+                if let Some(decimal) = self.parse_decimal() {
+                    return decimal;
+                }
                 let number = self.parse_number();
                 self.parse_dice_after(number)
             }
@@ -2173,6 +2173,61 @@ impl<'s> Parser<'s> {
             hi,
             hi_inclusive,
         })
+    }
+
+    /// A decimal such as `1.5` where the dialect keeps fractions: the exact fraction, read as Omen's
+    /// `div(3, 2)` (a whole one, `2.0`, as `2`). `None`, consuming nothing, anywhere else.
+    fn parse_decimal(&mut self) -> Option<Expr> {
+        let whole = self.peek();
+        let (dot, digits) = (
+            self.tokens.get(self.pos + 1)?,
+            self.tokens.get(self.pos + 2)?,
+        );
+        if !self.dialect.keeps_fractions
+            || dot.kind != TokenKind::Dot
+            || dot.span.start != whole.span.end
+            || digits.kind != TokenKind::Number
+            || digits.span.start != dot.span.end
+        {
+            return None;
+        }
+        let digits = *digits;
+        let span = whole.span.to(digits.span);
+        for _ in 0..3 {
+            self.bump();
+        }
+        let text = format!("{}{}", self.text(whole.span), self.text(digits.span));
+        let places = u32::try_from(digits.span.end - digits.span.start).unwrap_or(u32::MAX);
+        let value = text
+            .parse::<i128>()
+            .ok()
+            .zip(10i128.checked_pow(places))
+            .and_then(|(n, d)| crate::value::Value::ratio(n, d));
+        let node = match value {
+            Some(crate::value::Value::Int(n)) => ExprKind::Number(n),
+            Some(crate::value::Value::Ratio(r)) => {
+                let number = |n: i64| Expr::new(ExprKind::Number(n), span);
+                ExprKind::Call(
+                    Spanned::new("div".to_string(), span),
+                    vec![number(*r.numer()), number(*r.denom())],
+                )
+            }
+            _ => {
+                self.report(
+                    Diagnostic::error(
+                        "number-too-large",
+                        span,
+                        format!(
+                            "`{}` has too many digits to be held exactly",
+                            shorten(self.text(span))
+                        ),
+                    )
+                    .with_help("numerator and denominator in lowest terms must fit in 64 bits"),
+                );
+                ExprKind::Error
+            }
+        };
+        Some(Expr::new(node, span))
     }
 
     fn parse_number(&mut self) -> Expr {
@@ -2907,6 +2962,11 @@ impl<'s> Parser<'s> {
     /// every roller reads `1d6!-1` as a subtraction).
     fn parse_point_signed(&mut self, at_most: bool, negative: bool) -> Point {
         let token = self.peek();
+        // Where whitespace ends a dice term, a point touches its modifier: in `1d20! >= 10` the `>=`
+        // compares the total, as in `1d20 >= 10`.
+        if self.dialect.whitespace_ends_dice && token.span.start != self.prev_end {
+            return Point::Absent;
+        }
         if let Some(op) = compare_op(token.kind) {
             self.bump();
             let op = self.point_op(op, token.span, "");
@@ -3193,15 +3253,24 @@ impl<'s> Parser<'s> {
                     Point::Absent => None,
                     Point::Invalid => return None,
                 };
-                if !failure && self.dialect.warn_other_readings {
+                // Foundry counts with `cs` and `cf` (a bare `cf` it refuses, so only a pointed one is read
+                // another way there).
+                if self.dialect.warn_other_readings && (!failure || point.is_some()) {
+                    let (word, what, example) = if failure {
+                        ("cf", "failures", "`10d6<=2`")
+                    } else {
+                        ("cs", "successes", "`10d6>4`")
+                    };
                     self.warnings.push(
                         Diagnostic::warning(
                             "critical-differs-in-foundry",
                             Span::new(keyword_span.start, self.prev_end),
-                            "`cs` marks critical successes in the transcript and leaves the total; in \
-                             Foundry `cs` counts the dice meeting the point",
+                            format!(
+                                "`{word}` marks critical {what} in the transcript and leaves the total; in \
+                                 Foundry `{word}` counts the dice meeting the point"
+                            ),
                         )
-                        .with_help("to count them, write the point alone, e.g. `10d6>4`"),
+                        .with_help(format!("to count them, write the point alone, e.g. {example}")),
                     );
                 }
                 Some(Modifier::Critical { failure, point })

@@ -96,6 +96,13 @@ fn expr(out: &mut String, e: &Expr) {
             out.push('-');
             operand(out, inner);
         }
+        ExprKind::Binary(BinOp::Quotient, left, right) => {
+            out.push_str("div(");
+            expr(out, left);
+            out.push_str(", ");
+            expr(out, right);
+            out.push(')');
+        }
         ExprKind::Binary(op, left, right) => {
             operand(out, left);
             let _ = write!(out, " {} ", binary_symbol(*op));

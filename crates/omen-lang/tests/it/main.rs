@@ -3,6 +3,7 @@
 mod dialects;
 mod engine;
 mod examples;
+mod fractions;
 mod fuzz;
 mod modifier_checks;
 mod parse;

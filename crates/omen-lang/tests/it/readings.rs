@@ -19,7 +19,8 @@ fn modifier() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
             "kh", "kl", "k", "d", "dh", "dl", "r", "ro", "rr", "r<", "r<=", "ro<", "!", "!>",
             "!>=", "!!", ">", "<", ">=", "<=", "=", "f", "f<", "min", "max", "cs>", "x", "!p",
-            "!!p", "!p>", "cs", "cf", "cf<", "sa", "sd", "even", "sf<", "k>", "p",
+            "!!p", "!p>", "cs", "cf", "cf<", "cf-", "cf=", "cs-", "sa", "sd", "even", "sf<", "k>",
+            "p",
         ]),
         n,
     )
@@ -213,5 +214,45 @@ fn typographic_look_alikes_get_a_hint() {
                 .any(|e| e.help.as_deref().is_some_and(|h| h.contains("type"))),
             "{source}: {errors:?}"
         );
+    }
+}
+
+/// `d4+d4cf-0`: Foundry counts the dice meeting a `cf` point (here none can), Omen marks them and keeps
+/// the total, so the default dialect must warn.
+#[test]
+fn a_pointed_cf_that_foundry_counts_warns_in_the_default_dialect() {
+    for source in ["d4+d4cf-0", "2d6cf<2", "1d20cf1"] {
+        let checked = compile(source, &Options::default()).expect("compiles");
+        assert!(
+            checked
+                .warnings
+                .iter()
+                .any(|d| d.kind == "critical-differs-in-foundry" && d.message.contains("`cf`")),
+            "{source}: {:?}",
+            checked.warnings
+        );
+        let foundry = Dialect::named("foundry").expect("a dialect");
+        let theirs = reading(source, foundry).expect("Foundry reads it").0;
+        let ours = reading(source, &OMEN).expect("Omen reads it").0;
+        assert_ne!(theirs, ours, "{source}");
+    }
+    // A bare `cf` Foundry refuses: nothing is read another way, so nothing warns.
+    let bare = compile("2d6cf", &Options::default()).expect("compiles");
+    assert!(bare.warnings.is_empty(), "{:?}", bare.warnings);
+}
+
+/// Whitespace ends a dice term in Omen's notation, after a modifier that takes an optional point too:
+/// `1d20! >= 10` explodes on 20 and compares the total, never "explode on 10 or more".
+#[test]
+fn a_spaced_compare_after_a_modifier_compares_the_total() {
+    for (source, want) in [
+        ("1d20! >= 10", "(1d20!) >= 10"),
+        ("1d20cs >= 10", "(1d20cs) >= 10"),
+        ("1d20ro >= 10", "(1d20ro=1) >= 10"),
+        ("1d20! >=10", "(1d20!) >= 10"),
+        ("1d20!>=10", "1d20!>=10"),
+    ] {
+        let checked = compile(source, &Options::default()).expect("compiles");
+        assert_eq!(checked.reading, want, "{source}");
     }
 }

@@ -257,3 +257,174 @@ fn name_errors_point_at_the_name() {
     assert_eq!(kinds("nope(1)"), vec!["unknown-function"]);
     assert_eq!(kinds(r#"match d4 { 1 => "a" }"#), vec!["no-match"]);
 }
+
+/// Three bindings kept in the middle: the joint roll with sorted combinations against counting all
+/// 8,000 rolls of three d20 by hand, and against keeping the middle die of `3d20`.
+#[test]
+fn keep_middle_written_with_three_bindings_counts_every_roll() {
+    let options = Options::default();
+    let source = "let a = d20; let b = d20; let c = d20; a + b + c - max(a, b, c) - min(a, b, c)";
+    let got = exact_map(&program(source, &options), &options);
+    let mut counts = [0u64; 21];
+    for a in 1..=20i64 {
+        for b in 1..=20 {
+            for c in 1..=20 {
+                let mut v = [a, b, c];
+                v.sort_unstable();
+                counts[v[1] as usize] += 1;
+            }
+        }
+    }
+    let want: std::collections::BTreeMap<Value, Probability> = (1..=20)
+        .map(|m| (Value::Int(m), p(counts[m as usize], 8000)))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(got, exact_map(&program("3d20km1", &options), &options));
+}
+
+/// Bindings the rest does not read symmetrically (different distributions, an order that matters, a
+/// product) are rolled jointly without sorting, and still match every roll.
+#[test]
+fn joint_bindings_that_are_not_exchangeable_match_brute_force() {
+    let options = Options::default();
+    for source in [
+        "let a = d4; let b = d4; a - b",
+        "let a = d4; let b = d3; let c = d4; max(a, b) + c",
+        "let a = d3; let b = d3; let c = d3; a * b + c",
+        "let a = d3; let b = d3; if a > b then a else 0",
+        "let a = d3; let b = d3; (a, b)",
+        r#"let a = d4; let b = d4; let s = a + b; if s >= 5 then "hit" else "miss""#,
+        "let a = d3; let b = d3; a = b or a + b = 4",
+        "let a = 2d3; let b = d6; let c = 2d3; a + c - 2 * b",
+        "let a = d3; let b = a + d3; a + b",
+        "let a = d3 - 2; let b = d3 - 2; abs(a) + abs(b) + -a",
+    ] {
+        let prog = program(source, &options);
+        let brute = brute_force(&prog, &options.limits, 100_000).expect("small enough");
+        assert_eq!(exact_map(&prog, &options), brute, "{source}");
+    }
+}
+
+/// An error on some combinations of the bindings is reported as it is without them.
+#[test]
+fn joint_bindings_report_errors_of_the_rest() {
+    assert_eq!(
+        kinds("let a = d3; let b = d3 - 1; a / b"),
+        vec!["division-by-zero"]
+    );
+    // A mix of kinds is a value like any other until something computes with it.
+    let options = Options::default();
+    let mixed = exact_map(
+        &program(
+            "let a = d3; let b = d3; if a = b then a else true",
+            &options,
+        ),
+        &options,
+    );
+    assert_eq!(mixed.get(&Value::Bool(true)), Some(&p(2, 3)));
+    assert_eq!(
+        kinds("let a = d3; let b = d3; (if a = b then a else true) + 1"),
+        vec!["type-mismatch"]
+    );
+    assert_eq!(
+        kinds("let a = d3; let b = d3; match a + b { 2..=5 => 1 }"),
+        vec!["no-match"]
+    );
+}
+
+mod joint_bindings {
+    use proptest::prelude::*;
+
+    use crate::support::{brute_force, exact_map, program};
+
+    /// A value for a binding: dice small enough to enumerate, some the same so that they may be
+    /// exchangeable.
+    fn binding() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec!["d3", "d3", "d4", "2d2", "d3 - 2", "d2 + 3", "dF"])
+    }
+
+    fn expression(vars: usize) -> impl Strategy<Value = String> {
+        let var = (0..vars).prop_map(|i| format!("v{i}"));
+        let leaf = prop_oneof![3 => var, 1 => (-3i64..4).prop_map(|c| format!("({c})"))];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} + {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} - {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} * {b})")),
+                prop::collection::vec(inner.clone(), 1..4)
+                    .prop_map(|xs| format!("max({})", xs.join(", "))),
+                prop::collection::vec(inner.clone(), 1..4)
+                    .prop_map(|xs| format!("min({})", xs.join(", "))),
+                inner.clone().prop_map(|a| format!("abs({a})")),
+                inner.clone().prop_map(|a| format!("-({a})")),
+                (inner.clone(), inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(a, b, c, d)| format!("(if {a} >= {b} then {c} else {d})")),
+                (inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(a, b, c)| format!("(if {a} = {b} or {b} != {c} then 1 else 0)")),
+            ]
+        })
+    }
+
+    /// A symmetric rest: the sum of all the bindings less their extremes, or a count of those over
+    /// a bar, written in a random order.
+    fn symmetric(vars: usize) -> impl Strategy<Value = String> {
+        (
+            Just(vars),
+            any::<bool>(),
+            Just((0..vars).collect::<Vec<usize>>()).prop_shuffle(),
+        )
+            .prop_map(|(vars, count, order)| {
+                let names: Vec<String> = order.iter().map(|i| format!("v{i}")).collect();
+                if count {
+                    names
+                        .iter()
+                        .map(|n| format!("(if {n} >= 2 then 1 else 0)"))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                } else {
+                    let mut reversed = names.clone();
+                    reversed.reverse();
+                    format!(
+                        "{} - max({}) - min({})",
+                        names.join(" + "),
+                        reversed.join(", "),
+                        names.join(", ")
+                    )
+                }
+                .replace("max(v0)", "v0")
+                .replace("min(v0)", "v0")
+                    + &" + 0".repeat(vars % 2)
+            })
+    }
+
+    fn script() -> impl Strategy<Value = String> {
+        (1usize..5).prop_flat_map(|vars| {
+            (
+                prop::collection::vec(binding(), vars),
+                prop_oneof![expression(vars), symmetric(vars)],
+            )
+                .prop_map(|(values, rest)| {
+                    let lets: String = values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| format!("let v{i} = {v}; "))
+                        .collect();
+                    format!("{lets}{rest}")
+                })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Bindings rolled jointly (sorted where exchangeable) against running the roller on every
+        /// sequence of dice.
+        #[test]
+        fn joint_bindings_match_brute_force(source in script()) {
+            let options = omen_lang::Options::default();
+            let prog = program(&source, &options);
+            let brute = brute_force(&prog, &options.limits, 200_000).expect("small enough");
+            prop_assert_eq!(exact_map(&prog, &options), brute, "{}", source);
+        }
+    }
+}

@@ -334,6 +334,9 @@ pub enum DeliveryKind {
 /// "ALERTNESS", "difficulty": 8}`; fields are snake_case, names of capabilities any case.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"action": "check", "aspect": "PERCEPTION", "ability": "ALERTNESS", "difficulty": 8}))]
+#[schemars(example = serde_json::json!({"action": "cast", "discipline": "HEXES", "level": 1}))]
+#[schemars(example = serde_json::json!({"action": "resist", "aspect": "FITNESS", "ability": "BRAWL", "level": 2, "power": 3}))]
 pub enum HprpgAction {
     /// A check (003-M1..M9, M21, M25): aspect + ability (or affinity) dots ± dice against a DV.
     Check {

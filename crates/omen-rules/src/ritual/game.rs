@@ -61,6 +61,10 @@ pub struct RitualSheet {
 /// action breaking several rules is refused with every problem listed at once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"action": "lore-check", "ritual": "Ward", "difficulty": 4}))]
+#[schemars(example = serde_json::json!({"action": "decipher", "ritual": "Veil of Ash", "difficulty": 5}))]
+#[schemars(example = serde_json::json!({"action": "memorise", "ritual": "Binding of Nine", "difficulty": 3}))]
+#[schemars(example = serde_json::json!({"action": "essence", "ritual": "Ward", "leader": 3, "assistants": [2, 1], "time_and_place": 1, "thresholds": [6, 9, 12]}))]
 pub enum RitualAction {
     /// A Lore check about a ritual that neither deciphers nor memorises it (000-M1..M5, A1, A2), logged
     /// for the session's re-roll. The familiarity flags default to what the lists say.

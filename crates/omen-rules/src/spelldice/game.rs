@@ -86,6 +86,7 @@ pub struct SpellDiceSheet {
 /// The rule options of a cast default to the character's `rules`; the penalties to the character's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"action": "cast", "spell_level": 1, "spell_dice": 3}))]
 pub enum SpellDiceAction {
     /// Casts a spell (001-M2..M7): commits spell dice (and life-energy dice), rolls, removes the dice
     /// showing removal faces.

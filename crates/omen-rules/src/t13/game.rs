@@ -166,6 +166,7 @@ pub struct BoughtDieRequest {
 /// `{"action": "test", "boon": 6, "descendant": 10, "bought": [{"kind": "skill", "sides": 6}], "difficulty": 8}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+#[schemars(example = serde_json::json!({"action": "test", "boon": 6, "descendant": 10, "difficulty": 8}))]
 pub enum T13Action {
     /// A Dice Test (004-M1..M7): the free dice, the bought ones paid from the balances, against a set
     /// difficulty or an opponent's total (exactly one of the two).

@@ -191,20 +191,18 @@ fn expected_table() -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The cells of a table's body, read in one script so a table the page redraws meanwhile is read
+/// whole, before or after.
 async fn table(client: &Client, selector: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    for row in client
-        .find_all(Locator::Css(&format!("{selector} tbody tr")))
+    let found = client
+        .execute(
+            "return [...document.querySelectorAll(arguments[0] + ' tbody tr')]
+                 .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.innerText));",
+            vec![json!(selector)],
+        )
         .await
-        .expect("rows")
-    {
-        let mut cells = Vec::new();
-        for cell in row.find_all(Locator::Css("th, td")).await.expect("cells") {
-            cells.push(cell.text().await.expect("text"));
-        }
-        rows.push(cells);
-    }
-    rows
+        .expect("the table's cells");
+    serde_json::from_value(found).expect("rows of text")
 }
 
 async fn type_into(client: &Client, id: &str, text: &str) {
@@ -544,4 +542,263 @@ async fn the_page_is_served_with_its_types_a_strict_policy_and_revalidation() {
         super::get(&app, "/nothing-here.js", None).await.status,
         StatusCode::NOT_FOUND
     );
+}
+
+/// axe-core 4.14.1 (MPL-2.0, Deque Systems), vendored from the npm package `axe-core` so the check
+/// runs on a machine without network access.
+const AXE: &str = include_str!("../fixtures/axe.min.js");
+
+/// Runs axe-core on the page as it stands and fails on any serious or critical violation, naming
+/// each with the elements it found.
+async fn assert_accessible(client: &Client, page: &str) {
+    client
+        .execute(&format!("{AXE}\n;window.axe = axe; return true;"), vec![])
+        .await
+        .expect("axe-core loads");
+    let found = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             window.axe.run(document, { resultTypes: ['violations'] })
+               .then((r) => done(JSON.stringify(r.violations.map((v) => ({
+                   id: v.id, impact: v.impact, help: v.help,
+                   nodes: v.nodes.map((n) => n.target.join(' ')) })))))
+               .catch((e) => done(JSON.stringify([{ id: 'axe-failed', impact: 'critical', help: String(e), nodes: [] }])));",
+            vec![],
+        )
+        .await
+        .expect("axe-core runs");
+    let violations: Vec<Value> =
+        serde_json::from_str(found.as_str().expect("a JSON text")).expect("violations");
+    let serious: Vec<&Value> = violations
+        .iter()
+        .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
+        .collect();
+    assert!(
+        serious.is_empty(),
+        "{page}: axe-core finds serious violations: {serious:#?}"
+    );
+}
+
+async fn value_of(client: &Client, id: &str) -> String {
+    client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"))
+        .prop("value")
+        .await
+        .expect("value")
+        .unwrap_or_default()
+}
+
+/// Waits until the first column of `selector`'s table reads `outcomes`.
+async fn wait_for_outcomes(client: &Client, selector: &str, outcomes: &[String]) {
+    for _ in 0..100 {
+        let rows = table(client, selector).await;
+        let first: Vec<String> = rows.iter().filter_map(|r| r.first().cloned()).collect();
+        if first == outcomes {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!(
+        "{selector} never showed outcomes {outcomes:?}: {:?}",
+        table(client, selector).await
+    );
+}
+
+/// `count` dice of `sides` faces plus `bonus`: the outcomes and their fractions, by enumeration.
+fn expected_sum(count: u32, sides: u64, bonus: u64) -> Vec<Vec<String>> {
+    let (ways, total) = enumerate(count, sides);
+    ways.iter()
+        .map(|&(outcome, w)| {
+            vec![
+                (outcome + bonus).to_string(),
+                fraction(w, total),
+                percent(w, total),
+            ]
+        })
+        .collect()
+}
+
+const DESIGNER_SCRIPT: &str =
+    "param n = 2; # 1..=4\nparam sides = 6; # 4 | 6 | 8\nparam bonus = 0;\n(n)d(sides) + bonus";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scripts_parameters_become_inputs_that_update_the_odds_and_live_in_the_permalink() {
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let first = session(&driver).await;
+    let client = &first.client;
+    client
+        .goto(&format!("http://{address}/"))
+        .await
+        .expect("the page");
+    let input = wait_for(client, "#expression-1").await;
+    input.clear().await.expect("clear");
+    // Typed line by line: in a script Enter starts a new line rather than calculating.
+    input.send_keys(DESIGNER_SCRIPT).await.expect("type");
+    assert_eq!(value_of(client, "expression-1").await, DESIGNER_SCRIPT);
+    click(client, "#calculate").await;
+    wait_for(client, "#odds").await;
+    assert_eq!(table(client, "#odds").await, expected_sum(2, 6, 0));
+
+    // One input per declaration, shaped by its comment: a slider, a menu, a number.
+    let slider = wait_for(client, "#param-list input[data-param=n]").await;
+    assert_eq!(
+        slider.attr("type").await.expect("type").as_deref(),
+        Some("range")
+    );
+    assert_eq!(slider.attr("min").await.expect("min").as_deref(), Some("1"));
+    assert_eq!(slider.attr("max").await.expect("max").as_deref(), Some("4"));
+    let menu = wait_for(client, "#param-list select[data-param=sides]").await;
+    let mut choices = Vec::new();
+    for option in menu
+        .find_all(Locator::Css("option"))
+        .await
+        .expect("options")
+    {
+        choices.push(option.text().await.expect("text"));
+    }
+    assert_eq!(choices, ["4", "6", "8"]);
+    let bonus = wait_for(client, "#param-list input[data-param=bonus]").await;
+    assert_eq!(
+        bonus.attr("type").await.expect("type").as_deref(),
+        Some("number")
+    );
+    let label = client
+        .find(Locator::Css("label[for=param-3]"))
+        .await
+        .expect("a label")
+        .text()
+        .await
+        .expect("text");
+    assert_eq!(label, "bonus");
+
+    // Changing one updates the odds without pressing Calculate.
+    menu.select_by_value("4").await.expect("choose d4");
+    let outcomes = |count: u32, sides: u64, bonus: u64| -> Vec<String> {
+        expected_sum(count, sides, bonus)
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect()
+    };
+    wait_for_outcomes(client, "#odds", &outcomes(2, 4, 0)).await;
+    assert_eq!(table(client, "#odds").await, expected_sum(2, 4, 0));
+    bonus.clear().await.expect("clear");
+    bonus.send_keys("1").await.expect("type");
+    wait_for_outcomes(client, "#odds", &outcomes(2, 4, 1)).await;
+    // The slider works from the keyboard: one step right is one die more.
+    slider.send_keys("\u{E014}").await.expect("arrow right");
+    wait_for_outcomes(client, "#odds", &outcomes(3, 4, 1)).await;
+    assert_eq!(table(client, "#odds").await, expected_sum(3, 4, 1));
+    assert_accessible(client, "the designer calculator").await;
+    let png = client.screenshot().await.expect("screenshot");
+    std::fs::write(screenshot_path("designer-calculator.png"), png).expect("save the screenshot");
+
+    let permalink = client.current_url().await.expect("url").to_string();
+    assert!(
+        permalink.contains("p.n=3")
+            && permalink.contains("p.sides=4")
+            && permalink.contains("p.bonus=1"),
+        "the permalink holds the form: {permalink}"
+    );
+    first.client.close().await.expect("close");
+
+    let second = session(&driver).await;
+    let client = &second.client;
+    client.goto(&permalink).await.expect("the permalink");
+    wait_for(client, "#param-list select[data-param=sides]").await;
+    wait_for_outcomes(client, "#odds", &outcomes(3, 4, 1)).await;
+    assert_eq!(table(client, "#odds").await, expected_sum(3, 4, 1));
+    assert_eq!(value_of(client, "expression-1").await, DESIGNER_SCRIPT);
+    assert_eq!(value_of(client, "param-1").await, "3");
+    assert_eq!(value_of(client, "param-2").await, "4");
+    assert_eq!(value_of(client, "param-3").await, "1");
+    second.client.close().await.expect("close");
+}
+
+/// Opens the seed games' page at `fragment` and waits for it to draw what the rule set offers.
+async fn open_game(client: &Client, address: SocketAddr, name: &str) -> Value {
+    let rules = super::get(&super::app(), &format!("/api/v1/rules/{name}"), None)
+        .await
+        .json();
+    // A fresh load for each game (a fragment change alone is handled by the page, but a test of
+    // the page's first drawing wants the drawing from scratch).
+    client.goto("about:blank").await.expect("a blank page");
+    client
+        .goto(&format!("http://{address}/games#game={name}"))
+        .await
+        .expect("the games page");
+    wait_for(client, &format!("#game option[value={name}]")).await;
+    if !rules["analyses"].as_array().expect("analyses").is_empty() {
+        wait_for(client, ".analysis-output table").await;
+    }
+    if rules["schemas"].is_object() {
+        wait_for(client, "#sheet-problems p").await;
+    }
+    rules
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_seed_game_has_a_page_from_its_rule_set_that_axe_finds_accessible() {
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let browser = session(&driver).await;
+    let client = &browser.client;
+    for rules in omen_rules::registry() {
+        let name = rules.name();
+        let described = open_game(client, address, name).await;
+        let heading = client
+            .find(Locator::Id("description"))
+            .await
+            .expect("description")
+            .text()
+            .await
+            .expect("text");
+        assert!(
+            heading.starts_with(rules.description()),
+            "{heading:?} vs {:?}",
+            rules.description()
+        );
+        // One section per analysis, one disclosure per reference table.
+        let analyses = client
+            .find_all(Locator::Css("#analyses .analysis"))
+            .await
+            .expect("analyses");
+        assert_eq!(analyses.len(), rules.analyses().len(), "{name}");
+        let tables = client
+            .find_all(Locator::Css("#tables details"))
+            .await
+            .expect("tables");
+        assert_eq!(tables.len(), rules.tables().len(), "{name}");
+        if described["schemas"].is_object() {
+            // The example sheet of the schema is valid; the odds of its first rolling action show.
+            let verdict = wait_for(client, "#sheet-problems p").await;
+            assert!(
+                verdict.text().await.expect("text").starts_with('✓'),
+                "{name}: {:?}",
+                client
+                    .find(Locator::Id("sheet-problems"))
+                    .await
+                    .expect("problems")
+                    .text()
+                    .await
+            );
+            let odds = wait_for(client, "#odds > *").await;
+            let png = client.screenshot().await.expect("screenshot");
+            std::fs::write(screenshot_path(&format!("game-{name}.png")), png)
+                .expect("save the screenshot");
+            assert_eq!(
+                odds.attr("class").await.expect("class").as_deref(),
+                Some("odds-card"),
+                "{name}: {}",
+                odds.text().await.expect("text")
+            );
+        }
+        assert_accessible(client, &format!("the {name} page")).await;
+        let png = client.screenshot().await.expect("screenshot");
+        std::fs::write(screenshot_path(&format!("game-{name}.png")), png)
+            .expect("save the screenshot");
+    }
+    browser.client.close().await.expect("close");
 }

@@ -159,6 +159,39 @@ async fn every_route(app: &Router, who: &str, token: &str) -> Vec<(String, Statu
             "/api/v1/campaigns/Tak/characters/Ayla",
             Some(json!({ "state": { "intrinsic": [] } })),
         ),
+        // Refusals: each error body is searched like any answer.
+        (
+            Method::POST,
+            "/api/v1/campaigns/Tak/characters/Ayla/actions",
+            Some(json!({ "action": { "action": "roll", "event_modifier": 99 } })),
+        ),
+        (
+            Method::POST,
+            "/api/v1/campaigns/Tak/characters/Ayla/actions",
+            Some(json!({ "action": { "action": "remove-modifier" } })),
+        ),
+        (
+            Method::POST,
+            "/api/v1/campaigns/Tak/characters/Ayla/odds",
+            Some(json!({ "action": { "action": "add-modifier" } })),
+        ),
+        (
+            Method::POST,
+            "/api/v1/campaigns/Tak/characters/Bo/odds",
+            Some(json!({ "action": { "action": "roll", "event_modifier": -99 } })),
+        ),
+        (
+            Method::POST,
+            "/api/v1/campaigns/Tak/rolls",
+            Some(json!({ "expression": "d20 +", "character": "Ayla" })),
+        ),
+        (Method::GET, "/api/v1/campaigns/Tak/log?since=soon", None),
+        (Method::GET, "/api/v1/campaigns/Tak/characters/Nobody", None),
+        (
+            Method::POST,
+            "/api/v1/campaigns/Tak/log/999/reveal",
+            Some(json!({})),
+        ),
         (Method::DELETE, "/api/v1/campaigns/Tak/characters/Bo", None),
         (
             Method::POST,
@@ -236,6 +269,10 @@ async fn an_observer_only_reads_and_never_sees_the_hidden_modifiers() {
             let gm_only = request.ends_with("/invites");
             let expected = if gm_only {
                 StatusCode::FORBIDDEN
+            } else if request.ends_with("since=soon") {
+                StatusCode::BAD_REQUEST
+            } else if request.ends_with("/Nobody") {
+                StatusCode::NOT_FOUND
             } else {
                 StatusCode::OK
             };

@@ -139,8 +139,25 @@ async fn the_fairness_report_is_served_to_every_member() {
         .await;
         assert_eq!(rolled.status, StatusCode::OK);
     }
+    for _ in 0..3 {
+        let acted = post(
+            &app,
+            "/api/v1/campaigns/Tak/characters/Ayla/actions",
+            Some(&gm),
+            json!({ "action": { "action": "roll" } }),
+        )
+        .await;
+        assert_eq!(acted.status, StatusCode::OK);
+    }
     let report = get(&app, "/api/v1/campaigns/Tak/fairness", Some(&gm)).await;
     assert_eq!(report.status, StatusCode::OK);
+    // The luck rolls are tested against the odds each had; the game master's report has them, an
+    // observer's does not (the odds of a luck roll would give the hidden modifiers away).
+    let text = String::from_utf8_lossy(&report.bytes).to_string();
+    assert!(text.contains("\"luck roll: outcome\""), "{text}");
+    let observers = get(&app, "/api/v1/campaigns/Tak/fairness", Some(&observer)).await;
+    assert_eq!(observers.status, StatusCode::OK);
+    assert!(!String::from_utf8_lossy(&observers.bytes).contains("luck roll"));
     assert!(report.json().is_object());
     assert!(
         report.bytes.windows(3).any(|w| w == b"d6\""),
