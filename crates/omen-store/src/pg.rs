@@ -70,10 +70,10 @@ pub(crate) fn redact(url: &str) -> String {
         None => (rest, ""),
     };
     match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(name, _)| name);
-            format!("{scheme}://{user}:***@{host}{tail}")
-        }
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{scheme}://{name}:***@{host}{tail}"),
+            None => url.to_string(),
+        },
         None => url.to_string(),
     }
 }
@@ -230,7 +230,7 @@ mod tests {
         );
         assert_eq!(
             redact("postgresql://omen@db/omen?sslmode=disable"),
-            "postgresql://omen:***@db/omen?sslmode=disable"
+            "postgresql://omen@db/omen?sslmode=disable"
         );
     }
 }
