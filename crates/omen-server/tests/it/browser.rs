@@ -28,7 +28,7 @@ fn chromedriver() -> Option<PathBuf> {
 }
 
 /// A chromedriver process, ended when dropped.
-struct Driver {
+pub(crate) struct Driver {
     process: Child,
     port: u16,
 }
@@ -41,7 +41,7 @@ impl Drop for Driver {
 }
 
 /// Starts chromedriver, or says why not: `None` only when the tests are skipped on purpose.
-fn driver() -> Option<Driver> {
+pub(crate) fn driver() -> Option<Driver> {
     let found = chromedriver().filter(|_| Path::new(CHROMIUM).is_file());
     let Some(program) = found else {
         let how = "no browser found: the web page's tests need /usr/bin/chromium and chromedriver \
@@ -88,12 +88,12 @@ fn driver() -> Option<Driver> {
 }
 
 /// A browser session with a fresh profile of its own (removed with the session).
-struct Session {
-    client: Client,
+pub(crate) struct Session {
+    pub(crate) client: Client,
     _profile: tempfile::TempDir,
 }
 
-async fn session(driver: &Driver) -> Session {
+pub(crate) async fn session(driver: &Driver) -> Session {
     let profile = tempfile::tempdir().expect("profile directory");
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
@@ -205,7 +205,7 @@ async fn table(client: &Client, selector: &str) -> Vec<Vec<String>> {
     serde_json::from_value(found).expect("rows of text")
 }
 
-async fn type_into(client: &Client, id: &str, text: &str) {
+pub(crate) async fn type_into(client: &Client, id: &str, text: &str) {
     let input = client
         .wait()
         .at_most(Duration::from_secs(10))
@@ -216,7 +216,7 @@ async fn type_into(client: &Client, id: &str, text: &str) {
     input.send_keys(text).await.expect("type");
 }
 
-async fn click(client: &Client, selector: &str) {
+pub(crate) async fn click(client: &Client, selector: &str) {
     client
         .find(Locator::Css(selector))
         .await
@@ -226,7 +226,7 @@ async fn click(client: &Client, selector: &str) {
         .expect("click");
 }
 
-async fn wait_for(client: &Client, selector: &str) -> fantoccini::elements::Element {
+pub(crate) async fn wait_for(client: &Client, selector: &str) -> fantoccini::elements::Element {
     client
         .wait()
         .at_most(Duration::from_secs(20))
@@ -235,7 +235,7 @@ async fn wait_for(client: &Client, selector: &str) -> fantoccini::elements::Elem
         .unwrap_or_else(|e| panic!("{selector} never appeared: {e}"))
 }
 
-fn screenshot_path(name: &str) -> PathBuf {
+pub(crate) fn screenshot_path(name: &str) -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
         PathBuf::from,
@@ -550,7 +550,7 @@ const AXE: &str = include_str!("../fixtures/axe.min.js");
 
 /// Runs axe-core on the page as it stands and fails on any serious or critical violation, naming
 /// each with the elements it found.
-async fn assert_accessible(client: &Client, page: &str) {
+pub(crate) async fn assert_accessible(client: &Client, page: &str) {
     client
         .execute(&format!("{AXE}\n;window.axe = axe; return true;"), vec![])
         .await

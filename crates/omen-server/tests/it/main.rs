@@ -10,7 +10,9 @@ mod openapi;
 mod readme;
 mod roles;
 mod rule_routes;
+mod session;
 mod stateless;
+mod table_page;
 mod visibility;
 
 use axum::Router;
