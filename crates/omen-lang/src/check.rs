@@ -1053,16 +1053,25 @@ impl Checker<'_> {
             let op_len = point.len() - point.trim_start_matches(['>', '<', '=']).len();
             let op = &point[..op_len];
             // Only the whole left side is known to the reader; naming a part of it would be a wrong fix.
+            // A point written without a comparison (Foundry's `cf-1`, `cs6`) is no misplaced total
+            // comparison: the hint then names the point as it was read.
+            let help = if op.is_empty() {
+                format!(
+                    "`{point}` is read as the point `{c}`; choose a value a face of {die} can show"
+                )
+            } else {
+                format!(
+                    "to compare a total instead, put spaces around `{op}` (whitespace ends a dice term), or \
+                     put the whole left side in parentheses, e.g. `(1d20 + 5) {op} 15`"
+                )
+            };
             self.warnings.push(
                 Diagnostic::warning(
                     "unreachable-success",
                     at,
                     format!("no face of {die} can meet `{c}`, so this counts 0 dice on every roll"),
                 )
-                .with_help(format!(
-                    "to compare a total instead, put spaces around `{op}` (whitespace ends a dice term), or \
-                     put the whole left side in parentheses, e.g. `(1d20 + 5) {op} 15`"
-                )),
+                .with_help(help),
             );
         }
         Some(())

@@ -256,3 +256,22 @@ fn a_spaced_compare_after_a_modifier_compares_the_total() {
         assert_eq!(checked.reading, want, "{source}");
     }
 }
+
+/// A point written without a comparison (`cf-1`, `cs6`) that no face can meet gets a hint about the
+/// point, never the spacing hint for a misplaced total comparison, which would name an empty operator.
+#[test]
+fn an_unreachable_point_without_a_comparison_names_the_point() {
+    let foundry = Options {
+        dialect: Dialect::named("foundry").expect("a dialect"),
+        ..Options::default()
+    };
+    let checked = compile("d4cf-1d4+d4", &foundry).expect("compiles");
+    let warning = checked
+        .warnings
+        .iter()
+        .find(|d| d.kind == "unreachable-success")
+        .expect("the point cannot be met");
+    let help = warning.help.as_deref().expect("a hint");
+    assert!(!help.contains("``"), "{help}");
+    assert!(help.contains("`cf-1` is read as the point `=-1`"), "{help}");
+}
