@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// Refuse `POST /api/v1/campaigns` and imports: only this CLI creates campaigns.
     #[arg(long)]
     pub no_open_campaigns: bool,
+    /// Mark the web page's session cookie `Secure` even when no proxy says the request came over
+    /// HTTPS (`X-Forwarded-Proto`); set it behind a TLS proxy that does not say so.
+    #[arg(long)]
+    pub secure_cookies: bool,
 }
 
 impl ServeArgs {
@@ -74,6 +78,8 @@ impl ServeArgs {
             max_event_streams: self.max_event_streams as usize,
             cache_entries: self.cache_entries as usize,
             open_campaigns: !self.no_open_campaigns,
+            session_lifetime: defaults.session_lifetime,
+            secure_cookies: self.secure_cookies,
         }
     }
 }
@@ -117,6 +123,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
         let address = listener.local_addr()?;
         println!("omen serve: listening on http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
         println!("database: {database}");
+        println!(
+            "the table: http://{address}/table#join=TOKEN with an invite's token (the part after # never reaches the server)"
+        );
         if empty {
             let db = &database;
             println!(

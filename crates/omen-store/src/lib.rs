@@ -138,6 +138,7 @@ mod stats;
 mod store;
 mod time;
 mod visibility;
+mod web_session;
 
 pub use copy::CopyReport;
 pub use dice::{Dice, RolledDie};
@@ -168,3 +169,4 @@ pub use store::{
 };
 pub use time::{normalize_time, session_bounds};
 pub use visibility::{Actor, EntryOptions, ViewReport, Viewer, Visibility, verify_view};
+pub use web_session::WebSession;

@@ -51,6 +51,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0006_visibility.sql",
         include_str!("../migrations/postgres/0006_visibility.sql"),
     ),
+    (
+        "0007_web_sessions.sql",
+        include_str!("../migrations/postgres/0007_web_sessions.sql"),
+    ),
 ];
 
 /// The key every process migrating one database takes turns on (`pg_advisory_xact_lock`): "OMEN".
