@@ -7,8 +7,9 @@
 //! cargo run --profile test -p omen-server --example load [-- SECONDS_PER_SCENARIO]
 //! ```
 //!
-//! The server runs in this process on a file database in a temporary directory, with the default
-//! limits and no rate limit (one address makes every request here).
+//! The server runs in this process on a file database in a temporary directory (or the empty
+//! database `OMEN_LOAD_DB` names, e.g. a `postgres://` URL), with the default limits and no rate
+//! limit (one address makes every request here).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -198,7 +199,18 @@ async fn main() {
         .unwrap_or(5);
     let dir = std::env::temp_dir().join(format!("omen-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
-    let store = omen_store::Store::open(&dir.join("omen.db")).expect("database");
+    // OMEN_LOAD_DB: another database (a postgres:// URL, empty) instead of a file in the directory.
+    let store = match std::env::var_os("OMEN_LOAD_DB") {
+        Some(db) => {
+            // PostgreSQL's synchronous client runs a runtime of its own: not on this one's thread.
+            let key = dir.join("omen.key");
+            std::thread::spawn(move || omen_store::Database::parse(&db).open(&key))
+                .join()
+                .expect("opening the database")
+                .expect("database")
+        }
+        None => omen_store::Store::open(&dir.join("omen.db")).expect("database"),
+    };
     let config = omen_server::Config {
         rate_limit: None,
         max_body: 1 << 20,

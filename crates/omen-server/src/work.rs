@@ -76,40 +76,65 @@ impl Pool {
     }
 }
 
-/// The database: one connection behind a mutex (the store is synchronous and every write is one
-/// `BEGIN IMMEDIATE` transaction, so one writer at a time is what SQLite does anyway), used from
-/// worker threads only, with a bounded queue in front.
+/// The database: a few handles on it ([`Store::try_clone`]), each used by one worker thread at a
+/// time, with a bounded queue in front (a permit per handle, so a permit always finds one free).
+/// On PostgreSQL the handles share one connection pool and run side by side; writers of one
+/// campaign take turns on its row lock. On SQLite (write-ahead logging) readers run side by side
+/// on their own connections while writers take turns, one transaction at a time. A database in
+/// memory has one handle.
 pub(crate) struct Database {
-    store: Arc<Mutex<Store>>,
+    idle: Arc<Mutex<Vec<Store>>>,
     queue: Pool,
 }
 
+/// Handles on a SQLite file: readers beside the one writer, without crowding two cores.
+const SQLITE_HANDLES: usize = 4;
+
 impl Database {
     pub(crate) fn new(store: Store, queue_timeout: Duration) -> Self {
+        let wanted = match store.engine() {
+            omen_store::Engine::Sqlite => SQLITE_HANDLES,
+            omen_store::Engine::Postgres => omen_store::DEFAULT_POOL as usize,
+        };
+        let mut handles: Vec<Store> = (1..wanted).map_while(|_| store.try_clone().ok()).collect();
+        handles.push(store);
         Database {
-            store: Arc::new(Mutex::new(store)),
-            // Every permit waits for the one connection; the permits bound how many threads do.
-            queue: Pool::new(4, queue_timeout, "database work"),
+            queue: Pool::new(handles.len(), queue_timeout, "database work"),
+            idle: Arc::new(Mutex::new(handles)),
         }
     }
 
-    /// Runs `work` with the store on a worker thread.
+    /// Runs `work` with a store on a worker thread.
     pub(crate) async fn with<T: Send + 'static>(
         &self,
         work: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let store = self.store.clone();
+        let idle = self.idle.clone();
         self.queue
             .run(move || {
-                // A panic while holding the lock left no transaction open (rusqlite rolls back on
-                // drop), so the store behind a poisoned lock is still consistent.
-                let mut guard = store
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                work(&mut guard)
+                // The lock is held only to take and give back a handle. A panic in `work` left no
+                // transaction open (both engines roll back on drop), so the handle goes back too,
+                // and the panic on to the pool (an internal error).
+                let take = || idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+                let mut store = take().expect("a permit always finds an idle handle");
+                let answer =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut store)));
+                idle.lock().unwrap_or_else(|p| p.into_inner()).push(store);
+                answer.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
             .await?
             .map_err(ApiError::from)
+    }
+}
+
+/// The handles are closed on a thread of their own: PostgreSQL's synchronous client closes its
+/// connections by blocking on a runtime of its own, which must not happen on the server's.
+impl Drop for Database {
+    fn drop(&mut self) {
+        let handles = std::mem::take(&mut *self.idle.lock().unwrap_or_else(|p| p.into_inner()));
+        if !handles.is_empty() {
+            let _ = std::thread::spawn(move || drop(handles)).join();
+        }
     }
 }
 

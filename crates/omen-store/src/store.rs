@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use omen_core::Limits;
@@ -243,6 +244,10 @@ type Hook = Box<dyn FnMut() + Send>;
 /// to [`BUSY_TIMEOUT`]).
 pub struct Store {
     pub(crate) backend: Backend,
+    /// Shared by the SQLite handles of one process ([`Store::try_clone`]): their writers queue here,
+    /// woken in turn, instead of in SQLite's busy handler, which sleeps and polls. Other processes
+    /// still wait in the busy handler.
+    write_gate: Arc<Mutex<()>>,
     path: PathBuf,
     before_commit: Option<Hook>,
     /// The signing key, once read (or made).
@@ -446,6 +451,7 @@ impl Store {
         }
         let mut store = Store {
             backend: Backend::Sqlite(conn),
+            write_gate: Arc::default(),
             path: path.to_path_buf(),
             before_commit: None,
             key: None,
@@ -531,6 +537,7 @@ impl Store {
         }
         Ok(Store {
             backend: Backend::Sqlite(conn),
+            write_gate: Arc::default(),
             path: path.to_path_buf(),
             before_commit: None,
             key: None,
@@ -551,6 +558,7 @@ impl Store {
         let pool = crate::pg::open(url)?;
         Ok(Store {
             backend: Backend::Postgres(pool),
+            write_gate: Arc::default(),
             path: PathBuf::from(crate::pg::redact(url)),
             before_commit: None,
             key: None,
@@ -581,6 +589,7 @@ impl Store {
         schema::migrate(&mut conn, SCHEMA_VERSION, None)?;
         Ok(Store {
             backend: Backend::Sqlite(conn),
+            write_gate: Arc::default(),
             path: PathBuf::from(":memory:"),
             before_commit: None,
             key: Some(Key::generate()?),
@@ -642,11 +651,13 @@ impl Store {
                 let key_path = self.key_path.clone().unwrap_or_default();
                 let mut other = Store::open_with_key(&self.path, &key_path)?;
                 other.key = self.key.clone();
+                other.write_gate = self.write_gate.clone();
                 return Ok(other);
             }
         };
         Ok(Store {
             backend,
+            write_gate: self.write_gate.clone(),
             path: self.path.clone(),
             before_commit: None,
             key: self.key.clone(),
@@ -747,6 +758,11 @@ impl Store {
         let hook = &mut self.before_commit;
         match &mut self.backend {
             Backend::Sqlite(conn) => {
+                // A panic while it was held left no transaction open (rusqlite rolls back on drop).
+                let _turn = self
+                    .write_gate
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                 let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
                 let value = work(&Conn::Sqlite(&tx))?;
                 if let Some(hook) = hook.as_mut() {

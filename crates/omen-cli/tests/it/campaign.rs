@@ -569,14 +569,14 @@ fn a_campaign_reads_its_rolls_in_its_dialect_unless_told_another() {
 
 /// A PostgreSQL database of its own for one test, dropped after it, when the conformance suite's
 /// server is there (`OMEN_TEST_POSTGRES_URL`; the store's tests say loudly when it is not).
-struct ScratchPostgres {
+pub struct ScratchPostgres {
     admin: String,
     name: String,
-    url: String,
+    pub url: String,
 }
 
 impl ScratchPostgres {
-    fn new(test: &str) -> Option<ScratchPostgres> {
+    pub fn new(test: &str) -> Option<ScratchPostgres> {
         let admin = std::env::var("OMEN_TEST_POSTGRES_URL").ok()?;
         let mut client = postgres::Client::connect(&admin, postgres::NoTls).ok()?;
         let name = format!("omen_cli_{test}_{}", std::process::id());

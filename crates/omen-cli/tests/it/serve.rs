@@ -24,10 +24,28 @@ fn request(address: &str, method: &str, path: &str, body: &str) -> String {
 #[test]
 fn serve_on_a_fresh_database_answers_and_stops_on_sigterm() {
     let dir = scratch_dir("serve_fresh");
-    let db = dir.join("fresh.db");
+    serve_fresh(
+        &dir.join("fresh.db").display().to_string(),
+        &dir.join("fresh.db.key"),
+    );
+}
+
+/// The same on PostgreSQL (`omen serve --db postgres://…`), when there is a server to test on.
+#[cfg(unix)]
+#[test]
+fn serve_on_a_fresh_postgres_database_answers_and_stops_on_sigterm() {
+    let Some(scratch) = crate::campaign::ScratchPostgres::new("serve_fresh") else {
+        return; // the store's conformance suite says loudly that PostgreSQL went untested
+    };
+    let dir = scratch_dir("serve_fresh_postgres");
+    serve_fresh(&scratch.url, &dir.join("omen.key"));
+}
+
+#[cfg(unix)]
+fn serve_fresh(db: &str, key: &std::path::Path) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
-        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
-        .arg(&db)
+        .args(["serve", "--bind", "127.0.0.1:0", "--db", db, "--key"])
+        .arg(key)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -71,7 +89,7 @@ fn serve_on_a_fresh_database_answers_and_stops_on_sigterm() {
     stdout.read_to_string(&mut tail).unwrap();
     assert!(tail.contains("stopped"), "{tail}");
     // The campaign made over the API is in the database, and its log verifies.
-    let verified = crate::omen(&["log", "verify", "--db", db.to_str().unwrap()]);
+    let verified = crate::omen(&["log", "verify", "--db", db, "--key", key.to_str().unwrap()]);
     assert_eq!(verified.code, 0, "{}", verified.stderr);
 }
 

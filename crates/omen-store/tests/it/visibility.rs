@@ -402,8 +402,9 @@ fn a_players_export_withholds_what_they_may_not_see_and_cannot_be_imported() {
         assert_eq!(export["redacted_for"], "player");
         let text = export.to_string();
         assert!(!text.contains(PLANTED), "{text}");
-        // Quoted: the expression as a JSON string (hashes are hex and may hold it by chance).
-        assert!(!text.contains("\"4d8"), "{text}");
+        // Quoted on both sides: the expression as a whole JSON string (hashes and identities are
+        // hex and may begin with it by chance).
+        assert!(!text.contains("\"4d8\""), "{text}");
         assert!(!text.contains("\"salt\""), "{text}");
         let mut other = crate::empty_store();
         let refused = other.import_campaign(&export, None).unwrap_err();
