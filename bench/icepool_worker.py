@@ -53,6 +53,12 @@ PROBLEMS = {
     "nestedcount": lambda: d6 @ d6,
     "randomsides": lambda: d6.map(lambda s: 2 @ icepool.d(s)),
     "keepmiddle3d20": lambda: d20.middle(3, 1),
+    # Each roll of 18 or more adds a die to the pool (at most 20 extra per die); drop the lowest 9 of
+    # the whole pool and count the kept dice showing 19 or less.
+    "explodedrop9d20": lambda: d20.explode_to_pool(9, [18, 19, 20], depth=20)
+    .lowest(drop=9)
+    .keep_outcomes(lambda o: o <= 19)
+    .size(),
     "markov": lambda: icepool.Die([0]).map(lambda x: x if x >= 10 else x + d6, repeat="inf"),
 }
 

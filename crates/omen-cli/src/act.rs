@@ -32,7 +32,8 @@ pub struct Holder {
     /// The campaign of --char (may be left out when the database holds one campaign).
     #[arg(long, value_name = "NAME", requires = "character")]
     pub campaign: Option<String>,
-    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
+    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// A JSON state file instead of a database: created from --sheet if missing, updated in place.

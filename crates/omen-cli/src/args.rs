@@ -95,6 +95,12 @@ pub enum Command {
         after_help = "Examples:\n  omen import ravenloft.json\n  omen import ravenloft.json --as \"Ravenloft copy\" --db other.db"
     )]
     Import(crate::campaign::ImportArgs),
+    /// Whole databases: move one to another engine (SQLite, PostgreSQL).
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  omen db migrate --from omen.db --to postgres://omen@db.example/omen"
+    )]
+    Db(crate::database::DbCommand),
     /// List the seed games: their mechanics, options, reference tables and character actions.
     #[command(
         after_help = "Examples:\n  omen rules\n  omen rules hprpg --example -o rook.json\n  omen rules luck --schema\n  omen rules t13 --detail"
@@ -170,7 +176,8 @@ pub struct PlotArgs {
     /// The campaign whose saved roll `@NAME` names.
     #[arg(long, value_name = "NAME", help_heading = "Campaign")]
     pub campaign: Option<String>,
-    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
+    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH", help_heading = "Campaign")]
     pub db: Option<PathBuf>,
 }
@@ -294,7 +301,8 @@ pub struct CampaignRollArgs {
     /// The character the roll is for, in the log.
     #[arg(long = "char", value_name = "NAME")]
     pub character: Option<String>,
-    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
+    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// Who may see the logged roll: public (everyone), private (the roller and the game master),
@@ -390,7 +398,8 @@ pub struct ProbArgs {
     /// The campaign whose saved roll `@NAME` names.
     #[arg(long, value_name = "NAME", help_heading = "Campaign")]
     pub campaign: Option<String>,
-    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
+    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH", help_heading = "Campaign")]
     pub db: Option<PathBuf>,
     /// Not for prob: its odds are exact, no dice are rolled (seeds belong to `omen roll`).

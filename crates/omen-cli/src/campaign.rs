@@ -29,7 +29,8 @@ use crate::escape;
 /// The database and the output format, shared by the campaign commands.
 #[derive(Debug, Args)]
 pub struct DbArgs {
-    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
+    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH", global = true)]
     pub db: Option<PathBuf>,
     /// The signing key file [default: $OMEN_KEY, else the database's path with .key appended].
@@ -418,8 +419,8 @@ pub fn open(db: &Option<PathBuf>) -> Result<Store, StoreError> {
 }
 
 fn open_with_key(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, StoreError> {
-    let path = omen_store::resolve_path(db.clone())?;
-    Store::open_with_key(&path, &omen_store::resolve_key_path(key.clone(), &path))
+    let database = omen_store::resolve_database(db.clone())?;
+    database.open(&database.key_path(key.clone())?)
 }
 
 fn open_write(args: &DbArgs) -> Result<Store, StoreError> {
@@ -428,8 +429,8 @@ fn open_write(args: &DbArgs) -> Result<Store, StoreError> {
 
 /// The database for a command that only reads: nothing is created.
 pub fn open_read(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, StoreError> {
-    let path = omen_store::resolve_path(db.clone())?;
-    Store::open_read_only_with_key(&path, &omen_store::resolve_key_path(key.clone(), &path))
+    let database = omen_store::resolve_database(db.clone())?;
+    database.open_read_only(&database.key_path(key.clone())?)
 }
 
 /// Refuses an expression that does not compile, its errors drawn under it on stderr.
@@ -840,7 +841,11 @@ pub fn act(
         (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
     let options = crate::args::VisibilityArg::options(holder.visibility);
-    let mut entry = attempt!(store.act_with(&campaign, name, &action, dice, limits, &options));
+    let request = omen_store::ActionRequest::new(&campaign, name, &action)
+        .with_dice(dice)
+        .with_limits(limits.clone())
+        .with_options(options);
+    let mut entry = attempt!(store.perform(request));
     // The log keeps everything; what is printed is what the view may see.
     entry.summary = seen.summary(&action, &entry.result, &entry.summary);
     entry.result = seen.show(Part::Result, &entry.result);

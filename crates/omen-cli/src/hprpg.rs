@@ -226,7 +226,8 @@ pub struct StoredCharacters {
     /// The campaign of the stored characters (may be left out when the database holds one).
     #[arg(long, value_name = "NAME")]
     pub campaign: Option<String>,
-    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
+    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH")]
     pub db: Option<std::path::PathBuf>,
 }

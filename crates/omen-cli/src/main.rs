@@ -58,6 +58,7 @@ mod actions;
 mod args;
 mod campaign;
 mod compare;
+mod database;
 mod diagnostics;
 mod escape;
 mod fit;
@@ -198,6 +199,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Saved(args) => status(campaign::saved(args)),
         Command::Export(args) => status(campaign::export(args)),
         Command::Import(args) => status(campaign::import(args)),
+        Command::Db(command) => status(database::run(command)),
         Command::Serve(args) => status(serve::run(args)),
     }
 }
@@ -260,21 +262,19 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     };
     let character = args.campaign.character.as_deref();
     let options = args::VisibilityArg::options(args.campaign.visibility);
-    let rolled = match saved {
-        Some(saved) => {
-            store.roll_saved_with(&name, character, saved, &params, &dice, &limits, &options)
-        }
-        None => store.roll_in_dialect_with(
-            &name,
-            character,
-            &source.text,
-            args.script.dialect.given(),
-            &params,
-            &dice,
-            &limits,
-            &options,
-        ),
+    let request = match saved {
+        Some(saved) => omen_store::RollRequest::saved(&name, saved),
+        None => omen_store::RollRequest::expression(&name, &source.text)
+            .in_dialect(args.script.dialect.given()),
     };
+    let rolled = store.submit_roll(
+        request
+            .for_character(character)
+            .with_params(params.clone())
+            .with_dice(dice.clone())
+            .with_limits(limits.clone())
+            .with_options(options),
+    );
     let (entry, rolled) = match rolled {
         Ok(done) => done,
         Err(omen_store::StoreError::Language(errors)) => {

@@ -14,7 +14,8 @@ pub struct ServeArgs {
     /// The address to listen on; port 0 picks a free one (printed).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
-    /// The campaign database [default: $OMEN_DB, else omen.db in the platform data directory].
+    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
+    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// The signing key file [default: $OMEN_KEY, else the database's path with .key appended].
@@ -85,6 +86,10 @@ pub struct ServeArgs {
     /// Refuse `POST /api/v1/campaigns` and imports: only this CLI creates campaigns.
     #[arg(long)]
     pub no_open_campaigns: bool,
+    /// Mark the web page's session cookie `Secure` even when no proxy says the request came over
+    /// HTTPS (`X-Forwarded-Proto`); set it behind a TLS proxy that does not say so.
+    #[arg(long)]
+    pub secure_cookies: bool,
 }
 
 impl ServeArgs {
@@ -114,6 +119,8 @@ impl ServeArgs {
             max_event_streams: self.max_event_streams as usize,
             cache_entries: self.cache_entries as usize,
             open_campaigns: !self.no_open_campaigns,
+            session_lifetime: defaults.session_lifetime,
+            secure_cookies: self.secure_cookies,
         }
     }
 }
@@ -121,15 +128,17 @@ impl ServeArgs {
 /// Serves until SIGINT or SIGTERM; `Ok(false)` when the database cannot be opened or the address
 /// bound.
 pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
-    let path = match omen_store::resolve_path(args.db.clone()) {
-        Ok(path) => path,
+    let database = match omen_store::resolve_database(args.db.clone()) {
+        Ok(database) => database,
         Err(error) => {
             eprintln!("error: {error}");
             return Ok(false);
         }
     };
-    let key = omen_store::resolve_key_path(args.key.clone(), &path);
-    let store = match omen_store::Store::open_with_key(&path, &key) {
+    let store = match database
+        .key_path(args.key.clone())
+        .and_then(|key| database.open(&key))
+    {
         Ok(store) => store,
         Err(error) => {
             eprintln!("error: {error}");
@@ -154,9 +163,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
         };
         let address = listener.local_addr()?;
         println!("omen serve: listening on http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
-        println!("database: {}", path.display());
+        println!("database: {database}");
+        println!(
+            "the table: http://{address}/table#join=TOKEN with an invite's token (the part after # never reaches the server)"
+        );
         if empty {
-            let db = path.display();
+            let db = &database;
             println!(
                 "no campaigns yet; create one and its game master's invite with\n  \
                  omen campaign new NAME --db {db}\n  \

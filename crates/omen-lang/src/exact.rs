@@ -5,7 +5,7 @@
 //! 2·d6). Everything else that is random is independent by construction, so it combines by
 //! convolution and products. Function calls are memoised on their arguments.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 mod joint;
 
@@ -248,7 +248,7 @@ pub fn exact(program: &Program, limits: &Limits) -> Result<ExactResult, Diagnost
         env: Vec::new(),
         depth: 0,
         nesting: 0,
-        memo: HashMap::new(),
+        memo: BTreeMap::new(),
     };
     let r = ev.eval(&program.root)?;
     let criticals = criticals(program, limits, &mut budget)?;
@@ -285,7 +285,9 @@ struct Evaluator<'a> {
     depth: usize,
     /// Nodes on the evaluation's path (every call's body included), against [`crate::MAX_NESTING`].
     nesting: usize,
-    memo: HashMap<(usize, Vec<Value>), Eval>,
+    /// Ordered rather than hashed: no random hash keys to fetch from the system on the first call,
+    /// and no hash collisions for a hostile script to aim at.
+    memo: BTreeMap<(usize, Vec<Value>), Eval>,
 }
 
 /// What evaluating one node costs from the work budget besides the arithmetic it does: the
@@ -1047,7 +1049,7 @@ pub(crate) fn call_distribution(
         env: globals.to_vec(),
         depth: 0,
         nesting,
-        memo: HashMap::new(),
+        memo: BTreeMap::new(),
     };
     Ok(ev.call(f, args, span)?.dist)
 }

@@ -1,26 +1,50 @@
-//! Who is asking: authentication is one extractor (a bearer token to a [`Member`]), authorisation one
-//! function ([`authorise`]).
+//! Who is asking: authentication is one extractor (a bearer token or a session cookie to a
+//! [`Member`]), authorisation one function ([`authorise`]).
 //!
 //! A token is an invite's (`omen campaign invite CAMPAIGN --role gm|player|observer [--char NAME]`, or
 //! `POST /api/v1/campaigns/{campaign}/invites`): it names one campaign and one role. The game master
 //! does everything; a player reads and acts for the characters the invite names; an observer only
-//! reads. The web page exchanges the token for a session cookie: that exchange plugs in at
-//! [`token`], the one place a request's credential is read.
+//! reads. The web page trades the token for a session cookie (`POST /api/v1/session`, see
+//! [`crate::session`]): a request carries `Authorization: Bearer TOKEN` or the cookie, and
+//! [`credential`] is the one place either is read.
+//!
+//! # Cross-site requests
+//!
+//! A browser sends a cookie by itself, so a request authenticated by the cookie that writes (any
+//! method but GET, HEAD and OPTIONS) must also carry the session's CSRF token in [`CSRF_HEADER`]: a
+//! page of another site cannot read that token, and cannot send a custom header without the
+//! server's consent (CORS, which this server never grants). The cookie is also `SameSite=Strict`.
+//! A bearer token is never sent by a browser on its own, so bearer requests need no CSRF token.
 
 use axum::extract::FromRequestParts;
-use axum::http::header;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, header};
 use omen_rules::View;
+use sha2::{Digest, Sha256};
 
 pub use omen_store::{Member, Role};
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, Problem};
 use crate::redact::Redactor;
 
-/// The credential of a request: `Authorization: Bearer TOKEN`.
-fn token(parts: &Parts) -> Option<String> {
-    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "omen_session";
+
+/// The header a cookie-authenticated write carries its CSRF token in.
+pub const CSRF_HEADER: &str = "x-omen-csrf";
+
+/// What a request presents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Credential {
+    /// `Authorization: Bearer TOKEN`: an invite's token.
+    Bearer(String),
+    /// The session cookie: a session's id.
+    Session(String),
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme
         .eq_ignore_ascii_case("bearer")
@@ -28,7 +52,64 @@ fn token(parts: &Parts) -> Option<String> {
         .filter(|t| !t.is_empty())
 }
 
-/// The member a request's token belongs to; 401 without a token or with an unknown or revoked one.
+/// The session id in the request's cookies, if any.
+pub(crate) fn session_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == SESSION_COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// The credential of a request: a bearer token first (a client that sends one means it), else the
+/// session cookie.
+pub(crate) fn credential(headers: &HeaderMap) -> Option<Credential> {
+    bearer(headers)
+        .map(Credential::Bearer)
+        .or_else(|| session_cookie(headers).map(Credential::Session))
+}
+
+/// The CSRF token of session `id`: derived from the id (which only the server and the cookie hold),
+/// so nothing more is stored and a page learns it only from `GET /api/v1/session`.
+pub fn csrf_token(session_id: &str) -> String {
+    let digest = Sha256::digest(format!("omen-csrf\0{session_id}").as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `headers` carry session `id`'s CSRF token. Compared without an early exit, so the time
+/// taken says nothing about how much of a guess was right.
+pub(crate) fn csrf_matches(headers: &HeaderMap, session_id: &str) -> bool {
+    let expected = csrf_token(session_id);
+    let Some(given) = headers.get(CSRF_HEADER).map(|v| v.as_bytes()) else {
+        return false;
+    };
+    given.len() == expected.len()
+        && given
+            .iter()
+            .zip(expected.as_bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+pub(crate) fn csrf_refused() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::FORBIDDEN,
+        Problem::new(
+            "csrf",
+            "a write with the session cookie needs the session's CSRF token",
+        )
+        .with_help(format!(
+            "send the `csrf` of `GET /api/v1/session` in the `{CSRF_HEADER}` header"
+        )),
+    )
+}
+
+/// The member a request's credential belongs to; 401 without one or with an unknown, expired or
+/// revoked one, 403 for a cookie-authenticated write without the CSRF token.
 #[derive(Clone, Debug)]
 pub struct Caller(pub Member);
 
@@ -36,18 +117,37 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let Some(token) = token(parts) else {
+        let Some(credential) = credential(&parts.headers) else {
             return Err(ApiError::unauthorized());
         };
-        // Tokens are long and random; one longer than any invite's is refused without a look-up.
-        if token.len() > 256 {
-            return Err(ApiError::unauthorized());
-        }
-        let member = state
-            .inner
-            .db
-            .with(move |store| store.authenticate(&token))
-            .await?;
+        let member = match credential {
+            Credential::Bearer(token) => {
+                // Tokens are long and random; one longer than any invite's is refused without a
+                // look-up.
+                if token.len() > 256 {
+                    return Err(ApiError::unauthorized());
+                }
+                state
+                    .inner
+                    .db
+                    .with(move |store| store.authenticate(&token))
+                    .await?
+            }
+            Credential::Session(id) => {
+                if !parts.method.is_safe() && !csrf_matches(&parts.headers, &id) {
+                    return Err(csrf_refused());
+                }
+                if id.len() > 256 {
+                    return Err(ApiError::unauthorized());
+                }
+                state
+                    .inner
+                    .db
+                    .with(move |store| store.session(&id))
+                    .await?
+                    .map(|(member, _)| member)
+            }
+        };
         member.map(Caller).ok_or_else(ApiError::unauthorized)
     }
 }

@@ -9,7 +9,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use omen_rules::Part;
 use omen_store::{
-    Actor, Dice, EntryOptions, LogEntry, LogFilter, Member, Role, SavedRoll, Viewer, Visibility,
+    Actor, Dice, EntryOptions, LogEntry, LogFilter, Member, Role, RollRequest, SavedRoll, Viewer,
+    Visibility,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -698,7 +699,12 @@ pub async fn act(
             // Read before the action is logged: its own visibility does not hide the state it
             // starts from; an earlier hidden roll's does.
             let withheld = follows_hidden_roll(store, &member, &found)?;
-            let entry = store.act_with(&c, &n, &action, dice, &limits, &options)?;
+            let entry = store.perform(
+                omen_store::ActionRequest::new(&c, &n, &action)
+                    .with_dice(dice)
+                    .with_limits(limits)
+                    .with_options(options),
+            )?;
             Ok((
                 seen(store, &entry, &member)?,
                 found.rule_set,
@@ -906,14 +912,12 @@ pub async fn roll_in_campaign(
         .inner
         .db
         .with(move |store| {
-            let (entry, rolled) = store.roll_with(
-                &c,
-                request.character.as_deref(),
-                &request.expression,
-                &request.params,
-                &Dice::Derived,
-                &limits,
-                &options,
+            let (entry, rolled) = store.submit_roll(
+                RollRequest::expression(&c, &request.expression)
+                    .for_character(request.character.as_deref())
+                    .with_params(request.params.clone())
+                    .with_limits(limits)
+                    .with_options(options),
             )?;
             Ok(LoggedRoll::new(
                 &entry,
@@ -1088,14 +1092,12 @@ pub async fn roll_saved(
         .inner
         .db
         .with(move |store| {
-            let (entry, rolled) = store.roll_saved_with(
-                &c,
-                request.character.as_deref(),
-                &name,
-                &request.params,
-                &Dice::Derived,
-                &limits,
-                &options,
+            let (entry, rolled) = store.submit_roll(
+                RollRequest::saved(&c, &name)
+                    .for_character(request.character.as_deref())
+                    .with_params(request.params.clone())
+                    .with_limits(limits)
+                    .with_options(options),
             )?;
             Ok(LoggedRoll::new(
                 &entry,

@@ -114,8 +114,8 @@ impl ApiError {
     pub fn unauthorized() -> Self {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
-            Problem::new("unauthorized", "this route needs a bearer token").with_help(
-                "send `Authorization: Bearer TOKEN` with the token of an invite (`omen campaign invite`)",
+            Problem::new("unauthorized", "this route needs a bearer token or a session").with_help(
+                "send `Authorization: Bearer TOKEN` with the token of an invite (`omen campaign invite`), or the session cookie of `POST /api/v1/session`",
             ),
         )
     }

@@ -39,7 +39,9 @@
 //!
 //! # Roles
 //!
-//! See [`auth`]: a bearer token is an invite's token; it names a campaign and a role. Everything a
+//! See [`auth`]: a bearer token is an invite's token; it names a campaign and a role. The web page
+//! trades it for a session cookie (`POST /api/v1/session`), and a write with the cookie carries the
+//! session's CSRF token. Everything a
 //! non-game-master receives passes through one redaction step ([`redact`]), which removes what each
 //! rule set declares game-master-only.
 
@@ -51,6 +53,7 @@ mod page;
 pub mod prob;
 pub mod redact;
 mod rules;
+mod session;
 mod work;
 
 use std::future::Future;
@@ -104,6 +107,11 @@ pub struct Config {
     /// Whether anyone may create a campaign with `POST /api/v1/campaigns` (and so become its game
     /// master). Default true; `omen serve --no-open-campaigns` turns it off, leaving the CLI.
     pub open_campaigns: bool,
+    /// How long a browser session lasts (default 12 hours: a game night).
+    pub session_lifetime: Duration,
+    /// Mark the session cookie `Secure` on every answer, not only on requests a proxy says came over
+    /// HTTPS (`X-Forwarded-Proto` or `Forwarded`). Default false.
+    pub secure_cookies: bool,
 }
 
 /// The server's default work budget: a tenth of the CLI's.
@@ -143,6 +151,8 @@ impl Default for Config {
             max_event_streams: 256,
             cache_entries: 4096,
             open_campaigns: true,
+            session_lifetime: Duration::from_secs(12 * 60 * 60),
+            secure_cookies: false,
         }
     }
 }
@@ -236,6 +246,15 @@ impl utoipa::Modify for BearerToken {
                     .build(),
             ),
         );
+        components.add_security_scheme(
+            "cookie",
+            SecurityScheme::ApiKey(utoipa::openapi::security::ApiKey::Cookie(
+                utoipa::openapi::security::ApiKeyValue::with_description(
+                    auth::SESSION_COOKIE,
+                    "the web page's session (`POST /api/v1/session`); a write with it also sends the session's CSRF token in `X-Omen-CSRF`",
+                ),
+            )),
+        );
     }
 }
 
@@ -270,19 +289,33 @@ impl utoipa::Modify for EveryRoute {
             ),
         ];
         for item in openapi.paths.paths.values_mut() {
-            for operation in [
-                &mut item.get,
-                &mut item.post,
-                &mut item.put,
-                &mut item.patch,
-                &mut item.delete,
+            for (writes, operation) in [
+                (false, &mut item.get),
+                (true, &mut item.post),
+                (true, &mut item.put),
+                (true, &mut item.patch),
+                (true, &mut item.delete),
             ]
             .into_iter()
-            .flatten()
+            .filter_map(|(writes, operation)| Some((writes, operation.as_mut()?)))
             {
                 let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
-                let extra =
-                    secured.then_some(("401", "no bearer token, or an unknown or revoked one"));
+                if secured {
+                    // Every route that takes a bearer token takes the session cookie instead.
+                    let security = operation.security.get_or_insert_with(Vec::new);
+                    security.push(utoipa::openapi::security::SecurityRequirement::new(
+                        "cookie",
+                        Vec::<String>::new(),
+                    ));
+                }
+                let extra = secured.then_some((
+                    "401",
+                    "no bearer token or session, or an unknown, expired or revoked one",
+                ));
+                let csrf = (secured && writes).then_some((
+                    "403",
+                    "a write with the session cookie but without its CSRF token (`X-Omen-CSRF`)",
+                ));
                 let with_body = operation.request_body.is_some();
                 let body = [
                     (
@@ -296,7 +329,8 @@ impl utoipa::Modify for EveryRoute {
                 ]
                 .into_iter()
                 .filter(|_| with_body);
-                for (status, description) in common.into_iter().chain(extra).chain(body) {
+                for (status, description) in common.into_iter().chain(extra).chain(csrf).chain(body)
+                {
                     operation
                         .responses
                         .responses
@@ -318,6 +352,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rules::analysis))
         .routes(routes!(rules::odds))
         .routes(routes!(rules::sheet))
+        .merge(session::routes())
         .merge(campaigns::routes())
         .routes(routes!(events::events))
 }

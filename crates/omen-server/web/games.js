@@ -67,11 +67,12 @@ function later(purpose, work) {
 }
 
 function problems(json) {
-  const list = element("ul", { class: "problems", role: "alert" });
+  // The alert is a box around the list: a list given the role "alert" is no longer a list.
+  const list = element("ul", { class: "problems" });
   for (const e of json.errors ?? []) {
     list.append(element("li", {}, e.message + (e.help ? ` (${e.help})` : "")));
   }
-  return list;
+  return element("div", { role: "alert" }, list);
 }
 
 // ---- forms from JSON Schemas ----
@@ -158,6 +159,17 @@ function field(name, schema, value, defs, onChange, required = true) {
   }
 
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (type === "boolean" && nullable) {
+    // An optional yes/no (`Option<bool>`): left unset, the rules decide (e.g. from the sheet).
+    const select = element("select", { id });
+    for (const [value, text] of [["", "(the rules decide)"], ["true", "yes"], ["false", "no"]]) {
+      const option = element("option", { value }, text);
+      if (value !== "" && String(current) === value) option.selected = true;
+      select.append(option);
+    }
+    select.addEventListener("change", onChange);
+    return { node: wrap(select), read: () => (select.value === "" ? undefined : select.value === "true") };
+  }
   if (type === "boolean") {
     const box = element("input", { id, type: "checkbox" });
     box.checked = Boolean(current);
@@ -353,7 +365,8 @@ function table(caption, columns, rows) {
     body.append(tr);
   }
   t.append(body);
-  return t;
+  // Exact fractions make wide tables: they scroll on their own, reachable from the keyboard.
+  return element("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": caption }, t);
 }
 
 function isProbability(v) {
@@ -375,7 +388,7 @@ function renderJson(title, value) {
     if (Array.isArray(v) && v.length && v.every((row) => row && typeof row === "object" && !Array.isArray(row))) {
       const columns = [...new Set(v.flatMap((row) => Object.keys(row)))].filter((k) => k !== "percent");
       const ordered = [...columns.filter((c) => c === "outcome"), ...columns.filter((c) => c !== "outcome")];
-      box.append(table(label, ordered, v.map((row) => ordered.map((c) => (c === "fraction" ? text(row) : text(row[c]))))));
+      box.append(table(label, ordered.map((c) => (c === "fraction" ? "probability" : c)), v.map((row) => ordered.map((c) => (c === "fraction" ? text(row) : text(row[c]))))));
     } else if (v && typeof v === "object" && !Array.isArray(v) && !isProbability(v)) {
       for (const [k, inner] of Object.entries(v)) visit(label ? `${label}: ${k}` : k, inner);
     } else {

@@ -125,6 +125,11 @@ impl<T: FromParam> FromParam for Option<T> {
 }
 
 impl Row {
+    /// Column `index` as it was read.
+    pub(crate) fn value(&self, index: usize) -> Param {
+        self.0.get(index).cloned().unwrap_or(Param::Null)
+    }
+
     /// Column `index` as a `T`; a column of another type is a damaged database.
     pub(crate) fn get<T: FromParam>(&self, index: usize) -> Result<T, StoreError> {
         let value = self.0.get(index).unwrap_or(&Param::Null);

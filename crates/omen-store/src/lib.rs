@@ -89,7 +89,8 @@
 //!
 //! # Hidden rolls
 //!
-//! [`Store::act_with`], [`Store::roll_with`] and [`Store::roll_saved_with`] take [`EntryOptions`]: a
+//! [`Store::perform`] and [`Store::submit_roll`] take requests ([`ActionRequest`], [`RollRequest`])
+//! with [`EntryOptions`]: a
 //! [`Visibility`] (public, private, blind, self) and the [`Actor`] who made the entry. A hidden
 //! entry (format version 3) commits to its content with a salted SHA-256
 //! ([`LogEntry::compute_commitment`]) and its hash covers the commitment instead of the content, so
@@ -118,6 +119,7 @@
 //! included; [`Store::import_campaign`] reads it back (under another name if asked), refusing a name
 //! that is taken and a log that does not verify.
 
+mod copy;
 mod db;
 mod dice;
 mod error;
@@ -129,13 +131,16 @@ mod log;
 mod members;
 mod pg;
 mod replay;
+mod request;
 mod roll;
 mod schema;
 mod stats;
 mod store;
 mod time;
 mod visibility;
+mod web_session;
 
+pub use copy::CopyReport;
 pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
@@ -151,6 +156,7 @@ pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyRepo
 pub use members::{Invite, Member, Role};
 pub use pg::{DEFAULT_POOL, MAX_POOL};
 pub use replay::ReplayReport;
+pub use request::{ActionRequest, RollRequest, Rollable};
 pub use roll::{
     ExpressionRoll, RollRecord, check_expression, in_omen_notation, param_value, roll_expression,
 };
@@ -163,3 +169,4 @@ pub use store::{
 };
 pub use time::{normalize_time, session_bounds};
 pub use visibility::{Actor, EntryOptions, ViewReport, Viewer, Visibility, verify_view};
+pub use web_session::WebSession;

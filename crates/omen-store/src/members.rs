@@ -89,7 +89,7 @@ pub struct Member {
 }
 
 /// A token's stored form: SHA-256 in hex.
-fn token_hash(token: &str) -> String {
+pub(crate) fn token_hash(token: &str) -> String {
     crate::key::hex(&Sha256::digest(token.as_bytes()))
 }
 
@@ -97,7 +97,7 @@ fn token_hash(token: &str) -> String {
 const TOKEN_PREFIX: &str = "omen_";
 
 /// A new token: 256 bits from the operating system, in hex (URL-safe, no padding).
-fn new_token() -> Result<String, StoreError> {
+pub(crate) fn new_token() -> Result<String, StoreError> {
     Ok(format!(
         "{TOKEN_PREFIX}{}",
         crate::key::hex(&crate::key::random::<32>()?)
@@ -111,6 +111,24 @@ fn invite_characters(conn: &Conn<'_>, invite_id: i64) -> Result<Vec<String>, Sto
         params![invite_id],
         |row| row.get::<String>(0),
     )
+}
+
+/// The member invite `invite_id` lets in (revoked or not: the caller checks).
+pub(crate) fn member_of(conn: &Conn<'_>, invite_id: i64) -> Result<Member, StoreError> {
+    let (role, campaign): (String, String) = conn
+        .query_opt(
+            "SELECT i.role, c.name FROM invite AS i JOIN campaign AS c ON c.id = i.campaign_id
+             WHERE i.id = ?1",
+            params![invite_id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?
+        .ok_or_else(|| StoreError::Corrupt(format!("invite {invite_id} has gone")))?;
+    Ok(Member {
+        campaign,
+        role: role_of(&role)?,
+        characters: invite_characters(conn, invite_id)?,
+        invite_id,
+    })
 }
 
 fn role_of(text: &str) -> Result<Role, StoreError> {
@@ -297,6 +315,11 @@ impl Store {
                 "UPDATE invite SET revoked = ?1 WHERE id = ?2",
                 params![now, id],
             )?;
+            // The browser sessions it opened end with it (a session also checks its invite).
+            conn.execute(
+                "UPDATE web_session SET ended = ?1 WHERE invite_id = ?2 AND ended IS NULL",
+                params![now, id],
+            )?;
             chain.append(
                 conn,
                 Draft::plain(
@@ -331,23 +354,12 @@ impl Store {
             return Ok(None);
         }
         self.read(|conn| {
-            let found: Option<(i64, String, String)> = conn
-                .query_opt(
-                    "SELECT i.id, i.role, c.name FROM invite AS i JOIN campaign AS c ON c.id = i.campaign_id
-                     WHERE i.token_hash = ?1 AND i.revoked IS NULL",
-                    params![token_hash(token.trim())],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-                )
-                ?;
-            let Some((invite_id, role, campaign)) = found else {
-                return Ok(None);
-            };
-            Ok(Some(Member {
-                campaign,
-                role: role_of(&role)?,
-                characters: invite_characters(conn, invite_id)?,
-                invite_id,
-            }))
+            let found: Option<i64> = conn.query_opt(
+                "SELECT id FROM invite WHERE token_hash = ?1 AND revoked IS NULL",
+                params![token_hash(token.trim())],
+                |row| row.get(0),
+            )?;
+            found.map(|id| member_of(conn, id)).transpose()
         })
     }
 }

@@ -51,6 +51,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0006_visibility.sql",
         include_str!("../migrations/postgres/0006_visibility.sql"),
     ),
+    (
+        "0007_web_sessions.sql",
+        include_str!("../migrations/postgres/0007_web_sessions.sql"),
+    ),
 ];
 
 /// The key every process migrating one database takes turns on (`pg_advisory_xact_lock`): "OMEN".
@@ -66,10 +70,10 @@ pub(crate) fn redact(url: &str) -> String {
         None => (rest, ""),
     };
     match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(name, _)| name);
-            format!("{scheme}://{user}:***@{host}{tail}")
-        }
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{scheme}://{name}:***@{host}{tail}"),
+            None => url.to_string(),
+        },
         None => url.to_string(),
     }
 }
@@ -226,7 +230,7 @@ mod tests {
         );
         assert_eq!(
             redact("postgresql://omen@db/omen?sslmode=disable"),
-            "postgresql://omen:***@db/omen?sslmode=disable"
+            "postgresql://omen@db/omen?sslmode=disable"
         );
     }
 }

@@ -34,6 +34,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0006_visibility.sql",
         include_str!("../migrations/0006_visibility.sql"),
     ),
+    (
+        "0007_web_sessions.sql",
+        include_str!("../migrations/0007_web_sessions.sql"),
+    ),
 ];
 
 /// The version that signs logs: upgrading to it re-anchors every campaign under the key.
@@ -53,6 +57,7 @@ pub(crate) const OMEN_TABLES: &[&str] = &[
     "chain_head",
     "invite",
     "invite_character",
+    "web_session",
 ];
 
 /// Whether the file open on `conn` may be used as an Omen database: `Ok(())`, or what it is instead.

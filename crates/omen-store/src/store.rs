@@ -16,6 +16,7 @@ use crate::dice::{Dice, Recording};
 use crate::error::{Existing, Missing, StoreError};
 use crate::key::Key;
 use crate::log::{self, Chain, Draft, LogEntry, VerifyReport};
+use crate::request::{ActionRequest, RollRequest, Rollable};
 use crate::roll::{self, RollRecord};
 use crate::schema::{self, SCHEMA_VERSION};
 use crate::visibility::{EntryOptions, Visibility};
@@ -1162,30 +1163,29 @@ impl Store {
         dice: Dice,
         limits: &Limits,
     ) -> Result<LogEntry, StoreError> {
-        self.act_with(
+        self.perform(
+            ActionRequest::new(campaign, character, action)
+                .with_dice(dice)
+                .with_limits(limits.clone()),
+        )
+    }
+
+    /// [`Store::act`] as a request, with a visibility and an actor: a hidden action's content is
+    /// committed in the log and kept for the game master (see [`crate::Visibility`]).
+    ///
+    /// # Errors
+    /// As [`Store::act`].
+    pub fn perform(&mut self, request: ActionRequest<'_>) -> Result<LogEntry, StoreError> {
+        let ActionRequest {
             campaign,
             character,
             action,
             dice,
             limits,
-            &EntryOptions::default(),
-        )
-    }
-
-    /// [`Store::act`] with a visibility and an actor: a hidden action's content is committed in the
-    /// log and kept for the game master (see [`crate::Visibility`]).
-    ///
-    /// # Errors
-    /// As [`Store::act`].
-    pub fn act_with(
-        &mut self,
-        campaign: &str,
-        character: &str,
-        action: &Value,
-        dice: Dice,
-        limits: &Limits,
-        options: &EntryOptions,
-    ) -> Result<LogEntry, StoreError> {
+            options,
+        } = request;
+        let limits = &limits;
+        let options = &options;
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
@@ -1275,35 +1275,12 @@ impl Store {
         dice: &Dice,
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        self.roll_in_dialect_with(
-            campaign,
-            character,
-            expression,
-            None,
-            params,
-            dice,
-            limits,
-            &EntryOptions::default(),
-        )
-    }
-
-    /// [`Store::roll`] with a visibility and an actor.
-    ///
-    /// # Errors
-    /// As [`Store::roll`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn roll_with(
-        &mut self,
-        campaign: &str,
-        character: Option<&str>,
-        expression: &str,
-        params: &BTreeMap<String, Value>,
-        dice: &Dice,
-        limits: &Limits,
-        options: &EntryOptions,
-    ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        self.roll_in_dialect_with(
-            campaign, character, expression, None, params, dice, limits, options,
+        self.submit_roll(
+            RollRequest::expression(campaign, expression)
+                .for_character(character)
+                .with_params(params.clone())
+                .with_dice(dice.clone())
+                .with_limits(limits.clone()),
         )
     }
 
@@ -1324,49 +1301,14 @@ impl Store {
         dice: &Dice,
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        self.roll_in_dialect_with(
-            campaign,
-            character,
-            expression,
-            dialect,
-            params,
-            dice,
-            limits,
-            &EntryOptions::default(),
+        self.submit_roll(
+            RollRequest::expression(campaign, expression)
+                .in_dialect(dialect)
+                .for_character(character)
+                .with_params(params.clone())
+                .with_dice(dice.clone())
+                .with_limits(limits.clone()),
         )
-    }
-
-    /// [`Store::roll_in_dialect`] with a visibility and an actor.
-    ///
-    /// # Errors
-    /// As [`Store::roll`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn roll_in_dialect_with(
-        &mut self,
-        campaign: &str,
-        character: Option<&str>,
-        expression: &str,
-        dialect: Option<&'static Dialect>,
-        params: &BTreeMap<String, Value>,
-        dice: &Dice,
-        limits: &Limits,
-        options: &EntryOptions,
-    ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        let dialect = match dialect {
-            Some(dialect) => dialect,
-            None => self.campaign_dialect(campaign)?,
-        };
-        if dialect == <&Dialect>::default() {
-            return self.roll_logged(
-                campaign, character, expression, params, None, dice, limits, options,
-            );
-        }
-        let (omen, warnings) = roll::in_omen_notation(expression, dialect, params, limits)?;
-        let (entry, mut rolled) = self.roll_logged(
-            campaign, character, &omen, params, None, dice, limits, options,
-        )?;
-        rolled.warnings = warnings;
-        Ok((entry, rolled))
     }
 
     /// Rolls a saved roll, its default parameters overridden by `params`, and logs it.
@@ -1382,44 +1324,69 @@ impl Store {
         dice: &Dice,
         limits: &Limits,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        self.roll_saved_with(
-            campaign,
-            character,
-            name,
-            params,
-            dice,
-            limits,
-            &EntryOptions::default(),
+        self.submit_roll(
+            RollRequest::saved(campaign, name)
+                .for_character(character)
+                .with_params(params.clone())
+                .with_dice(dice.clone())
+                .with_limits(limits.clone()),
         )
     }
 
-    /// [`Store::roll_saved`] with a visibility and an actor.
+    /// Makes and logs the roll `request` describes: an expression (in its dialect, logged in Omen's
+    /// notation) or a saved roll (its default parameters under the request's), with a visibility
+    /// and an actor.
     ///
     /// # Errors
-    /// As [`Store::roll_saved`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn roll_saved_with(
+    /// [`StoreError::Language`] when it does not compile or cannot be rolled, [`StoreError::Invalid`]
+    /// for a chosen seed, [`StoreError::NotFound`] for an unknown campaign, character or saved roll.
+    /// Nothing is logged on error.
+    pub fn submit_roll(
         &mut self,
-        campaign: &str,
-        character: Option<&str>,
-        name: &str,
-        params: &BTreeMap<String, Value>,
-        dice: &Dice,
-        limits: &Limits,
-        options: &EntryOptions,
+        request: RollRequest<'_>,
     ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        let saved = self.saved_roll(campaign, name)?;
-        let merged = saved.params_with(params);
-        self.roll_logged(
+        let RollRequest {
             campaign,
             character,
-            &saved.expression,
-            &merged,
-            Some(saved.name),
+            roll,
+            params,
             dice,
             limits,
             options,
-        )
+        } = request;
+        let (limits, options) = (&limits, &options);
+        let (text, dialect) = match roll {
+            Rollable::Saved(name) => {
+                let saved = self.saved_roll(campaign, name)?;
+                let merged = saved.params_with(&params);
+                return self.roll_logged(
+                    campaign,
+                    character,
+                    &saved.expression,
+                    &merged,
+                    Some(saved.name),
+                    &dice,
+                    limits,
+                    options,
+                );
+            }
+            Rollable::Expression { text, dialect } => (text, dialect),
+        };
+        let dialect = match dialect {
+            Some(dialect) => dialect,
+            None => self.campaign_dialect(campaign)?,
+        };
+        if dialect == <&Dialect>::default() {
+            return self.roll_logged(
+                campaign, character, text, &params, None, &dice, limits, options,
+            );
+        }
+        let (omen, warnings) = roll::in_omen_notation(text, dialect, &params, limits)?;
+        let (entry, mut rolled) = self.roll_logged(
+            campaign, character, &omen, &params, None, &dice, limits, options,
+        )?;
+        rolled.warnings = warnings;
+        Ok((entry, rolled))
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -566,3 +566,122 @@ fn a_campaign_reads_its_rolls_in_its_dialect_unless_told_another() {
     let bad = at(&db, &["campaign", "set", "Tak", "--dialect", "icepool"]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
 }
+
+/// A PostgreSQL database of its own for one test, dropped after it, when the conformance suite's
+/// server is there (`OMEN_TEST_POSTGRES_URL`; the store's tests say loudly when it is not).
+struct ScratchPostgres {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl ScratchPostgres {
+    fn new(test: &str) -> Option<ScratchPostgres> {
+        let admin = std::env::var("OMEN_TEST_POSTGRES_URL").ok()?;
+        let mut client = postgres::Client::connect(&admin, postgres::NoTls).ok()?;
+        let name = format!("omen_cli_{test}_{}", std::process::id());
+        client
+            .batch_execute(&format!("CREATE DATABASE {name} TEMPLATE template0"))
+            .unwrap();
+        let (base, _) = admin.rsplit_once('/').unwrap();
+        let url = format!("{base}/{name}");
+        Some(ScratchPostgres { admin, name, url })
+    }
+}
+
+impl Drop for ScratchPostgres {
+    fn drop(&mut self) {
+        if let Ok(mut client) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+            let _ = client.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// `omen db migrate` moves a whole database: SQLite to PostgreSQL (when there is one to test on)
+/// and back to SQLite, the key copied along; the log verifies and exports the same at the end.
+#[test]
+fn a_whole_database_moves_to_another_engine_and_back() {
+    let db = new_campaign("db_migrate");
+    ok(&db, &["char", "new", "Ayla", "--rules", "luck"]);
+    ok(&db, &["luck", "roll", "--char", "Ayla"]);
+    ok(&db, &["save", "fireball", "8d6"]);
+    ok(&db, &["campaign", "invite", "Tak", "--role", "gm"]);
+    let dir = db.parent().unwrap();
+    let scratch = ScratchPostgres::new("db_migrate");
+    let middle = match &scratch {
+        Some(scratch) => scratch.url.clone(),
+        None => format!("sqlite://{}", dir.join("middle.db").display()),
+    };
+    let middle_key = dir.join("middle.key");
+    let last = dir.join("last.db");
+    let moved = omen(&[
+        "db",
+        "migrate",
+        "--from",
+        &format!("sqlite://{}", db.display()),
+        "--to",
+        &middle,
+        "--to-key",
+        middle_key.to_str().unwrap(),
+    ]);
+    assert_eq!(moved.code, 0, "{}", moved.stderr);
+    let said = crate::words(&moved.stdout);
+    assert!(
+        said.contains("moved 1 campaigns (1 characters, 1 saved rolls, 3 log entries, 1 invites)"),
+        "{said}"
+    );
+    assert!(middle_key.is_file(), "the key goes along");
+    // Into a database that is not empty: refused.
+    let again = omen(&[
+        "db",
+        "migrate",
+        "--from",
+        db.to_str().unwrap(),
+        "--to",
+        &middle,
+    ]);
+    assert_eq!(again.code, 2);
+    assert!(
+        crate::words(&again.stderr).contains("already holds campaign `Tak`"),
+        "{}",
+        again.stderr
+    );
+    let back = omen(&[
+        "db",
+        "migrate",
+        "--from",
+        &middle,
+        "--from-key",
+        middle_key.to_str().unwrap(),
+        "--to",
+        last.to_str().unwrap(),
+    ]);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    for (database, key) in [
+        (&middle, &middle_key),
+        (&last.display().to_string(), &dir.join("last.db.key")),
+    ] {
+        let verified = omen(&[
+            "log",
+            "verify",
+            "--db",
+            database,
+            "--key",
+            key.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            verified.code, 0,
+            "{database}: {}{}",
+            verified.stdout, verified.stderr
+        );
+    }
+    let export = |database: &str| json(&omen(&["export", "Tak", "--db", database]));
+    assert_eq!(export(last.to_str().unwrap()), export(db.to_str().unwrap()));
+    // The log goes on under the same key after the move.
+    ok(&last, &["luck", "roll", "--char", "Ayla"]);
+    let verified = ok(&last, &["log", "verify"]);
+    assert!(verified.stdout.contains("4 entries"), "{}", verified.stdout);
+}

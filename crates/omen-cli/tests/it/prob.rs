@@ -192,3 +192,24 @@ fn a_division_that_keeps_the_fraction_has_exact_fractional_outcomes() {
     assert_eq!(rolled.code, 0, "{}", rolled.stderr);
     assert!(rolled.stdout.contains("5/2"), "{}", rolled.stdout);
 }
+
+/// Critical marks inside a branch have no P(critical): the output says so and why, in text and JSON.
+#[test]
+fn a_critical_mark_inside_a_branch_says_why_it_has_no_probability() {
+    let source = "if 1d2 = 1 then 1d20cs else 0";
+    let text = crate::omen(&["prob", source]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        crate::words(&text.stdout).contains("P(critical) not computed: the marked dice are inside"),
+        "{}",
+        text.stdout
+    );
+    let report = crate::json(&crate::omen(&["prob", source, "--format", "json"]));
+    assert!(
+        report["critical_probability_not_computed"]
+            .as_str()
+            .is_some_and(|why| why.contains("branch")),
+        "{report}"
+    );
+    assert!(report["critical_success_probability"].is_null());
+}

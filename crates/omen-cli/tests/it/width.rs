@@ -63,6 +63,7 @@ fn text_output_fits_the_columns_given() {
         vec!["ritual", "lore-table"],
         vec!["hprpg", "table", "--dv", "10"],
         vec!["prob", "--help"],
+        vec!["db", "migrate", "--help"],
         // (Not a subcommand's help: clap never wraps its one-line usage, which can pass 60.)
         vec!["rules", "hprpg", "--detail"],
         vec![

@@ -15,11 +15,9 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 use omen_core::{Compare, CoreError, Distribution, Probability, Weight};
 
-use super::{Eval, Evaluator, compare_values, either, field, kind_error};
-use crate::Span;
+use super::{Eval, Evaluator, either};
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
-use crate::number::{self, NumberError};
 use crate::program::{Node, NodeKind};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
@@ -125,7 +123,11 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         |xs: &[&Node]| -> Option<Vec<Shape>> { xs.iter().map(|x| shape(x, rename)).collect() };
     Some(match &node.kind {
         NodeKind::Const(v) => {
-            if matches!(v, Value::Int(x) if x.unsigned_abs() > SYMMETRY_MAGNITUDE as u64) {
+            // Sums of fractions can overflow in one order of the bindings and not another: a
+            // fraction is not trusted.
+            if matches!(v, Value::Int(x) if x.unsigned_abs() > SYMMETRY_MAGNITUDE as u64)
+                || matches!(v, Value::Ratio(_))
+            {
                 return None;
             }
             Shape::Const(v.clone())
@@ -137,7 +139,7 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
             terms.sort();
             Shape::Sum(terms)
         }
-        NodeKind::Binary(BinOp::Mul | BinOp::Pow, ..) => return None,
+        NodeKind::Binary(BinOp::Mul | BinOp::Pow | BinOp::Quotient, ..) => return None,
         NodeKind::Binary(op, a, b) => Shape::Op(format!("{op:?}"), all(&[a, b])?),
         NodeKind::Min(_) | NodeKind::Max(_) => {
             let is_min = matches!(node.kind, NodeKind::Min(_));
@@ -164,7 +166,7 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         NodeKind::Compare(Compare::Le, a, b) => Shape::Op("<=".into(), all(&[a, b])?),
         NodeKind::Compare(Compare::Lt, a, b) => Shape::Op("<".into(), all(&[a, b])?),
         NodeKind::Abs(x) => Shape::Op("abs".into(), all(&[x])?),
-        NodeKind::Round(how, x) => Shape::Op(how.name().into(), all(&[x])?),
+        NodeKind::Round(how, x) => Shape::Op(how.name().to_string(), all(&[x])?),
         NodeKind::Not(x) => Shape::Op("not".into(), all(&[x])?),
         NodeKind::Label(text, x) => Shape::Op(format!("label {text:?}"), all(&[x])?),
         NodeKind::Field(x, i) => Shape::Op(format!("field {i}"), all(&[x])?),
@@ -271,8 +273,11 @@ fn symmetric_in(rest: &Node, a: usize, b: usize) -> bool {
 
 /// Whether every number a distribution holds is small enough for the symmetry test.
 fn small_numbers(d: &Distribution<Value>) -> bool {
-    d.outcomes()
-        .all(|v| !matches!(v, Value::Int(x) if x.unsigned_abs() > SYMMETRY_MAGNITUDE as u64))
+    d.outcomes().all(|v| match v {
+        Value::Int(x) => x.unsigned_abs() <= SYMMETRY_MAGNITUDE as u64,
+        Value::Ratio(_) => false,
+        _ => true,
+    })
 }
 
 /// The combinations of one class of exchangeable bindings: sorted indices into the class's outcomes,
@@ -446,9 +451,9 @@ impl Accumulator {
 }
 
 /// The rest compiled for numbers and true/false only (true/false held as 1/0): a tree of machine-word
-/// operations, a few instructions per node instead of a walk over values. Anything it cannot run
-/// (labels, tuples, a branch, a value of the wrong kind) is left to the walk over values, and so is
-/// any combination on which it meets an error, so that the error is the walk's.
+/// operations, a few instructions per node instead of evaluating distributions. Anything it cannot
+/// run (labels, tuples, fractions, a branch, a value of the wrong kind) is left to the evaluator,
+/// and so is any combination on which it meets an error, so that the error is the evaluator's.
 #[derive(Debug)]
 enum Op {
     Const(i64),
@@ -505,6 +510,8 @@ impl Machine {
             NodeKind::Label(_, x) => Self::emit(x, kinds)?,
             NodeKind::Neg(x) => (Op::Neg(int(Self::emit(x, kinds)?)?), Word::Int),
             NodeKind::Abs(x) => (Op::Abs(int(Self::emit(x, kinds)?)?), Word::Int),
+            // Real division can make a fraction: left to the evaluator.
+            NodeKind::Binary(BinOp::Quotient, ..) => return None,
             NodeKind::Binary(op, a, b) => (
                 Op::Binary(
                     *op,
@@ -769,7 +776,8 @@ impl Evaluator<'_> {
                     }
                 }
                 self.env.truncate(top);
-                let v = self.compute(rest).map_err(|e| *e)?;
+                // The rest rolls no dice: its distribution is its one value.
+                let v = self.eval(rest)?.dist.min_outcome().clone();
                 match &words {
                     Some(words) => {
                         let w = words.iter().zip(&odometer).map(|(w, &k)| w[k]).product();
@@ -806,133 +814,6 @@ impl Evaluator<'_> {
             .map_err(at)?;
         let dist = Distribution::from_weights(pairs).map_err(at)?;
         Ok(Eval::plain(dist.normalized(), truncated))
-    }
-
-    /// The one value of a node that rolls no dice, in the current frame; the same errors as
-    /// evaluating it as a distribution.
-    fn compute(&mut self, node: &Node) -> Result<Value, Box<Diagnostic>> {
-        if self.nesting >= crate::MAX_NESTING {
-            return Err(Box::new(crate::nesting_error(node.span)));
-        }
-        self.nesting += 1;
-        let r = self.compute_node(node);
-        self.nesting -= 1;
-        r
-    }
-
-    fn compute_bool(&mut self, node: &Node, what: &str) -> Result<bool, Box<Diagnostic>> {
-        match self.compute(node)? {
-            Value::Bool(b) => Ok(b),
-            other => Err(Box::new(kind_error(node.span, what, "true/false", &other))),
-        }
-    }
-
-    fn compute_node(&mut self, node: &Node) -> Result<Value, Box<Diagnostic>> {
-        let span = node.span;
-        Ok(match &node.kind {
-            NodeKind::Const(v) => v.clone(),
-            NodeKind::Var(slot, _) => self.env[*slot].clone(),
-            NodeKind::Let {
-                slot, value, body, ..
-            } => {
-                let v = self.compute(value)?;
-                if self.env.len() <= *slot {
-                    self.env.resize(*slot + 1, Value::Int(0));
-                }
-                self.env[*slot] = v;
-                self.compute(body)?
-            }
-            NodeKind::Label(_, inner) => self.compute(inner)?,
-            // Numbers may be fractions (real division): the arithmetic is the one module both
-            // interpreters share, so the fast path cannot disagree with the general one.
-            NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
-                let x = self.compute(inner)?;
-                let abs = matches!(node.kind, NodeKind::Abs(_));
-                number_result(
-                    number::negate(&x, abs),
-                    "the operand",
-                    inner.span,
-                    inner.span,
-                    span,
-                )?
-            }
-            NodeKind::Round(how, inner) => {
-                let x = self.compute(inner)?;
-                let what = format!("the argument of `{}`", how.name());
-                number_result(number::round(*how, &x), &what, inner.span, inner.span, span)?
-            }
-            NodeKind::Binary(op, l, r) => {
-                let a = self.compute(l)?;
-                let b = self.compute(r)?;
-                let what = format!("`{}`", op.symbol());
-                number_result(number::binary(*op, &a, &b), &what, l.span, r.span, span)?
-            }
-            NodeKind::Min(args) | NodeKind::Max(args) => {
-                let is_min = matches!(node.kind, NodeKind::Min(_));
-                let mut acc: Option<Value> = None;
-                for a in args {
-                    let x = self.compute(a)?;
-                    if x.as_fraction().is_none() {
-                        return Err(Box::new(kind_error(a.span, "an argument", "a number", &x)));
-                    }
-                    acc = Some(match acc {
-                        None => x,
-                        Some(y) if is_min => y.min(x),
-                        Some(y) => y.max(x),
-                    });
-                }
-                acc.expect("checked: at least one argument")
-            }
-            NodeKind::Compare(op, l, r) => {
-                let a = self.compute(l)?;
-                let b = self.compute(r)?;
-                Value::Bool(compare_values(*op, &a, &b, span).map_err(Box::new)?)
-            }
-            NodeKind::And(l, r) | NodeKind::Or(l, r) => {
-                let x = self.compute_bool(l, "each side")?;
-                let y = self.compute_bool(r, "each side")?;
-                Value::Bool(if matches!(node.kind, NodeKind::And(..)) {
-                    x && y
-                } else {
-                    x || y
-                })
-            }
-            NodeKind::Not(inner) => Value::Bool(!self.compute_bool(inner, "the operand of `not`")?),
-            NodeKind::Tuple(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for item in items {
-                    out.push(self.compute(item)?);
-                }
-                Value::Tuple(out.into())
-            }
-            NodeKind::Field(inner, index) => {
-                field(&self.compute(inner)?, *index, span).map_err(Box::new)?
-            }
-            NodeKind::If(c, a, b) => {
-                let which = self.compute_bool(c, "the condition of `if`")?;
-                self.compute(if which { a } else { b })?
-            }
-            NodeKind::Match(x, arms) => {
-                let v = self.compute(x)?;
-                let Some((_, arm)) = arms.iter().find(|(p, _)| p.matches(&v)) else {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "no-match",
-                            span,
-                            format!("no arm of this `match` matches {v}"),
-                        )
-                        .with_help("add a last arm `_ => …` for everything else"),
-                    ));
-                };
-                self.compute(arm)?
-            }
-            NodeKind::Dice(_)
-            | NodeKind::Group(_)
-            | NodeKind::Call(..)
-            | NodeKind::Process { .. } => {
-                unreachable!("checked: the rest rolls no dice and calls nothing")
-            }
-        })
     }
 }
 
@@ -973,15 +854,4 @@ fn count_nodes(node: &Node) -> u64 {
         }
     };
     1 + children.into_iter().map(count_nodes).sum::<u64>()
-}
-
-/// A number operation's value, or its error as the general interpreter reports it.
-fn number_result(
-    result: Result<Value, NumberError>,
-    what: &str,
-    left: Span,
-    right: Span,
-    whole: Span,
-) -> Result<Value, Box<Diagnostic>> {
-    result.map_err(|e| Box::new(e.diagnostic(what, left, right, whole)))
 }

@@ -218,6 +218,29 @@ proptest! {
     }
 }
 
+/// Scripts whose bindings are rolled jointly compute their rest outcome by outcome: fractions there
+/// agree with enumerating the roller.
+#[test]
+fn fractions_in_scripts_of_bindings_match_brute_force() {
+    let options = Options::default();
+    for source in [
+        "let a = d4; let b = d4; div(a, 2) + div(b, 2)",
+        "let a = d6; let b = d6; round(div(a + b, 4)) - min(a, b)",
+        "let a = d4; let b = d4; let c = d4; max(div(a, b), div(c, 2))",
+        "let a = d4; let b = d4; if div(a, b) > 1 then floor(div(a, b)) else ceil(div(b, a))",
+    ] {
+        let p = program(source, &options);
+        let brute = brute_force(&p, &options.limits, 5_000).expect("few paths");
+        assert_eq!(exact_map(&p, &options), brute, "{source}");
+    }
+    // Division by zero in the rest: the same error, at the divisor.
+    let source = "let a = d4; let b = d2; div(a, b - 1)";
+    let checked = compile(source, &options).expect("compiles");
+    let e = exact(&checked.program, &options.limits).expect_err("can be zero");
+    assert_eq!(e.kind, "division-by-zero");
+    assert_eq!(&source[e.span.start..e.span.end], "b - 1");
+}
+
 /// Scripts whose bindings are evaluated jointly (the shared-work path for `let`s) do the same
 /// fraction arithmetic as the general interpreter: checked against enumerating every roll.
 #[test]

@@ -298,6 +298,7 @@ fn joint_bindings_that_are_not_exchangeable_match_brute_force() {
         "let a = 2d3; let b = d6; let c = 2d3; a + c - 2 * b",
         "let a = d3; let b = a + d3; a + b",
         "let a = d3 - 2; let b = d3 - 2; abs(a) + abs(b) + -a",
+        "let a = d3; let b = d3; let c = d3; div(a + b + c, 2) - min(a, b, c)",
     ] {
         let prog = program(source, &options);
         let brute = brute_force(&prog, &options.limits, 100_000).expect("small enough");

@@ -28,7 +28,7 @@ fn chromedriver() -> Option<PathBuf> {
 }
 
 /// A chromedriver process, ended when dropped.
-struct Driver {
+pub(crate) struct Driver {
     process: Child,
     port: u16,
 }
@@ -41,7 +41,7 @@ impl Drop for Driver {
 }
 
 /// Starts chromedriver, or says why not: `None` only when the tests are skipped on purpose.
-fn driver() -> Option<Driver> {
+pub(crate) fn driver() -> Option<Driver> {
     let found = chromedriver().filter(|_| Path::new(CHROMIUM).is_file());
     let Some(program) = found else {
         let how = "no browser found: the web page's tests need /usr/bin/chromium and chromedriver \
@@ -88,12 +88,12 @@ fn driver() -> Option<Driver> {
 }
 
 /// A browser session with a fresh profile of its own (removed with the session).
-struct Session {
-    client: Client,
+pub(crate) struct Session {
+    pub(crate) client: Client,
     _profile: tempfile::TempDir,
 }
 
-async fn session(driver: &Driver) -> Session {
+pub(crate) async fn session(driver: &Driver) -> Session {
     let profile = tempfile::tempdir().expect("profile directory");
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
@@ -205,7 +205,7 @@ async fn table(client: &Client, selector: &str) -> Vec<Vec<String>> {
     serde_json::from_value(found).expect("rows of text")
 }
 
-async fn type_into(client: &Client, id: &str, text: &str) {
+pub(crate) async fn type_into(client: &Client, id: &str, text: &str) {
     let input = client
         .wait()
         .at_most(Duration::from_secs(10))
@@ -216,7 +216,7 @@ async fn type_into(client: &Client, id: &str, text: &str) {
     input.send_keys(text).await.expect("type");
 }
 
-async fn click(client: &Client, selector: &str) {
+pub(crate) async fn click(client: &Client, selector: &str) {
     client
         .find(Locator::Css(selector))
         .await
@@ -226,7 +226,7 @@ async fn click(client: &Client, selector: &str) {
         .expect("click");
 }
 
-async fn wait_for(client: &Client, selector: &str) -> fantoccini::elements::Element {
+pub(crate) async fn wait_for(client: &Client, selector: &str) -> fantoccini::elements::Element {
     client
         .wait()
         .at_most(Duration::from_secs(20))
@@ -235,7 +235,7 @@ async fn wait_for(client: &Client, selector: &str) -> fantoccini::elements::Elem
         .unwrap_or_else(|e| panic!("{selector} never appeared: {e}"))
 }
 
-fn screenshot_path(name: &str) -> PathBuf {
+pub(crate) fn screenshot_path(name: &str) -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
         PathBuf::from,
@@ -550,7 +550,7 @@ const AXE: &str = include_str!("../fixtures/axe.min.js");
 
 /// Runs axe-core on the page as it stands and fails on any serious or critical violation, naming
 /// each with the elements it found.
-async fn assert_accessible(client: &Client, page: &str) {
+pub(crate) async fn assert_accessible(client: &Client, page: &str) {
     client
         .execute(&format!("{AXE}\n;window.axe = axe; return true;"), vec![])
         .await
@@ -801,4 +801,229 @@ async fn every_seed_game_has_a_page_from_its_rule_set_that_axe_finds_accessible(
             .expect("save the screenshot");
     }
     browser.client.close().await.expect("close");
+}
+
+/// The input labelled `label` inside the fieldset whose legend is `group` (anywhere for "").
+async fn input_in(client: &Client, group: &str, label: &str) -> fantoccini::elements::Element {
+    let scope = if group.is_empty() {
+        String::new()
+    } else {
+        format!("//fieldset[legend='{group}']")
+    };
+    let path = format!("{scope}//label[normalize-space(text())='{label}']");
+    let id = client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::XPath(&path))
+        .await
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .attr("for")
+        .await
+        .expect("for")
+        .expect("a label for an input");
+    client.find(Locator::Id(&id)).await.expect("the input")
+}
+
+/// Polls `script` (which returns a string) until `accept` takes it.
+async fn wait_until(client: &Client, script: &str, accept: impl Fn(&str) -> bool) -> String {
+    let mut last = String::new();
+    for _ in 0..100 {
+        let found = client.execute(script, vec![]).await.expect("script");
+        last = found.as_str().unwrap_or_default().to_string();
+        if accept(&last) {
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("never: {script} → {last:?}");
+}
+
+fn fragment_value(url: &str, key: &str) -> Value {
+    let fragment = url.split_once('#').map_or("", |(_, f)| f);
+    let raw = fragment
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(&format!("{key}=")))
+        .unwrap_or_else(|| panic!("{key} in {url}"));
+    let decoded = percent_decode(raw);
+    serde_json::from_str(&decoded).unwrap_or_else(|e| panic!("{decoded}: {e}"))
+}
+
+/// `application/x-www-form-urlencoded` decoding, as `URLSearchParams` wrote it.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).expect("ascii");
+                out.push(u8::from_str_radix(hex, 16).expect("hex"));
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let browser = session(&driver).await;
+    let client = &browser.client;
+    let app = super::app();
+
+    // 002: the luck calculator at +12. Bad is 1..10−12 (empty), good 41−12 = 29..50 (22 faces),
+    // no event the 28 faces left.
+    open_game(client, address, "luck").await;
+    let modifier = input_in(client, "", "modifier").await;
+    modifier.clear().await.expect("clear");
+    modifier.send_keys("12").await.expect("type");
+    let ranges = wait_until(
+        client,
+        "return [...document.querySelectorAll('.analysis-output table')[0].querySelectorAll('tbody tr')]
+             .map((r) => r.innerText.replace(/\\s+/g, ' ')).join(' | ');",
+        |t| t.contains("none"),
+    )
+    .await;
+    assert_eq!(
+        ranges,
+        "bad luck none 0 (0.00%) | no event 1–28 14/25 (56.00%) | good luck 29–50 11/25 (44.00%)"
+    );
+    assert_eq!(
+        fragment_value(
+            client.current_url().await.expect("url").as_str(),
+            "a.calculator"
+        ),
+        json!({"modifier": 12})
+    );
+
+    // 003: a sheet that breaks two rules lists both at once, as the server finds them.
+    open_game(client, address, "hprpg").await;
+    let brawl = input_in(client, "abilities", "BRAWL").await;
+    brawl.clear().await.expect("clear");
+    brawl.send_keys("6").await.expect("type");
+    let fitness = input_in(client, "aspects", "FITNESS").await;
+    fitness.clear().await.expect("clear");
+    fitness.send_keys("7").await.expect("type");
+    // The page's list, once it is for the sheet with both changes, is the server's list.
+    let mut matched = None;
+    for _ in 0..100 {
+        let url = client.current_url().await.expect("url").to_string();
+        let sheet = fragment_value(&url, "sheet");
+        if sheet["create"]["aspects"]["FITNESS"] == 7 && sheet["create"]["abilities"]["BRAWL"] == 6
+        {
+            let answer = super::post(
+                &app,
+                "/api/v1/rules/hprpg/sheets",
+                None,
+                json!({ "sheet": sheet }),
+            )
+            .await;
+            assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+            let expected: Vec<Value> = answer.json()["errors"]
+                .as_array()
+                .expect("errors")
+                .iter()
+                .map(|e| e["message"].clone())
+                .collect();
+            let shown = client
+                .execute(
+                    "return [...document.querySelectorAll('#sheet-problems li')].map((li) => li.innerText);",
+                    vec![],
+                )
+                .await
+                .expect("problems");
+            if shown == json!(expected) {
+                matched = Some(expected);
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let problems = matched.expect("the page lists the server's problems with the sheet");
+    assert!(problems.len() >= 2, "every problem at once: {problems:?}");
+    let verdict = client
+        .find(Locator::Css("#sheet-problems p"))
+        .await
+        .expect("verdict")
+        .text()
+        .await
+        .expect("text");
+    assert_eq!(
+        verdict,
+        format!("✗ {} problems with the sheet:", problems.len())
+    );
+    assert_accessible(client, "the hprpg page with problems").await;
+
+    // 000: Appendix A as a table; one die succeeds against difficulty t with (7 − t)/6.
+    open_game(client, address, "ritual").await;
+    click(client, "#tables details:first-of-type summary").await;
+    wait_for(client, "#tables details:first-of-type table").await;
+    let lore = table(client, "#tables details:first-of-type table").await;
+    assert_eq!(lore.len(), 13, "pools 0..12");
+    assert_eq!(
+        lore[1],
+        ["1d", "83.33%", "66.67%", "50.00%", "33.33%", "16.67%"]
+    );
+
+    // 001: the exhaustion analysis: level 1, target 8, base rule: commit-all 185/1188 ≈ 15.57 %,
+    // commit-minimum 128/363 ≈ 35.26 %.
+    open_game(client, address, "spelldice").await;
+    let exhaustion = client
+        .find(Locator::XPath(
+            "//details[starts-with(normalize-space(summary), 'exhaustion')]/summary",
+        ))
+        .await
+        .expect("the exhaustion table");
+    exhaustion.click().await.expect("open");
+    wait_for(client, "#tables details[open] table").await;
+    let rows = table(client, "#tables details[open] table").await;
+    let cell = |strategy: &str| {
+        rows.iter()
+            .find(|r| r[..4] == ["1", "1", "base", strategy])
+            .map(|r| r[4].clone())
+            .unwrap_or_else(|| panic!("{strategy}: {rows:?}"))
+    };
+    assert_eq!(cell("all"), "15.57%");
+    assert_eq!(cell("minimum"), "35.26%");
+
+    // 004: the Dice Test odds of the example action show the server's exact levels.
+    open_game(client, address, "t13").await;
+    let card = wait_for(client, "#odds .odds-card").await;
+    let url = client.current_url().await.expect("url").to_string();
+    let odds = super::post(
+        &app,
+        "/api/v1/rules/t13/odds",
+        None,
+        json!({ "sheet": fragment_value(&url, "sheet"), "action": fragment_value(&url, "action") }),
+    )
+    .await
+    .json();
+    let text = card.text().await.expect("text");
+    let mut fractions = Vec::new();
+    collect_fractions(&odds, &mut fractions);
+    assert!(fractions.len() >= 3, "{odds}");
+    for fraction in fractions {
+        assert!(text.contains(&fraction), "{fraction} missing from {text}");
+    }
+    let png = client.screenshot().await.expect("screenshot");
+    std::fs::write(screenshot_path("game-t13-odds.png"), png).expect("save the screenshot");
+    browser.client.close().await.expect("close");
+}
+
+fn collect_fractions(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(f)) = map.get("fraction") {
+                into.push(f.clone());
+            }
+            map.values().for_each(|v| collect_fractions(v, into));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_fractions(v, into)),
+        _ => {}
+    }
 }

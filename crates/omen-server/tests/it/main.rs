@@ -9,7 +9,10 @@ mod live;
 mod openapi;
 mod readme;
 mod roles;
+mod rule_routes;
+mod session;
 mod stateless;
+mod table_page;
 mod visibility;
 
 use axum::Router;

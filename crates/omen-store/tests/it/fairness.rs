@@ -1,10 +1,9 @@
 //! The fairness report: fair seeded dice pass, loaded dice are flagged, a handful of rolls is too few.
 
-use std::collections::BTreeMap;
-
-use omen_core::{ChaChaDice, Die, DieSource, Limits};
+use omen_core::{ChaChaDice, Die, DieSource};
 use omen_store::{
-    Dice, EntryOptions, LogFilter, Member, Role, Store, Verdict, Viewer, Visibility, session_bounds,
+    Dice, EntryOptions, LogFilter, Member, Role, RollRequest, Store, Verdict, Viewer, Visibility,
+    session_bounds,
 };
 use serde_json::json;
 
@@ -22,14 +21,11 @@ fn store() -> Store {
 /// Rolls `expression` once with `faces` given, for Cato.
 fn roll(store: &mut Store, expression: &str, faces: Vec<i64>, visibility: Visibility) {
     store
-        .roll_with(
-            CAMPAIGN,
-            Some("Cato"),
-            expression,
-            &BTreeMap::new(),
-            &Dice::Given(faces),
-            &Limits::default(),
-            &EntryOptions::new(visibility, None),
+        .submit_roll(
+            RollRequest::expression(CAMPAIGN, expression)
+                .for_character(Some("Cato"))
+                .with_dice(Dice::Given(faces))
+                .with_options(EntryOptions::new(visibility, None)),
         )
         .unwrap();
 }

@@ -159,7 +159,7 @@ fn a_version_three_database_gains_members_and_visibilities_and_keeps_its_log() {
         // The database as version 3 left it: no member tables, no dialect, no visibility columns.
         let conn = raw(&path);
         conn.execute_batch(
-            "DROP TABLE invite_character; DROP TABLE invite;
+            "DROP TABLE web_session; DROP TABLE invite_character; DROP TABLE invite;
              ALTER TABLE roll_log DROP COLUMN visibility; ALTER TABLE roll_log DROP COLUMN actor;
              ALTER TABLE roll_log DROP COLUMN commitment; ALTER TABLE roll_log DROP COLUMN salt;
              ALTER TABLE campaign DROP COLUMN dialect;

@@ -1,11 +1,10 @@
 //! Hidden rolls: committed in the chain, kept for the game master, listed for each viewer as they may
 //! see them, revealed later and checked against their commitment.
 
-use std::collections::BTreeMap;
-
 use omen_core::Limits;
 use omen_store::{
-    Actor, Dice, EntryOptions, LogEntry, LogFilter, Member, Role, Store, Viewer, Visibility,
+    ActionRequest, Actor, Dice, EntryOptions, LogEntry, LogFilter, Member, Role, RollRequest,
+    Store, Viewer, Visibility,
 };
 use serde_json::{Value, json};
 
@@ -45,14 +44,11 @@ fn roll(
     actor: Option<Actor>,
 ) -> LogEntry {
     store
-        .roll_with(
-            CAMPAIGN,
-            Some(character),
-            expression,
-            &BTreeMap::new(),
-            &Dice::Given(dice),
-            &Limits::default(),
-            &EntryOptions::new(visibility, actor),
+        .submit_roll(
+            RollRequest::expression(CAMPAIGN, expression)
+                .for_character(Some(character))
+                .with_dice(Dice::Given(dice))
+                .with_options(EntryOptions::new(visibility, actor)),
         )
         .unwrap()
         .0
@@ -338,13 +334,13 @@ fn hidden_content_changed_after_the_roll_is_caught() {
 fn game_master_only_fields_never_reach_a_player_or_an_observer() {
     let (mut store, ayla, _, observer) = table();
     store
-        .act_with(
-            CAMPAIGN,
-            HERO,
-            &luck_roll(-5),
-            Dice::Given(vec![30]),
-            &Limits::default(),
-            &EntryOptions::new(Visibility::Public, Some(Actor::of(&ayla))),
+        .perform(
+            ActionRequest::new(CAMPAIGN, HERO, &luck_roll(-5))
+                .with_dice(Dice::Given(vec![30]))
+                .with_options(EntryOptions::new(
+                    Visibility::Public,
+                    Some(Actor::of(&ayla)),
+                )),
         )
         .unwrap();
     store
@@ -485,13 +481,10 @@ fn states_after_an_unseen_roll_do_not_carry_its_outcome_to_a_player() {
     let (mut store, ayla, ..) = table();
     let luck = |store: &mut Store, face: i64, visibility| {
         store
-            .act_with(
-                CAMPAIGN,
-                HERO,
-                &luck_roll(0),
-                Dice::Given(vec![face]),
-                &Limits::default(),
-                &EntryOptions::new(visibility, None),
+            .perform(
+                ActionRequest::new(CAMPAIGN, HERO, &luck_roll(0))
+                    .with_dice(Dice::Given(vec![face]))
+                    .with_options(EntryOptions::new(visibility, None)),
             )
             .unwrap()
             .sequence

@@ -1,0 +1,551 @@
+// The table: a campaign as one member sees it. The invite link is /table#join=TOKEN; the token is
+// traded once for a session cookie (HttpOnly, so this script never holds a credential) and the
+// fragment is wiped. Everything shown comes from the server already redacted for this member: the
+// page hides nothing itself.
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const ROLE_NAMES = { gm: "game master", player: "player", observer: "observer" };
+
+let me = null; // { campaign, role, characters, csrf }
+let rules = new Map(); // rule set name -> its description, schemas included
+let characters = [];
+const entries = new Map(); // sequence -> entry: the log, deduplicated by sequence number
+let events = null;
+let last = 0; // the highest sequence shown
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function svgElement(tag, attributes = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+class ApiFailure extends Error {
+  constructor(status, body) {
+    const problem = body && body.errors && body.errors[0];
+    super(problem ? problem.message + (problem.help ? ` (${problem.help})` : "") : `error ${status}`);
+    this.status = status;
+  }
+}
+
+async function api(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && me && me.csrf) headers["x-omen-csrf"] = me.csrf;
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new ApiFailure(response.status, json);
+  return json;
+}
+
+const campaignPath = (rest = "") => `/api/v1/campaigns/${encodeURIComponent(me.campaign)}${rest}`;
+
+// ---- joining ----
+
+async function join() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get("join");
+  if (token) {
+    // The token leaves the address bar (and the history) before anything else happens.
+    history.replaceState(null, "", location.pathname);
+    try {
+      me = await api("POST", "/api/v1/session", { token });
+    } catch (error) {
+      showJoin(`This invite does not open a table: ${error.message}`);
+      return;
+    }
+  } else {
+    try {
+      me = await api("GET", "/api/v1/session");
+    } catch {
+      showJoin("");
+      return;
+    }
+  }
+  await start();
+}
+
+function showJoin(message) {
+  $("who").textContent = "Not at a table yet.";
+  $("join-section").hidden = false;
+  $("join-error").textContent = message;
+}
+
+$("join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    me = await api("POST", "/api/v1/session", { token: $("join-token").value.trim() });
+    $("join-token").value = "";
+    $("join-section").hidden = true;
+    await start();
+  } catch (error) {
+    $("join-error").textContent = `This token does not open a table: ${error.message}`;
+  }
+});
+
+$("logout").addEventListener("click", async () => {
+  try {
+    await api("DELETE", "/api/v1/session");
+  } finally {
+    location.reload();
+  }
+});
+
+async function start() {
+  const owned = me.characters.length ? ` for ${me.characters.join(", ")}` : "";
+  $("who").textContent = `${me.campaign}: you are the ${ROLE_NAMES[me.role] || me.role}${owned}.`;
+  document.body.dataset.role = me.role;
+  $("logout").hidden = false;
+  $("table").hidden = false;
+  for (const rule of await api("GET", "/api/v1/rules")) rules.set(rule.name, rule);
+  await loadCharacters();
+  await loadLog();
+  follow();
+}
+
+// ---- characters and their sheets ----
+
+async function loadCharacters() {
+  characters = await api("GET", campaignPath("/characters"));
+  const area = $("characters");
+  area.replaceChildren();
+  for (const character of characters) {
+    const list = element("dl");
+    for (const part of ["sheet", "state"]) {
+      const value = character[part];
+      if (value === null || value === undefined) continue;
+      const fields = typeof value === "object" && !Array.isArray(value) ? value : { [part]: value };
+      for (const [name, field] of Object.entries(fields)) {
+        list.append(element("dt", {}, `${part === "sheet" ? "" : "state: "}${name.replaceAll("_", " ")}`));
+        list.append(element("dd", {}, typeof field === "object" ? JSON.stringify(field) : String(field)));
+      }
+    }
+    if (!list.children.length) list.append(element("dt", {}, "sheet"), element("dd", {}, "kept by the game master"));
+    area.append(
+      element("article", { class: "sheet", "aria-label": character.name },
+        element("h3", {}, `${character.name} `, element("small", {}, `(${character.rule_set})`)),
+        list),
+    );
+  }
+  const actable = characters.filter((c) => me.role === "gm" || me.characters.includes(c.name));
+  const select = $("act-character");
+  const chosen = select.value;
+  select.replaceChildren(...actable.map((c) => element("option", { value: c.name }, c.name)));
+  if (actable.some((c) => c.name === chosen)) select.value = chosen;
+  $("act-section").hidden = actable.length === 0;
+  if (actable.length) showActions();
+}
+
+// ---- actions as forms generated from the rule set's JSON Schemas ----
+
+function resolve(schema, root) {
+  let node = schema;
+  for (let depth = 0; node && node.$ref && depth < 16; depth++) {
+    const name = node.$ref.split("/").pop();
+    node = (root.$defs || root.definitions || {})[name];
+  }
+  return node || {};
+}
+
+function variants(schema) {
+  return (schema.oneOf || schema.anyOf || [schema])
+    .map((variant) => resolve(variant, schema))
+    .filter((variant) => variant.properties && variant.properties.action);
+}
+
+function constantOf(property) {
+  if ("const" in property) return property.const;
+  if (Array.isArray(property.enum) && property.enum.length === 1) return property.enum[0];
+  return undefined;
+}
+
+function choicesOf(property, root) {
+  const node = resolve(property, root);
+  if (Array.isArray(node.enum)) return node.enum;
+  const options = node.oneOf || node.anyOf;
+  if (options) {
+    const values = options.map((o) => constantOf(resolve(o, root)));
+    if (values.every((v) => v !== undefined)) return values;
+  }
+  return null;
+}
+
+function currentCharacter() {
+  return characters.find((c) => c.name === $("act-character").value);
+}
+
+function actionSchema() {
+  const character = currentCharacter();
+  const rule = character && rules.get(character.rule_set);
+  return rule && rule.schemas ? rule.schemas.action : null;
+}
+
+function showActions() {
+  const schema = actionSchema();
+  const select = $("act-action");
+  const chosen = select.value;
+  const names = schema ? variants(schema).map((v) => constantOf(v.properties.action)) : [];
+  select.replaceChildren(...names.map((name) => element("option", { value: name }, name)));
+  if (names.includes(chosen)) select.value = chosen;
+  showFields();
+}
+
+function showFields() {
+  const schema = actionSchema();
+  const fields = $("act-fields");
+  fields.replaceChildren(element("legend", {}, "Inputs"));
+  $("odds").replaceChildren();
+  if (!schema) return;
+  const variant = variants(schema).find((v) => constantOf(v.properties.action) === $("act-action").value);
+  if (!variant) return;
+  const character = currentCharacter();
+  const info = (rules.get(character.rule_set).actions || []).find((a) => a.name === $("act-action").value);
+  $("act-summary").textContent = (info && info.summary) || variant.description || "";
+  $("odds-button").hidden = !(info && info.rolls);
+  const required = new Set(variant.required || []);
+  for (const [name, raw] of Object.entries(variant.properties)) {
+    if (name === "action") continue;
+    const property = resolve(raw, schema);
+    const id = `field-${name}`;
+    const label = element("label", { for: id }, name.replaceAll("_", " ") + (required.has(name) ? " (required)" : ""));
+    const choices = choicesOf(raw, schema);
+    let input;
+    const types = [].concat(property.type || []);
+    if (choices) {
+      input = element("select", { id });
+      for (const choice of choices) input.append(element("option", { value: JSON.stringify(choice) }, String(choice)));
+      if ("default" in property) input.value = JSON.stringify(property.default);
+      input.dataset.kind = "json";
+    } else if (types.includes("integer") || types.includes("number")) {
+      input = element("input", { id, type: "number", inputmode: "numeric" });
+      for (const bound of ["minimum", "maximum"]) if (bound in property) input.setAttribute(bound.slice(0, 3), property[bound]);
+      input.value = "default" in property ? property.default : "";
+      input.dataset.kind = "number";
+    } else if (types.includes("boolean")) {
+      input = element("input", { id, type: "checkbox" });
+      input.checked = Boolean(property.default);
+      input.dataset.kind = "boolean";
+    } else if (types.includes("string")) {
+      input = element("input", { id, type: "text", autocomplete: "off" });
+      input.value = property.default || "";
+      input.dataset.kind = "string";
+    } else {
+      input = element("textarea", { id, rows: 2 });
+      input.value = "default" in property ? JSON.stringify(property.default) : "";
+      input.dataset.kind = "json";
+    }
+    input.dataset.name = name;
+    if (required.has(name)) input.setAttribute("aria-required", "true");
+    const wrapper = element("div", { class: "field" }, label, input);
+    const description = property.description || raw.description;
+    if (description) {
+      const hint = element("span", { class: "hint", id: `${id}-hint` }, description);
+      input.setAttribute("aria-describedby", hint.id);
+      wrapper.append(hint);
+    }
+    fields.append(wrapper);
+  }
+}
+
+function action() {
+  const value = { action: $("act-action").value };
+  for (const input of $("act-fields").querySelectorAll("[data-name]")) {
+    const name = input.dataset.name;
+    switch (input.dataset.kind) {
+      case "number":
+        if (input.value !== "") value[name] = Number(input.value);
+        break;
+      case "boolean":
+        value[name] = input.checked;
+        break;
+      case "string":
+        if (input.value !== "" || input.getAttribute("aria-required")) value[name] = input.value;
+        break;
+      default:
+        if (input.value !== "") value[name] = JSON.parse(input.value);
+    }
+  }
+  return value;
+}
+
+$("act-character").addEventListener("change", showActions);
+$("act-action").addEventListener("change", showFields);
+
+// ---- odds, rolls and their cards ----
+
+function oddsView(odds) {
+  const area = element("div", { class: "odds-view" });
+  if (odds === null || odds === undefined || (typeof odds === "object" && !Object.keys(odds).length)) {
+    area.append(element("p", {}, "The game master keeps these odds."));
+    return area;
+  }
+  const facts = element("dl");
+  for (const [name, value] of Object.entries(odds)) {
+    if (Array.isArray(value) && value.every((row) => row && "fraction" in row)) {
+      const table = element("table", {},
+        element("caption", {}, `Exact odds: ${name.replaceAll("_", " ")}`),
+        element("thead", {}, element("tr", {},
+          element("th", { scope: "col" }, "Outcome"),
+          element("th", { scope: "col" }, "Probability"),
+          element("th", { scope: "col" }, "Percent"))));
+      const body = element("tbody");
+      for (const row of value) {
+        body.append(element("tr", {},
+          element("th", { scope: "row" }, typeof row.outcome === "object" ? JSON.stringify(row.outcome) : String(row.outcome)),
+          element("td", {}, row.fraction),
+          element("td", {}, row.percent === null ? "" : `${row.percent.toFixed(2)}%`)));
+      }
+      table.append(body);
+      area.append(table);
+    } else {
+      facts.append(element("dt", {}, name.replaceAll("_", " ")), element("dd", {}, JSON.stringify(value)));
+    }
+  }
+  if (facts.children.length) area.prepend(facts);
+  return area;
+}
+
+$("odds-button").addEventListener("click", async () => {
+  $("act-error").textContent = "";
+  try {
+    const odds = await api("POST", campaignPath(`/characters/${encodeURIComponent($("act-character").value)}/odds`), { action: action() });
+    $("odds").replaceChildren(element("h3", {}, "Before rolling"), oddsView(odds));
+  } catch (error) {
+    $("act-error").textContent = error.message;
+  }
+});
+
+$("act-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("act-error").textContent = "";
+  const name = $("act-character").value;
+  try {
+    const answer = await api("POST", campaignPath(`/characters/${encodeURIComponent(name)}/actions`), {
+      action: action(),
+      visibility: $("act-visibility").value,
+    });
+    $("roll-card").replaceChildren(card(answer.entry));
+    add(answer.entry, false);
+    await loadCharacters();
+  } catch (error) {
+    $("act-error").textContent = error.message;
+  }
+});
+
+function hidden(entry) {
+  return entry.redacted && (entry.result === null || entry.result === undefined) && entry.commitment;
+}
+
+function diceList(entry) {
+  const list = element("ul", { class: "dice", "aria-label": "dice" });
+  if (hidden(entry)) {
+    list.append(element("li", { class: "die unknown" }, "?"));
+    return list;
+  }
+  for (const die of entry.dice || []) list.append(element("li", { class: "die", title: die.die }, String(die.face)));
+  return list;
+}
+
+function card(entry) {
+  const title = `${entry.character || "table"}: ${entry.action}`;
+  return element("article", { class: "roll-card", "aria-label": `roll ${entry.sequence}` },
+    element("h3", {}, title),
+    element("p", {}, hidden(entry) ? "?" : entry.summary, diceList(entry)),
+    element("p", { class: "meta" }, `entry ${entry.sequence}, ${entry.visibility || "public"}`));
+}
+
+// ---- the log, live ----
+
+function entryItem(entry) {
+  const item = element("li", { class: "entry", value: entry.sequence, "data-sequence": entry.sequence });
+  const text = hidden(entry)
+    ? element("span", { class: "hidden-roll" }, "?")
+    : element("span", {}, entry.summary);
+  item.append(
+    element("span", { class: "meta" }, `#${entry.sequence} ${entry.time.slice(11, 19)} ${entry.character || ""} `),
+    text);
+  if (entry.visibility && entry.visibility !== "public") {
+    item.append(element("span", { class: "visibility" }, entry.visibility));
+  }
+  if ((entry.dice || []).length || hidden(entry)) item.append(diceList(entry));
+  if (me.role === "gm" && entry.commitment && entry.salt && entry.visibility !== "public" && !revealed(entry.sequence)) {
+    const button = element("button", { type: "button", class: "reveal" }, `Reveal #${entry.sequence}`);
+    button.addEventListener("click", async () => {
+      try {
+        await api("POST", campaignPath(`/log/${entry.sequence}/reveal`));
+      } catch (error) {
+        $("verify-result").textContent = error.message;
+      }
+    });
+    item.append(" ", button);
+  }
+  return item;
+}
+
+function revealed(sequence) {
+  for (const entry of entries.values()) {
+    if (entry.action === "reveal" && entry.inputs && entry.inputs.sequence === sequence) return true;
+  }
+  return false;
+}
+
+function render() {
+  const list = $("log");
+  const items = [...entries.values()].sort((a, b) => b.sequence - a.sequence).map(entryItem);
+  list.replaceChildren(...items);
+}
+
+// One entry, from an answer or an event: each sequence number is shown once.
+function add(entry, announce) {
+  const known = entries.has(entry.sequence);
+  entries.set(entry.sequence, entry);
+  last = Math.max(last, entry.sequence);
+  if (!known && announce) {
+    const words = hidden(entry) ? `${entry.character || "someone"} rolled, hidden: ?` : entry.summary;
+    $("announcer").append(element("p", {}, `New entry ${entry.sequence}: ${words}`));
+  }
+  render();
+  return known;
+}
+
+async function loadLog() {
+  entries.clear();
+  for (const entry of await api("GET", campaignPath("/log"))) add(entry, false);
+}
+
+function follow() {
+  if (events) events.close();
+  // The browser resumes with Last-Event-ID by itself; `after` covers a first connection and a
+  // stream opened anew after one the browser gave up on.
+  events = new EventSource(campaignPath(`/events?after=${last}`));
+  events.addEventListener("open", () => {
+    $("connection").textContent = "Live: new entries appear as they are made.";
+    document.body.dataset.live = "true";
+  });
+  events.addEventListener("entry", async (event) => {
+    const entry = JSON.parse(event.data);
+    add(entry, true);
+    if (entry.action === "reveal" || entry.action === "edit" || !entry.character) {
+      // A reveal changes what an earlier entry shows; the listing is the one source of it.
+      await loadLog();
+    }
+    if (entry.character) await loadCharacters();
+  });
+  events.addEventListener("error", () => {
+    document.body.dataset.live = "false";
+    $("connection").textContent = "Connection lost; reconnecting…";
+    if (events.readyState === EventSource.CLOSED) setTimeout(follow, 2000);
+  });
+}
+
+// ---- verify, receipts, fairness ----
+
+$("verify-button").addEventListener("click", async () => {
+  try {
+    const report = await api("GET", campaignPath("/verify"));
+    $("verify-result").textContent = report.ok
+      ? `The log verifies: every hash, link and signature checks (${entries.size} entries).`
+      : `The log does NOT verify: ${report.problems.length} problem(s), first at entry ${report.problems[0].sequence}.`;
+  } catch (error) {
+    $("verify-result").textContent = error.message;
+  }
+});
+
+$("receipts-button").addEventListener("click", async () => {
+  const head = await api("GET", campaignPath("/head"));
+  const receipts = [...entries.values()].sort((a, b) => a.sequence - b.sequence).map((e) => ({
+    receipt: `${e.sequence}:${e.hash.slice(0, 16)}`,
+    sequence: e.sequence,
+    time: e.time,
+    hash: e.hash,
+    previous_hash: e.previous_hash,
+    commitment: e.commitment || null,
+    signature: e.signature || null,
+    summary: hidden(e) ? null : e.summary,
+  }));
+  const blob = new Blob([JSON.stringify({ campaign: me.campaign, head, receipts }, null, 2)], { type: "application/json" });
+  const link = element("a", { href: URL.createObjectURL(blob), download: `${me.campaign}-receipts.json` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+});
+
+function chart(title, rows) {
+  const width = 560, height = 200, left = 40, bottom = 30;
+  const max = Math.max(1, ...rows.map((r) => Math.max(r.observed, r.expected)));
+  const step = (width - left) / Math.max(1, rows.length);
+  const svg = svgElement("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
+  svg.append(Object.assign(svgElement("title"), { textContent: title }));
+  rows.forEach((row, index) => {
+    const x = left + index * step;
+    const h = ((height - bottom - 10) * row.observed) / max;
+    const e = ((height - bottom - 10) * row.expected) / max;
+    svg.append(svgElement("rect", { class: "observed", x: x + step * 0.15, y: height - bottom - h, width: step * 0.7, height: h }));
+    svg.append(svgElement("rect", { class: "expected", x: x + step * 0.1, y: height - bottom - e, width: step * 0.8, height: e }));
+    const label = svgElement("text", { x: x + step / 2, y: height - bottom + 14, "text-anchor": "middle" });
+    label.textContent = String(row.label);
+    svg.append(label);
+  });
+  return svg;
+}
+
+function fairnessTable(caption, rows) {
+  const table = element("table", {},
+    element("caption", {}, caption),
+    element("thead", {}, element("tr", {},
+      element("th", { scope: "col" }, "Outcome"),
+      element("th", { scope: "col" }, "Observed"),
+      element("th", { scope: "col" }, "Expected"))));
+  const body = element("tbody");
+  for (const row of rows) {
+    body.append(element("tr", {},
+      element("th", { scope: "row" }, String(row.label)),
+      element("td", {}, String(row.observed)),
+      element("td", {}, row.expected.toFixed(2))));
+  }
+  table.append(body);
+  return table;
+}
+
+$("fairness-button").addEventListener("click", async () => {
+  const area = $("fairness");
+  try {
+    const report = await api("GET", campaignPath("/fairness"));
+    area.replaceChildren(element("h3", {}, "Fairness"),
+      element("ul", { class: "legend" },
+        element("li", {}, element("span", { class: "swatch-observed" }, "■"), " observed"),
+        element("li", {}, element("span", { class: "swatch-expected" }, "□"), " expected")));
+    const groups = [
+      ...report.whole.dice.map((d) => ({ name: d.die, rows: d.faces, summary: d.summary })),
+      ...report.whole.mechanics.map((m) => ({ name: m.mechanic, rows: m.outcomes, summary: m.summary })),
+    ];
+    if (!groups.length) area.append(element("p", {}, "No rolls you may see yet."));
+    for (const group of groups) {
+      const rows = group.rows.map((r) => ({
+        label: typeof r.outcome === "object" ? JSON.stringify(r.outcome) : r.outcome,
+        observed: r.observed,
+        expected: r.expected,
+      }));
+      area.append(element("h4", {}, group.name), element("p", {}, group.summary),
+        fairnessTable(`${group.name}: observed against expected`, rows),
+        chart(`${group.name}: observed against expected`, rows));
+    }
+  } catch (error) {
+    area.replaceChildren(element("p", { class: "error" }, error.message));
+  }
+});
+
+join();
