@@ -21,6 +21,39 @@ pub struct ServeArgs {
     /// The signing key file [default: $OMEN_KEY, else the database's path with .key appended].
     #[arg(long, value_name = "PATH")]
     pub key: Option<PathBuf>,
+    /// Extra dice one die may add by exploding (at most 1,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().explode_depth,
+          value_parser = value_parser!(u64).range(0..=Ceilings::EXPLODE_DEPTH))]
+    pub explode_depth: u64,
+    /// Dice in one pool (at most 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_dice,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_DICE))]
+    pub max_dice: u64,
+    /// Sides of one die, and faces of a custom die (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_sides,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_SIDES))]
+    pub max_sides: u64,
+    /// Distinct outcomes of any one distribution (a tenth of the CLI's default; at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_outcomes,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_OUTCOMES))]
+    pub max_outcomes: u64,
+    /// States a dynamic program may hold at once (a tenth of the CLI's default; at most
+    /// 200,000,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_states,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_STATES))]
+    pub max_states: u64,
+    /// States of one process (`after`, `absorb`, `stationary`) (at most 5,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_chain_states,
+          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_CHAIN_STATES))]
+    pub max_chain_states: u64,
+    /// Steps one rolled process may take (at most 10,000,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_process_steps,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_PROCESS_STEPS))]
+    pub max_process_steps: u64,
+    /// Nested calls of user functions (recursion depth; at most 10,000).
+    #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_call_depth,
+          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_CALL_DEPTH))]
+    pub max_call_depth: u64,
     /// Work of one computation (a tenth of the CLI's default: about 0.2 s at worst).
     #[arg(long, value_name = "N", default_value_t = omen_server::DEFAULT_WORK_BUDGET,
           value_parser = value_parser!(u64).range(0..=Ceilings::WORK_BUDGET))]
@@ -64,6 +97,14 @@ impl ServeArgs {
         let defaults = omen_server::Config::default();
         omen_server::Config {
             limits: Limits {
+                explode_depth: self.explode_depth,
+                max_dice: self.max_dice,
+                max_sides: self.max_sides,
+                max_outcomes: self.max_outcomes,
+                max_states: self.max_states,
+                max_chain_states: self.max_chain_states,
+                max_process_steps: self.max_process_steps,
+                max_call_depth: self.max_call_depth,
                 work_budget: self.work_budget,
                 max_output: self.max_output,
                 ..defaults.limits.clone()
@@ -141,4 +182,95 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
         println!("omen serve: stopped");
         Ok(true)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::args::{Cli, Command};
+
+    fn serve(flags: &[&str]) -> Result<ServeArgs, clap::Error> {
+        let cli = Cli::try_parse_from(["omen", "serve"].iter().chain(flags))?;
+        match cli.command {
+            Command::Serve(args) => Ok(args),
+            _ => panic!("expected serve"),
+        }
+    }
+
+    #[test]
+    fn the_language_limit_flags_reach_the_server() {
+        let limits = serve(&[
+            "--max-dice",
+            "7",
+            "--explode-depth",
+            "3",
+            "--max-call-depth",
+            "9",
+            "--max-chain-states",
+            "11",
+            "--max-states",
+            "13",
+            "--max-outcomes",
+            "17",
+            "--max-sides",
+            "19",
+            "--max-process-steps",
+            "23",
+        ])
+        .unwrap()
+        .config()
+        .limits;
+        assert_eq!(
+            (limits.max_dice, limits.explode_depth, limits.max_call_depth),
+            (7, 3, 9)
+        );
+        assert_eq!((limits.max_chain_states, limits.max_states), (11, 13));
+        assert_eq!(
+            (
+                limits.max_outcomes,
+                limits.max_sides,
+                limits.max_process_steps
+            ),
+            (17, 19, 23)
+        );
+    }
+
+    #[test]
+    fn the_server_defaults_are_no_looser_than_the_clis_and_have_the_same_ceilings() {
+        let server = serve(&[]).unwrap().config().limits;
+        let cli = Limits::default();
+        assert_eq!(server, omen_server::default_limits());
+        for (name, served, command_line) in [
+            ("max-dice", server.max_dice, cli.max_dice),
+            ("max-sides", server.max_sides, cli.max_sides),
+            ("explode-depth", server.explode_depth, cli.explode_depth),
+            ("max-outcomes", server.max_outcomes, cli.max_outcomes),
+            ("max-states", server.max_states, cli.max_states),
+            (
+                "max-chain-states",
+                server.max_chain_states,
+                cli.max_chain_states,
+            ),
+            (
+                "max-process-steps",
+                server.max_process_steps,
+                cli.max_process_steps,
+            ),
+            ("max-call-depth", server.max_call_depth, cli.max_call_depth),
+            ("work-budget", server.work_budget, cli.work_budget),
+            ("max-output", server.max_output, cli.max_output),
+        ] {
+            assert!(
+                served <= command_line,
+                "--{name}: {served} > {command_line}"
+            );
+        }
+        assert!(server.max_states < cli.max_states);
+        let past = (Ceilings::MAX_DICE + 1).to_string();
+        assert!(serve(&["--max-dice", &past]).is_err());
+        let past = (Ceilings::MAX_CALL_DEPTH + 1).to_string();
+        assert!(serve(&["--max-call-depth", &past]).is_err());
+    }
 }

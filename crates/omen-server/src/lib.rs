@@ -86,8 +86,9 @@ use crate::work::{Database, Pool};
 /// otherwise.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The limits of one computation. The default is the CLI's with a tenth of its work budget
-    /// (about 0.2 s at worst) and 4 MiB of output: a server shares its cores.
+    /// The limits of one computation. The default ([`default_limits`]) is the CLI's with a tenth of
+    /// its work budget (about 0.2 s at worst), states and outcomes, and 4 MiB of output: a server
+    /// shares its cores and its memory.
     pub limits: Limits,
     /// Exact computations and rolls at once (default: the number of cores).
     pub compute_threads: usize,
@@ -119,14 +120,29 @@ pub const DEFAULT_WORK_BUDGET: u64 = 100_000_000;
 /// The server's default output limit, in bytes.
 pub const DEFAULT_MAX_OUTPUT: u64 = 4 << 20;
 
+/// The server's default limit on the states a dynamic program holds at once: a tenth of the CLI's,
+/// since a server's memory is shared by every request in flight.
+pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
+
+/// The server's default limit on the outcomes of one distribution: a tenth of the CLI's.
+pub const DEFAULT_MAX_OUTCOMES: u64 = 100_000;
+
+/// The limits of one computation on a server unless told otherwise: the CLI's, with a tenth of its
+/// work budget, states and outcomes and 4 MiB of output. None is looser than the CLI's.
+pub fn default_limits() -> Limits {
+    Limits {
+        work_budget: DEFAULT_WORK_BUDGET,
+        max_output: DEFAULT_MAX_OUTPUT,
+        max_states: DEFAULT_MAX_STATES,
+        max_outcomes: DEFAULT_MAX_OUTCOMES,
+        ..Limits::default()
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
-            limits: Limits {
-                work_budget: DEFAULT_WORK_BUDGET,
-                max_output: DEFAULT_MAX_OUTPUT,
-                ..Limits::default()
-            },
+            limits: default_limits(),
             compute_threads: std::thread::available_parallelism().map_or(2, NonZeroUsize::get),
             queue_timeout: Duration::from_secs(2),
             request_timeout: Duration::from_secs(10),

@@ -1,9 +1,11 @@
 //! A property-based fuzz of the API against its own OpenAPI document: requests for every documented
 //! operation, with path parameters, queries, bodies and tokens drawn at random (valid, nearly valid
 //! and junk), must never get a 5xx, and must get one of the statuses the document lists for that
-//! operation, with a JSON body (an error with a message for 4xx).
+//! operation, with a JSON body that the document's schema for that status accepts (validated by the
+//! `jsonschema` crate, JSON Schema 2020-12 as OpenAPI 3.1 uses it, with the document's components
+//! for its references).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
@@ -16,6 +18,18 @@ struct Operation {
     method: Method,
     path: String,
     statuses: BTreeSet<String>,
+    /// The schema of each status's JSON body, where the document gives one.
+    schemas: BTreeMap<String, jsonschema::Validator>,
+}
+
+/// A validator of `schema` whose `#/components/...` references resolve in `document`.
+fn validator(schema: &Value, document: &Value) -> jsonschema::Validator {
+    let mut root = schema.clone();
+    root["components"] = document["components"].clone();
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&root)
+        .unwrap_or_else(|error| panic!("the document's schema {schema} does not compile: {error}"))
 }
 
 fn operations() -> Vec<Operation> {
@@ -26,14 +40,17 @@ fn operations() -> Vec<Operation> {
             let Ok(method) = Method::from_bytes(method.to_uppercase().as_bytes()) else {
                 continue;
             };
+            let responses = operation["responses"].as_object().unwrap();
             operations.push(Operation {
                 method,
                 path: path.clone(),
-                statuses: operation["responses"]
-                    .as_object()
-                    .unwrap()
-                    .keys()
-                    .cloned()
+                statuses: responses.keys().cloned().collect(),
+                schemas: responses
+                    .iter()
+                    .filter_map(|(status, response)| {
+                        let schema = response.pointer("/content/application~1json/schema")?;
+                        Some((status.clone(), validator(schema, &document)))
+                    })
                     .collect(),
             });
         }
@@ -207,6 +224,9 @@ fn random_requests_to_every_documented_operation_get_documented_json_answers() {
         .unwrap();
     let operations = operations();
     assert!(operations.len() >= 25, "{} operations", operations.len());
+    // Every JSON answer the document describes has a schema to check against.
+    let described: usize = operations.iter().map(|o| o.schemas.len()).sum();
+    assert!(described > 200, "{described} schemas");
     let (app, tokens) = runtime.block_on(async {
         let app = crate::app();
         let made = crate::post(&app, "/api/v1/campaigns", None, json!({ "name": "Tak" })).await;
@@ -283,8 +303,30 @@ fn random_requests_to_every_documented_operation_get_documented_json_answers() {
         }
         let parsed: Result<Value, _> = serde_json::from_slice(&bytes);
         prop_assert!(parsed.is_ok(), "not JSON: {}", what);
+        let parsed = parsed.unwrap();
         if !status.is_success() {
-            prop_assert!(parsed.unwrap()["errors"][0]["message"].is_string(), "{}", what);
+            prop_assert!(parsed["errors"][0]["message"].is_string(), "{}", what);
+        }
+        if let Some(schema) = operation.schemas.get(status.as_str()) {
+            let problems: Vec<String> = schema
+                .iter_errors(&parsed)
+                .map(|error| format!("{} at {}", error, error.instance_path()))
+                .collect();
+            prop_assert!(problems.is_empty(), "the body does not match the document ({:?}): {}", problems, what);
         }
     });
+}
+
+#[test]
+fn the_schema_check_refuses_a_body_of_the_wrong_shape() {
+    let operations = operations();
+    let prob = operations
+        .iter()
+        .find(|o| o.path == "/api/v1/prob" && o.method == Method::POST)
+        .unwrap();
+    let error = &prob.schemas["422"];
+    assert!(error.is_valid(&json!({ "errors": [{ "kind": "x", "message": "y" }] })));
+    assert!(!error.is_valid(&json!({ "errors": "y" })));
+    assert!(!error.is_valid(&json!({ "errors": [{ "kind": 1, "message": "y" }] })));
+    assert!(!prob.schemas["200"].is_valid(&json!("not an answer")));
 }
