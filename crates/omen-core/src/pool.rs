@@ -1181,10 +1181,39 @@ mod tests {
     /// `9d20!>=18dl9<=19` in small: exploding dice whose pools drop a few of many rolls, counted
     /// (the walk from the dropped end, its sums shared between pools), against the sequential
     /// program that adds one roll at a time.
+    /// An exploding pool's keep or drop by the fast walk and by the sequential program, with the
+    /// default limits.
+    fn fast_and_sequential(
+        element: &ChainElement,
+        n: usize,
+        depth: u64,
+        keep: Keep,
+        score: &dyn Fn(i64) -> i64,
+    ) -> (Distribution<i64>, Distribution<i64>) {
+        let limits = Limits::default();
+        let fast = exploding_keep_sum(
+            element,
+            n,
+            depth,
+            keep,
+            score,
+            &limits,
+            &mut limits.budget(),
+        )
+        .unwrap()
+        .expect("ordered kinds");
+        let unit = Unit {
+            element: element.clone(),
+            depth,
+        };
+        let slow = sequential_keep_sum(&vec![unit; n], keep, score, &limits, &mut limits.budget())
+            .unwrap();
+        (fast, slow)
+    }
+
     #[test]
     fn exploding_pools_dropping_a_few_of_many_match_the_sequential_program() {
         use crate::dice::{Compare, Condition};
-        let limits = Limits::default();
         let element = Distribution::die(10)
             .unwrap()
             .map(|&x| (Condition::new(Compare::Ge, 8).holds(x), x));
@@ -1192,29 +1221,7 @@ mod tests {
             for counting in [true, false] {
                 let score = |x: i64| if counting { i64::from(x <= 9) } else { x };
                 for keep in [Keep::DropLowest(drop), Keep::DropHighest(drop)] {
-                    let fast = exploding_keep_sum(
-                        &element,
-                        n,
-                        depth,
-                        keep,
-                        &score,
-                        &limits,
-                        &mut limits.budget(),
-                    )
-                    .unwrap()
-                    .expect("ordered kinds");
-                    let unit = Unit {
-                        element: element.clone(),
-                        depth,
-                    };
-                    let slow = sequential_keep_sum(
-                        &vec![unit; n],
-                        keep,
-                        &score,
-                        &limits,
-                        &mut limits.budget(),
-                    )
-                    .unwrap();
+                    let (fast, slow) = fast_and_sequential(&element, n, depth, keep, &score);
                     assert_eq!(fast, slow, "{n}d10!>=8 depth {depth} {keep:?} {counting}");
                 }
             }
@@ -1247,29 +1254,8 @@ mod tests {
                         ] {
                             for counting in [false, true] {
                                 let score = |x: i64| if counting { i64::from(x >= 3) } else { x };
-                                let fast = exploding_keep_sum(
-                                    &element,
-                                    n,
-                                    depth,
-                                    keep,
-                                    &score,
-                                    &limits,
-                                    &mut limits.budget(),
-                                )
-                                .unwrap()
-                                .expect("ordered kinds");
-                                let unit = Unit {
-                                    element: element.clone(),
-                                    depth,
-                                };
-                                let slow = sequential_keep_sum(
-                                    &vec![unit; n],
-                                    keep,
-                                    &score,
-                                    &limits,
-                                    &mut limits.budget(),
-                                )
-                                .unwrap();
+                                let (fast, slow) =
+                                    fast_and_sequential(&element, n, depth, keep, &score);
                                 assert_eq!(
                                     fast, slow,
                                     "{n}d{sides}! {condition:?} depth {depth} {keep:?} {counting}"
