@@ -116,68 +116,32 @@ fn marked(dice: &DiceNode) -> bool {
 
 /// Whether a dice term under `node` carries a critical mark.
 fn any_marked(node: &Node) -> bool {
-    let children: Vec<&Node> = match &node.kind {
-        NodeKind::Const(_) | NodeKind::Var(..) => vec![],
-        NodeKind::Dice(d) => return marked(d) || any_marked(&d.count),
-        NodeKind::Group(g) => g.members.iter().collect(),
-        NodeKind::Let { value, body, .. } => vec![value, body],
-        NodeKind::Neg(x)
-        | NodeKind::Abs(x)
-        | NodeKind::Round(_, x)
-        | NodeKind::Label(_, x)
-        | NodeKind::Field(x, _)
-        | NodeKind::Not(x) => vec![x],
-        NodeKind::Binary(_, a, b)
-        | NodeKind::Compare(_, a, b)
-        | NodeKind::And(a, b)
-        | NodeKind::Or(a, b) => vec![a, b],
-        NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) | NodeKind::Call(_, xs) => {
-            xs.iter().collect()
-        }
-        NodeKind::If(c, a, b) => vec![c, a, b],
-        NodeKind::Match(x, arms) => std::iter::once(&**x)
-            .chain(arms.iter().map(|(_, n)| n))
-            .collect(),
-        NodeKind::Process { start, steps, .. } => {
-            std::iter::once(&**start).chain(steps.as_deref()).collect()
-        }
-    };
-    children.into_iter().any(any_marked)
+    match &node.kind {
+        NodeKind::Dice(d) => marked(d) || any_marked(&d.count),
+        _ => node.operands().into_iter().any(any_marked),
+    }
 }
 
 /// The marked dice terms under `node`, each rolled exactly once per run of the program; `false` when
 /// a marked term may be rolled any other number of times (in a branch, a function, a process). Both
 /// interpreters evaluate both sides of `and`/`or` and a binding's value once.
 fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
-    let children: Vec<&Node> = match &node.kind {
+    match &node.kind {
         NodeKind::Dice(d) => {
             if marked(d) {
                 out.push(d);
             }
-            return !any_marked(&d.count);
+            !any_marked(&d.count)
         }
-        NodeKind::Group(g) => g.members.iter().collect(),
-        NodeKind::Neg(x) | NodeKind::Abs(x) | NodeKind::Round(_, x) | NodeKind::Label(_, x) => {
-            vec![x]
-        }
-        NodeKind::Field(x, _) | NodeKind::Not(x) => vec![x],
-        NodeKind::Binary(_, a, b)
-        | NodeKind::Compare(_, a, b)
-        | NodeKind::And(a, b)
-        | NodeKind::Or(a, b) => vec![a, b],
-        NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) => xs.iter().collect(),
-        // A binding's value is rolled once per run, whatever the body does with it.
-        NodeKind::Let { value, body, .. } => vec![value, body],
         // The condition is rolled once; a branch only sometimes.
-        NodeKind::If(c, a, b) => {
-            return marked_once(c, out) && !any_marked(a) && !any_marked(b);
-        }
-        NodeKind::Match(x, arms) => {
-            return marked_once(x, out) && !arms.iter().any(|(_, n)| any_marked(n));
-        }
-        _ => return !any_marked(node),
-    };
-    children.into_iter().all(|c| marked_once(c, out))
+        NodeKind::If(c, a, b) => marked_once(c, out) && !any_marked(a) && !any_marked(b),
+        NodeKind::Match(x, arms) => marked_once(x, out) && !arms.iter().any(|(_, n)| any_marked(n)),
+        // A function's body or a process's step may run any number of times.
+        NodeKind::Call(..) | NodeKind::Process { .. } => !any_marked(node),
+        // A binding's value is rolled once per run, whatever the body does with it; every other
+        // operand once.
+        _ => node.operands().into_iter().all(|c| marked_once(c, out)),
+    }
 }
 
 /// P(some die marked `cs` (or `cf`) shows a critical): the marked terms are each rolled once and

@@ -80,6 +80,40 @@ pub struct Node {
     pub kind: NodeKind,
 }
 
+impl Node {
+    /// The nodes this one computes from directly, in order: the operands of an operation, a
+    /// binding's value and body, a condition and its branches, a call's arguments, a process's start
+    /// and steps, a group's members. A dice term has none here: what its count, sides and points
+    /// mean differs from one walk to another, so each walk that cares looks at them itself.
+    pub fn operands(&self) -> Vec<&Node> {
+        match &self.kind {
+            NodeKind::Const(_) | NodeKind::Var(..) | NodeKind::Dice(_) => vec![],
+            NodeKind::Group(g) => g.members.iter().collect(),
+            NodeKind::Let { value, body, .. } => vec![value, body],
+            NodeKind::Neg(x)
+            | NodeKind::Abs(x)
+            | NodeKind::Round(_, x)
+            | NodeKind::Label(_, x)
+            | NodeKind::Field(x, _)
+            | NodeKind::Not(x) => vec![x],
+            NodeKind::Binary(_, a, b)
+            | NodeKind::Compare(_, a, b)
+            | NodeKind::And(a, b)
+            | NodeKind::Or(a, b) => vec![a, b],
+            NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) | NodeKind::Call(_, xs) => {
+                xs.iter().collect()
+            }
+            NodeKind::If(c, a, b) => vec![c, a, b],
+            NodeKind::Match(x, arms) => std::iter::once(&**x)
+                .chain(arms.iter().map(|(_, n)| n))
+                .collect(),
+            NodeKind::Process { start, steps, .. } => {
+                std::iter::once(&**start).chain(steps.as_deref()).collect()
+            }
+        }
+    }
+}
+
 /// Which long-run question a process asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProcessQuery {

@@ -831,27 +831,8 @@ fn advance(odometer: &mut [usize], classes: &[Class]) -> bool {
 }
 
 fn count_nodes(node: &Node) -> u64 {
-    let children: Vec<&Node> = match &node.kind {
-        NodeKind::Const(_) | NodeKind::Var(..) => vec![],
-        NodeKind::Let { value, body, .. } => vec![value, body],
-        NodeKind::Neg(x)
-        | NodeKind::Abs(x)
-        | NodeKind::Round(_, x)
-        | NodeKind::Label(_, x)
-        | NodeKind::Field(x, _)
-        | NodeKind::Not(x) => vec![x],
-        NodeKind::Binary(_, a, b)
-        | NodeKind::Compare(_, a, b)
-        | NodeKind::And(a, b)
-        | NodeKind::Or(a, b) => vec![a, b],
-        NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) => xs.iter().collect(),
-        NodeKind::If(c, a, b) => vec![c, a, b],
-        NodeKind::Match(x, arms) => std::iter::once(&**x)
-            .chain(arms.iter().map(|(_, n)| n))
-            .collect(),
-        NodeKind::Dice(_) | NodeKind::Group(_) | NodeKind::Call(..) | NodeKind::Process { .. } => {
-            vec![]
-        }
-    };
-    1 + children.into_iter().map(count_nodes).sum::<u64>()
+    match &node.kind {
+        NodeKind::Dice(_) | NodeKind::Group(_) | NodeKind::Call(..) | NodeKind::Process { .. } => 1,
+        _ => 1 + node.operands().into_iter().map(count_nodes).sum::<u64>(),
+    }
 }
