@@ -291,6 +291,17 @@ fn keep_sum_with(
         }
         states = next;
     }
+    from_limbs(&out, limbs, out_lo, total)
+}
+
+/// The distribution a walk accumulated as fixed-width limbs, one weight per sum from `out_lo` up;
+/// `total` is the walk's known total weight.
+fn from_limbs(
+    out: &[u64],
+    limbs: usize,
+    out_lo: i64,
+    total: Weight,
+) -> Result<Distribution<i64>, CoreError> {
     let entries = out
         .chunks_exact(limbs)
         .enumerate()
@@ -473,15 +484,7 @@ fn drop_walk(
         }
         state = next;
     }
-    let entries = out
-        .chunks_exact(limbs)
-        .enumerate()
-        .map(|(i, w)| (out_lo + i as i64, Weight::from_slice(&to_u32_digits(w))))
-        .collect();
-    let mut d = Distribution::from_sorted_unchecked(entries)?;
-    debug_assert!(d.total() == &total);
-    d.set_total(total);
-    Ok(d)
+    from_limbs(&out, limbs, out_lo, total)
 }
 
 /// The weights of the score sums of r dice showing the faces beyond face i (in walk order), as
