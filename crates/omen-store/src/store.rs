@@ -254,6 +254,8 @@ pub struct Store {
     key: Option<Key>,
     /// Where the key file is (none in memory).
     key_path: Option<PathBuf>,
+    /// How [`Store::listen`] connects to PostgreSQL: a connection of its own, outside the pool.
+    pub(crate) listen_config: Option<postgres::Config>,
 }
 
 /// A `file:` URI that opens `path` as immutable: read without locks or a shared-memory file.
@@ -456,6 +458,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: None,
         };
         if found < SCHEMA_VERSION {
             let key = if found >= 1 && store.has_campaigns()? {
@@ -542,6 +545,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: None,
         })
     }
 
@@ -563,6 +567,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: url.parse().ok(),
         })
     }
 
@@ -594,6 +599,7 @@ impl Store {
             before_commit: None,
             key: Some(Key::generate()?),
             key_path: None,
+            listen_config: None,
         })
     }
 
@@ -662,6 +668,7 @@ impl Store {
             before_commit: None,
             key: self.key.clone(),
             key_path: self.key_path.clone(),
+            listen_config: self.listen_config.clone(),
         })
     }
 
