@@ -332,8 +332,8 @@ fn bools(
     })
 }
 
-fn from_ints(d: &Distribution<i64>) -> Distribution<Value> {
-    d.map(|&x| Value::Int(x))
+fn from_ints(d: Distribution<i64>) -> Distribution<Value> {
+    d.map_into(Value::Int)
 }
 
 /// Compares two values with `op`; ordering needs values of one kind.
@@ -555,7 +555,7 @@ impl Evaluator<'_> {
                 .map_err(at)?;
                 self.limits.check_outcomes(d.len() as u128).map_err(at)?;
                 Ok(Eval::plain(
-                    from_ints(&d),
+                    from_ints(d),
                     either(&a.truncated, &b.truncated),
                 ))
             }
@@ -902,7 +902,7 @@ impl Evaluator<'_> {
         } else {
             truncated
         };
-        Ok(Eval::plain(from_ints(&distribution), truncated))
+        Ok(Eval::plain(from_ints(distribution), truncated))
     }
 
     fn group(&mut self, span: Span, group: &GroupNode) -> Result<Eval, Diagnostic> {
@@ -933,7 +933,7 @@ impl Evaluator<'_> {
             units.push(Unit::single(&member));
         }
         if let Some(sum) = sum {
-            return Ok(Eval::plain(from_ints(&sum), truncated));
+            return Ok(Eval::plain(from_ints(sum), truncated));
         }
         let d = sequential_keep_sum(
             &units,
@@ -943,7 +943,7 @@ impl Evaluator<'_> {
             self.budget,
         )
         .map_err(|e| core_diagnostic(&e, span))?;
-        Ok(Eval::plain(from_ints(&d), truncated))
+        Ok(Eval::plain(from_ints(d), truncated))
     }
 }
 
