@@ -1068,5 +1068,7 @@ pub fn pool_spec(
         success: dice.success,
         failure: dice.failure,
         depth,
+        matching: None,
+        unique: None,
     })
 }
