@@ -301,9 +301,18 @@ pub(crate) fn kind_error(span: Span, what: &str, want: &str, got: &Value) -> Dia
 }
 
 fn ints(d: &Distribution<Value>, span: Span, what: &str) -> Result<Distribution<i64>, Diagnostic> {
+    ints_named(d, span, || what.to_owned())
+}
+
+/// [`ints`] with the name of the operand made only for the error.
+fn ints_named(
+    d: &Distribution<Value>,
+    span: Span,
+    what: impl Fn() -> String,
+) -> Result<Distribution<i64>, Diagnostic> {
     d.try_map(|v| match v {
         Value::Int(x) => Ok(*x),
-        other => Err(kind_error(span, what, "a whole number", other)),
+        other => Err(kind_error(span, &what(), "a whole number", other)),
     })
 }
 
@@ -396,15 +405,21 @@ impl Evaluator<'_> {
             self.budget
                 .spend((e.dist.len() as u64).saturating_mul(ENTRY_COST))
                 .map_err(self.core(span))?;
-            let p = Probability::new(w.clone(), d.total().clone());
-            truncated += &p * &e.truncated;
+            // The branch's probability (a reduction by a gcd) only where something needs it.
+            let p = || Probability::new(w.clone(), d.total().clone());
+            if !e.truncated.is_zero() {
+                truncated += &p() * &e.truncated;
+            }
             expected = match (expected, e.expected_steps) {
-                (Some(acc), Some(x)) => Some(
-                    acc + Ratio::new(
-                        BigInt::from(p.numer().clone()),
-                        BigInt::from(p.denom().clone()),
-                    ) * x,
-                ),
+                (Some(acc), Some(x)) => {
+                    let p = p();
+                    Some(
+                        acc + Ratio::new(
+                            BigInt::from(p.numer().clone()),
+                            BigInt::from(p.denom().clone()),
+                        ) * x,
+                    )
+                }
                 _ => None,
             };
             parts.push((w.clone(), e.dist));
@@ -515,11 +530,9 @@ impl Evaluator<'_> {
                 let b = self.eval(r)?;
                 let side =
                     |e: &Eval, n: &Node, side: &str| -> Result<Distribution<i64>, Diagnostic> {
-                        ints(
-                            &e.dist,
-                            n.span,
-                            &format!("the {side} side of `{}`", op_symbol(*op)),
-                        )
+                        ints_named(&e.dist, n.span, || {
+                            format!("the {side} side of `{}`", op_symbol(*op))
+                        })
                     };
                 let whole =
                     |d: &Distribution<Value>| d.outcomes().all(|v| matches!(v, Value::Int(_)));
