@@ -138,6 +138,7 @@ mod schema;
 mod stats;
 mod store;
 mod time;
+mod tls;
 mod visibility;
 mod web_session;
 

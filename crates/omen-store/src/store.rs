@@ -350,14 +350,39 @@ pub(crate) fn campaign_id(conn: &Conn<'_>, name: &str) -> Result<i64, StoreError
     .ok_or_else(|| StoreError::campaign(name))
 }
 
+/// A character by its campaign's name and its own: one query (one round trip on PostgreSQL); the
+/// campaign is looked up on its own only to say which of the two is missing.
 fn find_character(conn: &Conn<'_>, campaign: &str, name: &str) -> Result<CharacterRow, StoreError> {
-    let campaign_id = campaign_id(conn, campaign)?;
+    let found = conn.query_opt(
+        &format!(
+            "SELECT {CHARACTER_COLUMNS} FROM character
+             WHERE campaign_id = (SELECT id FROM campaign WHERE name = ?1) AND name = ?2"
+        ),
+        params![campaign, name],
+        character_row,
+    )?;
+    match found {
+        Some(row) => Ok(row),
+        None => {
+            campaign_id(conn, campaign)?;
+            Err(StoreError::character(campaign, name))
+        }
+    }
+}
+
+/// A character of the campaign whose chain is open (its id already known: one query fewer under
+/// the campaign's lock).
+fn character_in(
+    conn: &Conn<'_>,
+    chain: &Chain<'_>,
+    name: &str,
+) -> Result<CharacterRow, StoreError> {
     conn.query_opt(
         &format!("SELECT {CHARACTER_COLUMNS} FROM character WHERE campaign_id = ?1 AND name = ?2"),
-        params![campaign_id, name],
+        params![chain.campaign_id, name],
         character_row,
     )?
-    .ok_or_else(|| StoreError::character(campaign, name))
+    .ok_or_else(|| StoreError::character(&chain.campaign, name))
 }
 
 fn character_exists(conn: &Conn<'_>, campaign_id: i64, name: &str) -> Result<bool, StoreError> {
@@ -631,6 +656,15 @@ impl Store {
         }
     }
 
+    /// How many connections the store's pool opens at most on PostgreSQL (`OMEN_DB_POOL`, default
+    /// [`crate::DEFAULT_POOL`]); none on SQLite, whose handles each hold one connection.
+    pub fn pool_size(&self) -> Option<u32> {
+        match &self.backend {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(pool) => Some(pool.max_size()),
+        }
+    }
+
     /// Which engine holds the store.
     pub fn engine(&self) -> Engine {
         match &self.backend {
@@ -780,7 +814,8 @@ impl Store {
             }
             Backend::Postgres(pool) => {
                 let mut client = crate::pg::connection(pool)?;
-                let conn = Conn::Postgres(std::cell::RefCell::new(client.transaction()?));
+                let tx = crate::pg::Transaction::begin(&mut client, false)?;
+                let conn = Conn::Postgres(std::cell::RefCell::new(tx));
                 let value = work(&conn)?;
                 if let Some(hook) = hook.as_mut() {
                     hook();
@@ -807,11 +842,7 @@ impl Store {
             }
             Backend::Postgres(pool) => {
                 let mut client = crate::pg::connection(pool)?;
-                let tx = client
-                    .build_transaction()
-                    .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                    .read_only(true)
-                    .start()?;
+                let tx = crate::pg::Transaction::begin(&mut client, true)?;
                 let conn = Conn::Postgres(std::cell::RefCell::new(tx));
                 let value = work(&conn)?;
                 if let Conn::Postgres(tx) = conn {
@@ -1212,7 +1243,7 @@ impl Store {
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
-            let row = find_character(conn, campaign, character)?;
+            let row = character_in(conn, &chain, character)?;
             if row.rule_set == PLAIN {
                 return Err(StoreError::Invalid(format!(
                     "{} is a plain character (no rule set), so it takes no actions; roll for it with `omen roll EXPR --campaign {campaign} --char {}`",
@@ -1221,7 +1252,7 @@ impl Store {
             }
             let game = game(&row.rule_set)?;
             let before = game.load(row.state_version, &parse("state", &row.state)?)?;
-            let (dice, seed, dice_given) = resolve_dice(conn, &chain, dice)?;
+            let (dice, seed, dice_given) = resolve_dice(&chain, dice)?;
             let mut source = Recording::new(&dice);
             let applied = game.apply(&before, action, &mut source, limits)?;
             if !source.unused().is_empty() {
@@ -1429,7 +1460,7 @@ impl Store {
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
-            let (dice, seed, dice_given) = resolve_dice(conn, &chain, dice.clone())?;
+            let (dice, seed, dice_given) = resolve_dice(&chain, dice.clone())?;
             let mut rolled = roll::roll_expression(expression, params, &dice, limits)?;
             rolled.record.saved_roll = saved;
             let entry = append_roll(
@@ -1466,7 +1497,7 @@ impl Store {
             let chain = Chain::open(conn, campaign, &key)?;
             let seed = match entry.seed {
                 Some(seed) => {
-                    let derived = chain.derive_seed(conn)?;
+                    let derived = chain.derive_seed();
                     if derived.0 != seed {
                         return Err(chosen_seed());
                     }
@@ -1813,14 +1844,10 @@ fn chosen_seed() -> StoreError {
 type ResolvedDice = (Dice, Option<(u64, String)>, bool);
 
 /// The dice an entry rolls with: the seed the log gives (and its proof), or given dice, marked.
-fn resolve_dice(
-    conn: &Conn<'_>,
-    chain: &Chain<'_>,
-    dice: Dice,
-) -> Result<ResolvedDice, StoreError> {
+fn resolve_dice(chain: &Chain<'_>, dice: Dice) -> Result<ResolvedDice, StoreError> {
     match dice {
         Dice::Derived => {
-            let (seed, proof) = chain.derive_seed(conn)?;
+            let (seed, proof) = chain.derive_seed();
             Ok((Dice::Seed(seed), Some((seed, proof)), false))
         }
         Dice::Given(values) => Ok((Dice::Given(values), None, true)),
@@ -1839,7 +1866,7 @@ fn append_roll(
 ) -> Result<LogEntry, StoreError> {
     let (character_id, character_uid, character) = match character {
         Some(name) => {
-            let row = find_character(conn, &chain.campaign, name)?;
+            let row = character_in(conn, chain, name)?;
             (Some(row.id), row.uid, Some(row.name))
         }
         None => (None, None, None),
