@@ -124,6 +124,30 @@ pub(crate) fn from_small(weights: Vec<u128>, lo: i64) -> Result<Distribution<i64
     })
 }
 
+/// Two runs of pairs in ascending order of outcome merged into one, equal outcomes added.
+fn merge_sorted<T: Ord>(a: Vec<(T, Weight)>, b: Vec<(T, Weight)>) -> Vec<(T, Weight)> {
+    let mut merged = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => match x.0.cmp(&y.0) {
+                std::cmp::Ordering::Less => a.next(),
+                std::cmp::Ordering::Greater => b.next(),
+                std::cmp::Ordering::Equal => {
+                    let (o, wa) = a.next().expect("peeked");
+                    let (_, wb) = b.next().expect("peeked");
+                    Some((o, wa + wb))
+                }
+            },
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        merged.extend(next);
+    }
+    merged
+}
+
 /// Pairs in ascending order of outcome with equal outcomes merged: as they come when they already
 /// ascend (most maps are monotone: shifts, scores, `Value::Int`), reversed when they descend
 /// (negation), sorted otherwise. Cheaper than a map of outcomes for every case, and allocation-free
@@ -326,18 +350,42 @@ impl<T: Ord + Clone> Distribution<T> {
         let mut lcm = Weight::one();
         for (_, d) in &parts {
             budget.spend_estimate(limbs_of(lcm.bits()) * d.weight_limbs() * 4)?;
-            lcm = lcm.lcm(&d.total);
+            lcm = match (lcm.to_u64(), d.total.to_u64()) {
+                // Most totals are small: their lcm in machine integers, without a big gcd.
+                (Some(a), Some(b)) => Weight::from(u128::from(a).lcm(&u128::from(b))),
+                _ => lcm.lcm(&d.total),
+            };
         }
         let weight_sum: Weight = parts.iter().map(|(w, _)| w).sum();
         let lcm_limbs = limbs_of(lcm.bits());
-        let mut entries = Vec::with_capacity(parts.iter().map(|(_, d)| d.len()).sum());
+        // Each part is sorted: merge them pairwise, about log2(parts) passes over the entries.
+        let mut runs = Vec::with_capacity(parts.len());
         for (w, d) in parts {
             budget.spend_estimate(d.len() as u128 * (lcm_limbs * limbs_of(w.bits()) + BIG_OP))?;
             let scale = w * (&lcm / &d.total);
-            entries.extend(d.entries.into_iter().map(|(o, wo)| (o, wo * &scale)));
+            let run: Vec<(T, Weight)> = if scale.is_one() {
+                d.entries
+            } else {
+                d.entries
+                    .into_iter()
+                    .map(|(o, wo)| (o, wo * &scale))
+                    .collect()
+            };
+            runs.push(run);
+        }
+        while runs.len() > 1 {
+            let mut next = Vec::with_capacity(runs.len().div_ceil(2));
+            let mut pending = runs.into_iter();
+            while let Some(a) = pending.next() {
+                next.push(match pending.next() {
+                    Some(b) => merge_sorted(a, b),
+                    None => a,
+                });
+            }
+            runs = next;
         }
         Ok(Distribution {
-            entries: sorted_merged(entries),
+            entries: runs.pop().unwrap_or_default(),
             total: weight_sum * lcm,
         }
         .normalized())
@@ -948,6 +996,34 @@ mod tests {
             mixed.entries(),
             [(0, Weight::from(2u32)), (2, Weight::from(4u32))]
         );
+    }
+
+    /// Mixtures of many overlapping parts (merged pairwise, odd counts included) against the
+    /// probabilities summed outcome by outcome as fractions.
+    #[test]
+    fn mixtures_of_overlapping_parts_match_fractions() {
+        for count in 1..=7 {
+            let parts: Vec<(Weight, Distribution<i64>)> = (1..=count)
+                .map(|i| {
+                    (
+                        Weight::from(i as u32 * 2 - 1),
+                        d(i + 1).map(|x| x * (i % 3) - i),
+                    )
+                })
+                .collect();
+            let weight_sum: Weight = parts.iter().map(|(w, _)| w).sum();
+            let mut expected: BTreeMap<i64, Probability> = BTreeMap::new();
+            for (w, part) in &parts {
+                for (o, wo) in part.entries() {
+                    let p = Probability::new(w * wo, &weight_sum * part.total());
+                    *expected.entry(*o).or_insert_with(Probability::zero) += p;
+                }
+            }
+            let m = Distribution::mixture(parts, &mut Budget::unlimited()).unwrap();
+            let got: BTreeMap<i64, Probability> =
+                m.outcomes().map(|o| (*o, m.probability(o))).collect();
+            assert_eq!(got, expected, "{count} parts");
+        }
     }
 
     #[test]

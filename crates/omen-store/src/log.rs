@@ -453,6 +453,7 @@ pub(crate) fn insert(
             head_signature
         ],
     )?;
+    crate::pg::announce(conn, campaign_id, entry.sequence)?;
     Ok(())
 }
 

@@ -138,6 +138,24 @@ pub const DEFAULT_POOL: u32 = 16;
 /// The ceiling of `OMEN_DB_POOL`.
 pub const MAX_POOL: u32 = 256;
 
+/// Announces a new entry of the campaign with row id `campaign_id` on
+/// [`crate::notify::LOG_CHANNEL`], inside the caller's transaction, so listeners hear of it when it
+/// commits and never when it rolls back. The payload is the campaign's name and the sequence number,
+/// nothing of the entry. SQLite has no listeners: its one process announces its own writes.
+pub(crate) fn announce(conn: &Conn<'_>, campaign_id: i64, sequence: u64) -> Result<(), StoreError> {
+    if let Conn::Postgres(_) = conn {
+        conn.execute(
+            &format!(
+                "SELECT pg_notify('{}', json_build_object('campaign', name, 'sequence', ?2::bigint)::text)
+                 FROM campaign WHERE id = ?1",
+                crate::notify::LOG_CHANNEL
+            ),
+            params![campaign_id, sequence as i64],
+        )?;
+    }
+    Ok(())
+}
+
 /// The PostgreSQL migrations, in order: one per schema version, as SQLite has.
 const MIGRATIONS: &[(&str, &str)] = &[
     (

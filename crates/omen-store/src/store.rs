@@ -254,6 +254,8 @@ pub struct Store {
     key: Option<Key>,
     /// Where the key file is (none in memory).
     key_path: Option<PathBuf>,
+    /// How [`Store::listen`] connects to PostgreSQL: a connection of its own, outside the pool.
+    pub(crate) listen_config: Option<postgres::Config>,
 }
 
 /// A `file:` URI that opens `path` as immutable: read without locks or a shared-memory file.
@@ -481,6 +483,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: None,
         };
         if found < SCHEMA_VERSION {
             let key = if found >= 1 && store.has_campaigns()? {
@@ -567,6 +570,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: None,
         })
     }
 
@@ -588,6 +592,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: url.parse().ok(),
         })
     }
 
@@ -619,6 +624,7 @@ impl Store {
             before_commit: None,
             key: Some(Key::generate()?),
             key_path: None,
+            listen_config: None,
         })
     }
 
@@ -696,6 +702,7 @@ impl Store {
             before_commit: None,
             key: self.key.clone(),
             key_path: self.key_path.clone(),
+            listen_config: self.listen_config.clone(),
         })
     }
 
