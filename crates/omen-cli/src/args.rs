@@ -354,6 +354,7 @@ Transcript marks (after a die's value):
   f          counted as a failure
   ^          a critical success (cs)
   _          a critical failure (cf)
+  =          one of a set of matching dice (m, mt)
   15(6+6+3)  the value, then the rolls that made it (compounded or clamped dice)";
 
 /// Where the expression or script comes from: the EXPR argument or `--file`, exactly one of them.

@@ -205,6 +205,8 @@ pub struct Odds<'a> {
     depth_limit: Shown,
     critical_success: Option<Shown>,
     critical_failure: Option<Shown>,
+    /// P(some set of matching dice), for dice marked `m` or `mt`.
+    matched: Option<Shown>,
     /// Why a program with critical marks has no P(critical) here.
     critical_not_computed: Option<&'static str>,
     explode_depth: u64,
@@ -252,6 +254,7 @@ impl<'a> Odds<'a> {
             depth_limit: Shown::of(&result.truncated.reduced()),
             critical_success: result.criticals.success.as_ref().map(Shown::of),
             critical_failure: result.criticals.failure.as_ref().map(Shown::of),
+            matched: result.criticals.matched.as_ref().map(Shown::of),
             critical_not_computed: result.criticals.not_computed,
             explode_depth,
             reading: None,
@@ -453,7 +456,7 @@ impl<'a> Odds<'a> {
 
     /// `{"expression", "outcomes": [{"outcome", "probability", "at_least", "at_most"}], "mean",
     /// "variance", "standard_deviation", "median", "mode", "expected_steps"?, "depth_limit_probability",
-    /// "critical_success_probability"?, "critical_failure_probability"?,
+    /// "critical_success_probability"?, "critical_failure_probability"?, "match_probability"?,
     /// "critical_probability_not_computed"?}`
     /// on one line: probabilities, mean and variance as reduced fraction strings, `mode` a list (ties),
     /// the standard deviation a float. Mean, variance, standard deviation and median are `null` for
@@ -473,6 +476,7 @@ impl<'a> Odds<'a> {
             depth_limit_probability: &self.depth_limit.fraction,
             critical_success_probability: self.critical_success.as_ref().map(|s| &*s.fraction),
             critical_failure_probability: self.critical_failure.as_ref().map(|s| &*s.fraction),
+            match_probability: self.matched.as_ref().map(|s| &*s.fraction),
             critical_probability_not_computed: self.critical_not_computed,
             reading: self.reading,
         };
@@ -596,6 +600,7 @@ impl<'a> Odds<'a> {
         for (name, shown) in [
             ("P(critical success)", &self.critical_success),
             ("P(critical failure)", &self.critical_failure),
+            ("P(match)", &self.matched),
         ] {
             if let Some(shown) = shown {
                 stats.push((name, format!("{} ({})", shown.fraction, percent(shown))));
@@ -661,6 +666,8 @@ struct JsonReport<'o, 'a> {
     critical_success_probability: Option<&'o str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     critical_failure_probability: Option<&'o str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    match_probability: Option<&'o str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     critical_probability_not_computed: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]

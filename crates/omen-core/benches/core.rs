@@ -80,6 +80,8 @@ fn explosions(c: &mut Criterion) {
         success: None,
         failure: None,
         depth,
+        matching: None,
+        unique: None,
     };
     let explode = spec(false, 10, Keep::All, 6, 20);
     c.bench_function("10d6! depth 20", |b| {

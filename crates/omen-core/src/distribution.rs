@@ -100,6 +100,77 @@ fn kronecker_sum(
         .collect()
 }
 
+/// A weight known to fit in a `u128`.
+pub(crate) fn small(w: &Weight) -> u128 {
+    w.to_u128().expect("checked: the weight fits in a u128")
+}
+
+/// The distribution whose weights, from outcome `lo` up, are `weights` (zeros skipped).
+pub(crate) fn from_small(weights: Vec<u128>, lo: i64) -> Result<Distribution<i64>, CoreError> {
+    let mut total = 0u128;
+    let mut entries = Vec::with_capacity(weights.len());
+    for (i, w) in weights.into_iter().enumerate() {
+        if w != 0 {
+            total = total.checked_add(w).ok_or(CoreError::Overflow)?;
+            entries.push((lo + i as i64, Weight::from(w)));
+        }
+    }
+    if entries.is_empty() {
+        return Err(CoreError::Empty);
+    }
+    Ok(Distribution {
+        entries,
+        total: Weight::from(total),
+    })
+}
+
+/// Two runs of pairs in ascending order of outcome merged into one, equal outcomes added.
+fn merge_sorted<T: Ord>(a: Vec<(T, Weight)>, b: Vec<(T, Weight)>) -> Vec<(T, Weight)> {
+    let mut merged = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => match x.0.cmp(&y.0) {
+                std::cmp::Ordering::Less => a.next(),
+                std::cmp::Ordering::Greater => b.next(),
+                std::cmp::Ordering::Equal => {
+                    let (o, wa) = a.next().expect("peeked");
+                    let (_, wb) = b.next().expect("peeked");
+                    Some((o, wa + wb))
+                }
+            },
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        merged.extend(next);
+    }
+    merged
+}
+
+/// Pairs in ascending order of outcome with equal outcomes merged: as they come when they already
+/// ascend (most maps are monotone: shifts, scores, `Value::Int`), reversed when they descend
+/// (negation), sorted otherwise. Cheaper than a map of outcomes for every case, and allocation-free
+/// for the monotone ones.
+fn sorted_merged<T: Ord>(mut entries: Vec<(T, Weight)>) -> Vec<(T, Weight)> {
+    if entries.windows(2).all(|p| p[0].0 < p[1].0) {
+        return entries;
+    }
+    if entries.windows(2).all(|p| p[0].0 > p[1].0) {
+        entries.reverse();
+        return entries;
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut merged: Vec<(T, Weight)> = Vec::with_capacity(entries.len());
+    for (o, w) in entries {
+        match merged.last_mut() {
+            Some((last, acc)) if *last == o => *acc += w,
+            _ => merged.push((o, w)),
+        }
+    }
+    merged
+}
+
 impl<T: Ord + Clone> Distribution<T> {
     /// Limbs of the largest weight (bounded by the total's).
     pub(crate) fn weight_limbs(&self) -> u128 {
@@ -112,14 +183,8 @@ impl<T: Ord + Clone> Distribution<T> {
     /// # Errors
     /// `Empty` when no outcome has a positive weight.
     pub fn from_weights(pairs: impl IntoIterator<Item = (T, Weight)>) -> Result<Self, CoreError> {
-        let mut map: BTreeMap<T, Weight> = BTreeMap::new();
-        for (outcome, weight) in pairs {
-            if weight.is_zero() {
-                continue;
-            }
-            *map.entry(outcome).or_default() += weight;
-        }
-        Self::from_sorted_unchecked(map.into_iter().collect())
+        let pairs: Vec<(T, Weight)> = pairs.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+        Self::from_sorted_unchecked(sorted_merged(pairs))
     }
 
     /// From pairs already sorted by outcome, strictly increasing, zero weights allowed (dropped).
@@ -128,6 +193,21 @@ impl<T: Ord + Clone> Distribution<T> {
         debug_assert!(entries.windows(2).all(|p| p[0].0 < p[1].0));
         let total: Weight = entries.iter().map(|(_, w)| w).sum();
         if total.is_zero() {
+            return Err(CoreError::Empty);
+        }
+        Ok(Distribution { entries, total })
+    }
+
+    /// From pairs already sorted by outcome, strictly increasing, zero weights allowed (dropped),
+    /// whose weights sum to `total` (known to the caller, so not summed again).
+    pub(crate) fn from_sorted_with_total(
+        entries: Vec<(T, Weight)>,
+        total: Weight,
+    ) -> Result<Self, CoreError> {
+        let entries: Vec<(T, Weight)> = entries.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+        debug_assert!(entries.windows(2).all(|p| p[0].0 < p[1].0));
+        debug_assert!(entries.iter().map(|(_, w)| w).sum::<Weight>() == total);
+        if entries.is_empty() {
             return Err(CoreError::Empty);
         }
         Ok(Distribution { entries, total })
@@ -207,6 +287,15 @@ impl<T: Ord + Clone> Distribution<T> {
             .expect("an infallible map of a non-empty distribution")
     }
 
+    /// The distribution of f(X), consuming X: its weights move instead of being copied.
+    pub fn map_into<U: Ord + Clone>(self, mut f: impl FnMut(T) -> U) -> Distribution<U> {
+        let entries = self.entries.into_iter().map(|(o, w)| (f(o), w)).collect();
+        Distribution {
+            entries: sorted_merged(entries),
+            total: self.total,
+        }
+    }
+
     /// The distribution of f(X) where f can fail (e.g. overflow).
     ///
     /// # Errors
@@ -215,12 +304,12 @@ impl<T: Ord + Clone> Distribution<T> {
         &self,
         mut f: impl FnMut(&T) -> Result<U, E>,
     ) -> Result<Distribution<U>, E> {
-        let mut map: BTreeMap<U, Weight> = BTreeMap::new();
+        let mut entries = Vec::with_capacity(self.entries.len());
         for (o, w) in &self.entries {
-            *map.entry(f(o)?).or_default() += w;
+            entries.push((f(o)?, w.clone()));
         }
         Ok(Distribution {
-            entries: map.into_iter().collect(),
+            entries: sorted_merged(entries),
             total: self.total.clone(),
         })
     }
@@ -270,20 +359,42 @@ impl<T: Ord + Clone> Distribution<T> {
         let mut lcm = Weight::one();
         for (_, d) in &parts {
             budget.spend_estimate(limbs_of(lcm.bits()) * d.weight_limbs() * 4)?;
-            lcm = lcm.lcm(&d.total);
+            lcm = match (lcm.to_u64(), d.total.to_u64()) {
+                // Most totals are small: their lcm in machine integers, without a big gcd.
+                (Some(a), Some(b)) => Weight::from(u128::from(a).lcm(&u128::from(b))),
+                _ => lcm.lcm(&d.total),
+            };
         }
         let weight_sum: Weight = parts.iter().map(|(w, _)| w).sum();
         let lcm_limbs = limbs_of(lcm.bits());
-        let mut map: BTreeMap<T, Weight> = BTreeMap::new();
-        for (w, d) in &parts {
+        // Each part is sorted: merge them pairwise, about log2(parts) passes over the entries.
+        let mut runs = Vec::with_capacity(parts.len());
+        for (w, d) in parts {
             budget.spend_estimate(d.len() as u128 * (lcm_limbs * limbs_of(w.bits()) + BIG_OP))?;
             let scale = w * (&lcm / &d.total);
-            for (o, wo) in &d.entries {
-                *map.entry(o.clone()).or_default() += wo * &scale;
+            let run: Vec<(T, Weight)> = if scale.is_one() {
+                d.entries
+            } else {
+                d.entries
+                    .into_iter()
+                    .map(|(o, wo)| (o, wo * &scale))
+                    .collect()
+            };
+            runs.push(run);
+        }
+        while runs.len() > 1 {
+            let mut next = Vec::with_capacity(runs.len().div_ceil(2));
+            let mut pending = runs.into_iter();
+            while let Some(a) = pending.next() {
+                next.push(match pending.next() {
+                    Some(b) => merge_sorted(a, b),
+                    None => a,
+                });
             }
+            runs = next;
         }
         Ok(Distribution {
-            entries: map.into_iter().collect(),
+            entries: runs.pop().unwrap_or_default(),
             total: weight_sum * lcm,
         }
         .normalized())
@@ -471,8 +582,22 @@ impl Distribution<i64> {
             return self.combine(other, budget, |a, b| Ok(a + b));
         }
         limits.check_outcomes(span)?;
-        let total = &self.total * &other.total;
         let pairs = self.len() as u128 * other.len() as u128;
+        if self.total.bits() + other.total.bits() <= 128 {
+            // Every weight of the sum is at most the product of the totals, which fits in a u128.
+            budget.spend_estimate(pairs)?;
+            let mut acc = vec![0u128; span as usize];
+            let (a_lo, b_lo) = (*self.min_outcome(), *other.min_outcome());
+            for (a, wa) in &self.entries {
+                let wa = small(wa);
+                let base = (a - a_lo) as usize;
+                for (b, wb) in &other.entries {
+                    acc[base + (b - b_lo) as usize] += wa * small(wb);
+                }
+            }
+            return from_small(acc, lo);
+        }
+        let total = &self.total * &other.total;
         let schoolbook = pairs * (self.weight_limbs() * other.weight_limbs() + BIG_OP);
         let acc = if pairs >= KRONECKER_MIN_PAIRS {
             // One big multiplication instead of a product per pair: num-bigint multiplies long
@@ -503,9 +628,7 @@ impl Distribution<i64> {
             .enumerate()
             .map(|(i, w)| (lo + i as i64, w))
             .collect();
-        let mut d = Self::from_sorted_unchecked(entries)?;
-        d.total = total;
-        Ok(d)
+        Self::from_sorted_with_total(entries, total)
     }
 
     /// The distribution of the sum of `n` independent copies (0 copies: the constant 0).
@@ -526,7 +649,13 @@ impl Distribution<i64> {
         }
         let span = (*self.max_outcome() as i128 - *self.min_outcome() as i128) * n as i128 + 1;
         limits.check_outcomes(span as u128)?;
+        self.max_outcome()
+            .checked_mul(n as i64)
+            .ok_or(CoreError::Overflow)?;
         let degree = (*self.max_outcome() as i128 - *self.min_outcome() as i128) as usize;
+        if (self.total.bits() as u128) * (n as u128) <= 128 {
+            return self.sum_of_small(n, degree, budget);
+        }
         let small = self.entries.iter().all(|(_, w)| w.bits() <= 64);
         if small && n > 1 {
             return self.power_by_recurrence(n, degree, budget);
@@ -548,6 +677,45 @@ impl Distribution<i64> {
             square = square.add(&square, limits, budget)?;
         }
         Ok(result.expect("n ≥ 1"))
+    }
+
+    /// The n-fold sum when the total's n-th power fits in a `u128` (so does every weight on the
+    /// way): the die added n − 1 times in machine integers. n is then at most 128, and the sum's
+    /// outcomes were checked against the limit.
+    fn sum_of_small(
+        &self,
+        n: usize,
+        degree: usize,
+        budget: &mut Budget,
+    ) -> Result<Self, CoreError> {
+        let lo = *self.min_outcome();
+        let faces: Vec<(usize, u128)> = self
+            .entries
+            .iter()
+            .map(|(o, w)| ((o - lo) as usize, small(w)))
+            .collect();
+        let len = n * degree + 1;
+        budget.spend_estimate(n as u128 * len as u128 * faces.len() as u128)?;
+        let mut acc = vec![0u128; len];
+        let mut next = vec![0u128; len];
+        for &(at, w) in &faces {
+            acc[at] = w;
+        }
+        for copies in 1..n {
+            // acc holds the sum of `copies` dice: its outcomes reach copies·degree.
+            let reach = copies * degree;
+            next[..=reach + degree].iter_mut().for_each(|x| *x = 0);
+            for (i, &a) in acc[..=reach].iter().enumerate() {
+                if a == 0 {
+                    continue;
+                }
+                for &(at, w) in &faces {
+                    next[i + at] += a * w;
+                }
+            }
+            std::mem::swap(&mut acc, &mut next);
+        }
+        from_small(acc, lo.checked_mul(n as i64).ok_or(CoreError::Overflow)?)
     }
 
     /// The n-fold sum of a die with small weights, by the power recurrence for polynomials.
@@ -630,9 +798,7 @@ impl Distribution<i64> {
             .enumerate()
             .map(|(i, w)| (out_lo + i as i64, w))
             .collect();
-        let mut d = Self::from_sorted_unchecked(entries)?;
-        d.total = total;
-        Ok(d)
+        Self::from_sorted_with_total(entries, total)
     }
 
     /// -X.
@@ -754,6 +920,119 @@ mod tests {
         }
         assert_eq!(by_recurrence, by_convolution);
         assert_eq!(by_recurrence.total(), by_convolution.total());
+    }
+
+    /// The same probabilities with every weight times 2^shift: big enough a shift takes the totals
+    /// past a u128 and the arithmetic onto its big-integer paths.
+    fn scaled(die: &Distribution<i64>, shift: usize) -> Distribution<i64> {
+        Distribution::from_weights(die.entries.iter().map(|(o, w)| (*o, w << shift))).unwrap()
+    }
+
+    /// Every sequence of n rolls, summed.
+    fn brute_sum(die: &Distribution<i64>, n: usize) -> Distribution<i64> {
+        let mut sums = vec![(0i64, Weight::one())];
+        for _ in 0..n {
+            sums = sums
+                .iter()
+                .flat_map(|(s, w)| die.entries.iter().map(move |(o, wo)| (s + o, w * wo)))
+                .collect();
+        }
+        Distribution::from_weights(sums).unwrap()
+    }
+
+    #[test]
+    fn machine_integer_sums_match_brute_force_and_the_big_integer_paths() {
+        let limits = Limits::default();
+        let odd = Distribution::from_weights([
+            (-2, Weight::from(3u32)),
+            (0, Weight::from(1u32)),
+            (1, Weight::from(5u32)),
+            (4, Weight::from(2u32)),
+        ])
+        .unwrap();
+        let gappy =
+            Distribution::from_weights([(-7, Weight::one()), (30, Weight::from(4u32))]).unwrap();
+        for die in [d(6), d(20), odd, gappy, Distribution::constant(3)] {
+            for n in 1..=12 {
+                let small = die.sum_of(n, &limits, &mut limits.budget()).unwrap();
+                assert_eq!(small.total(), &num_traits::pow(die.total.clone(), n));
+                // Past a u128 by the recurrence (weights of a limb) and by squaring (wider ones).
+                for shift in [40, 130] {
+                    let big = scaled(&die, shift)
+                        .sum_of(n, &limits, &mut limits.budget())
+                        .unwrap();
+                    assert_eq!(small, big, "{n} dice, weights shifted by {shift}");
+                }
+                if n <= 4 {
+                    assert_eq!(small, brute_sum(&die, n), "{n} dice");
+                }
+            }
+            for other in [d(6), d(3).map(|x| -5 * x)] {
+                let small = die.add(&other, &limits, &mut limits.budget()).unwrap();
+                assert_eq!(small.total(), &(&die.total * &other.total));
+                let big = scaled(&die, 70)
+                    .add(&scaled(&other, 70), &limits, &mut limits.budget())
+                    .unwrap();
+                assert_eq!(small, big);
+            }
+        }
+    }
+
+    #[test]
+    fn maps_merge_equal_outcomes_in_any_order() {
+        let die = d(6);
+        let down = die.map(|x| -x);
+        assert_eq!(
+            down.outcomes().copied().collect::<Vec<_>>(),
+            [-6, -5, -4, -3, -2, -1]
+        );
+        let folded = die.map(|x| (x - 3).abs());
+        let weights: Vec<(i64, u32)> = folded
+            .entries()
+            .iter()
+            .map(|(o, w)| (*o, w.to_u32().unwrap()))
+            .collect();
+        assert_eq!(weights, [(0, 1), (1, 2), (2, 2), (3, 1)]);
+        assert_eq!(folded.total(), die.total());
+        let mixed = Distribution::from_weights([
+            (2, Weight::from(1u32)),
+            (1, Weight::zero()),
+            (2, Weight::from(3u32)),
+            (0, Weight::from(2u32)),
+        ])
+        .unwrap();
+        assert_eq!(
+            mixed.entries(),
+            [(0, Weight::from(2u32)), (2, Weight::from(4u32))]
+        );
+    }
+
+    /// Mixtures of many overlapping parts (merged pairwise, odd counts included) against the
+    /// probabilities summed outcome by outcome as fractions.
+    #[test]
+    fn mixtures_of_overlapping_parts_match_fractions() {
+        for count in 1..=7 {
+            let parts: Vec<(Weight, Distribution<i64>)> = (1..=count)
+                .map(|i| {
+                    (
+                        Weight::from(i as u32 * 2 - 1),
+                        d(i + 1).map(|x| x * (i % 3) - i),
+                    )
+                })
+                .collect();
+            let weight_sum: Weight = parts.iter().map(|(w, _)| w).sum();
+            let mut expected: BTreeMap<i64, Probability> = BTreeMap::new();
+            for (w, part) in &parts {
+                for (o, wo) in part.entries() {
+                    let p = Probability::new(w * wo, &weight_sum * part.total());
+                    *expected.entry(*o).or_insert_with(Probability::zero) += p;
+                }
+            }
+            let m = Distribution::mixture(parts, &mut Budget::unlimited()).unwrap();
+            let got: BTreeMap<i64, Probability> =
+                m.outcomes().map(|o| (*o, m.probability(o))).collect();
+            assert_eq!(got, expected, "{count} parts");
+        }
     }
 
     #[test]

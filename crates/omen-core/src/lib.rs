@@ -19,6 +19,7 @@ pub mod limits;
 pub mod markov;
 pub mod pool;
 pub mod roller;
+pub mod sets;
 pub mod spec;
 
 pub use dice::{
@@ -33,6 +34,7 @@ pub use limits::{Budget, Ceilings, Limits, SAMPLE_DIE_COST, SAMPLE_STEP_COST};
 pub use markov::{Absorption, Chain};
 pub use pool::{Keep, Unit, keep_sum, sequential_keep_sum};
 pub use roller::{ChaChaDice, DieSource, RecordingDice, RolledFace, ScriptedDice};
+pub use sets::{Matching, Unique, matching_sets, unique_sum};
 pub use spec::{
     DiceSpec, Exact, Mark, PoolRoll, PoolSpec, REROLL_LIMIT, RolledDie, count_score, select_kept,
 };

@@ -652,6 +652,9 @@ fn extreme_of(
     budget.spend_estimate(
         faces.len() as u128 * (total_limbs * total_limbs + crate::distribution::BIG_OP),
     )?;
+    if let Some(pairs) = extreme_weights_small(&faces, n, die.total()) {
+        return Distribution::from_weights(pairs.into_iter().map(|(x, w)| (score(x), w)));
+    }
     let mut below = Weight::zero();
     let mut below_pow = Weight::zero();
     let mut pairs = Vec::with_capacity(faces.len());
@@ -664,6 +667,57 @@ fn extreme_of(
     let d = Distribution::from_weights(pairs)?;
     debug_assert!(d.total() == &num_traits::pow(die.total().clone(), n));
     Ok(d)
+}
+
+/// [`extreme_of`]'s weights, face by face in walk order, when the die's total fits in a limb (any
+/// die but a huge mixture): in machine integers when the pool's total fits in a u128, otherwise in
+/// fixed-width limbs where C(x)ⁿ is the power of C(x)'s odd part shifted by its factors of two, and
+/// each odd part's power is computed once (for a d20, 9 powers instead of 20).
+fn extreme_weights_small(
+    faces: &[(i64, &Weight)],
+    n: usize,
+    total: &Weight,
+) -> Option<Vec<(i64, Weight)>> {
+    use num_traits::ToPrimitive;
+    let total_bits = total.bits() as usize * n;
+    let mut below = 0u64;
+    if total_bits <= 128 {
+        let (mut below_pow, n) = (0u128, u32::try_from(n).ok()?);
+        return faces
+            .iter()
+            .map(|&(x, w)| {
+                below += w.to_u64()?;
+                let pow = u128::from(below).pow(n);
+                let weight = Weight::from(pow - below_pow);
+                below_pow = pow;
+                Some((x, weight))
+            })
+            .collect();
+    }
+    total.to_u64()?;
+    let width = total_bits / 64 + 1;
+    let mut odd_powers: Vec<(u64, Vec<u64>)> = Vec::new();
+    let mut below_pow = vec![0u64; width];
+    let mut pairs = Vec::with_capacity(faces.len());
+    for &(x, w) in faces {
+        below += w.to_u64()?;
+        let twos = below.trailing_zeros() as usize;
+        let odd = below >> twos;
+        let at = match odd_powers.iter().position(|(o, _)| *o == odd) {
+            Some(at) => at,
+            None => {
+                odd_powers.push((odd, crate::limbs::pow_small(odd, n, width)));
+                odd_powers.len() - 1
+            }
+        };
+        let mut pow = odd_powers[at].1.clone();
+        crate::limbs::shift_left(&mut pow, twos * n);
+        let mut weight = pow.clone();
+        crate::limbs::sub_assign(&mut weight, &below_pow);
+        pairs.push((x, Weight::from_slice(&to_u32_digits(trimmed(&weight)))));
+        below_pow = pow;
+    }
+    Some(pairs)
 }
 
 /// Σ score over the kept rolls of `n` dice that explode into extra dice (at most `depth` extra each),
@@ -1225,6 +1279,48 @@ mod tests {
             pairs.push((kept, Weight::one()));
         }
         Distribution::from_weights(pairs).unwrap()
+    }
+
+    /// The highest or lowest of n dice in machine integers and in fixed-width limbs (powers of odd
+    /// parts, shifted) against brute force on small pools and against the big-integer powers (the
+    /// same die with its weights scaled past a limb) on big ones, with a score that reorders.
+    #[test]
+    fn extreme_of_small_totals_matches_brute_force_and_big_weights() {
+        let limits = Limits::default();
+        let uneven = Distribution::from_weights(
+            [(1, 3u32), (2, 1), (4, 4), (9, 1), (10, 5), (12, 2)]
+                .map(|(o, w)| (o, Weight::from(w))),
+        )
+        .unwrap();
+        let scaled = |d: &Distribution<i64>| {
+            Distribution::from_weights(d.entries().iter().map(|(o, w)| (*o, w << 70))).unwrap()
+        };
+        let score = |x: i64| (x % 4) * 10 - x;
+        for die in [
+            Distribution::die(20).unwrap(),
+            uneven,
+            Distribution::die(6).unwrap(),
+        ] {
+            for n in [1, 2, 3, 5, 29, 30, 41, 64, 200, 1000] {
+                for highest in [true, false] {
+                    let mut budget = limits.budget();
+                    let fast = extreme_of(&die, n, highest, &|x| x, &mut budget).unwrap();
+                    assert_eq!(fast.total(), &num_traits::pow(die.total().clone(), n));
+                    let big = extreme_of(&scaled(&die), n, highest, &|x| x, &mut budget).unwrap();
+                    assert_eq!(fast, big, "{n} dice, highest {highest}");
+                    let scored = extreme_of(&die, n, highest, &score, &mut budget).unwrap();
+                    let expected = big.map(|&x| score(x));
+                    assert_eq!(scored, expected, "{n} dice, highest {highest}, scored");
+                }
+            }
+        }
+        for n in 1..=5 {
+            for (highest, keep) in [(true, Keep::Highest(1)), (false, Keep::Lowest(1))] {
+                let die = Distribution::die(6).unwrap();
+                let fast = extreme_of(&die, n, highest, &|x| x, &mut limits.budget()).unwrap();
+                assert_eq!(fast, brute_keep(6, n, keep), "{n}d6 {keep:?}");
+            }
+        }
     }
 
     /// Middle runs (`km`, `kh3dh1`, `dl1dh1`) against every sequence of small pools, including

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use num_traits::Zero;
+use num_traits::{One, Zero};
 
 use crate::dice::{
     ChainElement, Condition, Die, DieStep, Explosion, any_of, any_of_cost, chain_element,
@@ -17,6 +17,7 @@ use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 use crate::pool::{Keep, Unit, exploding_keep_sum, keep_sum, sequential_keep_sum};
 use crate::roller::DieSource;
+use crate::sets::{Matching, Unique, matching_sets, unique_sum};
 
 /// One die as modified before the pool sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +43,11 @@ pub struct PoolSpec {
     pub failure: Option<Condition>,
     /// At most this many extra dice per die from exploding.
     pub depth: u64,
+    /// Roll20's matching (`m`, `mt`): marks the dice in sets, or (`mt`) makes the result the number of
+    /// sets.
+    pub matching: Option<Matching>,
+    /// rpg-dice-roller's unique rerolls (`u`, `uo`).
+    pub unique: Option<Unique>,
 }
 
 /// An exact result: the distribution and the probability that an explosion hit the depth limit.
@@ -71,6 +77,8 @@ pub enum Mark {
     Success,
     /// Met the failure condition.
     Failure,
+    /// Kept, and one of a set of kept dice showing the same value (`m`, `mt`).
+    Matched,
 }
 
 /// One die in a roll's transcript.
@@ -579,8 +587,31 @@ impl PoolSpec {
     /// # Errors
     /// `RerollEverything`, `TooManyOutcomes`, `WorkBudget`, `Overflow`.
     pub fn exact(&self, limits: &Limits, budget: &mut Budget) -> Result<Exact<i64>, CoreError> {
-        let (element, truncated_one) = self.dice.element(self.depth, limits, budget)?;
+        if let Some(distribution) = self.sets_exact(limits, budget)? {
+            return Ok(Exact {
+                distribution,
+                truncated: Probability::zero(),
+            });
+        }
         let score = |x: i64| self.score(x);
+        if self.dice.explosion.is_none() && self.dice.before.is_empty() {
+            // A plain die: its faces are its values, and nothing is cut off.
+            let distribution = keep_sum(
+                &self.dice.die.distribution(),
+                self.count,
+                self.keep,
+                &score,
+                limits,
+                budget,
+            )?;
+            let none = Probability::zero();
+            budget.spend_estimate(any_of_cost(&none, self.count))?;
+            return Ok(Exact {
+                distribution,
+                truncated: none,
+            });
+        }
+        let (element, truncated_one) = self.dice.element(self.depth, limits, budget)?;
         let distribution = if self.dice.is_chain() && !truncated_one.is_zero() {
             if self.keep == Keep::All {
                 let penetrate = self.dice.explosion.is_some_and(|e| e.penetrate);
@@ -612,6 +643,59 @@ impl PoolSpec {
             distribution,
             truncated,
         })
+    }
+
+    /// The die as the walks over the whole pool see it: neither unique rerolls nor matching is
+    /// computed for exploding dice, whose number varies.
+    fn set_die(&self) -> Result<Distribution<i64>, CoreError> {
+        if self.dice.explosion.is_some() {
+            return Err(CoreError::Unsupported(
+                "unique rerolls and matching on exploding dice",
+            ));
+        }
+        self.dice.before_distribution()
+    }
+
+    /// The distribution of a pool with unique rerolls or counting sets (`mt`); `None` for any other.
+    fn sets_exact(
+        &self,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Option<Distribution<i64>>, CoreError> {
+        let counts_sets = self.matching.filter(|m| m.total);
+        if self.unique.is_none() && counts_sets.is_none() {
+            return Ok(None);
+        }
+        let die = self.set_die()?;
+        let score = |x: i64| self.score(x);
+        Ok(Some(match (self.unique, counts_sets) {
+            (Some(_), Some(_)) => {
+                return Err(CoreError::Unsupported(
+                    "unique rerolls and counting sets on one pool",
+                ));
+            }
+            (Some(u), None) => unique_sum(&die, self.count, u, self.keep, &score, limits, budget)?,
+            (None, Some(m)) => matching_sets(&die, self.count, self.keep, m, limits, budget)?,
+            (None, None) => unreachable!("returned above"),
+        }))
+    }
+
+    /// P(the roll shows at least one set of matching dice), for a pool marked with `m` or `mt`.
+    ///
+    /// # Errors
+    /// `Unsupported` for exploding dice or with unique rerolls; as [`PoolSpec::exact`].
+    pub fn any_match(
+        &self,
+        matching: Matching,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Probability, CoreError> {
+        if self.unique.is_some() {
+            return Err(CoreError::Unsupported("matching with unique rerolls"));
+        }
+        let die = self.set_die()?;
+        let sets = matching_sets(&die, self.count, self.keep, matching, limits, budget)?;
+        Ok(Probability::one() - sets.probability(&0))
     }
 
     /// P(at least one die of the pool shows a value meeting `c`): every die that stays in the pool
@@ -667,8 +751,13 @@ impl PoolSpec {
     /// The source's errors; `RerollLimit`; `Overflow`.
     pub fn roll(&self, source: &mut dyn DieSource) -> Result<PoolRoll, CoreError> {
         let mut dice = Vec::with_capacity(self.count);
-        for _ in 0..self.count {
-            self.dice.roll_into(self.depth, source, &mut dice)?;
+        match self.unique {
+            Some(unique) => self.roll_unique(unique, source, &mut dice)?,
+            None => {
+                for _ in 0..self.count {
+                    self.dice.roll_into(self.depth, source, &mut dice)?;
+                }
+            }
         }
         let in_pool: Vec<usize> = (0..dice.len()).filter(|&i| dice[i].in_pool()).collect();
         let values: Vec<i64> = in_pool.iter().map(|&i| dice[i].value).collect();
@@ -693,7 +782,57 @@ impl PoolSpec {
                 .checked_add(self.score(die.value))
                 .ok_or(CoreError::Overflow)?;
         }
+        if let Some(matching) = self.matching {
+            let kept: Vec<usize> = in_pool
+                .iter()
+                .copied()
+                .filter(|&i| !dice[i].has(Mark::Dropped))
+                .collect();
+            let values: Vec<i64> = kept.iter().map(|&i| dice[i].value).collect();
+            let sets = matching.sets(&values);
+            for &i in &kept {
+                if sets.contains(&dice[i].value) {
+                    dice[i].marks.push(Mark::Matched);
+                }
+            }
+            if matching.total {
+                total = i64::try_from(sets.len()).map_err(|_| CoreError::Overflow)?;
+            }
+        }
         Ok(PoolRoll { dice, total })
+    }
+
+    /// Rolls the dice in order; a die whose value is taken is rolled again (the replaced roll stays
+    /// in the transcript, marked), until it is free, once for `uo`, or not at all when no value the
+    /// die can show is free.
+    fn roll_unique(
+        &self,
+        unique: Unique,
+        source: &mut dyn DieSource,
+        dice: &mut Vec<RolledDie>,
+    ) -> Result<(), CoreError> {
+        let faces = self.set_die()?;
+        let mut taken: Vec<i64> = Vec::new();
+        for _ in 0..self.count {
+            let stuck = faces.outcomes().all(|&v| unique.rejects(&taken, v));
+            let mut rerolls = 0;
+            loop {
+                self.dice.roll_into(self.depth, source, dice)?;
+                let die = dice.last_mut().expect("a die was rolled");
+                let again =
+                    unique.rejects(&taken, die.value) && !stuck && !(unique.once && rerolls == 1);
+                if !again {
+                    taken.push(die.value);
+                    break;
+                }
+                rerolls += 1;
+                if rerolls > REROLL_LIMIT {
+                    return Err(CoreError::RerollLimit(REROLL_LIMIT));
+                }
+                die.marks.push(Mark::Rerolled);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -711,6 +850,8 @@ mod tests {
             success: None,
             failure: None,
             depth: 20,
+            matching: None,
+            unique: None,
         }
     }
 
@@ -993,6 +1134,283 @@ mod tests {
         assert_eq!(roll.dice[0].rolls, vec![6, 6, 2]);
     }
 
+    fn ge(v: i64) -> Condition {
+        Condition::new(Compare::Ge, v)
+    }
+
+    /// The pools the set rules are checked on: plain, rerolled, clamped, kept and counted.
+    fn set_pools() -> Vec<PoolSpec> {
+        let mut pools = Vec::new();
+        for sides in [2, 3, 4] {
+            for count in 0..=4 {
+                let mut spec = d6_pool(count);
+                spec.dice.die = Die::Standard(sides);
+                pools.push(spec.clone());
+                spec.keep = Keep::Highest(2);
+                pools.push(spec.clone());
+                spec.keep = Keep::DropLowest(1);
+                spec.dice.before = vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 1))];
+                pools.push(spec.clone());
+                spec.keep = Keep::Middle(2);
+                spec.dice.before = vec![DieStep::ClampMin(2)];
+                pools.push(spec.clone());
+                spec.keep = Keep::All;
+                spec.dice.before.clear();
+                spec.success = Some(ge(2));
+                pools.push(spec);
+            }
+        }
+        pools
+    }
+
+    fn matchings() -> Vec<Matching> {
+        let mut out = Vec::new();
+        for size in [2, 3] {
+            for condition in [None, Some(ge(2)), Some(Condition::new(Compare::Eq, 1))] {
+                out.push(Matching {
+                    size,
+                    condition,
+                    total: true,
+                });
+            }
+        }
+        out
+    }
+
+    /// `mt`: the exact number of sets, from the walk over faces, against every roll the sampler can
+    /// make (which counts the sets of each roll's kept dice); and P(some set) against the rolls whose
+    /// transcript marks a die as matched.
+    #[test]
+    fn matching_sets_match_enumerating_every_roll() {
+        for mut spec in set_pools() {
+            spec.success = None;
+            for matching in matchings() {
+                spec.matching = Some(matching);
+                let (totals, _) = enumerate_rolls(&spec);
+                let (got, truncated) = exact_map(&spec);
+                assert_eq!(got, totals, "{matching:?} {spec:?}");
+                assert!(truncated.is_zero());
+                let mut marked = Probability::zero();
+                for_each_roll(&spec, |roll, p| {
+                    if roll.dice.iter().any(|d| d.has(Mark::Matched)) {
+                        marked += p;
+                    }
+                });
+                let any = spec
+                    .any_match(matching, &Limits::default(), &mut Budget::unlimited())
+                    .unwrap();
+                assert_eq!(any, marked, "{matching:?} {spec:?}");
+            }
+        }
+    }
+
+    /// `m` marks the dice and leaves the total; `mt` counts the sets, here by hand: 6, 6, 2, 2, 2, 5
+    /// has two pairs or better, one set of three or more, and one set of 2s when only values of 2
+    /// or less may match.
+    #[test]
+    fn scripted_matching_marks_the_sets() {
+        let faces = vec![6, 6, 2, 2, 2, 5];
+        let mut spec = d6_pool(6);
+        spec.matching = Some(Matching {
+            size: 2,
+            condition: None,
+            total: false,
+        });
+        let roll = spec.roll(&mut ScriptedDice::new(faces.clone())).unwrap();
+        assert_eq!(roll.total, 23);
+        let matched: Vec<bool> = roll.dice.iter().map(|d| d.has(Mark::Matched)).collect();
+        assert_eq!(matched, [true, true, true, true, true, false]);
+        for (size, condition, want) in [
+            (2, None, 2),
+            (3, None, 1),
+            (2, Some(Condition::new(Compare::Le, 2)), 1),
+        ] {
+            spec.matching = Some(Matching {
+                size,
+                condition,
+                total: true,
+            });
+            let roll = spec.roll(&mut ScriptedDice::new(faces.clone())).unwrap();
+            assert_eq!(roll.total, want, "size {size} {condition:?}");
+        }
+    }
+
+    /// Every ordered outcome of a unique roll, by definition: die by die, a die whose value is taken
+    /// (and meets the point) is redrawn from the values still free (u), or once from all (uo); with
+    /// none free it keeps its roll. Independent of the walk: no states are merged.
+    fn unique_by_definition(
+        die: &Distribution<i64>,
+        count: usize,
+        unique: Unique,
+        taken: &mut Vec<i64>,
+        p: Probability,
+        out: &mut Vec<(Vec<i64>, Probability)>,
+    ) {
+        if taken.len() == count {
+            out.push((taken.clone(), p));
+            return;
+        }
+        let faces: Vec<i64> = die.outcomes().copied().collect();
+        let pr = |v: &i64| die.probability(v);
+        let free: Vec<i64> = faces
+            .iter()
+            .copied()
+            .filter(|&v| !unique.rejects(taken, v))
+            .collect();
+        let free_p: Probability = free.iter().map(pr).sum();
+        for &v in &faces {
+            let q = if unique.once {
+                let first = if unique.rejects(taken, v) {
+                    Probability::zero()
+                } else {
+                    pr(&v)
+                };
+                first + (Probability::one() - &free_p) * pr(&v)
+            } else if free.is_empty() {
+                pr(&v)
+            } else if free.contains(&v) {
+                pr(&v) / &free_p
+            } else {
+                Probability::zero()
+            };
+            if q.is_zero() {
+                continue;
+            }
+            taken.push(v);
+            unique_by_definition(die, count, unique, taken, &p * q, out);
+            taken.pop();
+        }
+    }
+
+    fn uniques() -> Vec<Unique> {
+        let mut out = Vec::new();
+        for once in [false, true] {
+            for condition in [None, Some(ge(2)), Some(Condition::new(Compare::Eq, 1))] {
+                out.push(Unique { once, condition });
+            }
+        }
+        out
+    }
+
+    /// The exact walk of unique rerolls against every ordered outcome by definition, kept and scored.
+    #[test]
+    fn unique_rerolls_match_the_definition() {
+        for mut spec in set_pools() {
+            for unique in uniques() {
+                spec.unique = Some(unique);
+                let die = spec.dice.before_distribution().unwrap();
+                let mut outcomes = Vec::new();
+                unique_by_definition(
+                    &die,
+                    spec.count,
+                    unique,
+                    &mut Vec::new(),
+                    Probability::one(),
+                    &mut outcomes,
+                );
+                let mut want: BTreeMap<i64, Probability> = BTreeMap::new();
+                for (values, p) in outcomes {
+                    let kept = select_kept(&values, spec.keep);
+                    let total: i64 = values
+                        .iter()
+                        .zip(kept)
+                        .filter(|(_, k)| *k)
+                        .map(|(v, _)| spec.score(*v))
+                        .sum();
+                    *want.entry(total).or_insert_with(Probability::zero) += p;
+                }
+                let (got, _) = exact_map(&spec);
+                assert_eq!(got, want, "{unique:?} {spec:?}");
+            }
+        }
+    }
+
+    /// The sampler against the exact walk: every path of faces the sampler can follow, up to five
+    /// rerolls in all for `u`. Reroll-once paths are finite and must agree exactly; for `u` each outcome's
+    /// exact probability lies between what the finished paths give and that plus the mass cut off.
+    #[test]
+    fn unique_roller_matches_the_exact_walk() {
+        for mut spec in set_pools() {
+            if spec.count > 3 {
+                continue;
+            }
+            for unique in uniques() {
+                spec.unique = Some(unique);
+                let (exact, _) = exact_map(&spec);
+                let mut seen: BTreeMap<i64, Probability> = BTreeMap::new();
+                let mut cut = Probability::zero();
+                // A reroll-once pool rolls at most four times per die (its own `ro` and `uo`).
+                let longest = if unique.once {
+                    spec.count * 4
+                } else {
+                    spec.count + 5
+                };
+                let mut stack = vec![(Vec::new(), Probability::one())];
+                while let Some((path, p)) = stack.pop() {
+                    let mut source = ScriptedDice::new(path.clone());
+                    match spec.roll(&mut source) {
+                        Ok(roll) => *seen.entry(roll.total).or_insert_with(Probability::zero) += p,
+                        Err(CoreError::ScriptExhausted(_)) if path.len() >= longest => {
+                            cut += p;
+                        }
+                        Err(CoreError::ScriptExhausted(_)) => {
+                            let faces = spec.dice.die.face_count();
+                            for i in 0..faces {
+                                let mut next = path.clone();
+                                next.push(spec.dice.die.face(i));
+                                stack.push((next, &p / Probability::from_integer(faces.into())));
+                            }
+                        }
+                        Err(e) => panic!("{e:?}"),
+                    }
+                }
+                if unique.once {
+                    assert!(cut.is_zero());
+                    assert_eq!(seen, exact, "{unique:?} {spec:?}");
+                }
+                for (v, p) in &exact {
+                    let low = seen.get(v).cloned().unwrap_or_else(Probability::zero);
+                    assert!(low <= *p && *p <= &low + &cut, "{v}: {unique:?} {spec:?}");
+                }
+            }
+        }
+    }
+
+    /// `7d6u`: six dice take every face; the seventh cannot be unique and keeps its roll, so the
+    /// total is 21 plus a d6.
+    #[test]
+    fn unique_dice_past_the_faces_keep_a_duplicate() {
+        let mut spec = d6_pool(7);
+        spec.unique = Some(Unique {
+            once: false,
+            condition: None,
+        });
+        let (got, _) = exact_map(&spec);
+        let want: BTreeMap<i64, Probability> = (22..=27)
+            .map(|t| (t, Probability::new(1u32.into(), 6u32.into())))
+            .collect();
+        assert_eq!(got, want);
+        let roll = spec
+            .roll(&mut ScriptedDice::new(vec![1, 1, 2, 3, 4, 5, 6, 3]))
+            .unwrap();
+        assert_eq!(roll.total, 24);
+        assert!(roll.dice[1].has(Mark::Rerolled));
+    }
+
+    /// Exploding dice vary in number: neither set rule computes them, and both say so.
+    #[test]
+    fn set_rules_on_exploding_dice_are_refused() {
+        let mut spec = compound_d6(Vec::new(), 3);
+        spec.unique = Some(Unique {
+            once: true,
+            condition: None,
+        });
+        assert!(matches!(
+            spec.exact(&Limits::default(), &mut Budget::unlimited()),
+            Err(CoreError::Unsupported(_))
+        ));
+    }
+
     #[test]
     fn exploding_pool_with_keep_matches_counting_by_hand() {
         // 2d2!kh1 with depth 1: chains are (1), (2,1), (2,2 at the limit).
@@ -1003,6 +1421,8 @@ mod tests {
             success: None,
             failure: None,
             depth: 1,
+            matching: None,
+            unique: None,
         };
         spec.dice.explosion = Some(Explosion {
             condition: Condition::new(Compare::Eq, 2),

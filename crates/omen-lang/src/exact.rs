@@ -92,6 +92,8 @@ pub struct ExactResult {
 pub struct Criticals {
     pub success: Option<Probability>,
     pub failure: Option<Probability>,
+    /// P(some set of matching dice) for dice marked with `m` or `mt`.
+    pub matched: Option<Probability>,
     /// Why the program's critical marks have no probability here, for the output to say so.
     pub not_computed: Option<&'static str>,
 }
@@ -111,7 +113,7 @@ const MARKS_IN_BRANCHES: &str = "the marked dice are inside a function, a branch
     marked dice that every roll rolls once";
 
 fn marked(dice: &DiceNode) -> bool {
-    dice.critical_success.is_some() || dice.critical_failure.is_some()
+    dice.critical_success.is_some() || dice.critical_failure.is_some() || dice.matching.is_some()
 }
 
 /// Whether a dice term under `node` carries a critical mark.
@@ -144,8 +146,9 @@ fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
     }
 }
 
-/// P(some die marked `cs` (or `cf`) shows a critical): the marked terms are each rolled once and
-/// independently, so P(none) is the product of each term's P(none).
+/// P(some die marked `cs` (or `cf`) shows a critical), and P(some set of matching dice) for terms
+/// marked `m`/`mt`: the marked terms are each rolled once and independently, so P(none) is the
+/// product of each term's P(none).
 fn criticals(
     program: &Program,
     limits: &Limits,
@@ -159,6 +162,7 @@ fn criticals(
     }
     let one = || Probability::from_integer(1u32.into());
     let mut none: [Option<Probability>; 2] = [None, None];
+    let mut no_set: Option<Probability> = None;
     for dice in terms {
         let (NodeKind::Const(Value::Int(count)), SidesNode::Fixed(die)) =
             (&dice.count.kind, &dice.sides)
@@ -188,11 +192,18 @@ fn criticals(
             let before = slot.take().unwrap_or_else(one);
             *slot = Some(before * (one() - hit));
         }
+        if let Some(matching) = dice.matching {
+            let hit = spec
+                .any_match(matching, limits, budget)
+                .map_err(|e| core_diagnostic(&e, dice.count.span))?;
+            no_set = Some(no_set.unwrap_or_else(one) * (one() - hit));
+        }
     }
     let [success, failure] = none;
     Ok(Criticals {
         success: success.map(|p| one() - p),
         failure: failure.map(|p| one() - p),
+        matched: no_set.map(|p| one() - p),
         not_computed: None,
     })
 }
@@ -290,9 +301,18 @@ pub(crate) fn kind_error(span: Span, what: &str, want: &str, got: &Value) -> Dia
 }
 
 fn ints(d: &Distribution<Value>, span: Span, what: &str) -> Result<Distribution<i64>, Diagnostic> {
+    ints_named(d, span, || what.to_owned())
+}
+
+/// [`ints`] with the name of the operand made only for the error.
+fn ints_named(
+    d: &Distribution<Value>,
+    span: Span,
+    what: impl Fn() -> String,
+) -> Result<Distribution<i64>, Diagnostic> {
     d.try_map(|v| match v {
         Value::Int(x) => Ok(*x),
-        other => Err(kind_error(span, what, "a whole number", other)),
+        other => Err(kind_error(span, &what(), "a whole number", other)),
     })
 }
 
@@ -323,8 +343,8 @@ fn bools(
     })
 }
 
-fn from_ints(d: &Distribution<i64>) -> Distribution<Value> {
-    d.map(|&x| Value::Int(x))
+fn from_ints(d: Distribution<i64>) -> Distribution<Value> {
+    d.map_into(Value::Int)
 }
 
 /// Compares two values with `op`; ordering needs values of one kind.
@@ -385,15 +405,21 @@ impl Evaluator<'_> {
             self.budget
                 .spend((e.dist.len() as u64).saturating_mul(ENTRY_COST))
                 .map_err(self.core(span))?;
-            let p = Probability::new(w.clone(), d.total().clone());
-            truncated += &p * &e.truncated;
+            // The branch's probability (a reduction by a gcd) only where something needs it.
+            let p = || Probability::new(w.clone(), d.total().clone());
+            if !e.truncated.is_zero() {
+                truncated += &p() * &e.truncated;
+            }
             expected = match (expected, e.expected_steps) {
-                (Some(acc), Some(x)) => Some(
-                    acc + Ratio::new(
-                        BigInt::from(p.numer().clone()),
-                        BigInt::from(p.denom().clone()),
-                    ) * x,
-                ),
+                (Some(acc), Some(x)) => {
+                    let p = p();
+                    Some(
+                        acc + Ratio::new(
+                            BigInt::from(p.numer().clone()),
+                            BigInt::from(p.denom().clone()),
+                        ) * x,
+                    )
+                }
                 _ => None,
             };
             parts.push((w.clone(), e.dist));
@@ -504,11 +530,9 @@ impl Evaluator<'_> {
                 let b = self.eval(r)?;
                 let side =
                     |e: &Eval, n: &Node, side: &str| -> Result<Distribution<i64>, Diagnostic> {
-                        ints(
-                            &e.dist,
-                            n.span,
-                            &format!("the {side} side of `{}`", op_symbol(*op)),
-                        )
+                        ints_named(&e.dist, n.span, || {
+                            format!("the {side} side of `{}`", op_symbol(*op))
+                        })
                     };
                 let whole =
                     |d: &Distribution<Value>| d.outcomes().all(|v| matches!(v, Value::Int(_)));
@@ -542,7 +566,7 @@ impl Evaluator<'_> {
                 .map_err(at)?;
                 self.limits.check_outcomes(d.len() as u128).map_err(at)?;
                 Ok(Eval::plain(
-                    from_ints(&d),
+                    from_ints(d),
                     either(&a.truncated, &b.truncated),
                 ))
             }
@@ -889,7 +913,7 @@ impl Evaluator<'_> {
         } else {
             truncated
         };
-        Ok(Eval::plain(from_ints(&distribution), truncated))
+        Ok(Eval::plain(from_ints(distribution), truncated))
     }
 
     fn group(&mut self, span: Span, group: &GroupNode) -> Result<Eval, Diagnostic> {
@@ -920,7 +944,7 @@ impl Evaluator<'_> {
             units.push(Unit::single(&member));
         }
         if let Some(sum) = sum {
-            return Ok(Eval::plain(from_ints(&sum), truncated));
+            return Ok(Eval::plain(from_ints(sum), truncated));
         }
         let d = sequential_keep_sum(
             &units,
@@ -930,7 +954,7 @@ impl Evaluator<'_> {
             self.budget,
         )
         .map_err(|e| core_diagnostic(&e, span))?;
-        Ok(Eval::plain(from_ints(&d), truncated))
+        Ok(Eval::plain(from_ints(d), truncated))
     }
 }
 
@@ -1068,5 +1092,7 @@ pub fn pool_spec(
         success: dice.success,
         failure: dice.failure,
         depth,
+        matching: dice.matching,
+        unique: dice.unique,
     })
 }

@@ -128,6 +128,7 @@ fn mark_name(m: Mark) -> &'static str {
         Mark::Clamped => "clamped",
         Mark::Success => "success",
         Mark::Failure => "failure",
+        Mark::Matched => "matched",
     }
 }
 

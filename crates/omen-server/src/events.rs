@@ -99,7 +99,10 @@ impl Follow {
             loop {
                 tokio::select! {
                     notice = self.notices.recv() => match notice {
-                        Ok(notice) if notice.campaign != self.campaign => continue,
+                        Ok(notice) if notice.campaign.as_ref().is_some_and(|c| *c != self.campaign) => continue,
+                        // An entry this stream has already read (announced twice: by the process that
+                        // wrote it and by the database's notification).
+                        Ok(notice) if notice.sequence.is_some_and(|s| s <= self.last) => continue,
                         // Lagged: some notices were missed; the fetch finds what they announced.
                         Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => break,
                         Err(broadcast::error::RecvError::Closed) => return None,

@@ -157,10 +157,15 @@ impl Default for Config {
     }
 }
 
-/// A new log entry, announced to the event streams of its campaign.
+/// A new log entry, announced to the event streams of its campaign: by this process when it wrote
+/// it, or by the database's notification when any process did (PostgreSQL, [`omen_store::Store::listen`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Notice {
-    pub campaign: String,
+    /// The campaign, or none for every campaign (the listener reconnected: entries may have gone
+    /// unannounced).
+    pub campaign: Option<String>,
+    /// The entry's sequence number when known: a stream that has already read it stays asleep.
+    pub sequence: Option<u64>,
 }
 
 pub(crate) struct Inner {
@@ -171,6 +176,8 @@ pub(crate) struct Inner {
     pub notices: broadcast::Sender<Notice>,
     pub event_streams: Arc<Semaphore>,
     pub shutdown: watch::Sender<bool>,
+    /// Follows the entries other processes write (PostgreSQL); stops when the state is dropped.
+    _listener: Option<omen_store::LogListener>,
 }
 
 impl Inner {
@@ -189,8 +196,10 @@ impl AppState {
     pub fn new(store: Store, config: Config) -> Self {
         let entries = NonZeroUsize::new(config.cache_entries).unwrap_or(NonZeroUsize::MIN);
         let (notices, _) = broadcast::channel(1024);
+        let listener = listen(&store, notices.clone());
         AppState {
             inner: Arc::new(Inner {
+                _listener: listener,
                 db: Database::new(store, config.queue_timeout),
                 compute: Pool::new(config.compute_threads, config.queue_timeout, "computations"),
                 cache: Arc::new(std::sync::Mutex::new(lru::LruCache::new(entries))),
@@ -210,8 +219,43 @@ impl AppState {
     pub(crate) fn announce(&self, campaign: &str) {
         // No receiver is not an error: nobody is listening.
         let _ = self.inner.notices.send(Notice {
-            campaign: campaign.to_string(),
+            campaign: Some(campaign.to_string()),
+            sequence: None,
         });
+    }
+}
+
+/// Wakes the event streams when any process writes to the log (PostgreSQL's notifications): the
+/// streams then read the new entries from the database and redact them for their viewers, as they
+/// do for this process's own writes. Nothing on SQLite, where this process is the only writer.
+fn listen(store: &Store, notices: broadcast::Sender<Notice>) -> Option<omen_store::LogListener> {
+    let listening = store.listen(move |signal| {
+        let notice = match signal {
+            omen_store::LogSignal::Appended { campaign, sequence } => Notice {
+                campaign: Some(campaign),
+                sequence: Some(sequence),
+            },
+            omen_store::LogSignal::Resync => Notice {
+                campaign: None,
+                sequence: None,
+            },
+            omen_store::LogSignal::Interrupted { error, retry_in } => {
+                // Said where `omen serve` says everything: the operator should know.
+                eprintln!(
+                    "warning: the live log misses other servers' entries until it reconnects (in {retry_in:?}): {error}"
+                );
+                return;
+            }
+            _ => return,
+        };
+        let _ = notices.send(notice);
+    });
+    match listening {
+        Ok(listener) => listener,
+        Err(error) => {
+            eprintln!("warning: the live log will miss other servers' entries: {error}");
+            None
+        }
     }
 }
 

@@ -92,10 +92,11 @@ const SQLITE_HANDLES: usize = 4;
 
 impl Database {
     pub(crate) fn new(store: Store, queue_timeout: Duration) -> Self {
-        let wanted = match store.engine() {
-            omen_store::Engine::Sqlite => SQLITE_HANDLES,
-            omen_store::Engine::Postgres => omen_store::DEFAULT_POOL as usize,
-        };
+        // On PostgreSQL one handle per pooled connection (`OMEN_DB_POOL`): more would wait for a
+        // connection, fewer would leave some idle.
+        let wanted = store
+            .pool_size()
+            .map_or(SQLITE_HANDLES, |size| size as usize);
         let mut handles: Vec<Store> = (1..wanted).map_while(|_| store.try_clone().ok()).collect();
         handles.push(store);
         Database {

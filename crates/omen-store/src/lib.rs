@@ -129,6 +129,7 @@ mod fit;
 mod key;
 mod log;
 mod members;
+mod notify;
 mod pg;
 mod replay;
 mod request;
@@ -137,6 +138,7 @@ mod schema;
 mod stats;
 mod store;
 mod time;
+mod tls;
 mod visibility;
 mod web_session;
 
@@ -154,6 +156,7 @@ pub use fit::{
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
 pub use members::{Invite, Member, Role};
+pub use notify::{LOG_CHANNEL, LogListener, LogSignal};
 pub use pg::{DEFAULT_POOL, MAX_POOL};
 pub use replay::ReplayReport;
 pub use request::{ActionRequest, RollRequest, Rollable};

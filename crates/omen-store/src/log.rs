@@ -453,6 +453,7 @@ pub(crate) fn insert(
             head_signature
         ],
     )?;
+    crate::pg::announce(conn, campaign_id, entry.sequence)?;
     Ok(())
 }
 
@@ -462,6 +463,9 @@ pub(crate) struct Chain<'a> {
     pub campaign: String,
     pub uid: String,
     pub key: &'a Key,
+    /// The next entry's number and the hash it follows: read once the campaign's row is locked
+    /// (nothing else moves the head until the transaction ends), moved on by each append.
+    next: std::cell::RefCell<(u64, String)>,
 }
 
 /// A campaign's row id, identity and public key, by name (the last two are absent only in rows
@@ -510,36 +514,41 @@ impl<'a> Chain<'a> {
                 ),
             });
         }
+        // A statement of its own, after the lock: on PostgreSQL each statement reads the data
+        // committed when it starts, so this one sees the head the previous writer left (a join in
+        // the locking statement would read it as it was before that writer committed).
+        let next = match head(conn, campaign_id)? {
+            Some(head) => (head.sequence + 1, head.hash),
+            None => (1, GENESIS_HASH.to_string()),
+        };
         Ok(Chain {
             campaign_id,
             campaign: campaign.to_string(),
             uid,
             key,
+            next: std::cell::RefCell::new(next),
         })
     }
 
     /// The next entry's number and the hash it follows.
-    fn next(&self, conn: &Conn<'_>) -> Result<(u64, String), StoreError> {
-        Ok(match head(conn, self.campaign_id)? {
-            Some(head) => (head.sequence + 1, head.hash),
-            None => (1, GENESIS_HASH.to_string()),
-        })
+    fn next(&self) -> (u64, String) {
+        self.next.borrow().clone()
     }
 
     /// The seed of the next entry and its proof: the key's signature of the campaign, the entry's
     /// number and the hash before it. Ed25519 signs deterministically, so the same place always gives
     /// the same seed; a different seed takes a different place, that is another logged entry.
-    pub(crate) fn derive_seed(&self, conn: &Conn<'_>) -> Result<(u64, String), StoreError> {
-        let (sequence, previous_hash) = self.next(conn)?;
+    pub(crate) fn derive_seed(&self) -> (u64, String) {
+        let (sequence, previous_hash) = self.next();
         let proof = self
             .key
             .sign(&key::seed_message(&self.uid, sequence, &previous_hash));
-        Ok((key::seed_from_proof(&proof), proof))
+        (key::seed_from_proof(&proof), proof)
     }
 
     /// Appends `draft` after the chain head, hashed and signed, and signs the new head.
     pub(crate) fn append(&self, conn: &Conn<'_>, draft: Draft) -> Result<LogEntry, StoreError> {
-        let (sequence, previous_hash) = self.next(conn)?;
+        let (sequence, previous_hash) = self.next();
         let (seed, seed_proof) = match draft.seed {
             Some((seed, proof)) => (Some(seed), Some(proof)),
             None => (None, None),
@@ -592,6 +601,7 @@ impl<'a> Chain<'a> {
             &entry,
             Some(head_signature),
         )?;
+        *self.next.borrow_mut() = (sequence + 1, entry.hash.clone());
         Ok(entry)
     }
 }

@@ -4,7 +4,14 @@
 //! The pool is r2d2's, over the synchronous `postgres` client: the store's interface is
 //! synchronous (the server already calls it from blocking threads), so an async pool would need a
 //! runtime and a bridge for nothing.
+//!
+//! Each pooled connection keeps the statements it has prepared ([`Client`]): the client's
+//! `query(&str)` prepares the statement again on every call, a round trip and a parse and plan on
+//! the server each time, which doubled the round trips of an action. A connection is not pinged
+//! when it is taken from the pool (another round trip per transaction); one the server closed is
+//! noticed by the query that fails on it, and dropped instead of going back.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::db::{Conn, params};
@@ -12,11 +19,117 @@ use crate::error::StoreError;
 use crate::schema::{OMEN_TABLES, SCHEMA_VERSION};
 
 /// Connections to one PostgreSQL database, shared by every clone of a store.
-pub(crate) type Pool = r2d2::Pool<r2d2_postgres::PostgresConnectionManager<postgres::NoTls>>;
+pub(crate) type Pool = r2d2::Pool<Manager>;
 
 /// One connection taken from the pool, given back when dropped.
-pub(crate) type Connection =
-    r2d2::PooledConnection<r2d2_postgres::PostgresConnectionManager<postgres::NoTls>>;
+pub(crate) type Connection = r2d2::PooledConnection<Manager>;
+
+/// How many prepared statements one connection keeps: the store's statements are a few dozen
+/// fixed texts, plus the log's filters, which vary; past this the cache starts again.
+const MAX_STATEMENTS: usize = 256;
+
+/// A connection and the statements prepared on it, by their text.
+pub(crate) struct Client {
+    client: postgres::Client,
+    statements: HashMap<String, postgres::Statement>,
+}
+
+/// An open transaction on a pooled connection, with that connection's prepared statements.
+pub(crate) struct Transaction<'a> {
+    tx: postgres::Transaction<'a>,
+    statements: &'a mut HashMap<String, postgres::Statement>,
+}
+
+impl<'a> Transaction<'a> {
+    /// Starts a transaction (read-only and on one snapshot when `read_only`, for reads that run
+    /// several queries) on `client`.
+    pub(crate) fn begin(client: &'a mut Client, read_only: bool) -> Result<Self, StoreError> {
+        let Client { client, statements } = client;
+        let tx = if read_only {
+            client
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()?
+        } else {
+            client.transaction()?
+        };
+        Ok(Transaction { tx, statements })
+    }
+
+    /// The statement for `sql` (with PostgreSQL's placeholders), prepared once per connection.
+    fn statement(&mut self, sql: &str) -> Result<postgres::Statement, postgres::Error> {
+        if let Some(statement) = self.statements.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.tx.prepare(sql)?;
+        if self.statements.len() >= MAX_STATEMENTS {
+            self.statements.clear();
+        }
+        self.statements.insert(sql.to_string(), statement.clone());
+        Ok(statement)
+    }
+
+    pub(crate) fn execute(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<u64, postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.tx.execute(&statement, params)
+    }
+
+    pub(crate) fn query(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.tx.query(&statement, params)
+    }
+
+    /// Runs a script of statements without parameters (a migration), unprepared.
+    pub(crate) fn batch_execute(&mut self, sql: &str) -> Result<(), postgres::Error> {
+        // A migration may change what a prepared statement reads: prepare them again afterwards.
+        self.statements.clear();
+        self.tx.batch_execute(sql)
+    }
+
+    pub(crate) fn commit(self) -> Result<(), postgres::Error> {
+        self.tx.commit()
+    }
+}
+
+/// Opens the pool's connections (over TLS when the URL asks for it, see [`crate::tls`]) and tells
+/// a broken one.
+pub(crate) struct Manager {
+    config: postgres::Config,
+    tls: Option<tokio_postgres_rustls::MakeRustlsConnect>,
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Client;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> Result<Client, postgres::Error> {
+        let client = match &self.tls {
+            Some(tls) => self.config.connect(tls.clone())?,
+            None => self.config.connect(postgres::NoTls)?,
+        };
+        Ok(Client {
+            client,
+            statements: HashMap::new(),
+        })
+    }
+
+    fn is_valid(&self, conn: &mut Client) -> Result<(), postgres::Error> {
+        conn.client.simple_query("").map(|_| ())
+    }
+
+    fn has_broken(&self, conn: &mut Client) -> bool {
+        conn.client.is_closed()
+    }
+}
 
 /// How many connections one store's pool opens at most (`OMEN_DB_POOL` overrides it, up to
 /// [`MAX_POOL`]): a few per core serve a server's blocking threads without crowding the database,
@@ -24,6 +137,24 @@ pub(crate) type Connection =
 pub const DEFAULT_POOL: u32 = 16;
 /// The ceiling of `OMEN_DB_POOL`.
 pub const MAX_POOL: u32 = 256;
+
+/// Announces a new entry of the campaign with row id `campaign_id` on
+/// [`crate::notify::LOG_CHANNEL`], inside the caller's transaction, so listeners hear of it when it
+/// commits and never when it rolls back. The payload is the campaign's name and the sequence number,
+/// nothing of the entry. SQLite has no listeners: its one process announces its own writes.
+pub(crate) fn announce(conn: &Conn<'_>, campaign_id: i64, sequence: u64) -> Result<(), StoreError> {
+    if let Conn::Postgres(_) = conn {
+        conn.execute(
+            &format!(
+                "SELECT pg_notify('{}', json_build_object('campaign', name, 'sequence', ?2::bigint)::text)
+                 FROM campaign WHERE id = ?1",
+                crate::notify::LOG_CHANNEL
+            ),
+            params![campaign_id, sequence as i64],
+        )?;
+    }
+    Ok(())
+}
 
 /// The PostgreSQL migrations, in order: one per schema version, as SQLite has.
 const MIGRATIONS: &[(&str, &str)] = &[
@@ -96,18 +227,50 @@ pub(crate) fn open(url: &str) -> Result<Pool, StoreError> {
         path: redact(url).into(),
         message,
     };
-    let config: postgres::Config = url
+    let (client_url, tls) = crate::tls::split(url).map_err(cannot_open)?;
+    let config: postgres::Config = client_url
         .parse()
         .map_err(|error| cannot_open(format!("the URL does not parse ({error})")))?;
-    let manager = r2d2_postgres::PostgresConnectionManager::new(config, postgres::NoTls);
+    let manager = Manager {
+        config,
+        tls: crate::tls::connector(&tls).map_err(cannot_open)?,
+    };
+    // One connection at once, for its error: the pool would retry until its timeout and then
+    // report only that it timed out.
+    r2d2::ManageConnection::connect(&manager)
+        .map_err(|error| cannot_open(connect_error(&error, tls.mode)))?;
     let pool = r2d2::Pool::builder()
         .max_size(pool_size())
         .min_idle(Some(1))
+        .test_on_check_out(false)
         .connection_timeout(Duration::from_secs(10))
         .build(manager)
         .map_err(|error| cannot_open(error.to_string()))?;
     migrate(&pool, url)?;
     Ok(pool)
+}
+
+/// What a failed connection says, with a hint when TLS was what failed.
+fn connect_error(error: &postgres::Error, mode: crate::tls::Mode) -> String {
+    use std::error::Error;
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    if message.contains("TLS") || message.contains("certificate") {
+        let hint = match mode {
+            crate::tls::Mode::VerifyCa | crate::tls::Mode::VerifyFull => {
+                "; the URL asks for TLS with a checked certificate (sslmode=verify-ca or verify-full): give the authority that signed the server's certificate with sslrootcert=PATH, or turn on ssl in the server's postgresql.conf if it is off"
+            }
+            _ => {
+                "; the URL asks for TLS (sslmode=require): turn on ssl in the server's postgresql.conf, or use sslmode=disable on a network you trust"
+            }
+        };
+        message.push_str(hint);
+    }
+    message
 }
 
 /// A connection from the pool.
@@ -160,7 +323,10 @@ fn migrate(pool: &Pool, url: &str) -> Result<(), StoreError> {
     let mut client = connection(pool)?;
     for (index, (name, sql)) in MIGRATIONS.iter().enumerate() {
         let to = index as u32 + 1;
-        let conn = Conn::Postgres(std::cell::RefCell::new(client.transaction()?));
+        let conn = Conn::Postgres(std::cell::RefCell::new(Transaction::begin(
+            &mut client,
+            false,
+        )?));
         conn.query_opt(
             "SELECT pg_advisory_xact_lock(?1)::text",
             params![MIGRATION_LOCK],

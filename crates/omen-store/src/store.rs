@@ -254,6 +254,8 @@ pub struct Store {
     key: Option<Key>,
     /// Where the key file is (none in memory).
     key_path: Option<PathBuf>,
+    /// How [`Store::listen`] connects to PostgreSQL: a connection of its own, outside the pool.
+    pub(crate) listen_config: Option<postgres::Config>,
 }
 
 /// A `file:` URI that opens `path` as immutable: read without locks or a shared-memory file.
@@ -348,14 +350,39 @@ pub(crate) fn campaign_id(conn: &Conn<'_>, name: &str) -> Result<i64, StoreError
     .ok_or_else(|| StoreError::campaign(name))
 }
 
+/// A character by its campaign's name and its own: one query (one round trip on PostgreSQL); the
+/// campaign is looked up on its own only to say which of the two is missing.
 fn find_character(conn: &Conn<'_>, campaign: &str, name: &str) -> Result<CharacterRow, StoreError> {
-    let campaign_id = campaign_id(conn, campaign)?;
+    let found = conn.query_opt(
+        &format!(
+            "SELECT {CHARACTER_COLUMNS} FROM character
+             WHERE campaign_id = (SELECT id FROM campaign WHERE name = ?1) AND name = ?2"
+        ),
+        params![campaign, name],
+        character_row,
+    )?;
+    match found {
+        Some(row) => Ok(row),
+        None => {
+            campaign_id(conn, campaign)?;
+            Err(StoreError::character(campaign, name))
+        }
+    }
+}
+
+/// A character of the campaign whose chain is open (its id already known: one query fewer under
+/// the campaign's lock).
+fn character_in(
+    conn: &Conn<'_>,
+    chain: &Chain<'_>,
+    name: &str,
+) -> Result<CharacterRow, StoreError> {
     conn.query_opt(
         &format!("SELECT {CHARACTER_COLUMNS} FROM character WHERE campaign_id = ?1 AND name = ?2"),
-        params![campaign_id, name],
+        params![chain.campaign_id, name],
         character_row,
     )?
-    .ok_or_else(|| StoreError::character(campaign, name))
+    .ok_or_else(|| StoreError::character(&chain.campaign, name))
 }
 
 fn character_exists(conn: &Conn<'_>, campaign_id: i64, name: &str) -> Result<bool, StoreError> {
@@ -456,6 +483,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: None,
         };
         if found < SCHEMA_VERSION {
             let key = if found >= 1 && store.has_campaigns()? {
@@ -542,6 +570,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: None,
         })
     }
 
@@ -563,6 +592,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
+            listen_config: url.parse().ok(),
         })
     }
 
@@ -594,6 +624,7 @@ impl Store {
             before_commit: None,
             key: Some(Key::generate()?),
             key_path: None,
+            listen_config: None,
         })
     }
 
@@ -622,6 +653,15 @@ impl Store {
             Backend::Postgres(_) => Err(StoreError::Invalid(
                 "this needs a SQLite database, and the store is on PostgreSQL".to_string(),
             )),
+        }
+    }
+
+    /// How many connections the store's pool opens at most on PostgreSQL (`OMEN_DB_POOL`, default
+    /// [`crate::DEFAULT_POOL`]); none on SQLite, whose handles each hold one connection.
+    pub fn pool_size(&self) -> Option<u32> {
+        match &self.backend {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(pool) => Some(pool.max_size()),
         }
     }
 
@@ -662,6 +702,7 @@ impl Store {
             before_commit: None,
             key: self.key.clone(),
             key_path: self.key_path.clone(),
+            listen_config: self.listen_config.clone(),
         })
     }
 
@@ -773,7 +814,8 @@ impl Store {
             }
             Backend::Postgres(pool) => {
                 let mut client = crate::pg::connection(pool)?;
-                let conn = Conn::Postgres(std::cell::RefCell::new(client.transaction()?));
+                let tx = crate::pg::Transaction::begin(&mut client, false)?;
+                let conn = Conn::Postgres(std::cell::RefCell::new(tx));
                 let value = work(&conn)?;
                 if let Some(hook) = hook.as_mut() {
                     hook();
@@ -800,11 +842,7 @@ impl Store {
             }
             Backend::Postgres(pool) => {
                 let mut client = crate::pg::connection(pool)?;
-                let tx = client
-                    .build_transaction()
-                    .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                    .read_only(true)
-                    .start()?;
+                let tx = crate::pg::Transaction::begin(&mut client, true)?;
                 let conn = Conn::Postgres(std::cell::RefCell::new(tx));
                 let value = work(&conn)?;
                 if let Conn::Postgres(tx) = conn {
@@ -1205,7 +1243,7 @@ impl Store {
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
-            let row = find_character(conn, campaign, character)?;
+            let row = character_in(conn, &chain, character)?;
             if row.rule_set == PLAIN {
                 return Err(StoreError::Invalid(format!(
                     "{} is a plain character (no rule set), so it takes no actions; roll for it with `omen roll EXPR --campaign {campaign} --char {}`",
@@ -1214,7 +1252,7 @@ impl Store {
             }
             let game = game(&row.rule_set)?;
             let before = game.load(row.state_version, &parse("state", &row.state)?)?;
-            let (dice, seed, dice_given) = resolve_dice(conn, &chain, dice)?;
+            let (dice, seed, dice_given) = resolve_dice(&chain, dice)?;
             let mut source = Recording::new(&dice);
             let applied = game.apply(&before, action, &mut source, limits)?;
             if !source.unused().is_empty() {
@@ -1422,7 +1460,7 @@ impl Store {
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
-            let (dice, seed, dice_given) = resolve_dice(conn, &chain, dice.clone())?;
+            let (dice, seed, dice_given) = resolve_dice(&chain, dice.clone())?;
             let mut rolled = roll::roll_expression(expression, params, &dice, limits)?;
             rolled.record.saved_roll = saved;
             let entry = append_roll(
@@ -1459,7 +1497,7 @@ impl Store {
             let chain = Chain::open(conn, campaign, &key)?;
             let seed = match entry.seed {
                 Some(seed) => {
-                    let derived = chain.derive_seed(conn)?;
+                    let derived = chain.derive_seed();
                     if derived.0 != seed {
                         return Err(chosen_seed());
                     }
@@ -1806,14 +1844,10 @@ fn chosen_seed() -> StoreError {
 type ResolvedDice = (Dice, Option<(u64, String)>, bool);
 
 /// The dice an entry rolls with: the seed the log gives (and its proof), or given dice, marked.
-fn resolve_dice(
-    conn: &Conn<'_>,
-    chain: &Chain<'_>,
-    dice: Dice,
-) -> Result<ResolvedDice, StoreError> {
+fn resolve_dice(chain: &Chain<'_>, dice: Dice) -> Result<ResolvedDice, StoreError> {
     match dice {
         Dice::Derived => {
-            let (seed, proof) = chain.derive_seed(conn)?;
+            let (seed, proof) = chain.derive_seed();
             Ok((Dice::Seed(seed), Some((seed, proof)), false))
         }
         Dice::Given(values) => Ok((Dice::Given(values), None, true)),
@@ -1832,7 +1866,7 @@ fn append_roll(
 ) -> Result<LogEntry, StoreError> {
     let (character_id, character_uid, character) = match character {
         Some(name) => {
-            let row = find_character(conn, &chain.campaign, name)?;
+            let row = character_in(conn, chain, name)?;
             (Some(row.id), row.uid, Some(row.name))
         }
         None => (None, None, None),

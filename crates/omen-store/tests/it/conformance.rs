@@ -22,6 +22,7 @@ const CONFORMANCE_MODULES: &[&str] = &[
     "fairness::",
     "log::",
     "members::",
+    "notify::",
     "saved::",
     "visibility::",
 ];

@@ -9,6 +9,7 @@ mod fairness;
 mod forgery;
 mod log;
 mod members;
+mod notify;
 mod processes;
 mod saved;
 mod storage;
