@@ -59,6 +59,7 @@ mod args;
 mod campaign;
 mod compare;
 mod database;
+mod decimal;
 mod diagnostics;
 mod escape;
 mod fit;

@@ -21,7 +21,6 @@ use num_rational::Ratio;
 use num_traits::One;
 use omen_core::{Distribution, Probability, Weight, probability_to_f64, ratio_to_f64};
 use omen_lang::{ExactResult, Value, ValueDistribution};
-use serde::ser::{Serialize, Serializer};
 
 use crate::fraction::Fractions;
 
@@ -468,8 +467,6 @@ impl<'a> Odds<'a> {
     pub fn json(&self, out: &mut dyn Write) -> io::Result<()> {
         let moments = self.moments.as_ref();
         let report = JsonReport {
-            expression: self.expression,
-            outcomes: JsonOutcomes(self),
             mean: moments.map(|m| fraction(&m.mean)),
             variance: moments.map(|m| fraction(&m.variance)),
             standard_deviation: moments.map(|m| m.standard_deviation),
@@ -483,7 +480,18 @@ impl<'a> Odds<'a> {
             critical_probability_not_computed: self.critical_not_computed,
             reading: self.reading,
         };
-        serde_json::to_writer(&mut *out, &report)?;
+        // One object: the expression and the outcomes, then the report's fields after its `{`.
+        out.write_all(br#"{"expression":"#)?;
+        serde_json::to_writer(&mut *out, self.expression)?;
+        out.write_all(br#","outcomes":["#)?;
+        match self.distribution {
+            ValueDistribution::Int(d) => json_rows(d, |&n| Value::Int(n), out)?,
+            ValueDistribution::Bool(d) => json_rows(d, |&b| Value::Bool(b), out)?,
+            ValueDistribution::Values(d) => json_rows(d, Value::clone, out)?,
+        }
+        out.write_all(b"],")?;
+        let tail = serde_json::to_vec(&report)?;
+        out.write_all(tail.get(1..).unwrap_or_default())?;
         writeln!(out)
     }
 
@@ -608,43 +616,44 @@ impl<'a> Odds<'a> {
     }
 }
 
-#[derive(serde::Serialize)]
-struct JsonOutcome<'a> {
-    outcome: &'a Value,
-    probability: &'a str,
-    at_least: &'a str,
-    at_most: &'a str,
-}
-
-/// The outcomes, each row written before the next is computed: a huge distribution's text never sits
-/// in memory whole.
-struct JsonOutcomes<'o, 'a>(&'o Odds<'a>);
-
-impl Serialize for JsonOutcomes<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.rows().map(JsonRow))
-    }
-}
-
-struct JsonRow(Row);
-
-impl Serialize for JsonRow {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let r = &self.0;
-        JsonOutcome {
-            outcome: &r.outcome,
-            probability: &r.probability.fraction,
-            at_least: &r.at_least.fraction,
-            at_most: &r.at_most.fraction,
+/// The outcomes as JSON objects, `{"outcome", "probability", "at_least", "at_most"}`, comma-separated,
+/// each row written before the next is computed: a huge distribution's text never sits in memory
+/// whole. The fractions are digits and `/`, written as they are: nothing in them needs escaping.
+fn json_rows<T: Ord + Clone>(
+    d: &Distribution<T>,
+    value: impl Fn(&T) -> Value,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    const FLUSH_AT: usize = 1 << 16;
+    let total = d.total();
+    let mut fractions = Fractions::over(total);
+    let mut below = Weight::default();
+    let mut buffer = Vec::with_capacity(2 * FLUSH_AT);
+    for (i, (outcome, weight)) in d.entries().iter().enumerate() {
+        if i > 0 {
+            buffer.push(b',');
         }
-        .serialize(serializer)
+        buffer.extend_from_slice(br#"{"outcome":"#);
+        serde_json::to_writer(&mut buffer, &value(outcome))?;
+        buffer.extend_from_slice(br#","probability":""#);
+        fractions.write(weight, &mut buffer);
+        buffer.extend_from_slice(br#"","at_least":""#);
+        fractions.write(&(total - &below), &mut buffer);
+        below += weight;
+        buffer.extend_from_slice(br#"","at_most":""#);
+        fractions.write(&below, &mut buffer);
+        buffer.extend_from_slice(br#""}"#);
+        if buffer.len() >= FLUSH_AT {
+            out.write_all(&buffer)?;
+            buffer.clear();
+        }
     }
+    out.write_all(&buffer)
 }
 
+/// What follows the outcomes in the JSON report.
 #[derive(serde::Serialize)]
 struct JsonReport<'o, 'a> {
-    expression: &'a str,
-    outcomes: JsonOutcomes<'o, 'a>,
     mean: Option<String>,
     variance: Option<String>,
     standard_deviation: Option<f64>,

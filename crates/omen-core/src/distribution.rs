@@ -287,6 +287,15 @@ impl<T: Ord + Clone> Distribution<T> {
             .expect("an infallible map of a non-empty distribution")
     }
 
+    /// The distribution of f(X), consuming X: its weights move instead of being copied.
+    pub fn map_into<U: Ord + Clone>(self, mut f: impl FnMut(T) -> U) -> Distribution<U> {
+        let entries = self.entries.into_iter().map(|(o, w)| (f(o), w)).collect();
+        Distribution {
+            entries: sorted_merged(entries),
+            total: self.total,
+        }
+    }
+
     /// The distribution of f(X) where f can fail (e.g. overflow).
     ///
     /// # Errors

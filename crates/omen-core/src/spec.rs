@@ -593,8 +593,25 @@ impl PoolSpec {
                 truncated: Probability::zero(),
             });
         }
-        let (element, truncated_one) = self.dice.element(self.depth, limits, budget)?;
         let score = |x: i64| self.score(x);
+        if self.dice.explosion.is_none() && self.dice.before.is_empty() {
+            // A plain die: its faces are its values, and nothing is cut off.
+            let distribution = keep_sum(
+                &self.dice.die.distribution(),
+                self.count,
+                self.keep,
+                &score,
+                limits,
+                budget,
+            )?;
+            let none = Probability::zero();
+            budget.spend_estimate(any_of_cost(&none, self.count))?;
+            return Ok(Exact {
+                distribution,
+                truncated: none,
+            });
+        }
+        let (element, truncated_one) = self.dice.element(self.depth, limits, budget)?;
         let distribution = if self.dice.is_chain() && !truncated_one.is_zero() {
             if self.keep == Keep::All {
                 let penetrate = self.dice.explosion.is_some_and(|e| e.penetrate);

@@ -997,6 +997,14 @@ impl Checker<'_> {
     ) -> Option<()> {
         // Steps written after a compounding explosion see the compounded total, which can pass every
         // face (`d6!!rr<=6` rerolls totals of 6 or less): only the steps before it are checked on faces.
+        if node.before.is_empty()
+            && node.after.is_empty()
+            && node.explosion.is_none()
+            && node.success.is_none()
+        {
+            // No step, explosion or success point: nothing about the faces to check.
+            return Some(());
+        }
         let compounds = matches!(node.explosion, Some((true, _)));
         let steps: Vec<DieStep> = if compounds {
             node.before.clone()

@@ -343,8 +343,8 @@ fn bools(
     })
 }
 
-fn from_ints(d: &Distribution<i64>) -> Distribution<Value> {
-    d.map(|&x| Value::Int(x))
+fn from_ints(d: Distribution<i64>) -> Distribution<Value> {
+    d.map_into(Value::Int)
 }
 
 /// Compares two values with `op`; ordering needs values of one kind.
@@ -566,7 +566,7 @@ impl Evaluator<'_> {
                 .map_err(at)?;
                 self.limits.check_outcomes(d.len() as u128).map_err(at)?;
                 Ok(Eval::plain(
-                    from_ints(&d),
+                    from_ints(d),
                     either(&a.truncated, &b.truncated),
                 ))
             }
@@ -913,7 +913,7 @@ impl Evaluator<'_> {
         } else {
             truncated
         };
-        Ok(Eval::plain(from_ints(&distribution), truncated))
+        Ok(Eval::plain(from_ints(distribution), truncated))
     }
 
     fn group(&mut self, span: Span, group: &GroupNode) -> Result<Eval, Diagnostic> {
@@ -944,7 +944,7 @@ impl Evaluator<'_> {
             units.push(Unit::single(&member));
         }
         if let Some(sum) = sum {
-            return Ok(Eval::plain(from_ints(&sum), truncated));
+            return Ok(Eval::plain(from_ints(sum), truncated));
         }
         let d = sequential_keep_sum(
             &units,
@@ -954,7 +954,7 @@ impl Evaluator<'_> {
             self.budget,
         )
         .map_err(|e| core_diagnostic(&e, span))?;
-        Ok(Eval::plain(from_ints(&d), truncated))
+        Ok(Eval::plain(from_ints(d), truncated))
     }
 }
 

@@ -113,6 +113,24 @@ async function start() {
 
 // ---- characters and their sheets ----
 
+// A sheet's value as the page shows it: a group of named values as a nested list of its own, a list
+// of plain values on one line, anything deeper than a few levels as JSON.
+function describe(value, depth) {
+  if (value === null || value === undefined) return "—";
+  if (typeof value !== "object") return String(value);
+  if (depth >= 4) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (!value.length) return "none";
+    if (value.every((v) => v === null || typeof v !== "object")) return value.map((v) => describe(v, depth + 1)).join(", ");
+    return element("ol", { class: "sheet-list" }, ...value.map((v) => element("li", {}, describe(v, depth + 1))));
+  }
+  const entries = Object.entries(value);
+  if (!entries.length) return "none";
+  const list = element("dl", { class: "sheet-group" });
+  for (const [name, inner] of entries) list.append(element("dt", {}, name.replaceAll("_", " ")), element("dd", {}, describe(inner, depth + 1)));
+  return list;
+}
+
 async function loadCharacters() {
   characters = await api("GET", campaignPath("/characters"));
   const area = $("characters");
@@ -125,7 +143,7 @@ async function loadCharacters() {
       const fields = typeof value === "object" && !Array.isArray(value) ? value : { [part]: value };
       for (const [name, field] of Object.entries(fields)) {
         list.append(element("dt", {}, `${part === "sheet" ? "" : "state: "}${name.replaceAll("_", " ")}`));
-        list.append(element("dd", {}, typeof field === "object" ? JSON.stringify(field) : String(field)));
+        list.append(element("dd", {}, describe(field, 0)));
       }
     }
     if (!list.children.length) list.append(element("dt", {}, "sheet"), element("dd", {}, "kept by the game master"));
@@ -194,10 +212,9 @@ function showFields() {
   const info = (rules.get(character.rule_set).actions || []).find((a) => a.name === $("act-action").value);
   $("act-summary").textContent = (info && info.summary) || variant.description || "";
   $("odds-button").hidden = !(info && info.rolls);
-  // The schema's own example of this action, when it gives one, fills the form to start from.
-  const tag = tagOf(variant, defs);
-  const example = (schema.examples || []).find((e) => e && e[tag.key] === tag.value) || {};
-  actionParts = objectFields(variant, example, defs, () => $("odds").replaceChildren(), fields);
+  // The form starts from the schema's defaults, never from its examples: a roll made at once is
+  // made with the inputs the rules take when none are given.
+  actionParts = objectFields(variant, {}, defs, () => $("odds").replaceChildren(), fields);
   if (fields.children.length === 1) fields.append(element("p", { class: "note" }, "This action takes no inputs."));
 }
 
@@ -470,6 +487,12 @@ $("fairness-button").addEventListener("click", async () => {
   } catch (error) {
     area.replaceChildren(element("p", { class: "error" }, error.message));
   }
+});
+
+// An invite link opened in a tab already on this page changes only the fragment: load anew, so the
+// token is traded as on a first visit.
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).has("join")) location.reload();
 });
 
 join();

@@ -922,8 +922,9 @@ impl<'s> Parser<'s> {
                 TokenKind::Comma => stray(
                     "unexpected-token",
                     "unexpected `,` outside a group, tuple or call".to_string(),
-                    "to list several rolls, make a group such as `{1d20, 1d20+5}` or a tuple such as \
-                     `(1d20, 1d20+5)`, or call a function such as `max(1d20, 1d20+5)`",
+                    "to roll several things side by side, make a tuple such as `(1d20, 1d20+5)`; to \
+                     keep or count among them, a group with a modifier such as `{1d20, 1d20+5}kh1` (a \
+                     group alone adds them up), or a call such as `max(1d20, 1d20+5)`",
                 ),
                 TokenKind::Semicolon => stray(
                     "unexpected-semicolon",

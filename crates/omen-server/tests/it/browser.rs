@@ -245,6 +245,19 @@ pub(crate) fn screenshot_path(name: &str) -> PathBuf {
     directory.join(name)
 }
 
+/// Saves a screenshot of the page as it stands in `target/screenshots/NAME`, and, when
+/// `OMEN_UPDATE_SCREENSHOTS` is set, as the README's copy in `docs/screenshots/NAME` (only when
+/// asked, so a test run leaves the checkout clean).
+pub(crate) async fn save_screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.expect("screenshot");
+    std::fs::write(screenshot_path(name), &png).expect("save the screenshot");
+    if std::env::var_os("OMEN_UPDATE_SCREENSHOTS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+        std::fs::create_dir_all(&docs).expect("the docs' screenshot directory");
+        std::fs::write(docs.join(name), &png).expect("save the README's screenshot");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_calculator_shows_the_exact_table_of_two_expressions_and_a_permalink_restores_it() {
     let Some(driver) = driver() else { return };
@@ -319,8 +332,7 @@ async fn the_calculator_shows_the_exact_table_of_two_expressions_and_a_permalink
     assert!(dice.iter().all(|d| (1..=6).contains(d)));
     assert_eq!(dice.iter().sum::<i64>(), total);
 
-    let png = client.screenshot().await.expect("screenshot");
-    std::fs::write(screenshot_path("calculator.png"), png).expect("save the screenshot");
+    save_screenshot(client, "calculator.png").await;
 
     let permalink = client.current_url().await.expect("url").to_string();
     assert!(
@@ -495,8 +507,7 @@ async fn an_error_shows_its_caret_message_and_hint_beside_its_input() {
             .is_err(),
         "the first expression is fine"
     );
-    let png = client.screenshot().await.expect("screenshot");
-    std::fs::write(screenshot_path("calculator-error.png"), png).expect("save the screenshot");
+    save_screenshot(client, "calculator-error.png").await;
     browser.client.close().await.expect("close");
 }
 
@@ -692,8 +703,7 @@ async fn a_scripts_parameters_become_inputs_that_update_the_odds_and_live_in_the
     wait_for_outcomes(client, "#odds", &outcomes(3, 4, 1)).await;
     assert_eq!(table(client, "#odds").await, expected_sum(3, 4, 1));
     assert_accessible(client, "the designer calculator").await;
-    let png = client.screenshot().await.expect("screenshot");
-    std::fs::write(screenshot_path("designer-calculator.png"), png).expect("save the screenshot");
+    save_screenshot(client, "designer-calculator.png").await;
 
     let permalink = client.current_url().await.expect("url").to_string();
     assert!(
@@ -785,9 +795,7 @@ async fn every_seed_game_has_a_page_from_its_rule_set_that_axe_finds_accessible(
                     .await
             );
             let odds = wait_for(client, "#odds > *").await;
-            let png = client.screenshot().await.expect("screenshot");
-            std::fs::write(screenshot_path(&format!("game-{name}.png")), png)
-                .expect("save the screenshot");
+            save_screenshot(client, &format!("games-{name}.png")).await;
             assert_eq!(
                 odds.attr("class").await.expect("class").as_deref(),
                 Some("odds-card"),
@@ -796,9 +804,7 @@ async fn every_seed_game_has_a_page_from_its_rule_set_that_axe_finds_accessible(
             );
         }
         assert_accessible(client, &format!("the {name} page")).await;
-        let png = client.screenshot().await.expect("screenshot");
-        std::fs::write(screenshot_path(&format!("game-{name}.png")), png)
-            .expect("save the screenshot");
+        save_screenshot(client, &format!("games-{name}.png")).await;
     }
     browser.client.close().await.expect("close");
 }
@@ -1014,8 +1020,7 @@ async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
     for fraction in fractions {
         assert!(text.contains(&fraction), "{fraction} missing from {text}");
     }
-    let png = client.screenshot().await.expect("screenshot");
-    std::fs::write(screenshot_path("game-t13-odds.png"), png).expect("save the screenshot");
+    save_screenshot(client, "games-t13-odds.png").await;
     browser.client.close().await.expect("close");
 }
 
@@ -1210,15 +1215,14 @@ async fn a_roll_shows_its_tree_with_every_die_and_the_subtotal_of_every_term() {
     }
     assert!(exploded, "no d8 exploded in 100 rolls");
     assert_accessible(client, "the calculator with a roll tree").await;
-    let png = client.screenshot().await.expect("screenshot");
-    std::fs::write(screenshot_path("calculator-roll.png"), png).expect("save the screenshot");
+    save_screenshot(client, "calculator-roll.png").await;
     browser.client.close().await.expect("close");
 }
 
 /// Records what the page hands the browser to download (the blob's text and the file's name), and
 /// lets the download go on. The blob is kept as the page makes its URL: the page's policy lets it
 /// fetch nothing but its own server, blob URLs included.
-const RECORD_DOWNLOADS: &str = "window.downloads = [];
+pub(crate) const RECORD_DOWNLOADS: &str = "window.downloads = [];
     const blobs = new Map();
     const create = URL.createObjectURL;
     URL.createObjectURL = (blob) => { const url = create.call(URL, blob); blobs.set(url, blob); return url; };

@@ -21,7 +21,7 @@ use futures_util::StreamExt;
 use omen_server::AppState;
 use serde_json::{Value, json};
 
-use crate::browser::{assert_accessible, driver, input_in, screenshot_path, session, wait_for};
+use crate::browser::{assert_accessible, driver, input_in, save_screenshot, session, wait_for};
 use crate::{get, post};
 
 /// A game-master-only value planted in the player's character's sheet: the source of a hidden Luck
@@ -311,14 +311,7 @@ async fn a_game_master_and_a_player_share_a_live_table_that_hides_what_it_must()
 
     // Screenshots of the table as each sees it, while the blind roll is still hidden.
     for (browser, name) in [(&gm, "table-gm.png"), (&player, "table-player.png")] {
-        let png = browser.client.screenshot().await.unwrap();
-        std::fs::write(screenshot_path(name), &png).unwrap();
-        // The README's copies change only when asked, so a test run leaves the checkout clean.
-        if std::env::var_os("OMEN_UPDATE_SCREENSHOTS").is_some() {
-            let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
-            std::fs::create_dir_all(&docs).unwrap();
-            std::fs::write(docs.join(name), &png).unwrap();
-        }
+        save_screenshot(&browser.client, name).await;
     }
     assert_accessible(&player.client, "the table (player)").await;
     assert_accessible(&gm.client, "the table (game master)").await;
@@ -707,6 +700,93 @@ async fn the_table_resumes_its_log_without_gaps_or_duplicates_after_the_server_i
         })
         .collect();
     assert_eq!(numbers, written[2..], "{announced:?}");
+
+    // The log verifies in the page; the receipts it hands over are every entry's, in order.
+    client
+        .execute(crate::browser::RECORD_DOWNLOADS, vec![])
+        .await
+        .unwrap();
+    client
+        .find(Locator::Id("verify-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(
+        client,
+        "the log verifies",
+        "return document.getElementById('verify-result').innerText.startsWith('The log verifies');",
+    )
+    .await;
+    client
+        .find(Locator::Id("receipts-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(
+        client,
+        "the receipts",
+        "return window.downloads.length === 1;",
+    )
+    .await;
+    let receipts = client
+        .execute("return window.downloads[0];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(receipts["name"], "Tak-receipts.json");
+    let receipts: Value = serde_json::from_str(receipts["text"].as_str().unwrap()).unwrap();
+    let listed: Vec<u64> = receipts["receipts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["sequence"].as_u64().unwrap())
+        .collect();
+    let mut ascending = expected.clone();
+    ascending.reverse();
+    assert_eq!(listed, ascending);
+    for receipt in receipts["receipts"].as_array().unwrap() {
+        let entry = log
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["sequence"] == receipt["sequence"])
+            .unwrap();
+        assert_eq!(receipt["hash"], entry["hash"]);
+    }
+    // The fairness report: a table and a chart per die; the d50's observed faces add up to the
+    // d50s in the log.
+    client
+        .find(Locator::Id("fairness-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(client, "#fairness svg.chart[role=img]").await;
+    let observed = client
+        .execute(
+            "const table = [...document.querySelectorAll('#fairness table')]
+                 .find((t) => t.querySelector('caption').innerText.startsWith('d50'));
+             return [...table.querySelectorAll('tbody tr')]
+                 .reduce((sum, row) => sum + Number(row.cells[1].innerText), 0);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let d50s = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["dice"].as_array().cloned().unwrap_or_default())
+        .filter(|d| d["die"] == "d50")
+        .count();
+    assert!(d50s >= written.len(), "{d50s}");
+    assert_eq!(observed, json!(d50s));
+    assert_accessible(client, "the table with the fairness report").await;
+    save_screenshot(client, "table-fairness.png").await;
     browser.client.close().await.unwrap();
     second.kill();
 }
@@ -753,6 +833,13 @@ async fn an_actions_nested_object_is_a_fieldset_of_its_own_and_reaches_the_serve
 
     let browser = session(&driver).await;
     let client = &browser.client;
+    // Without an invite, the page asks for one.
+    client
+        .goto(&format!("http://{address}/table"))
+        .await
+        .unwrap();
+    wait_for(client, "#join-section:not([hidden]) #join-token").await;
+    assert_accessible(client, "the table's join form").await;
     client
         .goto(&format!("http://{address}/table#join={gm}"))
         .await
@@ -765,15 +852,13 @@ async fn an_actions_nested_object_is_a_fieldset_of_its_own_and_reaches_the_serve
         .select_by_value("cast")
         .await
         .unwrap();
-    // The schema's example of a cast fills the form: HEXES at level 1.
+    // A menu of the disciplines and a number box for the level, the required inputs.
     let discipline = input_in(client, "Inputs", "discipline").await;
     assert_eq!(discipline.tag_name().await.unwrap(), "select");
-    assert_eq!(
-        discipline.prop("value").await.unwrap().as_deref(),
-        Some("\"HEXES\"")
-    );
+    discipline.select_by_value("\"HEXES\"").await.unwrap();
     let level = input_in(client, "Inputs", "level").await;
-    assert_eq!(level.prop("value").await.unwrap().as_deref(), Some("1"));
+    assert_eq!(level.attr("type").await.unwrap().as_deref(), Some("number"));
+    level.send_keys("1").await.unwrap();
     // The nested object: a fieldset of its own, one number box per field, each labelled.
     for name in ["overpower", "defy", "extend"] {
         let input = input_in(client, "optional", name).await;
@@ -797,8 +882,7 @@ async fn an_actions_nested_object_is_a_fieldset_of_its_own_and_reaches_the_serve
         text(client, "#act-fields").await
     );
     assert_accessible(client, "the table with a nested action form").await;
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("table-nested-form.png"), png).unwrap();
+    save_screenshot(client, "table-nested-form.png").await;
 
     act(client, "public").await;
     let card = text(client, "#roll-card .roll-card").await;
@@ -817,6 +901,7 @@ async fn an_actions_nested_object_is_a_fieldset_of_its_own_and_reaches_the_serve
     assert_eq!(optional["overpower"], 0);
     assert_eq!(optional["extend"], 0);
     assert_eq!(find_key(&entry["inputs"], "discipline").unwrap(), "HEXES");
+    assert_eq!(find_key(&entry["inputs"], "level").unwrap(), 1);
 
     // A shape the generator has no form for is JSON in a box that says so: a Dice Test's bought
     // dice are a list of groups.
