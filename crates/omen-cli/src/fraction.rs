@@ -5,12 +5,17 @@
 //! face counts), so the total is factored once by trial division; then gcd(weight, total) is the product
 //! of each small prime to the smaller of its two multiplicities, found with one pass over the weight's
 //! digits per prime. Whatever of the total is not small primes falls back to a general GCD.
+//!
+//! The remainders and the decimal digits come from [`crate::decimal`]: a division by one limb with a
+//! precomputed reciprocal, writing into a reused buffer.
 
 use std::collections::HashMap;
 
 use num_bigint::BigUint;
 use num_rational::Ratio;
 use num_traits::{One, ToPrimitive, Zero};
+
+use crate::decimal::{DecimalWriter, Divisor};
 
 /// Trial division of the total stops at this bound; larger prime factors go to the general GCD.
 const TRIAL_DIVISION_BOUND: u64 = 1 << 16;
@@ -23,11 +28,16 @@ pub struct Fractions {
     total: BigUint,
     /// The total's prime factors below [`TRIAL_DIVISION_BOUND`], with their multiplicities.
     small_primes: Vec<(u64, u64)>,
+    /// For each of them, the largest power of it in a limb, to divide by.
+    prime_powers: Vec<PrimePower>,
     /// The total divided by its small prime factors: 1 for every total made of dice with fewer than
     /// 65,536 sides.
     rest: BigUint,
     /// The reduced denominator's text, by the common factor removed.
     denominators: HashMap<BigUint, String>,
+    /// The total's text, the denominator of every weight prime to it.
+    total_text: String,
+    decimal: DecimalWriter,
     /// Powers of the small primes already computed.
     powers: std::cell::RefCell<HashMap<(u64, u64), BigUint>>,
     /// The total shifted down to 64 significant bits, and the shift, for floats.
@@ -56,7 +66,7 @@ impl Fractions {
                 }
                 break;
             }
-            let multiplicity = valuation(&rest, p, u64::MAX);
+            let multiplicity = valuation(&rest, &PrimePower::of(p), u64::MAX);
             if multiplicity > 0 {
                 rest /= BigUint::from(p).pow(multiplicity as u32);
                 small_primes.push((p, multiplicity));
@@ -64,9 +74,19 @@ impl Fractions {
         }
         let float_shift = total.bits().saturating_sub(64);
         let float_total = (total >> float_shift).to_f64().unwrap_or(f64::NAN);
+        let prime_powers = small_primes
+            .iter()
+            .map(|&(p, _)| PrimePower::of(p))
+            .collect();
+        let mut decimal = DecimalWriter::default();
+        let mut total_text = Vec::new();
+        decimal.write(total, &mut total_text);
         Fractions {
             total: total.clone(),
             small_primes,
+            prime_powers,
+            total_text: String::from_utf8(total_text).expect("digits are ASCII"),
+            decimal,
             rest,
             denominators: HashMap::new(),
             powers: std::cell::RefCell::new(HashMap::new()),
@@ -77,25 +97,43 @@ impl Fractions {
 
     /// `weight / total` in lowest terms: `num/den`, or `num` alone when the denominator is 1.
     pub fn text(&mut self, weight: &BigUint) -> String {
+        let mut out = Vec::new();
+        self.write(weight, &mut out);
+        String::from_utf8(out).expect("digits are ASCII")
+    }
+
+    /// Appends [`Fractions::text`] to `out`.
+    pub fn write(&mut self, weight: &BigUint, out: &mut Vec<u8>) {
         if weight.is_zero() {
-            return "0".to_string();
+            out.push(b'0');
+            return;
         }
         let common = self.common_factor(weight);
-        let numerator = weight / &common;
-        if common == self.total {
-            return numerator.to_string();
-        }
-        let denominator = match self.denominators.get(&common) {
-            Some(text) => text.clone(),
-            None => {
-                let text = (&self.total / &common).to_string();
-                if self.denominators.len() < DENOMINATOR_CACHE {
-                    self.denominators.insert(common, text.clone());
-                }
-                text
+        if common.is_one() {
+            self.decimal.write(weight, out);
+            if !self.total.is_one() {
+                out.push(b'/');
+                out.extend_from_slice(self.total_text.as_bytes());
             }
-        };
-        format!("{numerator}/{denominator}")
+            return;
+        }
+        self.decimal.write(&(weight / &common), out);
+        if common == self.total {
+            return;
+        }
+        out.push(b'/');
+        match self.denominators.get(&common) {
+            Some(text) => out.extend_from_slice(text.as_bytes()),
+            None => {
+                let mut text = Vec::new();
+                self.decimal.write(&(&self.total / &common), &mut text);
+                out.extend_from_slice(&text);
+                if self.denominators.len() < DENOMINATOR_CACHE {
+                    let text = String::from_utf8(text).expect("digits are ASCII");
+                    self.denominators.insert(common, text);
+                }
+            }
+        }
     }
 
     /// `weight / total` as a float, for display: accurate however long the numbers are.
@@ -115,8 +153,8 @@ impl Fractions {
     /// gcd(weight, total).
     fn common_factor(&self, weight: &BigUint) -> BigUint {
         let mut common = BigUint::one();
-        for &(p, multiplicity) in &self.small_primes {
-            let shared = valuation(weight, p, multiplicity);
+        for (&(p, multiplicity), power) in self.small_primes.iter().zip(&self.prime_powers) {
+            let shared = valuation(weight, power, multiplicity);
             if shared > 0 {
                 if p == 2 {
                     common <<= shared;
@@ -134,23 +172,44 @@ impl Fractions {
     }
 }
 
+/// A small prime and the largest power of it in a limb, ready to divide by.
+struct PrimePower {
+    p: u64,
+    /// p^per_pass ≤ u64::MAX < p^(per_pass + 1).
+    power: u64,
+    per_pass: u64,
+    divisor: Divisor,
+}
+
+impl PrimePower {
+    fn of(p: u64) -> Self {
+        let mut power = p;
+        let mut per_pass = 1;
+        while let Some(next) = power.checked_mul(p) {
+            power = next;
+            per_pass += 1;
+        }
+        PrimePower {
+            p,
+            power,
+            per_pass,
+            divisor: Divisor::new(power),
+        }
+    }
+}
+
 /// How many times `p` divides `n` (n > 0), counting no further than `cap`.
-fn valuation(n: &BigUint, p: u64, cap: u64) -> u64 {
+fn valuation(n: &BigUint, prime: &PrimePower, cap: u64) -> u64 {
+    let p = prime.p;
     if p == 2 {
         return n.trailing_zeros().unwrap_or(0).min(cap);
     }
-    // The largest power of p in a u64: one pass over n's digits settles up to `per_pass` factors.
-    let mut power = p;
-    let mut per_pass = 1;
-    while let Some(next) = power.checked_mul(p) {
-        power = next;
-        per_pass += 1;
-    }
+    // One pass over n's digits settles up to `per_pass` factors.
     let mut found = 0;
     let mut quotient: Option<BigUint> = None;
     while found < cap {
         let current = quotient.as_ref().unwrap_or(n);
-        let mut r = remainder(current, power);
+        let mut r = prime.divisor.remainder(current.iter_u64_digits());
         if r != 0 {
             // n ≡ r (mod p^k) with r ≠ 0, so p divides n exactly as often as it divides r.
             while r.is_multiple_of(p) && found < cap {
@@ -159,16 +218,10 @@ fn valuation(n: &BigUint, p: u64, cap: u64) -> u64 {
             }
             return found;
         }
-        found = (found + per_pass).min(cap);
-        quotient = Some(current / power);
+        found = (found + prime.per_pass).min(cap);
+        quotient = Some(current / prime.power);
     }
     found
-}
-
-fn remainder(n: &BigUint, divisor: u64) -> u64 {
-    n.iter_u64_digits().rev().fold(0u64, |r, digit| {
-        ((u128::from(r) << 64 | u128::from(digit)) % u128::from(divisor)) as u64
-    })
 }
 
 /// Candidate divisors for trial division: 2, then the odd numbers below `bound`. Composites among
@@ -227,10 +280,14 @@ mod tests {
     #[test]
     fn valuation_stops_at_the_cap() {
         let n = BigUint::from(3u32).pow(100);
-        assert_eq!(valuation(&n, 3, u64::MAX), 100);
-        assert_eq!(valuation(&n, 3, 41), 41);
-        assert_eq!(valuation(&(n * 2u32), 2, 5), 1);
-        assert_eq!(valuation(&BigUint::from(10u32), 3, 9), 0);
+        let (two, three) = (PrimePower::of(2), PrimePower::of(3));
+        assert_eq!(valuation(&n, &three, u64::MAX), 100);
+        assert_eq!(valuation(&n, &three, 41), 41);
+        assert_eq!(valuation(&(n * 2u32), &two, 5), 1);
+        assert_eq!(valuation(&BigUint::from(10u32), &three, 9), 0);
+        let n = BigUint::from(5u32).pow(60) * 7u32;
+        assert_eq!(valuation(&n, &PrimePower::of(5), u64::MAX), 60);
+        assert_eq!(valuation(&n, &PrimePower::of(7), u64::MAX), 1);
     }
 
     #[test]

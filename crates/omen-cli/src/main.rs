@@ -59,6 +59,7 @@ mod args;
 mod campaign;
 mod compare;
 mod database;
+mod decimal;
 mod diagnostics;
 mod escape;
 mod fit;
@@ -174,7 +175,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Plot(args) => plot(args),
         Command::Rules(args) => status(rules::run(args)),
         Command::Completions(args) => {
-            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut command = args::full_command();
             // Generated into memory first: clap_complete panics on a failed write (a closed pipe).
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut command, "omen", &mut script);
@@ -182,7 +183,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
             Ok(Status::Success)
         }
         Command::Man => {
-            let command = <Cli as clap::CommandFactory>::command();
+            let command = args::full_command();
             clap_mangen::Man::new(command).render(&mut output::result())?;
             Ok(Status::Success)
         }

@@ -21,7 +21,6 @@ use num_rational::Ratio;
 use num_traits::One;
 use omen_core::{Distribution, Probability, Weight, probability_to_f64, ratio_to_f64};
 use omen_lang::{ExactResult, Value, ValueDistribution};
-use serde::ser::{Serialize, Serializer};
 
 use crate::fraction::Fractions;
 
@@ -206,6 +205,8 @@ pub struct Odds<'a> {
     depth_limit: Shown,
     critical_success: Option<Shown>,
     critical_failure: Option<Shown>,
+    /// P(some set of matching dice), for dice marked `m` or `mt`.
+    matched: Option<Shown>,
     /// Why a program with critical marks has no P(critical) here.
     critical_not_computed: Option<&'static str>,
     explode_depth: u64,
@@ -253,6 +254,7 @@ impl<'a> Odds<'a> {
             depth_limit: Shown::of(&result.truncated.reduced()),
             critical_success: result.criticals.success.as_ref().map(Shown::of),
             critical_failure: result.criticals.failure.as_ref().map(Shown::of),
+            matched: result.criticals.matched.as_ref().map(Shown::of),
             critical_not_computed: result.criticals.not_computed,
             explode_depth,
             reading: None,
@@ -454,7 +456,7 @@ impl<'a> Odds<'a> {
 
     /// `{"expression", "outcomes": [{"outcome", "probability", "at_least", "at_most"}], "mean",
     /// "variance", "standard_deviation", "median", "mode", "expected_steps"?, "depth_limit_probability",
-    /// "critical_success_probability"?, "critical_failure_probability"?,
+    /// "critical_success_probability"?, "critical_failure_probability"?, "match_probability"?,
     /// "critical_probability_not_computed"?}`
     /// on one line: probabilities, mean and variance as reduced fraction strings, `mode` a list (ties),
     /// the standard deviation a float. Mean, variance, standard deviation and median are `null` for
@@ -465,8 +467,6 @@ impl<'a> Odds<'a> {
     pub fn json(&self, out: &mut dyn Write) -> io::Result<()> {
         let moments = self.moments.as_ref();
         let report = JsonReport {
-            expression: self.expression,
-            outcomes: JsonOutcomes(self),
             mean: moments.map(|m| fraction(&m.mean)),
             variance: moments.map(|m| fraction(&m.variance)),
             standard_deviation: moments.map(|m| m.standard_deviation),
@@ -476,10 +476,22 @@ impl<'a> Odds<'a> {
             depth_limit_probability: &self.depth_limit.fraction,
             critical_success_probability: self.critical_success.as_ref().map(|s| &*s.fraction),
             critical_failure_probability: self.critical_failure.as_ref().map(|s| &*s.fraction),
+            match_probability: self.matched.as_ref().map(|s| &*s.fraction),
             critical_probability_not_computed: self.critical_not_computed,
             reading: self.reading,
         };
-        serde_json::to_writer(&mut *out, &report)?;
+        // One object: the expression and the outcomes, then the report's fields after its `{`.
+        out.write_all(br#"{"expression":"#)?;
+        serde_json::to_writer(&mut *out, self.expression)?;
+        out.write_all(br#","outcomes":["#)?;
+        match self.distribution {
+            ValueDistribution::Int(d) => json_rows(d, |&n| Value::Int(n), out)?,
+            ValueDistribution::Bool(d) => json_rows(d, |&b| Value::Bool(b), out)?,
+            ValueDistribution::Values(d) => json_rows(d, Value::clone, out)?,
+        }
+        out.write_all(b"],")?;
+        let tail = serde_json::to_vec(&report)?;
+        out.write_all(tail.get(1..).unwrap_or_default())?;
         writeln!(out)
     }
 
@@ -588,6 +600,7 @@ impl<'a> Odds<'a> {
         for (name, shown) in [
             ("P(critical success)", &self.critical_success),
             ("P(critical failure)", &self.critical_failure),
+            ("P(match)", &self.matched),
         ] {
             if let Some(shown) = shown {
                 stats.push((name, format!("{} ({})", shown.fraction, percent(shown))));
@@ -603,43 +616,44 @@ impl<'a> Odds<'a> {
     }
 }
 
-#[derive(serde::Serialize)]
-struct JsonOutcome<'a> {
-    outcome: &'a Value,
-    probability: &'a str,
-    at_least: &'a str,
-    at_most: &'a str,
-}
-
-/// The outcomes, each row written before the next is computed: a huge distribution's text never sits
-/// in memory whole.
-struct JsonOutcomes<'o, 'a>(&'o Odds<'a>);
-
-impl Serialize for JsonOutcomes<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.rows().map(JsonRow))
-    }
-}
-
-struct JsonRow(Row);
-
-impl Serialize for JsonRow {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let r = &self.0;
-        JsonOutcome {
-            outcome: &r.outcome,
-            probability: &r.probability.fraction,
-            at_least: &r.at_least.fraction,
-            at_most: &r.at_most.fraction,
+/// The outcomes as JSON objects, `{"outcome", "probability", "at_least", "at_most"}`, comma-separated,
+/// each row written before the next is computed: a huge distribution's text never sits in memory
+/// whole. The fractions are digits and `/`, written as they are: nothing in them needs escaping.
+fn json_rows<T: Ord + Clone>(
+    d: &Distribution<T>,
+    value: impl Fn(&T) -> Value,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    const FLUSH_AT: usize = 1 << 16;
+    let total = d.total();
+    let mut fractions = Fractions::over(total);
+    let mut below = Weight::default();
+    let mut buffer = Vec::with_capacity(2 * FLUSH_AT);
+    for (i, (outcome, weight)) in d.entries().iter().enumerate() {
+        if i > 0 {
+            buffer.push(b',');
         }
-        .serialize(serializer)
+        buffer.extend_from_slice(br#"{"outcome":"#);
+        serde_json::to_writer(&mut buffer, &value(outcome))?;
+        buffer.extend_from_slice(br#","probability":""#);
+        fractions.write(weight, &mut buffer);
+        buffer.extend_from_slice(br#"","at_least":""#);
+        fractions.write(&(total - &below), &mut buffer);
+        below += weight;
+        buffer.extend_from_slice(br#"","at_most":""#);
+        fractions.write(&below, &mut buffer);
+        buffer.extend_from_slice(br#""}"#);
+        if buffer.len() >= FLUSH_AT {
+            out.write_all(&buffer)?;
+            buffer.clear();
+        }
     }
+    out.write_all(&buffer)
 }
 
+/// What follows the outcomes in the JSON report.
 #[derive(serde::Serialize)]
 struct JsonReport<'o, 'a> {
-    expression: &'a str,
-    outcomes: JsonOutcomes<'o, 'a>,
     mean: Option<String>,
     variance: Option<String>,
     standard_deviation: Option<f64>,
@@ -652,6 +666,8 @@ struct JsonReport<'o, 'a> {
     critical_success_probability: Option<&'o str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     critical_failure_probability: Option<&'o str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    match_probability: Option<&'o str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     critical_probability_not_computed: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -194,7 +194,7 @@ mod tests {
     fn serve(flags: &[&str]) -> Result<ServeArgs, clap::Error> {
         let cli = Cli::try_parse_from(["omen", "serve"].iter().chain(flags))?;
         match cli.command {
-            Command::Serve(args) => Ok(args),
+            Command::Serve(args) => Ok(args.0),
             _ => panic!("expected serve"),
         }
     }

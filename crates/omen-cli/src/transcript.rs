@@ -26,6 +26,7 @@
 //! | `f` | a failure |
 //! | `^` | a critical success (`cs`) |
 //! | `_` | a critical failure (`cf`) |
+//! | `=` | one of a set of matching dice (`m`, `mt`) |
 //! | `15(6+6+3)` | the value, then the rolls that made it, when they differ (compounded or clamped) |
 //!
 //! A group shows its members' values, struck when keep/drop left them out. A result that is not a
@@ -319,6 +320,7 @@ fn die(view: &DieView) -> String {
         ("failure", 'f'),
         ("critical-success", '^'),
         ("critical-failure", '_'),
+        ("matched", '='),
     ] {
         if has(mark) {
             text.push(suffix);

@@ -1,7 +1,9 @@
 //! From syntax to a checked program: names, types, modifier order, shorthands, and the limits known
 //! before any dice are rolled.
 
-use omen_core::{Compare, Condition, CoreError, Die, DieStep, Keep, Limits, step_prefixes};
+use omen_core::{
+    Compare, Condition, CoreError, Die, DieStep, Keep, Limits, Matching, Unique, step_prefixes,
+};
 
 use crate::diagnostic::Diagnostic;
 use crate::number::Rounding;
@@ -961,6 +963,8 @@ impl Checker<'_> {
             critical_success: mods.critical_success,
             critical_failure: mods.critical_failure,
             sort: mods.sort,
+            matching: mods.matching,
+            unique: mods.unique,
             after: mods.after,
             keep: mods.keep,
             success: mods.success,
@@ -1047,6 +1051,34 @@ impl Checker<'_> {
                     .with_help("explode on fewer faces, e.g. `!` for the highest face only"),
                 );
             }
+        }
+        if let (Some(unique), NodeKind::Const(Value::Int(count))) = (node.unique, &node.count.kind)
+            && !unique.once
+            && usize::try_from(*count).is_ok_and(|n| n > dist.len())
+            && dist
+                .outcomes()
+                .all(|&x| unique.condition.is_none_or(|c| c.holds(x)))
+        {
+            let at = written
+                .iter()
+                .find(|m| matches!(m.node, Modifier::Unique { .. }))
+                .map_or(span, |m| m.span);
+            self.warnings.push(
+                Diagnostic::warning(
+                    "unique-impossible",
+                    at,
+                    format!(
+                        "{count} dice cannot all differ: {die} shows {} values, so each die after \
+                         the first {} keeps a value an earlier die took",
+                        dist.len(),
+                        dist.len()
+                    ),
+                )
+                .with_help(
+                    "rpg-dice-roller gives up rerolling such a die after 1000 tries and keeps its roll; \
+                     Omen keeps it at once, which gives the same distribution",
+                ),
+            );
         }
         // Compounded dice reach values beyond the faces; only warn when no compounding is involved.
         if let Some(c) = node.success
@@ -1160,6 +1192,58 @@ impl Checker<'_> {
         })
     }
 
+    /// The condition of a point that must be a number (a name is refused: the walks over the whole
+    /// pool are computed before any name has a value).
+    fn number_point(
+        &mut self,
+        point: Option<&ComparePoint>,
+        what: &str,
+        example: &str,
+    ) -> Option<Condition> {
+        match point {
+            Some(ComparePoint {
+                value: PointValue::Name(name),
+                ..
+            }) => {
+                self.errors.push(
+                    Diagnostic::error(
+                        "bad-point",
+                        name.span,
+                        format!("the point of {what} takes a number, not a name"),
+                    )
+                    .with_help(format!("write the number, e.g. {example}")),
+                );
+                None
+            }
+            Some(p) => Some(condition(p)),
+            None => None,
+        }
+    }
+
+    /// Records a rule over the whole pool (matching, unique rerolls): on dice only, one per term.
+    fn set_rule(&mut self, on_dice: bool, first: &mut Option<Span>, at: Span, what: &str) {
+        if !on_dice {
+            self.errors.push(
+                Diagnostic::error(
+                    "bad-group-modifier",
+                    at,
+                    format!("{what} applies to dice, not to groups"),
+                )
+                .with_help("put it on the dice inside the group, e.g. `{4d6m, 1d8}`"),
+            );
+        } else if first.is_some() {
+            self.errors.push(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "one dice term takes one of matching and unique rerolls, once",
+                )
+                .with_help("split the roll into two dice terms"),
+            );
+        }
+        first.get_or_insert(at);
+    }
+
     fn modifiers(&mut self, mods: &[Spanned<Modifier>], on_dice: bool) -> Option<Modifiers> {
         let mut out = Modifiers {
             before: Vec::new(),
@@ -1174,8 +1258,11 @@ impl Checker<'_> {
             success: None,
             failure: None,
             points: Vec::new(),
+            matching: None,
+            unique: None,
         };
         let errors_before = self.errors.len();
+        let mut set_span: Option<Span> = None;
         let mut success_span: Option<Span> = None;
         let mut failure_span: Option<Span> = None;
         let mut explode_span: Option<Span> = None;
@@ -1345,6 +1432,36 @@ impl Checker<'_> {
                     }
                     None
                 }
+                Modifier::Match { total, size, point } => {
+                    let condition = self.number_point(point.as_ref(), "matching", "`mt>=4`");
+                    let size = size.unwrap_or(2);
+                    if size < 2 {
+                        self.errors.push(
+                            Diagnostic::error(
+                                "bad-set-size",
+                                m.span,
+                                format!("a set of matching dice has at least 2 dice, not {size}"),
+                            )
+                            .with_help("write the smallest set after the word, e.g. `mt3`, or none for pairs"),
+                        );
+                    }
+                    self.set_rule(on_dice, &mut set_span, m.span, "matching");
+                    out.matching = Some(Matching {
+                        size: usize::try_from(size).unwrap_or(2),
+                        condition,
+                        total: *total,
+                    });
+                    None
+                }
+                Modifier::Unique { once, point } => {
+                    let condition = self.number_point(point.as_ref(), "a unique reroll", "`u=5`");
+                    self.set_rule(on_dice, &mut set_span, m.span, "unique rerolls");
+                    out.unique = Some(Unique {
+                        once: *once,
+                        condition,
+                    });
+                    None
+                }
                 Modifier::Sort { descending } => {
                     if !on_dice {
                         self.errors.push(
@@ -1413,6 +1530,25 @@ impl Checker<'_> {
                 .with_help("compound it (`!!p`): a compounded die is kept or dropped whole"),
             );
         }
+        if let Some(at) = set_span {
+            let refusal = if explode_span.is_some() {
+                Some((
+                    "unique rerolls and matching on exploding dice are not computed yet",
+                    "explode in one term and match or reroll in another",
+                ))
+            } else if out.matching.is_some_and(|m| m.total) && success_span.is_some() {
+                Some((
+                    "`mt` makes the result the number of sets, so a success point cannot count too",
+                    "count the successes in another term, or mark the sets with `m`",
+                ))
+            } else {
+                None
+            };
+            if let Some((message, help)) = refusal {
+                self.errors
+                    .push(Diagnostic::error("unsupported-modifier", at, message).with_help(help));
+            }
+        }
         if let (Some(f), None) = (failure_span, success_span) {
             self.errors.push(
                 Diagnostic::error(
@@ -1428,6 +1564,8 @@ impl Checker<'_> {
 }
 
 struct Modifiers {
+    matching: Option<Matching>,
+    unique: Option<Unique>,
     before: Vec<DieStep>,
     explosion: Option<(bool, Option<Condition>)>,
     explode_once: bool,

@@ -92,6 +92,8 @@ pub struct ExactResult {
 pub struct Criticals {
     pub success: Option<Probability>,
     pub failure: Option<Probability>,
+    /// P(some set of matching dice) for dice marked with `m` or `mt`.
+    pub matched: Option<Probability>,
     /// Why the program's critical marks have no probability here, for the output to say so.
     pub not_computed: Option<&'static str>,
 }
@@ -111,7 +113,7 @@ const MARKS_IN_BRANCHES: &str = "the marked dice are inside a function, a branch
     marked dice that every roll rolls once";
 
 fn marked(dice: &DiceNode) -> bool {
-    dice.critical_success.is_some() || dice.critical_failure.is_some()
+    dice.critical_success.is_some() || dice.critical_failure.is_some() || dice.matching.is_some()
 }
 
 /// Whether a dice term under `node` carries a critical mark.
@@ -144,8 +146,9 @@ fn marked_once<'n>(node: &'n Node, out: &mut Vec<&'n DiceNode>) -> bool {
     }
 }
 
-/// P(some die marked `cs` (or `cf`) shows a critical): the marked terms are each rolled once and
-/// independently, so P(none) is the product of each term's P(none).
+/// P(some die marked `cs` (or `cf`) shows a critical), and P(some set of matching dice) for terms
+/// marked `m`/`mt`: the marked terms are each rolled once and independently, so P(none) is the
+/// product of each term's P(none).
 fn criticals(
     program: &Program,
     limits: &Limits,
@@ -159,6 +162,7 @@ fn criticals(
     }
     let one = || Probability::from_integer(1u32.into());
     let mut none: [Option<Probability>; 2] = [None, None];
+    let mut no_set: Option<Probability> = None;
     for dice in terms {
         let (NodeKind::Const(Value::Int(count)), SidesNode::Fixed(die)) =
             (&dice.count.kind, &dice.sides)
@@ -188,11 +192,18 @@ fn criticals(
             let before = slot.take().unwrap_or_else(one);
             *slot = Some(before * (one() - hit));
         }
+        if let Some(matching) = dice.matching {
+            let hit = spec
+                .any_match(matching, limits, budget)
+                .map_err(|e| core_diagnostic(&e, dice.count.span))?;
+            no_set = Some(no_set.unwrap_or_else(one) * (one() - hit));
+        }
     }
     let [success, failure] = none;
     Ok(Criticals {
         success: success.map(|p| one() - p),
         failure: failure.map(|p| one() - p),
+        matched: no_set.map(|p| one() - p),
         not_computed: None,
     })
 }
@@ -1081,7 +1092,7 @@ pub fn pool_spec(
         success: dice.success,
         failure: dice.failure,
         depth,
-        matching: None,
-        unique: None,
+        matching: dice.matching,
+        unique: dice.unique,
     })
 }

@@ -5,7 +5,7 @@
 //! resolves names to slots, checks what can be known before any dice are rolled, and folds constants.
 //! A script's statements become nested `Let` nodes around its final expression.
 
-use omen_core::{Compare, Condition, Die, DieStep, Keep};
+use omen_core::{Compare, Condition, Die, DieStep, Keep, Matching, Unique};
 
 use crate::number::Rounding;
 use crate::span::Span;
@@ -264,6 +264,10 @@ pub struct DiceNode {
     pub critical_failure: Option<Option<Condition>>,
     /// `sa` (false), `sd` (true): show the dice sorted in the transcript.
     pub sort: Option<bool>,
+    /// `m`, `mt`: mark the kept dice in sets of matching values; `mt` counts the sets.
+    pub matching: Option<Matching>,
+    /// `u`, `uo`: roll a die again while (once if) an earlier die took its value.
+    pub unique: Option<Unique>,
     pub after: Vec<DieStep>,
     pub keep: Keep,
     pub success: Option<Condition>,

@@ -10,6 +10,12 @@
 //! The server runs in this process on a file database in a temporary directory (or the empty
 //! database `OMEN_LOAD_DB` names, e.g. a `postgres://` URL), with the default limits and no rate
 //! limit (one address makes every request here).
+//!
+//! With `OMEN_LOAD_TARGETS=HOST:PORT[,HOST:PORT…]` it starts no server: it sends the logged actions
+//! alone to those running `omen serve` processes (each connection to one of them in turn, the
+//! campaigns made through the first, the logs read back through the last), on
+//! `OMEN_LOAD_CONNECTIONS` connections (default 64, at most 1,024), and ends with a `row:` line for
+//! `bench/serve-pg`'s table.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -21,6 +27,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 const CONNECTIONS: usize = 64;
+/// Most connections `OMEN_LOAD_CONNECTIONS` may ask for.
+const MAX_CONNECTIONS: usize = 1024;
 /// Most requests of one scenario, whatever the time allows.
 const MAX_REQUESTS: u64 = 200_000;
 
@@ -113,28 +121,35 @@ struct Report {
 }
 
 impl Report {
-    fn print(&mut self) {
+    /// Throughput (per second), p50 and p99 (milliseconds).
+    fn figures(&mut self) -> (f64, f64, f64) {
         self.latencies.sort_unstable();
         let at = |q: f64| {
             let i = ((self.latencies.len() as f64 - 1.0) * q).round() as usize;
             self.latencies.get(i).copied().unwrap_or_default()
         };
-        println!(
-            "{:<42} {:>7} measured {:>7.0}/s  p50 {:>7.1} ms  p99 {:>7.1} ms  statuses {:?}",
-            self.name,
-            self.requests,
+        (
             self.requests as f64 / self.elapsed.as_secs_f64(),
             at(0.5).as_secs_f64() * 1000.0,
             at(0.99).as_secs_f64() * 1000.0,
-            self.statuses
+        )
+    }
+
+    fn print(&mut self) {
+        let (throughput, p50, p99) = self.figures();
+        println!(
+            "{:<42} {:>7} measured {:>7.0}/s  p50 {:>7.1} ms  p99 {:>7.1} ms  statuses {:?}",
+            self.name, self.requests, throughput, p50, p99, self.statuses
         );
     }
 }
 
-/// Runs `make(connection index, request number)` requests on 64 connections for `seconds`.
+/// Runs `make(connection index, request number)` requests on `connections` connections (each to
+/// one of `targets` in turn) for `seconds`.
 async fn scenario(
     name: &str,
-    address: SocketAddr,
+    targets: &[SocketAddr],
+    connections: usize,
     seconds: u64,
     unmeasured: usize,
     make: Arc<MakeRequest>,
@@ -143,8 +158,9 @@ async fn scenario(
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let start = Instant::now();
     let mut tasks = Vec::new();
-    for index in 0..CONNECTIONS {
+    for index in 0..connections {
         let (make, counter) = (make.clone(), counter.clone());
+        let address = targets[index % targets.len()];
         tasks.push(tokio::spawn(async move {
             let mut connection = Connection::open(address).await;
             let mut latencies = Vec::new();
@@ -191,12 +207,135 @@ async fn scenario(
     report
 }
 
+/// What the logged actions came to: the report and the check of the logs afterwards.
+struct Actions {
+    report: Report,
+    acknowledged: u64,
+    logged: usize,
+    intact: usize,
+}
+
+/// Logged actions over 100 new campaigns (a luck character in each), made through the first of
+/// `targets`; afterwards every acknowledged action must be in a log, read back through the last
+/// of them, and every log must verify.
+async fn logged_actions(targets: &[SocketAddr], connections: usize, seconds: u64) -> Actions {
+    let mut setup = Connection::open(targets[0]).await;
+    let mut tokens = Vec::new();
+    for i in 0..100 {
+        let (_, body) = setup
+            .request(
+                "POST",
+                "/api/v1/campaigns",
+                None,
+                &json!({ "name": format!("c{i}") }),
+            )
+            .await;
+        let made: Value = serde_json::from_slice(&body).expect("json");
+        let token = made["game_master"]["token"]
+            .as_str()
+            .expect("token")
+            .to_string();
+        setup
+            .request(
+                "POST",
+                &format!("/api/v1/campaigns/c{i}/characters"),
+                Some(&token),
+                &json!({ "name": "Ayla", "rule_set": "luck" }),
+            )
+            .await;
+        tokens.push(token);
+    }
+    let tokens_for_check = tokens.clone();
+    let tokens = Arc::new(tokens);
+    let actions = Arc::new(move |_: usize, n: u64| {
+        let i = (n % 100) as usize;
+        (
+            format!("/api/v1/campaigns/c{i}/characters/Ayla/actions"),
+            Some(tokens[i].clone()),
+            json!({ "action": { "action": "roll", "event_modifier": (n % 11) as i64 - 5 } }),
+        )
+    });
+    let report = scenario(
+        "logged actions over 100 campaigns",
+        targets,
+        connections,
+        seconds,
+        0,
+        actions,
+    )
+    .await;
+    let acknowledged = report.statuses.get(&200).copied().unwrap_or(0);
+    // Nothing acknowledged is lost: the logs hold one roll per 200, and every log verifies.
+    let mut check = Connection::open(targets[targets.len() - 1]).await;
+    let (mut logged, mut intact) = (0, 0);
+    for (i, token) in tokens_for_check.iter().enumerate() {
+        let (_, body) = check
+            .request(
+                "GET",
+                &format!("/api/v1/campaigns/c{i}/log?action=roll"),
+                Some(token),
+                &json!(null),
+            )
+            .await;
+        logged +=
+            serde_json::from_slice::<Value>(&body).map_or(0, |v| v.as_array().map_or(0, Vec::len));
+        let (_, body) = check
+            .request(
+                "GET",
+                &format!("/api/v1/campaigns/c{i}/verify"),
+                Some(token),
+                &json!(null),
+            )
+            .await;
+        intact +=
+            usize::from(serde_json::from_slice::<Value>(&body).is_ok_and(|v| v["ok"] == true));
+    }
+    Actions {
+        report,
+        acknowledged,
+        logged,
+        intact,
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let seconds: u64 = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
+    if let Some(targets) = std::env::var_os("OMEN_LOAD_TARGETS") {
+        let targets: Vec<SocketAddr> = targets
+            .to_string_lossy()
+            .split(',')
+            .map(|target| {
+                target
+                    .trim()
+                    .parse()
+                    .expect("OMEN_LOAD_TARGETS: HOST:PORT,…")
+            })
+            .collect();
+        let connections = std::env::var("OMEN_LOAD_CONNECTIONS")
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok())
+            .map_or(CONNECTIONS, |n| n.clamp(1, MAX_CONNECTIONS));
+        println!(
+            "logged actions against {} omen serve process(es), {connections} connections, {seconds} s",
+            targets.len()
+        );
+        let mut actions = logged_actions(&targets, connections, seconds).await;
+        actions.report.print();
+        println!(
+            "  acknowledged actions {}, logged {}, logs that verify {}/100",
+            actions.acknowledged, actions.logged, actions.intact
+        );
+        let (throughput, p50, p99) = actions.report.figures();
+        println!(
+            "row: {throughput:.0}/s | {p50:.1} ms | {p99:.1} ms | {} = {}, {}/100 | {:?}",
+            actions.acknowledged, actions.logged, actions.intact, actions.report.statuses
+        );
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("omen-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     // OMEN_LOAD_DB: another database (a postgres:// URL, empty) instead of a file in the directory.
@@ -246,7 +385,15 @@ async fn main() {
             json!({ "expressions": [expression] }),
         )
     });
-    let mut report = scenario("prob, typical, cached", address, seconds, 0, cached).await;
+    let mut report = scenario(
+        "prob, typical, cached",
+        &[address],
+        CONNECTIONS,
+        seconds,
+        0,
+        cached,
+    )
+    .await;
     report.print();
     let uncached = Arc::new(move |_: usize, n: u64| {
         let expression = format!("{} + {}", typical[n as usize % typical.len()], n + 1000);
@@ -256,82 +403,22 @@ async fn main() {
             json!({ "expressions": [expression] }),
         )
     });
-    let mut report = scenario("prob, typical, uncached", address, seconds, 0, uncached).await;
-    report.print();
-
-    // 100 campaigns, a luck character in each, actions spread over them.
-    let mut setup = Connection::open(address).await;
-    let mut tokens = Vec::new();
-    for i in 0..100 {
-        let (_, body) = setup
-            .request(
-                "POST",
-                "/api/v1/campaigns",
-                None,
-                &json!({ "name": format!("c{i}") }),
-            )
-            .await;
-        let made: Value = serde_json::from_slice(&body).expect("json");
-        let token = made["game_master"]["token"]
-            .as_str()
-            .expect("token")
-            .to_string();
-        setup
-            .request(
-                "POST",
-                &format!("/api/v1/campaigns/c{i}/characters"),
-                Some(&token),
-                &json!({ "name": "Ayla", "rule_set": "luck" }),
-            )
-            .await;
-        tokens.push(token);
-    }
-    let tokens_for_check = tokens.clone();
-    let tokens = Arc::new(tokens);
-    let actions = Arc::new(move |_: usize, n: u64| {
-        let i = (n % 100) as usize;
-        (
-            format!("/api/v1/campaigns/c{i}/characters/Ayla/actions"),
-            Some(tokens[i].clone()),
-            json!({ "action": { "action": "roll", "event_modifier": (n % 11) as i64 - 5 } }),
-        )
-    });
     let mut report = scenario(
-        "logged actions over 100 campaigns",
-        address,
+        "prob, typical, uncached",
+        &[address],
+        CONNECTIONS,
         seconds,
         0,
-        actions,
+        uncached,
     )
     .await;
-    let acknowledged = report.statuses.get(&200).copied().unwrap_or(0);
     report.print();
-    // Nothing acknowledged is lost: the logs hold one roll per 200, and every log verifies.
-    let (mut logged, mut intact) = (0, 0);
-    for (i, token) in tokens_for_check.iter().enumerate() {
-        let (_, body) = setup
-            .request(
-                "GET",
-                &format!("/api/v1/campaigns/c{i}/log?action=roll"),
-                Some(token),
-                &json!(null),
-            )
-            .await;
-        logged +=
-            serde_json::from_slice::<Value>(&body).map_or(0, |v| v.as_array().map_or(0, Vec::len));
-        let (_, body) = setup
-            .request(
-                "GET",
-                &format!("/api/v1/campaigns/c{i}/verify"),
-                Some(token),
-                &json!(null),
-            )
-            .await;
-        intact +=
-            usize::from(serde_json::from_slice::<Value>(&body).is_ok_and(|v| v["ok"] == true));
-    }
+
+    let mut actions = logged_actions(&[address], CONNECTIONS, seconds).await;
+    actions.report.print();
     println!(
-        "  acknowledged actions {acknowledged}, logged {logged}, logs that verify {intact}/100"
+        "  acknowledged actions {}, logged {}, logs that verify {}/100",
+        actions.acknowledged, actions.logged, actions.intact
     );
 
     // Typical requests on 56 connections while 8 send hostile ones (a fresh program each time that
@@ -355,7 +442,8 @@ async fn main() {
     });
     let mut report = scenario(
         "mix: 8 hostile + 56 typical connections",
-        address,
+        &[address],
+        CONNECTIONS,
         seconds,
         8,
         mixed,

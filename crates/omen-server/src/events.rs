@@ -2,6 +2,10 @@
 //! is the entry's sequence number, so a client that reconnects with `Last-Event-ID` (browsers send
 //! it by themselves) gets exactly the entries after the last one it saw. A first connection starts
 //! after the current head, or after `?after=N` (list the log up to N, then follow it from there).
+//!
+//! A stream wakes when this process writes to its campaign, and on PostgreSQL also when any
+//! process does (the store's notifications, see `omen_store::Store::listen`); either way it reads
+//! the new entries from the database, so what it sends does not depend on who wrote them.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;

@@ -51,6 +51,11 @@ const ASSETS: &[Asset] = &[
         body: include_str!("../web/games.js"),
     },
     Asset {
+        path: "/forms.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/forms.js"),
+    },
+    Asset {
         path: "/style.css",
         content_type: "text/css; charset=utf-8",
         body: include_str!("../web/style.css"),
@@ -153,7 +158,7 @@ mod tests {
     fn the_games_page_names_no_game() {
         // The page is driven by the rule sets: a game's name in its code would be a page written
         // for one game.
-        for asset in &ASSETS[2..4] {
+        for asset in &ASSETS[2..5] {
             for rules in omen_rules::registry() {
                 assert!(
                     !asset.body.contains(&format!("\"{}\"", rules.name())),
@@ -174,7 +179,7 @@ mod tests {
         assert!(!page.contains("style=\""), "an inline style breaks the CSP");
         // The table is driven by the rule sets' schemas and the server's redaction: a game's name or
         // a hidden field's name in its code would be a page that knows what to hide.
-        for body in [page, asset("/table.js")] {
+        for body in [page, asset("/table.js"), asset("/forms.js")] {
             for rules in omen_rules::registry() {
                 assert!(!body.contains(&format!("\"{}\"", rules.name())));
             }

@@ -539,28 +539,105 @@ async function calculate() {
   }
 }
 
-// ---- rolls: every die with its marks ----
+// ---- rolls: the roller's own tree, every term with its dice and its subtotal ----
+//
+// The server answers a roll with the tree the roller kept (the one `omen roll` prints as its
+// transcript): every node with its span in the input and its value. The page only lays it out: a
+// term's text, the values of its operands put into its operator, and its value; nothing is
+// recomputed here.
 
-const MARKS = { kept: "", dropped: "dropped", exploded: "exploded", rerolled: "rerolled", "depth-limit": "depth limit", clamped: "clamped", success: "success", failure: "failure" };
+const MARKS = { kept: "", dropped: "dropped", exploded: "exploded", rerolled: "rerolled", "depth-limit": "depth limit", clamped: "clamped", success: "success", failure: "failure", "critical-success": "critical success", "critical-failure": "critical failure" };
 
-function renderDice(node, into) {
-  if (!node || typeof node !== "object") return;
-  if (node.node === "dice") {
-    const list = element("ul", { class: "dice", "aria-label": `${node.notation}: ${outcomeText(node.value)}` });
-    for (const die of node.dice) {
-      const marks = die.marks.filter((m) => MARKS[m]);
-      const text = die.rolls && die.rolls.length > 1 ? `${die.value} (${die.rolls.join(", ")})` : String(die.value);
-      const item = element("li", { class: ["die", ...die.marks].join(" ") }, text);
-      // The marks as words too, not as colour or strike-through alone.
-      if (marks.length) item.append(element("span", { class: "marks" }, ` ${marks.map((m) => MARKS[m]).join(", ")}`));
-      list.append(item);
+const isNode = (value) => value !== null && typeof value === "object" && "node" in value && "span" in value;
+
+// The parts of a node that get lines of their own, each with a word saying what it is to its parent.
+function parts(node) {
+  switch (node.node) {
+    case "let":
+      return [[node.bound, `let ${node.name}`], [node.body, ""]];
+    case "if":
+      return [[node.condition, "if"], [node.branch, "then"]];
+    case "match":
+      return [[node.scrutinee, "match"], [node.body, `arm ${node.arm + 1}`]];
+    case "process":
+      return [[node.start, "start"], ...node.steps.map((step, i) => [step, `step ${i + 1}`])];
+    case "apply":
+      return [...node.args.map((arg) => [arg, "argument"]), [node.body, `${node.function}`]];
+    case "group":
+      return node.members.map((member, i) => [member, node.kept[i] ? "" : "dropped"]);
+    default: {
+      const found = [];
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "span") continue;
+        if (Array.isArray(value)) found.push(...value.filter(isNode).map((child) => [child, ""]));
+        else if (isNode(value)) found.push([value, ""]);
+      }
+      return found;
     }
-    into.append(element("div", { class: "dice-node" }, element("span", { class: "notation" }, `${node.notation} = ${outcomeText(node.value)}`), list));
   }
-  for (const value of Object.values(node)) {
-    if (Array.isArray(value)) value.forEach((child) => renderDice(child, into));
-    else if (value && typeof value === "object" && "node" in value) renderDice(value, into);
+}
+
+// A bare number or name says nothing its parent's line does not.
+const quiet = (node) => node.node === "constant" || node.node === "var";
+
+function operandText(node) {
+  const text = outcomeText(node.value);
+  return typeof node.value === "number" && node.value < 0 ? `(${text})` : text;
+}
+
+// The operator with its operands' values put in: `7 + 3`, the arithmetic of the transcript.
+function arithmeticText(node) {
+  if (node.node === "binary") return `${operandText(node.left)} ${node.op} ${operandText(node.right)}`;
+  if (node.node === "unary") return `${node.op}${/^[a-z]+$/.test(node.op) ? " " : ""}${operandText(node.operand)}`;
+  if (node.node === "call") return `${node.function}(${node.args.map(operandText).join(", ")})`;
+  if (node.node === "apply") return `${node.function}(${node.args.map(operandText).join(", ")})`;
+  return null;
+}
+
+function writtenText(node, source) {
+  const text = source.slice(characters(source, node.span.start), characters(source, node.span.end)).replace(/\s+/g, " ").trim();
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+function diceList(node) {
+  const list = element("ul", { class: "dice", "aria-label": `dice of ${node.notation}` });
+  for (const die of node.dice) {
+    const marks = die.marks.filter((m) => MARKS[m]);
+    const text = die.rolls && die.rolls.length > 1 ? `${die.value} (${die.rolls.join(", ")})` : String(die.value);
+    const item = element("li", { class: ["die", ...die.marks].join(" ") }, text);
+    // The marks as words too, not as colour or strike-through alone.
+    if (marks.length) item.append(element("span", { class: "marks" }, ` ${marks.map((m) => MARKS[m]).join(", ")}`));
+    list.append(item);
   }
+  return list;
+}
+
+// One term of the tree: what it is to its parent, the text it was written as, the arithmetic with
+// its operands' values, its subtotal, its dice, then its own terms nested under it.
+function treeItem(node, source, role, depth) {
+  const term = node.node === "dice" ? node.notation : writtenText(node, source);
+  const value = outcomeText(node.value);
+  const item = element("li", { class: "term", "data-term": term, "data-value": value, "data-node": node.node });
+  if (role) item.dataset.role = role;
+  const line = element("span", { class: "term-line" });
+  if (role) line.append(element("span", { class: "term-role" }, `${role}: `));
+  line.append(element("code", {}, term));
+  const arithmetic = arithmeticText(node);
+  line.append(arithmetic && arithmetic !== value ? ` → ${arithmetic} = ` : " = ");
+  line.append(element("strong", { class: "subtotal" }, value));
+  item.append(line);
+  if (node.node === "dice") item.append(diceList(node));
+  const nested = depth < 64 ? parts(node).filter(([child]) => !quiet(child)) : [];
+  if (nested.length) {
+    const list = element("ul", { class: "roll-tree" });
+    for (const [child, childRole] of nested) list.append(treeItem(child, source, childRole, depth + 1));
+    item.append(list);
+  }
+  return item;
+}
+
+function rollTree(tree, source) {
+  return element("ul", { class: "roll-tree", "aria-label": "how the roll adds up: every term with its dice and subtotal" }, treeItem(tree, source, "", 0));
 }
 
 async function roll(row) {
@@ -574,7 +651,7 @@ async function roll(row) {
     }
     const card = element("article", { class: "roll-card" });
     card.append(element("h3", {}, `${json.expression} → ${outcomeText(json.result)}`));
-    renderDice(json.tree, card);
+    card.append(rollTree(json.tree, json.expression));
     // A seed is a 64-bit integer, past what a JavaScript number holds exactly: read its digits.
     const seed = /"seed":\s*(\d+)/.exec(text)?.[1] ?? "—";
     card.append(element("p", { class: "seed" }, `seed ${seed}; read as ${json.reading}`));

@@ -3,6 +3,8 @@
 // fragment is wiped. Everything shown comes from the server already redacted for this member: the
 // page hides nothing itself.
 
+import { element, objectFields, readObject, resolve, tagOf } from "/forms.js";
+
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const ROLE_NAMES = { gm: "game master", player: "player", observer: "observer" };
@@ -13,13 +15,6 @@ let characters = [];
 const entries = new Map(); // sequence -> entry: the log, deduplicated by sequence number
 let events = null;
 let last = 0; // the highest sequence shown
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
 
 function svgElement(tag, attributes = {}) {
   const node = document.createElementNS(SVG, tag);
@@ -118,6 +113,24 @@ async function start() {
 
 // ---- characters and their sheets ----
 
+// A sheet's value as the page shows it: a group of named values as a nested list of its own, a list
+// of plain values on one line, anything deeper than a few levels as JSON.
+function describe(value, depth) {
+  if (value === null || value === undefined) return "—";
+  if (typeof value !== "object") return String(value);
+  if (depth >= 4) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (!value.length) return "none";
+    if (value.every((v) => v === null || typeof v !== "object")) return value.map((v) => describe(v, depth + 1)).join(", ");
+    return element("ol", { class: "sheet-list" }, ...value.map((v) => element("li", {}, describe(v, depth + 1))));
+  }
+  const entries = Object.entries(value);
+  if (!entries.length) return "none";
+  const list = element("dl", { class: "sheet-group" });
+  for (const [name, inner] of entries) list.append(element("dt", {}, name.replaceAll("_", " ")), element("dd", {}, describe(inner, depth + 1)));
+  return list;
+}
+
 async function loadCharacters() {
   characters = await api("GET", campaignPath("/characters"));
   const area = $("characters");
@@ -130,7 +143,7 @@ async function loadCharacters() {
       const fields = typeof value === "object" && !Array.isArray(value) ? value : { [part]: value };
       for (const [name, field] of Object.entries(fields)) {
         list.append(element("dt", {}, `${part === "sheet" ? "" : "state: "}${name.replaceAll("_", " ")}`));
-        list.append(element("dd", {}, typeof field === "object" ? JSON.stringify(field) : String(field)));
+        list.append(element("dd", {}, describe(field, 0)));
       }
     }
     if (!list.children.length) list.append(element("dt", {}, "sheet"), element("dd", {}, "kept by the game master"));
@@ -150,38 +163,12 @@ async function loadCharacters() {
 }
 
 // ---- actions as forms generated from the rule set's JSON Schemas ----
+//
+// The action schema is a tagged union; the menu above picks the variant and forms.js draws its
+// fields (nested objects as fieldsets, lists of numbers or labels in one box each), shared with the
+// seed games' page.
 
-function resolve(schema, root) {
-  let node = schema;
-  for (let depth = 0; node && node.$ref && depth < 16; depth++) {
-    const name = node.$ref.split("/").pop();
-    node = (root.$defs || root.definitions || {})[name];
-  }
-  return node || {};
-}
-
-function variants(schema) {
-  return (schema.oneOf || schema.anyOf || [schema])
-    .map((variant) => resolve(variant, schema))
-    .filter((variant) => variant.properties && variant.properties.action);
-}
-
-function constantOf(property) {
-  if ("const" in property) return property.const;
-  if (Array.isArray(property.enum) && property.enum.length === 1) return property.enum[0];
-  return undefined;
-}
-
-function choicesOf(property, root) {
-  const node = resolve(property, root);
-  if (Array.isArray(node.enum)) return node.enum;
-  const options = node.oneOf || node.anyOf;
-  if (options) {
-    const values = options.map((o) => constantOf(resolve(o, root)));
-    if (values.every((v) => v !== undefined)) return values;
-  }
-  return null;
-}
+let actionParts = []; // the chosen variant's fields, read into the action when it is sent
 
 function currentCharacter() {
   return characters.find((c) => c.name === $("act-character").value);
@@ -193,11 +180,19 @@ function actionSchema() {
   return rule && rule.schemas ? rule.schemas.action : null;
 }
 
+function actionVariants(schema) {
+  const defs = schema.$defs || schema.definitions || {};
+  return (schema.oneOf || schema.anyOf || [schema])
+    .map((variant) => resolve(variant, defs))
+    .filter((variant) => tagOf(variant, defs));
+}
+
 function showActions() {
   const schema = actionSchema();
   const select = $("act-action");
   const chosen = select.value;
-  const names = schema ? variants(schema).map((v) => constantOf(v.properties.action)) : [];
+  const defs = schema ? schema.$defs || schema.definitions || {} : {};
+  const names = schema ? actionVariants(schema).map((v) => tagOf(v, defs).value) : [];
   select.replaceChildren(...names.map((name) => element("option", { value: name }, name)));
   if (names.includes(chosen)) select.value = chosen;
   showFields();
@@ -208,77 +203,23 @@ function showFields() {
   const fields = $("act-fields");
   fields.replaceChildren(element("legend", {}, "Inputs"));
   $("odds").replaceChildren();
+  actionParts = [];
   if (!schema) return;
-  const variant = variants(schema).find((v) => constantOf(v.properties.action) === $("act-action").value);
+  const defs = schema.$defs || schema.definitions || {};
+  const variant = actionVariants(schema).find((v) => tagOf(v, defs).value === $("act-action").value);
   if (!variant) return;
   const character = currentCharacter();
   const info = (rules.get(character.rule_set).actions || []).find((a) => a.name === $("act-action").value);
   $("act-summary").textContent = (info && info.summary) || variant.description || "";
   $("odds-button").hidden = !(info && info.rolls);
-  const required = new Set(variant.required || []);
-  for (const [name, raw] of Object.entries(variant.properties)) {
-    if (name === "action") continue;
-    const property = resolve(raw, schema);
-    const id = `field-${name}`;
-    const label = element("label", { for: id }, name.replaceAll("_", " ") + (required.has(name) ? " (required)" : ""));
-    const choices = choicesOf(raw, schema);
-    let input;
-    const types = [].concat(property.type || []);
-    if (choices) {
-      input = element("select", { id });
-      for (const choice of choices) input.append(element("option", { value: JSON.stringify(choice) }, String(choice)));
-      if ("default" in property) input.value = JSON.stringify(property.default);
-      input.dataset.kind = "json";
-    } else if (types.includes("integer") || types.includes("number")) {
-      input = element("input", { id, type: "number", inputmode: "numeric" });
-      for (const bound of ["minimum", "maximum"]) if (bound in property) input.setAttribute(bound.slice(0, 3), property[bound]);
-      input.value = "default" in property ? property.default : "";
-      input.dataset.kind = "number";
-    } else if (types.includes("boolean")) {
-      input = element("input", { id, type: "checkbox" });
-      input.checked = Boolean(property.default);
-      input.dataset.kind = "boolean";
-    } else if (types.includes("string")) {
-      input = element("input", { id, type: "text", autocomplete: "off" });
-      input.value = property.default || "";
-      input.dataset.kind = "string";
-    } else {
-      input = element("textarea", { id, rows: 2 });
-      input.value = "default" in property ? JSON.stringify(property.default) : "";
-      input.dataset.kind = "json";
-    }
-    input.dataset.name = name;
-    if (required.has(name)) input.setAttribute("aria-required", "true");
-    const wrapper = element("div", { class: "field" }, label, input);
-    const description = property.description || raw.description;
-    if (description) {
-      const hint = element("span", { class: "hint", id: `${id}-hint` }, description);
-      input.setAttribute("aria-describedby", hint.id);
-      wrapper.append(hint);
-    }
-    fields.append(wrapper);
-  }
+  // The form starts from the schema's defaults, never from its examples: a roll made at once is
+  // made with the inputs the rules take when none are given.
+  actionParts = objectFields(variant, {}, defs, () => $("odds").replaceChildren(), fields);
+  if (fields.children.length === 1) fields.append(element("p", { class: "note" }, "This action takes no inputs."));
 }
 
 function action() {
-  const value = { action: $("act-action").value };
-  for (const input of $("act-fields").querySelectorAll("[data-name]")) {
-    const name = input.dataset.name;
-    switch (input.dataset.kind) {
-      case "number":
-        if (input.value !== "") value[name] = Number(input.value);
-        break;
-      case "boolean":
-        value[name] = input.checked;
-        break;
-      case "string":
-        if (input.value !== "" || input.getAttribute("aria-required")) value[name] = input.value;
-        break;
-      default:
-        if (input.value !== "") value[name] = JSON.parse(input.value);
-    }
-  }
-  return value;
+  return readObject(actionParts);
 }
 
 $("act-character").addEventListener("change", showActions);
@@ -546,6 +487,12 @@ $("fairness-button").addEventListener("click", async () => {
   } catch (error) {
     area.replaceChildren(element("p", { class: "error" }, error.message));
   }
+});
+
+// An invite link opened in a tab already on this page changes only the fragment: load anew, so the
+// token is traded as on a first visit.
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).has("join")) location.reload();
 });
 
 join();

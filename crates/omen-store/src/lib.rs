@@ -52,6 +52,10 @@
 //! state. A full disk or a read-only file is an error ([`StoreError::DiskFull`],
 //! [`StoreError::ReadOnly`]) and changes nothing.
 //!
+//! On PostgreSQL each log entry's transaction also announces it (campaign and sequence number, on
+//! [`LOG_CHANNEL`], delivered on commit), and [`Store::listen`] follows those announcements from
+//! every process on the database: how several servers share one live log.
+//!
 //! # The log
 //!
 //! Every roll, action and change to a character is a [`LogEntry`], numbered per campaign. Each holds

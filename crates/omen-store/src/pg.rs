@@ -107,6 +107,22 @@ pub(crate) struct Manager {
     tls: Option<tokio_postgres_rustls::MakeRustlsConnect>,
 }
 
+impl Manager {
+    /// A connection outside the pool, named `application_name` for the server's views
+    /// (`pg_stat_activity`): the log listener's.
+    pub(crate) fn connect_as(
+        &self,
+        application_name: &str,
+    ) -> Result<postgres::Client, postgres::Error> {
+        let mut config = self.config.clone();
+        config.application_name(application_name);
+        match &self.tls {
+            Some(tls) => config.connect(tls.clone()),
+            None => config.connect(postgres::NoTls),
+        }
+    }
+}
+
 impl r2d2::ManageConnection for Manager {
     type Connection = Client;
     type Error = postgres::Error;
@@ -216,13 +232,9 @@ fn pool_size() -> u32 {
         .map_or(DEFAULT_POOL, |size| size.clamp(1, MAX_POOL))
 }
 
-/// Opens a pool on `url` and brings the schema up to date.
-///
-/// # Errors
-/// [`StoreError::CannotOpen`] when the URL does not parse or the server cannot be reached,
-/// [`StoreError::Foreign`] for a database that holds another program's tables,
-/// [`StoreError::NewerSchema`].
-pub(crate) fn open(url: &str) -> Result<Pool, StoreError> {
+/// How connections to `url` are opened (the pool's, and the log listener's of its own), and the
+/// TLS the URL asks for.
+pub(crate) fn manager(url: &str) -> Result<(Manager, crate::tls::Settings), StoreError> {
     let cannot_open = |message: String| StoreError::CannotOpen {
         path: redact(url).into(),
         message,
@@ -235,6 +247,21 @@ pub(crate) fn open(url: &str) -> Result<Pool, StoreError> {
         config,
         tls: crate::tls::connector(&tls).map_err(cannot_open)?,
     };
+    Ok((manager, tls))
+}
+
+/// Opens a pool on `url` and brings the schema up to date.
+///
+/// # Errors
+/// [`StoreError::CannotOpen`] when the URL does not parse or the server cannot be reached,
+/// [`StoreError::Foreign`] for a database that holds another program's tables,
+/// [`StoreError::NewerSchema`].
+pub(crate) fn open(url: &str) -> Result<Pool, StoreError> {
+    let cannot_open = |message: String| StoreError::CannotOpen {
+        path: redact(url).into(),
+        message,
+    };
+    let (manager, tls) = manager(url)?;
     // One connection at once, for its error: the pool would retry until its timeout and then
     // report only that it timed out.
     r2d2::ManageConnection::connect(&manager)

@@ -255,7 +255,7 @@ pub struct Store {
     /// Where the key file is (none in memory).
     key_path: Option<PathBuf>,
     /// How [`Store::listen`] connects to PostgreSQL: a connection of its own, outside the pool.
-    pub(crate) listen_config: Option<postgres::Config>,
+    pub(crate) listen_config: Option<Arc<crate::pg::Manager>>,
 }
 
 /// A `file:` URI that opens `path` as immutable: read without locks or a shared-memory file.
@@ -592,7 +592,9 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
-            listen_config: url.parse().ok(),
+            listen_config: crate::pg::manager(url)
+                .ok()
+                .map(|(manager, _)| Arc::new(manager)),
         })
     }
 

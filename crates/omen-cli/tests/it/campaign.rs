@@ -587,6 +587,31 @@ impl ScratchPostgres {
         let url = format!("{base}/{name}");
         Some(ScratchPostgres { admin, name, url })
     }
+
+    /// As [`ScratchPostgres::new`] for a test that is about PostgreSQL itself: without a server
+    /// it says so loudly (past the harness's capture) and, under `CI` or `OMEN_REQUIRE_POSTGRES=1`,
+    /// fails, as the store's conformance suite does.
+    pub fn required(test: &str) -> Option<ScratchPostgres> {
+        let scratch = ScratchPostgres::new(test);
+        if scratch.is_none() {
+            use std::io::Write;
+            let why = match std::env::var("OMEN_TEST_POSTGRES_URL") {
+                Ok(_) => "cannot connect to OMEN_TEST_POSTGRES_URL",
+                Err(_) => "OMEN_TEST_POSTGRES_URL is not set",
+            };
+            let _ = std::io::stderr().write_all(
+                format!("\nSKIPPED: {test} needs PostgreSQL ({why}); set OMEN_TEST_POSTGRES_URL or run .ci/run\n")
+                    .as_bytes(),
+            );
+            let required = std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+                || std::env::var("OMEN_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+            assert!(
+                !required,
+                "PostgreSQL is required here (CI or OMEN_REQUIRE_POSTGRES=1): {why}"
+            );
+        }
+        scratch
+    }
 }
 
 impl Drop for ScratchPostgres {

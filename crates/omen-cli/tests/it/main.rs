@@ -3,6 +3,7 @@
 mod actions;
 mod analyses;
 mod campaign;
+mod cluster;
 mod compare;
 mod defects;
 mod errors;

@@ -284,6 +284,19 @@ pub enum Modifier {
     },
     /// `sa`, `sd`: show the dice sorted (ascending, descending) in the transcript.
     Sort { descending: bool },
+    /// `m`, `m3`, `m>=4`: mark the kept dice that match (a set of at least `size` dice, 2 when
+    /// left out, showing one value that meets the point); `mt…` makes the result the number of sets.
+    Match {
+        total: bool,
+        size: Option<i64>,
+        point: Option<ComparePoint>,
+    },
+    /// `u`, `u=5`: roll a die again while its value is taken by an earlier die (and meets the point);
+    /// `uo…` rolls it again once.
+    Unique {
+        once: bool,
+        point: Option<ComparePoint>,
+    },
 }
 
 impl Modifier {

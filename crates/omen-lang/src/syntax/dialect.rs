@@ -76,6 +76,12 @@ pub enum Word {
     Advantage,
     /// Roll N more dice and drop the N highest before anything else (Dice Maiden's `disN`).
     Disadvantage,
+    /// Mark the dice in sets of matching values (Roll20's `m`); `total`: the result is the number of
+    /// sets (`mt`). A number after it is the smallest set, a compare point the values that may match.
+    Match { total: bool },
+    /// Roll a die again while its value is taken by an earlier die (rpg-dice-roller's `u`); `once`:
+    /// at most once (`uo`). A compare point after it limits the values that must be unique.
+    Unique { once: bool },
     /// A construct of the source that Omen cannot compute yet: refused with this explanation.
     Unsupported(&'static str),
 }
@@ -152,6 +158,8 @@ const OMEN_WORDS: &[(&str, Word)] = &[
     ("cf", Word::CriticalFailure),
     ("sa", Word::Sort { descending: false }),
     ("sd", Word::Sort { descending: true }),
+    ("mt", Word::Match { total: true }),
+    ("uo", Word::Unique { once: true }),
     ("kh", Word::KeepHighest),
     ("kl", Word::KeepLowest),
     ("km", Word::KeepMiddle),
@@ -163,10 +171,9 @@ const OMEN_WORDS: &[(&str, Word)] = &[
     ("d", Word::DropLowest),
     ("r", Word::RerollRecursive),
     ("f", Word::Failure),
+    ("m", Word::Match { total: false }),
+    ("u", Word::Unique { once: false }),
 ];
-
-const MATCHING: &str = "matching (`m`, `mt`) is not computed yet";
-const UNIQUE: &str = "unique rerolls (`u`, `uo`) are not computed yet";
 
 /// Omen's own notation, the default: whitespace ends a dice term, and every form another popular
 /// dialect reads differently gets a warning naming the other reading.
@@ -190,7 +197,8 @@ pub static OMEN: Dialect = Dialect {
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
-/// keeps and counts that member's dice, `cs`/`cf` mark criticals and `s`/`sa`/`sd` sort (display only).
+/// keeps and counts that member's dice, `cs`/`cf` mark criticals, `s`/`sa`/`sd` sort (display only),
+/// `m`/`mt` mark or count sets of matching dice.
 pub static ROLL20: Dialect = Dialect {
     name: "roll20",
     source: "Roll20 Dice Reference",
@@ -207,13 +215,13 @@ pub static ROLL20: Dialect = Dialect {
         ("cf", Word::CriticalFailure),
         ("sa", Word::Sort { descending: false }),
         ("sd", Word::Sort { descending: true }),
-        ("mt", Word::Unsupported(MATCHING)),
+        ("mt", Word::Match { total: true }),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
         ("r", Word::RerollRecursive),
         ("f", Word::Failure),
         ("s", Word::Sort { descending: false }),
-        ("m", Word::Unsupported(MATCHING)),
+        ("m", Word::Match { total: false }),
     ],
     inclusive_points: true,
     whitespace_ends_dice: false,
@@ -323,13 +331,13 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
         ("cf", Word::CriticalFailure),
         ("sa", Word::Sort { descending: false }),
         ("sd", Word::Sort { descending: true }),
-        ("uo", Word::Unsupported(UNIQUE)),
+        ("uo", Word::Unique { once: true }),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
         ("r", Word::RerollRecursive),
         ("f", Word::Failure),
         ("s", Word::Sort { descending: false }),
-        ("u", Word::Unsupported(UNIQUE)),
+        ("u", Word::Unique { once: false }),
     ],
     inclusive_points: false,
     whitespace_ends_dice: false,
@@ -480,10 +488,12 @@ mod tests {
 
     #[test]
     fn omen_words_match_the_lexer_keywords() {
-        for word in ["khk", "minmax", "dlro", "rrf", "d", "KHkl"] {
+        for word in [
+            "khk", "minmax", "dlro", "rrf", "d", "KHkl", "mt", "uo", "m", "u",
+        ] {
             assert!(OMEN.is_modifier_run(word), "{word}");
         }
-        for word in ["fire", "abs", "khx", "m"] {
+        for word in ["fire", "abs", "khx", "mx"] {
             assert!(!OMEN.is_modifier_run(word), "{word}");
         }
     }

@@ -922,8 +922,9 @@ impl<'s> Parser<'s> {
                 TokenKind::Comma => stray(
                     "unexpected-token",
                     "unexpected `,` outside a group, tuple or call".to_string(),
-                    "to list several rolls, make a group such as `{1d20, 1d20+5}` or a tuple such as \
-                     `(1d20, 1d20+5)`, or call a function such as `max(1d20, 1d20+5)`",
+                    "to roll several things side by side, make a tuple such as `(1d20, 1d20+5)`; to \
+                     keep or count among them, a group with a modifier such as `{1d20, 1d20+5}kh1` (a \
+                     group alone adds them up), or a call such as `max(1d20, 1d20+5)`",
                 ),
                 TokenKind::Semicolon => stray(
                     "unexpected-semicolon",
@@ -3276,6 +3277,27 @@ impl<'s> Parser<'s> {
                 Some(Modifier::Critical { failure, point })
             }
             Word::Sort { descending } => Some(Modifier::Sort { descending }),
+            Word::Match { total } => {
+                let token = self.peek();
+                let size =
+                    if token.kind == TokenKind::Number && token.span.start == keyword_span.end {
+                        self.bump();
+                        Some(self.int_value(token.span, false, token.span)?)
+                    } else {
+                        None
+                    };
+                // After the size only an operator starts a point (`mt3>=4`); a bare number is the size.
+                let point = if compare_op(self.peek().kind).is_some() {
+                    self.optional_point(keyword_span, "matches the dice")?
+                } else {
+                    None
+                };
+                Some(Modifier::Match { total, size, point })
+            }
+            Word::Unique { once } => {
+                let point = self.optional_point(keyword_span, "rerolls the taken dice")?;
+                Some(Modifier::Unique { once, point })
+            }
             Word::DisplayOnly(takes_point) => {
                 if takes_point {
                     let _ = self.parse_point(false);
@@ -3295,6 +3317,24 @@ impl<'s> Parser<'s> {
                 let _ = self.parse_point(false);
                 None
             }
+        }
+    }
+
+    /// A compare point that may follow `keyword` (`u=5`, `m>=4`): `Some(None)` when there is none,
+    /// `None` when one was started but is not valid.
+    fn optional_point(&mut self, keyword: Span, what: &str) -> Option<Option<ComparePoint>> {
+        match self.parse_point(false) {
+            Point::Present(point) => {
+                self.warn_point(
+                    point.op,
+                    Some(&point.value),
+                    Span::new(keyword.end, keyword.end),
+                    what,
+                );
+                Some(Some(point))
+            }
+            Point::Absent => Some(None),
+            Point::Invalid => None,
         }
     }
 

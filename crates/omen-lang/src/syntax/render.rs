@@ -389,6 +389,21 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                 }
             }
             Modifier::Sort { descending } => out.push_str(if *descending { "sd" } else { "sa" }),
+            Modifier::Match { total, size, point } => {
+                out.push_str(if *total { "mt" } else { "m" });
+                if let Some(size) = size {
+                    let _ = write!(out, "{size}");
+                }
+                if let Some(p) = point {
+                    compare_point(out, p);
+                }
+            }
+            Modifier::Unique { once, point } => {
+                out.push_str(if *once { "uo" } else { "u" });
+                if let Some(p) = point {
+                    compare_point(out, p);
+                }
+            }
         }
     }
 }

@@ -238,6 +238,17 @@ fn show_modifier(modifier: &Modifier) -> String {
         }
         Modifier::Success(point) => format!("success{}", show_point(point)),
         Modifier::Failure(point) => format!("failure{}", show_point(point)),
+        Modifier::Match { total, size, point } => format!(
+            "{}{}{}",
+            if *total { "matchtotal" } else { "match" },
+            size.map_or(String::new(), |n| n.to_string()),
+            point.as_ref().map_or(String::new(), show_point)
+        ),
+        Modifier::Unique { once, point } => format!(
+            "{}{}",
+            if *once { "uniqueonce" } else { "unique" },
+            point.as_ref().map_or(String::new(), show_point)
+        ),
     }
 }
 

@@ -20,14 +20,13 @@ fn modifier() -> impl Strategy<Value = String> {
             "kh", "kl", "k", "d", "dh", "dl", "r", "ro", "rr", "r<", "r<=", "ro<", "!", "!>",
             "!>=", "!!", ">", "<", ">=", "<=", "=", "f", "f<", "min", "max", "cs>", "x", "!p",
             "!!p", "!p>", "cs", "cf", "cf<", "cf-", "cf=", "cs-", "sa", "sd", "even", "sf<", "k>",
-            "p",
+            "p", "m", "mt", "m>", "mt>=", "u", "uo", "u=", "uo<",
         ]),
         n,
     )
         .prop_map(|(word, n)| match word {
-            "!" | "!!" | "x" | "!p" | "!!p" | "cs" | "cf" | "sa" | "sd" | "even" => {
-                word.to_string()
-            }
+            "!" | "!!" | "x" | "!p" | "!!p" | "cs" | "cf" | "sa" | "sd" | "even" | "m" | "u"
+            | "uo" => word.to_string(),
             _ => format!("{word}{n}"),
         })
 }
@@ -142,6 +141,10 @@ fn readings_of_the_issues_examples() {
         ("avrae", "1d20 // 2", "(1d20) / 2"),
         ("dice-maiden", "6d10 t7 ! to hit", "6d10>=7"),
         ("dice-maiden", "1+2*3", "(1 + 2) * 3"),
+        ("roll20", "4d6mt3>3", "4d6mt3>=3"),
+        ("roll20", "3d6m", "3d6m"),
+        ("rpg-dice-roller", "4d6u<3", "4d6u<3"),
+        ("rpg-dice-roller", "2d10uo", "2d10uo"),
     ];
     for (dialect, source, want) in cases {
         let dialect = Dialect::named(dialect).expect("a dialect");

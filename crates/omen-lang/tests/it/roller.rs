@@ -69,6 +69,11 @@ fn roller_agrees_with_exact_engine() {
         "5d6km3",
         "4d6kh3dh1",
         "5d6dl1dh2>=3",
+        "6d6mt",
+        "5d4mt3>=2kh4",
+        "5d6ukh3",
+        "4d6uo=5",
+        "7d6u",
     ]
     .iter()
     .enumerate()

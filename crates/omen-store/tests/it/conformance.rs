@@ -66,7 +66,7 @@ pub fn fresh_schema(url: &str) -> String {
 }
 
 /// Says loudly that PostgreSQL is not tested, past the harness's capture of `eprintln!`.
-fn skipped(why: &str) {
+pub fn skipped(why: &str) {
     let message = format!(
         "\nSKIPPED: PostgreSQL backend not tested ({why}); set OMEN_TEST_POSTGRES_URL or run .ci/run\n"
     );
@@ -80,9 +80,42 @@ fn skipped(why: &str) {
 }
 
 /// A database that drops itself.
-struct ScratchDatabase {
+pub struct ScratchDatabase {
     admin: String,
     name: String,
+    /// The URL that uses it.
+    pub url: String,
+}
+
+impl ScratchDatabase {
+    /// A database of its own for the test `tag` on the server of `OMEN_TEST_POSTGRES_URL`; `None`
+    /// (said loudly, and a failure under CI) when there is none.
+    pub fn new(tag: &str) -> Option<ScratchDatabase> {
+        let Ok(admin) = std::env::var("OMEN_TEST_POSTGRES_URL") else {
+            skipped("OMEN_TEST_POSTGRES_URL is not set");
+            return None;
+        };
+        let mut client = match postgres::Client::connect(&admin, postgres::NoTls) {
+            Ok(client) => client,
+            Err(error) => {
+                skipped(&format!(
+                    "cannot connect to OMEN_TEST_POSTGRES_URL: {error}"
+                ));
+                return None;
+            }
+        };
+        let name = format!("omen_{tag}_{}", std::process::id());
+        client
+            .batch_execute(&format!(
+                "CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8'"
+            ))
+            .unwrap();
+        Some(ScratchDatabase {
+            url: with_database(&admin, &name),
+            admin,
+            name,
+        })
+    }
 }
 
 impl Drop for ScratchDatabase {
@@ -114,9 +147,11 @@ fn the_store_conforms_on_postgres() {
             return;
         }
     };
+    let name = format!("omen_conformance_{}", std::process::id());
     let scratch = ScratchDatabase {
         admin: admin.clone(),
-        name: format!("omen_conformance_{}", std::process::id()),
+        url: with_database(&admin, &name),
+        name,
     };
     client
         .batch_execute(&format!(

@@ -8,7 +8,7 @@ use omen_core::Limits;
 use omen_store::{Dice, LogFilter, Store};
 use serde_json::json;
 
-use crate::{CAMPAIGN, HERO, file_store, luck_roll};
+use crate::{CAMPAIGN, HERO, file_store, luck_roll, prepare};
 
 const DB: &str = "OMEN_STORE_TEST_DB";
 const WRITER: &str = "OMEN_STORE_TEST_WRITER";
@@ -51,12 +51,12 @@ fn child_writer() {
     let writer: usize = std::env::var(WRITER).unwrap().parse().unwrap();
     let mut store = Store::open(&path).unwrap();
     for index in 0..ACTIONS {
-        let action = if index % 2 == 0 {
+        let action = if index.is_multiple_of(2) {
             json!({ "action": "add-modifier", "source": format!("writer {writer} action {index}"), "value": 0 })
         } else {
             luck_roll(0)
         };
-        let dice = if index % 2 == 0 {
+        let dice = if index.is_multiple_of(2) {
             Dice::Given(vec![])
         } else {
             Dice::Derived
@@ -189,4 +189,247 @@ fn a_killed_writer_leaves_the_last_state_intact() {
     assert_eq!(entry.sequence, entries.len() as u64 + 1);
     assert_eq!(entry.state_before.as_ref(), Some(&state));
     assert!(store.verify(CAMPAIGN).unwrap().is_ok());
+}
+
+// -------------------------------------------------------------------------------------------------
+// Many writer processes killed with SIGKILL over and over, on both engines.
+
+const TARGET: &str = "OMEN_STORE_TEST_TARGET";
+const KEY: &str = "OMEN_STORE_TEST_KEY";
+
+/// The campaigns the killed writers share: `Tak` (everyone acts on its one character, Ayla) and
+/// these, each with a character `Hero`, which the writers spread over.
+const OTHERS: &[&str] = &["North", "South", "East", "West"];
+/// Writer processes alive at once.
+const LIVE_WRITERS: usize = 4;
+/// How long the load runs: a few seconds, the kills every [`KILL_EVERY`].
+const LOAD: Duration = Duration::from_secs(2);
+const KILL_EVERY: Duration = Duration::from_millis(100);
+
+/// Opens the database a parent named: a SQLite file or a `postgres://` URL.
+fn open_target(target: &str, key: &Path) -> Store {
+    if target.starts_with("postgres") {
+        Store::open_postgres(target, key).unwrap()
+    } else {
+        Store::open_with_key(Path::new(target), key).unwrap()
+    }
+}
+
+/// One writer: actions until it is killed (or, should its parent be gone, for 60 s), alternating
+/// Ayla of `Tak` and the hero of another campaign; one action in four adds a modifier named after
+/// the writer and the action (few, so the states stay small and the checks quick), the others are
+/// derived rolls. Each action is acknowledged on stdout once `act` returned,
+/// with the entry's campaign, sequence number, hash and modifier: what a client would have been
+/// told.
+#[test]
+#[ignore = "run by killed_writers_of_many_processes_lose_no_acknowledged_action"]
+fn child_acknowledging_writer() {
+    use std::io::Write;
+    let (Ok(target), Some(key)) = (std::env::var(TARGET), env_path(KEY)) else {
+        return;
+    };
+    let writer: usize = std::env::var(WRITER).unwrap().parse().unwrap();
+    let mut store = open_target(&target, &key);
+    let start = Instant::now();
+    let mut index = 0usize;
+    while start.elapsed() < Duration::from_secs(60) {
+        let (campaign, character) = if index.is_multiple_of(2) {
+            (CAMPAIGN, HERO)
+        } else {
+            (OTHERS[(writer + index / 2) % OTHERS.len()], "Hero")
+        };
+        let source = format!("writer {writer} of {} action {index}", std::process::id());
+        let (action, dice) = if index.is_multiple_of(4) {
+            (
+                json!({ "action": "add-modifier", "source": source, "value": 0 }),
+                Dice::Given(vec![]),
+            )
+        } else {
+            (luck_roll(0), Dice::Derived)
+        };
+        let entry = store
+            .act(campaign, character, &action, dice, &Limits::default())
+            .unwrap();
+        let modifier = if index.is_multiple_of(4) {
+            source.as_str()
+        } else {
+            "-"
+        };
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "ack\t{campaign}\t{}\t{}\t{modifier}",
+            entry.sequence, entry.hash
+        )
+        .unwrap();
+        out.flush().unwrap();
+        index += 1;
+    }
+}
+
+/// An action a writer was told was done.
+#[derive(Debug)]
+struct Acknowledged {
+    campaign: String,
+    sequence: u64,
+    hash: String,
+    modifier: Option<String>,
+}
+
+/// A running writer and the thread that gathers its acknowledgements.
+struct Writer {
+    child: Child,
+    reader: std::thread::JoinHandle<Vec<Acknowledged>>,
+}
+
+fn start_writer(target: &str, key: &Path, writer: usize) -> Writer {
+    use std::io::BufRead;
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args([
+            "--exact",
+            "processes::child_acknowledging_writer",
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env(TARGET, target)
+        .env(KEY, key)
+        .env(WRITER, writer.to_string())
+        // A couple of connections per process: they wait on the campaign's lock anyway.
+        .env("OMEN_DB_POOL", "2")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = command.spawn().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .filter_map(|line| {
+                let fields: Vec<&str> = line.strip_prefix("ack\t")?.split('\t').collect();
+                // A line cut by the kill is not an acknowledgement.
+                let [campaign, sequence, hash, modifier] = fields[..] else {
+                    return None;
+                };
+                Some(Acknowledged {
+                    campaign: campaign.to_string(),
+                    sequence: sequence.parse().ok()?,
+                    hash: hash.to_string(),
+                    modifier: (modifier != "-").then(|| modifier.to_string()),
+                })
+            })
+            .collect()
+    });
+    Writer { child, reader }
+}
+
+/// Kills `writer` with SIGKILL, wherever it is; what it had acknowledged.
+fn kill(mut writer: Writer) -> Vec<Acknowledged> {
+    writer.child.kill().unwrap();
+    writer.child.wait().unwrap();
+    writer.reader.join().unwrap()
+}
+
+/// Writers at work on `target` for [`LOAD`], one killed every [`KILL_EVERY`] and replaced; then
+/// every acknowledged action must be in the log, each campaign's numbers must run without a gap,
+/// the chain and signatures verify, and each character's state is what the replay of its entries
+/// gives, with every acknowledged modifier in it.
+fn killed_writers_lose_nothing(target: &str, key: &Path) {
+    let mut store = open_target(target, key);
+    prepare(&mut store);
+    for campaign in OTHERS {
+        store.create_campaign(campaign).unwrap();
+        store
+            .create_character(campaign, "Hero", "luck", &crate::halfling())
+            .unwrap();
+    }
+    drop(store);
+    let mut next_writer = 0;
+    let mut writers: Vec<Writer> = (0..LIVE_WRITERS)
+        .map(|_| {
+            next_writer += 1;
+            start_writer(target, key, next_writer)
+        })
+        .collect();
+    let mut acknowledged = Vec::new();
+    let mut kills = 0;
+    let start = Instant::now();
+    while start.elapsed() < LOAD {
+        std::thread::sleep(KILL_EVERY);
+        let victim = writers.remove(kills % writers.len());
+        acknowledged.extend(kill(victim));
+        kills += 1;
+        next_writer += 1;
+        writers.push(start_writer(target, key, next_writer));
+    }
+    for writer in writers {
+        acknowledged.extend(kill(writer));
+    }
+    assert!(
+        acknowledged.len() >= 10,
+        "the writers got little done ({} actions, {kills} kills): the test shows nothing",
+        acknowledged.len()
+    );
+
+    let store = open_target(target, key);
+    for campaign in std::iter::once(&CAMPAIGN).chain(OTHERS) {
+        let filter = LogFilter {
+            campaign: Some(campaign.to_string()),
+            ..LogFilter::default()
+        };
+        let entries = store.log(&filter).unwrap();
+        let numbers: Vec<u64> = entries.iter().map(|entry| entry.sequence).collect();
+        assert_eq!(
+            numbers,
+            (1..=entries.len() as u64).collect::<Vec<_>>(),
+            "{campaign}: the numbers run without a gap"
+        );
+        for ack in acknowledged.iter().filter(|ack| ack.campaign == *campaign) {
+            let logged = entries
+                .get(ack.sequence as usize - 1)
+                .unwrap_or_else(|| panic!("acknowledged {ack:?} is lost"));
+            assert_eq!(logged.hash, ack.hash, "acknowledged {ack:?} was replaced");
+        }
+        let report = store.verify(campaign).unwrap();
+        assert!(report.is_ok(), "{campaign}: {:?}", report.problems);
+        let replay = store.replay(campaign, &Limits::default()).unwrap();
+        assert!(replay.is_ok(), "{campaign}: {:?}", replay.problems);
+        let character = if *campaign == CAMPAIGN { HERO } else { "Hero" };
+        let state = store.character(campaign, character).unwrap().state;
+        let last = entries
+            .iter()
+            .rev()
+            .find(|entry| entry.character.as_deref() == Some(character))
+            .unwrap();
+        assert_eq!(last.state_after.as_ref(), Some(&state), "{campaign}");
+        let sources: Vec<&str> = state["intrinsic"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|modifier| modifier["source"].as_str())
+            .collect();
+        for ack in acknowledged.iter().filter(|ack| ack.campaign == *campaign) {
+            if let Some(modifier) = &ack.modifier {
+                assert!(sources.contains(&modifier.as_str()), "{modifier} is lost");
+            }
+        }
+    }
+}
+
+#[test]
+fn killed_writers_of_many_processes_lose_no_acknowledged_action_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("omen.db");
+    killed_writers_lose_nothing(&path.display().to_string(), &dir.path().join("omen.key"));
+}
+
+#[test]
+fn killed_writers_of_many_processes_lose_no_acknowledged_action_on_postgres() {
+    let Some(scratch) = crate::conformance::ScratchDatabase::new("killed_writers") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    killed_writers_lose_nothing(&scratch.url, &dir.path().join("omen.key"));
 }
