@@ -1001,8 +1001,9 @@ impl Checker<'_> {
             && node.after.is_empty()
             && node.explosion.is_none()
             && node.success.is_none()
+            && node.unique.is_none()
         {
-            // No step, explosion or success point: nothing about the faces to check.
+            // No step, explosion, success point or uniqueness: nothing about the faces to check.
             return Some(());
         }
         let compounds = matches!(node.explosion, Some((true, _)));
