@@ -110,7 +110,7 @@ fn pause(duration: Duration, stop: &AtomicBool) -> bool {
 }
 
 /// The listener's life: connect, listen, deliver, and on any failure wait and start over.
-fn follow(config: &crate::pg::Manager, stop: &AtomicBool, mut deliver: impl FnMut(LogSignal)) {
+fn follow(config: &crate::pg::Connector, stop: &AtomicBool, mut deliver: impl FnMut(LogSignal)) {
     let mut backoff = FIRST_BACKOFF;
     while !stop.load(Ordering::Relaxed) {
         let error = match connect(config) {
@@ -136,9 +136,9 @@ fn follow(config: &crate::pg::Manager, stop: &AtomicBool, mut deliver: impl FnMu
 /// The listener's `application_name`, so an operator can tell its connection from the pool's.
 pub const LISTENER_NAME: &str = "omen-listen";
 
-fn connect(config: &crate::pg::Manager) -> Result<postgres::Client, String> {
+fn connect(config: &crate::pg::Connector) -> Result<postgres::Client, String> {
     let mut client = config
-        .connect_as(LISTENER_NAME)
+        .connect(Some(LISTENER_NAME))
         .map_err(|error| format!("cannot connect to PostgreSQL: {error}"))?;
     client
         .batch_execute(&format!("LISTEN {LOG_CHANNEL}"))

@@ -103,19 +103,27 @@ impl<'a> Transaction<'a> {
 /// Opens the pool's connections (over TLS when the URL asks for it, see [`crate::tls`]) and tells
 /// a broken one.
 pub(crate) struct Manager {
+    connector: Connector,
+}
+
+/// How to connect to one database: its settings and its TLS. The log's listener connects with it
+/// too.
+#[derive(Clone)]
+pub(crate) struct Connector {
     config: postgres::Config,
     tls: Option<tokio_postgres_rustls::MakeRustlsConnect>,
 }
 
-impl Manager {
-    /// A connection outside the pool, named `application_name` for the server's views
-    /// (`pg_stat_activity`): the log listener's.
-    pub(crate) fn connect_as(
+impl Connector {
+    /// A new connection, named `application_name` when given.
+    pub(crate) fn connect(
         &self,
-        application_name: &str,
+        application_name: Option<&str>,
     ) -> Result<postgres::Client, postgres::Error> {
         let mut config = self.config.clone();
-        config.application_name(application_name);
+        if let Some(name) = application_name {
+            config.application_name(name);
+        }
         match &self.tls {
             Some(tls) => config.connect(tls.clone()),
             None => config.connect(postgres::NoTls),
@@ -128,12 +136,8 @@ impl r2d2::ManageConnection for Manager {
     type Error = postgres::Error;
 
     fn connect(&self) -> Result<Client, postgres::Error> {
-        let client = match &self.tls {
-            Some(tls) => self.config.connect(tls.clone())?,
-            None => self.config.connect(postgres::NoTls)?,
-        };
         Ok(Client {
-            client,
+            client: self.connector.connect(None)?,
             statements: HashMap::new(),
         })
     }
@@ -232,9 +236,13 @@ fn pool_size() -> u32 {
         .map_or(DEFAULT_POOL, |size| size.clamp(1, MAX_POOL))
 }
 
-/// How connections to `url` are opened (the pool's, and the log listener's of its own), and the
-/// TLS the URL asks for.
-pub(crate) fn manager(url: &str) -> Result<(Manager, crate::tls::Settings), StoreError> {
+/// Opens a pool on `url` and brings the schema up to date.
+///
+/// # Errors
+/// [`StoreError::CannotOpen`] when the URL does not parse or the server cannot be reached,
+/// [`StoreError::Foreign`] for a database that holds another program's tables,
+/// [`StoreError::NewerSchema`].
+pub(crate) fn open(url: &str) -> Result<(Pool, Connector), StoreError> {
     let cannot_open = |message: String| StoreError::CannotOpen {
         path: redact(url).into(),
         message,
@@ -243,25 +251,13 @@ pub(crate) fn manager(url: &str) -> Result<(Manager, crate::tls::Settings), Stor
     let config: postgres::Config = client_url
         .parse()
         .map_err(|error| cannot_open(format!("the URL does not parse ({error})")))?;
-    let manager = Manager {
+    let connector = Connector {
         config,
         tls: crate::tls::connector(&tls).map_err(cannot_open)?,
     };
-    Ok((manager, tls))
-}
-
-/// Opens a pool on `url` and brings the schema up to date.
-///
-/// # Errors
-/// [`StoreError::CannotOpen`] when the URL does not parse or the server cannot be reached,
-/// [`StoreError::Foreign`] for a database that holds another program's tables,
-/// [`StoreError::NewerSchema`].
-pub(crate) fn open(url: &str) -> Result<Pool, StoreError> {
-    let cannot_open = |message: String| StoreError::CannotOpen {
-        path: redact(url).into(),
-        message,
+    let manager = Manager {
+        connector: connector.clone(),
     };
-    let (manager, tls) = manager(url)?;
     // One connection at once, for its error: the pool would retry until its timeout and then
     // report only that it timed out.
     r2d2::ManageConnection::connect(&manager)
@@ -274,7 +270,7 @@ pub(crate) fn open(url: &str) -> Result<Pool, StoreError> {
         .build(manager)
         .map_err(|error| cannot_open(error.to_string()))?;
     migrate(&pool, url)?;
-    Ok(pool)
+    Ok((pool, connector))
 }
 
 /// What a failed connection says, with a hint when TLS was what failed.

@@ -255,7 +255,7 @@ pub struct Store {
     /// Where the key file is (none in memory).
     key_path: Option<PathBuf>,
     /// How [`Store::listen`] connects to PostgreSQL: a connection of its own, outside the pool.
-    pub(crate) listen_config: Option<Arc<crate::pg::Manager>>,
+    pub(crate) listen_config: Option<crate::pg::Connector>,
 }
 
 /// A `file:` URI that opens `path` as immutable: read without locks or a shared-memory file.
@@ -584,7 +584,7 @@ impl Store {
     /// [`StoreError::Foreign`] for a database that holds another program's tables,
     /// [`StoreError::NewerSchema`].
     pub fn open_postgres(url: &str, key_path: &Path) -> Result<Store, StoreError> {
-        let pool = crate::pg::open(url)?;
+        let (pool, connector) = crate::pg::open(url)?;
         Ok(Store {
             backend: Backend::Postgres(pool),
             write_gate: Arc::default(),
@@ -592,9 +592,7 @@ impl Store {
             before_commit: None,
             key: None,
             key_path: Some(key_path.to_path_buf()),
-            listen_config: crate::pg::manager(url)
-                .ok()
-                .map(|(manager, _)| Arc::new(manager)),
+            listen_config: Some(connector),
         })
     }
 

@@ -425,7 +425,7 @@ mod tests {
                 .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
                 .unwrap();
         }
-        let pool = crate::pg::open(&format!("{url}&{options}"))?;
+        let (pool, _) = crate::pg::open(&format!("{url}&{options}"))?;
         let mut client = crate::pg::connection(&pool)?;
         let conn = crate::db::Conn::Postgres(std::cell::RefCell::new(
             crate::pg::Transaction::begin(&mut client, true)?,
