@@ -125,6 +125,15 @@ impl ServeArgs {
     }
 }
 
+/// Writes a line to stdout, ignoring a closed stdout: a server whose log pipe went away keeps
+/// serving its tables (`println!` would panic on the broken pipe).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Serves until SIGINT or SIGTERM; `Ok(false)` when the database cannot be opened or the address
 /// bound.
 pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
@@ -162,14 +171,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
             }
         };
         let address = listener.local_addr()?;
-        println!("omen serve: listening on http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
-        println!("database: {database}");
-        println!(
+        say!("omen serve: listening on http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
+        say!("database: {database}");
+        say!(
             "the table: http://{address}/table#join=TOKEN with an invite's token (the part after # never reaches the server)"
         );
         if empty {
             let db = &database;
-            println!(
+            say!(
                 "no campaigns yet; create one and its game master's invite with\n  \
                  omen campaign new NAME --db {db}\n  \
                  omen campaign invite NAME --role gm --db {db}\n\
@@ -179,7 +188,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
         }
         let state = omen_server::AppState::new(store, args.config());
         omen_server::serve(listener, state, omen_server::shutdown_signal()).await?;
-        println!("omen serve: stopped");
+        say!("omen serve: stopped");
         Ok(true)
     })
 }

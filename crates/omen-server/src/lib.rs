@@ -57,6 +57,7 @@ mod session;
 mod work;
 
 use std::future::Future;
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
@@ -241,7 +242,9 @@ fn listen(store: &Store, notices: broadcast::Sender<Notice>) -> Option<omen_stor
             },
             omen_store::LogSignal::Interrupted { error, retry_in } => {
                 // Said where `omen serve` says everything: the operator should know.
-                eprintln!(
+                // A closed stderr must not take the listener down with a panic.
+                let _ = writeln!(
+                    std::io::stderr(),
                     "warning: the live log misses other servers' entries until it reconnects (in {retry_in:?}): {error}"
                 );
                 return;
@@ -253,7 +256,10 @@ fn listen(store: &Store, notices: broadcast::Sender<Notice>) -> Option<omen_stor
     match listening {
         Ok(listener) => listener,
         Err(error) => {
-            eprintln!("warning: the live log will miss other servers' entries: {error}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "warning: the live log will miss other servers' entries: {error}"
+            );
             None
         }
     }

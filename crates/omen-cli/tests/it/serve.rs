@@ -93,6 +93,56 @@ fn serve_fresh(db: &str, key: &std::path::Path) {
     assert_eq!(verified.code, 0, "{}", verified.stderr);
 }
 
+/// A server whose stdout reader went away (a log pipe closed, a terminal gone) keeps serving and
+/// still stops cleanly: its next line to stdout must not panic on the broken pipe.
+#[cfg(unix)]
+#[test]
+fn serve_keeps_serving_and_stops_cleanly_when_its_stdout_is_closed() {
+    let dir = scratch_dir("serve_closed_stdout");
+    let db = dir.join("closed.db");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .arg("--key")
+        .arg(dir.join("closed.db.key"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(server.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_string();
+    drop(stdout);
+    let answer = request(
+        &address,
+        "POST",
+        "/api/v1/prob",
+        r#"{"expressions":["2d6"]}"#,
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server.wait().unwrap();
+    let mut stderr = String::new();
+    server
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(exit.success(), "{exit:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 /// Sends one request; `None` once the server is gone.
 fn try_request(address: &str, method: &str, path: &str, token: &str, body: &str) -> Option<String> {
     let mut stream = TcpStream::connect(address).ok()?;
