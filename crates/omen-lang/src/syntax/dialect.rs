@@ -143,6 +143,10 @@ pub struct Dialect {
     /// Whether a parenthesised list with modifiers glued on is a set kept or counted like a group
     /// (Avrae's `(1d4 + 1, 3, 2d6kl1)kh1`).
     pub paren_sets: bool,
+    /// Whether `<>` after a modifier is a not-equal compare point (`2d6!<>4`, `4d6r<>3`), as
+    /// rpg-dice-roller documents; Omen takes it too so that such points have a spelling. Straight after
+    /// dice `<>` stays an error in every dialect: there `3d6<>10` may mean the total.
+    pub not_equal_points: bool,
 }
 
 impl Default for &'static Dialect {
@@ -194,6 +198,7 @@ pub static OMEN: Dialect = Dialect {
     left_to_right: false,
     keeps_fractions: false,
     paren_sets: false,
+    not_equal_points: true,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -236,6 +241,7 @@ pub static ROLL20: Dialect = Dialect {
     left_to_right: false,
     keeps_fractions: true,
     paren_sets: false,
+    not_equal_points: false,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -277,6 +283,7 @@ pub static FOUNDRY: Dialect = Dialect {
     left_to_right: false,
     keeps_fractions: true,
     paren_sets: false,
+    not_equal_points: false,
 };
 
 /// Avrae's d20 notation: `//` divides rounding down, `e` explodes, `mi`/`ma` clamp, `p` drops,
@@ -311,6 +318,7 @@ pub static AVRAE: Dialect = Dialect {
     left_to_right: false,
     keeps_fractions: true,
     paren_sets: true,
+    not_equal_points: false,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -352,6 +360,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     left_to_right: false,
     keeps_fractions: true,
     paren_sets: false,
+    not_equal_points: true,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -390,6 +399,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     left_to_right: true,
     keeps_fractions: false,
     paren_sets: false,
+    not_equal_points: false,
 };
 
 /// Every dialect, the default first.

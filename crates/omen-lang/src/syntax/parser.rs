@@ -2968,7 +2968,9 @@ impl<'s> Parser<'s> {
         if self.dialect.whitespace_ends_dice && token.span.start != self.prev_end {
             return Point::Absent;
         }
-        if let Some(op) = compare_op(token.kind) {
+        let not_equal =
+            (token.kind == TokenKind::Ne && self.dialect.not_equal_points).then_some(CompareOp::Ne);
+        if let Some(op) = compare_op(token.kind).or(not_equal) {
             self.bump();
             let op = self.point_op(op, token.span, "");
             return match self.parse_point_value(token, None) {

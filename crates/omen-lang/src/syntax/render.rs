@@ -415,7 +415,12 @@ fn point_name(m: &Modifier) -> bool {
 }
 
 fn compare_point(out: &mut String, point: &ComparePoint) {
-    out.push_str(compare_symbol(point.op));
+    // `<>`, not `!=`: after `!` the latter would read as `!!` then `=`.
+    let symbol = match point.op {
+        CompareOp::Ne => "<>",
+        op => compare_symbol(op),
+    };
+    out.push_str(symbol);
     match &point.value {
         PointValue::Int(n) => {
             let _ = write!(out, "{n}");

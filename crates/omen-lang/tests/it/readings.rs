@@ -20,7 +20,7 @@ fn modifier() -> impl Strategy<Value = String> {
             "kh", "kl", "k", "d", "dh", "dl", "r", "ro", "rr", "r<", "r<=", "ro<", "!", "!>",
             "!>=", "!!", ">", "<", ">=", "<=", "=", "f", "f<", "min", "max", "cs>", "x", "!p",
             "!!p", "!p>", "cs", "cf", "cf<", "cf-", "cf=", "cs-", "sa", "sd", "even", "sf<", "k>",
-            "p", "m", "mt", "m>", "mt>=", "u", "uo", "u=", "uo<",
+            "p", "m", "mt", "m>", "mt>=", "u", "uo", "u=", "uo<", "!<>", "ro<>", "cs<>", "u<>",
         ]),
         n,
     )
@@ -277,4 +277,27 @@ fn an_unreachable_point_without_a_comparison_names_the_point() {
     let help = warning.help.as_deref().expect("a hint");
     assert!(!help.contains("``"), "{help}");
     assert!(help.contains("`cf-1` is read as the point `=-1`"), "{help}");
+}
+
+/// A not-equal point after a modifier reads as `<>` (after `!`, `!=` would read as `!!` then `=`) and
+/// that reading parses back to itself in Omen's notation; straight after dice `<>` stays an error.
+#[test]
+fn not_equal_points_round_trip() {
+    use omen_lang::syntax::dialect::{FOUNDRY, RPG_DICE_ROLLER};
+    for (source, expected) in [
+        ("2d6!<>4", "2d6!<>4"),
+        ("2d6!!<>4", "2d6!!<>4"),
+        ("4d6ro<>3", "4d6ro<>3"),
+        ("5d6cs<>6", "5d6cs<>6"),
+        ("4d6u<>5", "4d6u<>5"),
+    ] {
+        let (read, _) = reading(source, &RPG_DICE_ROLLER).expect(source);
+        assert_eq!(read, expected, "{source}");
+        let (again, _) = reading(&read, &OMEN).expect(&read);
+        assert_eq!(again, read, "{source}");
+    }
+    // Only where the source documents it, and never straight after dice.
+    assert!(reading("2d6!<>4", &FOUNDRY).is_none());
+    assert!(reading("3d6<>10", &RPG_DICE_ROLLER).is_none());
+    assert!(reading("3d6<>10", &OMEN).is_none());
 }
