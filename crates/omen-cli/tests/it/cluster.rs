@@ -4,10 +4,10 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -39,32 +39,18 @@ struct Server {
 
 impl Server {
     fn start(db: &str, key: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_omen"))
-            .args([
-                "serve",
-                "--bind",
-                "127.0.0.1:0",
-                "--rate-limit",
-                "0",
-                "--db",
-                db,
-                "--key",
-            ])
-            .arg(key)
-            .stdout(Stdio::piped())
-            // Its warnings (a lost listener) belong in the test's output.
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut first = String::new();
-        stdout.read_line(&mut first).unwrap();
-        let address = first
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {first:?}"))
-            .to_string();
+        // Its warnings (a lost listener) belong in the test's output.
+        let (child, stdout, address) = crate::serve::spawn_server(
+            &[
+                "--rate-limit".as_ref(),
+                "0".as_ref(),
+                "--db".as_ref(),
+                db.as_ref(),
+                "--key".as_ref(),
+                key.as_os_str(),
+            ],
+            Stdio::inherit(),
+        );
         Server {
             child,
             address,

@@ -20,6 +20,36 @@ fn request(address: &str, method: &str, path: &str, body: &str) -> String {
     answer
 }
 
+/// Starts `omen serve ARGS --bind 127.0.0.1:0` with its stdout piped, and reads the address it
+/// listens on from its first line; the rest of stdout is left to the caller.
+#[cfg(unix)]
+pub(crate) fn spawn_server(
+    args: &[&std::ffi::OsStr],
+    stderr: Stdio,
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStdout>,
+    String,
+) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(server.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_string();
+    (server, stdout, address)
+}
+
 #[cfg(unix)]
 #[test]
 fn serve_on_a_fresh_database_answers_and_stops_on_sigterm() {
@@ -43,22 +73,15 @@ fn serve_on_a_fresh_postgres_database_answers_and_stops_on_sigterm() {
 
 #[cfg(unix)]
 fn serve_fresh(db: &str, key: &std::path::Path) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
-        .args(["serve", "--bind", "127.0.0.1:0", "--db", db, "--key"])
-        .arg(key)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(server.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let address = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_string();
+    let (mut server, mut stdout, address) = spawn_server(
+        &[
+            "--db".as_ref(),
+            db.as_ref(),
+            "--key".as_ref(),
+            key.as_os_str(),
+        ],
+        Stdio::piped(),
+    );
     let mut rest = String::new();
     for _ in 0..5 {
         stdout.read_line(&mut rest).unwrap();
@@ -100,24 +123,16 @@ fn serve_fresh(db: &str, key: &std::path::Path) {
 fn serve_keeps_serving_and_stops_cleanly_when_its_stdout_is_closed() {
     let dir = scratch_dir("serve_closed_stdout");
     let db = dir.join("closed.db");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
-        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
-        .arg(&db)
-        .arg("--key")
-        .arg(dir.join("closed.db.key"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(server.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let address = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_string();
+    let key = dir.join("closed.db.key");
+    let (mut server, stdout, address) = spawn_server(
+        &[
+            "--db".as_ref(),
+            db.as_os_str(),
+            "--key".as_ref(),
+            key.as_os_str(),
+        ],
+        Stdio::piped(),
+    );
     drop(stdout);
     let answer = request(
         &address,
@@ -171,31 +186,15 @@ fn killing_the_server_mid_load_loses_no_acknowledged_action_and_the_log_verifies
 
     let dir = scratch_dir("serve_killed");
     let db = dir.join("killed.db");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_omen"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--rate-limit",
-            "0",
-            "--db",
-        ])
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(server.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let address = first
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
+    let (mut server, _stdout, address) = spawn_server(
+        &[
+            "--rate-limit".as_ref(),
+            "0".as_ref(),
+            "--db".as_ref(),
+            db.as_os_str(),
+        ],
+        Stdio::null(),
+    );
     let made = request(&address, "POST", "/api/v1/campaigns", r#"{"name":"Tak"}"#);
     let gm = body_of(&made)["game_master"]["token"]
         .as_str()
