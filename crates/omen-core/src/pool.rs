@@ -1571,24 +1571,32 @@ mod tests {
             let element = Distribution::die(sides)
                 .unwrap()
                 .map(|&x| (condition.holds(x), x));
-            for depth in 0..=2 {
-                for n in 0..=3 {
-                    for k in 0..=4 {
-                        for keep in [
-                            Keep::Highest(k),
-                            Keep::Lowest(k),
-                            Keep::DropHighest(k),
-                            Keep::DropLowest(k),
-                        ] {
-                            for counting in [false, true] {
-                                let score = |x: i64| if counting { i64::from(x >= 3) } else { x };
-                                let (fast, slow) =
-                                    fast_and_sequential(&element, n, depth, keep, &score);
-                                assert_eq!(
-                                    fast, slow,
-                                    "{n}d{sides}! {condition:?} depth {depth} {keep:?} {counting}"
-                                );
-                            }
+            every_keep_matches_the_sequential_program(
+                &element,
+                &format!("d{sides}! {condition:?}"),
+            );
+        }
+    }
+
+    /// The fast walk against the sequential program for 0 to 3 dice of `element`, depths 0 to 2,
+    /// every keep and drop of 0 to 4 dice, summed and counted (3 or more).
+    fn every_keep_matches_the_sequential_program(element: &ChainElement, name: &str) {
+        for depth in 0..=2 {
+            for n in 0..=3 {
+                for k in 0..=4 {
+                    for keep in [
+                        Keep::Highest(k),
+                        Keep::Lowest(k),
+                        Keep::DropHighest(k),
+                        Keep::DropLowest(k),
+                    ] {
+                        for counting in [false, true] {
+                            let score = |x: i64| if counting { i64::from(x >= 3) } else { x };
+                            let (fast, slow) = fast_and_sequential(element, n, depth, keep, &score);
+                            assert_eq!(
+                                fast, slow,
+                                "{n} of {name} depth {depth} {keep:?} {counting}"
+                            );
                         }
                     }
                 }
@@ -1620,28 +1628,7 @@ mod tests {
             ("both ways", both_ways),
         ];
         for (name, element) in &cases {
-            for depth in 0..=2 {
-                for n in 0..=3 {
-                    for k in 0..=4 {
-                        for keep in [
-                            Keep::Highest(k),
-                            Keep::Lowest(k),
-                            Keep::DropHighest(k),
-                            Keep::DropLowest(k),
-                        ] {
-                            for counting in [false, true] {
-                                let score = |x: i64| if counting { i64::from(x >= 3) } else { x };
-                                let (fast, slow) =
-                                    fast_and_sequential(element, n, depth, keep, &score);
-                                assert_eq!(
-                                    fast, slow,
-                                    "{n} of {name} depth {depth} {keep:?} {counting}"
-                                );
-                            }
-                        }
-                    }
-                }
-            }
+            every_keep_matches_the_sequential_program(element, name);
         }
     }
 
