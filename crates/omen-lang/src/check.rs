@@ -995,6 +995,13 @@ impl Checker<'_> {
         node: &DiceNode,
         written: &[Spanned<Modifier>],
     ) -> Option<()> {
+        // A warning points at the modifier it is about, or at the whole term if none was written.
+        let written_at = |is: fn(&Modifier) -> bool| {
+            written
+                .iter()
+                .find(|m| is(&m.node))
+                .map_or(span, |m| m.span)
+        };
         // Steps written after a compounding explosion see the compounded total, which can pass every
         // face (`d6!!rr<=6` rerolls totals of 6 or less): only the steps before it are checked on faces.
         if node.before.is_empty()
@@ -1021,10 +1028,7 @@ impl Checker<'_> {
                 (dist, decided)
             }
             Err(e) => {
-                let at = written
-                    .iter()
-                    .find(|m| matches!(m.node, Modifier::RerollRecursive(_)))
-                    .map_or(span, |m| m.span);
+                let at = written_at(|m| matches!(m, Modifier::RerollRecursive(_)));
                 self.error(core_diagnostic(&e, at));
                 return None;
             }
@@ -1037,10 +1041,7 @@ impl Checker<'_> {
             if let Some((_, Some(c))) = node.explosion
                 && decided.outcomes().all(|&x| c.holds(x))
             {
-                let at = written
-                    .iter()
-                    .find(|m| matches!(m.node, Modifier::Explode { .. }))
-                    .map_or(span, |m| m.span);
+                let at = written_at(|m| matches!(m, Modifier::Explode { .. }));
                 self.warnings.push(
                     Diagnostic::warning(
                         "always-explodes",
@@ -1060,10 +1061,7 @@ impl Checker<'_> {
                 .outcomes()
                 .all(|&x| unique.condition.is_none_or(|c| c.holds(x)))
         {
-            let at = written
-                .iter()
-                .find(|m| matches!(m.node, Modifier::Unique { .. }))
-                .map_or(span, |m| m.span);
+            let at = written_at(|m| matches!(m, Modifier::Unique { .. }));
             self.warnings.push(
                 Diagnostic::warning(
                     "unique-impossible",
@@ -1086,10 +1084,7 @@ impl Checker<'_> {
             && !compounds
             && !dist.outcomes().any(|&x| c.holds(x))
         {
-            let at = written
-                .iter()
-                .find(|m| matches!(m.node, Modifier::Success(_)))
-                .map_or(span, |m| m.span);
+            let at = written_at(|m| matches!(m, Modifier::Success(_)));
             let point = &self.source[at.start..at.end];
             let op_len = point.len() - point.trim_start_matches(['>', '<', '=']).len();
             let op = &point[..op_len];
