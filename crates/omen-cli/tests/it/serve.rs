@@ -50,6 +50,17 @@ pub(crate) fn spawn_server(
     (server, stdout, address)
 }
 
+/// Sends SIGTERM to a server and waits for it to exit.
+#[cfg(unix)]
+fn terminate(server: &mut std::process::Child) -> std::process::ExitStatus {
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    server.wait().unwrap()
+}
+
 #[cfg(unix)]
 #[test]
 fn serve_on_a_fresh_database_answers_and_stops_on_sigterm() {
@@ -101,12 +112,7 @@ fn serve_fresh(db: &str, key: &std::path::Path) {
     assert!(answer.contains(r#""fraction":"1/6""#), "{answer}");
     let made = request(&address, "POST", "/api/v1/campaigns", r#"{"name":"Tak"}"#);
     assert!(made.starts_with("HTTP/1.1 201"), "{made}");
-    let status = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = server.wait().unwrap();
+    let exit = terminate(&mut server);
     assert!(exit.success(), "{exit:?}");
     let mut tail = String::new();
     stdout.read_to_string(&mut tail).unwrap();
@@ -141,12 +147,7 @@ fn serve_keeps_serving_and_stops_cleanly_when_its_stdout_is_closed() {
         r#"{"expressions":["2d6"]}"#,
     );
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    let status = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = server.wait().unwrap();
+    let exit = terminate(&mut server);
     let mut stderr = String::new();
     server
         .stderr
