@@ -180,10 +180,17 @@ pub fn unique_sum(
                 } else {
                     0
                 };
+                // Each step multiplies and adds fractions (a gcd each) and copies the values taken:
+                // charged by their size, and the states counted as they appear, so a pool whose
+                // states multiply is refused before it holds them all.
+                let bits =
+                    p.numer().bits() + p.denom().bits() + q.numer().bits() + q.denom().bits();
+                let limbs = 1 + bits / 64;
+                budget.spend(1_000 + 10 * (limbs * limbs + values.len() as u64))?;
                 *next.entry((values, sum)).or_insert_with(Probability::zero) += p * q;
+                limits.check_states(next.len() as u128)?;
             }
         }
-        limits.check_states(next.len() as u128)?;
         states = next;
     }
     let mut results: BTreeMap<i64, Probability> = BTreeMap::new();
