@@ -2879,6 +2879,28 @@ impl<'s> Parser<'s> {
         );
     }
 
+    /// In Omen's notation, warns that Roll20 and Foundry have no not-equal point: after a modifier they
+    /// end the dice term at `<>` and compare the total, so `0+d4!<>1` is `(0+d4!) != 1` there.
+    fn warn_not_equal_point(&mut self, op: Span) {
+        if !self.dialect.warn_other_readings {
+            return;
+        }
+        let (op_text, value) = (self.text(op), self.text(Span::new(op.end, self.prev_end)));
+        self.warnings.push(
+            Diagnostic::warning(
+                "not-equal-point-differs-in-roll20",
+                Span::new(op.start, self.prev_end),
+                format!(
+                    "`{op_text}{value}` is a compare point here: the dice whose face is not {value}; \
+                     Roll20 and Foundry have no not-equal point and compare the total with `{op_text}`"
+                ),
+            )
+            .with_help(format!(
+                "to compare the total, put the sum in parentheses: `(…) {op_text} {value}`"
+            )),
+        );
+    }
+
     fn parse_explode(&mut self) -> Option<Modifier> {
         let bang = self.bump();
         let compound = self.eat(TokenKind::Bang).is_some();
@@ -2973,7 +2995,11 @@ impl<'s> Parser<'s> {
         if let Some(op) = compare_op(token.kind).or(not_equal) {
             self.bump();
             let op = self.point_op(op, token.span, "");
-            return match self.parse_point_value(token, None) {
+            let value = self.parse_point_value(token, None);
+            if not_equal.is_some() {
+                self.warn_not_equal_point(token.span);
+            }
+            return match value {
                 Some(value) => Point::Present(ComparePoint { op, value }),
                 None => Point::Invalid,
             };

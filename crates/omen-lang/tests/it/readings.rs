@@ -301,3 +301,39 @@ fn not_equal_points_round_trip() {
     assert!(reading("3d6<>10", &RPG_DICE_ROLLER).is_none());
     assert!(reading("3d6<>10", &OMEN).is_none());
 }
+
+/// `0+d4!<>1`: Omen explodes the dice that are not 1; Roll20 and Foundry have no not-equal point, end the
+/// dice term at `<>` and compare the total, so the default dialect must warn, in every spelling and
+/// after every modifier that takes a point.
+#[test]
+fn a_not_equal_point_that_roll20_reads_as_a_total_comparison_warns() {
+    for source in [
+        "0+d4!<>1",
+        "0+d4ro<>1",
+        "2+3d6r<>3",
+        "1+4d6u<>2",
+        "1+d20!!<>20",
+    ] {
+        let checked = compile(source, &Options::default()).expect("compiles");
+        assert!(
+            checked
+                .warnings
+                .iter()
+                .any(|d| d.kind == "not-equal-point-differs-in-roll20"),
+            "{source}: {:?}",
+            checked.warnings
+        );
+        let ours = reading(source, &OMEN).expect("Omen reads it").0;
+        for name in ["roll20", "foundry"] {
+            let dialect = Dialect::named(name).expect("a dialect");
+            if let Some((theirs, _)) = reading(source, dialect) {
+                assert_ne!(theirs, ours, "{name}: {source}");
+                assert!(theirs.contains("!="), "{name}: {source} read as {theirs}");
+            }
+        }
+    }
+    // rpg-dice-roller has the point too, and warns about nothing.
+    let rdr = Dialect::named("rpg-dice-roller").expect("a dialect");
+    let (_, warnings) = reading("0+d4!<>1", rdr).expect("rpg-dice-roller reads it");
+    assert_eq!(warnings, 0);
+}
