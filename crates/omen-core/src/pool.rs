@@ -333,16 +333,36 @@ fn drop_walk_cost(die: &Distribution<i64>, n: usize, d: usize, score: &dyn Fn(i6
     let scores: Vec<i64> = die.outcomes().map(|&x| score(x)).collect();
     let (total_limbs, coef_limbs) = walk_limbs(die, n, n);
     let (n, d) = (n as u128, d as u128);
-    // From either end, the faces beyond face i are those after it.
-    let beyond_width = |i: usize, from_lowest: bool| -> u128 {
-        let beyond: Vec<i64> = if from_lowest {
-            scores[i + 1..].to_vec()
+    // From either end, the faces beyond face i are those after it: from the lowest a suffix of the
+    // scores, from the highest a prefix. Their ranges come from running minima and maxima, so that
+    // pricing a die of a million faces stays linear in its faces.
+    let width = |(lo, hi): (i64, i64)| {
+        if lo > hi {
+            0
         } else {
-            scores[..scores.len() - 1 - i].to_vec()
-        };
-        let lo = beyond.iter().min().copied().unwrap_or(0);
-        let hi = beyond.iter().max().copied().unwrap_or(0);
-        (hi as i128 - lo as i128) as u128
+            (hi as i128 - lo as i128) as u128
+        }
+    };
+    let running = |it: &mut dyn Iterator<Item = &i64>| -> Vec<(i64, i64)> {
+        let mut acc = (i64::MAX, i64::MIN);
+        let mut out = vec![acc];
+        for &s in it {
+            acc = (acc.0.min(s), acc.1.max(s));
+            out.push(acc);
+        }
+        out
+    };
+    // prefix[j]: the range of scores[..j]; suffix[j]: of the last j scores.
+    let prefix = running(&mut scores.iter());
+    let suffix = running(&mut scores.iter().rev());
+    let len = scores.len();
+    let beyond_width = |i: usize, from_lowest: bool| -> u128 {
+        let beyond = len - 1 - i;
+        width(if from_lowest {
+            suffix[beyond]
+        } else {
+            prefix[beyond]
+        })
     };
     let walk = |from_lowest: bool| -> u128 {
         (0..scores.len())

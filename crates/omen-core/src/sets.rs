@@ -77,7 +77,9 @@ fn overlap(start: usize, end: usize, kept: (usize, usize)) -> usize {
 ///
 /// The walk goes over the faces from the highest: its state is how many dice show the faces so far
 /// (their ranks from the top, which tells how many of the next ones are kept) and the sets so far; `c`
-/// of the remaining `r` dice show the next face with weight `C(r, c)·w^c`.
+/// of the remaining `r` dice show the next face with weight `C(r, c)·w^c`. The states are held densely,
+/// one row of weights by dice placed for each number of sets, so a step adds into the next slot of a
+/// row rather than searching a map.
 ///
 /// # Errors
 /// `TooManyStates`, `WorkBudget`.
@@ -91,30 +93,53 @@ pub fn matching_sets(
 ) -> Result<Distribution<i64>, CoreError> {
     let (low, take) = keep.run(count);
     let kept = (count - low - take, count - low);
-    let mut states: BTreeMap<(usize, i64), Weight> = BTreeMap::from([((0, 0), Weight::one())]);
+    let width = count + 1;
+    // rows[s][placed]: the weight of `placed` dice showing the faces so far with `s` sets among them;
+    // an empty row is a number of sets not reached.
+    let mut first = vec![Weight::zero(); width];
+    first[0] = Weight::one();
+    let mut rows: Vec<Vec<Weight>> = vec![first];
     for (value, w) in die.entries().iter().rev() {
-        let mut next: BTreeMap<(usize, i64), Weight> = BTreeMap::new();
-        for (&(placed, sets), weight) in &states {
-            let left = count - placed;
-            let mut ways = weight.clone();
-            for c in 0..=left {
-                if c > 0 {
-                    ways = ways * (left - c + 1) * w / c;
+        let w_limbs = 1 + w.bits() / 64;
+        let mut next: Vec<Vec<Weight>> = Vec::new();
+        let mut held = 0u128;
+        for (sets, row) in rows.iter().enumerate() {
+            for (placed, weight) in row.iter().enumerate() {
+                budget.spend(1)?;
+                if weight.is_zero() {
+                    continue;
                 }
-                budget.spend(1 + ways.bits() / 64)?;
-                let set = matching.is_set(*value, overlap(placed, placed + c, kept));
-                *next.entry((placed + c, sets + i64::from(set))).or_default() += &ways;
+                let left = count - placed;
+                let mut ways = weight.clone();
+                for c in 0..=left {
+                    if c > 0 {
+                        ways = ways * (left - c + 1) * w / c;
+                    }
+                    // A step multiplies, divides and adds numbers of `limbs` words, and pays for
+                    // them; a new row pays for its slots, which count as states.
+                    let limbs = 1 + ways.bits() / 64;
+                    budget.spend(4 + 3 * limbs * w_limbs)?;
+                    let set = matching.is_set(*value, overlap(placed, placed + c, kept));
+                    let target = sets + usize::from(set);
+                    if next.len() <= target {
+                        next.resize_with(target + 1, Vec::new);
+                    }
+                    if next[target].is_empty() {
+                        held += width as u128;
+                        limits.check_states(held)?;
+                        budget.spend(width as u64)?;
+                        next[target] = vec![Weight::zero(); width];
+                    }
+                    next[target][placed + c] += &ways;
+                }
             }
         }
-        limits.check_states(next.len() as u128)?;
-        states = next;
+        rows = next;
     }
-    Distribution::from_weights(
-        states
-            .into_iter()
-            .filter(|((placed, _), _)| *placed == count)
-            .map(|((_, sets), w)| (sets, w)),
-    )
+    Distribution::from_weights(rows.into_iter().enumerate().filter_map(|(sets, row)| {
+        let weight = row.into_iter().nth(count)?;
+        (!weight.is_zero()).then_some((sets as i64, weight))
+    }))
 }
 
 /// The exact distribution of a pool of `count` dice each distributed as `die` (already through its

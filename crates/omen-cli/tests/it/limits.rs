@@ -202,6 +202,49 @@ fn work_budget_charges_every_path() {
     }
 }
 
+/// Unique rerolls (`u`, `uo`) and matching sets (`m`, `mt`) walk states that multiply with the dice and
+/// the faces: once these ran past 20 s and 600 MB, or were refused only after 11 s. Each step pays for
+/// its size now and states count as they appear, so each is refused by a limit; small pools are still
+/// answered.
+const SET_WALKS: [&str; 6] = [
+    "60d60u",
+    "200d1000uo",
+    "10000d1000u",
+    "10000d1000000mt",
+    "10000d6m2",
+    "1000d100mt",
+];
+
+#[test]
+fn unique_rerolls_and_matching_sets_pay_for_every_state() {
+    for source in SET_WALKS {
+        let run = omen(&["prob", source]);
+        assert_eq!(run.code, 2, "{source}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("--work-budget") || run.stderr.contains("--max-states"),
+            "{source}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stdout.is_empty() && run.stderr.len() < 4_096,
+            "{source}"
+        );
+    }
+    // The highest outcome and its probability, by hand: four distinct faces of six are one of C(6,4)
+    // sets; ten distinct faces of ten are all of them; four pairs among 8d6 are C(6,4)·8!/2!⁴ rolls of
+    // 6⁸.
+    for (source, want) in [
+        ("4d6u", "18,1/15,"),
+        ("10d10u", "55,1,"),
+        ("8d6mt", "4,175/7776,"),
+    ] {
+        let run = omen(&["prob", source, "--format", "csv"]);
+        assert_eq!(run.code, 0, "{source}: {}", run.stderr);
+        let last = run.stdout.lines().last().unwrap_or_default();
+        assert!(last.starts_with(want), "{source}: {last}");
+    }
+}
+
 #[test]
 fn output_is_bounded_and_refused_before_rendering() {
     let run = omen(&["prob", "3000d6", "--format", "json"]);
@@ -298,6 +341,10 @@ fn the_hostile_corpus_stays_under_a_memory_cap() {
         "import /dev/zero".to_string(),
         "act luck @/dev/zero".to_string(),
     ];
+    let corpus: Vec<String> = corpus
+        .into_iter()
+        .chain(SET_WALKS.iter().map(|s| format!("prob {s}")))
+        .collect();
     let omen = env!("CARGO_BIN_EXE_omen");
     for args in corpus {
         let output = std::process::Command::new("sh")
