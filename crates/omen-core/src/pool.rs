@@ -1158,6 +1158,13 @@ const BIG_OP_COST: u128 = 16;
 /// allocating), in limb multiply-adds.
 const ENTRY_COST: u64 = 64;
 
+/// [`ENTRY_COST`] for a map that already holds `len` entries: past about sixty thousand (some
+/// megabytes of keys and weights) its entries leave the cache, and each costs up to ten times more,
+/// as measured on `{100d6,99d6,100d6,100d6}dl3`.
+fn entry_cost(len: usize) -> u64 {
+    ENTRY_COST * (1 + (len as u64 >> 16).min(9))
+}
+
 /// One member of a sequential pool: a chain of rolls (a die that may explode into extra dice), each
 /// roll drawn from `element`; at most `depth` extra rolls.
 #[derive(Clone, Debug)]
@@ -1226,15 +1233,18 @@ pub fn sequential_keep_sum(
                     continue;
                 }
                 // Each face multiplies this state's weight by the face's and clones and hashes the
-                // tracked values: limbs times limbs, plus the bookkeeping of one map entry.
+                // tracked values: limbs times limbs, plus the bookkeeping of one map entry, which
+                // costs several times more once the map outgrows the cache. The states count as
+                // they appear, so one roll cannot multiply them far past the limit.
                 let weight_limbs = weight.bits() / 64 + 1;
                 budget.spend(
                     (unit.element.len() as u64).saturating_mul(
                         weight_limbs
                             .saturating_mul(element_limbs)
-                            .saturating_add(ENTRY_COST + track as u64),
+                            .saturating_add(entry_cost(next.len()) + track as u64),
                     ),
                 )?;
+                limits.check_states((next.len() + unit.element.len()) as u128)?;
                 for ((explodes, v), w) in unit.element.entries() {
                     let mut tracked = tracked.clone();
                     let mut rest = rest;

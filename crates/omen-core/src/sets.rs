@@ -118,7 +118,7 @@ pub fn matching_sets(
                     // A step multiplies, divides and adds numbers of `limbs` words, and pays for
                     // them; a new row pays for its slots, which count as states.
                     let limbs = 1 + ways.bits() / 64;
-                    budget.spend(4 + 3 * limbs * w_limbs)?;
+                    budget.spend(5 + 4 * limbs * w_limbs)?;
                     let set = matching.is_set(*value, overlap(placed, placed + c, kept));
                     let target = sets + usize::from(set);
                     if next.len() <= target {
@@ -211,7 +211,7 @@ pub fn unique_sum(
                 let bits =
                     p.numer().bits() + p.denom().bits() + q.numer().bits() + q.denom().bits();
                 let limbs = 1 + bits / 64;
-                budget.spend(1_000 + 10 * (limbs * limbs + values.len() as u64))?;
+                budget.spend(1_000 + 60 * limbs * limbs + 10 * values.len() as u64)?;
                 *next.entry((values, sum)).or_insert_with(Probability::zero) += p * q;
                 limits.check_states(next.len() as u128)?;
             }

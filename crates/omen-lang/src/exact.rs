@@ -15,7 +15,7 @@ use num_rational::Ratio;
 use num_traits::{One, Zero};
 use omen_core::{
     Budget, Chain, Compare, CoreError, DiceSpec, Die, Distribution, Exact, Explosion, Keep, Limits,
-    PoolSpec, Probability, Unit, Weight, sequential_keep_sum,
+    PoolSpec, Probability, Unit, Weight, keep_sum, sequential_keep_sum,
 };
 
 use crate::check::core_diagnostic;
@@ -923,7 +923,7 @@ impl Evaluator<'_> {
                 ev.group(span, &group.resolved(values))
             });
         }
-        let mut units = Vec::with_capacity(group.members.len());
+        let mut members = Vec::with_capacity(group.members.len());
         let mut truncated = Probability::zero();
         let mut sum: Option<Distribution<i64>> = None;
         for m in &group.members {
@@ -941,18 +941,29 @@ impl Evaluator<'_> {
                 });
                 continue;
             }
-            units.push(Unit::single(&member));
+            members.push(member);
         }
         if let Some(sum) = sum {
             return Ok(Eval::plain(from_ints(sum), truncated));
         }
-        let d = sequential_keep_sum(
-            &units,
-            group.keep,
-            &|x| group.score(x),
-            self.limits,
-            self.budget,
-        )
+        let score = |x: i64| group.score(x);
+        // Members that are all alike (`{3d6, 3d6, 3d6}kh2`, `{d20, d20}kh1`) are a pool of that
+        // member: the pool walks over faces, far faster than adding one member at a time, and they
+        // take middle runs too.
+        let d = match members.split_first() {
+            Some((first, rest)) if rest.iter().all(|m| m == first) => keep_sum(
+                first,
+                members.len(),
+                group.keep,
+                &score,
+                self.limits,
+                self.budget,
+            ),
+            _ => {
+                let units: Vec<Unit> = members.iter().map(Unit::single).collect();
+                sequential_keep_sum(&units, group.keep, &score, self.limits, self.budget)
+            }
+        }
         .map_err(|e| core_diagnostic(&e, span))?;
         Ok(Eval::plain(from_ints(d), truncated))
     }

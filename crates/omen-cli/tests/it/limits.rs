@@ -245,6 +245,31 @@ fn unique_rerolls_and_matching_sets_pay_for_every_state() {
     }
 }
 
+/// Pricing the walk that drops a few dice listed the faces beyond every face: quadratic in the faces,
+/// so `100d1000000dl3` ran for minutes before any limit was checked. Each is refused by a limit.
+#[test]
+fn dropping_dice_of_a_million_faces_is_priced_before_the_work() {
+    for source in ["100d1000000dl3", "10000d1000000dh2", "10000d100000dl3"] {
+        refused(&omen(&["prob", source]), "--work-budget");
+    }
+}
+
+/// Keeping or dropping among group members added one member at a time into a map of states that was
+/// counted only after each member and charged as if it stayed in the cache: `{100d6,99d6,100d6,100d6}dl3`
+/// took 15 s and 2.6 GB. It is refused by a limit; members that are all alike are a pool and answered.
+#[test]
+fn keeping_among_unlike_group_members_pays_for_its_states() {
+    refused(
+        &omen(&["prob", "{100d6,99d6,100d6,100d6}dl3"]),
+        "--work-budget",
+    );
+    let run = omen(&["prob", "{100d6,100d6,100d6,100d6}dl3", "--format", "csv"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The highest member total alone: 600 needs that member at 600, and is kept.
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("600,"), "{last}");
+}
+
 #[test]
 fn output_is_bounded_and_refused_before_rendering() {
     let run = omen(&["prob", "3000d6", "--format", "json"]);
@@ -344,6 +369,8 @@ fn the_hostile_corpus_stays_under_a_memory_cap() {
     let corpus: Vec<String> = corpus
         .into_iter()
         .chain(SET_WALKS.iter().map(|s| format!("prob {s}")))
+        .chain(["prob 100d1000000dl3".to_string()])
+        .chain(["prob '{100d6,99d6,100d6,100d6}dl3'".to_string()])
         .collect();
     let omen = env!("CARGO_BIN_EXE_omen");
     for args in corpus {
