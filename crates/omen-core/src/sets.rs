@@ -211,7 +211,7 @@ pub fn unique_sum(
                 let bits =
                     p.numer().bits() + p.denom().bits() + q.numer().bits() + q.denom().bits();
                 let limbs = 1 + bits / 64;
-                budget.spend(1_000 + 60 * limbs * limbs + 10 * values.len() as u64)?;
+                budget.spend(1_200 + 60 * limbs * limbs + 20 * values.len() as u64)?;
                 *next.entry((values, sum)).or_insert_with(Probability::zero) += p * q;
                 limits.check_states(next.len() as u128)?;
             }
