@@ -105,7 +105,7 @@ pub fn matching_sets(
         let mut held = 0u128;
         for (sets, row) in rows.iter().enumerate() {
             for (placed, weight) in row.iter().enumerate() {
-                budget.spend(1)?;
+                budget.spend(2)?;
                 if weight.is_zero() {
                     continue;
                 }
@@ -127,7 +127,7 @@ pub fn matching_sets(
                     if next[target].is_empty() {
                         held += width as u128;
                         limits.check_states(held)?;
-                        budget.spend(width as u64)?;
+                        budget.spend(2 * width as u64)?;
                         next[target] = vec![Weight::zero(); width];
                     }
                     next[target][placed + c] += &ways;
