@@ -2996,7 +2996,7 @@ impl<'s> Parser<'s> {
             self.bump();
             let op = self.point_op(op, token.span, "");
             let value = self.parse_point_value(token, None);
-            if not_equal.is_some() {
+            if not_equal.is_some() && value.is_some() {
                 self.warn_not_equal_point(token.span);
             }
             return match value {
