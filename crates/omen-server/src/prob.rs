@@ -55,10 +55,28 @@ pub struct ProbRequest {
     pub view: Comparison,
 }
 
+/// The schema of a value of the language as JSON: a number (an integer, or an exact fraction as text
+/// such as `"7/4"`), true/false, a label (text), or a tuple (an array of such values).
+fn language_value() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
+    let of = |t: Type| ObjectBuilder::new().schema_type(t).build();
+    let one_of = OneOfBuilder::new()
+        .description(Some(
+            "A value of the language: an integer, an exact fraction or a label as text, \
+             true/false, or a tuple as an array",
+        ))
+        .item(of(Type::Integer))
+        .item(of(Type::String))
+        .item(of(Type::Boolean))
+        .item(ArrayBuilder::new().build())
+        .build();
+    Schema::OneOf(one_of)
+}
+
 /// One outcome of a distribution.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct OddsRow {
-    #[schema(value_type = Object)]
+    #[schema(schema_with = language_value)]
     pub outcome: Value,
     /// Exact, in lowest terms.
     pub fraction: String,
@@ -71,7 +89,7 @@ pub struct OddsRow {
 pub struct ParamBody {
     pub name: String,
     /// A number, true/false, a label or a tuple (an array).
-    #[schema(value_type = Object)]
+    #[schema(schema_with = language_value)]
     pub value: Value,
 }
 
@@ -94,7 +112,7 @@ pub struct Odds {
     pub standard_deviation: Option<f64>,
     /// The median outcome, as outcomes are given: a number, or a fraction as text (`"7/4"`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Object)]
+    #[schema(schema_with = language_value)]
     pub median: Option<Value>,
     /// P(a die reached the explosion depth limit while it would still explode): the mass cut off.
     pub depth_limit_probability: String,
@@ -388,7 +406,8 @@ pub struct RollResponse {
     /// The seed, so the roll can be replayed (absent for given dice).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    #[schema(value_type = Object)]
+    /// The roll's value.
+    #[schema(schema_with = language_value)]
     pub result: Value,
     /// Every node of the roll with its dice.
     #[schema(value_type = Object)]

@@ -330,3 +330,50 @@ fn the_schema_check_refuses_a_body_of_the_wrong_shape() {
     assert!(!error.is_valid(&json!({ "errors": [{ "kind": 1, "message": "y" }] })));
     assert!(!prob.schemas["200"].is_valid(&json!("not an answer")));
 }
+
+/// The document's schemas accept the answers for values of every kind the language has: an integer,
+/// a fraction as text, true/false, a label and a tuple, as outcomes, medians, parameters and a roll's
+/// result. (The fuzz once found a roll of `2d6` whose result, 7, the document called an object.)
+#[test]
+fn the_documented_schemas_accept_values_of_every_kind() {
+    let operations = operations();
+    let schema = |path: &str| {
+        &operations
+            .iter()
+            .find(|o| o.path == path && o.method == Method::POST)
+            .unwrap()
+            .schemas["200"]
+    };
+    let check = |schema: &jsonschema::Validator, answer: &Value| {
+        let problems: Vec<String> = schema.iter_errors(answer).map(|e| e.to_string()).collect();
+        assert!(problems.is_empty(), "{problems:?}: {answer}");
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let app = crate::app();
+        let kinds = [
+            "2d6",
+            "div(d4, 2)",
+            "d6 > 3",
+            "param who = \"Ayla\"; who",
+            "(d2, d2)",
+        ];
+        let prob = crate::post(&app, "/api/v1/prob", None, json!({ "expressions": kinds })).await;
+        assert_eq!(prob.status, StatusCode::OK, "{}", prob.json());
+        check(schema("/api/v1/prob"), &prob.json());
+        for expression in kinds {
+            let roll = crate::post(
+                &app,
+                "/api/v1/roll",
+                None,
+                json!({ "expression": expression, "seed": 1 }),
+            )
+            .await;
+            assert_eq!(roll.status, StatusCode::OK, "{expression}: {}", roll.json());
+            check(schema("/api/v1/roll"), &roll.json());
+        }
+    });
+}
