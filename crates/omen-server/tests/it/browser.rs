@@ -13,11 +13,17 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
+/// WebDriver's codes for the keys the keyboard tests press.
+const TAB: char = '\u{E004}';
+const ENTER: char = '\u{E007}';
+const SPACE: char = '\u{E00D}';
+const CONTROL: char = '\u{E009}';
 
 fn chromedriver() -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -725,6 +731,124 @@ async fn a_scripts_parameters_become_inputs_that_update_the_odds_and_live_in_the
     assert_eq!(value_of(client, "param-2").await, "4");
     assert_eq!(value_of(client, "param-3").await, "1");
     second.client.close().await.expect("close");
+}
+
+/// Presses the keys of `chord` together (in order down, in reverse up) on whatever has the focus,
+/// as a keyboard does, rather than sending them to a chosen element.
+async fn press(client: &Client, chord: &[char]) {
+    let mut keys = KeyActions::new("keyboard".to_string());
+    for &key in chord {
+        keys = keys.then(KeyAction::Down { value: key });
+    }
+    for &key in chord.iter().rev() {
+        keys = keys.then(KeyAction::Up { value: key });
+    }
+    client.perform_actions(keys).await.expect("keys");
+}
+
+/// Types `text` on whatever has the focus, key by key.
+async fn type_keys(client: &Client, text: &str) {
+    let mut keys = KeyActions::new("keyboard".to_string());
+    for key in text.chars() {
+        keys = keys
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+    }
+    client.perform_actions(keys).await.expect("keys");
+}
+
+/// What has the focus: its id, else its accessible label, else its tag.
+async fn focused(client: &Client) -> String {
+    let found = client
+        .execute(
+            "const e = document.activeElement;
+             return e.id || e.getAttribute('aria-label') || e.textContent.trim() || e.tagName;",
+            vec![],
+        )
+        .await
+        .expect("the focus");
+    found.as_str().unwrap_or_default().to_string()
+}
+
+/// The calculator from the keyboard alone: Tab reaches the first expression, Enter calculates, the
+/// roll and add buttons answer Space and Enter, and in a script Enter starts a new line while
+/// Ctrl+Enter calculates.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_calculator_works_from_the_keyboard_alone() {
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let session = session(&driver).await;
+    let client = &session.client;
+    client
+        .goto(&format!("http://{address}/"))
+        .await
+        .expect("the page");
+    wait_for(client, "#expression-1").await;
+    let mut path = Vec::new();
+    while path.last().map(String::as_str) != Some("expression-1") {
+        assert!(
+            path.len() < 10,
+            "Tab never reached the expression: {path:?}"
+        );
+        press(client, &[TAB]).await;
+        path.push(focused(client).await);
+    }
+    assert_eq!(path, ["Calculator", "Seed games", "expression-1"]);
+
+    // The page starts with `2d6`: select it and type over it.
+    press(client, &[CONTROL, 'a']).await;
+    type_keys(client, "3d4").await;
+    assert_eq!(value_of(client, "expression-1").await, "3d4");
+    press(client, &[ENTER]).await;
+    let outcomes: Vec<String> = (3..=12).map(|n: u64| n.to_string()).collect();
+    wait_for_outcomes(client, "#odds", &outcomes).await;
+    assert_eq!(table(client, "#odds").await, expected_sum(3, 4, 0));
+
+    // The expression's own buttons come next: Space rolls it.
+    press(client, &[TAB]).await;
+    assert_eq!(focused(client).await, "Roll expression 1");
+    press(client, &[SPACE]).await;
+    wait_for(client, ".roll-card").await;
+    press(client, &[TAB]).await;
+    assert_eq!(focused(client).await, "Remove expression 1");
+    press(client, &[TAB]).await;
+    assert_eq!(focused(client).await, "add-expression");
+    press(client, &[ENTER]).await;
+    assert_eq!(focused(client).await, "expression-2");
+
+    // A script: Enter starts a new line and calculates nothing; Ctrl+Enter calculates.
+    type_keys(client, "let a = d4;").await;
+    press(client, &[ENTER]).await;
+    type_keys(client, "a + 1").await;
+    assert_eq!(value_of(client, "expression-2").await, "let a = d4;\na + 1");
+    assert_eq!(
+        client
+            .find_all(Locator::Css("#odds thead th"))
+            .await
+            .expect("headers")
+            .len(),
+        3,
+        "Enter in a script calculated"
+    );
+    press(client, &[CONTROL, ENTER]).await;
+    wait_until(
+        client,
+        "return String(document.querySelectorAll('#odds thead th').length);",
+        |n| n == "5",
+    )
+    .await;
+    // 3d4 beside d4 + 1: each of 2 to 5 is a quarter.
+    let rows = table(client, "#odds").await;
+    for row in &rows {
+        let outcome: u64 = row[0].parse().expect("an outcome");
+        let want = if (2..=5).contains(&outcome) {
+            "1/4"
+        } else {
+            ""
+        };
+        assert_eq!(row[3], want, "{row:?}");
+    }
+    session.client.close().await.expect("close");
 }
 
 /// Opens the seed games' page at `fragment` and waits for it to draw what the rule set offers.
