@@ -46,6 +46,67 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(export))
 }
 
+/// The refusals every route a campaign's members read shares, documented once: the answers name
+/// what was refused in an [`ErrorBody`].
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // only its description is used, by the OpenAPI document
+enum CampaignMemberErrors {
+    /// no token, or an unknown one
+    #[response(status = 401)]
+    Unauthorized(ErrorBody),
+    /// a token of another campaign
+    #[response(status = 403)]
+    Forbidden(ErrorBody),
+    /// no such campaign
+    #[response(status = 404)]
+    NotFound(ErrorBody),
+}
+
+/// The refusals of a game master's write to a character, documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // only its description is used, by the OpenAPI document
+enum GameMasterCharacterErrors {
+    /// no token, or an unknown one
+    #[response(status = 401)]
+    Unauthorized(ErrorBody),
+    /// not the game master
+    #[response(status = 403)]
+    Forbidden(ErrorBody),
+    /// no such campaign or character
+    #[response(status = 404)]
+    NotFound(ErrorBody),
+}
+
+/// The refusals of a game master's write to the campaign, documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // only its description is used, by the OpenAPI document
+enum GameMasterErrors {
+    /// no token, or an unknown one
+    #[response(status = 401)]
+    Unauthorized(ErrorBody),
+    /// not the game master
+    #[response(status = 403)]
+    Forbidden(ErrorBody),
+    /// no such campaign
+    #[response(status = 404)]
+    NotFound(ErrorBody),
+}
+
+/// The refusals of a member's read of a character, documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // only its description is used, by the OpenAPI document
+enum CharacterMemberErrors {
+    /// no token, or an unknown one
+    #[response(status = 401)]
+    Unauthorized(ErrorBody),
+    /// a token of another campaign
+    #[response(status = 403)]
+    Forbidden(ErrorBody),
+    /// no such campaign or character
+    #[response(status = 404)]
+    NotFound(ErrorBody),
+}
+
 /// A campaign, with how much it holds.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct CampaignBody {
@@ -178,9 +239,7 @@ pub async fn create_campaign(
     params(("campaign" = String, Path)),
     responses(
         (status = 200, description = "the campaign", body = CampaignBody),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn show_campaign(
@@ -274,9 +333,7 @@ pub struct NewInvite {
     params(("campaign" = String, Path)),
     responses(
         (status = 200, description = "the invites", body = Vec<Object>),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "not the game master", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        GameMasterErrors,
     )
 )]
 pub async fn list_invites(
@@ -305,9 +362,7 @@ pub async fn list_invites(
     responses(
         (status = 201, description = "the invite and its token", body = InviteBody),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "not the game master", body = ErrorBody),
-        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        GameMasterCharacterErrors,
         (status = 422, description = "a role or character the invite cannot have", body = ErrorBody),
     )
 )]
@@ -374,9 +429,7 @@ pub async fn revoke_invite(
     params(("campaign" = String, Path)),
     responses(
         (status = 200, description = "the characters, as the caller may see them", body = Vec<Object>),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn list_characters(
@@ -464,9 +517,7 @@ pub async fn create_character(
     params(("campaign" = String, Path), ("character" = String, Path)),
     responses(
         (status = 200, description = "the character, as the caller may see it", body = Object),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        CharacterMemberErrors,
     )
 )]
 pub async fn show_character(
@@ -511,9 +562,7 @@ pub struct CharacterEdit {
     responses(
         (status = 200, description = "the character after the edit", body = Object),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "not the game master", body = ErrorBody),
-        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        GameMasterCharacterErrors,
         (status = 409, description = "the new name is taken", body = ErrorBody),
         (status = 422, description = "the rule set refuses the state", body = ErrorBody),
     )
@@ -557,9 +606,7 @@ pub async fn edit_character(
     params(("campaign" = String, Path), ("character" = String, Path)),
     responses(
         (status = 204, description = "deleted"),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "not the game master", body = ErrorBody),
-        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        GameMasterCharacterErrors,
     )
 )]
 pub async fn delete_character(
@@ -750,9 +797,7 @@ pub struct OddsRequest {
     responses(
         (status = 200, description = "the odds, as the caller may see them", body = Object),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign or character", body = ErrorBody),
+        CharacterMemberErrors,
         (status = 422, description = "the rule set refuses the action", body = ErrorBody),
     )
 )]
@@ -951,9 +996,7 @@ pub struct SavedBody {
     params(("campaign" = String, Path)),
     responses(
         (status = 200, description = "the saved rolls", body = Vec<Object>),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn list_saved(
@@ -1175,9 +1218,7 @@ fn seen(
     responses(
         (status = 200, description = "the entries, oldest first", body = Vec<Object>),
         (status = 400, description = "a malformed filter", body = ErrorBody),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn log(
@@ -1210,9 +1251,7 @@ pub async fn log(
     params(("campaign" = String, Path)),
     responses(
         (status = 200, description = "the report; `ok` says whether the log verifies", body = Object),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn verify(
@@ -1249,9 +1288,7 @@ pub async fn verify(
     params(("campaign" = String, Path)),
     responses(
         (status = 200, description = "the head, or null for an empty log", body = Object),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn head(
@@ -1286,9 +1323,7 @@ pub async fn head(
     params(("campaign" = String, Path)),
     responses(
         (status = 200, description = "the export, whole for the game master, redacted for others", body = Object),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn export(
@@ -1336,9 +1371,7 @@ pub async fn export(
     responses(
         (status = 200, description = "the reveal entry", body = Object),
         (status = 400, description = "no such entry, or one that is not hidden or was revealed", body = ErrorBody),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "not the game master", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        GameMasterErrors,
     )
 )]
 pub async fn reveal(
@@ -1370,9 +1403,7 @@ pub async fn reveal(
     responses(
         (status = 200, description = "the report", body = Object),
         (status = 400, description = "a malformed filter", body = ErrorBody),
-        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
-        (status = 403, description = "a token of another campaign", body = ErrorBody),
-        (status = 404, description = "no such campaign", body = ErrorBody),
+        CampaignMemberErrors,
     )
 )]
 pub async fn fairness(
