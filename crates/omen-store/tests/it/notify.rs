@@ -101,3 +101,84 @@ fn committed_entries_are_announced_once_and_a_cut_listener_reconnects() {
     assert_eq!(roll(&mut store), last + 1);
     assert_eq!(next(&signals), appended(last + 1));
 }
+
+/// The listener connects as the URL says, as the pool does: asked for `sslmode=verify-full` with
+/// the cluster's authority, its connection (seen from the server, in a database of its own so that
+/// no other test's listener is counted) is encrypted and hears every entry; asked for
+/// `sslmode=disable`, it is not encrypted.
+#[test]
+fn the_listener_connects_over_tls_as_the_url_asks() {
+    if crate::conformance::postgres_under_test().is_some() {
+        return; // a test of its own database, run once
+    }
+    let Some(scratch) = crate::conformance::ScratchDatabase::new("tls_listen") else {
+        return;
+    };
+    let Ok(authority) = std::env::var("OMEN_TEST_POSTGRES_CA") else {
+        crate::conformance::skipped("OMEN_TEST_POSTGRES_CA is not set: no TLS for the listener");
+        return;
+    };
+    let root =
+        percent_encoding::utf8_percent_encode(&authority, percent_encoding::NON_ALPHANUMERIC);
+    let database = scratch.url.rsplit('/').next().unwrap().to_string();
+    // One key for both stores on the database: the campaign's log is signed with it.
+    let keys = tempfile::tempdir().unwrap();
+    let key = keys.path().join("omen.key");
+    let mut heard = 0;
+    for (mode, encrypted) in [
+        (format!("sslmode=verify-full&sslrootcert={root}"), true),
+        ("sslmode=disable".to_string(), false),
+    ] {
+        let mut store = Store::open_postgres(&format!("{}?{mode}", scratch.url), &key)
+            .unwrap_or_else(|error| panic!("{mode}: {error}"));
+        let (sender, signals) = mpsc::channel();
+        let listener = store
+            .listen(move |signal| {
+                let _ = sender.send(signal);
+            })
+            .unwrap()
+            .expect("a listener on PostgreSQL");
+        assert_eq!(next(&signals), LogSignal::Resync, "{mode}");
+        let mut admin = postgres::Client::connect(&scratch.url, postgres::NoTls).unwrap();
+        let seen: Vec<bool> = admin
+            .query(
+                "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
+                 WHERE a.datname = $1 AND a.application_name = $2",
+                &[&database, &"omen-listen"],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        assert_eq!(seen, [encrypted], "{mode}");
+        if store.campaign(CAMPAIGN).is_err() {
+            store.create_campaign(CAMPAIGN).unwrap();
+            store
+                .create_character(CAMPAIGN, "Ayla", "luck", &halfling())
+                .unwrap();
+        }
+        let sequence = roll(&mut store);
+        // Every new entry is heard in order, the character's creation among them, up to the roll.
+        for earlier in heard + 1..=sequence {
+            assert_eq!(next(&signals), appended(earlier), "{mode}");
+        }
+        heard = sequence;
+        // The listener stops within a poll once dropped; wait for its connection to go, so that
+        // the next mode counts its own listener alone.
+        drop(listener);
+        drop(store);
+        let deadline = Instant::now() + PATIENCE;
+        while admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND application_name = $2",
+                &[&database, &"omen-listen"],
+            )
+            .unwrap()
+            .get::<_, i64>(0)
+            > 0
+        {
+            assert!(Instant::now() < deadline, "the listener never disconnected");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
