@@ -46,65 +46,37 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(export))
 }
 
-/// The refusals every route a campaign's members read shares, documented once: the answers name
-/// what was refused in an [`ErrorBody`].
-#[derive(utoipa::IntoResponses)]
-#[allow(dead_code)] // only its description is used, by the OpenAPI document
-enum CampaignMemberErrors {
-    /// no token, or an unknown one
-    #[response(status = 401)]
-    Unauthorized(ErrorBody),
-    /// a token of another campaign
-    #[response(status = 403)]
-    Forbidden(ErrorBody),
-    /// no such campaign
-    #[response(status = 404)]
-    NotFound(ErrorBody),
+/// Sets of refusals that several routes share, each documented once: 401 for a missing or unknown
+/// token, and the 403 and 404 given. Each answer names what was refused in an [`ErrorBody`]; the
+/// types are only read by the OpenAPI document, never built.
+macro_rules! refusals {
+    ($($(#[$doc:meta])* $name:ident: $forbidden:literal, $not_found:literal;)*) => {$(
+        $(#[$doc])*
+        #[derive(utoipa::IntoResponses)]
+        #[allow(dead_code)]
+        enum $name {
+            /// no token, or an unknown one
+            #[response(status = 401)]
+            Unauthorized(ErrorBody),
+            #[doc = $forbidden]
+            #[response(status = 403)]
+            Forbidden(ErrorBody),
+            #[doc = $not_found]
+            #[response(status = 404)]
+            NotFound(ErrorBody),
+        }
+    )*};
 }
 
-/// The refusals of a game master's write to a character, documented once.
-#[derive(utoipa::IntoResponses)]
-#[allow(dead_code)] // only its description is used, by the OpenAPI document
-enum GameMasterCharacterErrors {
-    /// no token, or an unknown one
-    #[response(status = 401)]
-    Unauthorized(ErrorBody),
-    /// not the game master
-    #[response(status = 403)]
-    Forbidden(ErrorBody),
-    /// no such campaign or character
-    #[response(status = 404)]
-    NotFound(ErrorBody),
-}
-
-/// The refusals of a game master's write to the campaign, documented once.
-#[derive(utoipa::IntoResponses)]
-#[allow(dead_code)] // only its description is used, by the OpenAPI document
-enum GameMasterErrors {
-    /// no token, or an unknown one
-    #[response(status = 401)]
-    Unauthorized(ErrorBody),
-    /// not the game master
-    #[response(status = 403)]
-    Forbidden(ErrorBody),
-    /// no such campaign
-    #[response(status = 404)]
-    NotFound(ErrorBody),
-}
-
-/// The refusals of a member's read of a character, documented once.
-#[derive(utoipa::IntoResponses)]
-#[allow(dead_code)] // only its description is used, by the OpenAPI document
-enum CharacterMemberErrors {
-    /// no token, or an unknown one
-    #[response(status = 401)]
-    Unauthorized(ErrorBody),
-    /// a token of another campaign
-    #[response(status = 403)]
-    Forbidden(ErrorBody),
-    /// no such campaign or character
-    #[response(status = 404)]
-    NotFound(ErrorBody),
+refusals! {
+    /// A member's read of the campaign.
+    CampaignMemberErrors: "a token of another campaign", "no such campaign";
+    /// A member's read of a character.
+    CharacterMemberErrors: "a token of another campaign", "no such campaign or character";
+    /// A game master's write to the campaign.
+    GameMasterErrors: "not the game master", "no such campaign";
+    /// A game master's write to a character.
+    GameMasterCharacterErrors: "not the game master", "no such campaign or character";
 }
 
 /// A campaign, with how much it holds.
