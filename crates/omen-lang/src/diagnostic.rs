@@ -29,12 +29,51 @@ pub struct Diagnostic {
     pub help: Option<String>,
 }
 
+/// The longest run of text without a space that a message repeats whole: a longer one is something
+/// the input said (a name, a value, a label) and is cut, so that a message stays a few lines however
+/// long the input's names are. The source line itself is shown through a window when rendered.
+const LONGEST_WORD: usize = 120;
+
+/// `text` with every run of more than [`LONGEST_WORD`] characters without a space cut to its start,
+/// an ellipsis and the punctuation that closed it (a backtick, a parenthesis).
+fn bounded(text: String) -> String {
+    if text.len() <= LONGEST_WORD {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len().min(4 * LONGEST_WORD));
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        match word.char_indices().nth(LONGEST_WORD) {
+            None => out.push_str(word),
+            Some(_) => {
+                let cut = word
+                    .char_indices()
+                    .nth(LONGEST_WORD * 2 / 3)
+                    .map_or(0, |(at, _)| at);
+                out.push_str(&word[..cut]);
+                out.push('…');
+                let closing: String = word
+                    .chars()
+                    .rev()
+                    .take_while(|c| {
+                        matches!(c, '`' | ')' | ']' | '}' | '"' | ',' | ';' | ':' | '.')
+                    })
+                    .collect();
+                out.extend(closing.chars().rev());
+            }
+        }
+    }
+    out
+}
+
 impl Diagnostic {
     pub fn error(kind: &'static str, span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
             kind,
-            message: message.into(),
+            message: bounded(message.into()),
             span,
             help: None,
         }
@@ -44,14 +83,14 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             kind,
-            message: message.into(),
+            message: bounded(message.into()),
             span,
             help: None,
         }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(bounded(help.into()));
         self
     }
 
@@ -95,4 +134,36 @@ pub fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod bounded_tests {
+    use super::*;
+
+    /// A name as long as the input allows is cut in every message that repeats it, keeping its
+    /// start and the backtick that closed it; short words and spaces are left as they were.
+    #[test]
+    fn long_words_are_cut_and_short_ones_kept() {
+        let name = "a".repeat(40_000);
+        let d = Diagnostic::error(
+            "unknown-name",
+            Span::new(0, 1),
+            format!("unknown name `{name}` here"),
+        )
+        .with_help(format!("declare `{name}` first"));
+        let cut = format!("`{}…`", "a".repeat(79));
+        assert_eq!(d.message, format!("unknown name {cut} here"));
+        assert_eq!(
+            d.help.as_deref(),
+            Some(format!("declare {cut} first").as_str())
+        );
+        let short = "expected a number after `kh`, e.g. `4d6kh3`";
+        assert_eq!(
+            Diagnostic::warning("w", Span::new(0, 1), short).message,
+            short
+        );
+        // Cut on a character boundary, whatever the characters.
+        let wide = "é".repeat(500);
+        assert_eq!(bounded(wide).chars().count(), 81);
+    }
 }

@@ -277,6 +277,38 @@ fn keeping_among_unlike_group_members_pays_for_its_states() {
     );
 }
 
+/// A name as long as a script allows was repeated whole in every message about it (125 KB of
+/// errors for `aaaa… + 1`, 207 KB of warnings for `3d6!>aaaa…`): messages now cut long words, and
+/// the source line is shown through a window, so each stays a few hundred bytes.
+#[test]
+fn long_names_are_not_echoed_whole() {
+    let dir = scratch_dir("long_names");
+    let name = "a".repeat(40_000);
+    for (script, code) in [
+        (format!("{name} + 1"), 2),
+        (format!("fn {name}(x) = x; {name}(1, 2)"), 2),
+        (format!("param {name} = 2; 0+d4!>{name}"), 0),
+        (format!("param {name} = 2; 0+d4!<>{name}"), 0),
+    ] {
+        let path = dir.join("long.omen");
+        std::fs::write(&path, &script).unwrap();
+        let run = omen(&["prob", "-f", path.to_str().unwrap()]);
+        assert_eq!(
+            run.code,
+            code,
+            "{}",
+            &run.stderr[..run.stderr.len().min(500)]
+        );
+        assert!(
+            run.stderr.len() < 2_048,
+            "{} bytes of diagnostics for `{}…`",
+            run.stderr.len(),
+            &script[script.len() - 20..]
+        );
+        assert!(run.stderr.contains('…'), "{}", run.stderr);
+    }
+}
+
 #[test]
 fn output_is_bounded_and_refused_before_rendering() {
     let run = omen(&["prob", "3000d6", "--format", "json"]);

@@ -2857,10 +2857,10 @@ impl<'s> Parser<'s> {
                 )
             }
             Some(PointValue::Name(name)) => (
-                format!("{symbol}{}", name.node),
+                format!("{symbol}{}", shorten(&name.node)),
                 format!(
                     "write `{symbol}=` to include `{}` as Roll20 does",
-                    name.node
+                    shorten(&name.node)
                 ),
             ),
             None => return,
@@ -2885,7 +2885,10 @@ impl<'s> Parser<'s> {
         if !self.dialect.warn_other_readings {
             return;
         }
-        let (op_text, value) = (self.text(op), self.text(Span::new(op.end, self.prev_end)));
+        let (op_text, value) = (
+            self.text(op),
+            shorten(self.text(Span::new(op.end, self.prev_end))),
+        );
         self.warnings.push(
             Diagnostic::warning(
                 "not-equal-point-differs-in-roll20",
