@@ -34,6 +34,15 @@ pub struct Diagnostic {
 /// long the input's names are. The source line itself is shown through a window when rendered.
 const LONGEST_WORD: usize = 120;
 
+/// `text` cut to its first `max_chars` characters and an ellipsis when it is longer: how a message
+/// quotes something the input said.
+pub(crate) fn cut(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// `text` with every run of more than [`LONGEST_WORD`] characters without a space cut to its start,
 /// an ellipsis and the punctuation that closed it (a backtick, a parenthesis).
 fn bounded(text: String) -> String {
@@ -48,12 +57,7 @@ fn bounded(text: String) -> String {
         match word.char_indices().nth(LONGEST_WORD) {
             None => out.push_str(word),
             Some(_) => {
-                let cut = word
-                    .char_indices()
-                    .nth(LONGEST_WORD * 2 / 3)
-                    .map_or(0, |(at, _)| at);
-                out.push_str(&word[..cut]);
-                out.push('…');
+                out.push_str(&cut(word, LONGEST_WORD * 2 / 3));
                 let closing: String = word
                     .chars()
                     .rev()

@@ -3663,9 +3663,5 @@ fn look_alike(text: &str) -> Option<&'static str> {
 
 /// `text`, cut to a length that reads well in a message.
 fn shorten(text: &str) -> String {
-    const MAX_CHARS: usize = 24;
-    match text.char_indices().nth(MAX_CHARS) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
+    crate::diagnostic::cut(text, 24)
 }
