@@ -1418,18 +1418,23 @@ mod tests {
         assert_eq!(Keep::Middle(1).run(4), (1, 1));
     }
 
+    /// Keeping or dropping `k` dice from either end: the keeps the one-sided walks take.
+    fn one_sided(k: usize) -> [Keep; 4] {
+        [
+            Keep::Highest(k),
+            Keep::Lowest(k),
+            Keep::DropHighest(k),
+            Keep::DropLowest(k),
+        ]
+    }
+
     #[test]
     fn keep_matches_brute_force() {
         let limits = Limits::default();
         for sides in [1, 2, 4, 6] {
             for n in 0..=4 {
                 for k in 0..=5 {
-                    for keep in [
-                        Keep::Highest(k),
-                        Keep::Lowest(k),
-                        Keep::DropHighest(k),
-                        Keep::DropLowest(k),
-                    ] {
+                    for keep in one_sided(k) {
                         let die = Distribution::die(sides).unwrap();
                         let got =
                             keep_sum(&die, n, keep, &|x| x, &limits, &mut limits.budget()).unwrap();
@@ -1614,12 +1619,7 @@ mod tests {
         for depth in 0..=2 {
             for n in 0..=3 {
                 for k in 0..=4 {
-                    for keep in [
-                        Keep::Highest(k),
-                        Keep::Lowest(k),
-                        Keep::DropHighest(k),
-                        Keep::DropLowest(k),
-                    ] {
+                    for keep in one_sided(k) {
                         for counting in [false, true] {
                             let score = |x: i64| if counting { i64::from(x >= 3) } else { x };
                             let (fast, slow) = fast_and_sequential(element, n, depth, keep, &score);

@@ -7,6 +7,18 @@ use std::process::{Command, Stdio};
 
 use crate::scratch_dir;
 
+/// `POST /api/v1/prob` for `2d6`, answered 200: the answer, head and body.
+fn prob_2d6(address: &str) -> String {
+    let answer = request(
+        address,
+        "POST",
+        "/api/v1/prob",
+        r#"{"expressions":["2d6"]}"#,
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    answer
+}
+
 fn request(address: &str, method: &str, path: &str, body: &str) -> String {
     let mut stream = TcpStream::connect(address).unwrap();
     write!(
@@ -102,13 +114,7 @@ fn serve_fresh(db: &str, key: &std::path::Path) {
         rest.contains("omen campaign invite NAME --role gm"),
         "{rest}"
     );
-    let answer = request(
-        &address,
-        "POST",
-        "/api/v1/prob",
-        r#"{"expressions":["2d6"]}"#,
-    );
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let answer = prob_2d6(&address);
     assert!(answer.contains(r#""fraction":"1/6""#), "{answer}");
     let made = request(&address, "POST", "/api/v1/campaigns", r#"{"name":"Tak"}"#);
     assert!(made.starts_with("HTTP/1.1 201"), "{made}");
@@ -140,13 +146,7 @@ fn serve_keeps_serving_and_stops_cleanly_when_its_stdout_is_closed() {
         Stdio::piped(),
     );
     drop(stdout);
-    let answer = request(
-        &address,
-        "POST",
-        "/api/v1/prob",
-        r#"{"expressions":["2d6"]}"#,
-    );
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    prob_2d6(&address);
     let exit = terminate(&mut server);
     let mut stderr = String::new();
     server
