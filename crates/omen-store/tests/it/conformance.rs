@@ -130,6 +130,10 @@ impl Drop for ScratchDatabase {
 }
 
 #[test]
+#[cfg_attr(
+    omen_no_postgres,
+    ignore = "needs PostgreSQL: set OMEN_TEST_POSTGRES_URL (.ci/run starts a throwaway cluster)"
+)]
 fn the_store_conforms_on_postgres() {
     if postgres_under_test().is_some() {
         return; // the PostgreSQL half itself

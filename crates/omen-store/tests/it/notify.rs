@@ -107,6 +107,10 @@ fn committed_entries_are_announced_once_and_a_cut_listener_reconnects() {
 /// no other test's listener is counted) is encrypted and hears every entry; asked for
 /// `sslmode=disable`, it is not encrypted.
 #[test]
+#[cfg_attr(
+    omen_no_postgres_tls,
+    ignore = "needs PostgreSQL with TLS: set OMEN_TEST_POSTGRES_URL and OMEN_TEST_POSTGRES_CA (.ci/run does)"
+)]
 fn the_listener_connects_over_tls_as_the_url_asks() {
     if crate::conformance::postgres_under_test().is_some() {
         return; // a test of its own database, run once

@@ -426,6 +426,10 @@ fn killed_writers_of_many_processes_lose_no_acknowledged_action_on_sqlite() {
 }
 
 #[test]
+#[cfg_attr(
+    omen_no_postgres,
+    ignore = "needs PostgreSQL: set OMEN_TEST_POSTGRES_URL (.ci/run starts a throwaway cluster)"
+)]
 fn killed_writers_of_many_processes_lose_no_acknowledged_action_on_postgres() {
     let Some(scratch) = crate::conformance::ScratchDatabase::new("killed_writers") else {
         return;
