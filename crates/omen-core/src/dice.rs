@@ -94,11 +94,19 @@ pub enum Compare {
     Lt,
     Eq,
     Ne,
+    /// One of a set of values: bit `i` of the mask stands for `right + i` (the set spans at most 64
+    /// consecutive values). A reroll over several faces (`ro{2..5}`) is one condition, so each die is
+    /// rerolled at most once, where steps for each face would reroll the reroll.
+    Among(u64),
 }
 
 impl Compare {
     pub fn holds(self, left: i64, right: i64) -> bool {
         match self {
+            Compare::Among(mask) => left
+                .checked_sub(right)
+                .and_then(|offset| u32::try_from(offset).ok())
+                .is_some_and(|offset| offset < 64 && (mask >> offset) & 1 == 1),
             Compare::Ge => left >= right,
             Compare::Gt => left > right,
             Compare::Le => left <= right,
@@ -116,6 +124,7 @@ impl Compare {
             Compare::Lt => "<",
             Compare::Eq => "=",
             Compare::Ne => "!=",
+            Compare::Among(_) => "in",
         }
     }
 }
@@ -139,6 +148,13 @@ impl Condition {
 
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Compare::Among(mask) = self.op {
+            let faces: Vec<String> = (0..64i64)
+                .filter(|i| (mask >> i) & 1 == 1)
+                .map(|i| self.value.saturating_add(i).to_string())
+                .collect();
+            return write!(f, "{{{}}}", faces.join(","));
+        }
         write!(f, "{}{}", self.op.symbol(), self.value)
     }
 }
@@ -375,6 +391,21 @@ mod tests {
             .unwrap();
         assert_eq!(r.probability(&1), prob(1, 36));
         assert_eq!(r.probability(&6), prob(7, 36));
+    }
+
+    #[test]
+    fn reroll_once_over_a_set_rerolls_each_die_once() {
+        // d6 rerolled once on 2..5: a 1 stays (1/6) or comes from a reroll (4/6 · 1/6): 10/36;
+        // a 3 only from a reroll: 4/36.
+        let d6 = Distribution::die(6).unwrap();
+        let among = Condition::new(Compare::Among(0b1111), 2);
+        let r = DieStep::RerollOnce(among).apply(&d6, &d6).unwrap();
+        assert_eq!(r.probability(&1), prob(10, 36));
+        assert_eq!(r.probability(&3), prob(4, 36));
+        assert_eq!(among.to_string(), "{2,3,4,5}");
+        let edges = Condition::new(Compare::Among(1 | 1 << 63), i64::MAX - 63);
+        assert!(edges.holds(i64::MAX) && edges.holds(i64::MAX - 63));
+        assert!(!edges.holds(i64::MIN) && !edges.holds(i64::MAX - 64) && !edges.holds(0));
     }
 
     #[test]
