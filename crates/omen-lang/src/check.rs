@@ -231,6 +231,16 @@ fn condition(point: &ComparePoint) -> Condition {
     match &point.value {
         PointValue::Int(v) => Condition::new(compare(point.op), *v),
         PointValue::Name(_) => Condition::new(compare(point.op), 0),
+        // The parser keeps a set within 64 consecutive values, so every offset fits the mask.
+        PointValue::Faces(faces) => {
+            let low = faces.first().copied().unwrap_or(0);
+            let mask = faces
+                .iter()
+                .filter_map(|f| u32::try_from(f.checked_sub(low)?).ok())
+                .filter(|offset| *offset < 64)
+                .fold(0u64, |mask, offset| mask | 1 << offset);
+            Condition::new(Compare::Among(mask), low)
+        }
     }
 }
 

@@ -357,6 +357,10 @@ pub(crate) fn compare_values(
     match op {
         Compare::Eq => return Ok(a == b),
         Compare::Ne => return Ok(a != b),
+        // Sets are points of dice rerolls only; a total compared with one holds when it is a member.
+        Compare::Among(_) => {
+            return Ok(matches!((a, b), (Value::Int(x), Value::Int(y)) if op.holds(*x, *y)));
+        }
         _ => {}
     }
     if !a.comparable(b) {
@@ -376,7 +380,7 @@ pub(crate) fn compare_values(
         Compare::Gt => ord.is_gt(),
         Compare::Le => ord.is_le(),
         Compare::Lt => ord.is_lt(),
-        Compare::Eq | Compare::Ne => unreachable!("handled above"),
+        Compare::Eq | Compare::Ne | Compare::Among(_) => unreachable!("handled above"),
     })
 }
 

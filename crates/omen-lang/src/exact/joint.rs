@@ -165,6 +165,10 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         NodeKind::Compare(Compare::Gt, a, b) => Shape::Op("<".into(), all(&[b, a])?),
         NodeKind::Compare(Compare::Le, a, b) => Shape::Op("<=".into(), all(&[a, b])?),
         NodeKind::Compare(Compare::Lt, a, b) => Shape::Op("<".into(), all(&[a, b])?),
+        // A set point is not symmetric in its operands.
+        NodeKind::Compare(Compare::Among(mask), a, b) => {
+            Shape::Op(format!("among {mask}"), all(&[a, b])?)
+        }
         NodeKind::Abs(x) => Shape::Op("abs".into(), all(&[x])?),
         NodeKind::Round(how, x) => Shape::Op(how.name().to_string(), all(&[x])?),
         NodeKind::Not(x) => Shape::Op("not".into(), all(&[x])?),

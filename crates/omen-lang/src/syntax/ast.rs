@@ -246,6 +246,9 @@ pub struct ComparePoint {
 pub enum PointValue {
     /// A number written out, e.g. the `8` of `>=8` or the `-1` of `>=-1`.
     Int(i64),
+    /// A set of faces after a reroll, e.g. the `{2..5}` of `ro{2..5}`: sorted, without repeats, spanning
+    /// at most 64 consecutive values (its operator is `=`).
+    Faces(Vec<i64>),
     /// A name after a compare operator, e.g. the `dv` of `>=dv` (bound by `param`, `let` or a function
     /// parameter); it must hold a number when the dice are rolled.
     Name(Spanned<String>),

@@ -44,6 +44,12 @@ pub enum Word {
     /// Count the dice meeting the point as successes, by themselves (Foundry's `cf`: the failures
     /// counted are the result).
     CountFailures,
+    /// Foundry's `cs`: as [`Word::CountSuccesses`], a bare one counting the dice on the highest face.
+    CountSuccessesOrHighest,
+    /// Foundry's `cf`: as [`Word::CountFailures`], a bare one counting the dice on the lowest face.
+    CountFailuresOrLowest,
+    /// Foundry's `df`: as [`Word::Failure`], a bare one deducting the dice on the lowest face.
+    FailureOrLowest,
     /// The total minus the target (Foundry's `ms`): `ms>=10` is `total - 10`, `ms<=10` is `10 - total`.
     MarginOfSuccess,
     /// Display only in the source (Dice Maiden's `s`, simple output): the total is unchanged, so the
@@ -147,6 +153,15 @@ pub struct Dialect {
     /// rpg-dice-roller documents; Omen takes it too so that such points have a spelling. Straight after
     /// dice `<>` stays an error in every dialect: there `3d6<>10` may mean the total.
     pub not_equal_points: bool,
+    /// Whether a number before a compare point after a reroll or explosion caps how many times the
+    /// whole term applies it (Foundry's `20d20r1=1` rerolls a single 1).
+    pub capped_counts: bool,
+    /// Whether several explosions on one term run one after another, each over every die so far
+    /// (Foundry's `5d10x9x10`), rather than being one explosion.
+    pub explosions_in_turn: bool,
+    /// Whether several keep and drop selectors on one term select together, the union of what each
+    /// selects (Avrae's `kh1kl1` keeps the highest and the lowest die).
+    pub selectors_unite: bool,
 }
 
 impl Default for &'static Dialect {
@@ -199,6 +214,9 @@ pub static OMEN: Dialect = Dialect {
     keeps_fractions: false,
     paren_sets: false,
     not_equal_points: true,
+    capped_counts: false,
+    explosions_in_turn: false,
+    selectors_unite: false,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -242,6 +260,9 @@ pub static ROLL20: Dialect = Dialect {
     keeps_fractions: true,
     paren_sets: false,
     not_equal_points: false,
+    capped_counts: false,
+    explosions_in_turn: false,
+    selectors_unite: false,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -258,9 +279,9 @@ pub static FOUNDRY: Dialect = Dialect {
         ("dh", Word::DropHighest),
         ("dl", Word::DropLowest),
         ("rr", Word::RerollRecursive),
-        ("cs", Word::CountSuccesses),
-        ("cf", Word::CountFailures),
-        ("df", Word::Failure),
+        ("cs", Word::CountSuccessesOrHighest),
+        ("cf", Word::CountFailuresOrLowest),
+        ("df", Word::FailureOrLowest),
         ("sf", Word::SubtractFailures),
         ("even", Word::CountEven),
         ("odd", Word::CountOdd),
@@ -284,7 +305,14 @@ pub static FOUNDRY: Dialect = Dialect {
     keeps_fractions: true,
     paren_sets: false,
     not_equal_points: false,
+    capped_counts: true,
+    explosions_in_turn: true,
+    selectors_unite: false,
 };
+
+/// Avrae's selectors `l`/`h` after a reroll pick dice by rank, across the whole pool.
+const AVRAE_SELECTED_REROLL: &str = "rerolling the lowest or highest dice of the roll (`rol1`, `rah1`) picks \
+     dice by rank across the pool, which is not computed yet";
 
 /// Avrae's d20 notation: `//` divides rounding down, `e` explodes, `mi`/`ma` clamp, `p` drops,
 /// `ro`/`rr` reroll, `ra` rerolls and adds.
@@ -298,6 +326,12 @@ pub static AVRAE: Dialect = Dialect {
         ("pl", Word::DropLowest),
         ("mi", Word::ClampMin),
         ("ma", Word::ClampMax),
+        ("rol", Word::Unsupported(AVRAE_SELECTED_REROLL)),
+        ("roh", Word::Unsupported(AVRAE_SELECTED_REROLL)),
+        ("rrl", Word::Unsupported(AVRAE_SELECTED_REROLL)),
+        ("rrh", Word::Unsupported(AVRAE_SELECTED_REROLL)),
+        ("ral", Word::Unsupported(AVRAE_SELECTED_REROLL)),
+        ("rah", Word::Unsupported(AVRAE_SELECTED_REROLL)),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
         ("ra", Word::ExplodeOnce),
@@ -319,6 +353,9 @@ pub static AVRAE: Dialect = Dialect {
     keeps_fractions: true,
     paren_sets: true,
     not_equal_points: false,
+    capped_counts: false,
+    explosions_in_turn: false,
+    selectors_unite: true,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -361,6 +398,9 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     keeps_fractions: true,
     paren_sets: false,
     not_equal_points: true,
+    capped_counts: false,
+    explosions_in_turn: false,
+    selectors_unite: false,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -400,6 +440,9 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     keeps_fractions: false,
     paren_sets: false,
     not_equal_points: false,
+    capped_counts: false,
+    explosions_in_turn: false,
+    selectors_unite: false,
 };
 
 /// Every dialect, the default first.

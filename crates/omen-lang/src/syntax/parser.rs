@@ -67,6 +67,8 @@ use crate::syntax::ast::{
 use crate::syntax::dialect::{Dialect, GroupOfOne, SlashSlash, Word};
 use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 
+mod notation;
+
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
 #[derive(Clone, Debug)]
 pub struct ParseLimits {
@@ -179,6 +181,7 @@ pub fn parse_with(
         dialect,
         warnings: Vec::new(),
         lowest_face: None,
+        highest_face: None,
         margin: None,
         rescore: None,
         advantage: None,
@@ -322,6 +325,8 @@ struct Parser<'s> {
     /// The lowest face of the dice term whose modifiers are being read, when known: a bare `r` or `ro`
     /// rerolls it.
     lowest_face: Option<i64>,
+    /// The highest face of that dice term, when known: Foundry's bare `cs` counts it.
+    highest_face: Option<i64>,
     /// Foundry's `ms` read after the dice term being parsed: the term becomes its margin of success.
     margin: Option<(ComparePoint, Span)>,
     /// A per-die score read after the dice term being parsed (Avrae's `k3`/`p3`, Foundry's `sf`, `even`,
@@ -2441,9 +2446,13 @@ impl<'s> Parser<'s> {
                 .with_help("write the rolls to group between the braces, e.g. `{2d20, 1d20+5}kh1`"),
             );
         }
-        let outer = self.lowest_face.take();
-        let modifiers = self.parse_modifiers();
-        self.lowest_face = outer;
+        let outer = (self.lowest_face.take(), self.highest_face.take());
+        let outer_rescore = self.rescore.take();
+        let mut modifiers = self.parse_modifiers();
+        (self.lowest_face, self.highest_face) = outer;
+        self.refuse_set_rescore(outer_rescore);
+        self.refuse_term_combinations(&modifiers);
+        self.drop_group_sort(&mut modifiers);
         let span = Span::new(open.span.start, self.prev_end);
         let members = if members.len() == 1 && !modifiers.is_empty() {
             self.group_of_one(members, span)
@@ -2470,7 +2479,11 @@ impl<'s> Parser<'s> {
         let ExprKind::Tuple(members) = tuple.node else {
             return tuple;
         };
-        let modifiers = self.parse_modifiers();
+        let outer_rescore = self.rescore.take();
+        let mut modifiers = self.parse_modifiers();
+        self.refuse_set_rescore(outer_rescore);
+        self.refuse_term_combinations(&modifiers);
+        self.drop_group_sort(&mut modifiers);
         Expr::new(
             ExprKind::Group(Box::new(GroupExpr { members, modifiers })),
             Span::new(tuple.span.start, self.prev_end),
@@ -2544,7 +2557,12 @@ impl<'s> Parser<'s> {
             self.advantage.take(),
         );
         self.lowest_face = lowest_face(&sides.node);
+        let outer_highest =
+            std::mem::replace(&mut self.highest_face, notation::highest_face(&sides.node));
         let mut modifiers = self.parse_modifiers();
+        self.highest_face = outer_highest;
+        self.refuse_term_combinations(&modifiers);
+        self.warn_compounding_rerolls(&modifiers);
         let margin = std::mem::replace(&mut self.margin, outer.1);
         let rescore = std::mem::replace(&mut self.rescore, outer.2);
         let advantage = std::mem::replace(&mut self.advantage, outer.3);
@@ -2863,7 +2881,7 @@ impl<'s> Parser<'s> {
                     shorten(&name.node)
                 ),
             ),
-            None => return,
+            Some(PointValue::Faces(_)) | None => return,
         };
         let value_text = written.trim_start_matches(symbol).to_string();
         let span = Span::new(at.start, self.prev_end);
@@ -3068,6 +3086,9 @@ impl<'s> Parser<'s> {
         reroll: bool,
         at_most: bool,
     ) -> Option<ComparePoint> {
+        if reroll && let Some(set) = self.parse_face_set() {
+            return set;
+        }
         match self.parse_point(at_most) {
             Point::Present(point) => Some(point),
             Point::Invalid => None,
@@ -3161,11 +3182,18 @@ impl<'s> Parser<'s> {
             Word::DropLowest => self.parse_keep_count(KeepWhich::DropLowest, keyword_span),
             Word::KeepMiddle => self.parse_keep_count(KeepWhich::KeepMiddle, keyword_span),
             Word::RerollOnce => {
-                point(self, true, true, "rerolls once the dice").map(Modifier::RerollOnce)
+                let point = point(self, true, true, "rerolls once the dice")?;
+                if self.refuse_capped_count(keyword_span) {
+                    return None;
+                }
+                Some(Modifier::RerollOnce(point))
             }
             Word::RerollRecursive => {
                 let start = self.prev_end;
                 let point = point(self, true, true, "rerolls the dice")?;
+                if self.refuse_capped_count(keyword_span) {
+                    return None;
+                }
                 if written == "r" && self.dialect.warn_other_readings {
                     let shown = self.text(Span::new(start, self.prev_end)).to_string();
                     let shown = if shown.is_empty() {
@@ -3199,12 +3227,18 @@ impl<'s> Parser<'s> {
                     Point::Present(point) => Some(point),
                     Point::Invalid => return None,
                 };
+                if self.refuse_capped_count(keyword_span) {
+                    return None;
+                }
                 Some(Modifier::Explode {
                     compound: false,
                     point,
                     once: meaning == Word::ExplodeOnce,
                     penetrate: false,
                 })
+            }
+            Word::CountSuccessesOrHighest | Word::CountFailuresOrLowest | Word::FailureOrLowest => {
+                self.parse_count_or_extreme(meaning, keyword_span)
             }
             Word::CountSuccesses | Word::CountFailures => {
                 point(self, false, false, "counts the dice").map(Modifier::Success)
@@ -3222,6 +3256,7 @@ impl<'s> Parser<'s> {
                 let point = point(self, false, false, "")?;
                 let at = Span::new(keyword_span.start, self.prev_end);
                 let rescore = match (meaning, point.value) {
+                    (_, PointValue::Faces(_)) => return None,
                     (_, PointValue::Name(name)) => {
                         self.report(
                             Diagnostic::error(
@@ -3401,6 +3436,7 @@ impl<'s> Parser<'s> {
             let count = self.int_value(token.span, false, token.span)?;
             return Some(Modifier::Keep { which, count });
         }
+        self.warn_keep_count_left_out(which, keyword);
         Some(Modifier::Keep { which, count: 1 })
     }
 }
@@ -3616,6 +3652,8 @@ fn margin_of_success(dice: Expr, point: ComparePoint, at: Span) -> Expr {
     let target = match point.value {
         PointValue::Int(n) => Expr::new(ExprKind::Number(n), at),
         PointValue::Name(name) => Expr::new(ExprKind::Var(name.node), name.span),
+        // Only rerolls take a set of faces.
+        PointValue::Faces(_) => Expr::new(ExprKind::Error, at),
     };
     let paren = |e: Expr| {
         let span = e.span;

@@ -415,6 +415,10 @@ fn point_name(m: &Modifier) -> bool {
 }
 
 fn compare_point(out: &mut String, point: &ComparePoint) {
+    if let PointValue::Faces(faces) = &point.value {
+        face_set(out, faces);
+        return;
+    }
     // `<>`, not `!=`: after `!` the latter would read as `!!` then `=`.
     let symbol = match point.op {
         CompareOp::Ne => "<>",
@@ -426,7 +430,31 @@ fn compare_point(out: &mut String, point: &ComparePoint) {
             let _ = write!(out, "{n}");
         }
         PointValue::Name(name) => out.push_str(&name.node),
+        PointValue::Faces(faces) => face_set(out, faces),
     }
+}
+
+/// A set of faces in braces, runs of three or more written as ranges: `{1, 3..6}`.
+fn face_set(out: &mut String, faces: &[i64]) {
+    out.push('{');
+    let mut i = 0;
+    while i < faces.len() {
+        let mut j = i;
+        while j + 1 < faces.len() && faces[j].checked_add(1) == Some(faces[j + 1]) {
+            j += 1;
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if j >= i + 2 {
+            let _ = write!(out, "{}..{}", faces[i], faces[j]);
+        } else {
+            let run: Vec<String> = faces[i..=j].iter().map(i64::to_string).collect();
+            out.push_str(&run.join(", "));
+        }
+        i = j + 1;
+    }
+    out.push('}');
 }
 
 fn compare_symbol(op: CompareOp) -> &'static str {

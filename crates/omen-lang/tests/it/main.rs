@@ -1,5 +1,6 @@
 //! Omen-lang's integration tests: one binary, one module per area.
 
+mod dialect_constructs;
 mod dialects;
 mod engine;
 mod examples;

@@ -200,6 +200,7 @@ fn show_point(point: &ComparePoint) -> String {
     match &point.value {
         PointValue::Int(value) => format!("{}{value}", show_op(point.op)),
         PointValue::Name(name) => format!("{}{}", show_op(point.op), name.node),
+        PointValue::Faces(faces) => format!("{faces:?}"),
     }
 }
 

@@ -1,0 +1,313 @@
+//! Forms of the notation that a reader could take two ways, and the reroll over a set of faces that
+//! gives one of them a spelling. Kept apart from the parser's main file, which is already long.
+
+use super::{Parser, Point, shorten};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast::{
+    CompareOp, ComparePoint, FaceItem, KeepWhich, Modifier, PointValue, Sides, Spanned,
+};
+use crate::syntax::dialect::Word;
+use crate::syntax::lexer::TokenKind;
+
+/// A set of reroll faces spans at most this many consecutive values: the engine holds it as a bit mask.
+pub(super) const MAX_FACE_SET_SPAN: i64 = 64;
+
+impl Parser<'_> {
+    /// `{2..5}`, `{1, 3, 5}` straight after a reroll word: the dice showing one of these faces are
+    /// rerolled, each as one step, so `ro{2..5}` rerolls each die at most once (Year Zero's push), where
+    /// `ro2ro3ro4ro5` would reroll a reroll. `None` when no brace follows.
+    pub(super) fn parse_face_set(&mut self) -> Option<Option<ComparePoint>> {
+        let open = self.peek();
+        if open.kind != TokenKind::LBrace || open.span.start != self.prev_end {
+            return None;
+        }
+        self.bump();
+        let items = self.parse_list(open, TokenKind::RBrace, Self::parse_face, false);
+        let span = Span::new(open.span.start, self.prev_end);
+        let items: Vec<Spanned<FaceItem>> = items.into_iter().flatten().collect();
+        let (Some(low), Some(high)) = (
+            items.iter().map(|i| face_bounds(&i.node).0).min(),
+            items.iter().map(|i| face_bounds(&i.node).1).max(),
+        ) else {
+            self.report(
+                Diagnostic::error("empty-faces", span, "a reroll set needs at least one face")
+                    .with_help("list the faces to reroll, e.g. `8d6ro{2..5}`"),
+            );
+            return Some(None);
+        };
+        if high
+            .checked_sub(low)
+            .is_none_or(|width| width >= MAX_FACE_SET_SPAN)
+        {
+            self.report(
+                Diagnostic::error(
+                    "bad-face-range",
+                    span,
+                    format!(
+                        "a reroll set spans at most {MAX_FACE_SET_SPAN} consecutive faces; `{}` spans \
+                         from {low} to {high}",
+                        shorten(self.text(span))
+                    ),
+                )
+                .with_help("reroll with a compare point instead, e.g. `ro>=10`"),
+            );
+            return Some(None);
+        }
+        let mut faces: Vec<i64> = items
+            .iter()
+            .flat_map(|i| {
+                let (a, b) = face_bounds(&i.node);
+                a..=b
+            })
+            .collect();
+        faces.sort_unstable();
+        faces.dedup();
+        Some(Some(ComparePoint {
+            op: CompareOp::Eq,
+            value: PointValue::Faces(faces),
+        }))
+    }
+
+    /// `4d6kh` keeps the highest 1: warns, since some rollers need the count (Avrae's `kh` takes one)
+    /// and a reader may take a bare `kh` for "keep the highest, however many".
+    pub(super) fn warn_keep_count_left_out(&mut self, which: KeepWhich, keyword: Span) {
+        if !self.dialect.warn_other_readings {
+            return;
+        }
+        let written = self.text(keyword).to_ascii_lowercase();
+        let what = match which {
+            KeepWhich::KeepHighest => "keeps the highest die",
+            KeepWhich::KeepLowest => "keeps the lowest die",
+            KeepWhich::DropHighest => "drops the highest die",
+            KeepWhich::DropLowest => "drops the lowest die",
+            KeepWhich::KeepMiddle => "keeps the middle die",
+        };
+        self.warnings.push(
+            Diagnostic::warning(
+                "keep-count-left-out",
+                keyword,
+                format!(
+                    "`{written}` without a count {what}, as `{written}1`; some rollers need the count \
+                     (Avrae refuses `{written}` alone)"
+                ),
+            )
+            .with_help(format!("write `{written}1` to say it plainly")),
+        );
+    }
+
+    /// Several reroll-once modifiers on one dice term apply in turn: a die rerolled by `ro2` that then
+    /// shows 3 is rerolled again by `ro3`. Warns, naming the set that rerolls each die once.
+    pub(super) fn warn_compounding_rerolls(&mut self, modifiers: &[Spanned<Modifier>]) {
+        let once: Vec<&Spanned<Modifier>> = modifiers
+            .iter()
+            .filter(|m| matches!(m.node, Modifier::RerollOnce(_)))
+            .collect();
+        let (Some(first), Some(last)) = (once.first(), once.last()) else {
+            return;
+        };
+        if once.len() < 2 {
+            return;
+        }
+        let span = first.span.to(last.span);
+        let mut faces = Vec::new();
+        let all_equal = once.iter().all(|m| match &m.node {
+            Modifier::RerollOnce(ComparePoint {
+                op: CompareOp::Eq,
+                value: PointValue::Int(face),
+            }) => {
+                faces.push(face.to_string());
+                true
+            }
+            Modifier::RerollOnce(ComparePoint {
+                value: PointValue::Faces(set),
+                ..
+            }) => {
+                faces.extend(set.iter().map(i64::to_string));
+                true
+            }
+            _ => false,
+        });
+        let help = if all_equal {
+            format!(
+                "to reroll each die at most once on any of these faces, write one set: `ro{{{}}}`",
+                faces.join(", ")
+            )
+        } else {
+            "to reroll each die at most once, write one reroll with a set of faces, e.g. `ro{2..5}`"
+                .to_string()
+        };
+        self.warnings.push(
+            Diagnostic::warning(
+                "rerolls-compound",
+                span,
+                format!(
+                    "`{}` rerolls in {} steps: a die rerolled by one step is rerolled again by a later \
+                     one when its new face meets that step's point",
+                    shorten(self.text(span)),
+                    once.len()
+                ),
+            )
+            .with_help(help),
+        );
+    }
+}
+
+/// The lowest and highest value of a face item.
+fn face_bounds(item: &FaceItem) -> (i64, i64) {
+    match *item {
+        FaceItem::Face(n) => (n, n),
+        FaceItem::Range(a, b) => (a.min(b), a.max(b)),
+    }
+}
+
+/// The highest face of a die, when known before rolling: a bare `cs` or `df` (Foundry) counts it.
+pub(super) fn highest_face(sides: &Sides) -> Option<i64> {
+    match sides {
+        Sides::Number(number) => match number.node {
+            crate::syntax::ast::ExprKind::Number(n) => Some(n),
+            _ => None,
+        },
+        Sides::Percent => Some(100),
+        Sides::Fudge => Some(1),
+        Sides::Custom(items) => items.iter().map(|i| face_bounds(&i.node).1).max(),
+    }
+}
+
+impl Parser<'_> {
+    /// Foundry's `cs`, `cf` and `df`, with their point or, bare, the highest face (`cs`) or the lowest
+    /// (`cf`, `df`) of the dice term, as Foundry documents: `10d6cs` counts the sixes.
+    pub(super) fn parse_count_or_extreme(
+        &mut self,
+        meaning: Word,
+        keyword: Span,
+    ) -> Option<Modifier> {
+        let extreme = if meaning == Word::CountSuccessesOrHighest {
+            self.highest_face
+        } else {
+            self.lowest_face
+        };
+        let point = match self.parse_point(false) {
+            Point::Present(point) => point,
+            Point::Invalid => return None,
+            Point::Absent => match extreme {
+                Some(face) => ComparePoint {
+                    op: CompareOp::Eq,
+                    value: PointValue::Int(face),
+                },
+                // The sides are rolled: the required-point path reports the missing point.
+                None => self.parse_required_point(keyword, false, false)?,
+            },
+        };
+        Some(if meaning == Word::FailureOrLowest {
+            Modifier::Failure(point)
+        } else {
+            Modifier::Success(point)
+        })
+    }
+}
+
+impl Parser<'_> {
+    /// Foundry's `20d20r1=1`, `5d10x5>=8`: a number between the word and a compare point caps how many
+    /// rerolls or explosions the whole term makes. The cap ties the dice together, which the engine does
+    /// not compute yet: refused rather than read as a point and a success count. `true` when refused.
+    pub(super) fn refuse_capped_count(&mut self, keyword: Span) -> bool {
+        let token = self.peek();
+        if !self.dialect.capped_counts
+            || token.span.start != self.prev_end
+            || super::compare_op(token.kind).is_none()
+        {
+            return false;
+        }
+        let count = self.text(Span::new(keyword.end, self.prev_end));
+        if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        let _ = self.parse_point(false);
+        let span = Span::new(keyword.start, self.prev_end);
+        let written = shorten(self.text(span));
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                span,
+                format!(
+                    "`{written}` in the {} dialect: the number before the compare point caps how many \
+                     times the whole roll rerolls or explodes, which is not computed yet",
+                    self.dialect.name
+                ),
+            )
+            .with_help("leave the cap out when every die may reroll or explode, e.g. `20d20r=1`"),
+        );
+        true
+    }
+
+    /// The refusals that need every modifier of a term: Foundry's explosions one after another
+    /// (`5d10x9x10`) and Avrae's selectors that unite (`kh1kl1`).
+    pub(super) fn refuse_term_combinations(&mut self, modifiers: &[Spanned<Modifier>]) {
+        let explosions: Vec<Span> = modifiers
+            .iter()
+            .filter(|m| matches!(m.node, Modifier::Explode { .. }))
+            .map(|m| m.span)
+            .collect();
+        if self.dialect.explosions_in_turn && explosions.len() > 1 {
+            let span = explosions[0].to(explosions[explosions.len() - 1]);
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    span,
+                    format!(
+                        "several explosions on one term in the {} dialect run one after another over \
+                         every die so far, which is not computed yet",
+                        self.dialect.name
+                    ),
+                )
+                .with_help("explode once with one point, e.g. `x>=9`, if that is the rule"),
+            );
+        }
+        let keeps: Vec<Span> = modifiers
+            .iter()
+            .filter(|m| matches!(m.node, Modifier::Keep { .. }))
+            .map(|m| m.span)
+            .collect();
+        if self.dialect.selectors_unite && keeps.len() > 1 {
+            let span = keeps[0].to(keeps[keeps.len() - 1]);
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    span,
+                    format!(
+                        "several keep or drop selectors on one term in the {} dialect keep what any of \
+                         them selects (`kh1kl1`: the highest and the lowest die), which is not computed \
+                         yet",
+                        self.dialect.name
+                    ),
+                )
+                .with_help("add the selections as terms, e.g. `{4d6}kh1 + {4d6}kl1` with one roll bound by `let`"),
+            );
+        }
+    }
+
+    /// After a set or group: a per-die score by value (Avrae's `(1, 2, 3)k1`, `p3`) applies to the
+    /// members, which is not computed yet; refused instead of being lost or reaching the next term.
+    pub(super) fn refuse_set_rescore(&mut self, outer: Option<(super::Rescore, Span)>) {
+        if let Some((_, at)) = std::mem::replace(&mut self.rescore, outer) {
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "keeping or dropping the members of a set by their value (`(1, 2, 3)k1`, `p3`) is \
+                     not computed yet",
+                )
+                .with_help("keep by rank instead, e.g. `kh1`, or compare the members in the expression"),
+            );
+        }
+    }
+
+    /// Sorting only changes how a roll is shown: on a group, where the sources allow it
+    /// (rpg-dice-roller's `{4d6, 2d8}s`), it is read and dropped. Omen's notation keeps refusing it.
+    pub(super) fn drop_group_sort(&self, modifiers: &mut Vec<Spanned<Modifier>>) {
+        if !self.dialect.warn_other_readings {
+            modifiers.retain(|m| !matches!(m.node, Modifier::Sort { .. }));
+        }
+    }
+}
