@@ -120,12 +120,13 @@ impl FromRequestParts<AppState> for Caller {
         let Some(credential) = credential(&parts.headers) else {
             return Err(ApiError::unauthorized());
         };
+        let refused = ApiError::invalid_credential(&credential);
         let member = match credential {
             Credential::Bearer(token) => {
                 // Tokens are long and random; one longer than any invite's is refused without a
                 // look-up.
                 if token.len() > 256 {
-                    return Err(ApiError::unauthorized());
+                    return Err(refused);
                 }
                 state
                     .inner
@@ -138,7 +139,7 @@ impl FromRequestParts<AppState> for Caller {
                     return Err(csrf_refused());
                 }
                 if id.len() > 256 {
-                    return Err(ApiError::unauthorized());
+                    return Err(refused);
                 }
                 state
                     .inner
@@ -148,7 +149,7 @@ impl FromRequestParts<AppState> for Caller {
                     .map(|(member, _)| member)
             }
         };
-        member.map(Caller).ok_or_else(ApiError::unauthorized)
+        member.map(Caller).ok_or(refused)
     }
 }
 

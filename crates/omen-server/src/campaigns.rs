@@ -22,6 +22,7 @@ use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
 use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem, QueryParams};
 use crate::redact::Redactor;
+use crate::refusal::{Call, Refused, for_viewer};
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -686,14 +687,19 @@ pub async fn act(
         ));
     }
     let mut secrets = Vec::new();
+    let mut before_action = None;
     if !redactor.is_game_master() {
         // An action that sets fields the rule set keeps for the game master (a hidden modifier) is
         // the game master's: a player cannot set what they may not see.
-        let (c, n) = (campaign.clone(), character.clone());
-        let found = state
+        let (c, n, who) = (campaign.clone(), character.clone(), member.clone());
+        let (found, withheld) = state
             .inner
             .db
-            .with(move |store| store.character(&c, &n))
+            .with(move |store| {
+                let found = store.character(&c, &n)?;
+                let withheld = follows_hidden_roll(store, &who, &found)?;
+                Ok((found, withheld))
+            })
             .await
             .map_err(|e| redactor.error(e, &[]))?;
         secrets = redactor.secrets(&found);
@@ -702,6 +708,7 @@ pub async fn act(
                 "this action sets what only the game master sees; the game master takes it",
             ));
         }
+        before_action = Some((found, withheld));
     }
     let limits = state.inner.config.limits.clone();
     let dice = request.dice.map_or(Dice::Derived, Dice::Given);
@@ -710,7 +717,7 @@ pub async fn act(
         Some(Actor::of(&member)),
     );
     let (c, n, action) = (campaign.clone(), character.clone(), request.action.clone());
-    let (entry, rule_set, before, withheld) = state
+    let performed = state
         .inner
         .db
         .with(move |store| {
@@ -731,8 +738,21 @@ pub async fn act(
                 withheld,
             ))
         })
-        .await
-        .map_err(|e| redactor.error(e, &secrets))?;
+        .await;
+    let (entry, rule_set, before, withheld) = match (performed, &before_action) {
+        (Ok(performed), _) => performed,
+        (Err(error), Some((found, withheld))) => {
+            let refused = Refused {
+                rule_set: &found.rule_set,
+                state: &found.state,
+                action: &request.action,
+                call: Call::Apply,
+                withheld: *withheld,
+            };
+            return Err(for_viewer(&state, redactor, refused, error, &secrets).await);
+        }
+        (Err(error), None) => return Err(redactor.error(error, &secrets)),
+    };
     state.announce(&campaign);
     let odds = if request.odds && withheld {
         Some(withheld_odds())
@@ -794,9 +814,26 @@ pub async fn odds(
         return Ok(Json(withheld_odds()));
     }
     let secrets = redactor.secrets(&found);
-    let odds = action_odds(&state, found.rule_set.clone(), found.state, request.action)
-        .await
-        .map_err(|e| redactor.error(e, &secrets))?;
+    let asked = action_odds(
+        &state,
+        found.rule_set.clone(),
+        found.state.clone(),
+        request.action.clone(),
+    )
+    .await;
+    let odds = match asked {
+        Ok(odds) => odds,
+        Err(error) => {
+            let refused = Refused {
+                rule_set: &found.rule_set,
+                state: &found.state,
+                action: &request.action,
+                call: Call::Odds,
+                withheld: false,
+            };
+            return Err(for_viewer(&state, redactor, refused, error, &secrets).await);
+        }
+    };
     Ok(Json(redactor.odds(&found.rule_set, &odds)))
 }
 

@@ -52,7 +52,7 @@ impl Problem {
     }
 
     pub fn from_diagnostic(diagnostic: &Diagnostic) -> Self {
-        Problem {
+        let problem = Problem {
             kind: diagnostic.kind.to_string(),
             message: diagnostic.message.clone(),
             span: Some(SpanBody {
@@ -61,9 +61,41 @@ impl Problem {
             }),
             help: diagnostic.help.clone(),
             expression: None,
+        };
+        problem.for_the_web()
+    }
+
+    /// The problem in words for someone who reached the server over the web: the language's
+    /// limit messages end by naming the CLI flag that raises the limit (`raise --work-budget`),
+    /// which a page's user cannot reach. Such a message keeps what was passed and says instead
+    /// that it is too large for this server, how to make it smaller, and that the CLI can run it.
+    fn for_the_web(mut self) -> Self {
+        let names_flag = |text: &str| {
+            text.match_indices(" --")
+                .any(|(at, _)| text[at + 3..].starts_with(|c: char| c.is_ascii_lowercase()))
+        };
+        if !names_flag(&self.message) && !self.help.as_deref().is_some_and(names_flag) {
+            return self;
         }
+        let cut = self
+            .message
+            .match_indices("; ")
+            .map(|(at, _)| at)
+            .find(|&at| names_flag(&self.message[at..]))
+            .unwrap_or(self.message.len());
+        self.message = format!(
+            "{}: the computation is too large for this server",
+            &self.message[..cut]
+        );
+        self.help = Some(TOO_LARGE_HELP.to_string());
+        self
     }
 }
+
+/// What a refusal for a passed limit suggests on the web.
+pub const TOO_LARGE_HELP: &str = "simplify it (fewer dice, fewer sides, a lower `explode_depth`, \
+    or one probability such as `(EXPR) >= 30` instead of the whole table), or run it with the \
+    `omen` command-line tool on your own computer, where the limits can be raised";
 
 /// The body of every error response.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -117,6 +149,25 @@ impl ApiError {
             Problem::new("unauthorized", "this route needs a bearer token or a session").with_help(
                 "send `Authorization: Bearer TOKEN` with the token of an invite (`omen campaign invite`), or the session cookie of `POST /api/v1/session`",
             ),
+        )
+    }
+
+    /// A credential was sent but lets no one in. Which of the three it is stays unsaid: telling an
+    /// unknown token from a revoked one would tell a guesser which tokens once existed.
+    pub(crate) fn invalid_credential(credential: &crate::auth::Credential) -> Self {
+        let (what, help) = match credential {
+            crate::auth::Credential::Bearer(_) => (
+                "the bearer token is not valid: it is unknown, revoked or expired",
+                "ask the game master for a new invite (`omen campaign invite`)",
+            ),
+            crate::auth::Credential::Session(_) => (
+                "the session is not valid: it is unknown, ended or expired",
+                "open the invite link again, or trade its token with `POST /api/v1/session`",
+            ),
+        };
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            Problem::new("unauthorized", what).with_help(help),
         )
     }
 

@@ -75,6 +75,18 @@ const ASSETS: &[Asset] = &[
         content_type: "text/css; charset=utf-8",
         body: include_str!("../web/table.css"),
     },
+    // The pages name `/favicon.svg`; `/favicon.ico` is where browsers and tools look without
+    // being told, so it answers the same drawing rather than 404.
+    Asset {
+        path: "/favicon.svg",
+        content_type: "image/svg+xml",
+        body: include_str!("../web/favicon.svg"),
+    },
+    Asset {
+        path: "/favicon.ico",
+        content_type: "image/svg+xml",
+        body: include_str!("../web/favicon.svg"),
+    },
 ];
 
 fn etag(body: &str) -> String {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use omen_core::{ChaChaDice, Limits, Probability, ScriptedDice, probability_to_f64};
+use omen_core::{ChaChaDice, Limits, Probability, ScriptedDice};
 use omen_lang::syntax::Dialect;
 use omen_lang::{Diagnostic, ExactResult, Options, ValueDistribution, compile, exact, sample};
 use serde::{Deserialize, Serialize};
@@ -19,18 +19,6 @@ use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem};
 
 /// Most expressions one `prob` request compares.
 pub const MAX_EXPRESSIONS: usize = 20;
-
-/// Which probability each outcome's row gives: of exactly it, or of at least, at most, more or less.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Comparison {
-    #[default]
-    Eq,
-    Ge,
-    Le,
-    Gt,
-    Lt,
-}
 
 /// `POST /api/v1/prob`: the exact distributions of one or more expressions.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -50,9 +38,9 @@ pub struct ProbRequest {
     #[serde(default)]
     #[schema(value_type = Vec<Object>)]
     pub expression_params: Vec<BTreeMap<String, Value>>,
-    /// Which probability each row gives (default `eq`).
+    /// Extra dice one die may add by exploding (default: the server's, 20; at most its ceiling).
     #[serde(default)]
-    pub view: Comparison,
+    pub explode_depth: Option<u64>,
 }
 
 /// The schema of a value of the language as JSON: a number (an integer, or an exact fraction as text
@@ -73,15 +61,39 @@ fn language_value() -> utoipa::openapi::Schema {
     Schema::OneOf(one_of)
 }
 
-/// One outcome of a distribution.
+/// A value of the language, or null.
+fn optional_language_value() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+    let one_of = OneOfBuilder::new()
+        .item(language_value())
+        .item(ObjectBuilder::new().schema_type(Type::Null).build())
+        .build();
+    Schema::OneOf(one_of)
+}
+
+/// A list of values of the language.
+fn language_values() -> utoipa::openapi::Schema {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::RefOr::T(language_value()))
+        .build()
+        .into()
+}
+
+/// One outcome of a distribution, as `omen prob --format json` writes it: every probability an
+/// exact fraction in lowest terms, as text (`"1/8"`, `"1"`, `"0"`), so no client reads float noise.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct OddsRow {
     #[schema(schema_with = language_value)]
     pub outcome: Value,
-    /// Exact, in lowest terms.
-    pub fraction: String,
-    /// For people reading the JSON only.
-    pub percent: f64,
+    /// P(= outcome).
+    #[schema(example = "1/8")]
+    pub probability: String,
+    /// P(>= outcome), in the outcomes' order.
+    #[schema(example = "1/2")]
+    pub at_least: String,
+    /// P(<= outcome), in the outcomes' order.
+    #[schema(example = "5/8")]
+    pub at_most: String,
 }
 
 /// A script's parameter with the value it took: the one given, else its default.
@@ -103,17 +115,20 @@ pub struct Odds {
     /// form inputs).
     pub params: Vec<ParamBody>,
     pub outcomes: Vec<OddsRow>,
-    /// Exact mean, for a numeric result.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The exact mean as a fraction in lowest terms (`"21/2"`); null for a result that is not a
+    /// number or true/false (true counts 1, false 0).
     pub mean: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The exact variance, as `mean`.
     pub variance: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The one float of the answer: a square root is rarely a fraction. Null as `mean`.
     pub standard_deviation: Option<f64>,
-    /// The median outcome, as outcomes are given: a number, or a fraction as text (`"7/4"`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(schema_with = language_value)]
+    /// The median outcome, as outcomes are given: a number, true/false, or a fraction as text
+    /// (`"7/4"`). Null as `mean`.
+    #[schema(schema_with = optional_language_value)]
     pub median: Option<Value>,
+    /// The outcomes of greatest probability, ascending (more than one on a tie).
+    #[schema(schema_with = language_values)]
+    pub mode: Vec<Value>,
     /// P(a die reached the explosion depth limit while it would still explode): the mass cut off.
     pub depth_limit_probability: String,
     /// For an `absorb(…)` query: the exact expected number of steps.
@@ -187,30 +202,30 @@ pub(crate) fn options(
     })
 }
 
-fn rows<T: Ord + Clone + Serialize>(
-    distribution: &omen_core::Distribution<T>,
-    view: Comparison,
-) -> Vec<OddsRow> {
+fn rows<T: Ord + Clone + Serialize>(distribution: &omen_core::Distribution<T>) -> Vec<OddsRow> {
     let total = distribution.total();
+    let text = |weight: omen_core::Weight| Probability::new(weight, total.clone()).to_string();
     distribution
         .entries()
         .iter()
         .zip(distribution.cumulative())
-        .map(|((outcome, weight), (at_most, at_least))| {
-            let weight = match view {
-                Comparison::Eq => weight.clone(),
-                Comparison::Le => at_most,
-                Comparison::Ge => at_least,
-                Comparison::Lt => at_most - weight,
-                Comparison::Gt => at_least - weight,
-            };
-            let p = Probability::new(weight, total.clone());
-            OddsRow {
-                outcome: serde_json::to_value(outcome).unwrap_or(Value::Null),
-                fraction: p.to_string(),
-                percent: probability_to_f64(&p) * 100.0,
-            }
+        .map(|((outcome, weight), (at_most, at_least))| OddsRow {
+            outcome: serde_json::to_value(outcome).unwrap_or(Value::Null),
+            probability: text(weight.clone()),
+            at_least: text(at_least),
+            at_most: text(at_most),
         })
+        .collect()
+}
+
+/// The outcomes of greatest weight, ascending; weights compared exactly.
+fn modes<T: Ord + Clone + Serialize>(distribution: &omen_core::Distribution<T>) -> Vec<Value> {
+    let largest = distribution.entries().iter().map(|(_, w)| w).max();
+    distribution
+        .entries()
+        .iter()
+        .filter(|(_, w)| Some(w) == largest)
+        .map(|(outcome, _)| serde_json::to_value(outcome).unwrap_or(Value::Null))
         .collect()
 }
 
@@ -224,30 +239,42 @@ fn param_bodies(params: &[(String, omen_lang::Value)]) -> Vec<ParamBody> {
         .collect()
 }
 
-fn odds(
-    expression: &str,
-    checked: &omen_lang::Checked,
-    result: &ExactResult,
-    view: Comparison,
-) -> Odds {
-    let outcomes = match &result.distribution {
-        ValueDistribution::Int(d) => rows(d, view),
-        ValueDistribution::Bool(d) => rows(d, view),
-        ValueDistribution::Values(d) => rows(d, view),
+fn odds(expression: &str, checked: &omen_lang::Checked, result: &ExactResult) -> Odds {
+    let (outcomes, mode) = match &result.distribution {
+        ValueDistribution::Int(d) => (rows(d), modes(d)),
+        ValueDistribution::Bool(d) => (rows(d), modes(d)),
+        ValueDistribution::Values(d) => (rows(d), modes(d)),
     };
-    // Numbers, whole or with fractions (real division), have statistics; the rest do not.
-    let statistics = result.distribution.number_statistics();
+    // Numbers, whole or with fractions (real division), have statistics, and so does true/false
+    // counted as 1/0 (as the CLI counts it); labels and tuples do not.
+    let (statistics, median) = match &result.distribution {
+        ValueDistribution::Bool(d) => {
+            let s = d.map(|&b| i64::from(b)).statistics();
+            let median = Value::Bool(s.median != 0);
+            (
+                Some((s.mean.clone(), s.variance.clone(), s.standard_deviation())),
+                Some(median),
+            )
+        }
+        distribution => match distribution.number_statistics() {
+            Some(s) => {
+                let deviation = s.standard_deviation();
+                let median = serde_json::to_value(&s.median).unwrap_or(Value::Null);
+                (Some((s.mean, s.variance, deviation)), Some(median))
+            }
+            None => (None, None),
+        },
+    };
     Odds {
         expression: expression.to_string(),
         reading: checked.reading.clone(),
         params: param_bodies(&checked.program.params),
         outcomes,
-        mean: statistics.as_ref().map(|s| s.mean.to_string()),
-        variance: statistics.as_ref().map(|s| s.variance.to_string()),
-        standard_deviation: statistics.as_ref().map(|s| s.standard_deviation()),
-        median: statistics
-            .as_ref()
-            .map(|s| serde_json::to_value(&s.median).unwrap_or(Value::Null)),
+        mean: statistics.as_ref().map(|s| s.0.to_string()),
+        variance: statistics.as_ref().map(|s| s.1.to_string()),
+        standard_deviation: statistics.as_ref().map(|s| s.2),
+        median,
+        mode,
         depth_limit_probability: result.truncated.to_string(),
         expected_steps: result.expected_steps.as_ref().map(ToString::to_string),
         warnings: Vec::new(),
@@ -265,6 +292,39 @@ fn too_much_output(limit: u64) -> ApiError {
     )
 }
 
+/// The largest answer the odds cache keeps, by [`size`].
+const MAX_CACHED_BYTES: u64 = 256 << 10;
+
+/// About the bytes of `odds` as JSON, from below: each row's fractions and its punctuation.
+fn size(odds: &Odds) -> u64 {
+    odds.outcomes
+        .iter()
+        .map(|row| 60 + (row.probability.len() + row.at_least.len() + row.at_most.len()) as u64)
+        .sum()
+}
+
+/// The limits of one `prob` request: the server's, with the explosion depth asked for.
+fn request_limits(server: &Limits, explode_depth: Option<u64>) -> Result<Limits, ApiError> {
+    let mut limits = server.clone();
+    if let Some(depth) = explode_depth {
+        if depth > server.max_explode_depth {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Problem::new(
+                    "explode-depth",
+                    format!(
+                        "explode_depth {depth} is over this server's limit of {}",
+                        server.max_explode_depth
+                    ),
+                )
+                .with_help("ask for a lower `explode_depth`"),
+            ));
+        }
+        limits.explode_depth = depth;
+    }
+    Ok(limits)
+}
+
 /// One expression's odds: from the cache when the same text, or the same program, was asked
 /// before; otherwise computed on the pool.
 async fn one(
@@ -272,15 +332,16 @@ async fn one(
     expression: String,
     dialect: &'static Dialect,
     params: &BTreeMap<String, Value>,
-    view: Comparison,
+    limits: &Limits,
 ) -> Result<(Arc<Odds>, bool), ApiError> {
     let params_text = serde_json::to_string(params).unwrap_or_default();
-    let view_text = format!("{view:?}");
-    let text_key = key(&["text", dialect.name, &expression, &params_text, &view_text]);
+    // The depth changes the answer; the other limits only whether there is one.
+    let depth_text = limits.explode_depth.to_string();
+    let text_key = key(&["text", dialect.name, &expression, &params_text, &depth_text]);
     if let Some(hit) = cached(&state.inner.cache, &text_key) {
         return Ok((hit, true));
     }
-    let options = options(dialect, params, &state.inner.config.limits)?;
+    let options = options(dialect, params, limits)?;
     let cache = state.inner.cache_handle();
     state
         .inner
@@ -293,7 +354,7 @@ async fn one(
                 .iter()
                 .map(Problem::from_diagnostic)
                 .collect();
-            let program_key = key(&["program", &checked.reading, &params_text, &view_text]);
+            let program_key = key(&["program", &checked.reading, &params_text, &depth_text]);
             let with_warnings = |found: &Odds| {
                 let mut odds = found.clone();
                 odds.expression = expression.clone();
@@ -308,10 +369,14 @@ async fn one(
             let result = exact(&checked.program, &options.limits).map_err(|error| {
                 ApiError::language(std::slice::from_ref(&error), &checked.warnings)
             })?;
-            let computed = odds(&expression, &checked, &result, view);
+            let computed = odds(&expression, &checked, &result);
             let odds = with_warnings(&computed);
-            remember(&cache, program_key, Arc::new(computed));
-            remember(&cache, text_key, odds.clone());
+            // A large answer is not kept: the cache's bound is in entries, and a few answers of
+            // megabytes (`1000d6`) would otherwise hold gigabytes.
+            if size(&computed) <= MAX_CACHED_BYTES {
+                remember(&cache, program_key, Arc::new(computed));
+                remember(&cache, text_key, odds.clone());
+            }
             Ok((odds, false))
         })
         .await?
@@ -340,6 +405,7 @@ pub async fn prob(
         )));
     }
     let dialect = dialect(request.dialect.as_deref())?;
+    let limits = request_limits(&state.inner.config.limits, request.explode_depth)?;
     let mut results = Vec::new();
     let mut all_cached = true;
     let mut bytes: u64 = 0;
@@ -356,17 +422,11 @@ pub async fn prob(
         if let Some(own) = request.expression_params.get(index) {
             params.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
-        let (odds, hit) = one(&state, expression, dialect, &params, request.view)
+        let (odds, hit) = one(&state, expression, dialect, &params, &limits)
             .await
             .map_err(|error| error.in_expression(index))?;
         all_cached &= hit;
-        // Each row is at least this many bytes of JSON; a precise count would need the whole text.
-        bytes = bytes.saturating_add(
-            odds.outcomes
-                .iter()
-                .map(|row| 40 + row.fraction.len() as u64)
-                .sum(),
-        );
+        bytes = bytes.saturating_add(size(&odds));
         if bytes > limit {
             return Err(too_much_output(limit).in_expression(index));
         }

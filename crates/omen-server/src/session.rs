@@ -119,7 +119,7 @@ pub async fn open_session(
         .db
         .with(move |store| store.open_session(&token, lifetime))
         .await?
-        .ok_or_else(ApiError::unauthorized)?;
+        .ok_or_else(|| ApiError::invalid_credential(&Credential::Bearer(String::new())))?;
     let max_age = i64::try_from(lifetime.as_secs()).unwrap_or(i64::MAX);
     let cookie = session_cookie(session.id.clone(), max_age, secure);
     let body = SessionBody::new(session.member, Some((&session.id, session.expires)));
@@ -146,14 +146,16 @@ pub async fn show_session(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Json<SessionBody>, ApiError> {
-    let body = match credential(&headers).ok_or_else(ApiError::unauthorized)? {
+    let credential = credential(&headers).ok_or_else(ApiError::unauthorized)?;
+    let refused = ApiError::invalid_credential(&credential);
+    let body = match credential {
         Credential::Bearer(token) => {
             let member = state
                 .inner
                 .db
                 .with(move |store| store.authenticate(&token))
                 .await?
-                .ok_or_else(ApiError::unauthorized)?;
+                .ok_or(refused)?;
             SessionBody::new(member, None)
         }
         Credential::Session(id) => {
@@ -163,7 +165,7 @@ pub async fn show_session(
                 .db
                 .with(move |store| store.session(&lookup))
                 .await?
-                .ok_or_else(ApiError::unauthorized)?;
+                .ok_or(refused)?;
             SessionBody::new(member, Some((&id, expires)))
         }
     };
@@ -198,7 +200,9 @@ pub async fn end_session(
         .with(move |store| store.end_session(&id))
         .await?;
     if !ended {
-        return Err(ApiError::unauthorized());
+        return Err(ApiError::invalid_credential(&Credential::Session(
+            String::new(),
+        )));
     }
     let secure = state.inner.config.secure_cookies || over_https(&headers);
     Ok((

@@ -132,6 +132,31 @@ function decimal(text, places = 4) {
   return `${negative && scaled !== 0n ? "-" : ""}${whole}.${part}`;
 }
 
+function gcd(a, b) {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a < 0n ? -a : a;
+}
+
+// a - b for two fractions as text, exact and in lowest terms.
+function subtract(a, b) {
+  const x = parseFraction(a), y = parseFraction(b);
+  const n = x.n * y.d - y.n * x.d, d = x.d * y.d;
+  const g = gcd(n, d) || 1n;
+  return d / g === 1n ? `${n / g}` : `${n / g}/${d / g}`;
+}
+
+// The probability a row gives for the chosen comparison: the API sends P(=), P(≥) and P(≤) of
+// each outcome (as `omen prob --format json` does); P(>) and P(<) are those less P(=).
+function chosen(row, view) {
+  switch (view) {
+    case "ge": return row.at_least;
+    case "le": return row.at_most;
+    case "gt": return subtract(row.at_least, row.probability);
+    case "lt": return subtract(row.at_most, row.probability);
+    default: return row.probability;
+  }
+}
+
 function percent(text) {
   const { n, d } = parseFraction(text);
   return decimal(`${n * 100n}/${d}`, 2) + "%";
@@ -185,8 +210,8 @@ function grid(s, results) {
     const body = values.map((v) => {
       const line = [outcomeText(v)];
       for (const r of results) {
-        const found = cell(r, v);
-        line.push(found ? found.fraction : "", found ? percent(found.fraction) : "");
+        const found = cell(r, v) && chosen(cell(r, v), s.view);
+        line.push(found ?? "", found ? percent(found) : "");
       }
       return line;
     });
@@ -196,8 +221,8 @@ function grid(s, results) {
   const body = results.map((r, i) => [
     name(r, i),
     ...values.map((v) => {
-      const found = cell(r, v);
-      return found ? `${found.fraction} (${percent(found.fraction)})` : "";
+      const found = cell(r, v) && chosen(cell(r, v), s.view);
+      return found ? `${found} (${percent(found)})` : "";
     }),
   ]);
   return { head, body, rowHeader: true };
@@ -255,7 +280,7 @@ function renderChart(s, results) {
   const fraction = (r, v) => {
     const found = cell(r, v);
     if (!found) return 0;
-    const { n, d } = parseFraction(found.fraction);
+    const { n, d } = parseFraction(chosen(found, s.view));
     return Number((n * 1000000n) / d) / 1000000;
   };
   const highest = Math.max(1e-9, ...results.flatMap((r) => values.map((v) => fraction(r, v))));
@@ -290,7 +315,7 @@ function renderChart(s, results) {
       });
       const tip = svgElement("title");
       const found = cell(r, v);
-      tip.textContent = `${label(r, j)}: ${VIEWS[s.view]} ${outcomeText(v)}: ${found ? found.fraction : "0"}`;
+      tip.textContent = `${label(r, j)}: ${VIEWS[s.view]} ${outcomeText(v)}: ${found ? chosen(found, s.view) : "0"}`;
       rect.append(tip);
       svg.append(rect);
     });
@@ -507,6 +532,12 @@ async function post(path, body) {
   }
 }
 
+function clearResults() {
+  last = null;
+  for (const id of ["table-area", "stats-area", "chart-area"]) $(id).replaceChildren();
+  $("export").hidden = true;
+}
+
 async function calculate() {
   const s = settings();
   history.replaceState(null, "", fragment(s));
@@ -518,10 +549,12 @@ async function calculate() {
     const { ok, json } = await post("/api/v1/prob", {
       expressions: s.expressions,
       dialect: s.dialect,
-      view: s.view,
       expression_params: s.expressions.map((e) => paramsFor(e, s.params)),
     });
     if (!ok) {
+      // The answer before this one is not this input's: it goes, so nothing under the error
+      // reads as its result.
+      clearResults();
       showErrors(json.errors ?? [], rows);
       $("status").textContent = `Error: ${(json.errors ?? []).map((e) => e.message).join("; ")}`;
       return;
@@ -535,6 +568,7 @@ async function calculate() {
     const warnings = json.results.flatMap((r) => r.warnings.map((w) => `warning in ${r.expression}: ${w.message}`));
     $("status").textContent = [`Calculated ${json.results.length} expression${json.results.length === 1 ? "" : "s"}.`, ...warnings].join(" ");
   } catch (error) {
+    if (error.name !== "AbortError") clearResults();
     $("status").textContent = error.name === "AbortError" ? "Cancelled." : `The request failed: ${error.message}`;
   }
 }

@@ -16,6 +16,53 @@ export function element(tag, attributes = {}, ...children) {
 
 let fieldCount = 0;
 
+// A schema key as people read it: `event_modifier` and `add-modifier` as "event modifier" and
+// "add modifier". Keys that are names from a seed (`FITNESS`) keep their case.
+export function humanise(key) {
+  const words = String(key).replace(/[_-]+/g, " ").trim();
+  return words === words.toLowerCase() ? words.charAt(0).toUpperCase() + words.slice(1) : words;
+}
+
+// A property's label: its own `title` when the schema gives one short enough to be a label, else
+// its key humanised. A title reached through `$ref` is the type's, not the field's, and is not used.
+function labelOf(key, property) {
+  const title = property && typeof property.title === "string" ? property.title.trim() : "";
+  return title && title.length <= 40 ? title : humanise(key);
+}
+
+// Help from doc comments, for people: rustdoc links (`[`Foo`]`, `[Foo](crate::x)`, `[crate::Foo]`)
+// become their text, module paths (`super::resources::feat_data`) their last name, and code
+// spans lose their backticks. A JSON example written into the text (`JSON: `{…}``) is returned
+// apart, to be shown folded rather than in the middle of a sentence.
+export function cleanHelp(text) {
+  let help = String(text ?? "");
+  let example = null;
+  help = help.replace(/JSON:\s*`(\{[^`]*\})`\.?/g, (_, json) => {
+    example = json;
+    return "";
+  });
+  help = help
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/\[(`[^`\]]+`)\]/g, "$1")
+    .replace(/\[((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\]/g, "$1")
+    .replace(/(?:\b[a-z_]\w*::)+(\w+)/g, "$1")
+    .replace(/`([^`]*)`/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+  return { help, example };
+}
+
+// The help of a schema as nodes: the cleaned text, and a JSON example folded under it.
+export function helpNodes(text) {
+  const { help, example } = cleanHelp(text);
+  const nodes = help ? [help] : [];
+  if (example) {
+    nodes.push(element("details", { class: "json-example" },
+      element("summary", {}, "the same as JSON"), element("code", {}, example)));
+  }
+  return nodes;
+}
+
 export function resolve(schema, defs) {
   let s = schema ?? {};
   for (let depth = 0; s.$ref && depth < 20; depth++) {
@@ -64,7 +111,7 @@ export function field(name, schema, value, defs, onChange, required = true) {
   const { schema: s, nullable } = unwrapOptional(schema, defs);
   const optional = nullable || !required;
   const described = s.description ? `${id}-help` : null;
-  const help = described ? element("small", { id: described, class: "help" }, s.description) : null;
+  const help = described ? element("small", { id: described, class: "help" }, ...helpNodes(s.description)) : null;
   const wrap = (input, ...after) => {
     if (described) input.setAttribute("aria-describedby", described);
     const row = element("div", { class: "field" }, element("label", { for: id }, name), input, ...after);
@@ -236,7 +283,7 @@ export function objectFields(schema, value, defs, onChange, into) {
     }
     // A default written beside a `$ref` (schemars puts it there) belongs to this property.
     const fallback = property.default !== undefined ? property.default : p.default;
-    const built = field(key, property, value[key] ?? fallback, defs, onChange, required.has(key) || fallback !== undefined);
+    const built = field(labelOf(key, property), property, value[key] ?? fallback, defs, onChange, required.has(key) || fallback !== undefined);
     into.append(built.node);
     parts.push({ key, read: built.read });
   }
@@ -258,15 +305,15 @@ export function union(name, variants, value, defs, onChange, filter = () => true
   const shown = variants.filter((v) => filter(tagOf(v, defs).value));
   const box = element("fieldset", { class: "object" }, element("legend", {}, name));
   const select = element("select", { id });
-  for (const v of shown) select.append(element("option", { value: JSON.stringify(tagOf(v, defs).value) }, String(tagOf(v, defs).value)));
-  box.append(element("div", { class: "field" }, element("label", { for: id }, "kind"), select));
+  for (const v of shown) select.append(element("option", { value: JSON.stringify(tagOf(v, defs).value) }, humanise(tagOf(v, defs).value)));
+  box.append(element("div", { class: "field" }, element("label", { for: id }, "Kind"), select));
   const inner = element("div");
   box.append(inner);
   let parts = [];
   const build = (initial) => {
     const variant = shown.find((v) => JSON.stringify(tagOf(v, defs).value) === select.value) ?? shown[0];
     inner.replaceChildren();
-    if (variant?.description) inner.append(element("p", { class: "help" }, variant.description));
+    if (variant?.description) inner.append(element("p", { class: "help" }, ...helpNodes(variant.description)));
     parts = variant ? objectFields(variant, initial ?? {}, defs, onChange, inner) : [];
   };
   const tag = shown.length ? tagOf(shown[0], defs).key : null;
@@ -294,7 +341,7 @@ function external(name, variants, value, defs, onChange) {
   const build = (initial) => {
     const variant = variants.find((v) => keyOf(v) === select.value) ?? variants[0];
     inner.replaceChildren();
-    if (variant.description) inner.append(element("p", { class: "help" }, variant.description));
+    if (variant.description) inner.append(element("p", { class: "help" }, ...helpNodes(variant.description)));
     built = field(keyOf(variant), variant.properties[keyOf(variant)], initial, defs, onChange);
     inner.append(built.node);
   };

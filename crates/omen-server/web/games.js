@@ -268,6 +268,29 @@ function renderCharacter() {
       $("odds").removeAttribute("aria-busy");
     }
   }
+  // A finished sheet leaves the page as a file or on the clipboard: the JSON `omen campaign
+  // character add --sheet @FILE` and the API take, without decoding the address.
+  const sheetText = () => JSON.stringify(sheetField.read(), null, 2) + "\n";
+  $("sheet-download").onclick = () => {
+    const blob = new Blob([sheetText()], { type: "application/json" });
+    const link = element("a", { href: URL.createObjectURL(blob), download: `${game.name}-sheet.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    $("sheet-saved").textContent = `Saved as ${game.name}-sheet.json.`;
+  };
+  $("sheet-copy").onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(sheetText());
+      $("sheet-saved").textContent = "Copied the sheet as JSON.";
+    } catch {
+      // No clipboard outside a secure context: the JSON is selected in a box to copy by hand.
+      const box = element("textarea", { rows: "6", "aria-label": "the sheet as JSON", readonly: "" });
+      box.value = sheetText();
+      $("sheet-saved").replaceChildren("Copy it from here: ", box);
+      box.select();
+    }
+  };
   $("sheet-form").addEventListener("submit", (e) => e.preventDefault());
   $("action-form").addEventListener("submit", (e) => e.preventDefault());
   check();

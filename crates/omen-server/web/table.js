@@ -3,7 +3,7 @@
 // fragment is wiped. Everything shown comes from the server already redacted for this member: the
 // page hides nothing itself.
 
-import { element, objectFields, readObject, resolve, tagOf } from "/forms.js";
+import { cleanHelp, element, humanise, objectFields, readObject, resolve, tagOf } from "/forms.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -127,39 +127,52 @@ function describe(value, depth) {
   const entries = Object.entries(value);
   if (!entries.length) return "none";
   const list = element("dl", { class: "sheet-group" });
-  for (const [name, inner] of entries) list.append(element("dt", {}, name.replaceAll("_", " ")), element("dd", {}, describe(inner, depth + 1)));
+  for (const [name, inner] of entries) list.append(element("dt", {}, humanise(name)), element("dd", {}, describe(inner, depth + 1)));
   return list;
 }
 
+// A character's facts, each once: its state as it is now, and what of the sheet it was made from
+// the state does not carry (for most rule sets the state starts as a copy of the sheet, so showing
+// both showed everything twice).
+function facts(character) {
+  const asObject = (value, name) => (value === null || value === undefined ? {}
+    : typeof value === "object" && !Array.isArray(value) ? value : { [name]: value });
+  const state = asObject(character.state, "state");
+  const sheet = asObject(character.sheet, "sheet");
+  const merged = { ...state };
+  for (const [name, value] of Object.entries(sheet)) if (!(name in merged)) merged[name] = value;
+  return merged;
+}
+
+function sheetArticle(character) {
+  const list = element("dl");
+  for (const [name, field] of Object.entries(facts(character))) {
+    list.append(element("dt", {}, humanise(name)), element("dd", {}, describe(field, 0)));
+  }
+  if (!list.children.length) list.append(element("dt", {}, "sheet"), element("dd", {}, "kept by the game master"));
+  return element("article", { class: "sheet", "aria-label": character.name },
+    element("h3", {}, `${character.name} `, element("small", {}, `(${character.rule_set})`)),
+    list);
+}
+
+// The characters anew. The action form is drawn again only when the character it is for changes
+// (or goes): a new log entry, anyone's, never touches a form someone is filling in.
 async function loadCharacters() {
   characters = await api("GET", campaignPath("/characters"));
-  const area = $("characters");
-  area.replaceChildren();
-  for (const character of characters) {
-    const list = element("dl");
-    for (const part of ["sheet", "state"]) {
-      const value = character[part];
-      if (value === null || value === undefined) continue;
-      const fields = typeof value === "object" && !Array.isArray(value) ? value : { [part]: value };
-      for (const [name, field] of Object.entries(fields)) {
-        list.append(element("dt", {}, `${part === "sheet" ? "" : "state: "}${name.replaceAll("_", " ")}`));
-        list.append(element("dd", {}, describe(field, 0)));
-      }
-    }
-    if (!list.children.length) list.append(element("dt", {}, "sheet"), element("dd", {}, "kept by the game master"));
-    area.append(
-      element("article", { class: "sheet", "aria-label": character.name },
-        element("h3", {}, `${character.name} `, element("small", {}, `(${character.rule_set})`)),
-        list),
-    );
-  }
+  $("characters").replaceChildren(...characters.map(sheetArticle));
   const actable = characters.filter((c) => me.role === "gm" || me.characters.includes(c.name));
   const select = $("act-character");
   const chosen = select.value;
-  select.replaceChildren(...actable.map((c) => element("option", { value: c.name }, c.name)));
-  if (actable.some((c) => c.name === chosen)) select.value = chosen;
+  const names = actable.map((c) => c.name);
+  const shown = [...select.options].map((o) => o.value);
+  if (names.join("\n") !== shown.join("\n")) {
+    select.replaceChildren(...actable.map((c) => element("option", { value: c.name }, c.name)));
+    if (names.includes(chosen)) select.value = chosen;
+  }
   $("act-section").hidden = actable.length === 0;
-  if (actable.length) showActions();
+  const drawn = $("act-fields").dataset.for;
+  const now = actable.length ? `${select.value}\n${currentCharacter().rule_set}` : "";
+  if (now !== drawn) showActions();
 }
 
 // ---- actions as forms generated from the rule set's JSON Schemas ----
@@ -187,13 +200,23 @@ function actionVariants(schema) {
     .filter((variant) => tagOf(variant, defs));
 }
 
+// Whether this member may ever take `variant`: the server refuses a player any action that sets a
+// field the rule set keeps for the game master, so one that requires such a field is not offered.
+function mayTake(variant, rule) {
+  if (me.role === "gm") return true;
+  const hidden = new Set(((rule.game_master_only || {}).action || []).map((path) => path.split("/")[0]));
+  return !(variant.required || []).some((key) => hidden.has(key));
+}
+
 function showActions() {
   const schema = actionSchema();
   const select = $("act-action");
   const chosen = select.value;
   const defs = schema ? schema.$defs || schema.definitions || {} : {};
-  const names = schema ? actionVariants(schema).map((v) => tagOf(v, defs).value) : [];
-  select.replaceChildren(...names.map((name) => element("option", { value: name }, name)));
+  const character = currentCharacter();
+  const rule = character && rules.get(character.rule_set);
+  const names = schema ? actionVariants(schema).filter((v) => mayTake(v, rule)).map((v) => tagOf(v, defs).value) : [];
+  select.replaceChildren(...names.map((name) => element("option", { value: name }, humanise(name))));
   if (names.includes(chosen)) select.value = chosen;
   showFields();
 }
@@ -202,15 +225,16 @@ function showFields() {
   const schema = actionSchema();
   const fields = $("act-fields");
   fields.replaceChildren(element("legend", {}, "Inputs"));
+  const character = currentCharacter();
+  fields.dataset.for = character ? `${character.name}\n${character.rule_set}` : "";
   $("odds").replaceChildren();
   actionParts = [];
   if (!schema) return;
   const defs = schema.$defs || schema.definitions || {};
   const variant = actionVariants(schema).find((v) => tagOf(v, defs).value === $("act-action").value);
   if (!variant) return;
-  const character = currentCharacter();
   const info = (rules.get(character.rule_set).actions || []).find((a) => a.name === $("act-action").value);
-  $("act-summary").textContent = (info && info.summary) || variant.description || "";
+  $("act-summary").textContent = (info && info.summary) || cleanHelp(variant.description).help;
   $("odds-button").hidden = !(info && info.rolls);
   // The form starts from the schema's defaults, never from its examples: a roll made at once is
   // made with the inputs the rules take when none are given.
@@ -235,9 +259,9 @@ function oddsView(odds) {
   }
   const facts = element("dl");
   for (const [name, value] of Object.entries(odds)) {
-    if (Array.isArray(value) && value.every((row) => row && "fraction" in row)) {
+    if (Array.isArray(value) && value.length && value.every((row) => row && "fraction" in row)) {
       const table = element("table", {},
-        element("caption", {}, `Exact odds: ${name.replaceAll("_", " ")}`),
+        element("caption", {}, `Exact odds: ${humanise(name)}`),
         element("thead", {}, element("tr", {},
           element("th", { scope: "col" }, "Outcome"),
           element("th", { scope: "col" }, "Probability"),
@@ -252,7 +276,7 @@ function oddsView(odds) {
       table.append(body);
       area.append(table);
     } else {
-      facts.append(element("dt", {}, name.replaceAll("_", " ")), element("dd", {}, JSON.stringify(value)));
+      facts.append(element("dt", {}, humanise(name)), element("dd", {}, JSON.stringify(value)));
     }
   }
   if (facts.children.length) area.prepend(facts);
@@ -265,6 +289,7 @@ $("odds-button").addEventListener("click", async () => {
     const odds = await api("POST", campaignPath(`/characters/${encodeURIComponent($("act-character").value)}/odds`), { action: action() });
     $("odds").replaceChildren(element("h3", {}, "Before rolling"), oddsView(odds));
   } catch (error) {
+    $("odds").replaceChildren();
     $("act-error").textContent = error.message;
   }
 });
@@ -282,6 +307,9 @@ $("act-form").addEventListener("submit", async (event) => {
     add(answer.entry, false);
     await loadCharacters();
   } catch (error) {
+    // What is left from the roll before is not this one's answer.
+    $("roll-card").replaceChildren();
+    $("odds").replaceChildren();
     $("act-error").textContent = error.message;
   }
 });
@@ -316,7 +344,8 @@ function entryItem(entry) {
     ? element("span", { class: "hidden-roll" }, "?")
     : element("span", {}, entry.summary);
   item.append(
-    element("span", { class: "meta" }, `#${entry.sequence} ${entry.time.slice(11, 19)} ${entry.character || ""} `),
+    // The list's own number is the sequence number (`value`), so the text does not repeat it.
+    element("span", { class: "meta" }, `${entry.time.slice(11, 19)} ${entry.character || ""} `),
     text);
   if (entry.visibility && entry.visibility !== "public") {
     item.append(element("span", { class: "visibility" }, entry.visibility));
@@ -424,21 +453,48 @@ $("receipts-button").addEventListener("click", async () => {
   link.remove();
 });
 
+// A "nice" step for an axis from 0 to `max` with about `count` ticks: 1, 2 or 5 times a power of ten.
+function tickStep(max, count) {
+  const rough = max / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(rough));
+  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= rough) || power * 10;
+}
+
 function chart(title, rows) {
-  const width = 560, height = 200, left = 40, bottom = 30;
-  const max = Math.max(1, ...rows.map((r) => Math.max(r.observed, r.expected)));
+  const width = 560, height = 220, left = 56, bottom = 30, top = 10;
+  const plot = height - bottom - top;
   const step = (width - left) / Math.max(1, rows.length);
+  const yStep = tickStep(Math.max(1, ...rows.map((r) => Math.max(r.observed, r.expected))), 4);
+  const max = yStep * Math.ceil(Math.max(1, ...rows.map((r) => Math.max(r.observed, r.expected))) / yStep);
   const svg = svgElement("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
   svg.append(Object.assign(svgElement("title"), { textContent: title }));
+  // The y axis: the number of rolls, with a few round ticks and its name.
+  svg.append(svgElement("line", { class: "axis", x1: left, y1: top, x2: left, y2: height - bottom }));
+  for (let value = 0; value <= max; value += yStep) {
+    const y = height - bottom - (plot * value) / max;
+    svg.append(svgElement("line", { class: "tick", x1: left - 4, y1: y, x2: left, y2: y }));
+    const tick = svgElement("text", { class: "y-label", x: left - 6, y: y + 4, "text-anchor": "end" });
+    tick.textContent = String(Math.round(value * 100) / 100);
+    svg.append(tick);
+  }
+  const axisName = svgElement("text", { class: "y-name", x: 12, y: top + plot / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${top + plot / 2})` });
+  axisName.textContent = "rolls";
+  svg.append(axisName);
+  // Labels on the x axis: every `every`-th, so the widest label (about 7 units a character) never
+  // runs into the next; a d50's 50 faces get every fifth.
+  const widest = Math.max(1, ...rows.map((r) => String(r.label).length)) * 7 + 4;
+  const every = Math.max(1, Math.ceil(widest / step));
   rows.forEach((row, index) => {
     const x = left + index * step;
-    const h = ((height - bottom - 10) * row.observed) / max;
-    const e = ((height - bottom - 10) * row.expected) / max;
+    const h = (plot * row.observed) / max;
+    const e = (plot * row.expected) / max;
     svg.append(svgElement("rect", { class: "observed", x: x + step * 0.15, y: height - bottom - h, width: step * 0.7, height: h }));
     svg.append(svgElement("rect", { class: "expected", x: x + step * 0.1, y: height - bottom - e, width: step * 0.8, height: e }));
-    const label = svgElement("text", { x: x + step / 2, y: height - bottom + 14, "text-anchor": "middle" });
-    label.textContent = String(row.label);
-    svg.append(label);
+    if (index % every === 0) {
+      const label = svgElement("text", { class: "x-label", x: x + step / 2, y: height - bottom + 14, "text-anchor": "middle" });
+      label.textContent = String(row.label);
+      svg.append(label);
+    }
   });
   return svg;
 }

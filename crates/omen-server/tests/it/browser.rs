@@ -1013,7 +1013,7 @@ async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
     // 002: the luck calculator at +12. Bad is 1..10−12 (empty), good 41−12 = 29..50 (22 faces),
     // no event the 28 faces left.
     open_game(client, address, "luck").await;
-    let modifier = input_in(client, "", "modifier").await;
+    let modifier = input_in(client, "", "Modifier").await;
     modifier.clear().await.expect("clear");
     modifier.send_keys("12").await.expect("type");
     let ranges = wait_until(
@@ -1037,10 +1037,10 @@ async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
 
     // 003: a sheet that breaks two rules lists both at once, as the server finds them.
     open_game(client, address, "hprpg").await;
-    let brawl = input_in(client, "abilities", "BRAWL").await;
+    let brawl = input_in(client, "Abilities", "BRAWL").await;
     brawl.clear().await.expect("clear");
     brawl.send_keys("6").await.expect("type");
-    let fitness = input_in(client, "aspects", "FITNESS").await;
+    let fitness = input_in(client, "Aspects", "FITNESS").await;
     fitness.clear().await.expect("clear");
     fitness.send_keys("7").await.expect("type");
     // The page's list, once it is for the sheet with both changes, is the server's list.
@@ -1425,7 +1425,7 @@ async fn the_calculator_exports_its_exact_table_as_csv_markdown_and_json() {
             .map(|row| {
                 (
                     row["outcome"].as_u64().expect("a number"),
-                    row["fraction"].as_str().expect("a fraction").to_string(),
+                    row["probability"].as_str().expect("a fraction").to_string(),
                 )
             })
             .collect();

@@ -97,7 +97,7 @@ const FIELDS: &[&str] = &[
     "expression",
     "dialect",
     "params",
-    "view",
+    "explode_depth",
     "seed",
     "dice",
     "name",

@@ -3,15 +3,18 @@
 
 mod blind;
 mod browser;
+mod calculator_api;
 mod campaigns;
 mod fuzz;
 mod live;
 mod openapi;
+mod player_refusals;
 mod readme;
 mod roles;
 mod rule_routes;
 mod session;
 mod stateless;
+mod table_forms;
 mod table_page;
 mod visibility;
 

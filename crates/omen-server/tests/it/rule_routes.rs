@@ -31,7 +31,7 @@ async fn prob_names_each_scripts_parameters_and_gives_each_only_its_own() {
         .iter()
         .filter(|row| row["outcome"] == json!(true))
         .collect();
-    assert_eq!(sixes[0]["fraction"], "1/6");
+    assert_eq!(sixes[0]["probability"], "1/6");
     assert_eq!(results[2]["params"], json!([]));
 
     // A default stays a default when nothing is given.

@@ -37,29 +37,28 @@ async fn prob_gives_exact_fractions_that_match_counting_the_rolls() {
     assert_eq!(rows.len(), 11);
     for row in rows {
         let total = row["outcome"].as_i64().unwrap();
-        assert_eq!(row["fraction"], two_d6(total), "{total}");
+        assert_eq!(row["probability"], two_d6(total), "{total}");
     }
 }
 
 #[tokio::test]
-async fn prob_compares_several_expressions_with_a_view_and_parameters() {
+async fn prob_compares_several_expressions_with_parameters() {
     let app = app();
     let body = json!({
         "expressions": ["param n = 1; (n)d4", "param n = 1; (n)d6"],
         "params": { "n": 2 },
-        "view": "ge",
     });
     let answer = post(&app, "/api/v1/prob", None, body).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.json());
     let results = answer.json()["results"].clone();
     assert_eq!(results.as_array().unwrap().len(), 2);
     // n = 2: P(2d4 >= 2) = 1, P(2d4 >= 3) = 1 - 1/16.
-    assert_eq!(results[0]["outcomes"][0]["fraction"], "1");
-    assert_eq!(results[0]["outcomes"][1]["fraction"], "15/16");
+    assert_eq!(results[0]["outcomes"][0]["at_least"], "1");
+    assert_eq!(results[0]["outcomes"][1]["at_least"], "15/16");
     // n = 2: P(2d6 >= 12) = 1/36, the last row.
     let rows = results[1]["outcomes"].as_array().unwrap();
     assert_eq!(rows.last().unwrap()["outcome"], 12);
-    assert_eq!(rows.last().unwrap()["fraction"], "1/36");
+    assert_eq!(rows.last().unwrap()["at_least"], "1/36");
 }
 
 #[tokio::test]
@@ -71,7 +70,7 @@ async fn prob_reads_another_dialect() {
     let odds = &answer.json()["results"][0];
     let top = odds["outcomes"].as_array().unwrap().last().unwrap().clone();
     // P(4d6 keep highest 3 = 18) = 21/1296 = 7/432.
-    assert_eq!(top["fraction"], "7/432");
+    assert_eq!(top["probability"], "7/432");
     let unknown = post(
         &app,
         "/api/v1/prob",
@@ -181,12 +180,12 @@ async fn the_same_program_is_answered_from_the_cache() {
         spaced.json()["results"][0]["outcomes"],
         first.json()["results"][0]["outcomes"]
     );
-    // Another view is another answer.
+    // Another explosion depth is another answer.
     let other = post(
         &app,
         "/api/v1/prob",
         None,
-        json!({ "expressions": ["3d6"], "view": "le" }),
+        json!({ "expressions": ["3d6"], "explode_depth": 3 }),
     )
     .await;
     assert_eq!(other.headers["x-omen-cache"], "miss");

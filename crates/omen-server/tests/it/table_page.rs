@@ -853,23 +853,23 @@ async fn an_actions_nested_object_is_a_fieldset_of_its_own_and_reaches_the_serve
         .await
         .unwrap();
     // A menu of the disciplines and a number box for the level, the required inputs.
-    let discipline = input_in(client, "Inputs", "discipline").await;
+    let discipline = input_in(client, "Inputs", "Discipline").await;
     assert_eq!(discipline.tag_name().await.unwrap(), "select");
     discipline.select_by_value("\"HEXES\"").await.unwrap();
-    let level = input_in(client, "Inputs", "level").await;
+    let level = input_in(client, "Inputs", "Level").await;
     assert_eq!(level.attr("type").await.unwrap().as_deref(), Some("number"));
     level.send_keys("1").await.unwrap();
     // The nested object: a fieldset of its own, one number box per field, each labelled.
-    for name in ["overpower", "defy", "extend"] {
-        let input = input_in(client, "optional", name).await;
+    for name in ["Overpower", "Defy", "Extend"] {
+        let input = input_in(client, "Optional", name).await;
         assert_eq!(input.attr("type").await.unwrap().as_deref(), Some("number"));
         assert_eq!(input.prop("value").await.unwrap().as_deref(), Some("0"));
     }
-    let defy = input_in(client, "optional", "defy").await;
+    let defy = input_in(client, "Optional", "Defy").await;
     defy.clear().await.unwrap();
     defy.send_keys("1").await.unwrap();
     // Feats: the lines of a box, values from the schema's list.
-    let feats = input_in(client, "Inputs", "feats").await;
+    let feats = input_in(client, "Inputs", "Feats").await;
     assert_eq!(feats.tag_name().await.unwrap(), "textarea");
     // Every input of this action has a form of its own: no JSON box.
     assert!(
@@ -924,14 +924,14 @@ async fn an_actions_nested_object_is_a_fieldset_of_its_own_and_reaches_the_serve
         .await
         .unwrap();
     wait_for(client, "#act-action option[value='test']").await;
-    let bought = input_in(client, "Inputs", "bought").await;
+    let bought = input_in(client, "Inputs", "Bought").await;
     assert_eq!(
         bought.attr("data-json").await.unwrap().as_deref(),
         Some("true")
     );
     let note = text(client, "#act-fields .json-note").await;
     assert!(note.contains("as JSON"), "{note}");
-    let opponent = input_in(client, "Inputs", "opponent_dice").await;
+    let opponent = input_in(client, "Inputs", "Opponent dice").await;
     assert_eq!(opponent.attr("data-json").await.unwrap(), None);
     browser.client.close().await.unwrap();
     running.stop().await;
