@@ -162,6 +162,8 @@ pub struct Dialect {
     /// Whether several keep and drop selectors on one term select together, the union of what each
     /// selects (Avrae's `kh1kl1` keeps the highest and the lowest die).
     pub selectors_unite: bool,
+    /// Whether `/* … */` is a comment (rpg-dice-roller).
+    pub block_comments: bool,
 }
 
 impl Default for &'static Dialect {
@@ -217,6 +219,7 @@ pub static OMEN: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    block_comments: false,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -263,6 +266,7 @@ pub static ROLL20: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    block_comments: false,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -308,6 +312,7 @@ pub static FOUNDRY: Dialect = Dialect {
     capped_counts: true,
     explosions_in_turn: true,
     selectors_unite: false,
+    block_comments: false,
 };
 
 /// Avrae's selectors `l`/`h` after a reroll pick dice by rank, across the whole pool.
@@ -356,6 +361,7 @@ pub static AVRAE: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: true,
+    block_comments: false,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -401,6 +407,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    block_comments: true,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -443,6 +450,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    block_comments: false,
 };
 
 /// Every dialect, the default first.

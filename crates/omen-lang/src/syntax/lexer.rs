@@ -96,6 +96,9 @@ pub struct Comments {
     pub slash_slash: bool,
     /// `!` followed by whitespace starts a comment (Dice Maiden).
     pub bang_space: bool,
+    /// `/* … */` is a comment, which may end on another line (rpg-dice-roller); an unclosed one runs
+    /// to the end of the input.
+    pub block: bool,
 }
 
 impl Default for Comments {
@@ -103,6 +106,7 @@ impl Default for Comments {
         Comments {
             slash_slash: true,
             bang_space: false,
+            block: false,
         }
     }
 }
@@ -124,6 +128,13 @@ pub fn tokenize_with(source: &str, comments: Comments) -> (Vec<Token>, Vec<Span>
         let comment = matches!(rest, [b'#', ..])
             || (comments.slash_slash && matches!(rest, [b'/', b'/', ..]))
             || (comments.bang_space && matches!(rest, [b'!'] | [b'!', b' ' | b'\t', ..]));
+        if comments.block && matches!(rest, [b'/', b'*', ..]) {
+            pos = source[pos + 2..]
+                .find("*/")
+                .map_or(source.len(), |offset| pos + 2 + offset + 2);
+            comment_spans.push(Span::new(start, pos));
+            continue;
+        }
         if comment {
             pos = source[pos..]
                 .find('\n')

@@ -173,6 +173,7 @@ pub fn parse_with(
         Comments {
             slash_slash: dialect.slash_slash == SlashSlash::Comment,
             bang_space: dialect.bang_comment,
+            block: dialect.block_comments,
         },
     );
     let mut parser = Parser {

@@ -303,3 +303,19 @@ fn sorting_a_group_shows_it_sorted_and_leaves_the_total() {
     assert_eq!(omen("roll20", "{4d6, 2d8}s"), Ok(want));
     assert!(errors("omen", "{4d6, 2d8}sa").contains(&"bad-group-modifier"));
 }
+
+#[test]
+fn rpg_dice_roller_block_comments_are_whitespace() {
+    assert_eq!(
+        reading("rpg-dice-roller", "2d6 /* fire\ndamage */ + 1"),
+        "(2d6) + 1"
+    );
+    assert_eq!(
+        omen("rpg-dice-roller", "1d6/*x*/+1"),
+        Ok(sum_of_scores(1, 6, |f| f + 1))
+    );
+    // Unclosed, it runs to the end.
+    assert_eq!(reading("rpg-dice-roller", "1d6 /* note"), "1d6");
+    // Elsewhere `/*` is a division followed by a stray `*`.
+    assert!(!errors("omen", "2d6 /* x */ + 1").is_empty());
+}
