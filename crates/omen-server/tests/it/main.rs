@@ -6,6 +6,7 @@ mod browser;
 mod calculator_api;
 mod campaigns;
 mod fuzz;
+mod games_forms;
 mod live;
 mod openapi;
 mod player_refusals;
