@@ -352,6 +352,14 @@ fn load_state_file(
     if !path.exists() {
         return Ok((new_character(game, sheet, Some(path))?, true));
     }
+    // The file's character is the one acted for: a sheet given too would be dropped unseen.
+    if sheet.is_some() {
+        return Err(format!(
+            "--sheet makes a new character, but {} already holds one; drop --sheet to act for it, \
+             or give another --state file for a new character",
+            path.display()
+        ));
+    }
     let text = read_text_at_most(
         path,
         MAX_JSON_FILE,
@@ -458,7 +466,9 @@ fn render_odds(value: &Value, indent: &str, out: &mut String) {
 /// A value printed on one line: a probability as `fraction ≈ percent`, anything else as JSON.
 fn plain(value: &Value) -> String {
     match probability(value) {
-        Some((fraction, percent)) => format!("{fraction} ≈ {percent:.2}%"),
+        Some((fraction, percent)) => {
+            format!("{fraction} ≈ {}", crate::float::percent(fraction, percent))
+        }
         None => match value {
             Value::String(text) => text.clone(),
             other => other.to_string(),
@@ -494,8 +504,9 @@ fn render_distribution(name: &str, rows: &[(String, &str, f64)], indent: &str, o
         "P", "%"
     ));
     for (outcome, p, percent) in rows {
+        let percent = crate::float::percent(p, *percent);
         out.push_str(&format!(
-            "{indent}{outcome:<label$}  {p:>fraction$}  {percent:>6.2}%\n"
+            "{indent}{outcome:<label$}  {p:>fraction$}  {percent:>7}\n"
         ));
     }
     // The first of the most likely outcomes, in the order the rule set lists them.

@@ -7,12 +7,15 @@ use clap::{Args, Parser, Subcommand, ValueEnum, value_parser};
 use omen_core::{Ceilings, Limits};
 use omen_lang::Value;
 
+pub use crate::file_format::{PlotFormat, ProbFormat};
+
 /// Roll dice and compute exact odds from one dice notation.
+// No bare `about`: it would take the package description, whose Markdown backticks land in the
+// man page's NAME line.
 #[derive(Debug, Parser)]
 #[command(
     name = "omen",
     version,
-    about,
     after_help = "\
 Synopsis:
   omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
@@ -300,6 +303,7 @@ impl PlotArgs {
             expression: self.expression.clone(),
             more: self.more.clone(),
             file: self.file.clone(),
+            format_given: None,
             format: ProbFormat::Text,
             view: self.view,
             transpose: false,
@@ -471,7 +475,7 @@ impl CampaignRollArgs {
     }
 }
 
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["expression", "file"])))]
 pub struct ProbArgs {
     /// The dice expression or script, e.g. "4d6kh3"; `@NAME` is a saved roll.
@@ -483,8 +487,12 @@ pub struct ProbArgs {
     /// Read the script from FILE (UTF-8) instead of EXPR; `-` reads standard input.
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     pub file: Option<PathBuf>,
-    /// How to print the distribution.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = ProbFormat::Text)]
+    /// How to print the distribution [default: from the -o file's extension (.csv, .md, .json,
+    /// .txt), else text].
+    #[arg(long = "format", value_enum, ignore_case = true)]
+    pub format_given: Option<ProbFormat>,
+    /// The format used: `--format` and `-o`'s extension reconciled (see `file_format`).
+    #[arg(skip = ProbFormat::Text)]
     pub format: ProbFormat,
     /// Side by side: which probability each cell shows, P(=), P(≥), P(≤), P(>) or P(<).
     #[arg(long, value_enum, ignore_case = true, default_value_t = crate::compare::View::Eq)]
@@ -638,34 +646,12 @@ fn looks_like_an_integer(text: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The image `omen plot` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PlotFormat {
-    /// Scalable vector graphics: text, sharp at any size.
-    Svg,
-    /// A 960×600 bitmap.
-    Png,
-}
-
 /// The output of a command that prints one result: text to read, or JSON for programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RollFormat {
     /// Text to read.
     Text,
     /// One JSON object on one line, exact fractions as strings.
-    Json,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ProbFormat {
-    /// Aligned columns with a bar, then the statistics, fitted to the terminal.
-    #[value(alias = "table")]
-    Text,
-    /// A Markdown table, then the statistics as a list.
-    Markdown,
-    /// One row per outcome, no statistics.
-    Csv,
-    /// Outcomes and statistics with exact fractions as strings.
     Json,
 }
 
@@ -827,7 +813,7 @@ mod tests {
             panic!("expected prob");
         };
         assert_eq!(args.expressions(), ["-1d6"]);
-        assert_eq!(args.format, ProbFormat::Csv);
+        assert_eq!(args.format_given, Some(ProbFormat::Csv));
     }
 
     #[test]
@@ -856,7 +842,7 @@ mod tests {
             let Command::Prob(args) = cli.command else {
                 panic!("expected prob");
             };
-            assert_eq!(args.format, ProbFormat::Text);
+            assert_eq!(args.format_given, Some(ProbFormat::Text));
         }
     }
 

@@ -25,21 +25,10 @@ use crate::act::{Holder, action_name, json_argument};
 use crate::args::{InputArgs, RollFormat, ScriptArgs};
 use crate::diagnostics::{Input, Style, render_diagnostics};
 use crate::escape;
-
-/// The database and the output format, shared by the campaign commands.
-#[derive(Debug, Args)]
-pub struct DbArgs {
-    /// The campaign database: a SQLite file (a path or sqlite://PATH) or a PostgreSQL database
-    /// (postgres://USER@HOST/DB) [default: $OMEN_DB, else omen.db in the platform data directory].
-    #[arg(long, value_name = "PATH", global = true)]
-    pub db: Option<PathBuf>,
-    /// The signing key file [default: $OMEN_KEY, else the database's path with .key appended].
-    #[arg(long, value_name = "PATH", global = true)]
-    pub key: Option<PathBuf>,
-    /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text, global = true)]
-    pub format: RollFormat,
-}
+pub use crate::log_args::{LogArgs, LogCommand, LogFilterArgs};
+pub use crate::store_access::{DbArgs, open, open_read};
+use crate::store_access::{open_to_create, open_write};
+use crate::words::count;
 
 #[derive(Debug, Args)]
 pub struct CampaignArgs {
@@ -228,109 +217,6 @@ pub enum CharCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct LogArgs {
-    #[command(subcommand)]
-    pub command: Option<LogCommand>,
-    #[command(flatten)]
-    pub filter: LogFilterArgs,
-    /// List (or verify) the log as this viewer sees it: gm (everything but players' self rolls) or
-    /// player (hidden rolls and the rule sets' game-master-only fields withheld) [default: the whole
-    /// database, as stored].
-    #[arg(long, value_enum, ignore_case = true, global = true)]
-    pub view: Option<crate::act::ViewArg>,
-    /// With --view player: the player of this character (repeat for each character they own), who
-    /// also sees their private and self rolls; without it, an observer's view.
-    #[arg(
-        long = "as-char",
-        value_name = "NAME",
-        requires = "view",
-        global = true
-    )]
-    pub as_characters: Vec<String>,
-    #[command(flatten)]
-    pub db: DbArgs,
-}
-
-#[derive(Clone, Debug, Args)]
-pub struct LogFilterArgs {
-    /// The campaign (may be left out when the database holds one campaign).
-    #[arg(long, value_name = "NAME", global = true)]
-    pub campaign: Option<String>,
-    /// Only this character's entries.
-    #[arg(long = "char", value_name = "NAME", global = true)]
-    pub character: Option<String>,
-    /// Only this action's entries (e.g. roll, cast, check).
-    #[arg(long, value_name = "ACTION", global = true)]
-    pub action: Option<String>,
-    /// Only entries at or after this time (RFC 3339, or a date such as 2026-11-23).
-    #[arg(long, value_name = "TIME", global = true)]
-    pub since: Option<String>,
-    /// Only entries before this time (RFC 3339, or a date).
-    #[arg(long, value_name = "TIME", global = true)]
-    pub until: Option<String>,
-    /// Only the last N entries.
-    #[arg(long, value_name = "N", global = true)]
-    pub last: Option<usize>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum LogCommand {
-    /// List the entries (the default).
-    #[command(
-        after_help = "Examples:\n  omen log list --last 20\n  omen log list --char Jane --since 2026-11-23 --format json"
-    )]
-    List,
-    /// Check the log: every hash, signature and derived seed, the signed head, and every character's
-    /// state against its last entry. Whatever was changed without the key is named.
-    #[command(
-        after_help = "Examples:\n  omen log verify\n  omen log verify --since \"$(cat receipt.txt)\""
-    )]
-    Verify {
-        /// A receipt from `omen log head`: also prove that the log still extends it, which catches
-        /// even a rewrite by someone holding the key.
-        #[arg(long, value_name = "RECEIPT")]
-        since: Option<String>,
-    },
-    /// Print the log's head (entry number and hash) as a receipt to keep.
-    #[command(
-        after_help = "Examples:\n  omen log head\n  omen log head --campaign Ravenloft > receipt.txt"
-    )]
-    Head,
-    /// Recompute every entry from its recorded dice and compare results and states.
-    #[command(
-        after_help = "Examples:\n  omen log replay\n  omen log replay --campaign Ravenloft --format json"
-    )]
-    Replay,
-    /// Dice statistics per session.
-    #[command(
-        after_help = "Examples:\n  omen log stats\n  omen log stats --char Jane --format json"
-    )]
-    Stats,
-    /// Are the dice fair? Each die's faces against a fair die's, each expression's results against
-    /// its exact distribution and each rule-set action's against the odds it had, by an exact
-    /// multinomial test or a G-test with a plain verdict, per session and for the whole campaign.
-    #[command(
-        after_help = "Examples:\n  omen log fairness Ravenloft\n  omen log fairness Ravenloft --session 2026-11-23 --format json"
-    )]
-    Fairness {
-        /// The campaign (else --campaign, else the database's only one).
-        campaign: Option<String>,
-        /// Only this session: a UTC date such as 2026-11-23.
-        #[arg(long, value_name = "DATE")]
-        session: Option<String>,
-    },
-    /// Reveal a hidden (private, blind or self) roll: logs the salt of its commitment, after which
-    /// everyone sees it and `omen log verify` checks its content against the commitment.
-    #[command(after_help = "Examples:\n  omen log --view gm\n  omen log reveal Ravenloft 42")]
-    Reveal {
-        /// The campaign the roll was made in.
-        campaign: String,
-        /// The entry's number, as `omen log` lists it.
-        sequence: u64,
-    },
-}
-
-#[derive(Debug, Args)]
 pub struct SaveArgs {
     /// The saved roll's name (used as `omen roll @NAME`).
     pub name: String,
@@ -411,26 +297,6 @@ pub struct ImportArgs {
     pub max_input: u64,
     #[command(flatten)]
     pub db: DbArgs,
-}
-
-/// The database for a command that changes it (created with its directory when missing).
-pub fn open(db: &Option<PathBuf>) -> Result<Store, StoreError> {
-    open_with_key(db, &None)
-}
-
-fn open_with_key(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, StoreError> {
-    let database = omen_store::resolve_database(db.clone())?;
-    database.open(&database.key_path(key.clone())?)
-}
-
-fn open_write(args: &DbArgs) -> Result<Store, StoreError> {
-    open_with_key(&args.db, &args.key)
-}
-
-/// The database for a command that only reads: nothing is created.
-pub fn open_read(db: &Option<PathBuf>, key: &Option<PathBuf>) -> Result<Store, StoreError> {
-    let database = omen_store::resolve_database(db.clone())?;
-    database.open_read_only(&database.key_path(key.clone())?)
 }
 
 /// Refuses an expression that does not compile, its errors drawn under it on stderr.
@@ -515,6 +381,7 @@ pub fn campaign(args: &CampaignArgs) -> anyhow::Result<bool> {
         CampaignCommand::List | CampaignCommand::Show { .. } | CampaignCommand::Invites { .. } => {
             attempt!(open_read(&args.db.db, &args.db.key))
         }
+        CampaignCommand::New { .. } => attempt!(open_to_create(&args.db)),
         _ => attempt!(open_write(&args.db)),
     };
     let format = args.db.format;
@@ -923,9 +790,9 @@ fn fairness_text(text: &mut String, section: &omen_store::FairnessSection) {
     }
     for mechanic in &section.mechanics {
         text.push_str(&format!(
-            "  {:<10} {:>6} rolls: {}{}\n",
+            "  {:<10} {:>10}: {}{}\n",
             escape::line(&mechanic.mechanic),
-            mechanic.rolls,
+            count(mechanic.rolls, "roll", "rolls"),
             escape::line(&mechanic.summary),
             pooled(&mechanic.fit)
         ));
@@ -966,9 +833,12 @@ fn filter(store: &Store, args: &LogFilterArgs) -> Result<LogFilter, String> {
 
 pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
     let format = args.db.format;
-    if let Some(LogCommand::Reveal { campaign, sequence }) = &args.command {
+    let named = attempt!(args.campaign());
+    if let Some(LogCommand::Reveal { words }) = &args.command {
+        let sequence = attempt!(crate::usage::entry_number(words));
         let mut store = attempt!(open_write(&args.db));
-        let entry = attempt!(store.reveal(campaign, *sequence));
+        let campaign = &attempt!(campaign_name(&store, &named));
+        let entry = attempt!(store.reveal(campaign, sequence));
         return print(
             format,
             &format!(
@@ -980,23 +850,33 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
         );
     }
     let store = attempt!(open_read(&args.db.db, &args.db.key));
-    let mut filter_args = args.filter.clone();
-    if let Some(LogCommand::Fairness {
-        campaign: Some(named),
-        ..
-    }) = &args.command
+    // `omen log verfy` reads as a campaign named `verfy`: name the subcommand it resembles.
+    if let (None, Some(name)) = (&args.command, &args.campaign)
+        && store.campaign(name).is_err()
+        && let Some(meant) = crate::usage::log_subcommand_like(name)
     {
-        filter_args.campaign = Some(named.clone());
+        let name = escape::line(name);
+        return fail(format!(
+            "no campaign `{name}`; did you mean `omen log {meant}`?"
+        ));
     }
+    let mut filter_args = args.filter.clone();
+    filter_args.campaign = named;
     let filter = attempt!(filter(&store, &filter_args));
     let campaign = filter.campaign.clone().unwrap_or_default();
-    if args.view.is_some() && matches!(args.command, Some(LogCommand::Stats | LogCommand::Replay)) {
+    if args.view.is_some()
+        && matches!(
+            args.command,
+            Some(LogCommand::Stats { .. } | LogCommand::Replay { .. })
+        )
+    {
         return fail(
             "--view applies to listing, verify, fairness and export; stats and replay read the whole database, for its owner",
         );
     }
-    match args.command.as_ref().unwrap_or(&LogCommand::List) {
-        LogCommand::List => {
+    let list = LogCommand::List { campaign: None };
+    match args.command.as_ref().unwrap_or(&list) {
+        LogCommand::List { .. } => {
             let entries = match viewer(&campaign, args.view, &args.as_characters) {
                 None => attempt!(store.log(&filter)),
                 Some(viewer) => attempt!(store.log_for(&filter, &viewer)),
@@ -1030,7 +910,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             }
             print(format, &text, &entries)
         }
-        LogCommand::Verify { since } => {
+        LogCommand::Verify { since, .. } => {
             if let Some(viewer) = viewer(&campaign, args.view, &args.as_characters) {
                 // The check a viewer can make of what they see, without the database's hidden parts.
                 let whole = LogFilter {
@@ -1048,8 +928,14 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                 let shown = escape::line(&campaign);
                 let mut text = if report.is_ok() {
                     format!(
-                        "the log of `{shown}` as this view sees it is intact: {} entries linked and signed, {} hashes recomputed (hidden rolls from their commitments), {} revealed or visible hidden rolls checked against their commitments\n",
-                        report.entries, report.hashes_checked, report.commitments_checked
+                        "the log of `{shown}` as this view sees it is intact: {} linked and signed, {} recomputed (hidden rolls from their commitments), {} checked against their commitments\n",
+                        count(report.entries, "entry", "entries"),
+                        count(report.hashes_checked, "hash", "hashes"),
+                        count(
+                            report.commitments_checked,
+                            "revealed or visible hidden roll",
+                            "revealed or visible hidden rolls"
+                        )
                     )
                 } else {
                     let mut text = format!("the log of `{shown}` does not verify in this view:\n");
@@ -1060,8 +946,12 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                 };
                 if report.content_withheld > 0 {
                     text.push_str(&format!(
-                        "{} entries hold fields kept for the game master: their place and signature are checked, not their content\n",
-                        report.content_withheld
+                        "{} fields kept for the game master: their place and signature are checked, not their content\n",
+                        if report.content_withheld == 1 {
+                            "1 entry holds".to_string()
+                        } else {
+                            format!("{} entries hold", report.content_withheld)
+                        }
                     ));
                 }
                 text.push_str(&format!(
@@ -1082,8 +972,8 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             let shown = escape::line(&campaign);
             let mut text = if report.problems.is_empty() {
                 format!(
-                    "the log of `{shown}` is intact: {} entries, every hash, signature and seed verified, every character's state agrees with its last entry\n",
-                    report.entries
+                    "the log of `{shown}` is intact: {}, every hash, signature and seed verified, every character's state agrees with its last entry\n",
+                    count(report.entries, "entry", "entries")
                 )
             } else {
                 let mut text = format!("the log of `{shown}` has been tampered with:\n");
@@ -1116,7 +1006,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             print(format, &text, &report)?;
             Ok(ok)
         }
-        LogCommand::Head => {
+        LogCommand::Head { .. } => {
             let head = attempt!(store.head(&campaign));
             let text = match &head {
                 Some(head) => format!("{}\n", head.receipt()),
@@ -1132,17 +1022,17 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                 }),
             )
         }
-        LogCommand::Replay => {
+        LogCommand::Replay { .. } => {
             let report = attempt!(store.replay(&campaign, limits));
             let text = if report.problems.is_empty() {
                 format!(
-                    "replayed {} entries of `{campaign}`: every result and state is the same\n",
-                    report.replayed
+                    "replayed {} of `{campaign}`: every result and state is the same\n",
+                    count(report.replayed, "entry", "entries")
                 )
             } else {
                 let mut text = format!(
-                    "replayed {} entries of `{campaign}`; these differ:\n",
-                    report.replayed
+                    "replayed {} of `{campaign}`; these differ:\n",
+                    count(report.replayed, "entry", "entries")
                 );
                 for problem in &report.problems {
                     text.push_str(&format!("  {}\n", escape::line(&problem.to_string())));
@@ -1153,13 +1043,18 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
             print(format, &text, &report)?;
             Ok(ok)
         }
-        LogCommand::Stats => {
+        LogCommand::Stats { .. } => {
             let sessions = attempt!(store.statistics(&filter));
             let mut text = String::new();
             for s in &sessions {
                 text.push_str(&format!(
-                    "session {} ({} to {}): {} entries, {} rolls, {} dice\n",
-                    s.session, s.first, s.last, s.entries, s.rolls, s.dice
+                    "session {} ({} to {}): {}, {}, {}\n",
+                    s.session,
+                    s.first,
+                    s.last,
+                    count(s.entries, "entry", "entries"),
+                    count(s.rolls, "roll", "rolls"),
+                    count(s.dice, "die", "dice")
                 ));
                 for die in &s.by_die {
                     let faces: Vec<String> = die
@@ -1196,20 +1091,21 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                 None => attempt!(store.fairness(&campaign, &filter)),
             };
             let mut text = format!(
-                "fairness of `{}`{}: {} rolls\n",
+                "fairness of `{}`{}: {}\n",
                 escape::line(&campaign),
                 session.as_ref().map_or(String::new(), |d| format!(
                     " in session {}",
                     escape::line(d)
                 )),
-                report.whole.rolls
+                count(report.whole.rolls, "roll", "rolls")
             );
             fairness_text(&mut text, &report.whole);
             if session.is_none() && report.sessions.len() > 1 {
                 for s in &report.sessions {
                     text.push_str(&format!(
-                        "session {}: {} rolls\n",
-                        s.session, s.section.rolls
+                        "session {}: {}\n",
+                        s.session,
+                        count(s.section.rolls, "roll", "rolls")
                     ));
                     fairness_text(&mut text, &s.section);
                 }
@@ -1403,7 +1299,7 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<bool> {
         serde_json::from_str(&text)
             .map_err(|e| format!("{} is not an export: {e}", args.file.display()))
     );
-    let mut store = attempt!(open_write(&args.db));
+    let mut store = attempt!(open_to_create(&args.db));
     let campaign = attempt!(store.import_campaign(&export, args.as_name.as_deref()));
     // The export's own key vouches for its log: whoever made the file could have signed it with any
     // key, so the fingerprint is what to compare with the one the table trusts.

@@ -4,25 +4,35 @@
 //!
 //! Cells are exact fractions (`--exact`, and always in CSV) or percentages for reading. An outcome one
 //! distribution cannot show still has a row: its P(=) there is 0, and its P(≥) and P(≤) are what they are.
+//! Text and Markdown end with each distribution's mean and standard deviation; labels are listed in
+//! the scripts' order (see `labels`).
 
 use std::io::{self, Write};
 
 use clap::ValueEnum;
+use num_bigint::BigInt;
+use num_rational::Ratio;
 use omen_core::{Probability, Weight};
 use omen_lang::{Value, ValueDistribution};
 
-/// Which probability each cell shows.
+/// Which probability each cell shows. The words the help gives for each (`at-least`, …) are
+/// accepted as well, so a guess from the help is not answered with a wrong spelling's suggestion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum View {
     /// P(X = outcome).
+    #[value(aliases = ["equal", "exactly"])]
     Eq,
     /// P(X ≥ outcome): at least.
+    #[value(aliases = ["atleast", "at-least", "at_least"])]
     Ge,
     /// P(X ≤ outcome): at most.
+    #[value(aliases = ["atmost", "at-most", "at_most"])]
     Le,
     /// P(X > outcome): more than.
+    #[value(aliases = ["morethan", "more-than", "more_than"])]
     Gt,
     /// P(X < outcome): less than.
+    #[value(aliases = ["lessthan", "less-than", "less_than"])]
     Lt,
 }
 
@@ -37,7 +47,21 @@ impl View {
             View::Lt => "<",
         }
     }
+
+    /// The name `--view` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Eq => "eq",
+            View::Ge => "ge",
+            View::Le => "le",
+            View::Gt => "gt",
+            View::Lt => "lt",
+        }
+    }
 }
+
+/// The statistics rows (or, transposed, columns) after the outcomes.
+const STATISTICS: [&str; 2] = ["mean", "standard deviation"];
 
 /// One distribution, its outcomes in order with their weights, and what names it.
 pub struct Series {
@@ -45,10 +69,22 @@ pub struct Series {
     entries: Vec<(Value, Weight)>,
     /// `below[i]`: the weight of the outcomes before entry `i`; one more element, the total, at the end.
     below: Vec<Weight>,
+    /// The outcomes in the order to list them: the script's for labels, else ascending.
+    listed: Vec<Value>,
+    /// Mean and variance, for numbers (true/false count as 1/0).
+    moments: Option<(Ratio<BigInt>, Ratio<BigInt>)>,
 }
 
 impl Series {
-    pub fn new(label: String, distribution: &ValueDistribution) -> Self {
+    /// `source` is the script, whose order of labels the table keeps.
+    pub fn new(label: String, distribution: &ValueDistribution, source: &str) -> Self {
+        let moments = match distribution {
+            ValueDistribution::Bool(d) => {
+                let stats = d.map(|&b| i64::from(b)).statistics();
+                Some((stats.mean, stats.variance))
+            }
+            other => other.number_statistics().map(|s| (s.mean, s.variance)),
+        };
         let entries: Vec<(Value, Weight)> = match distribution {
             ValueDistribution::Int(d) => d
                 .entries()
@@ -69,10 +105,20 @@ impl Series {
             sum += w;
             below.push(sum.clone());
         }
+        let listed = if crate::labels::any_label(entries.iter().map(|(x, _)| x)) {
+            crate::labels::script_order(&entries, source)
+                .into_iter()
+                .map(|(x, _)| x)
+                .collect()
+        } else {
+            entries.iter().map(|(x, _)| x.clone()).collect()
+        };
         Series {
             label,
             entries,
             below,
+            listed,
+            moments,
         }
     }
 
@@ -103,6 +149,29 @@ impl Series {
     pub fn outcomes(&self) -> impl Iterator<Item = &Value> {
         self.entries.iter().map(|(x, _)| x)
     }
+
+    fn has_labels(&self) -> bool {
+        crate::labels::any_label(self.outcomes())
+    }
+
+    /// The mean and standard deviation as table cells: the exact mean with `exact`, else both to
+    /// two places; `-` for outcomes that are not numbers.
+    fn statistics_cells(&self, exact: bool) -> [String; 2] {
+        let Some((mean, variance)) = &self.moments else {
+            return ["-".to_string(), "-".to_string()];
+        };
+        let mean = if exact || mean.is_integer() {
+            if mean.is_integer() {
+                mean.numer().to_string()
+            } else {
+                format!("{}/{}", mean.numer(), mean.denom())
+            }
+        } else {
+            crate::float::approximate(crate::float::ratio_to_f64(mean), 2)
+        };
+        let deviation = crate::float::standard_deviation(variance);
+        [mean, crate::float::approximate(deviation, 2)]
+    }
 }
 
 /// Distributions side by side under one view.
@@ -115,14 +184,33 @@ pub struct Comparison {
 
 impl Comparison {
     pub fn new(series: Vec<Series>, view: View) -> Self {
-        let mut outcomes: Vec<Value> = series.iter().flat_map(|s| s.outcomes().cloned()).collect();
-        outcomes.sort();
-        outcomes.dedup();
+        let outcomes = if series.iter().any(Series::has_labels) {
+            let each: Vec<Vec<Value>> = series.iter().map(|s| s.listed.clone()).collect();
+            crate::labels::union_in_script_order(&each)
+        } else {
+            let mut outcomes: Vec<Value> =
+                series.iter().flat_map(|s| s.outcomes().cloned()).collect();
+            outcomes.sort();
+            outcomes.dedup();
+            outcomes
+        };
         Comparison {
             series,
             view,
             outcomes,
         }
+    }
+
+    /// Why the view cannot be shown: labels have no order for P(≥), P(≤), P(>) or P(<) to follow.
+    pub fn unordered_view(&self) -> Option<String> {
+        let labels = self.series.iter().any(Series::has_labels);
+        (labels && self.view != View::Eq).then(|| {
+            format!(
+                "--view {} compares outcomes, and labels have no order\n  = help: use --view eq \
+                 (the default), or give the outcomes numbers",
+                self.view.name()
+            )
+        })
     }
 
     /// `[outcome][series]`, exact.
@@ -140,7 +228,7 @@ impl Comparison {
 
     /// The table as rows of text cells, the heading first, transposed if asked, each cell a fraction
     /// (`exact`) or a percentage.
-    fn grid(&self, exact: bool, transpose: bool) -> Vec<Vec<String>> {
+    fn grid(&self, exact: bool, transpose: bool, statistics: bool) -> Vec<Vec<String>> {
         let cells = self.cells();
         let show = |p: &Probability| {
             if exact {
@@ -151,13 +239,28 @@ impl Comparison {
         };
         let corner = format!("P({})", self.view.symbol());
         let mut grid = Vec::new();
+        // Statistics only when some distribution has them, and never in CSV, whose rows are
+        // outcomes only.
+        let statistics: Option<Vec<[String; 2]>> =
+            (statistics && self.series.iter().any(|s| s.moments.is_some())).then(|| {
+                self.series
+                    .iter()
+                    .map(|s| s.statistics_cells(exact))
+                    .collect()
+            });
         if transpose {
             let mut heading = vec![corner];
             heading.extend(self.outcomes.iter().map(Value::to_string));
+            if statistics.is_some() {
+                heading.extend(STATISTICS.map(String::from));
+            }
             grid.push(heading);
             for (s, series) in self.series.iter().enumerate() {
                 let mut row = vec![series.label.clone()];
                 row.extend(cells.iter().map(|r| show(&r[s])));
+                if let Some(statistics) = &statistics {
+                    row.extend(statistics[s].iter().cloned());
+                }
                 grid.push(row);
             }
         } else {
@@ -168,6 +271,13 @@ impl Comparison {
                 let mut line = vec![x.to_string()];
                 line.extend(row.iter().map(show));
                 grid.push(line);
+            }
+            for (i, name) in STATISTICS.iter().enumerate() {
+                if let Some(statistics) = &statistics {
+                    let mut line = vec![name.to_string()];
+                    line.extend(statistics.iter().map(|cells| cells[i].clone()));
+                    grid.push(line);
+                }
             }
         }
         grid
@@ -185,7 +295,7 @@ impl Comparison {
         transpose: bool,
         width: usize,
     ) -> io::Result<()> {
-        let grid = self.grid(exact, transpose);
+        let grid = self.grid(exact, transpose, true);
         let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
         let mut widths = vec![0; columns];
         for row in &grid {
@@ -241,7 +351,7 @@ impl Comparison {
     /// # Errors
     /// Writing to `out` failed.
     pub fn markdown(&self, out: &mut dyn Write, exact: bool, transpose: bool) -> io::Result<()> {
-        let grid = self.grid(exact, transpose);
+        let grid = self.grid(exact, transpose, true);
         for (i, row) in grid.iter().enumerate() {
             let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
             writeln!(out, "| {} |", cells.join(" | "))?;
@@ -260,7 +370,7 @@ impl Comparison {
     /// # Errors
     /// Writing to `out` failed.
     pub fn csv(&self, out: &mut dyn Write, transpose: bool) -> io::Result<()> {
-        let mut grid = self.grid(true, transpose);
+        let mut grid = self.grid(true, transpose, false);
         if let Some(first) = grid.first_mut().and_then(|row| row.first_mut()) {
             *first = if transpose { "expression" } else { "outcome" }.to_string();
         }
@@ -291,7 +401,7 @@ mod tests {
         let options = Options::default();
         let compiled = compile(expression, &options).expect("compiles");
         let result = exact(&compiled.program, &options.limits).expect("computes");
-        Series::new(expression.to_string(), &result.distribution)
+        Series::new(expression.to_string(), &result.distribution, expression)
     }
 
     fn p(n: u32, d: u32) -> Probability {

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use omen_store::Database;
 
+use crate::words::count;
+
 /// `omen db COMMAND`.
 #[derive(Debug, Subcommand)]
 pub enum DbCommand {
@@ -79,8 +81,12 @@ pub fn run(command: &DbCommand) -> anyhow::Result<bool> {
         note = format!("\nthe signing key was copied to {}", to_key.display());
     }
     let text = format!(
-        "moved {} campaigns ({} characters, {} saved rolls, {} log entries, {} invites) from {from} to {to}{note}\n",
-        report.campaigns, report.characters, report.saved_rolls, report.log_entries, report.invites
+        "moved {} ({}, {}, {}, {}) from {from} to {to}{note}\n",
+        count(report.campaigns, "campaign", "campaigns"),
+        count(report.characters, "character", "characters"),
+        count(report.saved_rolls, "saved roll", "saved rolls"),
+        count(report.log_entries, "log entry", "log entries"),
+        count(report.invites, "invite", "invites")
     );
     let mut out = crate::output::result();
     use std::io::Write;

@@ -7,6 +7,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use omen_core::{Limits, Probability, probability_to_f64};
 
 use crate::ritual::percent;
+use crate::tables::{Table, TableFormat, print};
+use crate::words::count;
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
 use omen_rules::spelldice::{
     SpellDiceOptions, SpellLevel, Strategy, cast_odds, exhaust, extreme_odds,
@@ -67,8 +69,8 @@ pub struct CourtneyArgs {
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub result: Option<i64>,
     /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
 }
 
 fn courtney(args: &CourtneyArgs) -> Result<(String, serde_json::Value), String> {
@@ -101,8 +103,8 @@ pub struct ExtremesArgs {
     #[arg(long, value_name = "N", default_value_t = 12)]
     pub max_dice: usize,
     /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Args)]
@@ -117,8 +119,8 @@ pub struct CastOddsArgs {
     #[arg(long, value_name = "P", default_value_t = 0)]
     pub penalty: i64,
     /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Args)]
@@ -230,8 +232,8 @@ pub struct LuckArgs {
     #[arg(long, value_name = "M", allow_hyphen_values = true)]
     pub modifier: i64,
     /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
 }
 
 #[derive(Debug, Args)]
@@ -248,8 +250,8 @@ pub struct StationaryArgs {
     #[arg(long)]
     pub no_karma: bool,
     /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
 }
 
 /// Prints `text` or `json`; reports `error` and answers `false` (bad input) when there is one.
@@ -354,9 +356,24 @@ fn cast_odds_table(
 pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<bool> {
     let args = match command {
         SpellDiceCommand::Exhaust(args) => args,
-        SpellDiceCommand::Extremes(args) => return answer(args.format, extremes(args, limits)),
-        SpellDiceCommand::Courtney(args) => return answer(args.format, courtney(args)),
-        SpellDiceCommand::Odds(args) => return answer(args.format, cast_odds_table(args, limits)),
+        SpellDiceCommand::Extremes(args) => {
+            let columns = ["dice", "snake_eyes", "boxcars", "either", "both"];
+            return print(args.format, extremes(args, limits), |json| {
+                Table::from_json(json, &columns)
+            });
+        }
+        SpellDiceCommand::Courtney(args) => {
+            let columns = ["results", "timing", "spell_lost", "text"];
+            return print(args.format, courtney(args), |json| {
+                Table::from_json(json, &columns)
+            });
+        }
+        SpellDiceCommand::Odds(args) => {
+            let columns = ["spell_level", "dice", "success", "catastrophe", "empowered"];
+            return print(args.format, cast_odds_table(args, limits), |json| {
+                Table::from_json(json, &columns)
+            });
+        }
         SpellDiceCommand::Cast(args) => return crate::actions::spelldice_cast(args, limits),
         SpellDiceCommand::Sleep(args) => {
             return crate::actions::bare("spelldice", "sleep", args, limits);
@@ -426,6 +443,22 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
     answer(args.format, result)
 }
 
+/// The calculator's answer as rows: one per outcome, with its range and probability.
+fn luck_ranges_table(json: &serde_json::Value) -> Table {
+    let rows: Vec<serde_json::Value> = ["bad", "neutral", "good"]
+        .iter()
+        .map(|name| {
+            serde_json::json!({
+                "outcome": name,
+                "range": json[name]["range"],
+                "probability": json[name]["probability"],
+            })
+        })
+        .collect();
+    let table = serde_json::json!({ "modifier": json["modifier"], "rows": rows });
+    Table::from_json(&table, &["outcome", "range", "probability"])
+}
+
 fn range_text(r: &Option<std::ops::RangeInclusive<i64>>) -> String {
     match r {
         Some(r) => format!("{}-{}", r.start(), r.end()),
@@ -485,7 +518,7 @@ pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
                 json[name] =
                     serde_json::json!({"range": range_text(range), "probability": p.to_string()});
             }
-            answer(args.format, Ok((text, json)))
+            print(args.format, Ok((text, json)), luck_ranges_table)
         }
         LuckCommand::Stationary(args) => {
             let karma = if args.no_karma { Karma::Off } else { Karma::On };
@@ -528,7 +561,7 @@ pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
                     });
                     (text, json)
                 });
-            answer(args.format, result)
+            print(args.format, result, |json| Table::from_json(json, &[]))
         }
     }
 }
@@ -738,8 +771,8 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         let (mut source, seed) = holder.source.dice_source();
         let roll = test(&dice, opposition, &options, source.as_mut()).map_err(|e| e.to_string())?;
         let mut text = format!(
-            "cost: {} Sway or {} Chi or {} Yarn\n",
-            cost.sway, cost.chi, cost.yarn
+            "cost: {}\n",
+            crate::words::t13_cost(cost.sway, cost.chi, cost.yarn)
         );
         let mut chances = Vec::new();
         for (level, w) in levels.entries() {
@@ -757,20 +790,20 @@ pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
         let result = roll.result;
         let crisis_opposite = result.crisis_opposite();
         text.push_str(&format!(
-            "dice: {:?}, total {} → {} ({} success levels, {} failure levels){}\n",
+            "dice: {:?}, total {} → {} ({}, {}){}\n",
             roll.dice(),
             roll.total,
             result.level.name(),
-            result.success_levels,
-            result.failure_levels,
+            count(result.success_levels, "success level", "success levels"),
+            count(result.failure_levels, "failure level", "failure levels"),
             match crisis_opposite {
                 Some((level, levels)) => format!(
-                    "; Proficiency Crisis: also {} ({levels} {} levels)",
+                    "; Proficiency Crisis: also {} ({})",
                     level.name(),
                     if level.is_success() {
-                        "success"
+                        count(levels, "success level", "success levels")
                     } else {
-                        "failure"
+                        count(levels, "failure level", "failure levels")
                     }
                 ),
                 None if result.crisis =>

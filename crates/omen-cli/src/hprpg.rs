@@ -546,8 +546,11 @@ fn perception(args: &PerceptionArgs, limits: &Limits) -> Result<(String, Value),
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TableFormat {
-    /// Percentages rounded as the seed rounds them (2 significant figures).
+    /// Percentages rounded as the seed rounds them (2 significant figures); the table to read.
+    #[value(alias = "text")]
     Markdown,
+    /// Exact fractions, one row per line, for a spreadsheet.
+    Csv,
     /// Exact fractions.
     Json,
 }
@@ -608,6 +611,12 @@ pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result
                         crate::fit::markdown_tables(&t.markdown(), crate::fit::width())
                     }
                     TableFormat::Json => format!("{}\n", t.to_json()),
+                    TableFormat::Csv => {
+                        let json: Value = serde_json::from_str(&t.to_json())?;
+                        let mut columns = vec!["dice"];
+                        columns.extend(omen_rules::hprpg::TABLE_COLUMNS);
+                        crate::tables::Table::from_json(&json, &columns).csv()
+                    }
                 };
                 crate::output::result().write_all(text.as_bytes())?;
                 Ok(true)

@@ -62,17 +62,26 @@ mod database;
 mod decimal;
 mod diagnostics;
 mod escape;
+mod file_format;
 mod fit;
+mod float;
 mod fraction;
 mod games;
 mod hprpg;
+mod json_rows;
+mod labels;
+mod log_args;
 mod odds;
 mod output;
 mod plot;
 mod ritual;
 mod rules;
 mod serve;
+mod store_access;
+mod tables;
 mod transcript;
+mod usage;
+mod words;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -111,6 +120,11 @@ fn main() -> ExitCode {
         .try_get_matches()
         .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
         .unwrap_or_else(|error| error.exit());
+    if let Some(message) = usage::repeated_param(&cli) {
+        <Cli as clap::CommandFactory>::command()
+            .error(clap::error::ErrorKind::ArgumentConflict, message)
+            .exit();
+    }
     diagnostics::set_strict(cli.strict);
     diagnostics::set_colour(cli.color.colour(
         io::IsTerminal::is_terminal(&io::stderr()),
@@ -559,25 +573,27 @@ fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
 }
 
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
-    prob_or_plot(args, None)
+    match file_format::prob_format(args.format_given, output::file().as_deref()) {
+        Ok(format) => prob_or_plot(
+            &ProbArgs {
+                format,
+                ..args.clone()
+            },
+            None,
+        ),
+        Err(message) => {
+            eprintln!("error: {message}");
+            Ok(Status::BadInput)
+        }
+    }
 }
 
 /// `omen plot`: the distributions `omen prob` would compute, drawn as SVG.
 fn plot(args: &args::PlotArgs) -> anyhow::Result<Status> {
-    let extension = output::file().and_then(|path| {
-        path.extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase())
-    });
-    let format = match (args.format, extension.as_deref()) {
-        (Some(format), _) => format,
-        (None, None | Some("svg")) => PlotFormat::Svg,
-        (None, Some("png")) => PlotFormat::Png,
-        (None, Some(other)) => {
-            eprintln!(
-                "error: omen plot writes SVG or PNG, and `.{}` is neither\n  = help: name the file \
-                 FILE.svg or FILE.png, or choose with --format svg|png",
-                escape::line(other)
-            );
+    let format = match file_format::plot_format(args.format, output::file().as_deref()) {
+        Ok(format) => format,
+        Err(message) => {
+            eprintln!("error: {message}");
             return Ok(Status::BadInput);
         }
     };
@@ -640,8 +656,17 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         exact: args.exact,
         decimals: usize::from(args.decimals),
     };
+    // One expression gets the full table, unless --view or --transpose asks for the side-by-side
+    // one (JSON has every view of every outcome either way).
+    let reshaped = args.view != compare::View::Eq || args.transpose;
+    if reshaped && args.format == ProbFormat::Json && computed.len() == 1 && plot.is_none() {
+        eprintln!(
+            "warning: --view and --transpose shape tables; JSON gives P(=), P(≥) and P(≤) of every outcome"
+        );
+    }
     if let [(script, warnings, result, explode_depth)] = computed.as_slice()
         && plot.is_none()
+        && (!reshaped || args.format == ProbFormat::Json)
     {
         let reading = readings.first().map_or("", String::as_str);
         let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
@@ -701,12 +726,16 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         computed
             .iter()
             .zip(&columns)
-            .map(|((_, _, result, _), column)| {
-                compare::Series::new(column.label.clone(), &result.distribution)
+            .map(|((script, _, result, _), column)| {
+                compare::Series::new(column.label.clone(), &result.distribution, &script.text)
             })
             .collect(),
         args.view,
     );
+    if let Some(refused) = comparison.unordered_view() {
+        eprintln!("error: {refused}");
+        return Ok(Status::BadInput);
+    }
     if let Some(format) = plot {
         let image = match format {
             PlotFormat::Svg => plot::svg(&comparison).map(String::into_bytes),
@@ -720,6 +749,10 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
             }
         };
         output::result().write_all(&image)?;
+        if let Some(path) = output::file() {
+            // The chart went to a file, so stdout is silent: say what was written, and where.
+            eprintln!("{}", plot::written(&path, format, image.len()));
+        }
         return Ok(Status::Success);
     }
     let exact = args.exact;

@@ -19,9 +19,10 @@ use std::io::{self, Write};
 use num_bigint::BigInt;
 use num_rational::Ratio;
 use num_traits::One;
-use omen_core::{Distribution, Probability, Weight, probability_to_f64, ratio_to_f64};
+use omen_core::{Distribution, Probability, Weight, probability_to_f64};
 use omen_lang::{ExactResult, Value, ValueDistribution};
 
+use crate::float::{ratio_to_f64, standard_deviation};
 use crate::fraction::Fractions;
 
 /// Width of the longest bar in the table, in terminal cells, when the terminal has room.
@@ -139,11 +140,16 @@ struct Rows<'a, T, F> {
 
 impl<'a, T: Ord + Clone, F: Fn(&T) -> Value> Rows<'a, T, F> {
     fn new(d: &'a Distribution<T>, value: F) -> Self {
+        Rows::over(d.entries(), d.total(), value)
+    }
+
+    /// The rows of `entries` in the order given, `total` their weight.
+    fn over(entries: &'a [(T, Weight)], total: &'a Weight, value: F) -> Self {
         Rows {
-            entries: d.entries().iter(),
-            total: d.total(),
+            entries: entries.iter(),
+            total,
             below: Weight::default(),
-            fractions: Fractions::over(d.total()),
+            fractions: Fractions::over(total),
             value,
         }
     }
@@ -176,7 +182,7 @@ struct Moments {
 fn moments(d: &Distribution<i64>, as_value: fn(i64) -> Value) -> Moments {
     let stats = d.statistics();
     Moments {
-        standard_deviation: stats.standard_deviation(),
+        standard_deviation: standard_deviation(&stats.variance),
         mean: stats.mean,
         variance: stats.variance,
         median: as_value(stats.median),
@@ -212,6 +218,9 @@ pub struct Odds<'a> {
     explode_depth: u64,
     /// How the expression was read, for the JSON report.
     reading: Option<&'a str>,
+    /// Outcomes with labels, in the script's order (see `labels`): they have no cumulative
+    /// probabilities. `None` for outcomes in their own order.
+    labelled: Option<Vec<(Value, Weight)>>,
 }
 
 impl<'a> Odds<'a> {
@@ -237,7 +246,7 @@ impl<'a> Odds<'a> {
                     .distribution
                     .number_statistics()
                     .map(|stats| Moments {
-                        standard_deviation: stats.standard_deviation(),
+                        standard_deviation: standard_deviation(&stats.variance),
                         mean: stats.mean,
                         variance: stats.variance,
                         median: stats.median,
@@ -258,6 +267,12 @@ impl<'a> Odds<'a> {
             critical_not_computed: result.criticals.not_computed,
             explode_depth,
             reading: None,
+            labelled: match &result.distribution {
+                ValueDistribution::Values(d) if crate::labels::any_label(d.outcomes()) => {
+                    Some(crate::labels::script_order(d.entries(), expression))
+                }
+                _ => None,
+            },
         }
     }
 
@@ -266,7 +281,11 @@ impl<'a> Odds<'a> {
         matches!(self.distribution, ValueDistribution::Values(_)) && self.moments.is_none()
     }
 
-    fn rows(&self) -> Box<dyn Iterator<Item = Row> + 'a> {
+    fn rows(&self) -> Box<dyn Iterator<Item = Row> + '_> {
+        if let Some(entries) = &self.labelled {
+            let total = self.distribution.total();
+            return Box::new(Rows::over(entries, total, Value::clone));
+        }
         match self.distribution {
             ValueDistribution::Int(d) => Box::new(Rows::new(d, |&n| Value::Int(n))),
             ValueDistribution::Bool(d) => Box::new(Rows::new(d, |&b| Value::Bool(b))),
@@ -323,7 +342,9 @@ impl<'a> Odds<'a> {
         let mut table = cells(None);
         let mut widths = widths_of(&table);
         let mut shortened = false;
-        let all = COLUMN_SETS[0];
+        // Labels have no P(≥) or P(≤): their sets of columns are the narrow ones.
+        let sets = &COLUMN_SETS[if self.labelled.is_some() { 2 } else { 0 }..];
+        let all = sets[0];
         if !layout.exact && line_width(&widths, all) + 2 + MIN_BAR_WIDTH > layout.width {
             table = cells(Some(layout.decimals));
             widths = widths_of(&table);
@@ -332,11 +353,10 @@ impl<'a> Odds<'a> {
         let columns = if layout.exact {
             all
         } else {
-            COLUMN_SETS
-                .iter()
+            sets.iter()
                 .copied()
                 .find(|set| line_width(&widths, set) <= layout.width)
-                .unwrap_or(COLUMN_SETS[COLUMN_SETS.len() - 1])
+                .unwrap_or(sets[sets.len() - 1])
         };
         let pick = |row: &[String; 7]| -> Vec<String> {
             columns.iter().map(|&c| row[c].clone()).collect()
@@ -401,14 +421,24 @@ impl<'a> Odds<'a> {
     /// # Errors
     /// Writing to `out` failed.
     pub fn markdown(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(out, "| outcome | P(=) | % | P(≥) | % | P(≤) | % |")?;
         let outcome_alignment = if self.outcomes_are_text() {
             ":--"
         } else {
             "--:"
         };
-        writeln!(out, "|{outcome_alignment}|--:|--:|--:|--:|--:|--:|")?;
+        if self.labelled.is_some() {
+            writeln!(out, "| outcome | P(=) | % |\n|{outcome_alignment}|--:|--:|")?;
+        } else {
+            writeln!(out, "| outcome | P(=) | % | P(≥) | % | P(≤) | % |")?;
+            writeln!(out, "|{outcome_alignment}|--:|--:|--:|--:|--:|--:|")?;
+        }
         for r in self.rows() {
+            if self.labelled.is_some() {
+                let outcome = r.outcome.to_string().replace('|', "\\|");
+                let p = &r.probability;
+                writeln!(out, "| {outcome} | {} | {} |", p.fraction, percent(p))?;
+                continue;
+            }
             writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} | {} |",
@@ -434,6 +464,15 @@ impl<'a> Odds<'a> {
     /// # Errors
     /// Writing to `out` failed.
     pub fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        if self.labelled.is_some() {
+            writeln!(out, "outcome,probability,percent")?;
+            for r in self.rows() {
+                let outcome = csv_field(&r.outcome.to_string());
+                let p = &r.probability;
+                writeln!(out, "{outcome},{},{}", p.fraction, percent_number(p))?;
+            }
+            return Ok(());
+        }
         writeln!(
             out,
             "outcome,probability,percent,at_least,at_least_percent,at_most,at_most_percent"
@@ -484,10 +523,20 @@ impl<'a> Odds<'a> {
         out.write_all(br#"{"expression":"#)?;
         serde_json::to_writer(&mut *out, self.expression)?;
         out.write_all(br#","outcomes":["#)?;
-        match self.distribution {
-            ValueDistribution::Int(d) => json_rows(d, |&n| Value::Int(n), out)?,
-            ValueDistribution::Bool(d) => json_rows(d, |&b| Value::Bool(b), out)?,
-            ValueDistribution::Values(d) => json_rows(d, Value::clone, out)?,
+        let total = self.distribution.total();
+        match (&self.labelled, self.distribution) {
+            (Some(entries), _) => {
+                crate::json_rows::json_rows(entries, total, false, Value::clone, out)?
+            }
+            (None, ValueDistribution::Int(d)) => {
+                crate::json_rows::json_rows(d.entries(), total, true, |&n| Value::Int(n), out)?
+            }
+            (None, ValueDistribution::Bool(d)) => {
+                crate::json_rows::json_rows(d.entries(), total, true, |&b| Value::Bool(b), out)?
+            }
+            (None, ValueDistribution::Values(d)) => {
+                crate::json_rows::json_rows(d.entries(), total, true, Value::clone, out)?
+            }
         }
         out.write_all(b"],")?;
         let tail = serde_json::to_vec(&report)?;
@@ -572,7 +621,10 @@ impl<'a> Odds<'a> {
             stats.push(("variance", exact_and_decimal(&m.variance, decimals)));
             stats.push((
                 "standard deviation",
-                format!("≈ {:.decimals$}", m.standard_deviation),
+                format!(
+                    "≈ {}",
+                    crate::float::approximate(m.standard_deviation, decimals)
+                ),
             ));
             stats.push(("median", m.median.to_string()));
         }
@@ -616,41 +668,6 @@ impl<'a> Odds<'a> {
     }
 }
 
-/// The outcomes as JSON objects, `{"outcome", "probability", "at_least", "at_most"}`, comma-separated,
-/// each row written before the next is computed: a huge distribution's text never sits in memory
-/// whole. The fractions are digits and `/`, written as they are: nothing in them needs escaping.
-fn json_rows<T: Ord + Clone>(
-    d: &Distribution<T>,
-    value: impl Fn(&T) -> Value,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    const FLUSH_AT: usize = 1 << 16;
-    let total = d.total();
-    let mut fractions = Fractions::over(total);
-    let mut below = Weight::default();
-    let mut buffer = Vec::with_capacity(2 * FLUSH_AT);
-    for (i, (outcome, weight)) in d.entries().iter().enumerate() {
-        if i > 0 {
-            buffer.push(b',');
-        }
-        buffer.extend_from_slice(br#"{"outcome":"#);
-        serde_json::to_writer(&mut buffer, &value(outcome))?;
-        buffer.extend_from_slice(br#","probability":""#);
-        fractions.write(weight, &mut buffer);
-        buffer.extend_from_slice(br#"","at_least":""#);
-        fractions.write(&(total - &below), &mut buffer);
-        below += weight;
-        buffer.extend_from_slice(br#"","at_most":""#);
-        fractions.write(&below, &mut buffer);
-        buffer.extend_from_slice(br#""}"#);
-        if buffer.len() >= FLUSH_AT {
-            out.write_all(&buffer)?;
-            buffer.clear();
-        }
-    }
-    out.write_all(&buffer)
-}
-
 /// What follows the outcomes in the JSON report.
 #[derive(serde::Serialize)]
 struct JsonReport<'o, 'a> {
@@ -688,7 +705,8 @@ fn exact_and_decimal(r: &Ratio<BigInt>, decimals: usize) -> String {
     if r.denom().is_one() {
         fraction(r)
     } else {
-        format!("{} ≈ {:.decimals$}", fraction(r), ratio_to_f64(r))
+        let value = crate::float::approximate(ratio_to_f64(r), decimals);
+        format!("{} ≈ {value}", fraction(r))
     }
 }
 
@@ -702,7 +720,7 @@ fn decimal(p: &Shown, places: usize) -> String {
     }
     let places = places.max(1);
     if p.value == 0.0 {
-        return tiny(&p.fraction, places);
+        return crate::float::tiny(&p.fraction, places);
     }
     let fixed = format!("{:.places$}", p.value);
     if fixed.starts_with('1') {
@@ -716,47 +734,14 @@ fn decimal(p: &Shown, places: usize) -> String {
     }
 }
 
-/// A positive fraction `num/den` too small for a float, in scientific notation from the leading digits
-/// of each side.
-fn tiny(fraction: &str, places: usize) -> String {
-    let Some((numerator, denominator)) = fraction.split_once('/') else {
-        return fraction.to_string();
-    };
-    let lead = |digits: &str| -> (f64, i64) {
-        let kept = &digits[..digits.len().min(17)];
-        let value: f64 = kept.parse().unwrap_or(f64::NAN);
-        (value, (digits.len() - kept.len()) as i64)
-    };
-    let (n, n_shift) = lead(numerator);
-    let (d, d_shift) = lead(denominator);
-    let ratio = n / d;
-    let mut exponent = n_shift - d_shift + ratio.log10().floor() as i64;
-    let mut mantissa = ratio / 10f64.powi(ratio.log10().floor() as i32);
-    if format!("{mantissa:.*}", places - 1).starts_with("10") {
-        mantissa /= 10.0;
-        exponent += 1;
-    }
-    format!("{mantissa:.*}e{exponent}", places - 1)
-}
-
 /// A probability in lowest terms as a percentage, as the table shows it.
 pub(crate) fn percent_of(p: &Probability) -> String {
     percent(&Shown::of(p))
 }
 
-/// Two decimals, but never rounded to a certainty it is not: a possible outcome is at least "<0.01%".
+/// Two decimals, never rounded to a certainty or an impossibility it is not (see `float::percent`).
 fn percent(p: &Shown) -> String {
-    match p.fraction.as_str() {
-        "0" => return "0.00%".to_string(),
-        "1" => return "100.00%".to_string(),
-        _ => {}
-    }
-    let text = format!("{:.2}", p.value * 100.0);
-    match text.as_str() {
-        "0.00" => "<0.01%".to_string(),
-        "100.00" => ">99.99%".to_string(),
-        _ => format!("{text}%"),
-    }
+    crate::float::percent(&p.fraction, p.value * 100.0)
 }
 
 /// A percentage as a plain number for spreadsheets: six decimals at most, no trailing zeros (the
@@ -856,7 +841,7 @@ mod tests {
         assert_eq!(percent(&shown(1, 1_000_000)), "<0.01%");
         assert_eq!(percent(&shown(999_999, 1_000_000)), ">99.99%");
         assert_eq!(percent(&shown(1, 1)), "100.00%");
-        assert_eq!(percent(&shown(0, 1)), "0.00%");
+        assert_eq!(percent(&shown(0, 1)), "0%");
         assert_eq!(percent_number(&shown(1, 36)), "2.777778");
         assert_eq!(percent_number(&shown(1, 1)), "100");
     }

@@ -24,6 +24,20 @@ static FONT: &[u8] = include_bytes!("../assets/DejaVuSans-subset.ttf");
 /// The font family every label asks for.
 const FAMILY: &str = "sans-serif";
 
+/// The series' colours, the web page's own: Okabe and Ito's palette, told apart with every common
+/// colour-vision deficiency (plotters' default palette starts with red, green and yellow). Past the
+/// eighth series the colours repeat, as on the page.
+pub const PALETTE: [RGBColor; 8] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0xF0, 0xE4, 0x42),
+    RGBColor(0x00, 0x00, 0x00),
+];
+
 fn register_font() -> Result<(), String> {
     static REGISTER: Once = Once::new();
     let mut result = Ok(());
@@ -32,6 +46,17 @@ fn register_font() -> Result<(), String> {
             .map_err(|_| "internal error: the chart font cannot be read".to_string());
     });
     result
+}
+
+/// What `-o` wrote, for stderr: the path, the format, the size in pixels and in bytes.
+pub fn written(path: &std::path::Path, format: crate::args::PlotFormat, bytes: usize) -> String {
+    let (width, height) = SIZE;
+    let kind = match format {
+        crate::args::PlotFormat::Svg => "SVG",
+        crate::args::PlotFormat::Png => "PNG",
+    };
+    let path = crate::escape::line(&path.display().to_string()).into_owned();
+    format!("wrote {path}: {kind}, {width}×{height}, {bytes} bytes")
 }
 
 /// The chart as SVG text.
@@ -146,7 +171,7 @@ impl<'a> Chart<'a> {
             for (index, (series, curve)) in
                 self.comparison.series.iter().zip(&self.curves).enumerate()
             {
-                let colour = Palette99::pick(index).to_rgba();
+                let colour = PALETTE[index % PALETTE.len()].to_rgba();
                 let points: Vec<(f64, f64)> = self
                     .xs
                     .iter()

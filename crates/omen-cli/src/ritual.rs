@@ -77,7 +77,7 @@ pub enum RitualCommand {
 /// How a seed table is printed.
 #[derive(Debug, Args)]
 pub struct SeedTableArgs {
-    /// markdown: the seed's table byte for byte (percentages); json: exact fractions.
+    /// markdown: the seed's table byte for byte (percentages); csv and json: exact fractions.
     #[arg(long, value_enum, ignore_case = true, default_value_t = crate::hprpg::TableFormat::Markdown)]
     pub format: crate::hprpg::TableFormat,
 }
@@ -132,6 +132,22 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
                     crate::fit::markdown_tables(&lore_table(), crate::fit::width()).as_bytes(),
                 )?,
                 crate::hprpg::TableFormat::Json => writeln!(out, "{}", lore_table_json(limits)?)?,
+                crate::hprpg::TableFormat::Csv => {
+                    let json = lore_table_json(limits)?;
+                    // The difficulties in order after the pool: JSON objects sort their names.
+                    let mut columns = vec!["dice".to_string()];
+                    columns.extend(
+                        Difficulty::all()
+                            .filter(|d| !d.is_automatic())
+                            .map(|d| d.value().to_string()),
+                    );
+                    let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+                    out.write_all(
+                        crate::tables::Table::from_json(&json, &columns)
+                            .csv()
+                            .as_bytes(),
+                    )?
+                }
             }
             Ok(true)
         }
@@ -142,6 +158,18 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
                 )?,
                 crate::hprpg::TableFormat::Json => {
                     writeln!(out, "{}", essence_table_json(limits)?)?
+                }
+                crate::hprpg::TableFormat::Csv => {
+                    let json = essence_table_json(limits)?;
+                    // P(sum ≥ TN) for every TN any row has, in order; a row's missing TN is empty.
+                    let mut columns = vec!["dice".to_string()];
+                    columns.extend((3..=6 * 24).step_by(3).map(|tn| format!("at_least.{tn}")));
+                    let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+                    out.write_all(
+                        crate::tables::Table::from_json(&json, &columns)
+                            .csv()
+                            .as_bytes(),
+                    )?
                 }
             }
             Ok(true)

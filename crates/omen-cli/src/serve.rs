@@ -171,11 +171,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
             }
         };
         let address = listener.local_addr()?;
-        say!("omen serve: listening on http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
-        say!("database: {database}");
+        // The first address is one a browser can open: `/api/v1/` alone answers 404.
+        say!("omen serve: listening on http://{address}/ (the calculator page)");
+        say!("the seed games: http://{address}/games");
         say!(
             "the table: http://{address}/table#join=TOKEN with an invite's token (the part after # never reaches the server)"
         );
+        say!("the API: http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
+        say!("database: {database}");
         if empty {
             let db = &database;
             say!(

@@ -234,7 +234,7 @@ fn saved_rolls_take_parameters_and_are_logged_when_rolled() {
     assert!(
         ok(&db, &["log", "replay"])
             .stdout
-            .contains("replayed 1 entries")
+            .contains("replayed 1 entry")
     );
 }
 
@@ -655,7 +655,7 @@ fn a_whole_database_moves_to_another_engine_and_back() {
     assert_eq!(moved.code, 0, "{}", moved.stderr);
     let said = crate::words(&moved.stdout);
     assert!(
-        said.contains("moved 1 campaigns (1 characters, 1 saved rolls, 3 log entries, 1 invites)"),
+        said.contains("moved 1 campaign (1 character, 1 saved roll, 3 log entries, 1 invite)"),
         "{said}"
     );
     assert!(middle_key.is_file(), "the key goes along");

@@ -194,6 +194,18 @@ fn completions_for_every_shell_and_a_man_page() {
 }
 
 #[test]
+fn the_man_page_name_line_has_no_backticks() {
+    let man = omen_ok(&["man"]).stdout;
+    let name = man
+        .lines()
+        .skip_while(|line| *line != ".SH NAME")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no NAME section in {man}"));
+    assert!(name.starts_with("omen \\- "), "{name}");
+    assert!(!name.contains('`'), "{name}");
+}
+
+#[test]
 fn strict_turns_warnings_into_errors() {
     // `3d6>=10` counts dice no d6 can show: a warning, exit 0 without --strict.
     assert_eq!(omen(&["prob", "3d6>=10"]).code, 0);
@@ -244,7 +256,7 @@ fn plot_draws_bars_for_one_and_lines_for_several_with_axes_and_a_legend() {
     let document = roxmltree::Document::parse(&svg).unwrap();
     let coloured = |tag: &str, attribute: &str, doc: &roxmltree::Document| {
         doc.descendants()
-            .filter(|n| n.tag_name().name() == tag && n.attribute(attribute) == Some("#E6194B"))
+            .filter(|n| n.tag_name().name() == tag && n.attribute(attribute) == Some("#0072B2"))
             .count()
     };
     assert_eq!(coloured("rect", "fill", &document), 11 + 1);
@@ -264,6 +276,29 @@ fn plot_draws_bars_for_one_and_lines_for_several_with_axes_and_a_legend() {
             >= 2,
         "{several}"
     );
+}
+
+/// The chart's colours were plotters' red, green and yellow; they are the page's Okabe–Ito palette,
+/// series by series in the page's order.
+#[test]
+fn plot_colours_are_the_pages_colour_blind_safe_palette() {
+    let svg = omen_ok(&["plot", "1d4", "1d6", "1d8"]).stdout;
+    let document = roxmltree::Document::parse(&svg).unwrap();
+    let mut strokes: Vec<String> = Vec::new();
+    // The series' lines and their legend marks are 2 wide; the axes' ticks are black and 1 wide.
+    for line in document
+        .descendants()
+        .filter(|n| n.tag_name().name() == "polyline" && n.attribute("stroke-width") == Some("2"))
+    {
+        let stroke = line.attribute("stroke").unwrap_or_default().to_uppercase();
+        if !strokes.contains(&stroke) {
+            strokes.push(stroke);
+        }
+    }
+    assert_eq!(strokes, ["#0072B2", "#E69F00", "#009E73"], "{svg}");
+    for red_green_yellow in ["#E6194B", "#3CB44B", "#FFE119"] {
+        assert!(!svg.to_uppercase().contains(red_green_yellow), "{svg}");
+    }
 }
 
 #[test]

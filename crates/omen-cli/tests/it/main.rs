@@ -16,6 +16,7 @@ mod options;
 mod prob;
 mod ritual;
 mod roll;
+mod rough_edges;
 mod script;
 mod serve;
 mod stateful;

@@ -59,6 +59,11 @@ pub(crate) fn spawn_server(
         .and_then(|rest| rest.split('/').next())
         .unwrap_or_else(|| panic!("no address in {first:?}"))
         .to_string();
+    // The first address printed is the page's: a browser opening `/api/v1/` gets a 404.
+    assert!(
+        first.contains(&format!("http://{address}/ ")) && !first.contains("/api/v1"),
+        "{first}"
+    );
     (server, stdout, address)
 }
 
@@ -106,16 +111,24 @@ fn serve_fresh(db: &str, key: &std::path::Path) {
         Stdio::piped(),
     );
     let mut rest = String::new();
-    for _ in 0..5 {
+    for _ in 0..8 {
         stdout.read_line(&mut rest).unwrap();
     }
+    assert!(
+        rest.contains(&format!("http://{address}/games\n")),
+        "{rest}"
+    );
+    assert!(
+        rest.contains(&format!("http://{address}/table#join=TOKEN")),
+        "{rest}"
+    );
     assert!(rest.contains("omen campaign new NAME"), "{rest}");
     assert!(
         rest.contains("omen campaign invite NAME --role gm"),
         "{rest}"
     );
     let answer = prob_2d6(&address);
-    assert!(answer.contains(r#""fraction":"1/6""#), "{answer}");
+    assert!(answer.contains(r#""probability":"1/6""#), "{answer}");
     let made = request(&address, "POST", "/api/v1/campaigns", r#"{"name":"Tak"}"#);
     assert!(made.starts_with("HTTP/1.1 201"), "{made}");
     let exit = terminate(&mut server);
