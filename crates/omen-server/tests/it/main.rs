@@ -4,6 +4,7 @@
 mod blind;
 mod browser;
 mod calculator_api;
+mod calculator_page;
 mod campaigns;
 mod fuzz;
 mod games_forms;
