@@ -164,6 +164,9 @@ pub struct Dialect {
     pub selectors_unite: bool,
     /// Whether `/* … */` is a comment (rpg-dice-roller).
     pub block_comments: bool,
+    /// Whether `[[…]]` is an inline roll whose total stands where it is written (Roll20's
+    /// `[[2d6]]d5`), read as parentheses.
+    pub inline_rolls: bool,
 }
 
 impl Default for &'static Dialect {
@@ -220,6 +223,7 @@ pub static OMEN: Dialect = Dialect {
     explosions_in_turn: false,
     selectors_unite: false,
     block_comments: false,
+    inline_rolls: false,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -267,6 +271,7 @@ pub static ROLL20: Dialect = Dialect {
     explosions_in_turn: false,
     selectors_unite: false,
     block_comments: false,
+    inline_rolls: true,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -313,6 +318,7 @@ pub static FOUNDRY: Dialect = Dialect {
     explosions_in_turn: true,
     selectors_unite: false,
     block_comments: false,
+    inline_rolls: false,
 };
 
 /// Avrae's selectors `l`/`h` after a reroll pick dice by rank, across the whole pool.
@@ -362,6 +368,7 @@ pub static AVRAE: Dialect = Dialect {
     explosions_in_turn: false,
     selectors_unite: true,
     block_comments: false,
+    inline_rolls: false,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -408,6 +415,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     explosions_in_turn: false,
     selectors_unite: false,
     block_comments: true,
+    inline_rolls: false,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -451,6 +459,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     explosions_in_turn: false,
     selectors_unite: false,
     block_comments: false,
+    inline_rolls: false,
 };
 
 /// Every dialect, the default first.

@@ -99,6 +99,9 @@ pub struct Comments {
     /// `/* … */` is a comment, which may end on another line (rpg-dice-roller); an unclosed one runs
     /// to the end of the input.
     pub block: bool,
+    /// `[[` and `]]` bracket an inline roll, read as parentheses (Roll20's `[[2d6]]d5`); else `[`
+    /// starts a label.
+    pub inline_rolls: bool,
 }
 
 impl Default for Comments {
@@ -107,6 +110,7 @@ impl Default for Comments {
             slash_slash: true,
             bang_space: false,
             block: false,
+            inline_rolls: false,
         }
     }
 }
@@ -146,6 +150,19 @@ pub fn tokenize_with(source: &str, comments: Comments) -> (Vec<Token>, Vec<Span>
             pos += 2;
             tokens.push(Token {
                 kind: TokenKind::SlashSlash,
+                span: Span::new(start, pos),
+            });
+            continue;
+        }
+        if comments.inline_rolls && matches!(rest, [b'[', b'[', ..] | [b']', b']', ..]) {
+            pos += 2;
+            let kind = if rest[0] == b'[' {
+                TokenKind::LParen
+            } else {
+                TokenKind::RParen
+            };
+            tokens.push(Token {
+                kind,
                 span: Span::new(start, pos),
             });
             continue;

@@ -174,6 +174,7 @@ pub fn parse_with(
             slash_slash: dialect.slash_slash == SlashSlash::Comment,
             bang_space: dialect.bang_comment,
             block: dialect.block_comments,
+            inline_rolls: dialect.inline_rolls,
         },
     );
     let mut parser = Parser {

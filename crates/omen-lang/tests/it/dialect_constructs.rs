@@ -319,3 +319,21 @@ fn rpg_dice_roller_block_comments_are_whitespace() {
     // Elsewhere `/*` is a division followed by a stray `*`.
     assert!(!errors("omen", "2d6 /* x */ + 1").is_empty());
 }
+
+#[test]
+fn roll20_inline_rolls_stand_for_their_total() {
+    assert_eq!(reading("roll20", "[[2d6]]d5"), "(2d6)d5");
+    assert_eq!(reading("roll20", "[[1d4+1]] + 2"), "((1d4) + 1) + 2");
+    // (1d2)d2: one d2 (1/2) or the sum of two (1/2 · 2d2).
+    let want = BTreeMap::from([
+        (q(1, 1), q(1, 4)),
+        (q(2, 1), q(1, 4) + q(1, 8)),
+        (q(3, 1), q(2, 8)),
+        (q(4, 1), q(1, 8)),
+    ]);
+    assert_eq!(omen("roll20", "[[1d2]]d2"), Ok(want));
+    // A point must be a number: a rolled one is an error, not another reading.
+    assert!(!errors("roll20", "3d6>[[1+3]]").is_empty());
+    // Labels still read as labels.
+    assert_eq!(reading("roll20", "2d6[fire]"), "(2d6)[fire]");
+}
