@@ -17,7 +17,7 @@
 use std::slice;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
-use omen_lang::Diagnostic;
+use omen_lang::{Diagnostic, Span};
 use serde::Serialize;
 
 /// The text diagnostics point into, and the file it was read from.
@@ -289,10 +289,41 @@ fn render_text(input: Input<'_>, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
+/// A result larger than `--max-output`, refused before anything is written.
+pub(crate) fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
+    Diagnostic::error(
+        "too-much-output",
+        Span::new(0, 0),
+        if bytes > u128::from(limit) + 1 {
+            format!("the result would print about {bytes} bytes (limit {limit})")
+        } else {
+            format!("the result would print more than {limit} bytes (the limit)")
+        },
+    )
+    .with_help(
+        "ask a narrower question (e.g. `(EXPR) >= 30` for one probability), use a format without \
+         statistics or the table (--format csv), or raise --max-output",
+    )
+}
+
+/// Dice given with `--dice` that the roll never used: probably a mistake in the list or the expression.
+pub(crate) fn unused_dice(source: &str, remaining: &[i64]) -> Diagnostic {
+    let values: Vec<String> = remaining.iter().map(i64::to_string).collect();
+    let end = source.len();
+    Diagnostic::warning(
+        "unused-dice",
+        Span::new(end, end),
+        format!(
+            "{} given dice value(s) left unused: {}",
+            remaining.len(),
+            values.join(", ")
+        ),
+    )
+    .with_help("give --dice exactly the values the expression rolls, in order")
+}
+
 #[cfg(test)]
 mod tests {
-    use omen_lang::Span;
-
     use super::*;
 
     #[test]

@@ -299,7 +299,7 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     };
     let mut warnings = rolled.warnings;
     if !rolled.unused_dice.is_empty() {
-        warnings.push(unused_dice(&source.text, &rolled.unused_dice));
+        warnings.push(diagnostics::unused_dice(&source.text, &rolled.unused_dice));
     }
     let seed = dice.seed();
     let text = match args.source.format {
@@ -359,7 +359,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
             let mut dice = ScriptedDice::new(values.clone());
             let rolled = sample(&checked.program, &options.limits, &mut dice);
             if rolled.is_ok() && !dice.remaining().is_empty() {
-                warnings.push(unused_dice(source, dice.remaining()));
+                warnings.push(diagnostics::unused_dice(source, dice.remaining()));
             }
             (rolled, None)
         }
@@ -418,7 +418,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         return fail(
             style,
             input,
-            &[too_much_output(
+            &[diagnostics::too_much_output(
                 u128::from(options.limits.max_output) + 1,
                 options.limits.max_output,
             )
@@ -555,23 +555,6 @@ impl Write for CappedBuffer {
     }
 }
 
-/// A result larger than `--max-output`, refused before anything is written.
-fn too_much_output(bytes: u128, limit: u64) -> Diagnostic {
-    Diagnostic::error(
-        "too-much-output",
-        Span::new(0, 0),
-        if bytes > u128::from(limit) + 1 {
-            format!("the result would print about {bytes} bytes (limit {limit})")
-        } else {
-            format!("the result would print more than {limit} bytes (the limit)")
-        },
-    )
-    .with_help(
-        "ask a narrower question (e.g. `(EXPR) >= 30` for one probability), use a format without \
-         statistics or the table (--format csv), or raise --max-output",
-    )
-}
-
 fn prob(args: &ProbArgs) -> anyhow::Result<Status> {
     match file_format::prob_format(args.format_given, output::file().as_deref()) {
         Ok(format) => prob_or_plot(
@@ -639,7 +622,10 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
             return fail(
                 style,
                 script.input(),
-                &[too_much_output(bound, options.limits.max_output)],
+                &[diagnostics::too_much_output(
+                    bound,
+                    options.limits.max_output,
+                )],
                 &checked.warnings,
             );
         }
@@ -663,6 +649,9 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         eprintln!(
             "warning: --view and --transpose shape tables; JSON gives P(=), P(≥) and P(≤) of every outcome"
         );
+        if diagnostics::strict() {
+            return strict_failure();
+        }
     }
     if let [(script, warnings, result, explode_depth)] = computed.as_slice()
         && plot.is_none()
@@ -971,22 +960,6 @@ fn succeed(
 fn strict_failure() -> anyhow::Result<Status> {
     eprintln!("error: warnings are errors under --strict; no result was printed");
     Ok(Status::BadInput)
-}
-
-/// Dice given with `--dice` that the roll never used: probably a mistake in the list or the expression.
-fn unused_dice(source: &str, remaining: &[i64]) -> Diagnostic {
-    let values: Vec<String> = remaining.iter().map(i64::to_string).collect();
-    let end = source.len();
-    Diagnostic::warning(
-        "unused-dice",
-        Span::new(end, end),
-        format!(
-            "{} given dice value(s) left unused: {}",
-            remaining.len(),
-            values.join(", ")
-        ),
-    )
-    .with_help("give --dice exactly the values the expression rolls, in order")
 }
 
 /// A seed for an unseeded roll: clock and process id, mixed so close calls give unrelated seeds.

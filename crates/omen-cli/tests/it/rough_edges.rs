@@ -407,6 +407,11 @@ fn view_and_transpose_were_ignored_for_one_expression() {
         run.stderr
     );
     assert_eq!(json(&run)["outcomes"][1]["at_least"], "3/4");
+    let strict = omen(&[
+        "prob", "1d4", "--view", "ge", "--format", "json", "--strict",
+    ]);
+    assert_eq!(strict.code, 2);
+    assert!(strict.stdout.is_empty());
 }
 
 /// Three labels the script writes in the order miss, crit, hit; alphabetically they would be crit,
