@@ -1430,31 +1430,38 @@ fn default_cap() -> u32 {
     DEFAULT_ADVANCEMENT_CAP
 }
 
-/// A player's choices at character creation; names are checked by [`create`], which lists every
-/// problem at once.
-///
-/// JSON: `{"personality": "REBEL", "archetype": "WARRIOR", "species": "HALFBLOOD",
-/// "aspect_ranking": ["PHYSICAL", "MENTAL", "SOCIAL"], "aspects": {"FITNESS": 3, …},
-/// "ability_ranking": ["PRACTICAL", "INNATE", "KNOWLEDGE"], "abilities": {"BRAWL": 3, …},
-/// "archetype_abilities": {"RAGE": 2, "TACTICS": 1}, "capability_choices": ["SKIRMISH", "HEXES",
-/// "CURSES", "MARKSMANSHIP"], "fortitude": 3, "health": 5}`.
+/// A player's choices at character creation (003-D2..D7): species, personality and archetype, the
+/// ranking of aspect and ability types with the dots spent in each, the archetype's choices, and the
+/// starting FORTITUDE and health. Every problem is listed at once.
+//
+// The names are strings here, not the seed's enums, so that `create` can report every misspelt
+// name together with the other problems; the schema still offers each field's names (the page's
+// menus), and any case or alias is accepted.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreationChoices {
+    /// The species or subspecies (003-D7); names only, with no effect on the numbers. Optional.
     #[serde(default)]
+    #[schemars(with = "Option<Species>")]
     pub species: Option<String>,
+    /// The personality, which gives two bonus dots (003-D6).
+    #[schemars(with = "Personality")]
     pub personality: String,
     /// The capability of a personality's chosen dot (GEEK: a KNOWLEDGE ability; PRODIGY, ASPIRANT,
     /// ACOLYTE: a standard ability).
     #[serde(default)]
     pub personality_choice: Option<String>,
+    /// The archetype (003-D4), with its special abilities, bonuses and feats.
+    #[schemars(with = "Archetype")]
     pub archetype: String,
     /// The aspect types, most important first (003-D2).
+    #[schemars(with = "Vec<AspectType>")]
     pub aspect_ranking: Vec<String>,
     /// Dots added to each aspect above the baseline of 1 (003-D2).
     #[serde(default)]
     pub aspects: BTreeMap<String, u32>,
     /// The ability types, most important first (003-D3).
+    #[schemars(with = "Vec<AbilityType>")]
     pub ability_ranking: Vec<String>,
     /// Dots spent on standard abilities (003-D3).
     #[serde(default)]

@@ -289,7 +289,7 @@ impl HprpgState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 #[schemars(example = serde_json::json!({"create": {
-    "species": "halfblood", "personality": "Rebel", "archetype": "WARRIOR",
+    "species": "HALFBLOOD", "personality": "REBEL", "archetype": "WARRIOR",
     "aspect_ranking": ["PHYSICAL", "MENTAL", "SOCIAL"],
     "aspects": {"FITNESS": 3, "PRECISION": 2, "VITALITY": 2, "INTELLIGENCE": 2, "WILLPOWER": 1,
                 "PERCEPTION": 2, "CHARM": 1, "DECEPTION": 1, "INSIGHT": 1},

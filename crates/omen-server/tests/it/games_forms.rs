@@ -44,6 +44,27 @@ async fn a_character_sheet_reads_as_words_and_leaves_the_page_as_json() {
         "a raw key as a label: {labels:?}"
     );
 
+    // The names the rules know are menus, not free text (003-D4, D6, D7).
+    let controls = script(
+        client,
+        "const out = {}; \
+         for (const l of document.querySelectorAll('#sheet-form label')) { \
+           const c = document.getElementById(l.htmlFor); \
+           if (c) out[l.textContent] = [c.tagName, [...(c.options ?? [])].map((o) => o.textContent)]; \
+         } \
+         return out;",
+    )
+    .await;
+    for (label, name) in [
+        ("Archetype", "WARRIOR"),
+        ("Personality", "REBEL"),
+        ("Species", "HALFBLOOD"),
+    ] {
+        assert_eq!(controls[label][0], "SELECT", "{label}: {controls}");
+        let options = controls[label][1].as_array().unwrap();
+        assert!(options.iter().any(|o| o == name), "{label}: {controls}");
+    }
+
     let help: Vec<String> = serde_json::from_value(
         script(
             client,
