@@ -167,6 +167,10 @@ pub struct Dialect {
     /// Whether `[[…]]` is an inline roll whose total stands where it is written (Roll20's
     /// `[[2d6]]d5`), read as parentheses.
     pub inline_rolls: bool,
+    /// Whether numbers follow avrae/d20's grammar: a unary `+` (`1d20 + +2`), a decimal without its
+    /// leading digit (`.5`), a comparison counting 1 or 0 in arithmetic (`1 + (2 == 2)`), `d%` as the
+    /// tens die of a percentile roll (0, 10, …, 90), and a tuple without modifiers as a set, its total.
+    pub d20_numbers: bool,
 }
 
 impl Default for &'static Dialect {
@@ -224,6 +228,7 @@ pub static OMEN: Dialect = Dialect {
     selectors_unite: false,
     block_comments: false,
     inline_rolls: false,
+    d20_numbers: false,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -272,6 +277,7 @@ pub static ROLL20: Dialect = Dialect {
     selectors_unite: false,
     block_comments: false,
     inline_rolls: true,
+    d20_numbers: false,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -319,6 +325,7 @@ pub static FOUNDRY: Dialect = Dialect {
     selectors_unite: false,
     block_comments: false,
     inline_rolls: false,
+    d20_numbers: false,
 };
 
 /// Avrae's selectors `l`/`h` after a reroll pick dice by rank, across the whole pool.
@@ -369,6 +376,7 @@ pub static AVRAE: Dialect = Dialect {
     selectors_unite: true,
     block_comments: false,
     inline_rolls: false,
+    d20_numbers: true,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -416,6 +424,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     selectors_unite: false,
     block_comments: true,
     inline_rolls: false,
+    d20_numbers: false,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -460,6 +469,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     selectors_unite: false,
     block_comments: false,
     inline_rolls: false,
+    d20_numbers: false,
 };
 
 /// Every dialect, the default first.

@@ -67,6 +67,7 @@ use crate::syntax::ast::{
 use crate::syntax::dialect::{Dialect, GroupOfOne, SlashSlash, Word};
 use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 
+mod d20;
 mod notation;
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
@@ -711,6 +712,8 @@ impl<'s> Parser<'s> {
             | TokenKind::LBrace
             | TokenKind::Minus
             | TokenKind::Text { .. } => true,
+            TokenKind::Plus => self.dialect.d20_numbers,
+            TokenKind::Dot => self.at_bare_decimal(),
             TokenKind::Word => self
                 .keyword(token)
                 .is_none_or(|keyword| !keyword.ends_operand() || keyword == Keyword::Let),
@@ -1397,6 +1400,11 @@ impl<'s> Parser<'s> {
             }
             levels += 1;
             let right = self.parse_operand(op_token, operand);
+            let (left_operand, right) = (
+                self.counted_comparison(left),
+                self.counted_comparison(right),
+            );
+            left = left_operand;
             let span = left.span.to(right.span);
             let node = if op_token.kind == TokenKind::Slash && self.dialect.keeps_fractions {
                 // The dialect's `/` keeps the fraction: Omen's `div(a, b)`, which the reading shows.
@@ -1494,6 +1502,9 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_unary(&mut self) -> Expr {
+        if self.peek().kind == TokenKind::Plus && self.dialect.d20_numbers {
+            return self.parse_unary_plus();
+        }
         if self.peek().kind != TokenKind::Minus {
             return self.parse_postfix();
         }
@@ -1502,6 +1513,7 @@ impl<'s> Parser<'s> {
             return Expr::new(ExprKind::Error, minus.span);
         }
         let operand = self.parse_operand(minus, Self::parse_unary);
+        let operand = self.counted_comparison(operand);
         self.depth -= 1;
         let span = minus.span.to(operand.span);
         Expr::new(ExprKind::Neg(Box::new(operand)), span)
@@ -1637,6 +1649,7 @@ impl<'s> Parser<'s> {
                 }
             }
             TokenKind::LBrace => self.parse_group(),
+            TokenKind::Dot if self.at_bare_decimal() => self.parse_bare_decimal(),
             TokenKind::Text { closed } => {
                 self.bump();
                 let text = self.string_text(token, closed);
@@ -2211,6 +2224,11 @@ impl<'s> Parser<'s> {
             .ok()
             .zip(10i128.checked_pow(places))
             .and_then(|(n, d)| crate::value::Value::ratio(n, d));
+        Some(self.decimal_node(value, span))
+    }
+
+    /// The node of a decimal whose exact value is `value` (`None` when it does not fit).
+    fn decimal_node(&mut self, value: Option<crate::value::Value>, span: Span) -> Expr {
         let node = match value {
             Some(crate::value::Value::Int(n)) => ExprKind::Number(n),
             Some(crate::value::Value::Ratio(r)) => {
@@ -2235,7 +2253,7 @@ impl<'s> Parser<'s> {
                 ExprKind::Error
             }
         };
-        Some(Expr::new(node, span))
+        Expr::new(node, span)
     }
 
     fn parse_number(&mut self) -> Expr {
@@ -2476,13 +2494,19 @@ impl<'s> Parser<'s> {
             || token.span.start != self.prev_end
             || !self.dialect.is_modifier_run(self.text(token.span))
         {
-            return tuple;
+            return self.set_without_operations(tuple);
         }
         let ExprKind::Tuple(members) = tuple.node else {
             return tuple;
         };
         let outer_rescore = self.rescore.take();
         let mut modifiers = self.parse_modifiers();
+        let mut members = members;
+        if modifiers.is_empty()
+            && let Some((rescore, at)) = self.rescore.take()
+        {
+            members = self.score_set_members(members, rescore, at);
+        }
         self.refuse_set_rescore(outer_rescore);
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
@@ -2642,6 +2666,10 @@ impl<'s> Parser<'s> {
         let token = self.peek();
         match token.kind {
             TokenKind::Number => Spanned::new(Sides::Number(self.parse_number()), token.span),
+            TokenKind::Percent if self.dialect.d20_numbers => {
+                self.bump();
+                self.tens_die(token.span)
+            }
             TokenKind::Percent => {
                 self.bump();
                 Spanned::new(Sides::Percent, token.span)

@@ -273,7 +273,6 @@ fn dialect_constructs_read_another_way_are_refused_as_unsupported() {
         ("foundry", "2d20rr1=1"),
         ("foundry", "5d10x5>=8"),
         ("foundry", "5d10x9x10"),
-        ("avrae", "(1,2,3,4,5)p3"),
         ("avrae", "(1, 2, 3)k1k2"),
         ("avrae", "4d6kh1kl1"),
         ("avrae", "4d6rol1"),
@@ -336,4 +335,110 @@ fn roll20_inline_rolls_stand_for_their_total() {
     assert!(!errors("roll20", "3d6>[[1+3]]").is_empty());
     // Labels still read as labels.
     assert_eq!(reading("roll20", "2d6[fire]"), "(2d6)[fire]");
+}
+
+/// The uniform distribution over `values`, each 1/len.
+fn uniform(values: impl IntoIterator<Item = Q>) -> BTreeMap<Q, Q> {
+    let values: Vec<Q> = values.into_iter().collect();
+    let n = i64::try_from(values.len()).expect("few values");
+    let mut out = BTreeMap::new();
+    for v in values {
+        *out.entry(v).or_insert_with(Q::zero) += q(1, n);
+    }
+    out
+}
+
+fn point(v: Q) -> BTreeMap<Q, Q> {
+    BTreeMap::from([(v, Q::one())])
+}
+
+#[test]
+fn avrae_unary_plus_does_nothing() {
+    assert_eq!(omen("avrae", "+3"), Ok(point(q(3, 1))));
+    // 1d20 + 2: 3 to 22, each 1/20.
+    assert_eq!(
+        omen("avrae", "1d20 + +2"),
+        Ok(uniform((3..=22).map(|v| q(v, 1))))
+    );
+    assert_eq!(reading("avrae", "1d20 + +2"), "(1d20) + 2");
+    assert_eq!(omen("avrae", "-+3"), Ok(point(q(-3, 1))));
+    // Omen's own notation has no unary plus.
+    assert!(omen("omen", "+3").is_err());
+}
+
+#[test]
+fn avrae_decimals_without_a_leading_digit_are_exact_fractions() {
+    assert_eq!(omen("avrae", ".5"), Ok(point(q(1, 2))));
+    assert_eq!(reading("avrae", ".25"), "div(1, 4)");
+    // 1d4 + 1/2: 3/2, 5/2, 7/2, 9/2.
+    assert_eq!(
+        omen("avrae", "1d4 + .5"),
+        Ok(uniform((1..=4).map(|v| q(2 * v + 1, 2))))
+    );
+    assert_eq!(omen("avrae", "1d4*.5"), omen("avrae", "1d4*0.5"));
+    assert!(omen("roll20", ".5").is_err());
+}
+
+#[test]
+fn avrae_sets_without_operations_are_their_total() {
+    assert_eq!(omen("avrae", "(1,)"), Ok(point(q(1, 1))));
+    assert_eq!(reading("avrae", "(1,)"), "{1}");
+    assert_eq!(omen("avrae", "(1, 2, 3)"), Ok(point(q(6, 1))));
+    assert_eq!(
+        omen("avrae", "(1d4,) + 1"),
+        Ok(uniform((2..=5).map(|v| q(v, 1))))
+    );
+    // A set of one with an operation: `(1d6,)kh1` is the one member.
+    assert_eq!(
+        omen("avrae", "(1d6,)kh1"),
+        Ok(uniform((1..=6).map(|v| q(v, 1))))
+    );
+}
+
+#[test]
+fn avrae_comparisons_count_one_or_zero_in_arithmetic() {
+    assert_eq!(omen("avrae", "1 + (2 == 2)"), Ok(point(q(2, 1))));
+    assert_eq!(omen("avrae", "1 + (2 == 3)"), Ok(point(q(1, 1))));
+    assert_eq!(omen("avrae", "-(1 < 2)"), Ok(point(q(-1, 1))));
+    // 1d6 + (1d6 > 3): enumerate the 36 rolls.
+    let mut want = BTreeMap::new();
+    for r in rolls(2, 6) {
+        let v = r[0] + i64::from(r[1] > 3);
+        *want.entry(q(v, 1)).or_insert_with(Q::zero) += q(1, 36);
+    }
+    assert_eq!(omen("avrae", "1d6 + (1d6 > 3)"), Ok(want));
+    // Standing alone a comparison stays true/false (1 or 0 in the helper).
+    assert_eq!(reading("avrae", "1d20>10"), "(1d20) > 10");
+}
+
+#[test]
+fn avrae_percent_die_is_the_tens_die() {
+    // d20 rolls `randrange(10) * 10`: 0, 10, …, 90.
+    assert_eq!(
+        omen("avrae", "d%"),
+        Ok(uniform((0..10).map(|v| q(10 * v, 1))))
+    );
+    let mut want = BTreeMap::new();
+    for r in rolls(2, 10) {
+        *want
+            .entry(q(10 * (r[0] - 1) + 10 * (r[1] - 1), 1))
+            .or_insert_with(Q::zero) += q(1, 100);
+    }
+    assert_eq!(omen("avrae", "2d%"), Ok(want));
+    // Elsewhere d% is still 1 to 100.
+    assert_eq!(omen("omen", "d%"), Ok(uniform((1..=100).map(|v| q(v, 1)))));
+}
+
+#[test]
+fn avrae_value_selectors_on_a_set_keep_or_drop_members_by_value() {
+    // (1, 2, 3)k1 keeps the 1; p3 drops the 3; k>1 keeps 2 and 3.
+    assert_eq!(omen("avrae", "(1, 2, 3)k1"), Ok(point(q(1, 1))));
+    assert_eq!(omen("avrae", "(1,2,3,4,5)p3"), Ok(point(q(12, 1))));
+    assert_eq!(omen("avrae", "(1, 2, 3)k>1"), Ok(point(q(5, 1))));
+    // (1d4, 3)k3: the d4 counts when it shows 3, the 3 always.
+    let want = BTreeMap::from([(q(3, 1), q(3, 4)), (q(6, 1), q(1, 4))]);
+    assert_eq!(omen("avrae", "(1d4, 3)k3"), Ok(want));
+    // (1d4 + 1, 2)p<3: 1d4 + 1 is dropped when it shows 2, the 2 always.
+    let want = uniform([0, 3, 4, 5].map(|v| q(v, 1)));
+    assert_eq!(omen("avrae", "(1d4 + 1, 2)p<3"), Ok(want));
 }
