@@ -219,6 +219,10 @@ impl Events {
 }
 
 #[test]
+#[cfg_attr(
+    omen_no_postgres,
+    ignore = "needs PostgreSQL: set OMEN_TEST_POSTGRES_URL (.ci/run starts a throwaway cluster)"
+)]
 fn the_live_log_reaches_the_clients_of_every_server_on_one_postgres_database() {
     let Some(scratch) = ScratchPostgres::required("cluster_live") else {
         return;

@@ -91,9 +91,13 @@ fn serve_on_a_fresh_database_answers_and_stops_on_sigterm() {
 /// The same on PostgreSQL (`omen serve --db postgres://…`), when there is a server to test on.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    omen_no_postgres,
+    ignore = "needs PostgreSQL: set OMEN_TEST_POSTGRES_URL (.ci/run starts a throwaway cluster)"
+)]
 fn serve_on_a_fresh_postgres_database_answers_and_stops_on_sigterm() {
-    let Some(scratch) = crate::campaign::ScratchPostgres::new("serve_fresh") else {
-        return; // the store's conformance suite says loudly that PostgreSQL went untested
+    let Some(scratch) = crate::campaign::ScratchPostgres::required("serve_fresh") else {
+        return;
     };
     let dir = scratch_dir("serve_fresh_postgres");
     serve_fresh(&scratch.url, &dir.join("omen.key"));

@@ -18,7 +18,11 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+/// The browser: `OMEN_CHROMIUM`, else Debian's (the build script looks for the same one).
+fn chromium() -> PathBuf {
+    std::env::var_os("OMEN_CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from)
+}
 /// WebDriver's codes for the keys the keyboard tests press.
 const TAB: char = '\u{E004}';
 const ENTER: char = '\u{E007}';
@@ -48,7 +52,7 @@ impl Drop for Driver {
 
 /// Starts chromedriver, or says why not: `None` only when the tests are skipped on purpose.
 pub(crate) fn driver() -> Option<Driver> {
-    let found = chromedriver().filter(|_| Path::new(CHROMIUM).is_file());
+    let found = chromedriver().filter(|_| chromium().is_file());
     let Some(program) = found else {
         let how = "no browser found: the web page's tests need /usr/bin/chromium and chromedriver \
                    (Debian: apt-get install -y chromium chromium-driver; .ci/run installs them)";
@@ -105,7 +109,7 @@ pub(crate) async fn session(driver: &Driver) -> Session {
     capabilities.insert(
         "goog:chromeOptions".into(),
         json!({
-            "binary": CHROMIUM,
+            "binary": chromium(),
             "args": [
                 "--headless=new",
                 "--no-sandbox",
@@ -265,6 +269,10 @@ pub(crate) async fn save_screenshot(client: &Client, name: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn the_calculator_shows_the_exact_table_of_two_expressions_and_a_permalink_restores_it() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -447,6 +455,10 @@ async fn the_calculator_shows_the_exact_table_of_two_expressions_and_a_permalink
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn an_error_shows_its_caret_message_and_hint_beside_its_input() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -641,6 +653,10 @@ const DESIGNER_SCRIPT: &str =
     "param n = 2; # 1..=4\nparam sides = 6; # 4 | 6 | 8\nparam bonus = 0;\n(n)d(sides) + bonus";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn a_scripts_parameters_become_inputs_that_update_the_odds_and_live_in_the_permalink() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -774,6 +790,10 @@ async fn focused(client: &Client) -> String {
 /// roll and add buttons answer Space and Enter, and in a script Enter starts a new line while
 /// Ctrl+Enter calculates.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn the_calculator_works_from_the_keyboard_alone() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -874,6 +894,10 @@ async fn open_game(client: &Client, address: SocketAddr, name: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn every_seed_game_has_a_page_from_its_rule_set_that_axe_finds_accessible() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -1003,6 +1027,10 @@ fn percent_decode(text: &str) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn the_seed_games_pages_compute_what_the_seeds_ask_for() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -1209,6 +1237,10 @@ fn api_terms(node: &Value, source: &str, into: &mut Vec<(String, String)>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn a_roll_shows_its_tree_with_every_die_and_the_subtotal_of_every_term() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -1362,6 +1394,10 @@ pub(crate) const RECORD_DOWNLOADS: &str = "window.downloads = [];
     return true;";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn the_calculator_exports_its_exact_table_as_csv_markdown_and_json() {
     let Some(driver) = driver() else { return };
     let address = server().await;
@@ -1465,6 +1501,10 @@ async fn the_calculator_exports_its_exact_table_as_csv_markdown_and_json() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn a_long_computation_can_be_cancelled_and_the_page_answers_the_next_one() {
     let Some(driver) = driver() else { return };
     // The CLI's work budget, so that one computation runs for seconds; room for two at once, since

@@ -25,6 +25,10 @@ async fn row(client: &Client, outcome: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn strict_comparisons_are_exact_and_an_error_clears_the_results_before_it() {
     let Some(driver) = driver() else { return };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

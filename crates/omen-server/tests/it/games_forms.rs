@@ -13,6 +13,10 @@ async fn script(client: &Client, body: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn a_character_sheet_reads_as_words_and_leaves_the_page_as_json() {
     let Some(driver) = driver() else { return };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

@@ -81,6 +81,10 @@ async fn newest(api: &Router, token: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn a_live_entry_never_resets_a_form_being_filled_in() {
     let Some(driver) = driver() else { return };
     let (address, api) = server().await;

@@ -180,6 +180,10 @@ fn head(log: &Value) -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn a_game_master_and_a_player_share_a_live_table_that_hides_what_it_must() {
     let Some(driver) = driver() else { return };
     let directory = tempfile::tempdir().unwrap();
@@ -571,6 +575,10 @@ async fn roll_over_http(address: SocketAddr, token: &str) -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn the_table_resumes_its_log_without_gaps_or_duplicates_after_the_server_is_killed() {
     let Some(driver) = driver() else { return };
     let directory = tempfile::tempdir().unwrap();
@@ -803,6 +811,10 @@ fn find_key<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
 async fn an_actions_nested_object_is_a_fieldset_of_its_own_and_reaches_the_server_whole() {
     let Some(driver) = driver() else { return };
     let directory = tempfile::tempdir().unwrap();
