@@ -54,7 +54,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = omen_server::default_limits().max_call_depth,
           value_parser = value_parser!(u64).range(0..=Ceilings::MAX_CALL_DEPTH))]
     pub max_call_depth: u64,
-    /// Work of one computation (a tenth of the CLI's default: about 0.2 s at worst).
+    /// Work of one computation (half the CLI's default: about one second at worst).
     #[arg(long, value_name = "N", default_value_t = omen_server::DEFAULT_WORK_BUDGET,
           value_parser = value_parser!(u64).range(0..=Ceilings::WORK_BUDGET))]
     pub work_budget: u64,

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::Ratio;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
@@ -477,21 +477,21 @@ impl Statistics {
 
 /// A float view of a signed ratio, accurate for huge numerators and denominators.
 pub fn ratio_to_f64(r: &Ratio<BigInt>) -> f64 {
+    // Each side is cut to its own 64 leading bits, so neither overflows f64 and a small side is not
+    // shifted to zero by a large one (35·10²⁰/12, a variance, once printed as infinity); the powers
+    // of two cut off are put back at the end, in two halves so that neither overflows early.
     let n = r.numer();
     let d = r.denom();
-    // Shift both down to 64 significant bits so the division stays within f64 range.
-    let shift = n.bits().max(d.bits()).saturating_sub(64);
-    let n = (n >> shift).to_f64().unwrap_or(f64::NAN);
-    let d = (d >> shift).to_f64().unwrap_or(f64::NAN);
-    if d == 0.0 {
-        // The numerator dwarfs the denominator: the value overflows f64 anyway.
-        return if r.is_negative() {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-    }
-    n / d
+    let shift_n = n.bits().saturating_sub(64);
+    let shift_d = d.bits().saturating_sub(64);
+    let nf = (n >> shift_n).to_f64().unwrap_or(f64::NAN);
+    let df = (d >> shift_d).to_f64().unwrap_or(f64::NAN);
+    let exponent = i64::try_from(shift_n)
+        .unwrap_or(i64::MAX)
+        .saturating_sub(i64::try_from(shift_d).unwrap_or(i64::MAX))
+        .clamp(-4000, 4000) as i32;
+    let half = exponent / 2;
+    nf / df * 2f64.powi(half) * 2f64.powi(exponent - half)
 }
 
 /// A float view of a probability, only ever for display or sampling.
@@ -809,6 +809,34 @@ impl Distribution<i64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_huge_ratio_over_a_small_denominator_is_finite_not_infinity() {
+        use num_bigint::BigInt;
+        use num_rational::Ratio;
+        // 35·10²⁰/12, the variance of 1d6*10000000000.
+        let variance = Ratio::new(
+            BigInt::from(35) * BigInt::from(10).pow(20),
+            BigInt::from(12),
+        );
+        let value = super::ratio_to_f64(&variance);
+        assert!(
+            (value / 2.916_666_666_666_666_5e21 - 1.0).abs() < 1e-15,
+            "{value}"
+        );
+        // Both sides huge and alike: 3^1000 / 3^999 = 3.
+        let three = Ratio::new_raw(BigInt::from(3).pow(1000), BigInt::from(3).pow(999));
+        assert!((super::ratio_to_f64(&three) - 3.0).abs() < 1e-12);
+        // Beyond f64 it is infinity, below it zero, with the sign kept.
+        let beyond = Ratio::new(-BigInt::from(10).pow(400), BigInt::from(3));
+        assert_eq!(super::ratio_to_f64(&beyond), f64::NEG_INFINITY);
+        let below = Ratio::new(BigInt::from(1), BigInt::from(10).pow(400));
+        assert_eq!(super::ratio_to_f64(&below), 0.0);
+        assert_eq!(
+            super::ratio_to_f64(&Ratio::from_integer(BigInt::from(-7))),
+            -7.0
+        );
+    }
+
     use super::*;
 
     fn d(sides: i64) -> Distribution<i64> {

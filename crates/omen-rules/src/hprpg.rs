@@ -117,10 +117,13 @@ macro_rules! seed_names {
             }
 
             fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                // The names as written; aliases and any case are accepted too.
+                // The names as written; aliases and any case are accepted too, which the
+                // extension keywords tell the rule sets' schema check (`schema_check`).
                 ::schemars::json_schema!({
                     "type": "string",
                     "enum": Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
+                    "x-any-spelling": true,
+                    "x-aliases": Self::ALL.iter().flat_map(|v| v.aliases().iter().copied()).collect::<Vec<_>>(),
                 })
             }
         }

@@ -12,6 +12,32 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+/// Whether `value` is one of `allowed` written another way, where the schema says that is accepted:
+/// `"x-any-spelling": true` marks names read in any case and punctuation (the seeds' names), and
+/// `"x-aliases"` lists the other names they go by.
+fn another_spelling(rules: &Map<String, Value>, allowed: &[Value], value: &Value) -> bool {
+    let (Some(true), Some(text)) = (
+        rules.get("x-any-spelling").and_then(Value::as_bool),
+        value.as_str(),
+    ) else {
+        return false;
+    };
+    let fold = |text: &str| -> String {
+        text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|word| !word.is_empty())
+            .map(|word| word.replace('\'', "").to_uppercase())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let wanted = fold(text);
+    let aliases = rules.get("x-aliases").and_then(Value::as_array);
+    allowed
+        .iter()
+        .chain(aliases.into_iter().flatten())
+        .filter_map(Value::as_str)
+        .any(|name| fold(name) == wanted)
+}
+
 /// At most this many problems are listed; the walk stops once it has them.
 const MAX_PROBLEMS: usize = 50;
 
@@ -164,6 +190,7 @@ impl<'a> Walk<'a> {
         }
         if let Some(allowed) = rules.get("enum").and_then(Value::as_array)
             && !allowed.contains(value)
+            && !another_spelling(rules, allowed, value)
         {
             let names: Vec<String> = allowed.iter().map(short).collect();
             self.report(
@@ -398,6 +425,32 @@ mod tests {
 
     fn schema<T: JsonSchema>() -> Value {
         serde_json::to_value(schemars::schema_for!(T)).unwrap()
+    }
+
+    /// The seeds' names are read in any case and punctuation and by their aliases; the check
+    /// accepts what the rule set accepts and nothing else.
+    #[test]
+    fn names_marked_any_spelling_are_accepted_in_any_case_and_by_alias() {
+        let schema = json!({ "type": "string", "enum": ["HOUSE-ELF", "SOPHISTICATE"],
+                             "x-any-spelling": true, "x-aliases": ["NOBLE"] });
+        for accepted in [
+            "HOUSE-ELF",
+            "house elf",
+            "House_Elf",
+            "noble",
+            "Sophisticate",
+        ] {
+            assert!(
+                violations(&schema, &json!(accepted)).is_empty(),
+                "{accepted}"
+            );
+        }
+        for refused in ["HOUSE", "elfhouse", "nobles"] {
+            assert_eq!(violations(&schema, &json!(refused)).len(), 1, "{refused}");
+        }
+        // Without the mark an enumeration is exact.
+        let exact = json!({ "type": "string", "enum": ["HOUSE-ELF"] });
+        assert_eq!(violations(&exact, &json!("house-elf")).len(), 1);
     }
 
     #[test]
