@@ -88,6 +88,8 @@ pub enum Word {
     /// Roll a die again while its value is taken by an earlier die (rpg-dice-roller's `u`); `once`:
     /// at most once (`uo`). A compare point after it limits the values that must be unique.
     Unique { once: bool },
+    /// Dice Maiden's `ds`: the dice meeting the point count a second success (`t7ds10`).
+    DoubleSuccess,
     /// A construct of the source that Omen cannot compute yet: refused with this explanation.
     Unsupported(&'static str),
 }
@@ -171,6 +173,9 @@ pub struct Dialect {
     /// leading digit (`.5`), a comparison counting 1 or 0 in arithmetic (`1 + (2 == 2)`), `d%` as the
     /// tens die of a percentile roll (0, 10, …, 90), and a tuple without modifiers as a set, its total.
     pub d20_numbers: bool,
+    /// Whether Dice Maiden's game aliases glued to a count (`4cod`, `3wh4+`) stand for their dice term,
+    /// and its display flags may stand before the roll (`p 4d6`).
+    pub game_aliases: bool,
 }
 
 impl Default for &'static Dialect {
@@ -229,6 +234,7 @@ pub static OMEN: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
+    game_aliases: false,
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -278,6 +284,7 @@ pub static ROLL20: Dialect = Dialect {
     block_comments: false,
     inline_rolls: true,
     d20_numbers: false,
+    game_aliases: false,
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -326,6 +333,7 @@ pub static FOUNDRY: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
+    game_aliases: false,
 };
 
 /// Avrae's selectors `l`/`h` after a reroll pick dice by rank, across the whole pool.
@@ -377,6 +385,7 @@ pub static AVRAE: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: true,
+    game_aliases: false,
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -425,6 +434,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     block_comments: true,
     inline_rolls: false,
     d20_numbers: false,
+    game_aliases: false,
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -438,10 +448,13 @@ pub static DICE_MAIDEN: Dialect = Dialect {
         ("irg", Word::RerollRecursiveAtLeast),
         ("ie", Word::Explode),
         ("ir", Word::RerollRecursive),
+        ("ds", Word::DoubleSuccess),
         ("kl", Word::KeepLowest),
         ("km", Word::KeepMiddle),
+        ("nr", Word::DisplayOnly(false)),
         ("rg", Word::RerollOnceAtLeast),
         ("tl", Word::CountSuccessesAtMost),
+        ("ul", Word::DisplayOnly(false)),
         ("t", Word::CountSuccesses),
         ("f", Word::Failure),
         ("e", Word::ExplodeOnce),
@@ -449,6 +462,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
         ("s", Word::DisplayOnly(false)),
+        ("p", Word::DisplayOnly(false)),
     ],
     inclusive_points: false,
     whitespace_ends_dice: false,
@@ -470,6 +484,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
+    game_aliases: true,
 };
 
 /// Every dialect, the default first.

@@ -68,6 +68,7 @@ use crate::syntax::dialect::{Dialect, GroupOfOne, SlashSlash, Word};
 use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 
 mod d20;
+mod dice_maiden;
 mod notation;
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
@@ -1631,6 +1632,7 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_primary(&mut self) -> Expr {
+        self.skip_leading_flags();
         let token = self.peek();
         match token.kind {
             TokenKind::Number => {
@@ -2563,6 +2565,9 @@ impl<'s> Parser<'s> {
 
     /// `count` followed by a dice term if a `d` follows, else `count` itself.
     fn parse_dice_after(&mut self, count: Expr) -> Expr {
+        if let Some(alias) = self.game_alias(&count) {
+            return alias;
+        }
         if self.word_starts_with(self.peek(), b'd') {
             self.parse_dice(Some(count))
         } else {
@@ -2595,6 +2600,7 @@ impl<'s> Parser<'s> {
         self.lowest_face = outer.0;
         let mut count = count;
         let mut sides = sides;
+        let rescore = self.resolve_double_success(rescore, &mut modifiers);
         if let Some((rescore, at)) = rescore {
             match rescored_faces(&sides.node, rescore, &modifiers) {
                 Ok(faces) => {
@@ -3305,6 +3311,12 @@ impl<'s> Parser<'s> {
                 self.set_rescore(rescore, at);
                 None
             }
+            Word::DoubleSuccess => {
+                let point = point(self, false, false, "")?;
+                let at = Span::new(keyword_span.start, self.prev_end);
+                self.double_success(point, at);
+                None
+            }
             Word::CountEven | Word::CountOdd => {
                 let rescore = Rescore::Parity(meaning == Word::CountEven);
                 self.set_rescore(rescore, keyword_span);
@@ -3571,6 +3583,14 @@ enum Rescore {
     SubtractFailures(CompareOp, i64),
     /// Foundry's `even` (true) and `odd`: each die meeting it counts 1, the rest 0.
     Parity(bool),
+    /// Dice Maiden's `ds10` before it is read with the term's target.
+    DoubleSuccess(i64),
+    /// Dice Maiden's `t7ds10`: a die meeting the target counts 1, meeting the double too 2.
+    Successes {
+        op: CompareOp,
+        target: i64,
+        double: i64,
+    },
 }
 
 impl Rescore {
@@ -3590,6 +3610,10 @@ impl Rescore {
             Rescore::SubtractFailures(op, v) if meets(op, v) => face.checked_neg()?,
             Rescore::SubtractFailures(..) => face,
             Rescore::Parity(even) => i64::from((face.rem_euclid(2) == 0) == even),
+            Rescore::DoubleSuccess(_) => return None,
+            Rescore::Successes { op, target, double } => {
+                i64::from(meets(op, target)) + i64::from(meets(op, double))
+            }
         })
     }
 }

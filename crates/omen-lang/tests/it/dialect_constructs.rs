@@ -442,3 +442,93 @@ fn avrae_value_selectors_on_a_set_keep_or_drop_members_by_value() {
     let want = uniform([0, 3, 4, 5].map(|v| q(v, 1)));
     assert_eq!(omen("avrae", "(1d4 + 1, 2)p<3"), Ok(want));
 }
+
+/// The distribution of the number of successes among `n` dice, each a success with probability `p`.
+fn binomial(n: u32, p: Q) -> BTreeMap<Q, Q> {
+    let mut out = BTreeMap::from([(Q::zero(), Q::one())]);
+    for _ in 0..n {
+        let mut next = BTreeMap::new();
+        for (k, w) in out {
+            *next.entry(k.clone()).or_insert_with(Q::zero) += w.clone() * (Q::one() - p.clone());
+            *next.entry(k + Q::one()).or_insert_with(Q::zero) += w * p.clone();
+        }
+        out = next;
+    }
+    out
+}
+
+#[test]
+fn dice_maiden_display_flags_leave_the_roll() {
+    for written in ["4d6 p", "p 4d6", "s 4d6", "4d6 nr", "4d6 ul", "p s 4d6"] {
+        assert_eq!(reading("dice-maiden", written), "4d6", "{written}");
+    }
+    assert_eq!(
+        omen("dice-maiden", "s 4d6 k3"),
+        omen("dice-maiden", "4d6 k3")
+    );
+}
+
+#[test]
+fn dice_maiden_bare_ie_explodes_on_the_highest_face_indefinitely() {
+    assert_eq!(reading("dice-maiden", "2d6 ie"), "2d6!");
+    assert_eq!(reading("dice-maiden", "2d6 e"), "2d6!o");
+}
+
+#[test]
+fn dice_maiden_warhammer_alias_counts_the_dice_at_the_target() {
+    // 3wh4+ is 3d6 t4: each die succeeds on 4, 5, 6, probability 1/2.
+    assert_eq!(omen("dice-maiden", "3wh4+"), Ok(binomial(3, q(1, 2))));
+    assert_eq!(reading("dice-maiden", "3wh4+"), "3d6>=4");
+    assert_eq!(
+        reading("dice-maiden", "3wh4+ + 1"),
+        reading("dice-maiden", "3d6 t4 + 1")
+    );
+}
+
+#[test]
+fn dice_maiden_chronicles_of_darkness_aliases() {
+    assert_eq!(
+        reading("dice-maiden", "4cod"),
+        reading("dice-maiden", "4d10 ie10 t8")
+    );
+    assert_eq!(
+        reading("dice-maiden", "4cod8"),
+        reading("dice-maiden", "4d10 ie8 t8")
+    );
+    assert_eq!(
+        omen("dice-maiden", "4cod"),
+        omen("dice-maiden", "4d10 ie10 t8")
+    );
+    // No success at all: every first roll shows 1 to 7 (a 10 explodes but is a success itself).
+    let none = omen("dice-maiden", "4cod").expect("computes");
+    assert_eq!(none[&Q::zero()], q(7, 10).pow(4));
+    // Rote quality rerolls each failure (7 or less) once: success 3/10 + 7/10 · 3/10 = 51/100.
+    assert_eq!(omen("dice-maiden", "4codr"), Ok(binomial(4, q(51, 100))));
+}
+
+#[test]
+fn dice_maiden_double_successes_count_twice() {
+    // t7ds10 on a d10 scores 0 (1–6), 1 (7–9) or 2 (10); enumerate two dice.
+    let score = |f: i64| i64::from(f >= 7) + i64::from(f >= 10);
+    let mut want = BTreeMap::new();
+    for r in rolls(2, 10) {
+        *want
+            .entry(q(score(r[0]) + score(r[1]), 1))
+            .or_insert_with(Q::zero) += q(1, 100);
+    }
+    assert_eq!(omen("dice-maiden", "2d10 t7ds10"), Ok(want));
+    // tl2ds1 on a d6 looks down: a 1 scores 2, a 2 scores 1.
+    let score = |f: i64| i64::from(f <= 2) + i64::from(f <= 1);
+    let mut want = BTreeMap::new();
+    for r in rolls(3, 6) {
+        let v = r.iter().map(|&f| score(f)).sum::<i64>();
+        *want.entry(q(v, 1)).or_insert_with(Q::zero) += q(1, 216);
+    }
+    assert_eq!(omen("dice-maiden", "3d6 tl2ds1"), Ok(want));
+    for refused in ["4d10 ds10", "4d10 t7ds10 ie", "4d10 t7ds10 k2"] {
+        assert!(
+            errors("dice-maiden", refused).contains(&"unsupported-modifier"),
+            "{refused}"
+        );
+    }
+}

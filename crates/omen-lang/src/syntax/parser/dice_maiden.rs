@@ -1,0 +1,170 @@
+//! Dice Maiden's forms that are not modifier words: its game aliases (`4cod`, `3wh4+`), which stand
+//! for a dice term with modifiers, its display flags before the roll (`p 4d6`, `s 4d6`), and double
+//! successes (`t7ds10`), which score each die 0, 1 or 2. Switched on by [`Dialect::game_aliases`].
+
+use super::{Parser, Rescore};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast::{
+    CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, Modifier, PointValue, Sides, Spanned,
+};
+use crate::syntax::lexer::TokenKind;
+
+#[cfg(doc)]
+use crate::syntax::dialect::Dialect;
+
+/// The flags Dice Maiden reads before or after a roll that change only how it is shown: private,
+/// simple output, no results, unsorted.
+const DISPLAY_FLAGS: [&str; 4] = ["p", "s", "nr", "ul"];
+
+impl Parser<'_> {
+    /// Skips Dice Maiden's display flags written before the roll (`p 4d6`, `s 4d6 k3`): the total is
+    /// the same with or without them. A loop, so that a run of them costs no stack.
+    pub(super) fn skip_leading_flags(&mut self) {
+        while self.dialect.game_aliases {
+            let token = self.peek();
+            let next = self.tokens.get(self.pos + 1).copied();
+            let is_flag = token.kind == TokenKind::Word
+                && DISPLAY_FLAGS
+                    .iter()
+                    .any(|f| self.text(token.span).eq_ignore_ascii_case(f));
+            // Only a flag standing apart before more of the roll; `4d6 p` is read as a modifier word.
+            let apart = next.is_some_and(|n| {
+                n.span.start > token.span.end
+                    && matches!(
+                        n.kind,
+                        TokenKind::Number | TokenKind::Word | TokenKind::LParen
+                    )
+            });
+            if !(is_flag && apart) {
+                return;
+            }
+            self.bump();
+        }
+    }
+
+    /// A game alias glued to the count before it, or `None` (consuming nothing). From Dice Maiden's
+    /// alias table: `NcoD` is `Nd10 ie10 t8` (10-again), `Ncod8` `Nd10 ie8 t8`, `Ncod9` `Nd10 ie9 t8`,
+    /// `Ncodr` `Nd10 r7 t8` (rote quality), and `NwhX+` is `Nd6 tX` (Warhammer).
+    pub(super) fn game_alias(&mut self, count: &Expr) -> Option<Expr> {
+        let word = self.peek();
+        if !self.dialect.game_aliases
+            || word.kind != TokenKind::Word
+            || word.span.start != count.span.end
+        {
+            return None;
+        }
+        let text = self.text(word.span).to_ascii_lowercase();
+        let next = self.tokens.get(self.pos + 1).copied();
+        let glued_number = next
+            .filter(|n| n.kind == TokenKind::Number && n.span.start == word.span.end)
+            .and_then(|n| self.text(n.span).parse::<i64>().ok().map(|v| (v, n)));
+        let (sides, modifiers, tokens) = match (text.as_str(), glued_number) {
+            ("cod", Some((again @ (8 | 9), _))) => (10, cod(Some(again)), 2),
+            ("cod", _) => (10, cod(Some(10)), 1),
+            ("codr", _) => (10, cod(None), 1),
+            ("wh", Some((target, number))) => {
+                let plus = self.tokens.get(self.pos + 2)?;
+                if plus.kind != TokenKind::Plus || plus.span.start != number.span.end {
+                    return None;
+                }
+                (6, vec![Modifier::Success(at_least(target))], 3)
+            }
+            _ => return None,
+        };
+        for _ in 0..tokens {
+            self.bump();
+        }
+        let span = Span::new(count.span.start, self.prev_end);
+        let at = Span::new(word.span.start, self.prev_end);
+        let sides = Spanned::new(Sides::Number(Expr::new(ExprKind::Number(sides), at)), at);
+        let modifiers = modifiers.into_iter().map(|m| Spanned::new(m, at)).collect();
+        Some(Expr::new(
+            ExprKind::Dice(Box::new(DiceExpr {
+                count: Some(count.clone()),
+                sides,
+                modifiers,
+            })),
+            span,
+        ))
+    }
+
+    /// Dice Maiden's `ds`: the dice meeting its number count a second success. Read with the term's
+    /// other modifiers in [`Self::resolve_double_success`].
+    pub(super) fn double_success(&mut self, point: ComparePoint, at: Span) {
+        match point.value {
+            PointValue::Int(v) => self.set_rescore(Rescore::DoubleSuccess(v), at),
+            _ => self.report(
+                Diagnostic::error("unsupported-modifier", at, "`ds` takes a number here")
+                    .with_help("write the face that counts twice, e.g. `t7ds10`"),
+            ),
+        }
+    }
+
+    /// `t7ds10` as one score per die: a die below 7 counts 0, 7 to 9 count 1, 10 counts 2 (with `tl6ds5`
+    /// the points look down). Only with one success count (`t` or `tl`) and nothing else on the term;
+    /// otherwise refused, never read without its doubles.
+    pub(super) fn resolve_double_success(
+        &mut self,
+        rescore: Option<(Rescore, Span)>,
+        modifiers: &mut Vec<Spanned<Modifier>>,
+    ) -> Option<(Rescore, Span)> {
+        let Some((Rescore::DoubleSuccess(double), at)) = rescore else {
+            return rescore;
+        };
+        if let [
+            Spanned {
+                node:
+                    Modifier::Success(ComparePoint {
+                        op: op @ (CompareOp::Ge | CompareOp::Le),
+                        value: PointValue::Int(target),
+                    }),
+                ..
+            },
+        ] = modifiers.as_slice()
+        {
+            let scored = Rescore::Successes {
+                op: *op,
+                target: *target,
+                double,
+            };
+            modifiers.clear();
+            return Some((scored, at));
+        }
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                "double successes (`ds`) are computed only after one target (`t7ds10`, `tl6ds5`) with \
+                 no other modifier on the term",
+            )
+            .with_help("write the target before it, e.g. `6d10 t7ds10`"),
+        );
+        None
+    }
+}
+
+fn at_least(value: i64) -> ComparePoint {
+    ComparePoint {
+        op: CompareOp::Ge,
+        value: PointValue::Int(value),
+    }
+}
+
+/// Chronicles of Darkness: successes on 8 or more, with `again` exploding (10-again and so on) or, for
+/// rote quality (`None`), a reroll of each failure once, as Dice Maiden's alias table writes them.
+fn cod(again: Option<i64>) -> Vec<Modifier> {
+    let first = match again {
+        Some(again) => Modifier::Explode {
+            compound: false,
+            point: Some(at_least(again)),
+            once: false,
+            penetrate: false,
+        },
+        None => Modifier::RerollOnce(ComparePoint {
+            op: CompareOp::Le,
+            value: PointValue::Int(7),
+        }),
+    };
+    vec![first, Modifier::Success(at_least(8))]
+}
