@@ -70,6 +70,7 @@ use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 mod d20;
 mod dice_maiden;
 mod notation;
+mod roll20;
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
 #[derive(Clone, Debug)]
@@ -2477,7 +2478,10 @@ impl<'s> Parser<'s> {
         self.drop_group_sort(&mut modifiers);
         let span = Span::new(open.span.start, self.prev_end);
         let members = if members.len() == 1 && !modifiers.is_empty() {
-            self.group_of_one(members, span)
+            match self.dice_with_arithmetic(&members[0], &modifiers) {
+                Some(dice) => dice,
+                None => self.group_of_one(members, span),
+            }
         } else {
             members
         };
@@ -3101,6 +3105,9 @@ impl<'s> Parser<'s> {
     /// The value after the compare operator `op` of a compare point: a number, or a name (`>=dv`). A bare
     /// point without an operator (`ro1`) takes numbers only, so that letters glued on stay modifiers.
     fn parse_point_value(&mut self, op: Token, help: Option<&str>) -> Option<PointValue> {
+        if let Some(value) = self.inline_roll_point() {
+            return value;
+        }
         let token = self.peek();
         if token.kind == TokenKind::Word
             && self.keyword(token).is_none()

@@ -331,8 +331,8 @@ fn roll20_inline_rolls_stand_for_their_total() {
         (q(4, 1), q(1, 8)),
     ]);
     assert_eq!(omen("roll20", "[[1d2]]d2"), Ok(want));
-    // A point must be a number: a rolled one is an error, not another reading.
-    assert!(!errors("roll20", "3d6>[[1+3]]").is_empty());
+    // A rolled point is refused, not read another way (a number made of numbers is that number).
+    assert!(!errors("roll20", "3d6>[[1d4]]").is_empty());
     // Labels still read as labels.
     assert_eq!(reading("roll20", "2d6[fire]"), "(2d6)[fire]");
 }
@@ -531,4 +531,37 @@ fn dice_maiden_double_successes_count_twice() {
             "{refused}"
         );
     }
+}
+
+#[test]
+fn roll20_inline_roll_as_a_point_stands_for_its_value() {
+    // 3d6>[[1+3]] is 3d6>4, inclusive in Roll20: each die succeeds on 4, 5, 6.
+    assert_eq!(omen("roll20", "3d6>[[1+3]]"), Ok(binomial(3, q(1, 2))));
+    assert_eq!(reading("roll20", "3d6>[[1+3]]"), "3d6>=4");
+    assert_eq!(reading("roll20", "4d6r<[[2*1]]"), "4d6rr<=2");
+    assert!(errors("roll20", "3d6>[[1d4]]").contains(&"unsupported-modifier"));
+}
+
+#[test]
+fn roll20_group_of_one_with_arithmetic_checks_each_die_with_it_added() {
+    // {3d6+1}<3: each d6 + 1 at most 3, so each die at most 2: probability 1/3.
+    assert_eq!(omen("roll20", "{3d6+1}<3"), Ok(binomial(3, q(1, 3))));
+    assert_eq!(
+        reading("roll20", "{3d6+1}<3"),
+        "{(d6) + 1, (d6) + 1, (d6) + 1}<=3"
+    );
+    // {3d20+5}>21f<10: a die of 16 or more is +1 (1/4), one of 5 or less is −1 (1/4).
+    let mut want = BTreeMap::new();
+    for r in rolls(3, 20) {
+        let v: i64 = r
+            .iter()
+            .map(|&f| i64::from(f + 5 >= 21) - i64::from(f + 5 <= 10))
+            .sum();
+        *want.entry(q(v, 1)).or_insert_with(Q::zero) += q(1, 8000);
+    }
+    assert_eq!(omen("roll20", "{3d20+5}>21f<10"), Ok(want));
+    // {2d6*2}>8: each die doubled at least 8, so each die 4 or more.
+    assert_eq!(omen("roll20", "{2d6*2}>8"), Ok(binomial(2, q(1, 2))));
+    // Keeping is left to the general rule, which refuses arithmetic in a group of one.
+    assert!(errors("roll20", "{3d6+1}kh1").contains(&"group-of-one-dice"));
 }

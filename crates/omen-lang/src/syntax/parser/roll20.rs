@@ -1,0 +1,108 @@
+//! Roll20's forms around groups and inline rolls that Omen reads by rewriting them: a group of one
+//! member with arithmetic after its dice (`{3d20+5}>21`), whose success check the Dice Reference
+//! makes on each die with the arithmetic added, and an inline roll as a compare point
+//! (`3d6>[[1+3]]`), which stands for its value.
+
+use super::{Parser, single_dice};
+use crate::diagnostic::Diagnostic;
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Modifier, PointValue, Spanned};
+use crate::syntax::dialect::GroupOfOne;
+use crate::syntax::lexer::TokenKind;
+
+impl Parser<'_> {
+    /// `{3d20+5}>21f<10` in Roll20: "for each roll add 5", then count each result against the points,
+    /// so the members are the single dice each with the arithmetic, `{d20 + 5, d20 + 5, d20 + 5}`.
+    /// Only with success and failure points on the group, and with whole numbers added, subtracted or
+    /// multiplied after the dice; `None` leaves the group to the general rule.
+    pub(super) fn dice_with_arithmetic(
+        &self,
+        member: &Expr,
+        modifiers: &[Spanned<Modifier>],
+    ) -> Option<Vec<Expr>> {
+        if self.dialect.group_of_one != GroupOfOne::Dice
+            || !modifiers
+                .iter()
+                .all(|m| matches!(m.node, Modifier::Success(_) | Modifier::Failure(_)))
+        {
+            return None;
+        }
+        let mut steps = Vec::new();
+        let mut dice = member;
+        loop {
+            match &dice.node {
+                ExprKind::Paren(inner) => dice = inner,
+                ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), left, right)
+                    if matches!(right.node, ExprKind::Number(_)) =>
+                {
+                    steps.push((*op, (**right).clone()));
+                    dice = left;
+                }
+                _ => break,
+            }
+        }
+        let mut singles = Vec::new();
+        if steps.is_empty() || !single_dice(dice, &mut singles) {
+            return None;
+        }
+        // The steps were peeled from the outside in; each die takes them from the inside out.
+        Some(
+            singles
+                .into_iter()
+                .map(|die| {
+                    steps.iter().rev().fold(die, |value, (op, number)| {
+                        let span = value.span.to(number.span);
+                        Expr::new(
+                            ExprKind::Binary(*op, Box::new(value), Box::new(number.clone())),
+                            span,
+                        )
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// A compare point written as an inline roll, `3d6>[[1+3]]` (the lexer reads `[[…]]` as
+    /// parentheses): Roll20 rolls it first and puts its total in its place. A whole number made of
+    /// numbers alone is that number; a point that is itself rolled is refused, since the dice it
+    /// compares would each need the same rolled value.
+    pub(super) fn inline_roll_point(&mut self) -> Option<Option<PointValue>> {
+        if !self.dialect.inline_rolls || self.peek().kind != TokenKind::LParen {
+            return None;
+        }
+        let roll = self.parse_paren();
+        let value = constant(&roll);
+        if value.is_none() {
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    roll.span,
+                    "an inline roll as a compare point is computed only when it is a whole number \
+                     made of numbers alone (`[[1+3]]`); a rolled point is not computed yet",
+                )
+                .with_help("write the number, or compare the totals: `(3d6) >= 1d4`"),
+            );
+        }
+        Some(value.map(PointValue::Int))
+    }
+}
+
+/// The value of an expression of whole numbers, `+`, `-` and `*` alone; `None` for anything else
+/// or on overflow.
+fn constant(expr: &Expr) -> Option<i64> {
+    // Iterative over the left spine would not cover `1+(2+3)`; the parser has bounded the depth.
+    match &expr.node {
+        ExprKind::Number(n) => Some(*n),
+        ExprKind::Paren(inner) => constant(inner),
+        ExprKind::Neg(inner) => constant(inner)?.checked_neg(),
+        ExprKind::Binary(op, left, right) => {
+            let (a, b) = (constant(left)?, constant(right)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
