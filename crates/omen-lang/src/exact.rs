@@ -20,6 +20,7 @@ use omen_core::{
 
 use crate::check::core_diagnostic;
 use crate::diagnostic::Diagnostic;
+use crate::group_scale;
 use crate::number::{self, NumberError};
 use crate::program::{
     DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
@@ -930,10 +931,23 @@ impl Evaluator<'_> {
         let mut members = Vec::with_capacity(group.members.len());
         let mut truncated = Probability::zero();
         let mut sum: Option<Distribution<i64>> = None;
-        for m in &group.members {
-            let e = self.eval(m)?;
+        let evals = (group.members.iter())
+            .map(|m| self.eval(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let scale = group_scale_of(group, &evals);
+        let finish = |d: Distribution<i64>| match scale {
+            1 => from_ints(d),
+            scale => d.map_into(|x| group_scale::unscaled(x, scale)),
+        };
+        for (m, e) in group.members.iter().zip(&evals) {
             truncated = either(&truncated, &e.truncated);
-            let member = ints(&e.dist, m.span, "a group member")?;
+            let member = match scale {
+                1 => ints(&e.dist, m.span, "a group member")?,
+                scale => e.dist.try_map(|v| {
+                    group_scale::scaled(v, scale)
+                        .ok_or_else(|| core_diagnostic(&omen_core::CoreError::Overflow, m.span))
+                })?,
+            };
             if group.keep == Keep::All {
                 // Every member counts: the scores add up, by convolution, member by member.
                 let scored = member.map(|&x| group.score(x));
@@ -948,7 +962,7 @@ impl Evaluator<'_> {
             members.push(member);
         }
         if let Some(sum) = sum {
-            return Ok(Eval::plain(from_ints(sum), truncated));
+            return Ok(Eval::plain(finish(sum), truncated));
         }
         let score = |x: i64| group.score(x);
         // Members that are all alike (`{3d6, 3d6, 3d6}kh2`, `{d20, d20}kh1`) are a pool of that
@@ -969,8 +983,20 @@ impl Evaluator<'_> {
             }
         }
         .map_err(|e| core_diagnostic(&e, span))?;
-        Ok(Eval::plain(from_ints(d), truncated))
+        Ok(Eval::plain(finish(d), truncated))
     }
+}
+
+/// The scale that makes the members of `group` whole (see [`group_scale`]): 1 when they are, or
+/// when the group counts successes, whose points compare whole values.
+fn group_scale_of(group: &GroupNode, members: &[Eval]) -> i64 {
+    if group.success.is_some() || group.failure.is_some() {
+        return 1;
+    }
+    let values = members
+        .iter()
+        .flat_map(|e| e.dist.entries().iter().map(|(v, _)| v));
+    group_scale::common_denominator(values).unwrap_or(1)
 }
 
 fn op_symbol(op: BinOp) -> &'static str {

@@ -24,6 +24,7 @@
 pub mod check;
 pub mod diagnostic;
 pub mod exact;
+mod group_scale;
 pub mod number;
 pub mod program;
 pub mod sample;

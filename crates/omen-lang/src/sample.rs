@@ -13,6 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::exact::{
     call_distribution, compare_values, field, kind_error, pool_spec, recursion_error,
 };
+use crate::group_scale;
 use crate::number::{self, NumberError};
 use crate::program::{
     DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
@@ -668,9 +669,20 @@ impl Sampler<'_> {
             .iter()
             .map(|m| self.node(m))
             .collect::<Result<_, _>>()?;
+        // Fractions are kept and added as whole numbers scaled by their common denominator (see
+        // `group_scale`); a group that counts successes compares whole members.
+        let scale = if group.success.is_some() || group.failure.is_some() {
+            1
+        } else {
+            group_scale::common_denominator(members.iter().map(|m| &m.value)).unwrap_or(1)
+        };
         let values: Vec<i64> = members
             .iter()
-            .map(|m| int(m, "a group member"))
+            .map(|m| match scale {
+                1 => int(m, "a group member"),
+                scale => group_scale::scaled(&m.value, scale)
+                    .ok_or_else(|| core_diagnostic(&CoreError::Overflow, m.span)),
+            })
             .collect::<Result<_, _>>()?;
         let kept = select_kept(&values, group.keep);
         let mut total: i64 = 0;
@@ -681,7 +693,11 @@ impl Sampler<'_> {
                     .ok_or_else(|| core_diagnostic(&CoreError::Overflow, Span::default()))?;
             }
         }
-        Ok((Value::Int(total), RollKind::Group { members, kept }))
+        let total = match scale {
+            1 => Value::Int(total),
+            scale => group_scale::unscaled(total, scale),
+        };
+        Ok((total, RollKind::Group { members, kept }))
     }
 }
 

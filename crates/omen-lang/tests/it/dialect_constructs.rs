@@ -565,3 +565,42 @@ fn roll20_group_of_one_with_arithmetic_checks_each_die_with_it_added() {
     // Keeping is left to the general rule, which refuses arithmetic in a group of one.
     assert!(errors("roll20", "{3d6+1}kh1").contains(&"group-of-one-dice"));
 }
+
+#[test]
+fn rpg_dice_roller_fractions_are_group_members() {
+    // {1d4/2, 1d2}kh1: the larger of d4/2 (1/2, 1, 3/2, 2) and d2 (1, 2); enumerate the 8 pairs.
+    let mut want = BTreeMap::new();
+    for a in 1..=4 {
+        for b in 1..=2 {
+            let v = std::cmp::max(q(a, 2), q(b, 1));
+            *want.entry(v).or_insert_with(Q::zero) += q(1, 8);
+        }
+    }
+    assert_eq!(omen("rpg-dice-roller", "{1d4/2, 1d2}kh1"), Ok(want));
+    // {4d6/2, 3d4+3}: the sum of both, mean 14/2 + 15/2 + 3 = 35/2.
+    let found = omen("rpg-dice-roller", "{4d6/2, 3d4+3}").expect("computes");
+    let mean: Q = found.iter().map(|(v, p)| v * p).sum();
+    assert_eq!(mean, q(35, 2));
+    // The smallest total, 4/2 + 3 + 3 = 8, needs four 1s on the d6 (1/1296) and three on the d4 (1/64).
+    assert_eq!(found[&q(8, 1)], q(1, 1296 * 64));
+    // The roller keeps the same member as the exact engine, on every roll.
+    let options = options("rpg-dice-roller");
+    let program = support::program("{1d4/2, 1d2}kh1", &options);
+    let rolled = support::brute_force(&program, &options.limits, 100).expect("8 rolls");
+    assert_eq!(rolled, support::exact_map(&program, &options));
+    // Counting successes compares whole members: a fraction there is still an error.
+    assert!(omen("rpg-dice-roller", "{1d4/2, 1d2}>1").is_err());
+}
+
+#[test]
+fn rpg_dice_roller_decimals_in_arithmetic_are_exact() {
+    // 1d20 + 1.45 = k + 29/20; 1d20 * 0.20 = k/5.
+    assert_eq!(
+        omen("rpg-dice-roller", "1d20+1.45"),
+        Ok(uniform((1..=20).map(|k| q(20 * k + 29, 20))))
+    );
+    assert_eq!(
+        omen("rpg-dice-roller", "1d20*0.20"),
+        Ok(uniform((1..=20).map(|k| q(k, 5))))
+    );
+}
