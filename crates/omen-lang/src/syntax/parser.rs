@@ -3369,9 +3369,9 @@ impl<'s> Parser<'s> {
                     Point::Absent => None,
                     Point::Invalid => return None,
                 };
-                // Foundry counts with `cs` and `cf` (a bare `cf` it refuses, so only a pointed one is read
-                // another way there).
-                if self.dialect.warn_other_readings && (!failure || point.is_some()) {
+                // Foundry counts with `cs` and `cf`, bare ones too (the dice on the highest, the lowest
+                // face), so each is read another way there.
+                if self.dialect.warn_other_readings {
                     let (word, what, example) = if failure {
                         ("cf", "failures", "`10d6<=2`")
                     } else {

@@ -239,9 +239,15 @@ fn a_pointed_cf_that_foundry_counts_warns_in_the_default_dialect() {
         let ours = reading(source, &OMEN).expect("Omen reads it").0;
         assert_ne!(theirs, ours, "{source}");
     }
-    // A bare `cf` Foundry refuses: nothing is read another way, so nothing warns.
+    // Foundry counts the dice on the lowest face with a bare `cf` (`2d6=1`), so it warns too.
     let bare = compile("2d6cf", &Options::default()).expect("compiles");
-    assert!(bare.warnings.is_empty(), "{:?}", bare.warnings);
+    assert!(
+        bare.warnings
+            .iter()
+            .any(|d| d.kind == "critical-differs-in-foundry"),
+        "{:?}",
+        bare.warnings
+    );
 }
 
 /// Whitespace ends a dice term in Omen's notation, after a modifier that takes an optional point too:
