@@ -604,3 +604,32 @@ fn rpg_dice_roller_decimals_in_arithmetic_are_exact() {
         Ok(uniform((1..=20).map(|k| q(k, 5))))
     );
 }
+
+/// The readings of the constructs above are Omen's notation: each compiles there and reads the same.
+#[test]
+fn new_dialect_readings_parse_back_in_omen() {
+    for (dialect, source) in [
+        ("avrae", "1d20 + +2"),
+        ("avrae", "1d4 + .5"),
+        ("avrae", "1 + (2 == 2)"),
+        ("avrae", "2d%"),
+        ("avrae", "(1d4, 3)k3"),
+        ("avrae", "(1d4 + 1, 2)p<3"),
+        ("avrae", "(1,)"),
+        ("dice-maiden", "4cod"),
+        ("dice-maiden", "4codr"),
+        ("dice-maiden", "3wh4+"),
+        ("dice-maiden", "6d10 t7ds10"),
+        ("roll20", "3d6>[[1+3]]"),
+        ("roll20", "{3d20+5}>21f<10"),
+        ("rpg-dice-roller", "{4d6/2, 3d4+3}kh1"),
+    ] {
+        let theirs = reading(dialect, source);
+        assert_eq!(reading("omen", &theirs), theirs, "{dialect} {source}");
+        assert_eq!(
+            omen("omen", &theirs),
+            omen(dialect, source),
+            "{dialect} {source}"
+        );
+    }
+}
