@@ -3455,6 +3455,13 @@ impl<'s> Parser<'s> {
 
     /// Records a per-die score for the dice term being read; a second one on the same term is refused.
     fn set_rescore(&mut self, rescore: Rescore, at: Span) {
+        if let Some((first, first_at)) = self.rescore
+            && self.dialect.selectors_unite
+            && let Some(united) = first.unite(rescore)
+        {
+            self.rescore = Some((united, first_at.to(at)));
+            return;
+        }
         if self.rescore.is_some() {
             self.report(
                 Diagnostic::error(
@@ -3592,6 +3599,12 @@ enum Rescore {
     Parity(bool),
     /// Dice Maiden's `ds10` before it is read with the term's target.
     DoubleSuccess(i64),
+    /// Avrae's `k1k2` (`p1p2`): two selectors of one operation keep (drop) what either selects.
+    Either {
+        keep: bool,
+        first: (CompareOp, i64),
+        second: (CompareOp, i64),
+    },
     /// Dice Maiden's `t7ds10`: a die meeting the target counts 1, meeting the double too 2.
     Successes {
         op: CompareOp,
@@ -3601,6 +3614,21 @@ enum Rescore {
 }
 
 impl Rescore {
+    /// Two selectors of one operation in a dialect whose selectors unite (Avrae's `k1k2`): one score
+    /// keeping (dropping) what either selects. `None` for other pairs, which stay refused.
+    fn unite(self, other: Rescore) -> Option<Rescore> {
+        let (keep, first, second) = match (self, other) {
+            (Rescore::Keep(a, x), Rescore::Keep(b, y)) => (true, (a, x), (b, y)),
+            (Rescore::Drop(a, x), Rescore::Drop(b, y)) => (false, (a, x), (b, y)),
+            _ => return None,
+        };
+        Some(Rescore::Either {
+            keep,
+            first,
+            second,
+        })
+    }
+
     /// The score of `face`; `None` when it does not fit in 64 bits (`sf` of the lowest number).
     fn score(self, face: i64) -> Option<i64> {
         let meets = |op: CompareOp, v: i64| match op {
@@ -3618,6 +3646,11 @@ impl Rescore {
             Rescore::SubtractFailures(..) => face,
             Rescore::Parity(even) => i64::from((face.rem_euclid(2) == 0) == even),
             Rescore::DoubleSuccess(_) => return None,
+            Rescore::Either {
+                keep,
+                first,
+                second,
+            } => face * i64::from((meets(first.0, first.1) || meets(second.0, second.1)) == keep),
             Rescore::Successes { op, target, double } => {
                 i64::from(meets(op, target)) + i64::from(meets(op, double))
             }

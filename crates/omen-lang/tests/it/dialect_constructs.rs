@@ -273,7 +273,7 @@ fn dialect_constructs_read_another_way_are_refused_as_unsupported() {
         ("foundry", "2d20rr1=1"),
         ("foundry", "5d10x5>=8"),
         ("foundry", "5d10x9x10"),
-        ("avrae", "(1, 2, 3)k1k2"),
+        ("avrae", "(1, 2, 3)k1p2"),
         ("avrae", "4d6kh1kl1"),
         ("avrae", "4d6rol1"),
         ("avrae", "4d6ral1"),
@@ -630,6 +630,31 @@ fn new_dialect_readings_parse_back_in_omen() {
             omen("omen", &theirs),
             omen(dialect, source),
             "{dialect} {source}"
+        );
+    }
+}
+
+#[test]
+fn avrae_two_value_selectors_keep_what_either_selects() {
+    // d20 merges `k1k2` into one keep whose selectors unite: the members showing 1 or 2.
+    assert_eq!(omen("avrae", "(1, 2, 3)k1k2"), Ok(point(q(3, 1))));
+    assert_eq!(omen("avrae", "(1, 2, 3, 4)p1p>3"), Ok(point(q(5, 1))));
+    // On dice, each die scores its value when it shows 1 or 6, else 0: 4d6k1k6.
+    let score = |f: i64| if f == 1 || f == 6 { f } else { 0 };
+    let mut want = BTreeMap::new();
+    for r in rolls(4, 6) {
+        let v = r.iter().map(|&f| score(f)).sum::<i64>();
+        *want.entry(q(v, 1)).or_insert_with(Q::zero) += q(1, 1296);
+    }
+    assert_eq!(omen("avrae", "4d6k1k6"), Ok(want));
+    // (1d4, 2)k1k4: the d4 counts on 1 or 4; the 2 never.
+    let want = BTreeMap::from([(q(0, 1), q(1, 2)), (q(1, 1), q(1, 4)), (q(4, 1), q(1, 4))]);
+    assert_eq!(omen("avrae", "(1d4, 2)k1k4"), Ok(want));
+    // A keep and a drop together, or three selectors, stay refused.
+    for refused in ["(1, 2, 3)k1p2", "4d6k1k2k3"] {
+        assert!(
+            errors("avrae", refused).contains(&"unsupported-modifier"),
+            "{refused}"
         );
     }
 }

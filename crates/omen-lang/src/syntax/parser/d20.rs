@@ -4,7 +4,7 @@
 
 use super::{Parser, Rescore};
 use crate::span::Span;
-use crate::syntax::ast::{Expr, ExprKind, FaceItem, GroupExpr, Sides, Spanned};
+use crate::syntax::ast::{CompareOp, Expr, ExprKind, FaceItem, GroupExpr, Sides, Spanned};
 use crate::syntax::lexer::TokenKind;
 
 #[cfg(doc)]
@@ -98,9 +98,14 @@ impl Parser<'_> {
         rescore: Rescore,
         at: Span,
     ) -> Vec<Expr> {
-        let (keep, op, point) = match rescore {
-            Rescore::Keep(op, v) => (true, op, v),
-            Rescore::Drop(op, v) => (false, op, v),
+        let (keep, selectors) = match rescore {
+            Rescore::Keep(op, v) => (true, vec![(op, v)]),
+            Rescore::Drop(op, v) => (false, vec![(op, v)]),
+            Rescore::Either {
+                keep,
+                first,
+                second,
+            } => (keep, vec![first, second]),
             _ => {
                 // Only Avrae's `k` and `p` score a set; anything else is left for the refusal.
                 self.rescore = Some((rescore, at));
@@ -116,10 +121,19 @@ impl Parser<'_> {
                     return Expr::new(ExprKind::Number(rescore.score(n).unwrap_or(0)), span);
                 }
                 let name = || Box::new(Expr::new(ExprKind::Var(SET_MEMBER.to_string()), span));
-                let meets = Box::new(Expr::new(
-                    ExprKind::Compare(op, name(), number(point)),
-                    span,
-                ));
+                let compare = |&(op, point): &(CompareOp, i64)| {
+                    Box::new(Expr::new(
+                        ExprKind::Compare(op, name(), number(point)),
+                        span,
+                    ))
+                };
+                let meets = match selectors.as_slice() {
+                    [first, second] => Box::new(Expr::new(
+                        ExprKind::Or(compare(first), compare(second)),
+                        span,
+                    )),
+                    _ => compare(&selectors[0]),
+                };
                 let (then, otherwise) = if keep {
                     (name(), number(0))
                 } else {
