@@ -1,27 +1,10 @@
-//! Floats for display from exact ratios of any size.
-//!
-//! `omen_core::ratio_to_f64` shifts numerator and denominator by the same amount, so a huge value
-//! over a small denominator (the variance of `1d6*10000000000`, 875000000000000000000/3) loses the
-//! denominator to zero and shows as infinity. Here each side keeps its own 64 leading bits and the
-//! difference of the shifts is put back as a power of two.
+//! Floats for display from exact ratios of any size: the conversion is omen-core's
+//! `ratio_to_f64`, which keeps each side's own leading bits, so a huge value over a small
+//! denominator (the variance of `1d6*10000000000`) is finite.
 
 use num_bigint::BigInt;
 use num_rational::Ratio;
-use num_traits::ToPrimitive;
-
-/// `r` as the nearest float the leading bits give; infinite only past f64's range.
-pub fn ratio_to_f64(r: &Ratio<BigInt>) -> f64 {
-    let (numerator, denominator) = (r.numer(), r.denom());
-    let shift = |n: &BigInt| n.bits().saturating_sub(64);
-    let (shift_n, shift_d) = (shift(numerator), shift(denominator));
-    let n = (numerator >> shift_n).to_f64().unwrap_or(f64::NAN);
-    let d = (denominator >> shift_d).to_f64().unwrap_or(f64::NAN);
-    // Bits counts fit in i64 (they count the bits of numbers held in memory); the clamp keeps the
-    // power of two within i32, far past where f64 is infinite or zero anyway.
-    let scale = (shift_n as i64 - shift_d as i64).clamp(-4000, 4000) as i32;
-    // In two halves, so that neither factor overflows or underflows before the product would.
-    n / d * 2f64.powi(scale / 2) * 2f64.powi(scale - scale / 2)
-}
+pub use omen_core::ratio_to_f64;
 
 /// `value` to `places` decimals; past 10¹⁵ in scientific notation, since a float has no more
 /// digits to show (`2.9167e20`, not `291666666666666655744.0000`).
