@@ -10,7 +10,6 @@ fn main() {
     for variable in ["PATH", "OMEN_CHROMIUM", "CI", "OMEN_SKIP_BROWSER_TESTS"] {
         println!("cargo::rerun-if-env-changed={variable}");
     }
-    println!("cargo::rerun-if-changed=build.rs");
     let chromium = std::env::var_os("OMEN_CHROMIUM")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));

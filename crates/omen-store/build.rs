@@ -1,7 +1,8 @@
 //! Decides, when the tests are built, whether there is a PostgreSQL server to test against. Without
 //! `OMEN_TEST_POSTGRES_URL` the tests that need one are compiled as ignored, so `cargo test` lists
 //! each by name as `ignored` with what it needs, instead of counting it as passed. Under CI (`CI`
-//! set) nothing is ignored: a missing server fails those tests there.
+//! set) nothing is ignored: a missing server fails those tests there. omen-cli builds with this
+//! script too, for its own PostgreSQL tests.
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(omen_no_postgres)");
@@ -9,7 +10,6 @@ fn main() {
     for variable in ["OMEN_TEST_POSTGRES_URL", "OMEN_TEST_POSTGRES_CA", "CI"] {
         println!("cargo::rerun-if-env-changed={variable}");
     }
-    println!("cargo::rerun-if-changed=build.rs");
     let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
     if set("CI") {
         return;
