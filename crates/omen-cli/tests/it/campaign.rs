@@ -4,20 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::{json, omen, scratch_dir};
-
-/// `omen ARGS --db DB`.
-fn at(db: &Path, args: &[&str]) -> crate::Run {
-    let mut all: Vec<&str> = args.to_vec();
-    all.extend(["--db", db.to_str().unwrap()]);
-    omen(&all)
-}
-
-fn ok(db: &Path, args: &[&str]) -> crate::Run {
-    let run = at(db, args);
-    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
-    run
-}
+use crate::{json, omen, omen_at as at, omen_ok_at as ok, scratch_dir};
 
 fn new_campaign(test: &str) -> std::path::PathBuf {
     let db = scratch_dir(test).join("omen.db");

@@ -1,22 +1,9 @@
 //! What a campaign's log proves from the command line (receipts, keys, marks), state files that no
 //! two processes can lose an update of, and stored text that cannot command a terminal.
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::{json, omen, scratch_dir};
-
-fn at(db: &Path, args: &[&str]) -> crate::Run {
-    let mut all: Vec<&str> = args.to_vec();
-    all.extend(["--db", db.to_str().unwrap()]);
-    omen(&all)
-}
-
-fn ok(db: &Path, args: &[&str]) -> crate::Run {
-    let run = at(db, args);
-    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
-    run
-}
+use crate::{json, omen, omen_at as at, omen_ok_at as ok, scratch_dir};
 
 #[test]
 fn a_receipt_from_log_head_is_verified_later_and_the_key_is_shown() {

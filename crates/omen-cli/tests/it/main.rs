@@ -119,6 +119,20 @@ pub fn omen_ok(args: &[&str]) -> Run {
     run
 }
 
+/// `omen ARGS --db DB`: a command on one campaign database.
+pub fn omen_at(db: &Path, args: &[&str]) -> Run {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--db", db.to_str().unwrap()]);
+    omen(&all)
+}
+
+/// [`omen_at`], expecting success.
+pub fn omen_ok_at(db: &Path, args: &[&str]) -> Run {
+    let run = omen_at(db, args);
+    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
+    run
+}
+
 /// A directory of its own for the files of one test, emptied first, under Cargo's temporary directory for
 /// integration tests.
 pub fn scratch_dir(test: &str) -> PathBuf {

@@ -1,21 +1,7 @@
 //! Members from the command line: `omen campaign invite`, `invites` and `revoke`, and the
 //! visibility of rolls.
 
-use std::path::Path;
-
-use crate::{json, omen, scratch_dir};
-
-fn at(db: &Path, args: &[&str]) -> crate::Run {
-    let mut all: Vec<&str> = args.to_vec();
-    all.extend(["--db", db.to_str().unwrap()]);
-    omen(&all)
-}
-
-fn ok(db: &Path, args: &[&str]) -> crate::Run {
-    let run = at(db, args);
-    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
-    run
-}
+use crate::{json, omen_at as at, omen_ok_at as ok, scratch_dir};
 
 /// A campaign `Tak` with the luck character `Ayla`.
 fn table(test: &str) -> std::path::PathBuf {

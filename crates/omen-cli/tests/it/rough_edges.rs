@@ -1,22 +1,7 @@
 //! The command line's rough edges a new user found (issue 24): each test is named after what
 //! broke, and its expectations are worked out by hand in the comments.
 
-use std::path::Path;
-
-use crate::{json, omen, omen_ok, scratch_dir, words};
-
-/// `omen ARGS --db DB`.
-fn at(db: &Path, args: &[&str]) -> crate::Run {
-    let mut all: Vec<&str> = args.to_vec();
-    all.extend(["--db", db.to_str().unwrap()]);
-    omen(&all)
-}
-
-fn ok(db: &Path, args: &[&str]) -> crate::Run {
-    let run = at(db, args);
-    assert_eq!(run.code, 0, "omen {args:?} failed:\n{}", run.stderr);
-    run
-}
+use crate::{json, omen, omen_at as at, omen_ok, omen_ok_at as ok, scratch_dir, words};
 
 #[test]
 fn sheet_with_an_existing_state_file_was_silently_ignored() {

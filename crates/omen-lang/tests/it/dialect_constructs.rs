@@ -4,53 +4,13 @@
 use std::collections::BTreeMap;
 
 use num_bigint::BigInt;
-use num_rational::Ratio;
 use num_traits::{One, Zero};
-use omen_core::Limits;
-use omen_lang::syntax::Dialect;
-use omen_lang::{Options, Value, compile, exact};
+use omen_lang::{Value, compile};
 
 use crate::support;
 
-type Q = Ratio<BigInt>;
-
-fn q(n: i64, d: i64) -> Q {
-    Q::new(n.into(), d.into())
-}
-
-fn options(dialect: &str) -> Options {
-    Options {
-        dialect: Dialect::named(dialect).expect("a dialect"),
-        limits: Limits {
-            explode_depth: 3,
-            ..Limits::default()
-        },
-        ..Options::default()
-    }
-}
-
-/// The exact distribution Omen gives (true counts 1), or the kinds of its errors.
-fn omen(dialect: &str, source: &str) -> Result<BTreeMap<Q, Q>, Vec<&'static str>> {
-    let options = options(dialect);
-    let checked =
-        compile(source, &options).map_err(|e| e.iter().map(|d| d.kind).collect::<Vec<_>>())?;
-    let result = exact(&checked.program, &options.limits).map_err(|e| vec![e.kind])?;
-    let values = result.distribution.values();
-    let total = BigInt::from(values.total().clone());
-    Ok(values
-        .entries()
-        .iter()
-        .map(|(v, w)| {
-            let v = match v {
-                Value::Int(n) => q(*n, 1),
-                Value::Ratio(r) => q(*r.numer(), *r.denom()),
-                Value::Bool(b) => q(i64::from(*b), 1),
-                other => panic!("{source}: unexpected value {other:?}"),
-            };
-            (v, Q::new(BigInt::from(w.clone()), total.clone()))
-        })
-        .collect())
-}
+// The exact distribution and the options (explosion depth 3) are those of the dialect examples.
+use crate::dialects::{Q, omen, options, q};
 
 fn reading(dialect: &str, source: &str) -> String {
     match compile(source, &options(dialect)) {

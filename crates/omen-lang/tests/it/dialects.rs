@@ -13,10 +13,10 @@ use omen_core::Limits;
 use omen_lang::syntax::Dialect;
 use omen_lang::{Options, Value, compile, exact};
 
-type Q = Ratio<BigInt>;
+pub(crate) type Q = Ratio<BigInt>;
 type Dist = BTreeMap<i64, Q>;
 
-fn q(n: i64, d: i64) -> Q {
+pub(crate) fn q(n: i64, d: i64) -> Q {
     Q::new(n.into(), d.into())
 }
 
@@ -173,7 +173,7 @@ fn floor_div(a: i64, b: i64) -> i64 {
 }
 
 /// A distribution whose outcomes can be fractions (real division).
-type Fractions = BTreeMap<Q, Q>;
+pub(crate) type Fractions = BTreeMap<Q, Q>;
 
 fn fractions(a: &Dist) -> Fractions {
     a.iter().map(|(x, p)| (q(*x, 1), p.clone())).collect()
@@ -259,7 +259,7 @@ use Expect::{Dist as Means, Exactly};
 
 const DEPTH: u64 = 3;
 
-fn options(dialect: &str) -> Options {
+pub(crate) fn options(dialect: &str) -> Options {
     Options {
         dialect: Dialect::named(dialect).expect("a dialect"),
         limits: Limits {
@@ -271,7 +271,7 @@ fn options(dialect: &str) -> Options {
 }
 
 /// What Omen gives: the distribution (true counts 1, false 0), or the kinds of the errors.
-fn omen(dialect: &str, source: &str) -> Result<Fractions, Vec<&'static str>> {
+pub(crate) fn omen(dialect: &str, source: &str) -> Result<Fractions, Vec<&'static str>> {
     let options = options(dialect);
     let checked =
         compile(source, &options).map_err(|e| e.iter().map(|d| d.kind).collect::<Vec<_>>())?;

@@ -31,12 +31,7 @@ async fn row(client: &Client, outcome: &str) -> Value {
 )]
 async fn strict_comparisons_are_exact_and_an_error_clears_the_results_before_it() {
     let Some(driver) = driver() else { return };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a port");
-    let address = listener.local_addr().expect("address");
-    let state = crate::state_with(crate::config());
-    tokio::spawn(omen_server::serve(listener, state, std::future::pending()));
+    let address = crate::browser::server().await;
     let browser = session(&driver).await;
     let client = &browser.client;
 

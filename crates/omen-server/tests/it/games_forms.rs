@@ -19,12 +19,7 @@ async fn script(client: &Client, body: &str) -> Value {
 )]
 async fn a_character_sheet_reads_as_words_and_leaves_the_page_as_json() {
     let Some(driver) = driver() else { return };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a port");
-    let address = listener.local_addr().expect("address");
-    let state = crate::state_with(crate::config());
-    tokio::spawn(omen_server::serve(listener, state, std::future::pending()));
+    let address = crate::browser::server().await;
     let browser = session(&driver).await;
     let client = &browser.client;
     // Seed 003's creation choices carry rustdoc links and a JSON example in their doc comments.

@@ -120,3 +120,54 @@ pub async fn post(app: &Router, uri: &str, token: Option<&str>, body: Value) -> 
 pub async fn get(app: &Router, uri: &str, token: Option<&str>) -> Answer {
     call(app, Method::GET, uri, token, None).await
 }
+
+/// The first value under `key` anywhere in `value` (itself included), depth first.
+pub fn find_key<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    match value {
+        Value::Object(map) => map
+            .get(key)
+            .or_else(|| map.values().find_map(|v| find_key(v, key))),
+        Value::Array(items) => items.iter().find_map(|v| find_key(v, key)),
+        _ => None,
+    }
+}
+
+/// Campaign `Tak` with the luck characters `characters`, each from `sheet`, and an invite for the
+/// player of the first: the game master's token and that player's.
+pub async fn luck_table(app: &Router, characters: &[&str], sheet: &Value) -> (String, String) {
+    let made = post(
+        app,
+        "/api/v1/campaigns",
+        None,
+        serde_json::json!({ "name": "Tak" }),
+    )
+    .await;
+    let gm = made.json()["game_master"]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for name in characters {
+        let character = post(
+            app,
+            "/api/v1/campaigns/Tak/characters",
+            Some(&gm),
+            serde_json::json!({ "name": name, "rule_set": "luck", "sheet": sheet }),
+        )
+        .await;
+        assert_eq!(
+            character.status,
+            StatusCode::CREATED,
+            "{}",
+            character.json()
+        );
+    }
+    let invited = post(
+        app,
+        "/api/v1/campaigns/Tak/invites",
+        Some(&gm),
+        serde_json::json!({ "role": "player", "character": characters[0] }),
+    )
+    .await;
+    let player = invited.json()["token"].as_str().unwrap().to_string();
+    (gm, player)
+}

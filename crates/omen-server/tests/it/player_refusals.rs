@@ -15,33 +15,8 @@ const HIDDEN: &str = "xyzzy-curse";
 /// player.
 async fn table() -> (Router, String, String) {
     let app = app();
-    let made = post(&app, "/api/v1/campaigns", None, json!({ "name": "Tak" })).await;
-    let gm = made.json()["game_master"]["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let character = post(
-        &app,
-        "/api/v1/campaigns/Tak/characters",
-        Some(&gm),
-        json!({ "name": "Ayla", "rule_set": "luck",
-                "sheet": { "intrinsic": [{ "source": HIDDEN, "value": 7 }] } }),
-    )
-    .await;
-    assert_eq!(
-        character.status,
-        StatusCode::CREATED,
-        "{}",
-        character.json()
-    );
-    let invited = post(
-        &app,
-        "/api/v1/campaigns/Tak/invites",
-        Some(&gm),
-        json!({ "role": "player", "character": "Ayla" }),
-    )
-    .await;
-    let player = invited.json()["token"].as_str().unwrap().to_string();
+    let sheet = json!({ "intrinsic": [{ "source": HIDDEN, "value": 7 }] });
+    let (gm, player) = crate::luck_table(&app, &["Ayla"], &sheet).await;
     (app, gm, player)
 }
 

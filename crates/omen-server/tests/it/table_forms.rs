@@ -3,7 +3,6 @@
 //! page reads as words (labels, one copy of each sheet, one number per log entry, an error without
 //! the previous roll under it, a fairness chart whose labels never overlap).
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Router;
@@ -11,32 +10,10 @@ use axum::http::StatusCode;
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
-use crate::browser::{click, driver, input_in, session, wait_for};
-use crate::{get, post};
-
-/// A server on a loopback port and a router on the same state, for API calls as any member.
-async fn server() -> (SocketAddr, Router) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a port");
-    let address = listener.local_addr().expect("address");
-    let state = crate::state_with(crate::config());
-    let api = omen_server::app(state.clone());
-    tokio::spawn(omen_server::serve(listener, state, std::future::pending()));
-    (address, api)
-}
-
-/// Waits until `script` (a function body returning a boolean) is true in the page.
-async fn until(client: &Client, what: &str, script: &str) {
-    for _ in 0..200 {
-        let done = client.execute(script, vec![]).await.ok();
-        if done.and_then(|v| v.as_bool()).unwrap_or(false) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{what}: never true");
-}
+use crate::browser::{
+    click, driver, input_in, open_table, server_and_api, session, until, wait_for,
+};
+use crate::{find_key, get, post};
 
 async fn script(client: &Client, body: &str) -> Value {
     client.execute(body, vec![]).await.expect("the script runs")
@@ -55,17 +32,6 @@ async fn type_value(client: &Client, label: &str, text: &str) {
     let input = input_in(client, "Inputs", label).await;
     input.clear().await.unwrap();
     input.send_keys(text).await.unwrap();
-}
-
-/// The value of the first `key` anywhere in `value`.
-fn find_key<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
-    match value {
-        Value::Object(map) => map
-            .get(key)
-            .or_else(|| map.values().find_map(|v| find_key(v, key))),
-        Value::Array(items) => items.iter().find_map(|v| find_key(v, key)),
-        _ => None,
-    }
 }
 
 async fn newest(api: &Router, token: &str) -> Value {
@@ -87,46 +53,14 @@ async fn newest(api: &Router, token: &str) -> Value {
 )]
 async fn a_live_entry_never_resets_a_form_being_filled_in() {
     let Some(driver) = driver() else { return };
-    let (address, api) = server().await;
-    let made = post(&api, "/api/v1/campaigns", None, json!({ "name": "Tak" })).await;
-    let gm_token = made.json()["game_master"]["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (address, api) = server_and_api().await;
     let sheet = json!({ "intrinsic": [{ "source": "halfling", "value": 2 }] });
-    for name in ["Ayla", "Bram"] {
-        let made = post(
-            &api,
-            "/api/v1/campaigns/Tak/characters",
-            Some(&gm_token),
-            json!({ "name": name, "rule_set": "luck", "sheet": sheet }),
-        )
-        .await;
-        assert_eq!(made.status, StatusCode::CREATED, "{}", made.json());
-    }
-    let invited = post(
-        &api,
-        "/api/v1/campaigns/Tak/invites",
-        Some(&gm_token),
-        json!({ "role": "player", "character": "Ayla" }),
-    )
-    .await;
-    let player_token = invited.json()["token"].as_str().unwrap().to_string();
+    let (gm_token, player_token) = crate::luck_table(&api, &["Ayla", "Bram"], &sheet).await;
 
     let gm = session(&driver).await;
     let player = session(&driver).await;
     for (browser, token) in [(&gm, &gm_token), (&player, &player_token)] {
-        browser
-            .client
-            .goto(&format!("http://{address}/table#join={token}"))
-            .await
-            .unwrap();
-        until(
-            &browser.client,
-            "the page follows the log",
-            "return document.body.dataset.live === 'true';",
-        )
-        .await;
+        open_table(&browser.client, address, token).await;
         wait_for(&browser.client, "#act-action option[value='roll']").await;
     }
 

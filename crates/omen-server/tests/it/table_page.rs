@@ -21,8 +21,10 @@ use futures_util::StreamExt;
 use omen_server::AppState;
 use serde_json::{Value, json};
 
-use crate::browser::{assert_accessible, driver, input_in, save_screenshot, session, wait_for};
-use crate::{get, post};
+use crate::browser::{
+    assert_accessible, driver, input_in, open_table, save_screenshot, session, until, wait_for,
+};
+use crate::{find_key, get, post};
 
 /// A game-master-only value planted in the player's character's sheet: the source of a hidden Luck
 /// modifier (seed 002 keeps intrinsic modifiers with the game master).
@@ -124,23 +126,6 @@ async fn text(client: &Client, selector: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Waits until `script` (a function body returning a boolean) is true in the page.
-async fn until(client: &Client, what: &str, script: &str) {
-    for _ in 0..200 {
-        if client
-            .execute(script, vec![])
-            .await
-            .ok()
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false)
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{what}: never true");
-}
-
 /// The sequence numbers of the log entries the page shows, in its order (newest first).
 async fn shown_sequences(client: &Client) -> Vec<u64> {
     let found = client
@@ -193,48 +178,13 @@ async fn a_game_master_and_a_player_share_a_live_table_that_hides_what_it_must()
     let api = running.api();
 
     // The game master's campaign, a luck character with a hidden modifier, and the player's invite.
-    let made = post(&api, "/api/v1/campaigns", None, json!({ "name": "Tak" })).await;
-    let gm_token = made.json()["game_master"]["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let character = post(
-        &api,
-        "/api/v1/campaigns/Tak/characters",
-        Some(&gm_token),
-        json!({ "name": "Ayla", "rule_set": "luck",
-                "sheet": { "intrinsic": [{ "source": HIDDEN, "value": 7 }] } }),
-    )
-    .await;
-    assert_eq!(
-        character.status,
-        StatusCode::CREATED,
-        "{}",
-        character.json()
-    );
-    let invited = post(
-        &api,
-        "/api/v1/campaigns/Tak/invites",
-        Some(&gm_token),
-        json!({ "role": "player", "character": "Ayla" }),
-    )
-    .await;
-    let player_token = invited.json()["token"].as_str().unwrap().to_string();
+    let sheet = json!({ "intrinsic": [{ "source": HIDDEN, "value": 7 }] });
+    let (gm_token, player_token) = crate::luck_table(&api, &["Ayla"], &sheet).await;
 
     let gm = session(&driver).await;
     let player = session(&driver).await;
     for (browser, token) in [(&gm, &gm_token), (&player, &player_token)] {
-        browser
-            .client
-            .goto(&format!("http://{address}/table#join={token}"))
-            .await
-            .unwrap();
-        until(
-            &browser.client,
-            "the page follows the log",
-            "return document.body.dataset.live === 'true';",
-        )
-        .await;
+        open_table(&browser.client, address, token).await;
         // The token left the address bar.
         let url = browser.client.current_url().await.unwrap();
         assert!(!url.as_str().contains(token.as_str()), "{url}");
@@ -614,16 +564,7 @@ async fn the_table_resumes_its_log_without_gaps_or_duplicates_after_the_server_i
 
     let browser = session(&driver).await;
     let client = &browser.client;
-    client
-        .goto(&format!("http://{address}/table#join={gm}"))
-        .await
-        .unwrap();
-    until(
-        client,
-        "the page follows the log",
-        "return document.body.dataset.live === 'true';",
-    )
-    .await;
+    open_table(client, address, &gm).await;
     written.push(roll_over_http(address, &gm).await);
     wait_for(client, &format!("#log li[data-sequence='{}']", written[2])).await;
 
@@ -797,17 +738,6 @@ async fn the_table_resumes_its_log_without_gaps_or_duplicates_after_the_server_i
     save_screenshot(client, "table-fairness.png").await;
     browser.client.close().await.unwrap();
     second.kill();
-}
-
-/// The first object under `value` (itself included) that has the key `key`.
-fn find_key<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
-    match value {
-        Value::Object(map) => map
-            .get(key)
-            .or_else(|| map.values().find_map(|v| find_key(v, key))),
-        Value::Array(items) => items.iter().find_map(|v| find_key(v, key)),
-        _ => None,
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
