@@ -71,6 +71,7 @@ mod d20;
 mod dice_maiden;
 mod notation;
 mod roll20;
+mod runs;
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
 #[derive(Clone, Debug)]
@@ -203,6 +204,7 @@ pub fn parse_with(
         awaiting: None,
         recovered_at: None,
         diagnostics: Vec::new(),
+        runs: runs::RunMemo::default(),
     };
     let script = parser.parse_script();
     if parser.diagnostics.is_empty() {
@@ -366,6 +368,8 @@ struct Parser<'s> {
     /// Where the last skip over stray tokens ended: a missing keyword or `;` there is part of the same mistake.
     recovered_at: Option<usize>,
     diagnostics: Vec<Diagnostic>,
+    /// Which parts of the current word split into modifier words (asked once per modifier taken).
+    runs: runs::RunMemo,
 }
 
 // The parser recurses once per level of nesting, through a dozen functions per level, so their frames bound
@@ -403,6 +407,13 @@ impl<'s> Parser<'s> {
 
     fn text(&self, span: Span) -> &'s str {
         &self.source[span.start..span.end]
+    }
+
+    /// Whether the text of `span`, from its start after skipping `skip` bytes, splits into modifier
+    /// words (remembered per word, so that a long run of modifiers is read in linear time).
+    fn is_modifier_run(&self, span: Span, skip: usize) -> bool {
+        let span = Span::new((span.start + skip).min(span.end), span.end);
+        self.runs.is_modifier_run(self.dialect, self.source, span)
     }
 
     /// Whether `token` is a word whose first letter is `letter` (lower case), ignoring case.
@@ -445,7 +456,7 @@ impl<'s> Parser<'s> {
         let letter = |letter: &str| {
             word.get(..2)
                 .is_some_and(|start| start.eq_ignore_ascii_case(letter))
-                && self.dialect.is_modifier_run(&word[2..])
+                && self.is_modifier_run(token.span, 2)
         };
         word.eq_ignore_ascii_case("d") || letter("df") || (self.dialect.coin && letter("dc"))
     }
@@ -2498,7 +2509,7 @@ impl<'s> Parser<'s> {
         if !self.dialect.paren_sets
             || token.kind != TokenKind::Word
             || token.span.start != self.prev_end
-            || !self.dialect.is_modifier_run(self.text(token.span))
+            || !self.is_modifier_run(token.span, 0)
         {
             return self.set_without_operations(tuple);
         }
@@ -2817,8 +2828,7 @@ impl<'s> Parser<'s> {
                 }
                 // A word on the next line of an item whose `;` is missing: the item is over.
                 TokenKind::Word
-                    if self.ends_item_here(token)
-                        && !self.dialect.is_modifier_run(self.text(token.span)) =>
+                    if self.ends_item_here(token) && !self.is_modifier_run(token.span, 0) =>
                 {
                     return modifiers;
                 }
@@ -2846,7 +2856,7 @@ impl<'s> Parser<'s> {
     fn modifier_may_stand_apart(&mut self, token: Token) -> bool {
         let modifier_word = token.kind == TokenKind::Word
             && self.keyword(token).is_none()
-            && self.dialect.is_modifier_run(self.text(token.span))
+            && self.is_modifier_run(token.span, 0)
             && !self.ends_item_here(token)
             && self
                 .tokens
@@ -2968,9 +2978,7 @@ impl<'s> Parser<'s> {
         // `!p`, `!!p`: penetrating. A `p` that does not start a run of modifier words is a name.
         let penetrate = self.word_starts_with(self.peek(), b'p')
             && self.peek().span.start == self.prev_end
-            && self
-                .dialect
-                .is_modifier_run(&self.text(self.peek().span)[1..]);
+            && self.is_modifier_run(self.peek().span, 1);
         if penetrate {
             self.take_word_prefix(1);
         }
@@ -2979,9 +2987,7 @@ impl<'s> Parser<'s> {
             && !penetrate
             && self.word_starts_with(self.peek(), b'o')
             && self.peek().span.start == self.prev_end
-            && self
-                .dialect
-                .is_modifier_run(&self.text(self.peek().span)[1..]);
+            && self.is_modifier_run(self.peek().span, 1);
         if once {
             self.take_word_prefix(1);
         }
@@ -3163,7 +3169,7 @@ impl<'s> Parser<'s> {
         let found = self
             .dialect
             .word(word)
-            .filter(|_| self.dialect.is_modifier_run(word));
+            .filter(|_| self.is_modifier_run(token.span, 0));
         let Some((meaning, len)) = found else {
             self.bump();
             let help = if self.dialect.warn_other_readings {
