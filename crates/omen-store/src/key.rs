@@ -133,7 +133,9 @@ impl Key {
         })
     }
 
-    /// Writes a new key file readable by its owner only; never replaces an existing file.
+    /// Writes a new key file readable by its owner only; never replaces an existing file. Missing
+    /// directories on its path are made, readable by their owner only (the default place of a
+    /// PostgreSQL database's key is in a data directory that a fresh machine does not have yet).
     pub(crate) fn create(path: &Path) -> Result<Key, StoreError> {
         let mut key = Key::generate()?;
         key.path = Some(path.to_path_buf());
@@ -141,6 +143,24 @@ impl Key {
             path: path.to_path_buf(),
             message: format!("cannot create it: {error}"),
         };
+        if let Some(parent) = path.parent()
+            && !parent.as_os_str().is_empty()
+            && !parent.is_dir()
+        {
+            let mut directories = fs::DirBuilder::new();
+            directories.recursive(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::DirBuilderExt;
+                directories.mode(0o700);
+            }
+            directories
+                .create(parent)
+                .map_err(|error| StoreError::Key {
+                    path: path.to_path_buf(),
+                    message: format!("cannot create its directory: {error}"),
+                })?;
+        }
         let mut options = fs::OpenOptions::new();
         options.write(true).create_new(true);
         #[cfg(unix)]
@@ -219,6 +239,43 @@ mod tests {
             let mode = fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
         }
+    }
+
+    /// A fresh machine has no data directory yet: the key's directories are made, owner-only, and
+    /// a directory that already exists keeps its permissions.
+    #[test]
+    fn a_key_in_a_missing_directory_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data").join("omen").join("omen.key");
+        let key = Key::create(&path).unwrap();
+        assert_eq!(Key::read(&path).unwrap().public(), key.public());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&path), 0o600);
+            assert_eq!(mode(&dir.path().join("data")), 0o700);
+            assert_eq!(mode(&dir.path().join("data").join("omen")), 0o700);
+            let shared = dir.path().join("shared");
+            fs::create_dir(&shared).unwrap();
+            fs::set_permissions(&shared, fs::Permissions::from_mode(0o755)).unwrap();
+            Key::create(&shared.join("omen.key")).unwrap();
+            assert_eq!(
+                mode(&shared),
+                0o755,
+                "an existing directory is left as it is"
+            );
+        }
+        // A directory that cannot be made is named in the error.
+        let blocked = dir.path().join("file");
+        fs::write(&blocked, "not a directory").unwrap();
+        let error = Key::create(&blocked.join("sub").join("omen.key"))
+            .err()
+            .expect("a file in the way");
+        assert!(
+            error.to_string().contains("cannot create its directory"),
+            "{error}"
+        );
     }
 
     #[test]

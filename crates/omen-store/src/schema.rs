@@ -47,8 +47,7 @@ const SIGNED_LOG_VERSION: u32 = 3;
 /// told apart before anything is written to it.
 pub const APPLICATION_ID: i32 = 0x4f4d_454e;
 
-/// The tables an Omen database has: a file with tables but no application id is Omen's only when
-/// every table it has is one of these (a database from before the id was set).
+/// The tables an Omen database has (PostgreSQL's check of a schema it did not make lists them).
 pub(crate) const OMEN_TABLES: &[&str] = &[
     "campaign",
     "character",
@@ -61,7 +60,11 @@ pub(crate) const OMEN_TABLES: &[&str] = &[
 ];
 
 /// Whether the file open on `conn` may be used as an Omen database: `Ok(())`, or what it is instead.
-/// Only reads.
+/// Only reads. A file marked with [`APPLICATION_ID`] is Omen's, one marked by another program is
+/// not; an unmarked one is Omen's only when it is empty (a new database) or holds exactly what
+/// Omen's migrations up to its schema version make (a database from before Omen marked its files).
+/// Anything less strict would let another program's file that merely shares a table name be
+/// migrated, and so changed.
 pub(crate) fn check_ownership(conn: &Connection) -> Result<(), String> {
     let id: i32 = conn
         .pragma_query_value(None, "application_id", |row| row.get(0))
@@ -80,28 +83,121 @@ pub(crate) fn check_ownership(conn: &Connection) -> Result<(), String> {
             "it is a SQLite database of another program (application id {id:#x})"
         ));
     }
-    let mut statement = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        .map_err(|error| error.to_string())?;
-    let tables = statement
-        .query_map([], |row| row.get::<_, String>(0))
-        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-        .map_err(|error| error.to_string())?;
-    let foreign: Vec<&str> = tables
-        .iter()
-        .map(String::as_str)
-        .filter(|table| !OMEN_TABLES.contains(table))
-        .collect();
-    if foreign.is_empty() {
+    let found = shape(conn).map_err(|error| error.to_string())?;
+    let found_version = version(conn).map_err(|error| error.to_string())?;
+    if found.is_empty() && found_version == 0 {
         return Ok(());
     }
-    let mut listed = foreign[..foreign.len().min(5)].join(", ");
-    if foreign.len() > 5 {
-        listed.push_str(", …");
+    let foreign = || {
+        let tables: Vec<&str> = found
+            .keys()
+            .filter(|(kind, _)| kind == "table")
+            .map(|(_, name)| name.as_str())
+            .collect();
+        let mut listed = tables[..tables.len().min(5)].join(", ");
+        if tables.len() > 5 {
+            listed.push_str(", …");
+        }
+        if tables.is_empty() {
+            format!(
+                "it is a SQLite database of another program, with no tables and schema version {found_version}"
+            )
+        } else {
+            format!("it is a SQLite database of another program, with tables {listed}")
+        }
+    };
+    if found.is_empty() || found_version == 0 || found_version > SCHEMA_VERSION {
+        // Every Omen schema version from 1 on has tables, and a newer Omen marks its files.
+        return Err(foreign());
     }
-    Err(format!(
-        "it is a SQLite database of another program, with tables {listed}"
-    ))
+    let expected = expected_shape(found_version).map_err(|error| error.to_string())?;
+    let named = |kind: &str, name: &str| {
+        if kind == "table" {
+            name.to_string()
+        } else {
+            format!("{kind} {name}")
+        }
+    };
+    let unexpected: Vec<String> = found
+        .keys()
+        .filter(|key| !expected.contains_key(*key))
+        .map(|(kind, name)| named(kind, name))
+        .collect();
+    if !unexpected.is_empty() {
+        let mut listed = unexpected[..unexpected.len().min(5)].join(", ");
+        if unexpected.len() > 5 {
+            listed.push_str(", …");
+        }
+        return Err(format!(
+            "it is a SQLite database of another program: it holds {listed}, which Omen does not make"
+        ));
+    }
+    let mut missing: Vec<&(String, String)> = expected
+        .keys()
+        .filter(|key| !found.contains_key(*key))
+        .collect();
+    // A missing table says more than the index that went with it.
+    missing.sort_by_key(|(kind, _)| kind != "table");
+    if let Some((kind, name)) = missing.first() {
+        return Err(format!(
+            "it is a SQLite database of another program: it lacks the {} Omen makes",
+            named(kind, name)
+        ));
+    }
+    for ((kind, name), columns) in &found {
+        if expected[&(kind.clone(), name.clone())] != *columns {
+            let names: Vec<&str> = columns.iter().map(|column| column.0.as_str()).collect();
+            return Err(format!(
+                "it is a SQLite database of another program: its {kind} `{name}` has columns {}, not Omen's",
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A column as `PRAGMA table_info` describes it: name, declared type, `NOT NULL`, place in the
+/// primary key.
+type Column = (String, String, bool, i64);
+
+/// What a database holds: its tables, indexes, views and triggers by kind and name (SQLite's own,
+/// `sqlite_…`, left out), each table with its columns.
+type Shape = std::collections::BTreeMap<(String, String), Vec<Column>>;
+
+fn shape(conn: &Connection) -> Result<Shape, rusqlite::Error> {
+    let mut objects = conn.prepare(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+    )?;
+    let objects = objects
+        .query_map([], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut columns =
+        conn.prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1) ORDER BY cid")?;
+    let mut shape = Shape::new();
+    for (kind, name) in objects {
+        let described = if kind == "table" {
+            columns
+                .query_map([&name], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+                })?
+                .collect::<Result<Vec<Column>, _>>()?
+        } else {
+            Vec::new()
+        };
+        shape.insert((kind, name), described);
+    }
+    Ok(shape)
+}
+
+/// What Omen's migrations up to `version` make, in a scratch database in memory.
+fn expected_shape(version: u32) -> Result<Shape, rusqlite::Error> {
+    let conn = Connection::open_in_memory()?;
+    for (_, sql) in MIGRATIONS.iter().take(version as usize) {
+        conn.execute_batch(sql)?;
+    }
+    shape(&conn)
 }
 
 /// The SQLite migrations, by name (PostgreSQL has one of the same name for each).

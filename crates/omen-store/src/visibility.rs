@@ -525,13 +525,11 @@ impl Store {
         Ok(self.sight(viewer, campaign.as_deref())?.see(entry))
     }
 
-    /// Reveals hidden entry `sequence` of `campaign`: a logged game-master entry that gives the salt
-    /// of its commitment, after which everyone sees the entry and can check its content against the
-    /// commitment it was logged with. Returns the `reveal` entry.
+    /// Reveals hidden entry `sequence` of `campaign` as the game master at the database (see
+    /// [`Store::reveal_as`]): any hidden entry but a member's `self` roll, which is its roller's alone.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown campaign or entry, [`StoreError::Invalid`] for an entry
-    /// that is not hidden or was revealed already.
+    /// As [`Store::reveal_as`].
     pub fn reveal(&mut self, campaign: &str, sequence: u64) -> Result<LogEntry, StoreError> {
         let key = self.signing_key()?;
         self.write(|conn| {
@@ -564,6 +562,36 @@ impl Store {
                     target.visibility
                 )));
             };
+        self.reveal_as(campaign, sequence, &Viewer::GameMaster)
+    }
+
+    /// Reveals hidden entry `sequence` of `campaign` on behalf of `viewer`: a logged entry that gives
+    /// the salt of its commitment, after which everyone sees the entry and can check its content
+    /// against the commitment it was logged with. Returns the `reveal` entry, whose actor is `viewer`.
+    ///
+    /// Only someone who may see an entry may reveal it: a `self` roll is seen by its roller alone, so
+    /// only its roller reveals it (the game master cannot, since the game master never saw it and a
+    /// reveal would publish it for them); the game master reveals every other hidden entry; a member
+    /// who is not the game master reveals only their own `self` rolls.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown campaign or entry, [`StoreError::Invalid`] for an entry
+    /// that is not hidden, was revealed already, or is not `viewer`'s to reveal (nothing is logged,
+    /// and the message holds nothing of the entry but its number and visibility).
+    pub fn reveal_as(
+        &mut self,
+        campaign: &str,
+        sequence: u64,
+        viewer: &Viewer,
+    ) -> Result<LogEntry, StoreError> {
+        if let Viewer::Member(member) = viewer
+            && member.campaign != campaign
+        {
+            return Err(StoreError::Invalid(format!(
+                "this invite is for `{}`, not `{campaign}`",
+                member.campaign
+            )));
+        }
             // Linked to the character when it is still there, under its name now.
             let character: Option<String> = match character_id {
                 Some(id) => conn
@@ -587,7 +615,7 @@ impl Store {
                 }),
                 format!("revealed {} entry {sequence}", target.visibility),
             );
-            draft.actor = Some(Actor::GameMaster.as_text());
+            draft.actor = Some(viewer.actor());
             chain.append(conn, draft)
         })
     }
@@ -595,6 +623,9 @@ impl Store {
 
 /// What a viewer's own check of the log found: [`verify_view`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+            may_reveal(viewer, &owned_characters(conn, viewer)?, &target).map_err(|why| {
+                StoreError::Invalid(format!("entry {sequence} of `{campaign}` {why}"))
+            })?;
 pub struct ViewReport {
     /// Entries checked.
     pub entries: u64,
@@ -624,6 +655,27 @@ impl ViewReport {
 pub fn verify_view(entries: &[LogEntry], public_key: &str) -> ViewReport {
     let mut problems = Vec::new();
     let mut previous = log::GENESIS_HASH.to_string();
+/// Whether `viewer` may reveal hidden entry `target`, or why not (in words that follow "entry N of
+/// `campaign`"). The roller is who the log's listing shows a `self` roll to (see `Sight::may_see`):
+/// the entry's actor, or the owner of its character.
+fn may_reveal(viewer: &Viewer, owned: &HashSet<String>, target: &LogEntry) -> Result<(), String> {
+    let roller = target.actor.as_deref() == Some(viewer.actor().as_str())
+        || target
+            .character_uid
+            .as_ref()
+            .is_some_and(|uid| owned.contains(uid));
+    match (target.visibility, viewer.is_game_master()) {
+        (Visibility::SelfOnly, _) if roller => Ok(()),
+        (Visibility::SelfOnly, _) => Err(
+            "is a `self` roll, seen by its roller alone: only its roller may reveal it".to_string(),
+        ),
+        (_, true) => Ok(()),
+        (visibility, false) => Err(format!(
+            "is a {visibility} roll: only the game master may reveal it (a player reveals only their own `self` rolls)"
+        )),
+    }
+}
+
     let mut report = ViewReport {
         entries: entries.len() as u64,
         hashes_checked: 0,

@@ -8,11 +8,14 @@ mod exchange;
 mod fairness;
 mod forgery;
 mod log;
+mod foreign_files;
+mod key_directory;
 mod members;
 mod notify;
 mod processes;
 mod saved;
 mod storage;
+mod self_rolls;
 mod visibility;
 
 use std::path::{Path, PathBuf};
