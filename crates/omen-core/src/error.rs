@@ -66,6 +66,10 @@ pub enum CoreError {
         "rerolled {0} times without the die settling; the reroll condition almost always holds"
     )]
     RerollLimit(u64),
+    #[error("the computation was cancelled: its request was withdrawn or timed out")]
+    Cancelled,
+    #[error("the computation ran past its deadline; simplify the expression or allow more time")]
+    DeadlinePassed,
     #[error("{0} are not computed yet")]
     Unsupported(&'static str),
 }

@@ -11,6 +11,7 @@
 //! assert_eq!(stat.probability(&18).to_string(), "7/432");
 //! ```
 
+pub mod cancel;
 pub mod dice;
 pub mod distribution;
 pub mod error;
@@ -22,6 +23,7 @@ pub mod roller;
 pub mod sets;
 pub mod spec;
 
+pub use cancel::Cancel;
 pub use dice::{
     ChainElement, Compare, Condition, Die, DieStep, Explosion, any_of, chain_element, chain_sum,
     step_prefixes,

@@ -4,6 +4,7 @@
 //! sides, depth, a pool's state count), and by the work budget during the work everywhere else, so an
 //! over-limit request is refused quickly instead of hanging or exhausting memory.
 
+use crate::cancel::Cancel;
 use crate::error::CoreError;
 
 /// The documented limits. `Limits::default()` holds the defaults the CLI uses.
@@ -35,6 +36,9 @@ pub struct Limits {
     /// Bytes of rendered output (a distribution's table or JSON, a roll's transcript). Default 64 MiB:
     /// `1000d6` as JSON (22 MB) fits.
     pub max_output: u64,
+    /// Stops the computation when tripped from another thread, or at its deadline: every charge of the
+    /// work budget checks it. Not a limit on what is allowed, so it never makes two `Limits` unequal.
+    pub cancel: Cancel,
 }
 
 /// What the sampler pays from the work budget for each node it evaluates: about what the exact engine
@@ -77,6 +81,7 @@ impl Default for Limits {
             work_budget: 1_000_000_000,
             max_process_steps: 100_000,
             max_output: 64 << 20,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -159,35 +164,79 @@ impl Limits {
         Ok(())
     }
 
+    /// The work budget of one computation, stopped by [`Limits::cancel`] too.
     pub fn budget(&self) -> Budget {
         Budget {
             left: self.work_budget,
             limit: self.work_budget,
+            cancel: self.cancel.clone(),
+            until_clock: CLOCK_EVERY,
+            spent: 0,
         }
     }
 }
 
-/// Work left for one computation; every loop that could be long spends from it.
+/// How much work may pass between two readings of the clock when a deadline is set: about a
+/// millisecond at the rate the budget is calibrated to (1,000,000,000 in about two seconds).
+const CLOCK_EVERY: u64 = 1 << 19;
+
+/// Work left for one computation; every loop that could be long spends from it, and every spending
+/// checks the computation's [`Cancel`] handle first.
 #[derive(Debug)]
 pub struct Budget {
     left: u64,
     limit: u64,
+    cancel: Cancel,
+    /// Work left before the deadline (if any) is compared with the clock again.
+    until_clock: u64,
+    spent: u64,
 }
 
 impl Budget {
+    /// A budget that is never spent and never cancelled.
     pub fn unlimited() -> Self {
         Budget {
             left: u64::MAX,
             limit: u64::MAX,
+            cancel: Cancel::default(),
+            until_clock: CLOCK_EVERY,
+            spent: 0,
         }
     }
 
+    /// The work spent so far by charges that were paid (a refused charge spends nothing, although
+    /// it leaves nothing to spend).
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+
+    /// Whether the computation should stop now although it has budget left: its handle was tripped or
+    /// its deadline passed. Cheap enough to call per element of a long allocation or loop.
+    ///
     /// # Errors
-    /// `WorkBudget` once the budget is spent.
+    /// `Cancelled` or `DeadlinePassed`.
+    pub fn check(&mut self) -> Result<(), CoreError> {
+        self.spend(0)
+    }
+
+    /// # Errors
+    /// `Cancelled` or `DeadlinePassed` when the computation is to stop (checked first, so a cancelled
+    /// computation stops even with budget left); `WorkBudget` once the budget is spent.
     pub fn spend(&mut self, steps: u64) -> Result<(), CoreError> {
+        self.cancel.check()?;
+        if self.cancel.deadline().is_some() {
+            match self.until_clock.checked_sub(steps.max(1)) {
+                Some(left) => self.until_clock = left,
+                None => {
+                    self.until_clock = CLOCK_EVERY;
+                    self.cancel.check_with_clock()?;
+                }
+            }
+        }
         match self.left.checked_sub(steps) {
             Some(left) => {
                 self.left = left;
+                self.spent = self.spent.saturating_add(steps);
                 Ok(())
             }
             None => {

@@ -20,9 +20,18 @@
 //! viewer sees only in part (a rule set's game-master-only fields) is left out of their report: its
 //! odds would need what was withheld, and would give it away.
 
+//!
+//! A server's report is bounded ([`FairnessOptions`]): each computation under the server's limits,
+//! all of them under one total budget, stopped when nobody waits for it, its distributions
+//! remembered between reports ([`FairnessCache`]); see [`compute`]. Next to each verdict the
+//! report says what its test can see: how often it would catch dice with a stated bias
+//! ([`Power`]; see [`power`]).
+
+mod compute;
+mod power;
+
 use std::collections::BTreeMap;
 
-use omen_core::Limits;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -31,6 +40,11 @@ use crate::fit::{self, Fit, Verdict};
 use crate::log::LogEntry;
 use crate::store::{LogFilter, Store};
 use crate::visibility::Viewer;
+
+pub use compute::{FairnessCache, FairnessOptions};
+pub use power::Power;
+
+use compute::{Job, Resolved, Spending};
 
 /// One face of a die, or one outcome of a mechanic: how often it came up and how often fair dice
 /// would make it come up.
@@ -59,6 +73,9 @@ pub struct DieFairness {
     pub verdict: Verdict,
     /// [`Verdict::text`].
     pub summary: String,
+    /// What the test can see: how often it catches a die that never shows its highest face, and
+    /// one that shows it twice as often.
+    pub power: Vec<Power>,
 }
 
 /// The results of one mechanic: an expression with its parameters, or a rule-set action's result.
@@ -77,6 +94,9 @@ pub struct MechanicFairness {
     pub fit: Option<Fit>,
     pub verdict: Verdict,
     pub summary: String,
+    /// What the test can see: how often it catches dice that move [`SHIFT`] of the probability
+    /// from the results below the median to the others.
+    pub power: Vec<Power>,
 }
 
 /// The dice and mechanics of a set of entries.
@@ -119,7 +139,7 @@ pub struct FairnessReport {
     pub method: &'static str,
 }
 
-const METHOD: &str = "observed counts against the exact probabilities of fair dice (for a rule-set action, against the odds each roll had from its state): an exact multinomial test when there are at most 20000 possible count vectors, else the G-test, with neighbouring outcomes pooled until each cell expects at least 5 rolls; fewer than 20 rolls (or fewer than one per outcome) are too few to tell";
+const METHOD: &str = "observed counts against the exact probabilities of fair dice (for a rule-set action, against the odds each roll had from its state): an exact multinomial test when there are at most 20000 possible count vectors, else the G-test, with neighbouring outcomes pooled until each cell expects at least 5 rolls; fewer than 20 rolls (or fewer than one per outcome) are too few to tell. Power: the probability that the same test calls biased dice suspicious (a die that never shows its highest face or shows it twice as often; for a mechanic, dice that move a tenth of the probability from the results below the median to the others), exact by enumerating every count vector where the exact test is used, else by the noncentral chi-square approximation";
 
 /// The faces of a die named as omen-core displays it, each with its multiplicity.
 fn die_faces(die: &str) -> Option<BTreeMap<i64, u64>> {
@@ -279,59 +299,30 @@ impl Tally {
         }
     }
 
-    fn section(&self, limits: &Limits, cache: &mut Distributions) -> FairnessSection {
+    fn section(&self, resolved: &Resolved, spending: &mut Spending<'_>) -> FairnessSection {
         let dice = self
             .dice
             .iter()
             .map(|(die, (faces, rolled, given))| {
-                let observed: Counts = faces
-                    .iter()
-                    .map(|(f, c)| (f.to_string(), (Value::from(*f), *c)))
-                    .collect();
-                let (rows, fit, verdict) = match die_faces(die) {
-                    Some(fair) => {
-                        let total: u64 = fair.values().sum();
-                        let weights: Vec<(Value, u128)> = fair
-                            .iter()
-                            .map(|(f, w)| (Value::from(*f), u128::from(*w)))
-                            .collect();
-                        test(&observed, &weights, u128::from(total))
-                    }
-                    None => (
-                        Vec::new(),
-                        None,
-                        Verdict::Untested {
-                            reason: format!("the faces of {die} are not known"),
-                        },
-                    ),
-                };
-                DieFairness {
-                    die: die.clone(),
-                    rolled: *rolled,
-                    given: *given,
-                    faces: rows,
-                    summary: verdict.text(),
-                    fit,
-                    verdict,
-                }
+                die_fairness(die, faces, (*rolled, *given), spending)
             })
             .collect();
-        let mechanics = self
+        let mut mechanics: Vec<MechanicFairness> = self
             .mechanics
             .iter()
             .map(|(key, (first, results, rolls, given))| {
-                let (rows, fit, verdict) = match cache.get(key, first, limits) {
-                    Ok((weights, total)) => test(results, weights, *total),
-                    Err(reason) => (
-                        Vec::new(),
-                        None,
-                        Verdict::Untested {
-                            reason: reason.clone(),
-                        },
-                    ),
+                let distribution = resolved
+                    .expressions
+                    .get(key)
+                    .cloned()
+                    .unwrap_or_else(|| Err(compute::OVER_BUDGET.to_string()));
+                let name = mechanic_name(first);
+                let (rows, fit, verdict, power) = match distribution {
+                    Ok(weights) => tested(results, &weights.0, weights.1, &name, spending),
+                    Err(reason) => untested(reason),
                 };
                 MechanicFairness {
-                    mechanic: mechanic_name(first),
+                    mechanic: name,
                     kind: "expression",
                     distributions: 1,
                     rolls: *rolls,
@@ -340,17 +331,96 @@ impl Tally {
                     summary: verdict.text(),
                     fit,
                     verdict,
+                    power,
                 }
             })
-            .collect::<Vec<_>>();
-        let mut mechanics = mechanics;
-        mechanics.extend(action_mechanics(&self.actions, limits, cache));
+            .collect();
+        mechanics.extend(action_mechanics(&self.actions, resolved, spending));
         FairnessSection {
             rolls: self.rolls,
             dice,
             mechanics,
         }
     }
+}
+
+/// A section's row of one kind of die.
+fn die_fairness(
+    die: &str,
+    faces: &BTreeMap<i64, u64>,
+    (rolled, given): (u64, u64),
+    spending: &mut Spending<'_>,
+) -> DieFairness {
+    let observed: Counts = faces
+        .iter()
+        .map(|(f, c)| (f.to_string(), (Value::from(*f), *c)))
+        .collect();
+    let (rows, fit, verdict, power) = match die_faces(die) {
+        Some(fair) => {
+            let total: u64 = fair.values().sum();
+            let weights: Vec<(Value, u128)> = fair
+                .iter()
+                .map(|(f, w)| (Value::from(*f), u128::from(*w)))
+                .collect();
+            tested(&observed, &weights, u128::from(total), die, spending)
+        }
+        None => untested(format!("the faces of {die} are not known")),
+    };
+    DieFairness {
+        die: die.to_string(),
+        rolled,
+        given,
+        faces: rows,
+        summary: verdict.text(),
+        fit,
+        verdict,
+        power,
+    }
+}
+
+type Tested = (Vec<OutcomeCount>, Option<Fit>, Verdict, Vec<Power>);
+
+fn untested(reason: String) -> Tested {
+    (Vec::new(), None, Verdict::Untested { reason }, Vec::new())
+}
+
+/// [`test`] with the power of the test, both paid for from the report's budget first. A die
+/// (`subject` starting with `d`) is told apart from the die biases, anything else from the
+/// mechanic's.
+fn tested(
+    observed: &Counts,
+    weights: &[(Value, u128)],
+    total: u128,
+    subject: &str,
+    spending: &mut Spending<'_>,
+) -> Tested {
+    let rolls: u64 = observed.values().map(|(_, c)| c).sum();
+    let probabilities: Vec<f64> = weights
+        .iter()
+        .map(|(_, w)| *w as f64 / total as f64)
+        .collect();
+    let strata = [fit::Stratum {
+        probabilities,
+        rolls,
+    }];
+    let is_die = die_faces(subject).is_some();
+    let alternatives = if is_die {
+        let highest = weights
+            .last()
+            .map(|(o, _)| o.to_string())
+            .unwrap_or_default();
+        power::die_alternatives(&strata[0].probabilities, &highest)
+    } else {
+        power::mechanic_alternative(&strata).into_iter().collect()
+    };
+    let cost = power::cost(rolls, weights.len(), alternatives.len());
+    if let Err(reason) = spending.spend_fit(cost) {
+        return untested(reason.to_string());
+    }
+    let (rows, fit, verdict) = test(observed, weights, total);
+    let fair = if is_die { "a fair die" } else { "fair dice" };
+    let power = power::power(&strata, &alternatives, subject, fair);
+    (rows, fit, verdict, power)
 }
 
 fn mechanic_name(entry: &LogEntry) -> String {
@@ -366,86 +436,6 @@ fn mechanic_name(entry: &LogEntry) -> String {
         }
         _ => expression.to_string(),
     }
-}
-
-/// Exact distributions of mechanics, computed once per mechanic for the whole report.
-type Weights = (Vec<(Value, u128)>, u128);
-
-#[derive(Default)]
-struct Distributions(
-    BTreeMap<String, Result<Weights, String>>,
-    /// Odds of rule-set actions, by rule set, state and action.
-    BTreeMap<String, Option<Value>>,
-);
-
-impl Distributions {
-    fn get(&mut self, key: &str, entry: &LogEntry, limits: &Limits) -> &Result<Weights, String> {
-        self.0
-            .entry(key.to_string())
-            .or_insert_with(|| exact_weights(entry, limits))
-    }
-}
-
-/// The exact distribution of a logged expression, as JSON outcomes with integer weights.
-fn exact_weights(entry: &LogEntry, limits: &Limits) -> Result<Weights, String> {
-    let expression = entry
-        .inputs
-        .get("expression")
-        .and_then(Value::as_str)
-        .ok_or("the entry names no expression")?;
-    let params: BTreeMap<String, Value> = entry
-        .inputs
-        .get("params")
-        .cloned()
-        .map(serde_json::from_value)
-        .transpose()
-        .map_err(|e| format!("its parameters do not read: {e}"))?
-        .unwrap_or_default();
-    let explode_depth = entry
-        .inputs
-        .get("explode_depth")
-        .and_then(Value::as_u64)
-        .unwrap_or(limits.explode_depth);
-    let limits = Limits {
-        explode_depth,
-        max_explode_depth: limits.max_explode_depth.max(explode_depth),
-        ..limits.clone()
-    };
-    let options = omen_lang::Options {
-        limits: limits.clone(),
-        params: params
-            .iter()
-            .map(|(name, value)| Ok((name.clone(), crate::roll::param_value(name, value)?)))
-            .collect::<Result<_, StoreError>>()
-            .map_err(|e| e.to_string())?,
-        ..omen_lang::Options::default()
-    };
-    let checked = omen_lang::compile(expression, &options)
-        .map_err(|errors| StoreError::Language(errors).to_string())?;
-    let exact = omen_lang::exact(&checked.program, &limits).map_err(|error| {
-        format!(
-            "its exact distribution cannot be computed: {}",
-            error.message
-        )
-    })?;
-    if !num_traits_zero(&exact.truncated) {
-        return Err(
-            "its dice explode past the depth limit, so its exact distribution is cut off"
-                .to_string(),
-        );
-    }
-    let distribution = exact.distribution.values();
-    let total = u128::try_from(distribution.total().clone())
-        .map_err(|_| "its distribution's weights are too large to test".to_string())?;
-    let mut weights = Vec::new();
-    for (outcome, weight) in distribution.entries() {
-        let weight = u128::try_from(weight.clone())
-            .map_err(|_| "its distribution's weights are too large to test".to_string())?;
-        let outcome = serde_json::to_value(outcome).map_err(|e| e.to_string())?;
-        weights.push((outcome, weight));
-    }
-    weights.sort_by(|a, b| outcome_order(&a.0, &b.0));
-    Ok((weights, total))
 }
 
 /// An exact probability `n/d` (or `n`) as odds give it.
@@ -497,40 +487,43 @@ struct ActionCounts {
 
 /// The action mechanics of `entries` (rule-set actions that rolled), each tested against the odds
 /// its rolls had.
+/// The computation an action entry's odds need, by its key: its rule set, state and action; `None`
+/// for an entry whose action does not roll (or rolled nothing).
+fn action_job(entry: &LogEntry) -> Option<(String, Job<'_>)> {
+    let (Some(rule_set), Some(action), Some(state)) = (
+        entry.inputs.get("rule_set").and_then(Value::as_str),
+        entry.inputs.get("action"),
+        entry.state_before.as_ref(),
+    ) else {
+        return None;
+    };
+    let game = omen_rules::stateful::game(rule_set)?;
+    let rolls = game
+        .actions()
+        .iter()
+        .any(|info| info.name == entry.action && info.rolls);
+    if !rolls || entry.dice.is_empty() {
+        return None;
+    }
+    let key = serde_json::json!([rule_set, state, action]).to_string();
+    Some((key, Job::Action(rule_set, state, action)))
+}
+
 fn action_mechanics(
     entries: &[LogEntry],
-    limits: &Limits,
-    cache: &mut Distributions,
+    resolved: &Resolved,
+    spending: &mut Spending<'_>,
 ) -> Vec<MechanicFairness> {
     let mut counts: BTreeMap<String, ActionCounts> = BTreeMap::new();
     for entry in entries {
-        let (Some(rule_set), Some(action), Some(state)) = (
-            entry.inputs.get("rule_set").and_then(Value::as_str),
-            entry.inputs.get("action"),
-            entry.state_before.as_ref(),
-        ) else {
+        let Some((key, Job::Action(rule_set, ..))) = action_job(entry) else {
             continue;
         };
-        let Some(game) = omen_rules::stateful::game(rule_set) else {
+        // Odds the report could not compute (over its budget) leave the roll out.
+        let Some(Some(Value::Object(odds))) = resolved.actions.get(&key) else {
             continue;
         };
-        let rolls = game
-            .actions()
-            .iter()
-            .any(|info| info.name == entry.action && info.rolls);
-        if !rolls || entry.dice.is_empty() {
-            continue;
-        }
-        let key = serde_json::json!([rule_set, state, action]).to_string();
-        let odds = cache
-            .1
-            .entry(key)
-            .or_insert_with(|| game.odds(state, action, limits).ok())
-            .clone();
-        let Some(Value::Object(odds)) = odds else {
-            continue;
-        };
-        for (field, distribution) in &odds {
+        for (field, distribution) in odds {
             let (Some(rows), Some(seen)) =
                 (odds_rows(distribution), observed_in(&entry.result, field))
             else {
@@ -562,11 +555,15 @@ fn action_mechanics(
     }
     counts
         .into_iter()
-        .map(|(mechanic, tally)| action_fairness(mechanic, &tally))
+        .map(|(mechanic, tally)| action_fairness(mechanic, &tally, spending))
         .collect()
 }
 
-fn action_fairness(mechanic: String, tally: &ActionCounts) -> MechanicFairness {
+fn action_fairness(
+    mechanic: String,
+    tally: &ActionCounts,
+    spending: &mut Spending<'_>,
+) -> MechanicFairness {
     // Every outcome any roll could give or gave, in order.
     let mut outcomes: Vec<Value> = Vec::new();
     for (rows, _) in tally.strata.values() {
@@ -618,17 +615,31 @@ fn action_fairness(mechanic: String, tally: &ActionCounts) -> MechanicFairness {
             }
         })
         .collect();
-    let (fit, verdict) = match &tally.impossible {
-        Some(outcome) => (
+    let alternatives: Vec<power::Alternative> =
+        power::mechanic_alternative(&strata).into_iter().collect();
+    // The exact walk of several strata costs what one stratum's does for the same rolls.
+    let cost = power::cost(tally.rolls, outcomes.len(), alternatives.len());
+    let (fit, verdict, power) = match (&tally.impossible, spending.spend_fit(cost)) {
+        (Some(outcome), _) => (
             None,
             Verdict::Impossible {
                 outcome: outcome.to_string(),
             },
+            Vec::new(),
         ),
-        None => {
+        (None, Err(reason)) => (
+            None,
+            Verdict::Untested {
+                reason: reason.to_string(),
+            },
+            Vec::new(),
+        ),
+        (None, Ok(())) => {
             let fit = fit::goodness(&observed, &strata);
             let verdict = fit::verdict(tally.rolls, outcomes.len(), fit.as_ref());
-            (fit, verdict)
+            let subject = mechanic.clone();
+            let power = power::power(&strata, &alternatives, &subject, "fair dice");
+            (fit, verdict, power)
         }
     };
     MechanicFairness {
@@ -641,6 +652,7 @@ fn action_fairness(mechanic: String, tally: &ActionCounts) -> MechanicFairness {
         summary: verdict.text(),
         fit,
         verdict,
+        power,
     }
 }
 
@@ -671,14 +683,80 @@ fn mixture(outcome: &Value, tally: &ActionCounts) -> String {
     }
 }
 
-fn num_traits_zero(probability: &omen_core::Probability) -> bool {
-    probability.numer().bits() == 0
+/// The entries of a report, counted: what the database gives a report, before any computation.
+/// Built a page of entries at a time ([`Store::fairness_tally_for`]), so a long log is never held
+/// whole; [`FairnessTally::report`] then computes without the database.
+pub struct FairnessTally {
+    campaign: String,
+    whole: Tally,
+    sessions: BTreeMap<String, Tally>,
+}
+
+/// The entries a report reads from the database at once.
+const TALLY_PAGE: usize = 256;
+
+impl FairnessTally {
+    fn new(campaign: &str) -> Self {
+        FairnessTally {
+            campaign: campaign.to_string(),
+            whole: Tally::default(),
+            sessions: BTreeMap::new(),
+        }
+    }
+
+    fn add(&mut self, entry: &LogEntry) {
+        self.whole.add(entry);
+        let day = entry.time.get(..10).unwrap_or(&entry.time).to_string();
+        self.sessions.entry(day).or_default().add(entry);
+    }
+
+    /// Entries counted.
+    pub fn rolls(&self) -> u64 {
+        self.whole.rolls
+    }
+
+    /// The report (pure: no database), spending what `options` allow: the whole selection first,
+    /// then each session, so a report over its budget still has its overall verdicts.
+    pub fn report(&self, options: &FairnessOptions) -> FairnessReport {
+        let mut spending = Spending::new(options);
+        // Every computation once: the sessions' mechanics are among the whole's.
+        let mut jobs: Vec<(String, Job<'_>)> = self
+            .whole
+            .mechanics
+            .iter()
+            .map(|(key, (first, ..))| (key.clone(), Job::Expression(first)))
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for entry in &self.whole.actions {
+            if let Some((key, job)) = action_job(entry)
+                && seen.insert(key.clone())
+            {
+                jobs.push((key, job));
+            }
+        }
+        let resolved = compute::resolve(jobs, &mut spending);
+        FairnessReport {
+            campaign: self.campaign.clone(),
+            whole: self.whole.section(&resolved, &mut spending),
+            sessions: self
+                .sessions
+                .iter()
+                .filter(|(_, tally)| tally.rolls > 0)
+                .map(|(session, tally)| SessionFairness {
+                    session: session.clone(),
+                    section: tally.section(&resolved, &mut spending),
+                })
+                .collect(),
+            suspicious_below: fit::SUSPICIOUS_BELOW,
+            method: METHOD,
+        }
+    }
 }
 
 impl Store {
     /// The fairness report of the entries of `campaign` that `filter` selects (its campaign field is
     /// replaced by `campaign`), per session and as a whole, as the game master sees the log (hidden
-    /// rolls included). See [`Store::fairness_for`] for another viewer.
+    /// rolls included), under the CLI's limits. See [`Store::fairness_for`] for another viewer.
     ///
     /// # Errors
     /// As [`Store::log`].
@@ -687,11 +765,9 @@ impl Store {
         campaign: &str,
         filter: &LogFilter,
     ) -> Result<FairnessReport, StoreError> {
-        let filter = LogFilter {
-            campaign: Some(campaign.to_string()),
-            ..filter.clone()
-        };
-        Ok(report(campaign, &self.log(&filter)?))
+        Ok(self
+            .tally(campaign, filter, None)?
+            .report(&FairnessOptions::local()))
     }
 
     /// [`Store::fairness`] of the log as `viewer` sees it: rolls hidden from the viewer are left out,
@@ -705,45 +781,70 @@ impl Store {
         filter: &LogFilter,
         viewer: &Viewer,
     ) -> Result<FairnessReport, StoreError> {
+        Ok(self
+            .fairness_tally_for(campaign, filter, viewer)?
+            .report(&FairnessOptions::local()))
+    }
+
+    /// The counts a report of `campaign`'s log as `viewer` sees it needs, read a page at a time:
+    /// the database work of a report, with none of its computations. A server reads this on a
+    /// database handle, gives the handle back, and computes [`FairnessTally::report`] elsewhere.
+    ///
+    /// # Errors
+    /// As [`Store::log_for`].
+    pub fn fairness_tally_for(
+        &self,
+        campaign: &str,
+        filter: &LogFilter,
+        viewer: &Viewer,
+    ) -> Result<FairnessTally, StoreError> {
+        self.tally(campaign, filter, Some(viewer))
+    }
+
+    /// The tally of the log as `viewer` sees it, or as it is written when `None`.
+    fn tally(
+        &self,
+        campaign: &str,
+        filter: &LogFilter,
+        viewer: Option<&Viewer>,
+    ) -> Result<FairnessTally, StoreError> {
         let filter = LogFilter {
             campaign: Some(campaign.to_string()),
             ..filter.clone()
         };
-        // A hidden roll the viewer may not see has no dice left to count.
-        Ok(report(campaign, &self.log_for(&filter, viewer)?))
+        let mut tally = FairnessTally::new(campaign);
+        let mut after = None;
+        loop {
+            // A hidden roll the viewer may not see has no dice left to count.
+            let page = match viewer {
+                Some(viewer) => self.log_page_for(&filter, after, TALLY_PAGE, viewer)?,
+                None => self.log_page(&filter, after, Some(TALLY_PAGE))?,
+            };
+            for entry in &page {
+                tally.add(entry);
+            }
+            match page.last() {
+                Some(last) if page.len() == TALLY_PAGE => after = Some(last.sequence),
+                _ => return Ok(tally),
+            }
+        }
     }
 }
 
-/// The report of `entries` (pure: no database).
+/// The report of `entries` under the CLI's limits (pure: no database).
+#[cfg(test)]
 fn report(campaign: &str, entries: &[LogEntry]) -> FairnessReport {
-    let limits = Limits::default();
-    let mut whole = Tally::default();
-    let mut sessions: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut tally = FairnessTally::new(campaign);
     for entry in entries {
-        whole.add(entry);
-        let day = entry.time.get(..10).unwrap_or(&entry.time).to_string();
-        sessions.entry(day).or_default().add(entry);
+        tally.add(entry);
     }
-    let mut cache = Distributions::default();
-    FairnessReport {
-        campaign: campaign.to_string(),
-        whole: whole.section(&limits, &mut cache),
-        sessions: sessions
-            .into_iter()
-            .filter(|(_, tally)| tally.rolls > 0)
-            .map(|(session, tally)| SessionFairness {
-                session,
-                section: tally.section(&limits, &mut cache),
-            })
-            .collect(),
-        suspicious_below: fit::SUSPICIOUS_BELOW,
-        method: METHOD,
-    }
+    tally.report(&FairnessOptions::local())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use omen_core::Limits;
 
     #[test]
     fn the_faces_of_named_dice() {

@@ -151,7 +151,8 @@ pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
 pub use fairness::{
-    DieFairness, FairnessReport, FairnessSection, MechanicFairness, OutcomeCount, SessionFairness,
+    DieFairness, FairnessCache, FairnessOptions, FairnessReport, FairnessSection, FairnessTally,
+    MechanicFairness, OutcomeCount, Power, SessionFairness,
 };
 pub use fit::{
     Fit, MIN_EXPECTED, MIN_ROLLS, SUSPICIOUS_BELOW, Stratum, Verdict, chi_square,

@@ -1629,59 +1629,97 @@ impl Store {
         filter: &LogFilter,
         after: Option<u64>,
     ) -> Result<Vec<LogEntry>, StoreError> {
+        self.log_page(filter, after, None)
+    }
+
+    /// One page of [`Store::log`]: the first `limit` entries (all when `None`) numbered after
+    /// `after`, in log order. `filter.last` keeps the last entries the other filters select, and the
+    /// page is taken from those. Every bound is read through the log's key (the first of the last
+    /// entries is found by a query of its own), so a page costs its own entries, never the log's.
+    ///
+    /// # Errors
+    /// As [`Store::log`].
+    pub fn log_page(
+        &self,
+        filter: &LogFilter,
+        after: Option<u64>,
+        limit: Option<usize>,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        use crate::db::Param as Sql;
         self.read(|conn| {
-            let mut conditions: Vec<&str> = Vec::new();
-            let mut values: Vec<crate::db::Param> = Vec::new();
-            use crate::db::Param as Sql;
-            if let Some(campaign) = &filter.campaign {
-                values.push(Sql::Integer(campaign_id(conn, campaign)?));
-                conditions.push("l.campaign_id = ?");
-            }
-            if let Some(character) = &filter.character {
-                values.push(Sql::Text(character.clone()));
-                values.push(Sql::Text(character.clone()));
-                conditions.push(
-                    "(l.character = ? OR l.character_id IN
-                        (SELECT h.id FROM character AS h WHERE h.campaign_id = l.campaign_id AND h.name = ?))",
+            let (mut conditions, mut values) = log_conditions(conn, filter)?;
+            if let Some(last) = filter.last {
+                if last == 0 {
+                    return Ok(Vec::new());
+                }
+                let sql = format!(
+                    "SELECT l.campaign_id, l.sequence FROM roll_log AS l{} \
+                     ORDER BY l.campaign_id DESC, l.sequence DESC LIMIT 1 OFFSET ?",
+                    where_clause(&conditions)
                 );
-            }
-            if let Some(action) = &filter.action {
-                values.push(Sql::Text(action.clone()));
-                conditions.push("l.action = ?");
-            }
-            if let Some(since) = &filter.since {
-                values.push(Sql::Text(crate::time::normalize_time(since)?));
-                conditions.push("l.time >= ?");
-            }
-            if let Some(until) = &filter.until {
-                values.push(Sql::Text(crate::time::normalize_time(until)?));
-                conditions.push("l.time < ?");
+                let mut bound = values.clone();
+                bound.push(Sql::Integer(i64::try_from(last - 1).unwrap_or(i64::MAX)));
+                let first = conn.query_opt(&sql, &bound, |row| {
+                    Ok((row.get::<i64>(0)?, row.get::<i64>(1)?))
+                })?;
+                // Fewer entries than `last`: every one of them.
+                if let Some((campaign, sequence)) = first {
+                    conditions
+                        .push("(l.campaign_id > ? OR (l.campaign_id = ? AND l.sequence >= ?))");
+                    values.extend([
+                        Sql::Integer(campaign),
+                        Sql::Integer(campaign),
+                        Sql::Integer(sequence),
+                    ]);
+                }
             }
             if let Some(after) = after {
                 values.push(Sql::Integer(i64::try_from(after).unwrap_or(i64::MAX)));
                 conditions.push("l.sequence > ?");
             }
-            let mut sql = format!("SELECT {} FROM roll_log AS l", log::ENTRY_COLUMNS);
-            if !conditions.is_empty() {
-                sql.push_str(" WHERE ");
-                sql.push_str(&conditions.join(" AND "));
+            let mut sql = format!(
+                "SELECT {} FROM roll_log AS l{} ORDER BY l.campaign_id, l.sequence",
+                log::ENTRY_COLUMNS,
+                where_clause(&conditions)
+            );
+            if let Some(limit) = limit {
+                sql.push_str(" LIMIT ?");
+                values.push(Sql::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
             }
-            sql.push_str(" ORDER BY l.campaign_id, l.sequence");
             let rows = conn.query_map(&sql, &values, log::RawEntry::from_row)?;
-            let mut entries = rows
-                .into_iter()
+            rows.into_iter()
                 .map(|raw| {
                     let sequence = raw.sequence();
                     raw.parse().map_err(|problem| {
                         StoreError::Corrupt(format!("log entry {sequence}: {problem}"))
                     })
                 })
-                .collect::<Result<Vec<_>, _>>()?;
-            if let Some(last) = filter.last {
-                entries.drain(..entries.len().saturating_sub(last));
-            }
-            Ok(entries)
+                .collect::<Result<Vec<_>, _>>()
         })
+    }
+
+    /// [`Store::log_page`] as `viewer` may see it (see [`Store::log_for`]): what a server lists and
+    /// streams a page at a time.
+    ///
+    /// # Errors
+    /// As [`Store::log`].
+    pub fn log_page_for(
+        &self,
+        filter: &LogFilter,
+        after: Option<u64>,
+        limit: usize,
+        viewer: &crate::visibility::Viewer,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        let mut filter = filter.clone();
+        if let crate::visibility::Viewer::Member(member) = viewer {
+            filter.campaign = Some(member.campaign.clone());
+        }
+        let sight = self.sight(viewer, filter.campaign.as_deref())?;
+        Ok(self
+            .log_page(&filter, after, Some(limit))?
+            .into_iter()
+            .map(|entry| sight.see(entry))
+            .collect())
     }
 
     /// Checks a campaign's log: every entry's hash, link, signature and key, the derivation of every
@@ -1935,6 +1973,49 @@ pub(crate) fn character_rows(
         params![campaign_id],
         character_row,
     )
+}
+
+/// The conditions (with their values, in order) that select `filter`'s entries, but for `last`.
+fn log_conditions(
+    conn: &Conn,
+    filter: &LogFilter,
+) -> Result<(Vec<&'static str>, Vec<crate::db::Param>), StoreError> {
+    use crate::db::Param as Sql;
+    let mut conditions: Vec<&str> = Vec::new();
+    let mut values: Vec<Sql> = Vec::new();
+    if let Some(campaign) = &filter.campaign {
+        values.push(Sql::Integer(campaign_id(conn, campaign)?));
+        conditions.push("l.campaign_id = ?");
+    }
+    if let Some(character) = &filter.character {
+        values.push(Sql::Text(character.clone()));
+        values.push(Sql::Text(character.clone()));
+        conditions.push(
+            "(l.character = ? OR l.character_id IN
+                (SELECT h.id FROM character AS h WHERE h.campaign_id = l.campaign_id AND h.name = ?))",
+        );
+    }
+    if let Some(action) = &filter.action {
+        values.push(Sql::Text(action.clone()));
+        conditions.push("l.action = ?");
+    }
+    if let Some(since) = &filter.since {
+        values.push(Sql::Text(crate::time::normalize_time(since)?));
+        conditions.push("l.time >= ?");
+    }
+    if let Some(until) = &filter.until {
+        values.push(Sql::Text(crate::time::normalize_time(until)?));
+        conditions.push("l.time < ?");
+    }
+    Ok((conditions, values))
+}
+
+fn where_clause(conditions: &[&str]) -> String {
+    if conditions.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", conditions.join(" AND "))
+    }
 }
 
 #[cfg(test)]

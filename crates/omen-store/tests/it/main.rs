@@ -6,6 +6,7 @@ mod characters;
 mod conformance;
 mod exchange;
 mod fairness;
+mod fairness_bounds;
 mod forgery;
 mod log;
 mod foreign_files;
