@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 mod joint;
+mod product;
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -216,18 +217,30 @@ fn criticals(
 /// overflow, a division by a value that can be zero, a random dice count that can be negative or too
 /// large, a value of the wrong kind.
 pub fn exact(program: &Program, limits: &Limits) -> Result<ExactResult, Diagnostic> {
-    let mut budget = limits.budget();
+    exact_with_budget(program, limits, &mut limits.budget())
+}
+
+/// [`exact`], spending from a budget the caller holds: several computations (a report over many
+/// expressions) can share one budget, and the caller can read what each spent.
+///
+/// # Errors
+/// As [`exact`]; the work budget is the one given.
+pub fn exact_with_budget(
+    program: &Program,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<ExactResult, Diagnostic> {
     let mut ev = Evaluator {
         program,
         limits,
-        budget: &mut budget,
+        budget,
         env: Vec::new(),
         depth: 0,
         nesting: 0,
         memo: BTreeMap::new(),
     };
     let r = ev.eval(&program.root)?;
-    let criticals = criticals(program, limits, &mut budget)?;
+    let criticals = criticals(program, limits, budget)?;
     Ok(ExactResult {
         distribution: ValueDistribution::classify(r.dist),
         truncated: r.truncated,
@@ -637,26 +650,7 @@ impl Evaluator<'_> {
                 let d = bools(&e.dist, inner.span, "the operand of `not`")?;
                 Ok(Eval::plain(d.map(|&b| Value::Bool(!b)), e.truncated))
             }
-            NodeKind::Tuple(items) => {
-                let mut acc: Distribution<Vec<Value>> = Distribution::constant(Vec::new());
-                let mut t = Probability::zero();
-                for item in items {
-                    let e = self.eval(item)?;
-                    acc = acc
-                        .combine(&e.dist, self.budget, |prefix, v| {
-                            let mut next = prefix.clone();
-                            next.push(v.clone());
-                            Ok(next)
-                        })
-                        .map_err(at)?;
-                    t = either(&t, &e.truncated);
-                    self.limits.check_outcomes(acc.len() as u128).map_err(at)?;
-                }
-                Ok(Eval::plain(
-                    acc.map(|vs| Value::Tuple(vs.clone().into())),
-                    t,
-                ))
-            }
+            NodeKind::Tuple(items) => self.tuple(items, span),
             NodeKind::Field(inner, index) => {
                 let e = self.eval(inner)?;
                 let d = e.dist.try_map(|v| field(v, *index, span))?;
@@ -697,24 +691,8 @@ impl Evaluator<'_> {
                 Ok(r)
             }
             NodeKind::Call(f, args) => {
-                let mut evals = Vec::with_capacity(args.len());
-                for a in args {
-                    evals.push(self.eval(a)?);
-                }
-                let t = evals
-                    .iter()
-                    .fold(Probability::zero(), |acc, e| either(&acc, &e.truncated));
                 // Every combination of argument values, each rolled once for the whole call.
-                let mut combos: Distribution<Vec<Value>> = Distribution::constant(Vec::new());
-                for e in &evals {
-                    combos = combos
-                        .combine(&e.dist, self.budget, |prefix, v| {
-                            let mut next = prefix.clone();
-                            next.push(v.clone());
-                            Ok(next)
-                        })
-                        .map_err(at)?;
-                }
+                let (combos, t) = self.product(args, span)?;
                 let mut r = self.branch(&combos, span, |ev, args| ev.call(*f, args, span))?;
                 r.truncated = either(&t, &r.truncated);
                 Ok(r)

@@ -36,9 +36,9 @@ use omen_core::Limits;
 
 pub use check::Checked;
 pub use diagnostic::{Diagnostic, Severity};
-pub use exact::{Criticals, ExactResult, ValueDistribution, exact};
+pub use exact::{Criticals, ExactResult, ValueDistribution, exact, exact_with_budget};
 pub use program::Program;
-pub use sample::{Roll, RollKind, RollNode, sample};
+pub use sample::{Roll, RollKind, RollNode, sample, sample_with_budget};
 pub use span::Span;
 pub use syntax::ParseLimits;
 pub use value::Value;

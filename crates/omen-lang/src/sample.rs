@@ -155,7 +155,7 @@ pub struct Roll {
 /// rerolling or recursing) can roll dice without bound.
 struct PaidDice<'a> {
     inner: &'a mut dyn DieSource,
-    budget: Budget,
+    budget: &'a mut Budget,
 }
 
 impl DieSource for PaidDice<'_> {
@@ -177,12 +177,25 @@ pub fn sample(
     limits: &Limits,
     source: &mut dyn DieSource,
 ) -> Result<Roll, Diagnostic> {
+    sample_with_budget(program, limits, source, &mut limits.budget())
+}
+
+/// [`sample`], spending from a budget the caller holds (shared by several rolls, or read after).
+///
+/// # Errors
+/// As [`sample`]; the work budget is the one given.
+pub fn sample_with_budget(
+    program: &Program,
+    limits: &Limits,
+    source: &mut dyn DieSource,
+    budget: &mut Budget,
+) -> Result<Roll, Diagnostic> {
     let tree = Sampler {
         program,
         limits,
         source: PaidDice {
             inner: source,
-            budget: limits.budget(),
+            budget,
         },
         env: Vec::new(),
         depth: 0,
@@ -568,7 +581,7 @@ impl Sampler<'_> {
         let next = call_distribution(
             self.program,
             self.limits,
-            &mut self.source.budget,
+            self.source.budget,
             self.nesting,
             globals,
             f,
