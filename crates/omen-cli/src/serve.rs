@@ -65,6 +65,11 @@ pub struct ServeArgs {
     /// Computations at once [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=1024))]
     pub compute_threads: Option<u64>,
+    /// Computations one client address (an IPv6 client by its /64) may have running or waiting;
+    /// past it, 429 (at most 10,000). One address may have all the computation threads but one
+    /// running.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = value_parser!(u64).range(1..=10_000))]
+    pub computations_per_client: u64,
     /// Seconds a request may wait for the computation pool or the database before 503.
     #[arg(long, value_name = "SECONDS", default_value_t = 2, value_parser = value_parser!(u64).range(0..=60))]
     pub queue_timeout: u64,
@@ -80,6 +85,30 @@ pub struct ServeArgs {
     /// Server-sent-event streams open at once.
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = value_parser!(u64).range(0..=100_000))]
     pub max_event_streams: u64,
+    /// Seconds a connection may take to send a request's head, or stay open having sent nothing,
+    /// before it is closed (at most 600).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = value_parser!(u64).range(1..=600))]
+    pub header_timeout: u64,
+    /// Seconds a kept-alive connection may wait for its next request before it is closed (at
+    /// most 3,600).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = value_parser!(u64).range(1..=3600))]
+    pub idle_timeout: u64,
+    /// Bytes of a request's head (request line and headers); past it, 431 (at most 262,144).
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 10, value_parser = value_parser!(u64).range(1024..=(256 << 10)))]
+    pub max_header_bytes: u64,
+    /// Connections open at once; past it, 503. Also kept 128 below the descriptor limit, which
+    /// `omen serve` raises to its hard limit at start (at most 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+    /// Connections one client address may hold open; past it, 429 (at most 100,000).
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = value_parser!(u64).range(1..=100_000))]
+    pub connections_per_client: u64,
+    /// A name the server answers to besides localhost and the address a client reached, e.g.
+    /// the name a reverse proxy or your players use (repeatable; `*` for any). Other `Host`
+    /// names are refused with 421, so a web page elsewhere cannot reach the server through a
+    /// name of its own (DNS rebinding).
+    #[arg(long = "public-name", value_name = "NAME")]
+    pub public_names: Vec<String>,
     /// Computed odds kept in the cache.
     #[arg(long, value_name = "N", default_value_t = 4096, value_parser = value_parser!(u64).range(1..=1_000_000))]
     pub cache_entries: u64,
@@ -112,12 +141,19 @@ impl ServeArgs {
             compute_threads: self
                 .compute_threads
                 .map_or(defaults.compute_threads, |n| n as usize),
+            computations_per_client: self.computations_per_client as usize,
             queue_timeout: Duration::from_secs(self.queue_timeout),
             request_timeout: Duration::from_secs(self.request_timeout),
             max_body: self.max_body as usize,
             rate_limit: Some(self.rate_limit).filter(|&r| r > 0),
             max_event_streams: self.max_event_streams as usize,
             cache_entries: self.cache_entries as usize,
+            header_timeout: Duration::from_secs(self.header_timeout),
+            idle_timeout: Duration::from_secs(self.idle_timeout),
+            max_header_bytes: self.max_header_bytes as usize,
+            max_connections: self.max_connections as usize,
+            connections_per_client: self.connections_per_client as usize,
+            public_names: self.public_names.clone(),
             open_campaigns: !self.no_open_campaigns,
             session_lifetime: defaults.session_lifetime,
             secure_cookies: self.secure_cookies,
@@ -155,6 +191,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
         }
     };
     let empty = store.campaigns().map(|c| c.is_empty()).unwrap_or(false);
+    // Before the runtime opens anything: connections, not a shell's default of 1,024
+    // descriptors, are what the server's own bound counts.
+    let descriptors = omen_server::raise_descriptor_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -179,6 +218,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
         );
         say!("the API: http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
         say!("database: {database}");
+        let connections = omen_server::connection_limit(args.max_connections as usize);
+        match descriptors {
+            Some(limit) => say!("connections: at most {connections} at once (descriptor limit {limit})"),
+            None => say!("connections: at most {connections} at once"),
+        }
         if empty {
             let db = &database;
             say!(
@@ -247,6 +291,54 @@ mod tests {
             ),
             (17, 19, 23)
         );
+    }
+
+    #[test]
+    fn the_connection_flags_reach_the_server_and_default_as_the_library() {
+        let defaults = omen_server::Config::default();
+        let config = serve(&[]).unwrap().config();
+        assert_eq!(config.header_timeout, defaults.header_timeout);
+        assert_eq!(config.idle_timeout, defaults.idle_timeout);
+        assert_eq!(config.max_header_bytes, defaults.max_header_bytes);
+        assert_eq!(config.max_connections, defaults.max_connections);
+        assert_eq!(
+            config.connections_per_client,
+            defaults.connections_per_client
+        );
+        assert_eq!(
+            config.computations_per_client,
+            defaults.computations_per_client
+        );
+        assert!(config.public_names.is_empty());
+        let config = serve(&[
+            "--header-timeout",
+            "3",
+            "--idle-timeout",
+            "5",
+            "--max-header-bytes",
+            "8192",
+            "--connections-per-client",
+            "7",
+            "--computations-per-client",
+            "2",
+            "--public-name",
+            "omen.example.org",
+            "--public-name",
+            "table.example.org",
+        ])
+        .unwrap()
+        .config();
+        assert_eq!(config.header_timeout, Duration::from_secs(3));
+        assert_eq!(config.idle_timeout, Duration::from_secs(5));
+        assert_eq!(config.max_header_bytes, 8192);
+        assert_eq!(config.connections_per_client, 7);
+        assert_eq!(config.computations_per_client, 2);
+        assert_eq!(
+            config.public_names,
+            ["omen.example.org", "table.example.org"]
+        );
+        assert!(serve(&["--max-header-bytes", "300000"]).is_err());
+        assert!(serve(&["--connections-per-client", "0"]).is_err());
     }
 
     #[test]

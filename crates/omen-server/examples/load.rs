@@ -17,7 +17,7 @@
 //! `OMEN_LOAD_CONNECTIONS` connections (default 64, at most 1,024), and ends with a `row:` line for
 //! `bench/serve-pg`'s table.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -35,14 +35,34 @@ const MAX_REQUESTS: u64 = 200_000;
 /// One keep-alive connection.
 struct Connection {
     stream: BufReader<TcpStream>,
+    /// The server's address, sent as `Host` (a name it answers to).
+    host: SocketAddr,
+}
+
+/// The client address connection `index` of a scenario comes from, on loopback: eight addresses
+/// (127.0.0.2 to 127.0.0.9) in turn, since the server shares its connections and its computation
+/// pool by address. The hostile connections of the mix come from 127.0.0.1.
+fn source(index: usize) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2 + (index % 8) as u8))
 }
 
 impl Connection {
     async fn open(address: SocketAddr) -> Connection {
-        let stream = TcpStream::connect(address).await.expect("connect");
+        Connection::open_from(address, source(0)).await
+    }
+
+    /// A connection from `from` when `address` is on loopback (any 127.x address reaches it),
+    /// else from wherever the system chooses.
+    async fn open_from(address: SocketAddr, from: IpAddr) -> Connection {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        if address.ip().is_loopback() {
+            socket.bind(SocketAddr::new(from, 0)).expect("bind");
+        }
+        let stream = socket.connect(address).await.expect("connect");
         stream.set_nodelay(true).ok();
         Connection {
             stream: BufReader::new(stream),
+            host: address,
         }
     }
 
@@ -57,7 +77,8 @@ impl Connection {
         let body = body.to_string();
         let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
         let text = format!(
-            "{method} {path} HTTP/1.1\r\nhost: omen\r\n{auth}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nhost: {}\r\n{auth}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            self.host,
             body.len()
         );
         self.stream
@@ -161,8 +182,13 @@ async fn scenario(
     for index in 0..connections {
         let (make, counter) = (make.clone(), counter.clone());
         let address = targets[index % targets.len()];
+        let from = if index < unmeasured {
+            IpAddr::V4(Ipv4Addr::LOCALHOST)
+        } else {
+            source(index)
+        };
         tasks.push(tokio::spawn(async move {
-            let mut connection = Connection::open(address).await;
+            let mut connection = Connection::open_from(address, from).await;
             let mut latencies = Vec::new();
             let mut statuses = std::collections::BTreeMap::new();
             while Instant::now() < deadline {
@@ -205,6 +231,43 @@ async fn scenario(
     }
     report.elapsed = start.elapsed();
     report
+}
+
+/// Idle sockets an attacker holds from 127.0.0.1: those the server kept, and how many it refused.
+struct Idle {
+    held: Vec<TcpStream>,
+    refused: usize,
+}
+
+/// Opens `count` sockets from 127.0.0.1 that send nothing; a socket the server answers at once
+/// (429: the address has its share of connections) counts as refused.
+async fn hold_idle_sockets(address: SocketAddr, count: usize) -> Idle {
+    let mut idle = Idle {
+        held: Vec::new(),
+        refused: 0,
+    };
+    for _ in 0..count {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0))
+            .expect("bind");
+        match socket.connect(address).await {
+            Ok(stream) => idle.held.push(stream),
+            Err(_) => idle.refused += 1,
+        }
+    }
+    // The refused ones are answered and closed within half a second.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut kept = Vec::new();
+    for stream in idle.held.drain(..) {
+        let mut byte = [0u8; 1];
+        match tokio::time::timeout(Duration::from_millis(1), stream.peek(&mut byte)).await {
+            Err(_) => kept.push(stream),
+            Ok(_) => idle.refused += 1,
+        }
+    }
+    idle.held = kept;
+    idle
 }
 
 /// What the logged actions came to: the report and the check of the logs afterwards.
@@ -421,8 +484,16 @@ async fn main() {
         actions.acknowledged, actions.logged, actions.intact
     );
 
-    // Typical requests on 56 connections while 8 send hostile ones (a fresh program each time that
-    // spends the whole work budget).
+    // Typical requests on 56 connections (from seven addresses) while one address attacks: 8
+    // connections send hostile requests (a fresh program each time that spends the whole work
+    // budget) and the address holds as many more sockets open as it may, idle, and tries more.
+    // 56 idle sockets and the 8 hostile connections are the 64 one address may hold; 16 more,
+    // tried during the attack, must be refused.
+    let idle = hold_idle_sockets(address, 56).await;
+    let more = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        hold_idle_sockets(address, 16).await
+    });
     let mixed = Arc::new(move |index: usize, n: u64| {
         if index < 8 {
             let expression = format!("{}d{}kh150", 300 + n % 50, 1000 + n);
@@ -450,5 +521,12 @@ async fn main() {
     )
     .await;
     report.print();
+    let more = more.await.expect("idle sockets");
+    println!(
+        "  the attacker's idle sockets: {} held open; of 16 more during the attack, {} refused",
+        idle.held.len(),
+        more.refused
+    );
+    drop((idle, more));
     let _ = std::fs::remove_dir_all(&dir);
 }

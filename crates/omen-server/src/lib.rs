@@ -47,8 +47,12 @@
 
 pub mod auth;
 mod campaigns;
+mod client;
 pub mod error;
 mod events;
+mod fair;
+mod host;
+mod net;
 mod page;
 pub mod prob;
 pub mod redact;
@@ -82,7 +86,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, Problem};
-use crate::work::{Database, Pool};
+pub use crate::net::{RESERVED_DESCRIPTORS, connection_limit, raise_descriptor_limit};
+use crate::work::{Compute, Database};
 
 /// How the server bounds its work. [`Config::default`] is what `omen serve` uses unless told
 /// otherwise.
@@ -92,8 +97,13 @@ pub struct Config {
     /// work budget (about one second at worst), a tenth of its states and outcomes, and 32 MiB of
     /// output: a server shares its cores and its memory.
     pub limits: Limits,
-    /// Exact computations and rolls at once (default: the number of cores).
+    /// Exact computations and rolls at once (default: the number of cores). One client address
+    /// (an IPv6 client by its /64) may have all but one of them running, so another always finds
+    /// one; waiting computations take turns address by address.
     pub compute_threads: usize,
+    /// Computations one client address may have running or waiting (default 16); past it, 429
+    /// with `Retry-After`.
+    pub computations_per_client: usize,
     /// How long a request may wait for the pool or the database before 503 (default 2 s).
     pub queue_timeout: Duration,
     /// How long a request may take in all (default 10 s); past it, 503.
@@ -106,6 +116,22 @@ pub struct Config {
     pub max_event_streams: usize,
     /// Computed odds kept (default 4096).
     pub cache_entries: usize,
+    /// How long a connection may take to send a request's head, and may stay open having sent
+    /// nothing (default 10 s); then it is closed.
+    pub header_timeout: Duration,
+    /// How long a kept-alive connection may wait for its next request (default 60 s).
+    pub idle_timeout: Duration,
+    /// The largest request head (request line and headers), in bytes (default 16 KiB); past it,
+    /// 431.
+    pub max_header_bytes: usize,
+    /// Connections open at once (default 4096), and in any case [`RESERVED_DESCRIPTORS`] below
+    /// the process's descriptor limit ([`connection_limit`]); past it, 503.
+    pub max_connections: usize,
+    /// Connections one client address may hold open (default 64); past it, 429.
+    pub connections_per_client: usize,
+    /// Names the server answers to besides localhost and the address a client reached (the `Host`
+    /// check against DNS rebinding); `*` for any.
+    pub public_names: Vec<String>,
     /// Whether anyone may create a campaign with `POST /api/v1/campaigns` (and so become its game
     /// master). Default true; `omen serve --no-open-campaigns` turns it off, leaving the CLI.
     pub open_campaigns: bool,
@@ -151,12 +177,19 @@ impl Default for Config {
         Config {
             limits: default_limits(),
             compute_threads: std::thread::available_parallelism().map_or(2, NonZeroUsize::get),
+            computations_per_client: 16,
             queue_timeout: Duration::from_secs(2),
             request_timeout: Duration::from_secs(10),
             max_body: 64 << 10,
             rate_limit: Some(100),
             max_event_streams: 256,
             cache_entries: 4096,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_header_bytes: 16 << 10,
+            max_connections: 4096,
+            connections_per_client: 64,
+            public_names: Vec::new(),
             open_campaigns: true,
             session_lifetime: Duration::from_secs(12 * 60 * 60),
             secure_cookies: false,
@@ -178,7 +211,7 @@ pub(crate) struct Notice {
 pub(crate) struct Inner {
     pub config: Config,
     pub db: Database,
-    pub compute: Pool,
+    pub compute: Compute,
     pub cache: Arc<prob::OddsCache>,
     pub notices: broadcast::Sender<Notice>,
     pub event_streams: Arc<Semaphore>,
@@ -208,7 +241,10 @@ impl AppState {
             inner: Arc::new(Inner {
                 _listener: listener,
                 db: Database::new(store, config.queue_timeout),
-                compute: Pool::new(config.compute_threads, config.queue_timeout, "computations"),
+                compute: Compute::new(
+                    fair::Shares::new(config.compute_threads, config.computations_per_client),
+                    config.queue_timeout,
+                ),
                 cache: Arc::new(std::sync::Mutex::new(lru::LruCache::new(entries))),
                 notices,
                 event_streams: Arc::new(Semaphore::new(config.max_event_streams)),
@@ -492,6 +528,7 @@ async fn no_route() -> ApiError {
 /// per client address.
 pub fn app(state: AppState) -> Router {
     let config = state.inner.config.clone();
+    let names = host::Names::new(&config.public_names);
     let (router, document) = router_and_document();
     let document = Arc::new(document);
     let mut router = router
@@ -505,6 +542,7 @@ pub fn app(state: AppState) -> Router {
         .merge(page::routes())
         .fallback(no_route)
         .with_state(state)
+        .layer(axum::middleware::from_fn(client_scope))
         .layer(RequestBodyLimitLayer::new(config.max_body))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -536,29 +574,38 @@ pub fn app(state: AppState) -> Router {
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .layer(axum::middleware::map_response(json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            names,
+            host::check_host,
+        ))
+        .layer(axum::middleware::from_fn(host::protective_headers))
+}
+
+/// Serves the request as its client's ([`client::as_client`]): the computation pool shares its
+/// threads by client.
+async fn client_scope(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let client = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+        .map(|info| client::client_key(info.0.ip()));
+    client::as_client(client, next.run(request)).await
 }
 
 /// Serves `app(state)` on `listener` until `shutdown` resolves, then stops taking connections, ends
 /// the event streams and waits for the requests in flight: an action being written finishes.
+/// Connections are bounded as [`Config`] says: a request head's time and size, idle time, and
+/// connections per client address and in all (below the descriptor limit; `omen serve` raises it
+/// first with [`raise_descriptor_limit`]).
 ///
 /// # Errors
-/// The listener's I/O errors.
+/// None today: a failed `accept` (no descriptor left, a connection reset) is waited out.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let router = app(state.clone());
-    let signal = async move {
-        shutdown.await;
-        state.begin_shutdown();
-    };
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await
+    net::serve(listener, state, router, shutdown).await
 }
 
 /// Resolves at the first SIGINT (Ctrl-C) or SIGTERM.

@@ -1,6 +1,6 @@
 //! Where the work runs: off the async threads, on threads whose stack fits the deepest walk the
-//! language admits, behind semaphores that bound how much runs at once and how long a request
-//! queues.
+//! language admits, behind semaphores (the database) or client-by-client shares (computations,
+//! [`crate::fair`]) that bound how much runs at once and how long a request queues.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -9,7 +9,9 @@ use std::time::Duration;
 use omen_store::{Store, StoreError};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
+use crate::client::current_client;
 use crate::error::ApiError;
+use crate::fair::{FairShare, Shares};
 
 /// Runs `work` on a thread of its own with [`omen_lang::STACK_BYTES`] of stack (reserved, not used,
 /// until a program goes that deep), so no admitted program overflows a stack and the async threads
@@ -68,6 +70,40 @@ impl Pool {
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
         let permit = self.permit().await?;
+        on_worker(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+    }
+}
+
+/// The computation pool: [`crate::fair`]'s threads, shared client by client (the client of the
+/// request being served, [`crate::client::current_client`]).
+pub(crate) struct Compute {
+    share: Arc<FairShare>,
+    queue_timeout: Duration,
+}
+
+impl Compute {
+    pub(crate) fn new(shares: Shares, queue_timeout: Duration) -> Self {
+        Compute {
+            share: FairShare::new(shares),
+            queue_timeout,
+        }
+    }
+
+    /// Runs `work` on a worker thread once the request's client has its turn. The thread keeps
+    /// the permit, so a request that times out does not free room its computation still uses (the
+    /// work budget bounds how long that is).
+    pub(crate) async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = self
+            .share
+            .acquire(current_client(), self.queue_timeout)
+            .await?;
         on_worker(move || {
             let _permit = permit;
             work()

@@ -67,7 +67,7 @@ impl Server {
             .unwrap_or_default();
         write!(
             stream,
-            "{method} {path} HTTP/1.1\r\nhost: omen\r\n{authorization}content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nhost: localhost\r\n{authorization}content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
             body.len()
         )
         .unwrap();
@@ -114,7 +114,7 @@ impl Events {
             .unwrap_or_default();
         write!(
             stream,
-            "GET /api/v1/campaigns/Tak/events HTTP/1.1\r\nhost: omen\r\nauthorization: Bearer {token}\r\n{resume}\r\n"
+            "GET /api/v1/campaigns/Tak/events HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer {token}\r\n{resume}\r\n"
         )
         .unwrap();
         stream

@@ -23,7 +23,7 @@ fn request(address: &str, method: &str, path: &str, body: &str) -> String {
     let mut stream = TcpStream::connect(address).unwrap();
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nhost: omen\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -181,7 +181,7 @@ fn try_request(address: &str, method: &str, path: &str, token: &str, body: &str)
     let mut stream = TcpStream::connect(address).ok()?;
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nhost: omen\r\nauthorization: Bearer {token}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer {token}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
     )
     .ok()?;

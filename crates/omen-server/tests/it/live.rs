@@ -38,7 +38,7 @@ fn request_text(
     headers: &[(&str, String)],
     body: Option<&Value>,
 ) -> String {
-    let mut text = format!("{method} {path} HTTP/1.1\r\nhost: omen\r\n");
+    let mut text = format!("{method} {path} HTTP/1.1\r\nhost: localhost\r\n");
     if let Some(token) = token {
         text.push_str(&format!("authorization: Bearer {token}\r\n"));
     }
