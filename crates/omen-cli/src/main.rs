@@ -21,7 +21,8 @@
 //!
 //! Every limit has a ceiling (`omen_core::Ceilings`); a value past it is a usage error. The work runs on
 //! a thread with `omen_lang::STACK_BYTES` of stack, which fits the deepest evaluation the language
-//! admits (`omen_lang::MAX_NESTING`).
+//! admits (`omen_lang::MAX_NESTING`), or a smaller one that still fits it under an address-space
+//! limit (see [`worker`]).
 //!
 //! Exactly one of EXPR and `--file` is given. Diagnostics of a file name it, with the line and column
 //! (`--> check.omen:3:5`); a file that cannot be read, is not UTF-8 or is longer than the language's
@@ -82,6 +83,7 @@ mod tables;
 mod transcript;
 mod usage;
 mod words;
+mod worker;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -141,11 +143,8 @@ fn main() -> ExitCode {
     let output_file = cli.output.clone();
     // The work runs on a thread whose stack fits the deepest walk the limits admit (the language
     // counts nesting against omen_lang::MAX_NESTING), so no input can overflow the stack; the memory
-    // is only reserved, and used as deep as a program goes.
-    let worker = std::thread::Builder::new()
-        .name("omen".to_string())
-        .stack_size(omen_lang::STACK_BYTES)
-        .spawn(move || panic::catch_unwind(AssertUnwindSafe(|| run(&cli))));
+    // is only reserved, and used as deep as a program goes (see `worker` for address-space limits).
+    let worker = worker::spawn(move || panic::catch_unwind(AssertUnwindSafe(|| run(&cli))));
     let outcome = match worker {
         Ok(handle) => handle.join().unwrap_or_else(Err),
         Err(error) => {

@@ -1,12 +1,14 @@
 //! Runs the built `omen` binary the way a user would: arguments in, stdout, stderr and exit code out.
 
 mod actions;
+mod address_space;
 mod analyses;
 mod campaign;
 mod cluster;
 mod compare;
 mod defects;
 mod errors;
+mod foreign_database;
 mod games;
 mod hprpg;
 mod integrity;
