@@ -30,7 +30,8 @@ const SAVED_ROLL: &str = "campaign_id, name, expression, params, description";
 const LOG: &str = "campaign_id, sequence, time, campaign, character_id, character, action, inputs, \
      seed, dice, result, state_before, state_after, summary, previous_hash, hash, version, \
      campaign_uid, character_uid, dice_given, seed_proof, public_key, signature, visibility, actor, \
-     commitment, salt";
+     commitment, salt, draw_commitment, next_draw_commitment, draw, gm_commitment, gm_salt, player_view";
+const DRAW: &str = "campaign_id, sequence, nonce, commitment";
 const HEAD: &str = "campaign_id, sequence, hash, signature";
 const INVITE: &str = "id, campaign_id, role, token_hash, created, revoked";
 const INVITE_CHARACTER: &str = "invite_id, character_id";
@@ -73,6 +74,12 @@ const TABLES: &[Table] = &[
     Table {
         name: "chain_head",
         columns: HEAD,
+        has_id: false,
+        links: &[(0, "campaign")],
+    },
+    Table {
+        name: "draw_pending",
+        columns: DRAW,
         has_id: false,
         links: &[(0, "campaign")],
     },

@@ -130,6 +130,20 @@ pub enum StoreError {
     /// A file that holds another program's data: refused, and left as it was.
     #[error("`{}` is not an Omen database ({what}); nothing in it was changed; choose another file with --db", .path.display())]
     Foreign { path: PathBuf, what: String },
+    /// The draw commitment the caller named is no longer the next entry's: another entry was
+    /// written first. Nothing was drawn.
+    #[error(
+        "the log moved on: the next entry's draw commitment is {current}, not {given}; read it again (`omen log head`, or GET …/head) and send the request again with fresh entropy"
+    )]
+    Moved { given: String, current: String },
+    /// Refused after it drew dice: the attempt is logged as entry `sequence` (with `visibility`), so
+    /// the dice it drew are in the log and preview nothing.
+    #[error("{error} (the attempt had drawn dice, so it is logged as entry {sequence})")]
+    Refused {
+        sequence: u64,
+        visibility: crate::visibility::Visibility,
+        error: Box<StoreError>,
+    },
     /// A command that only reads found no database to read.
     #[error("no Omen database at {}; check --db or OMEN_DB, or create a campaign with `omen campaign new NAME`", .path.display())]
     NoDatabase { path: PathBuf },

@@ -126,12 +126,14 @@
 mod copy;
 mod db;
 mod dice;
+pub mod draw;
 mod error;
 mod exchange;
 mod fairness;
 mod fit;
 mod key;
 mod log;
+mod logged;
 mod members;
 mod notify;
 mod pg;

@@ -7,13 +7,16 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::dice::RolledDie;
+use crate::draw::{self, Draw, Pending};
 use crate::error::StoreError;
 use crate::key::{self, Key, fingerprint};
 use crate::visibility::Visibility;
 
 mod check;
 
-pub(crate) use check::{Expected, LiveCharacter, check_chain, check_characters, revealed_sequence};
+pub(crate) use check::{
+    Expected, LiveCharacter, check_chain, check_characters, draw_link_problem, revealed_sequence,
+};
 
 /// The `previous_hash` of a campaign's first entry.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -90,6 +93,35 @@ pub struct LogEntry {
     /// for the game master (its hash then cannot be recomputed from what is shown).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub redacted: bool,
+    /// The commitment of the draw the entry took (version 4): published, as the entry before named
+    /// it, before any request for this entry arrived. See [`crate::draw`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_commitment: Option<String>,
+    /// The commitment of the next entry's draw (version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_draw_commitment: Option<String>,
+    /// The draw's secret and the entropy it was mixed with (version 4 entries rolled with a seed):
+    /// part of the content, so hidden with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Draw>,
+    /// When the rule set keeps part of the entry for the game master (version 4): SHA-256 (hex) of
+    /// the full content and `gm_salt` (see [`LogEntry::compute_gm_commitment`]). The hash covers it
+    /// and `player_view` instead of the full content, so a player checks the hash of what they see
+    /// and has nothing to try guesses of the hidden part against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gm_commitment: Option<String>,
+    /// The random salt (256 bits, hex) of `gm_commitment`: the game master's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gm_salt: Option<String>,
+    /// The content as a player sees it, `[inputs, seed, dice_given, dice, result, state_before,
+    /// state_after, summary, draw]`, when `gm_commitment` is set: the game master's copy keeps it
+    /// so the hash can be recomputed; a player's copy holds it as its content instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_view: Option<Value>,
+    /// Set on a viewer's copy of an entry part of which the rule set keeps for the game master
+    /// (version 4, with `redacted`): what is shown is what the hash covers, so the viewer checks it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
 }
 
 fn version_one() -> u32 {
@@ -100,6 +132,10 @@ fn version_one() -> u32 {
 /// still written as version 2, so their form is unchanged.
 pub(crate) const VISIBILITY_VERSION: u32 = 3;
 
+/// The format version of entries that take a draw ([`crate::draw`]) and seal what the rule set keeps
+/// for the game master: every entry written now.
+pub(crate) const DRAW_VERSION: u32 = 4;
+
 impl LogEntry {
     /// SHA-256, in lower-case hex, of the compact JSON array `["omen-log-v2", sequence, previous_hash,
     /// time, campaign_uid, campaign, character_uid, character, action, inputs, seed, seed_proof,
@@ -108,6 +144,34 @@ impl LogEntry {
     /// result, state_before, state_after, summary]`). Objects are written with their keys sorted, so
     /// the form does not depend on how the JSON was stored.
     pub fn compute_hash(&self) -> String {
+        if self.version >= DRAW_VERSION {
+            // A hidden entry's content is replaced by its commitment; the game master's part of it
+            // by the game-master commitment.
+            let content = match &self.commitment {
+                Some(_) => Value::Null,
+                None => self.shown_content(),
+            };
+            let canonical = json!([
+                "omen-log-v4",
+                self.sequence,
+                self.previous_hash,
+                self.time,
+                self.campaign_uid,
+                self.campaign,
+                self.character_uid,
+                self.character,
+                self.action,
+                self.visibility,
+                self.actor,
+                self.commitment,
+                self.draw_commitment,
+                self.next_draw_commitment,
+                self.gm_commitment,
+                content,
+                self.public_key,
+            ]);
+            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+        }
         if self.version >= VISIBILITY_VERSION {
             // A hidden entry's content is replaced by its commitment.
             let content = match &self.commitment {
@@ -180,7 +244,20 @@ impl LogEntry {
 impl LogEntry {
     /// What a hidden entry hides: `[inputs, seed, seed_proof, dice_given, dice, result, state_before,
     /// state_after, summary]`.
-    fn content(&self) -> Value {
+    pub(crate) fn content(&self) -> Value {
+        if self.version >= DRAW_VERSION {
+            return json!([
+                self.inputs,
+                self.seed,
+                self.dice_given,
+                self.dice,
+                self.result,
+                self.state_before,
+                self.state_after,
+                self.summary,
+                self.draw,
+            ]);
+        }
         json!([
             self.inputs,
             self.seed,
@@ -198,9 +275,108 @@ impl LogEntry {
     /// JSON `["omen-commit-v1", salt, [inputs, seed, seed_proof, dice_given, dice, result,
     /// state_before, state_after, summary]]` (objects with sorted keys). Anyone given the content and
     /// the salt (after a reveal) can recompute it and compare it with the commitment the chain holds.
+    /// Version 4 entries commit `["omen-commit-v2", salt, content as a player sees it]` (see
+    /// [`LogEntry::player_view`]).
     pub fn compute_commitment(&self, salt: &str) -> String {
+        if self.version >= DRAW_VERSION {
+            let canonical = json!(["omen-commit-v2", salt, self.shown_content()]);
+            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+        }
         let canonical = json!(["omen-commit-v1", salt, self.content()]);
         crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()))
+    }
+
+    /// The commitment of the full content with the game master's salt: SHA-256, in lower-case hex,
+    /// of the compact JSON `["omen-gm-v1", gm_salt, content]` (version 4).
+    pub fn compute_gm_commitment(&self, gm_salt: &str) -> String {
+        let canonical = json!(["omen-gm-v1", gm_salt, self.content()]);
+        crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()))
+    }
+
+    /// The content the hash and the commitment cover: the player's view when part of it is the game
+    /// master's, the content otherwise (a player's copy already holds the view as its content).
+    fn shown_content(&self) -> Value {
+        match (&self.gm_commitment, &self.player_view) {
+            (Some(_), Some(view)) => view.clone(),
+            _ => self.content(),
+        }
+    }
+
+    /// Replaces the content with `view` (as [`LogEntry::content`] lists it, version 4): a player's
+    /// copy of an entry part of which is the game master's.
+    pub(crate) fn show_only(&mut self, view: &Value) {
+        let part = |index: usize| view.get(index).cloned().unwrap_or(Value::Null);
+        let optional = |index: usize| Some(part(index)).filter(|value| !value.is_null());
+        self.inputs = part(0);
+        self.seed = part(1).as_u64();
+        self.dice_given = part(2).as_bool().unwrap_or(false);
+        self.dice = serde_json::from_value(part(3)).unwrap_or_default();
+        self.result = part(4);
+        self.state_before = optional(5);
+        self.state_after = optional(6);
+        self.summary = part(7).as_str().unwrap_or_default().to_string();
+        self.draw = serde_json::from_value(part(8)).ok().flatten();
+        self.player_view = None;
+        self.gm_salt = None;
+    }
+
+    /// What the entry's request asked, as its draw's seed binds it (see [`draw::request`]): a
+    /// `refused` entry's request is the one it names.
+    pub(crate) fn draw_request(&self) -> Value {
+        let (action, inputs) = match self.inputs.get("kind").and_then(Value::as_str) {
+            Some("refused") => (
+                self.inputs
+                    .get("action")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+                self.inputs.get("request").unwrap_or(&Value::Null),
+            ),
+            _ => (self.action.as_str(), &self.inputs),
+        };
+        draw::request(
+            action,
+            self.character_uid.as_deref(),
+            self.visibility.as_str(),
+            self.actor.as_deref(),
+            inputs,
+        )
+    }
+
+    /// What is wrong with the entry's draw, as far as its content shows it: the secret must open
+    /// the commitment the entry took, and give its seed.
+    pub(crate) fn draw_problem(&self) -> Option<String> {
+        let commitment = self.draw_commitment.as_deref()?;
+        if self.gm_commitment.is_some() && self.gm_salt.is_none() && self.draw.is_none() {
+            // A player's copy of a sealed entry: the draw is the game master's.
+            return None;
+        }
+        match (&self.draw, self.seed) {
+            (Some(draw), Some(seed)) => {
+                if draw::commitment_of(&draw.secret) != commitment {
+                    return Some("its draw's secret does not open the commitment published before it: the secret was changed after the fact".to_string());
+                }
+                let uid = self.campaign_uid.as_deref().unwrap_or_default();
+                let derived = draw::seed(
+                    uid,
+                    self.sequence,
+                    &self.previous_hash,
+                    draw,
+                    &self.draw_request(),
+                );
+                (derived != seed).then(|| format!(
+                    "its seed {seed} is not the one its draw gives ({derived}): the roll was redone with a chosen seed"
+                ))
+            }
+            (Some(_), None) => Some("it records a draw but no seed".to_string()),
+            (None, Some(seed)) => Some(format!(
+                "its seed {seed} comes from no draw: the seed was chosen"
+            )),
+            (None, None) if !self.dice.is_empty() && !self.dice_given => Some(
+                "it rolled dice with neither a draw nor a mark that they were given by hand"
+                    .to_string(),
+            ),
+            (None, _) => None,
+        }
     }
 
     /// Whether the entry's content was hidden when it was made.
@@ -319,8 +495,10 @@ pub(crate) struct Draft {
     pub character: Option<String>,
     pub action: String,
     pub inputs: Value,
-    /// The seed and its proof, from [`Chain::derive_seed`].
-    pub seed: Option<(u64, String)>,
+    /// The seed, from the draw ([`Chain::draw`]).
+    pub seed: Option<u64>,
+    /// The draw the seed came from.
+    pub draw: Option<Draw>,
     pub dice_given: bool,
     pub dice: Vec<RolledDie>,
     pub result: Value,
@@ -348,6 +526,7 @@ impl Draft {
             action: action.to_string(),
             inputs,
             seed: None,
+            draw: None,
             dice_given: false,
             dice: Vec::new(),
             result: Value::Null,
@@ -439,6 +618,27 @@ pub(crate) fn insert(
     } else {
         columns.to_string()
     };
+    // Likewise the columns of draws, which a re-anchoring migration may write before they exist.
+    let columns = if entry.version >= DRAW_VERSION {
+        values.extend([
+            entry.draw_commitment.clone().to_param(),
+            entry.next_draw_commitment.clone().to_param(),
+            entry
+                .draw
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()?
+                .to_param(),
+            entry.gm_commitment.clone().to_param(),
+            entry.gm_salt.clone().to_param(),
+            optional_text(&entry.player_view).to_param(),
+        ]);
+        format!(
+            "{columns}, draw_commitment, next_draw_commitment, draw, gm_commitment, gm_salt, player_view"
+        )
+    } else {
+        columns
+    };
     let placeholders = vec!["?"; values.len()].join(", ");
     conn.execute(
         &format!("INSERT INTO roll_log ({columns}) VALUES ({placeholders})"),
@@ -468,6 +668,9 @@ pub(crate) struct Chain<'a> {
     /// The next entry's number and the hash it follows: read once the campaign's row is locked
     /// (nothing else moves the head until the transaction ends), moved on by each append.
     next: std::cell::RefCell<(u64, String)>,
+    /// The pending draw of the next entry; none while a migration re-anchors a log written before
+    /// draws (its entries are written in the form of their schema version).
+    pending: std::cell::RefCell<Option<Pending>>,
 }
 
 /// A campaign's row id, identity and public key, by name (the last two are absent only in rows
@@ -499,6 +702,31 @@ impl<'a> Chain<'a> {
     /// campaign's row stays locked until it ends, so appends to one log take turns and every entry
     /// follows the head the one before it left (no lost update, no gap in the numbers).
     pub(crate) fn open(conn: &Conn<'_>, campaign: &str, key: &'a Key) -> Result<Self, StoreError> {
+        let chain = Chain::open_undrawn(conn, campaign, key)?;
+        let next = chain.next().0;
+        // The draw published for the next entry; a campaign without one (written before draws, or
+        // whose pending row was lost) gets one now, which the caller could not have seen: its
+        // secret is still unknown to every caller, and a caller who names the commitment it saw is
+        // refused.
+        let pending = match draw::stored(conn, chain.campaign_id)? {
+            Some(pending) if pending.sequence == next => pending,
+            _ => {
+                let pending = Pending::new(key, &chain.uid, next)?;
+                draw::store(conn, chain.campaign_id, &pending)?;
+                pending
+            }
+        };
+        *chain.pending.borrow_mut() = Some(pending);
+        Ok(chain)
+    }
+
+    /// [`Chain::open`] with no draw: for the migration that re-anchors logs written before signing,
+    /// which runs before the tables of draws exist.
+    pub(crate) fn open_undrawn(
+        conn: &Conn<'_>,
+        campaign: &str,
+        key: &'a Key,
+    ) -> Result<Self, StoreError> {
         let (campaign_id, uid, public_key): (i64, Option<String>, Option<String>) =
             identity(conn, campaign, conn.for_update())?;
         let (Some(uid), Some(public_key)) = (uid, public_key) else {
@@ -529,6 +757,7 @@ impl<'a> Chain<'a> {
             uid,
             key,
             next: std::cell::RefCell::new(next),
+            pending: std::cell::RefCell::new(None),
         })
     }
 
@@ -537,24 +766,45 @@ impl<'a> Chain<'a> {
         self.next.borrow().clone()
     }
 
-    /// The seed of the next entry and its proof: the key's signature of the campaign, the entry's
-    /// number and the hash before it. Ed25519 signs deterministically, so the same place always gives
-    /// the same seed; a different seed takes a different place, that is another logged entry.
-    pub(crate) fn derive_seed(&self) -> (u64, String) {
+    /// The commitment of the next entry's draw, as published.
+    pub(crate) fn commitment(&self) -> String {
+        self.pending
+            .borrow()
+            .as_ref()
+            .map(|pending| pending.commitment.clone())
+            .unwrap_or_default()
+    }
+
+    /// The next entry's draw with `entropy` (the server's when `None`), and the seed it gives
+    /// `request` (see [`draw::request`]).
+    ///
+    /// # Errors
+    /// [`StoreError::Invalid`] for entropy of the wrong form.
+    pub(crate) fn draw(
+        &self,
+        entropy: Option<&str>,
+        request: &Value,
+    ) -> Result<(u64, Draw), StoreError> {
+        let draw = match self.pending.borrow().as_ref() {
+            Some(pending) => pending.draw(self.key, &self.uid, entropy)?,
+            None => {
+                return Err(StoreError::Corrupt(
+                    "a log being re-anchored takes no draws".to_string(),
+                ));
+            }
+        };
         let (sequence, previous_hash) = self.next();
-        let proof = self
-            .key
-            .sign(&key::seed_message(&self.uid, sequence, &previous_hash));
-        (key::seed_from_proof(&proof), proof)
+        let seed = draw::seed(&self.uid, sequence, &previous_hash, &draw, request);
+        Ok((seed, draw))
     }
 
     /// Appends `draft` after the chain head, hashed and signed, and signs the new head.
     pub(crate) fn append(&self, conn: &Conn<'_>, draft: Draft) -> Result<LogEntry, StoreError> {
         let (sequence, previous_hash) = self.next();
-        let (seed, seed_proof) = match draft.seed {
-            Some((seed, proof)) => (Some(seed), Some(proof)),
-            None => (None, None),
-        };
+        let drawing = self.pending.borrow().is_some();
+        let next_pending = drawing
+            .then(|| Pending::new(self.key, &self.uid, sequence + 1))
+            .transpose()?;
         let mut entry = LogEntry {
             sequence,
             time: crate::time::now(),
@@ -562,7 +812,7 @@ impl<'a> Chain<'a> {
             character: draft.character,
             action: draft.action,
             inputs: draft.inputs,
-            seed,
+            seed: draft.seed,
             dice: draft.dice,
             result: draft.result,
             state_before: draft.state_before,
@@ -570,11 +820,11 @@ impl<'a> Chain<'a> {
             summary: draft.summary,
             previous_hash,
             hash: String::new(),
-            version: 2,
+            version: DRAW_VERSION,
             campaign_uid: Some(self.uid.clone()),
             character_uid: draft.character_uid,
             dice_given: draft.dice_given,
-            seed_proof,
+            seed_proof: None,
             public_key: Some(self.key.public()),
             signature: None,
             visibility: draft.visibility,
@@ -582,9 +832,20 @@ impl<'a> Chain<'a> {
             commitment: None,
             salt: None,
             redacted: false,
+            draw_commitment: drawing.then(|| self.commitment()),
+            next_draw_commitment: next_pending.as_ref().map(|next| next.commitment.clone()),
+            draw: draft.draw,
+            gm_commitment: None,
+            gm_salt: None,
+            player_view: None,
+            sealed: false,
         };
-        if entry.visibility != Visibility::Public || entry.actor.is_some() {
+        if drawing {
+            seal_game_master_part(&mut entry)?;
+        } else if entry.visibility != Visibility::Public || entry.actor.is_some() {
             entry.version = VISIBILITY_VERSION;
+        } else {
+            entry.version = 2;
         }
         if entry.visibility != Visibility::Public {
             let salt = key::hex(&key::random::<32>()?);
@@ -603,19 +864,43 @@ impl<'a> Chain<'a> {
             &entry,
             Some(head_signature),
         )?;
+        if let Some(next_pending) = &next_pending {
+            draw::store(conn, self.campaign_id, next_pending)?;
+        }
         *self.next.borrow_mut() = (sequence + 1, entry.hash.clone());
+        *self.pending.borrow_mut() = next_pending;
         Ok(entry)
     }
+}
+
+/// Seals what the entry's rule set keeps for the game master: the player's view becomes what the
+/// hash covers, and the full content is committed with a salt of its own (see
+/// [`LogEntry::gm_commitment`]). The draw goes with the game master's part: with it, whoever sees
+/// the request could roll the hidden dice again.
+fn seal_game_master_part(entry: &mut LogEntry) -> Result<(), StoreError> {
+    let viewed = crate::visibility::without_game_master_fields(entry.clone());
+    if !viewed.redacted {
+        return Ok(());
+    }
+    let mut view = viewed;
+    view.draw = None;
+    view.seed = None;
+    let gm_salt = key::hex(&key::random::<32>()?);
+    entry.player_view = Some(view.content());
+    entry.gm_commitment = Some(entry.compute_gm_commitment(&gm_salt));
+    entry.gm_salt = Some(gm_salt);
+    Ok(())
 }
 
 /// The columns of `roll_log` that make a [`LogEntry`], in order, for `SELECT`, then `character_id`.
 pub(crate) const ENTRY_COLUMNS: &str = "l.sequence, l.time, l.campaign, l.character, l.action, \
      l.inputs, l.seed, l.dice, l.result, l.state_before, l.state_after, l.summary, l.previous_hash, l.hash, \
      l.version, l.campaign_uid, l.character_uid, l.dice_given, l.seed_proof, l.public_key, l.signature, \
-     l.visibility, l.actor, l.commitment, l.salt, l.character_id";
+     l.visibility, l.actor, l.commitment, l.salt, l.draw_commitment, l.next_draw_commitment, l.draw, \
+     l.gm_commitment, l.gm_salt, l.player_view, l.character_id";
 
 /// How many columns [`ENTRY_COLUMNS`] selects.
-pub(crate) const ENTRY_COLUMN_COUNT: usize = 26;
+pub(crate) const ENTRY_COLUMN_COUNT: usize = 32;
 
 /// A row as stored, before its JSON is parsed: verify reports a damaged row instead of failing.
 pub(crate) struct RawEntry {
@@ -644,6 +929,12 @@ pub(crate) struct RawEntry {
     actor: Option<String>,
     commitment: Option<String>,
     salt: Option<String>,
+    draw_commitment: Option<String>,
+    next_draw_commitment: Option<String>,
+    draw: Option<String>,
+    gm_commitment: Option<String>,
+    gm_salt: Option<String>,
+    player_view: Option<String>,
     /// The live character row it is linked to (not hashed: cleared when the character is deleted).
     pub(crate) character_id: Option<i64>,
 }
@@ -676,7 +967,13 @@ impl RawEntry {
             actor: row.get(22)?,
             commitment: row.get(23)?,
             salt: row.get(24)?,
-            character_id: row.get(25)?,
+            draw_commitment: row.get(25)?,
+            next_draw_commitment: row.get(26)?,
+            draw: row.get(27)?,
+            gm_commitment: row.get(28)?,
+            gm_salt: row.get(29)?,
+            player_view: row.get(30)?,
+            character_id: row.get(31)?,
         })
     }
 
@@ -732,6 +1029,13 @@ impl RawEntry {
             commitment: self.commitment,
             salt: self.salt,
             redacted: false,
+            draw_commitment: self.draw_commitment,
+            next_draw_commitment: self.next_draw_commitment,
+            draw: self.draw.map(|t| json("draw", &t)).transpose()?,
+            gm_commitment: self.gm_commitment,
+            gm_salt: self.gm_salt,
+            player_view: optional("player view", self.player_view)?,
+            sealed: false,
         })
     }
 }
@@ -775,6 +1079,15 @@ impl From<&LogEntry> for RawEntry {
             actor: entry.actor.clone(),
             commitment: entry.commitment.clone(),
             salt: entry.salt.clone(),
+            draw_commitment: entry.draw_commitment.clone(),
+            next_draw_commitment: entry.next_draw_commitment.clone(),
+            draw: entry
+                .draw
+                .as_ref()
+                .map(|draw| serde_json::to_string(draw).expect("a draw serialises")),
+            gm_commitment: entry.gm_commitment.clone(),
+            gm_salt: entry.gm_salt.clone(),
+            player_view: optional_text(&entry.player_view),
             character_id: None,
         }
     }

@@ -206,6 +206,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_web_sessions.sql",
         include_str!("../migrations/postgres/0007_web_sessions.sql"),
     ),
+    (
+        "0008_draws.sql",
+        include_str!("../migrations/postgres/0008_draws.sql"),
+    ),
 ];
 
 /// The key every process migrating one database takes turns on (`pg_advisory_xact_lock`): "OMEN".

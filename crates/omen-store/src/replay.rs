@@ -123,6 +123,7 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
             };
             roll::recheck(&record, limits)
         }
+        "refused" => replay_refused(entry, limits),
         "rename" | "delete" | "migrate" | "import" | "invite" | "revoke-invite" | "reveal" => {
             Ok(())
         }
@@ -130,6 +131,74 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
             "its kind `{other}` is unknown to this build of omen"
         )),
     }
+}
+
+/// A request refused after it drew dice: made again from its recorded dice (and from its seed), it
+/// must fail again having drawn exactly those dice.
+fn replay_refused(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
+    let request = field(entry, "request")?;
+    let text = |name: &str| {
+        request
+            .get(name)
+            .and_then(Value::as_str)
+            .ok_or(format!("the request it names has no {name}"))
+    };
+    let faces: Vec<i64> = entry.dice.iter().map(|die| die.face).collect();
+    let mut sources = vec![("its dice".to_string(), Dice::Given(faces))];
+    if let Some(seed) = entry.seed {
+        sources.push((format!("seed {seed}"), Dice::Seed(seed)));
+    }
+    for (what, dice) in sources {
+        let drawn = match text("kind")? {
+            "expression" => {
+                let params =
+                    serde_json::from_value(request.get("params").cloned().unwrap_or(Value::Null))
+                        .map_err(|e| format!("its parameters do not read: {e}"))?;
+                let limits = Limits {
+                    explode_depth: request
+                        .get("explode_depth")
+                        .and_then(Value::as_u64)
+                        .ok_or("its explosion depth is not a number")?,
+                    max_dice: limits.max_dice.max(entry.dice.len() as u64),
+                    ..limits.clone()
+                };
+                let (rolled, drawn) =
+                    roll::roll_drawing(text("expression")?, &params, &dice, &limits);
+                if rolled.is_ok() {
+                    return Err(format!(
+                        "rolling it again from {what} succeeds, yet it is logged as refused"
+                    ));
+                }
+                drawn
+            }
+            "action" => {
+                let game = game(text("rule_set")?).map_err(|e| e.to_string())?;
+                let before = entry
+                    .state_before
+                    .as_ref()
+                    .ok_or("it records no state before")?;
+                let action = request.get("action").ok_or("the request names no action")?;
+                let mut source = Recording::new(&dice);
+                if game.apply(before, action, &mut source, limits).is_ok() {
+                    return Err(format!(
+                        "applying it again from {what} succeeds, yet it is logged as refused"
+                    ));
+                }
+                source.rolled()
+            }
+            other => {
+                return Err(format!(
+                    "it refuses a request of kind `{other}`, which draws no dice"
+                ));
+            }
+        };
+        if drawn != entry.dice {
+            return Err(format!(
+                "making it again from {what} draws other dice than it records"
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Store {

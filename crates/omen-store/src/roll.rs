@@ -140,8 +140,31 @@ pub fn roll_expression(
     dice: &Dice,
     limits: &Limits,
 ) -> Result<ExpressionRoll, StoreError> {
+    roll_drawing(expression, params, dice, limits).0
+}
+
+/// [`roll_expression`], and every die it drew, whether it succeeded or not: a campaign logs a roll
+/// refused after it drew dice, so that the refusal previews nothing.
+pub(crate) fn roll_drawing(
+    expression: &str,
+    params: &BTreeMap<String, Value>,
+    dice: &Dice,
+    limits: &Limits,
+) -> (Result<ExpressionRoll, StoreError>, Vec<RolledDie>) {
     let mut source = Recording::new(dice);
-    let (roll, warnings) = run(expression, params, limits, &mut source)?;
+    let rolled = record(expression, params, dice, limits, &mut source);
+    let drawn = source.rolled();
+    (rolled, drawn)
+}
+
+fn record(
+    expression: &str,
+    params: &BTreeMap<String, Value>,
+    dice: &Dice,
+    limits: &Limits,
+    source: &mut Recording,
+) -> Result<ExpressionRoll, StoreError> {
+    let (roll, warnings) = run(expression, params, limits, source)?;
     let record = RollRecord {
         expression: expression.to_string(),
         params: params.clone(),

@@ -38,6 +38,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_web_sessions.sql",
         include_str!("../migrations/0007_web_sessions.sql"),
     ),
+    (
+        "0008_draws.sql",
+        include_str!("../migrations/0008_draws.sql"),
+    ),
 ];
 
 /// The version that signs logs: upgrading to it re-anchors every campaign under the key.
@@ -57,6 +61,7 @@ pub(crate) const OMEN_TABLES: &[&str] = &[
     "invite",
     "invite_character",
     "web_session",
+    "draw_pending",
 ];
 
 /// Whether the file open on `conn` may be used as an Omen database: `Ok(())`, or what it is instead.
@@ -332,7 +337,7 @@ fn reanchor(conn: &Conn<'_>, key: Option<&Key>) -> Result<(), StoreError> {
         }
         let head = crate::log::head(conn, id)?;
         let unsigned = head.as_ref().map_or(0, |h| h.sequence);
-        let chain = Chain::open(conn, &name, key)?;
+        let chain = Chain::open_undrawn(conn, &name, key)?;
         chain.append(
             conn,
             Draft::plain(
@@ -422,6 +427,12 @@ mod upgrade_tests {
                     public_key: None,
                     signature: None,
                     previous_hash: previous.clone(),
+                    draw_commitment: None,
+                    next_draw_commitment: None,
+                    draw: None,
+                    gm_commitment: None,
+                    gm_salt: None,
+                    player_view: None,
                     ..entry.clone()
                 };
                 old.hash = old.compute_hash();

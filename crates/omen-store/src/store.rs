@@ -13,14 +13,13 @@ use crate::db::{Conn, Row, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::dice::{Dice, Recording};
+use crate::dice::Dice;
 use crate::error::{Existing, Missing, StoreError};
 use crate::key::Key;
 use crate::log::{self, Chain, Draft, LogEntry, VerifyReport};
 use crate::request::{ActionRequest, RollRequest, Rollable};
-use crate::roll::{self, RollRecord};
+use crate::roll;
 use crate::schema::{self, SCHEMA_VERSION};
-use crate::visibility::{EntryOptions, Visibility};
 use omen_lang::syntax::Dialect;
 
 /// How long a writer waits for another process's write to finish before giving up with
@@ -372,7 +371,7 @@ fn find_character(conn: &Conn<'_>, campaign: &str, name: &str) -> Result<Charact
 
 /// A character of the campaign whose chain is open (its id already known: one query fewer under
 /// the campaign's lock).
-fn character_in(
+pub(crate) fn character_in(
     conn: &Conn<'_>,
     chain: &Chain<'_>,
     name: &str,
@@ -395,7 +394,7 @@ fn character_exists(conn: &Conn<'_>, campaign_id: i64, name: &str) -> Result<boo
         .is_some())
 }
 
-fn parse(column: &str, text: &str) -> Result<Value, StoreError> {
+pub(crate) fn parse(column: &str, text: &str) -> Result<Value, StoreError> {
     serde_json::from_str(text).map_err(|error| {
         StoreError::Corrupt(format!("a stored {column} is not valid JSON ({error})"))
     })
@@ -1224,78 +1223,6 @@ impl Store {
         )
     }
 
-    /// [`Store::act`] as a request, with a visibility and an actor: a hidden action's content is
-    /// committed in the log and kept for the game master (see [`crate::Visibility`]).
-    ///
-    /// # Errors
-    /// As [`Store::act`].
-    pub fn perform(&mut self, request: ActionRequest<'_>) -> Result<LogEntry, StoreError> {
-        let ActionRequest {
-            campaign,
-            character,
-            action,
-            dice,
-            limits,
-            options,
-        } = request;
-        let limits = &limits;
-        let options = &options;
-        let key = self.signing_key()?;
-        self.write(|conn| {
-            let chain = Chain::open(conn, campaign, &key)?;
-            let row = character_in(conn, &chain, character)?;
-            if row.rule_set == PLAIN {
-                return Err(StoreError::Invalid(format!(
-                    "{} is a plain character (no rule set), so it takes no actions; roll for it with `omen roll EXPR --campaign {campaign} --char {}`",
-                    row.name, row.name
-                )));
-            }
-            let game = game(&row.rule_set)?;
-            let before = game.load(row.state_version, &parse("state", &row.state)?)?;
-            let (dice, seed, dice_given) = resolve_dice(&chain, dice)?;
-            let mut source = Recording::new(&dice);
-            let applied = game.apply(&before, action, &mut source, limits)?;
-            if !source.unused().is_empty() {
-                let unused: Vec<String> = source.unused().iter().map(i64::to_string).collect();
-                return Err(StoreError::Invalid(format!(
-                    "{} given dice value(s) left unused: {}; give exactly the dice the action rolls",
-                    unused.len(),
-                    unused.join(", ")
-                )));
-            }
-            let name = action
-                .get("action")
-                .and_then(Value::as_str)
-                .unwrap_or("action")
-                .to_string();
-            let rolled = source.rolled();
-            let mut draft = Draft {
-                    character_id: Some(row.id),
-                    character_uid: row.uid.clone(),
-                    character: Some(row.name.clone()),
-                    action: name,
-                    inputs: json!({ "kind": "action", "rule_set": row.rule_set, "action": action }),
-                    // A roll that rolled nothing needs no seed.
-                    seed: seed.filter(|_| !rolled.is_empty()),
-                    dice_given: dice_given && !rolled.is_empty(),
-                    dice: rolled,
-                    result: applied.result,
-                    state_before: Some(before),
-                    state_after: Some(applied.state.clone()),
-                    summary: applied.summary,
-                    visibility: Visibility::Public,
-                    actor: None,
-                };
-            options.apply(&mut draft);
-            let entry = chain.append(conn, draft)?;
-            conn.execute(
-                "UPDATE character SET state = ?1, state_version = ?2, updated = ?3 WHERE id = ?4",
-                params![applied.state.to_string(), game.state_version(), entry.time, row.id],
-            )?;
-            Ok(entry)
-        })
-    }
-
     /// The exact odds of `action` for a character as it stands, without rolling.
     ///
     /// # Errors
@@ -1441,80 +1368,6 @@ impl Store {
         )?;
         rolled.warnings = warnings;
         Ok((entry, rolled))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn roll_logged(
-        &mut self,
-        campaign: &str,
-        character: Option<&str>,
-        expression: &str,
-        params: &BTreeMap<String, Value>,
-        saved: Option<String>,
-        dice: &Dice,
-        limits: &Limits,
-        options: &EntryOptions,
-    ) -> Result<(LogEntry, roll::ExpressionRoll), StoreError> {
-        // Compile errors first, before the key is needed.
-        roll::check_expression(expression, params, limits)?;
-        let key = self.signing_key()?;
-        self.write(|conn| {
-            let chain = Chain::open(conn, campaign, &key)?;
-            let (dice, seed, dice_given) = resolve_dice(&chain, dice.clone())?;
-            let mut rolled = roll::roll_expression(expression, params, &dice, limits)?;
-            rolled.record.saved_roll = saved;
-            let entry = append_roll(
-                conn,
-                &chain,
-                character,
-                &rolled.record,
-                (seed, dice_given),
-                options,
-            )?;
-            Ok((entry, rolled))
-        })
-    }
-
-    /// Logs a roll of an expression or script (from [`crate::roll_expression`]), optionally for a
-    /// character. The record is rolled again from its dice first: a record whose dice do not give its
-    /// result is refused. A record without a seed is logged as given dice; one with a seed only when it
-    /// is the seed the log gives the next entry.
-    ///
-    /// # Errors
-    /// [`StoreError::Invalid`] for a record that does not roll to its result or whose seed was chosen,
-    /// [`StoreError::NotFound`].
-    pub fn log_roll(
-        &mut self,
-        campaign: &str,
-        character: Option<&str>,
-        entry: RollRecord,
-    ) -> Result<LogEntry, StoreError> {
-        roll::recheck(&entry, &Limits::default()).map_err(|problem| {
-            StoreError::Invalid(format!("the roll cannot be logged: {problem}"))
-        })?;
-        let key = self.signing_key()?;
-        self.write(|conn| {
-            let chain = Chain::open(conn, campaign, &key)?;
-            let seed = match entry.seed {
-                Some(seed) => {
-                    let derived = chain.derive_seed();
-                    if derived.0 != seed {
-                        return Err(chosen_seed());
-                    }
-                    Some(derived)
-                }
-                None => None,
-            };
-            let given = seed.is_none() && !entry.dice.is_empty();
-            append_roll(
-                conn,
-                &chain,
-                character,
-                &entry,
-                (seed, given),
-                &EntryOptions::default(),
-            )
-        })
     }
 
     // -----------------------------------------------------------------------------------------------
@@ -1871,73 +1724,6 @@ pub(crate) fn check_campaign(
 
 /// The name of the rule set of a plain character, bound to no rule set.
 pub const PLAIN: &str = "none";
-
-fn chosen_seed() -> StoreError {
-    StoreError::Invalid(
-        "a campaign's rolls take their seed from its log, so no seed can be chosen; leave --seed out, or give dice rolled at the table with --dice (logged as given)".to_string(),
-    )
-}
-
-/// The dice to roll with, the derived seed and its proof (if derived), and whether they were given.
-type ResolvedDice = (Dice, Option<(u64, String)>, bool);
-
-/// The dice an entry rolls with: the seed the log gives (and its proof), or given dice, marked.
-fn resolve_dice(chain: &Chain<'_>, dice: Dice) -> Result<ResolvedDice, StoreError> {
-    match dice {
-        Dice::Derived => {
-            let (seed, proof) = chain.derive_seed();
-            Ok((Dice::Seed(seed), Some((seed, proof)), false))
-        }
-        Dice::Given(values) => Ok((Dice::Given(values), None, true)),
-        Dice::Seed(_) => Err(chosen_seed()),
-    }
-}
-
-/// Writes a roll record known to roll to its result into the log.
-fn append_roll(
-    conn: &Conn<'_>,
-    chain: &Chain<'_>,
-    character: Option<&str>,
-    record: &RollRecord,
-    (seed, dice_given): (Option<(u64, String)>, bool),
-    options: &EntryOptions,
-) -> Result<LogEntry, StoreError> {
-    let (character_id, character_uid, character) = match character {
-        Some(name) => {
-            let row = character_in(conn, chain, name)?;
-            (Some(row.id), row.uid, Some(row.name))
-        }
-        None => (None, None, None),
-    };
-    let summary = match &record.saved_roll {
-        Some(saved) => format!("{saved}: {} = {}", record.expression, record.result),
-        None => format!("{} = {}", record.expression, record.result),
-    };
-    let mut draft = Draft {
-        character_id,
-        character_uid,
-        character,
-        action: "expression".to_string(),
-        inputs: json!({
-            "kind": "expression",
-            "expression": record.expression,
-            "params": record.params,
-            "saved_roll": record.saved_roll,
-            "explode_depth": record.explode_depth,
-        }),
-        seed: seed.filter(|_| !record.dice.is_empty()),
-        dice_given: dice_given && !record.dice.is_empty(),
-        dice: record.dice.clone(),
-        result: record.result.clone(),
-        state_before: None,
-        state_after: None,
-        summary,
-        visibility: Visibility::Public,
-        actor: None,
-    };
-    options.apply(&mut draft);
-    chain.append(conn, draft)
-}
 
 pub(crate) fn saved_rolls(conn: &Conn<'_>, campaign_id: i64) -> Result<Vec<SavedRoll>, StoreError> {
     let rows = conn.query_map(

@@ -122,11 +122,30 @@ pub struct EntryOptions {
     pub visibility: Visibility,
     #[serde(default)]
     pub actor: Option<Actor>,
+    /// The caller's entropy for the entry's draw (see [`crate::draw`]): the server's when absent.
+    #[serde(default)]
+    pub entropy: Option<String>,
+    /// The draw commitment the caller saw: the request is refused ([`StoreError::Moved`]) when the
+    /// next entry's is another.
+    #[serde(default)]
+    pub commitment: Option<String>,
 }
 
 impl EntryOptions {
     pub fn new(visibility: Visibility, actor: Option<Actor>) -> Self {
-        EntryOptions { visibility, actor }
+        EntryOptions {
+            visibility,
+            actor,
+            entropy: None,
+            commitment: None,
+        }
+    }
+
+    /// These options with the caller's entropy and the commitment it saw.
+    pub fn with_draw(mut self, entropy: Option<String>, commitment: Option<String>) -> Self {
+        self.entropy = entropy;
+        self.commitment = commitment;
+        self
     }
 
     pub(crate) fn apply(&self, draft: &mut Draft) {
@@ -242,7 +261,7 @@ pub(crate) fn rules_of(rule_set: Option<&str>) -> &'static GameMasterOnly {
 
 /// Removes from `entry` what its rule set keeps for the game master; marks it redacted when anything
 /// was removed.
-fn without_game_master_fields(mut entry: LogEntry) -> LogEntry {
+pub(crate) fn without_game_master_fields(mut entry: LogEntry) -> LogEntry {
     let before = serde_json::to_value(&entry).ok();
     let view = View::Player;
     let kind = entry
@@ -414,8 +433,26 @@ impl Sight {
             entry.state_after = None;
             entry.summary = hidden_summary(entry.visibility);
             entry.salt = None;
+            entry.draw = None;
+            entry.gm_salt = None;
+            entry.player_view = None;
             entry.redacted = true;
             return entry;
+        }
+        if !self.game_master {
+            entry = match entry.player_view.take() {
+                // Sealed when it was written: the player's view is what its hash covers, so a
+                // player checks the hash, and the game master's part stays behind its salted
+                // commitment.
+                Some(view) if entry.gm_commitment.is_some() => {
+                    entry.show_only(&view);
+                    entry.redacted = true;
+                    entry.sealed = true;
+                    entry
+                }
+                _ => without_game_master_fields(entry),
+            };
+            entry.gm_salt = None;
         }
         if self.follows_unseen(&entry) {
             let edited = entry.inputs.get("state").is_some_and(|s| !s.is_null());
@@ -426,6 +463,7 @@ impl Sight {
                     *state = Value::Null;
                 }
                 entry.redacted = true;
+                entry.sealed = false;
             }
         }
         if !revealed && !self.game_master {
@@ -433,11 +471,7 @@ impl Sight {
             // could be tried against the commitment by anyone the roller shows the entry to.
             entry.salt = None;
         }
-        if self.game_master {
-            entry
-        } else {
-            without_game_master_fields(entry)
-        }
+        entry
     }
 }
 
@@ -531,6 +565,36 @@ impl Store {
     /// # Errors
     /// As [`Store::reveal_as`].
     pub fn reveal(&mut self, campaign: &str, sequence: u64) -> Result<LogEntry, StoreError> {
+        self.reveal_as(campaign, sequence, &Viewer::GameMaster)
+    }
+
+    /// Reveals hidden entry `sequence` of `campaign` on behalf of `viewer`: a logged entry that gives
+    /// the salt of its commitment, after which everyone sees the entry and can check its content
+    /// against the commitment it was logged with. Returns the `reveal` entry, whose actor is `viewer`.
+    ///
+    /// Only someone who may see an entry may reveal it: a `self` roll is seen by its roller alone, so
+    /// only its roller reveals it (the game master cannot, since the game master never saw it and a
+    /// reveal would publish it for them); the game master reveals every other hidden entry; a member
+    /// who is not the game master reveals only their own `self` rolls.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown campaign or entry, [`StoreError::Invalid`] for an entry
+    /// that is not hidden, was revealed already, or is not `viewer`'s to reveal (nothing is logged,
+    /// and the message holds nothing of the entry but its number and visibility).
+    pub fn reveal_as(
+        &mut self,
+        campaign: &str,
+        sequence: u64,
+        viewer: &Viewer,
+    ) -> Result<LogEntry, StoreError> {
+        if let Viewer::Member(member) = viewer
+            && member.campaign != campaign
+        {
+            return Err(StoreError::Invalid(format!(
+                "this invite is for `{}`, not `{campaign}`",
+                member.campaign
+            )));
+        }
         let key = self.signing_key()?;
         self.write(|conn| {
             let chain = Chain::open(conn, campaign, &key)?;
@@ -562,36 +626,9 @@ impl Store {
                     target.visibility
                 )));
             };
-        self.reveal_as(campaign, sequence, &Viewer::GameMaster)
-    }
-
-    /// Reveals hidden entry `sequence` of `campaign` on behalf of `viewer`: a logged entry that gives
-    /// the salt of its commitment, after which everyone sees the entry and can check its content
-    /// against the commitment it was logged with. Returns the `reveal` entry, whose actor is `viewer`.
-    ///
-    /// Only someone who may see an entry may reveal it: a `self` roll is seen by its roller alone, so
-    /// only its roller reveals it (the game master cannot, since the game master never saw it and a
-    /// reveal would publish it for them); the game master reveals every other hidden entry; a member
-    /// who is not the game master reveals only their own `self` rolls.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] for an unknown campaign or entry, [`StoreError::Invalid`] for an entry
-    /// that is not hidden, was revealed already, or is not `viewer`'s to reveal (nothing is logged,
-    /// and the message holds nothing of the entry but its number and visibility).
-    pub fn reveal_as(
-        &mut self,
-        campaign: &str,
-        sequence: u64,
-        viewer: &Viewer,
-    ) -> Result<LogEntry, StoreError> {
-        if let Viewer::Member(member) = viewer
-            && member.campaign != campaign
-        {
-            return Err(StoreError::Invalid(format!(
-                "this invite is for `{}`, not `{campaign}`",
-                member.campaign
-            )));
-        }
+            may_reveal(viewer, &owned_characters(conn, viewer)?, &target).map_err(|why| {
+                StoreError::Invalid(format!("entry {sequence} of `{campaign}` {why}"))
+            })?;
             // Linked to the character when it is still there, under its name now.
             let character: Option<String> = match character_id {
                 Some(id) => conn
@@ -621,11 +658,29 @@ impl Store {
     }
 }
 
+/// Whether `viewer` may reveal hidden entry `target`, or why not (in words that follow "entry N of
+/// `campaign`"). The roller is who the log's listing shows a `self` roll to (see `Sight::may_see`):
+/// the entry's actor, or the owner of its character.
+fn may_reveal(viewer: &Viewer, owned: &HashSet<String>, target: &LogEntry) -> Result<(), String> {
+    let roller = target.actor.as_deref() == Some(viewer.actor().as_str())
+        || target
+            .character_uid
+            .as_ref()
+            .is_some_and(|uid| owned.contains(uid));
+    match (target.visibility, viewer.is_game_master()) {
+        (Visibility::SelfOnly, _) if roller => Ok(()),
+        (Visibility::SelfOnly, _) => Err(
+            "is a `self` roll, seen by its roller alone: only its roller may reveal it".to_string(),
+        ),
+        (_, true) => Ok(()),
+        (visibility, false) => Err(format!(
+            "is a {visibility} roll: only the game master may reveal it (a player reveals only their own `self` rolls)"
+        )),
+    }
+}
+
 /// What a viewer's own check of the log found: [`verify_view`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-            may_reveal(viewer, &owned_characters(conn, viewer)?, &target).map_err(|why| {
-                StoreError::Invalid(format!("entry {sequence} of `{campaign}` {why}"))
-            })?;
 pub struct ViewReport {
     /// Entries checked.
     pub entries: u64,
@@ -655,27 +710,6 @@ impl ViewReport {
 pub fn verify_view(entries: &[LogEntry], public_key: &str) -> ViewReport {
     let mut problems = Vec::new();
     let mut previous = log::GENESIS_HASH.to_string();
-/// Whether `viewer` may reveal hidden entry `target`, or why not (in words that follow "entry N of
-/// `campaign`"). The roller is who the log's listing shows a `self` roll to (see `Sight::may_see`):
-/// the entry's actor, or the owner of its character.
-fn may_reveal(viewer: &Viewer, owned: &HashSet<String>, target: &LogEntry) -> Result<(), String> {
-    let roller = target.actor.as_deref() == Some(viewer.actor().as_str())
-        || target
-            .character_uid
-            .as_ref()
-            .is_some_and(|uid| owned.contains(uid));
-    match (target.visibility, viewer.is_game_master()) {
-        (Visibility::SelfOnly, _) if roller => Ok(()),
-        (Visibility::SelfOnly, _) => Err(
-            "is a `self` roll, seen by its roller alone: only its roller may reveal it".to_string(),
-        ),
-        (_, true) => Ok(()),
-        (visibility, false) => Err(format!(
-            "is a {visibility} roll: only the game master may reveal it (a player reveals only their own `self` rolls)"
-        )),
-    }
-}
-
     let mut report = ViewReport {
         entries: entries.len() as u64,
         hashes_checked: 0,
@@ -684,6 +718,7 @@ fn may_reveal(viewer: &Viewer, owned: &HashSet<String>, target: &LogEntry) -> Re
         problems: Vec::new(),
     };
     let mut last_key = None;
+    let mut published = None;
     for (index, entry) in entries.iter().enumerate() {
         let sequence = entry.sequence;
         let mut problem = |text: &str| problems.push(log::LogProblem::entry(sequence, text));
@@ -709,7 +744,7 @@ fn may_reveal(viewer: &Viewer, owned: &HashSet<String>, target: &LogEntry) -> Re
             }
             last_key = entry.public_key.clone();
         }
-        if !entry.redacted || entry.commitment.is_some() {
+        if !entry.redacted || entry.commitment.is_some() || entry.sealed {
             report.hashes_checked += 1;
             if entry.compute_hash() != entry.hash {
                 problem("what it shows does not match its hash: it was altered");
@@ -726,6 +761,14 @@ fn may_reveal(viewer: &Viewer, owned: &HashSet<String>, target: &LogEntry) -> Re
                     "its revealed content does not open its commitment: it was altered after the roll",
                 );
             }
+        }
+        if let Some(text) = log::draw_link_problem(entry, &mut published) {
+            problem(text);
+        }
+        if (!entry.redacted || entry.sealed)
+            && let Some(text) = entry.draw_problem()
+        {
+            problem(&text);
         }
         previous = entry.hash.clone();
     }

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, RawEntry, VISIBILITY_VERSION};
+use super::{
+    ChainHead, DRAW_VERSION, GENESIS_HASH, LogEntry, LogProblem, RawEntry, VISIBILITY_VERSION,
+};
 use crate::key::{self, fingerprint};
 use crate::visibility::Visibility;
 
@@ -53,6 +55,8 @@ pub(crate) fn check_chain(
     let mut unsigned = 0u64;
     // The key entries are signed with, once the first signed entry is seen.
     let mut current_key: Option<String> = None;
+    // The draw commitment the entry before published for the next one.
+    let mut published: Option<String> = None;
     for raw in entries {
         let sequence = raw.sequence();
         if sequence > expected_sequence {
@@ -93,6 +97,9 @@ pub(crate) fn check_chain(
                     &mut unsigned,
                     &mut problems,
                 );
+                if let Some(problem) = draw_link_problem(&entry, &mut published) {
+                    problems.push(LogProblem::entry(sequence, problem));
+                }
                 parsed.push(entry);
             }
             Err(problem) => problems.push(LogProblem::entry(sequence, problem)),
@@ -234,6 +241,30 @@ fn check_reveals(entries: &[LogEntry], problems: &mut Vec<LogProblem>) {
     }
 }
 
+/// Whether `entry` took the draw the entry before it published (`published`, moved on to the one
+/// `entry` publishes): a draw taken from anywhere else could have been chosen after the request.
+pub(crate) fn draw_link_problem(
+    entry: &LogEntry,
+    published: &mut Option<String>,
+) -> Option<&'static str> {
+    if entry.version < DRAW_VERSION {
+        *published = None;
+        return None;
+    }
+    let before = std::mem::replace(published, entry.next_draw_commitment.clone());
+    if is_anchor(entry) {
+        // An import carries the log on under another database's key, whose pending draw the
+        // exporting database kept: the anchor starts a new line of draws.
+        return None;
+    }
+    match (&entry.draw_commitment, &entry.next_draw_commitment) {
+        (Some(taken), Some(_)) => before
+            .is_some_and(|before| before != *taken)
+            .then_some("the draw commitment it took is not the one the entry before it published: its draw was swapped after the commitment was public"),
+        _ => Some("it names no draw commitments, which every entry of its version does: they were removed"),
+    }
+}
+
 /// The checks of one parsed entry beyond its hash and link.
 fn check_entry(
     entry: &LogEntry,
@@ -288,7 +319,21 @@ fn check_entry(
                 .to_string(),
         );
     }
+    if entry.version >= DRAW_VERSION {
+        if let Some(text) = entry.draw_problem() {
+            problem(text);
+        }
+        if let (Some(gm_commitment), Some(gm_salt)) = (&entry.gm_commitment, &entry.gm_salt)
+            && entry.compute_gm_commitment(gm_salt) != *gm_commitment
+        {
+            problem(
+                "what it keeps for the game master does not match its commitment: it was altered"
+                    .to_string(),
+            );
+        }
+    }
     match (entry.seed, entry.seed_proof.as_deref()) {
+        _ if entry.version >= DRAW_VERSION => {}
         (Some(seed), Some(proof)) => {
             let uid = entry.campaign_uid.as_deref().unwrap_or_default();
             let message = key::seed_message(uid, sequence, &entry.previous_hash);

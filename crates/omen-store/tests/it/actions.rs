@@ -19,8 +19,13 @@ fn an_action_rolls_writes_the_state_and_logs_it() {
         .unwrap();
     assert_eq!(entry.sequence, 2);
     assert_eq!(entry.action, "roll");
-    // The seed is the campaign's, derived from its key and the log: proven, not chosen.
-    assert!(entry.seed.is_some() && entry.seed_proof.is_some() && !entry.dice_given);
+    // The seed comes from the draw published before the roll: its secret opens the commitment.
+    let draw = entry.draw.as_ref().expect("a drawn roll records its draw");
+    assert!(entry.seed.is_some() && entry.seed_proof.is_none() && !entry.dice_given);
+    assert_eq!(
+        Some(omen_store::draw::commitment_of(&draw.secret)),
+        entry.draw_commitment
+    );
     assert_eq!(entry.dice.len(), 1);
     assert_eq!(
         (entry.dice[0].die.as_str(), entry.dice[0].sides),
@@ -67,10 +72,11 @@ fn given_dice_decide_the_roll() {
     assert_eq!(state["history"], json!({ "kind": "good", "length": 1 }));
 }
 
-/// No roll again by trying again: the same action at the same place in the log (two copies of one
-/// database with its key) gives the same seed and dice; the next place gives another seed.
+/// No roll again by trying again, and none chosen: two copies of one database with its key hold the
+/// same published draw, so the same request with the same entropy rolls the same in both (the key's
+/// holder cannot redo it), while other entropy, or another request, draws unrelated dice.
 #[test]
-fn the_same_place_in_the_log_gives_the_same_roll() {
+fn a_copy_of_the_database_rolls_the_same_for_the_same_entropy_only() {
     let (dir, path, store) = crate::file_store();
     drop(store);
     let copy = dir.path().join("copy.db");
@@ -82,25 +88,42 @@ fn the_same_place_in_the_log_gives_the_same_roll() {
     .unwrap();
     let mut first = omen_store::Store::open(&path).unwrap();
     let mut second = omen_store::Store::open(&copy).unwrap();
-    let act = |store: &mut omen_store::Store| {
+    let act = |store: &mut omen_store::Store, modifier: i64, entropy: &str| {
+        let action = luck_roll(modifier);
+        let options = omen_store::EntryOptions::default().with_draw(Some(entropy.to_string()), None);
         store
-            .act(
-                CAMPAIGN,
-                HERO,
-                &luck_roll(3),
-                Dice::Derived,
-                &Limits::default(),
-            )
+            .perform(omen_store::ActionRequest::new(CAMPAIGN, HERO, &action).with_options(options))
             .unwrap()
     };
-    let a = act(&mut first);
-    let b = act(&mut second);
+    let a = act(&mut first, 3, "entropy-one-0001");
+    let b = act(&mut second, 3, "entropy-one-0001");
+    assert_eq!(a.draw_commitment, b.draw_commitment);
     assert_eq!(
         (a.seed, a.dice, a.result, a.state_after),
         (b.seed, b.dice, b.result, b.state_after)
     );
-    let next = act(&mut first);
-    assert_ne!(next.seed, a.seed);
+    // Two more copies of the second, all three one entry on, at the same place and draw.
+    let copy_of_second = |name: &str| {
+        let file = dir.path().join(format!("{name}.db"));
+        std::fs::copy(&copy, &file).unwrap();
+        std::fs::copy(
+            dir.path().join("omen.db.key"),
+            dir.path().join(format!("{name}.db.key")),
+        )
+        .unwrap();
+        omen_store::Store::open(&file).unwrap()
+    };
+    // Closed first, so that its file holds every write.
+    drop(second);
+    let (mut third, mut fourth) = (copy_of_second("third"), copy_of_second("fourth"));
+    let mut second = omen_store::Store::open(&copy).unwrap();
+    let c = act(&mut second, 3, "entropy-two-0002");
+    let d = act(&mut third, 4, "entropy-two-0002");
+    let e = act(&mut fourth, 3, "entropy-three-03");
+    assert_eq!(c.draw_commitment, d.draw_commitment);
+    assert_eq!(c.draw_commitment, e.draw_commitment);
+    assert_ne!(c.seed, d.seed, "another request draws another seed");
+    assert_ne!(c.seed, e.seed, "other entropy draws another seed");
 }
 
 /// A chosen seed is a chosen roll: a campaign refuses it, and logs nothing.

@@ -149,19 +149,27 @@ fn invites_and_revocations_are_logged_without_the_token_and_the_log_verifies() {
     assert_eq!(other.authenticate(&token).unwrap(), None);
 }
 
+/// A database at version 3 gains members, visibilities and draws on opening. (Its entries are
+/// written by this build, so the log is emptied first: a version 3 log has no draws to keep. The
+/// schema's unit tests carry an older log through the upgrade.)
 #[test]
-fn a_version_three_database_gains_members_and_visibilities_and_keeps_its_log() {
-    let (dir, path, mut store) = file_store();
-    roll_times(&mut store, 3);
-    let before = store.log(&LogFilter::default()).unwrap();
+fn a_version_three_database_gains_members_visibilities_and_draws() {
+    let (dir, path, store) = file_store();
     drop(store);
     {
-        // The database as version 3 left it: no member tables, no dialect, no visibility columns.
+        // The database as version 3 left it: no member tables, no dialect, no visibility columns,
+        // no draws.
         let conn = raw(&path);
         conn.execute_batch(
             "DROP TABLE web_session; DROP TABLE invite_character; DROP TABLE invite;
+             DROP TABLE draw_pending;
+             DELETE FROM roll_log; DELETE FROM chain_head; DELETE FROM character;
              ALTER TABLE roll_log DROP COLUMN visibility; ALTER TABLE roll_log DROP COLUMN actor;
              ALTER TABLE roll_log DROP COLUMN commitment; ALTER TABLE roll_log DROP COLUMN salt;
+             ALTER TABLE roll_log DROP COLUMN draw_commitment;
+             ALTER TABLE roll_log DROP COLUMN next_draw_commitment;
+             ALTER TABLE roll_log DROP COLUMN draw; ALTER TABLE roll_log DROP COLUMN gm_commitment;
+             ALTER TABLE roll_log DROP COLUMN gm_salt; ALTER TABLE roll_log DROP COLUMN player_view;
              ALTER TABLE campaign DROP COLUMN dialect;
              PRAGMA user_version = 3;",
         )
@@ -169,8 +177,11 @@ fn a_version_three_database_gains_members_and_visibilities_and_keeps_its_log() {
     }
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(store.log(&LogFilter::default()).unwrap(), before);
     assert!(store.verify(CAMPAIGN).unwrap().is_ok());
+    store
+        .create_character(CAMPAIGN, HERO, "luck", &serde_json::json!({}))
+        .unwrap();
+    roll_times(&mut store, 2);
     let (_, token) = store
         .create_invite(CAMPAIGN, Role::Player, Some(HERO))
         .unwrap();
@@ -178,7 +189,8 @@ fn a_version_three_database_gains_members_and_visibilities_and_keeps_its_log() {
         store.authenticate(&token).unwrap().unwrap().characters,
         vec![HERO.to_string()]
     );
-    assert!(store.verify(CAMPAIGN).unwrap().is_ok());
+    let report = store.verify(CAMPAIGN).unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
     drop(dir);
 }
 

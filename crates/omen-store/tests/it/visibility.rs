@@ -78,7 +78,7 @@ fn a_hidden_entry_commits_to_its_content_and_the_chain_verifies() {
         Visibility::Blind,
         Some(Actor::of(&ayla)),
     );
-    assert_eq!(entry.version, 3);
+    assert_eq!(entry.version, 4);
     assert_eq!(entry.visibility, Visibility::Blind);
     let salt = entry.salt.clone().unwrap();
     assert_eq!(salt.len(), 64, "256 bits of salt");
@@ -102,7 +102,7 @@ fn a_hidden_entry_commits_to_its_content_and_the_chain_verifies() {
 }
 
 #[test]
-fn public_entries_without_an_actor_keep_the_old_format() {
+fn public_entries_without_an_actor_name_no_visibility() {
     let mut store = memory_store();
     let entry = store
         .act(
@@ -113,7 +113,7 @@ fn public_entries_without_an_actor_keep_the_old_format() {
             &Limits::default(),
         )
         .unwrap();
-    assert_eq!(entry.version, 2);
+    assert_eq!(entry.version, 4);
     let shown = serde_json::to_value(&entry).unwrap();
     for key in ["visibility", "actor", "commitment", "salt", "redacted"] {
         assert!(shown.get(key).is_none(), "{key} in {shown}");
@@ -205,6 +205,10 @@ fn a_redacted_blind_roll_gives_away_no_dice_count_size_or_length() {
             "previous_hash",
             "signature",
             "commitment",
+            // Fresh random commitments of each entry's draw and the next: public, and no function
+            // of the roll.
+            "draw_commitment",
+            "next_draw_commitment",
         ] {
             value[key] = Value::Null;
         }
@@ -448,7 +452,12 @@ fn a_player_checks_the_chain_without_seeing_the_hidden_rolls() {
         let report = omen_store::verify_view(&seen, &key);
         assert!(report.is_ok(), "{:?}", report.problems);
         assert_eq!(report.entries, seen.len() as u64);
-        assert!(report.content_withheld > 0, "luck's hidden modifiers");
+        // Luck's hidden modifiers are withheld, and sealed: the player checks the hash of what they
+        // see, and the game master's part is behind a salted commitment.
+        assert!(
+            seen.iter().any(|e| e.redacted && e.sealed),
+            "luck's hidden modifiers"
+        );
         assert_eq!(report.commitments_checked, 1, "the revealed roll");
         // A hidden entry whose commitment was swapped, or a revealed one whose result was changed,
         // is caught without the game master's help.
