@@ -14,13 +14,13 @@ use omen_store::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
-use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem, QueryParams};
+use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem};
 use crate::redact::Redactor;
 use crate::refusal::{Call, Refused, for_viewer};
 
@@ -39,9 +39,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list_saved))
         .routes(routes!(save_roll, delete_saved))
         .routes(routes!(roll_saved))
-        .routes(routes!(log))
         .routes(routes!(reveal))
-        .routes(routes!(fairness))
         .routes(routes!(verify))
         .routes(routes!(head))
         .routes(routes!(export))
@@ -384,12 +382,15 @@ pub async fn revoke_invite(
     PathParams((campaign, id)): PathParams<(String, i64)>,
 ) -> Result<StatusCode, ApiError> {
     let redactor = authorise(&member, &campaign, Need::GameMaster)?;
+    let c = campaign.clone();
     state
         .inner
         .db
-        .with(move |store| store.revoke_invite(&campaign, id))
+        .with(move |store| store.revoke_invite(&c, id))
         .await
         .map_err(|e| redactor.error(e, &[]))?;
+    // The invite's event streams check their credential when woken, and end.
+    state.announce(&campaign);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -1163,51 +1164,6 @@ pub async fn roll_saved(
     Ok(Json(answer))
 }
 
-impl LogQuery {
-    fn filter(self, campaign: &str) -> LogFilter {
-        LogFilter {
-            campaign: Some(campaign.to_string()),
-            character: self.character,
-            action: self.action,
-            since: self.since,
-            until: self.until,
-            last: self.last,
-        }
-    }
-}
-
-/// Which entries to list: the CLI's `omen log` filters.
-#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct LogQuery {
-    /// A character, by its name now or in an entry.
-    pub character: Option<String>,
-    /// An action's name (`roll`, `create`, `expression`, …).
-    pub action: Option<String>,
-    /// Entries at or after this time (RFC 3339, or a date for midnight UTC).
-    pub since: Option<String>,
-    /// Entries before this time.
-    pub until: Option<String>,
-    /// Only the last this many entries (after the other filters).
-    pub last: Option<usize>,
-}
-
-/// Lists entries as `member` may see them: the store's one listing for a viewer, which hides what
-/// a roll's visibility keeps from them (leaving its commitment) and what each rule set keeps for
-/// the game master.
-pub(crate) fn listing(
-    store: &omen_store::Store,
-    filter: &LogFilter,
-    member: &Member,
-) -> Result<Vec<Value>, omen_store::StoreError> {
-    Ok(store
-        .log_for(filter, &Viewer::Member(member.clone()))?
-        .iter()
-        .map(|entry| serde_json::to_value(entry).unwrap_or_default())
-        .collect())
-}
-
 /// One entry written for `member`, as they may see it.
 fn seen(
     store: &omen_store::Store,
@@ -1215,40 +1171,6 @@ fn seen(
     member: &Member,
 ) -> Result<LogEntry, omen_store::StoreError> {
     store.entry_for(entry.clone(), &Viewer::Member(member.clone()))
-}
-
-/// The campaign's log, filtered, each entry as the caller may see it.
-#[utoipa::path(
-    get,
-    path = "/api/v1/campaigns/{campaign}/log",
-    tag = "campaigns",
-    security(("bearer" = [])),
-    params(("campaign" = String, Path), LogQuery),
-    responses(
-        (status = 200, description = "the entries, oldest first", body = Vec<Object>),
-        (status = 400, description = "a malformed filter", body = ErrorBody),
-        CampaignMemberErrors,
-    )
-)]
-pub async fn log(
-    State(state): State<AppState>,
-    Caller(member): Caller,
-    PathParams(campaign): PathParams<String>,
-    QueryParams(query): QueryParams<LogQuery>,
-) -> Result<Json<Vec<Value>>, ApiError> {
-    let redactor = authorise(&member, &campaign, Need::Read)?;
-    let filter = query.filter(&campaign);
-    let entries = state
-        .inner
-        .db
-        .with(move |store| {
-            // An unknown campaign is 404, not an empty list.
-            store.campaign(&campaign)?;
-            listing(store, &filter, &member)
-        })
-        .await
-        .map_err(|e| redactor.error(e, &[]))?;
-    Ok(Json(entries))
 }
 
 /// Checks every hash, link, signature and seed proof of the log.
@@ -1398,39 +1320,4 @@ pub async fn reveal(
         .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&campaign);
     Ok(Json(serde_json::to_value(entry).unwrap_or_default()))
-}
-
-/// The fairness report: per die type the faces against uniform, per mechanic the outcomes against
-/// the exact distribution, with a goodness-of-fit test and a verdict, per session and in all. Rolls
-/// hidden from the caller are left out.
-#[utoipa::path(
-    get,
-    path = "/api/v1/campaigns/{campaign}/fairness",
-    tag = "campaigns",
-    security(("bearer" = [])),
-    params(("campaign" = String, Path), LogQuery),
-    responses(
-        (status = 200, description = "the report", body = Object),
-        (status = 400, description = "a malformed filter", body = ErrorBody),
-        CampaignMemberErrors,
-    )
-)]
-pub async fn fairness(
-    State(state): State<AppState>,
-    Caller(member): Caller,
-    PathParams(campaign): PathParams<String>,
-    QueryParams(query): QueryParams<LogQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let redactor = authorise(&member, &campaign, Need::Read)?;
-    let filter = query.filter(&campaign);
-    let report = state
-        .inner
-        .db
-        .with(move |store| {
-            store.campaign(&campaign)?;
-            store.fairness_for(&campaign, &filter, &Viewer::Member(member))
-        })
-        .await
-        .map_err(|e| redactor.error(e, &[]))?;
-    Ok(Json(serde_json::to_value(report).unwrap_or_default()))
 }

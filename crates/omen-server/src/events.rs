@@ -6,24 +6,54 @@
 //! A stream wakes when this process writes to its campaign, and on PostgreSQL also when any
 //! process does (the store's notifications, see `omen_store::Store::listen`); either way it reads
 //! the new entries from the database, so what it sends does not depend on who wrote them.
+//!
+//! # Bounds
+//!
+//! * A stream holds at most one page of entries ([`PAGE_ENTRIES`] entries, [`PAGE_BYTES`] bytes of
+//!   JSON, or one entry if that alone is larger) and reads the next page only when it has sent the
+//!   last: a stream from `?after=0` on a long log, or a client that stops reading, costs one page.
+//! * Streams at once: [`crate::Config::max_event_streams`] in all (then 503),
+//!   [`STREAMS_PER_MEMBER`] per invite and [`STREAMS_PER_ADDRESS`] per client address (an IPv6
+//!   client by its /64), then 429: one token, or one machine minting campaigns, cannot take every
+//!   stream.
+//! * A stream lives as long as the credential that opened it: before it reads new entries, and at
+//!   least every [`RECHECK`], it asks the database whether its bearer token or session is still
+//!   valid, and ends when the invite has been revoked, the session logged out or expired.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::State;
-use axum::http::HeaderMap;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
-use omen_store::{LogFilter, Viewer};
+use omen_store::{LogFilter, Member, Viewer};
 use serde::Deserialize;
-use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, broadcast, watch};
 use utoipa::IntoParams;
 
 use crate::AppState;
-use crate::auth::{Caller, Need, authorise};
-use crate::error::{ApiError, ErrorBody, PathParams, QueryParams};
+use crate::auth::{Caller, Credential, Need, authorise, credential};
+use crate::error::{ApiError, ErrorBody, PathParams, Problem, QueryParams};
+
+/// Entries a stream reads from the database at once, at most.
+pub const PAGE_ENTRIES: usize = 64;
+
+/// Bytes of entries (as JSON) a stream holds at once, at most, unless one entry alone is larger.
+pub const PAGE_BYTES: usize = 256 << 10;
+
+/// Event streams one invite (its bearer token and every session opened with it) may hold open.
+pub const STREAMS_PER_MEMBER: usize = 8;
+
+/// Event streams one client address may hold open.
+pub const STREAMS_PER_ADDRESS: usize = 32;
+
+/// How often an idle stream checks that its credential is still valid.
+pub const RECHECK: Duration = Duration::from_secs(30);
 
 /// Where to start when the request carries no `Last-Event-ID`.
 #[derive(Clone, Debug, Default, Deserialize, IntoParams)]
@@ -34,91 +64,254 @@ pub struct EventsQuery {
     pub after: Option<u64>,
 }
 
+/// Who holds streams: an invite, or a client address.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Holder {
+    Member(String, i64),
+    Address(IpAddr),
+}
+
+/// The open streams of a server, counted by who holds them, and what they hold in memory.
+#[derive(Debug, Default)]
+pub(crate) struct Streams {
+    held: Mutex<HashMap<Holder, usize>>,
+    entries: AtomicU64,
+    bytes: AtomicU64,
+}
+
+/// A stream's places in [`Streams`]: given back when the stream ends.
+struct Seats {
+    streams: Arc<Streams>,
+    holders: Vec<Holder>,
+}
+
+impl Drop for Seats {
+    fn drop(&mut self) {
+        let mut held = self.streams.held.lock().unwrap_or_else(|p| p.into_inner());
+        for holder in &self.holders {
+            if let Some(count) = held.get_mut(holder) {
+                *count -= 1;
+                if *count == 0 {
+                    held.remove(holder);
+                }
+            }
+        }
+    }
+}
+
+fn too_many(what: &str, limit: usize) -> ApiError {
+    let mut error = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        Problem::new(
+            "too-many-streams",
+            format!("this {what} already holds {limit} event streams"),
+        )
+        .with_help("close a stream (another tab of the table page) and try again"),
+    );
+    error.retry_after = Some(5);
+    error
+}
+
+impl Streams {
+    /// A seat for a stream of `member` from `address`, or 429 when either holds its share.
+    fn seat(self: &Arc<Self>, member: &Member, address: Option<IpAddr>) -> Result<Seats, ApiError> {
+        let member = Holder::Member(member.campaign.clone(), member.invite_id);
+        let address = address.map(|ip| Holder::Address(client_network(ip)));
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        if held.get(&member).copied().unwrap_or(0) >= STREAMS_PER_MEMBER {
+            return Err(too_many("invite", STREAMS_PER_MEMBER));
+        }
+        if let Some(address) = &address
+            && held.get(address).copied().unwrap_or(0) >= STREAMS_PER_ADDRESS
+        {
+            return Err(too_many("client address", STREAMS_PER_ADDRESS));
+        }
+        let holders: Vec<Holder> = std::iter::once(member).chain(address).collect();
+        for holder in &holders {
+            *held.entry(holder.clone()).or_insert(0) += 1;
+        }
+        Ok(Seats {
+            streams: self.clone(),
+            holders,
+        })
+    }
+}
+
+/// A client's network as the caps count it: an IPv4 address, or an IPv6 address's /64 (one
+/// machine is given a whole /64).
+fn client_network(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let mut segments = v6.segments();
+            segments[4..].fill(0);
+            IpAddr::V6(segments.into())
+        }
+    }
+}
+
+impl AppState {
+    /// Entries and bytes of JSON every open event stream holds in memory, waiting to be sent.
+    pub fn event_backlog(&self) -> (u64, u64) {
+        let streams = &self.inner.streams;
+        (
+            streams.entries.load(Ordering::Relaxed),
+            streams.bytes.load(Ordering::Relaxed),
+        )
+    }
+}
+
 struct Follow {
     state: AppState,
     campaign: String,
-    member: omen_store::Member,
+    member: Member,
+    credential: Credential,
     last: u64,
-    pending: VecDeque<(u64, Value)>,
+    /// Entries read and not yet sent, as JSON text: one page at most.
+    pending: VecDeque<(u64, String)>,
+    pending_bytes: usize,
     notices: broadcast::Receiver<crate::Notice>,
     shutdown: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
+    _seats: Seats,
+}
+
+/// What a stream's read found.
+enum Read {
+    /// The credential still lets the member in; the next page (maybe empty).
+    Page(Vec<(u64, String)>),
+    /// The invite was revoked, the session ended or expired: the stream ends.
+    Ended,
 }
 
 impl Follow {
-    /// The entries after `self.last`, redacted: read from the database once each, by their
-    /// sequence numbers (never the entries before them), so a stream that resumes after a long gap
-    /// costs the entries it missed and no more. They are held until sent, as a log listing of the
-    /// same entries would be.
-    async fn fetch(&mut self) -> Result<(), ApiError> {
+    /// Checks the credential, then reads the next page of entries after `self.last`, redacted: by
+    /// their sequence numbers (never the entries before them), at most [`PAGE_ENTRIES`] and about
+    /// [`PAGE_BYTES`]. False when the credential no longer lets the member in.
+    async fn fetch(&mut self) -> Result<bool, ApiError> {
         let (campaign, member, last) = (self.campaign.clone(), self.member.clone(), self.last);
-        let entries = self
+        let credential = self.credential.clone();
+        let read = self
             .state
             .inner
             .db
             .with(move |store| {
+                let current = match &credential {
+                    Credential::Bearer(token) => store.authenticate(token)?,
+                    Credential::Session(id) => store.session(id)?.map(|(member, _)| member),
+                };
+                if current.is_none_or(|m| m.invite_id != member.invite_id) {
+                    return Ok(Read::Ended);
+                }
                 let filter = LogFilter {
                     campaign: Some(campaign),
                     ..LogFilter::default()
                 };
-                let listed = store.log_for_after(&filter, last, &Viewer::Member(member))?;
-                Ok(listed
-                    .into_iter()
-                    .map(|entry| {
-                        let sequence = entry.sequence;
-                        (sequence, serde_json::to_value(entry).unwrap_or_default())
-                    })
-                    .collect::<Vec<_>>())
+                let viewer = Viewer::Member(member);
+                let listed = store.log_page_for(&filter, Some(last), PAGE_ENTRIES, &viewer)?;
+                let mut page = Vec::new();
+                let mut bytes = 0;
+                for entry in listed {
+                    if bytes >= PAGE_BYTES {
+                        break;
+                    }
+                    let text = serde_json::to_string(&entry).unwrap_or_default();
+                    bytes += text.len();
+                    page.push((entry.sequence, text));
+                }
+                Ok(Read::Page(page))
             })
             .await?;
-        self.pending.extend(entries);
-        Ok(())
+        match read {
+            Read::Page(page) => {
+                let bytes: usize = page.iter().map(|(_, text)| text.len()).sum();
+                self.hold(page.len() as i64, bytes as i64);
+                self.pending_bytes += bytes;
+                self.pending.extend(page);
+                Ok(true)
+            }
+            Read::Ended => Ok(false),
+        }
+    }
+
+    /// Counts what the stream holds in the server's totals.
+    fn hold(&self, entries: i64, bytes: i64) {
+        let streams = &self.state.inner.streams;
+        let add = |counter: &AtomicU64, by: i64| {
+            if by >= 0 {
+                counter.fetch_add(by as u64, Ordering::Relaxed);
+            } else {
+                counter.fetch_sub(by.unsigned_abs(), Ordering::Relaxed);
+            }
+        };
+        add(&streams.entries, entries);
+        add(&streams.bytes, bytes);
     }
 
     /// The next event, waiting for a new entry when there is none; `None` when the server shuts
-    /// down.
+    /// down or the stream's credential no longer lets its member in.
     async fn next(&mut self) -> Option<Event> {
         loop {
             if let Some((sequence, entry)) = self.pending.pop_front() {
                 self.last = sequence;
+                self.pending_bytes -= entry.len();
+                self.hold(-1, -(entry.len() as i64));
                 return Some(
                     Event::default()
                         .id(sequence.to_string())
                         .event("entry")
-                        .json_data(entry)
-                        .unwrap_or_else(|_| Event::default().comment("unprintable entry")),
+                        .data(entry),
                 );
             }
             if *self.shutdown.borrow() {
                 return None;
             }
-            if self.fetch().await.is_err() {
-                // The database is busy: try again shortly rather than end the stream.
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                continue;
+            match self.fetch().await {
+                Ok(false) => return None,
+                Ok(true) => {}
+                Err(_) => {
+                    // The database is busy: try again shortly rather than end the stream.
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue;
+                }
             }
             if !self.pending.is_empty() {
                 continue;
             }
-            loop {
-                tokio::select! {
-                    notice = self.notices.recv() => match notice {
-                        Ok(notice) if notice.campaign.as_ref().is_some_and(|c| *c != self.campaign) => continue,
-                        // An entry this stream has already read (announced twice: by the process that
-                        // wrote it and by the database's notification).
-                        Ok(notice) if notice.sequence.is_some_and(|s| s <= self.last) => continue,
-                        // Lagged: some notices were missed; the fetch finds what they announced.
-                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => break,
-                        Err(broadcast::error::RecvError::Closed) => return None,
-                    },
-                    changed = self.shutdown.changed() => {
-                        if changed.is_err() || *self.shutdown.borrow() {
-                            return None;
-                        }
+            self.wait().await?;
+        }
+    }
+
+    /// Sleeps until a new entry of the campaign is announced or it is time to check the
+    /// credential again; `None` when the server shuts down.
+    async fn wait(&mut self) -> Option<()> {
+        let recheck = tokio::time::sleep(RECHECK);
+        tokio::pin!(recheck);
+        loop {
+            tokio::select! {
+                notice = self.notices.recv() => match notice {
+                    Ok(notice) if notice.campaign.as_ref().is_some_and(|c| *c != self.campaign) => continue,
+                    // An entry this stream has already read (announced twice: by the process that
+                    // wrote it and by the database's notification).
+                    Ok(notice) if notice.sequence.is_some_and(|s| s <= self.last) => continue,
+                    // Lagged: some notices were missed; the fetch finds what they announced.
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => return Some(()),
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+                () = &mut recheck => return Some(()),
+                changed = self.shutdown.changed() => {
+                    if changed.is_err() || *self.shutdown.borrow() {
+                        return None;
                     }
                 }
             }
         }
+    }
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        self.hold(-(self.pending.len() as i64), -(self.pending_bytes as i64));
     }
 }
 
@@ -134,11 +327,12 @@ impl Follow {
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "a stream of `entry` events (`text/event-stream`), each with its sequence number as id", content_type = "text/event-stream", body = String),
+        (status = 200, description = "a stream of `entry` events (`text/event-stream`), each with its sequence number as id; it ends when the invite is revoked or the session ends", content_type = "text/event-stream", body = String),
         (status = 400, description = "a malformed Last-Event-ID or query", body = ErrorBody),
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "a token of another campaign", body = ErrorBody),
         (status = 404, description = "no such campaign", body = ErrorBody),
+        (status = 429, description = "this invite or this client address holds its share of event streams; see Retry-After", body = ErrorBody),
         (status = 503, description = "too many event streams are open; see Retry-After", body = ErrorBody),
     )
 )]
@@ -148,6 +342,7 @@ pub async fn events(
     PathParams(campaign): PathParams<String>,
     QueryParams(query): QueryParams<EventsQuery>,
     headers: HeaderMap,
+    extensions: Extensions,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     authorise(&member, &campaign, Need::Read)?;
     let resume = match headers.get("last-event-id") {
@@ -160,6 +355,12 @@ pub async fn events(
         ),
         None => query.after,
     };
+    // The extractor let the caller in with this very credential.
+    let credential = credential(&headers).ok_or_else(ApiError::unauthorized)?;
+    let address = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let seats = state.inner.streams.seat(&member, address)?;
     let permit = state
         .inner
         .event_streams
@@ -183,10 +384,13 @@ pub async fn events(
         state,
         campaign,
         member,
+        credential,
         last: resume.unwrap_or(head),
         pending: VecDeque::new(),
+        pending_bytes: 0,
         notices,
         _permit: permit,
+        _seats: seats,
     };
     let stream = futures_util::stream::unfold(follow, |mut follow| async move {
         let event = follow.next().await?;

@@ -51,7 +51,9 @@ mod client;
 pub mod error;
 mod events;
 mod fair;
+mod fairness;
 mod host;
+mod listing;
 mod net;
 mod page;
 pub mod prob;
@@ -86,6 +88,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, Problem};
+pub use crate::events::{
+    PAGE_BYTES as STREAM_PAGE_BYTES, PAGE_ENTRIES as STREAM_PAGE_ENTRIES, STREAMS_PER_ADDRESS,
+    STREAMS_PER_MEMBER,
+};
+pub use crate::fairness::REPORT_BUDGET_RATIO;
+pub use crate::listing::{DEFAULT_LIMIT as LOG_PAGE_DEFAULT, MAX_LIMIT as LOG_PAGE_MAX};
 pub use crate::net::{RESERVED_DESCRIPTORS, connection_limit, raise_descriptor_limit};
 use crate::work::{Compute, Database};
 
@@ -215,6 +223,10 @@ pub(crate) struct Inner {
     pub cache: Arc<prob::OddsCache>,
     pub notices: broadcast::Sender<Notice>,
     pub event_streams: Arc<Semaphore>,
+    /// The event streams by who holds them ([`events::Streams`]): the per-invite and per-address caps.
+    pub streams: Arc<events::Streams>,
+    /// Exact distributions of logged expressions, shared by fairness reports.
+    pub fairness_cache: Arc<omen_store::FairnessCache>,
     pub shutdown: watch::Sender<bool>,
     /// Follows the entries other processes write (PostgreSQL); stops when the state is dropped.
     _listener: Option<omen_store::LogListener>,
@@ -248,6 +260,8 @@ impl AppState {
                 cache: Arc::new(std::sync::Mutex::new(lru::LruCache::new(entries))),
                 notices,
                 event_streams: Arc::new(Semaphore::new(config.max_event_streams)),
+                streams: Arc::default(),
+                fairness_cache: fairness::shared_cache(),
                 shutdown: watch::channel(false).0,
                 config,
             }),
@@ -446,6 +460,8 @@ fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(rules::sheet))
         .merge(session::routes())
         .merge(campaigns::routes())
+        .routes(routes!(listing::log))
+        .routes(routes!(fairness::fairness))
         .routes(routes!(events::events))
 }
 

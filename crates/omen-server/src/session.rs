@@ -194,15 +194,23 @@ pub async fn end_session(
     if !csrf_matches(&headers, &id) {
         return Err(csrf_refused());
     }
-    let ended = state
+    let (ended, campaign) = state
         .inner
         .db
-        .with(move |store| store.end_session(&id))
+        .with(move |store| {
+            let campaign = store.session(&id)?.map(|(member, _)| member.campaign);
+            Ok((store.end_session(&id)?, campaign))
+        })
         .await?;
     if !ended {
         return Err(ApiError::invalid_credential(&Credential::Session(
             String::new(),
         )));
+    }
+    // The session's event streams check their credential when woken, and end now rather than at
+    // their next entry.
+    if let Some(campaign) = campaign {
+        state.announce(&campaign);
     }
     let secure = state.inner.config.secure_cookies || over_https(&headers);
     Ok((

@@ -393,7 +393,14 @@ function add(entry, announce) {
 
 async function loadLog() {
   entries.clear();
-  for (const entry of await api("GET", campaignPath("/log"))) add(entry, false);
+  // The server lists the log a page at a time: ask for the page after the last entry until an
+  // empty one (a page can end early when its entries are large, so a short page is not the end).
+  for (let after = 0; ;) {
+    const page = await api("GET", campaignPath(`/log?after=${after}&limit=1000`));
+    if (!page.length) break;
+    for (const entry of page) add(entry, false);
+    after = page[page.length - 1].sequence;
+  }
 }
 
 function follow() {
@@ -526,8 +533,8 @@ $("fairness-button").addEventListener("click", async () => {
         element("li", {}, element("span", { class: "swatch-observed" }, "■"), " observed"),
         element("li", {}, element("span", { class: "swatch-expected" }, "□"), " expected")));
     const groups = [
-      ...report.whole.dice.map((d) => ({ name: d.die, rows: d.faces, summary: d.summary })),
-      ...report.whole.mechanics.map((m) => ({ name: m.mechanic, rows: m.outcomes, summary: m.summary })),
+      ...report.whole.dice.map((d) => ({ name: d.die, rows: d.faces, summary: d.summary, power: d.power })),
+      ...report.whole.mechanics.map((m) => ({ name: m.mechanic, rows: m.outcomes, summary: m.summary, power: m.power })),
     ];
     if (!groups.length) area.append(element("p", {}, "No rolls you may see yet."));
     for (const group of groups) {
@@ -536,7 +543,10 @@ $("fairness-button").addEventListener("click", async () => {
         observed: r.observed,
         expected: r.expected,
       }));
-      area.append(element("h4", {}, group.name), element("p", {}, group.summary),
+      // What the verdict can see: how often this test catches dice with a stated bias.
+      const power = element("ul", { class: "power" },
+        ...(group.power || []).map((p) => element("li", {}, p.text)));
+      area.append(element("h4", {}, group.name), element("p", {}, group.summary), power,
         fairnessTable(`${group.name}: observed against expected`, rows),
         chart(`${group.name}: observed against expected`, rows));
     }

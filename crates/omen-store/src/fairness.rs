@@ -328,7 +328,7 @@ impl Tally {
                     rolls: *rolls,
                     given: *given,
                     outcomes: rows,
-                    summary: verdict.text(),
+                    summary: summary(&verdict),
                     fit,
                     verdict,
                     power,
@@ -371,7 +371,7 @@ fn die_fairness(
         rolled,
         given,
         faces: rows,
-        summary: verdict.text(),
+        summary: summary(&verdict),
         fit,
         verdict,
         power,
@@ -379,6 +379,15 @@ fn die_fairness(
 }
 
 type Tested = (Vec<OutcomeCount>, Option<Fit>, Verdict, Vec<Power>);
+
+/// [`Verdict::text`], but a verdict the report did not reach says only why ("not checked: over
+/// the budget"), not "not tested: not checked: …".
+fn summary(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Untested { reason } if reason.starts_with("not checked") => reason.clone(),
+        _ => verdict.text(),
+    }
+}
 
 fn untested(reason: String) -> Tested {
     (Vec::new(), None, Verdict::Untested { reason }, Vec::new())
@@ -649,7 +658,7 @@ fn action_fairness(
         rolls: tally.rolls,
         given: tally.given,
         outcomes: rows,
-        summary: verdict.text(),
+        summary: summary(&verdict),
         fit,
         verdict,
         power,

@@ -17,6 +17,7 @@ mod roles;
 mod rule_routes;
 mod session;
 mod shares;
+mod starvation;
 mod stateless;
 mod table_forms;
 mod table_page;

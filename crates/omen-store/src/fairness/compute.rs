@@ -1,18 +1,17 @@
 //! What a fairness report spends: the exact distributions of its mechanics, each under the
 //! per-computation limits, all of them together under one total budget, stopped when the report
-//! is no longer wanted, and remembered between reports.
+//! is no longer wanted ([`Limits::cancel`]), and remembered between reports.
 //!
-//! The exact engine does not say how much of its budget a computation used, only whether it was
-//! enough. So a report gives each distribution a small allotment first ([`FIRST_ALLOTMENT`]) and
-//! charges the whole allotment to its total; the distributions that needed more get four times as
-//! much in the next round, and so on up to the per-computation budget. What the report charges is
-//! never less than what it spent, so the total bounds the work; a cheap distribution costs one
-//! small allotment, and an expensive one at most about five times its cost (the allotments of its
-//! rounds), so a few heavy expressions cannot crowd out many light ones. A distribution the total
-//! cannot pay for is reported as not checked, over the budget, and the rest of the report goes on.
+//! An expression's distribution runs on a budget of the per-computation limit or what is left of
+//! the total, whichever is less, and the total is charged what it spent
+//! ([`omen_lang::exact_with_budget`]). A rule set's odds do not say what they spent, only whether
+//! their budget was enough: they get a small allotment first ([`FIRST_ALLOTMENT`]), charged whole,
+//! and those that needed more get four times as much in the next round, up to the per-computation
+//! limit; so what the report charges is never less than what it spent, and a cheap action costs one
+//! small allotment. A distribution the total cannot pay for is reported as not checked, over the
+//! budget, and the rest of the report goes on; so is everything left when the report is cancelled.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use omen_core::Limits;
@@ -25,18 +24,17 @@ use crate::log::LogEntry;
 /// their total.
 pub(crate) type Weights = (Vec<(Value, u128)>, u128);
 
-/// What a report spends and where it may stop: the limits of one computation, a total budget,
-/// a cancellation flag and a cache of exact distributions shared between reports.
+/// What a report spends and where it may stop: the limits of one computation (with the report's
+/// cancellation handle), a total budget and a cache of exact distributions shared between reports.
 #[derive(Clone, Debug)]
 pub struct FairnessOptions {
-    /// The limits of each computation (an expression's exact distribution, an action's odds).
+    /// The limits of each computation (an expression's exact distribution, an action's odds). Its
+    /// [`Limits::cancel`] stops the report: tripped when nobody waits for it any more, the running
+    /// computation stops at its next charge and what is left is marked as not checked.
     pub limits: Limits,
     /// The work of the whole report, in the units of [`Limits::work_budget`]; `None` for no bound
     /// beyond each computation's (the CLI, on its owner's machine).
     pub total_budget: Option<u64>,
-    /// Set when nobody waits for the report any more: the report stops at its next computation,
-    /// marking what is left as not checked.
-    pub cancelled: Option<Arc<AtomicBool>>,
     /// Exact distributions from earlier reports, by expression, parameters and limits.
     pub cache: Option<Arc<FairnessCache>>,
 }
@@ -47,7 +45,6 @@ impl FairnessOptions {
         FairnessOptions {
             limits: Limits::default(),
             total_budget: None,
-            cancelled: None,
             cache: None,
         }
     }
@@ -65,6 +62,8 @@ pub const FIT_STEP_COST: u64 = 50;
 pub(crate) struct Failure {
     pub reason: String,
     pub over_budget: bool,
+    /// The report's cancellation handle stopped it.
+    pub cancelled: bool,
 }
 
 /// The report's purse: what is left of its total, and whether it is still wanted.
@@ -88,10 +87,14 @@ impl<'a> Spending<'a> {
     }
 
     pub(crate) fn cancelled(&self) -> bool {
-        self.options
-            .cancelled
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        self.options.limits.cancel.is_cancelled()
+    }
+
+    /// Gives back what a computation was charged and did not spend.
+    fn refund(&mut self, units: u64) {
+        if let Some(left) = &mut self.left {
+            *left = left.saturating_add(units);
+        }
     }
 
     /// Pays `units` if the total has them; otherwise pays nothing.
@@ -271,16 +274,20 @@ pub(crate) fn resolve(jobs: Vec<(String, Job<'_>)>, spending: &mut Spending<'_>)
             None => pending.push((key, job)),
         }
     }
-    // Without a total, one round at the full budget: nothing to share.
-    let mut allotment = if options.total_budget.is_some() {
-        FIRST_ALLOTMENT.min(limit)
-    } else {
-        limit
+    // Without a total, one round at the full budget: nothing to share. An expression is charged
+    // what it spent, so it may have the full budget at once.
+    let first = |job: &Job<'_>| match job {
+        Job::Action(..) if options.total_budget.is_some() => FIRST_ALLOTMENT.min(limit),
+        _ => limit,
     };
-    let mut given_before = 0;
+    let mut round = 0u32;
     while !pending.is_empty() {
         let mut again = Vec::new();
         for (key, job) in pending {
+            let allotment = first(&job)
+                .saturating_mul(4u64.saturating_pow(round))
+                .min(limit);
+            let given_before = if round == 0 { 0 } else { allotment / 4 };
             let give = allotment.min(spending.left());
             let failure = if spending.cancelled() {
                 Some(CANCELLED.to_string())
@@ -290,11 +297,21 @@ pub(crate) fn resolve(jobs: Vec<(String, Job<'_>)>, spending: &mut Spending<'_>)
                     options.total_budget.unwrap_or(0)
                 ))
             } else {
-                match run(&job, &options.limits, give) {
+                let (outcome, spent) = run(&job, &options.limits, give);
+                if let Some(spent) = spent {
+                    spending.refund(give.saturating_sub(spent));
+                }
+                match outcome {
                     Ok(outcome) => {
                         record(&key, &job, Ok(outcome), &mut resolved, options);
                         None
                     }
+                    Err(failure) if failure.cancelled => Some(CANCELLED.to_string()),
+                    // An expression had all the total had left: more rounds would not give more.
+                    Err(failure) if failure.over_budget && give < allotment => Some(format!(
+                        "{OVER_BUDGET} (the report's total of {} was spent)",
+                        options.total_budget.unwrap_or(0)
+                    )),
                     Err(failure) if failure.over_budget && give < limit => {
                         again.push((key.clone(), job));
                         continue;
@@ -322,8 +339,7 @@ pub(crate) fn resolve(jobs: Vec<(String, Job<'_>)>, spending: &mut Spending<'_>)
             }
         }
         pending = again;
-        given_before = allotment;
-        allotment = allotment.saturating_mul(4).min(limit);
+        round += 1;
     }
     resolved
 }
@@ -363,28 +379,33 @@ fn record(
     }
 }
 
-fn run(job: &Job<'_>, limits: &Limits, give: u64) -> Result<Outcome, Failure> {
+/// Runs one job on a budget of `give`: what it gave, and what it spent when that is known.
+fn run(job: &Job<'_>, limits: &Limits, give: u64) -> (Result<Outcome, Failure>, Option<u64>) {
     let limits = Limits {
         work_budget: give,
         ..limits.clone()
     };
     match job {
-        Job::Expression(entry) => exact_weights(entry, &limits).map(Outcome::Distribution),
+        Job::Expression(entry) => {
+            let mut budget = limits.budget();
+            let outcome = exact_weights(entry, &limits, &mut budget).map(Outcome::Distribution);
+            (outcome, Some(budget.spent()))
+        }
         Job::Action(rule_set, state, action) => {
             let Some(game) = omen_rules::stateful::game(rule_set) else {
-                return Err(Failure {
-                    reason: format!("no rule set `{rule_set}`"),
-                    over_budget: false,
-                });
+                return (Err(failed(format!("no rule set `{rule_set}`"))), None);
             };
             // A rule set's error does not say whether the budget ran out: any failure under a
             // smaller allotment than the limit's is tried again with more.
-            game.odds(state, action, &limits)
+            let outcome = game
+                .odds(state, action, &limits)
                 .map(Outcome::Odds)
                 .map_err(|error| Failure {
                     reason: error.to_string(),
                     over_budget: true,
-                })
+                    cancelled: limits.cancel.is_cancelled(),
+                });
+            (outcome, None)
         }
     }
 }
@@ -405,11 +426,26 @@ fn failed(reason: impl Into<String>) -> Failure {
     Failure {
         reason: reason.into(),
         over_budget: false,
+        cancelled: false,
     }
 }
 
-/// The exact distribution of a logged expression, as JSON outcomes with integer weights.
-pub(crate) fn exact_weights(entry: &LogEntry, limits: &Limits) -> Result<Weights, Failure> {
+/// A failure of the language: whether more budget could help, or the report was cancelled.
+fn language_failure(kind: &str, reason: String) -> Failure {
+    Failure {
+        reason,
+        over_budget: kind == "work-budget",
+        cancelled: kind == "cancelled" || kind == "deadline",
+    }
+}
+
+/// The exact distribution of a logged expression, as JSON outcomes with integer weights, computed
+/// on `budget`.
+pub(crate) fn exact_weights(
+    entry: &LogEntry,
+    limits: &Limits,
+    budget: &mut omen_core::Budget,
+) -> Result<Weights, Failure> {
     let expression = entry
         .inputs
         .get("expression")
@@ -442,17 +478,20 @@ pub(crate) fn exact_weights(entry: &LogEntry, limits: &Limits) -> Result<Weights
             .map_err(|e| failed(e.to_string()))?,
         ..omen_lang::Options::default()
     };
-    let checked = omen_lang::compile(expression, &options).map_err(|errors| Failure {
-        over_budget: errors.iter().any(|e| e.kind == "work-budget"),
-        reason: StoreError::Language(errors).to_string(),
+    let checked = omen_lang::compile(expression, &options).map_err(|errors| {
+        let kind = errors.first().map_or("", |e| e.kind);
+        language_failure(kind, StoreError::Language(errors).to_string())
     })?;
-    let exact = omen_lang::exact(&checked.program, &limits).map_err(|error| Failure {
-        over_budget: error.kind == "work-budget",
-        reason: format!(
-            "its exact distribution cannot be computed: {}",
-            error.message
-        ),
-    })?;
+    let exact =
+        omen_lang::exact_with_budget(&checked.program, &limits, budget).map_err(|error| {
+            language_failure(
+                error.kind,
+                format!(
+                    "its exact distribution cannot be computed: {}",
+                    error.message
+                ),
+            )
+        })?;
     if exact.truncated.numer().bits() != 0 {
         return Err(failed(
             "its dice explode past the depth limit, so its exact distribution is cut off",

@@ -1,0 +1,125 @@
+//! `GET /api/v1/campaigns/{campaign}/fairness`: the fairness report, bounded as every request is.
+//!
+//! The entries are counted on a database handle ([`omen_store::Store::fairness_tally_for`], a page
+//! at a time), and the handle goes back before any computation starts. The report is then computed
+//! on the computation pool under the server's limits ([`crate::Config::limits`]) for each
+//! expression, with a total budget for the whole report of [`REPORT_BUDGET_RATIO`] times one
+//! computation's: an expression the total cannot pay for is reported as "not checked: over the
+//! budget", and the rest of the report goes on. When the request ends early (the client leaves,
+//! the server's timeout) the report stops at its next computation. Each expression's exact
+//! distribution is kept between reports (keyed by the expression, its parameters and the limits),
+//! so a repeated report costs its tests, not its distributions.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use omen_store::{FairnessCache, FairnessOptions, LogFilter, Viewer};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::IntoParams;
+
+use crate::AppState;
+use crate::auth::{Caller, Need, authorise};
+use crate::error::{ApiError, ErrorBody, PathParams, QueryParams};
+
+/// A report's total budget, in computations' work budgets.
+pub const REPORT_BUDGET_RATIO: u64 = 4;
+
+/// Which entries the report covers: the CLI's `omen log` filters.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct FairnessQuery {
+    /// A character, by its name now or in an entry.
+    pub character: Option<String>,
+    /// An action's name (`roll`, `create`, `expression`, …).
+    pub action: Option<String>,
+    /// Entries at or after this time (RFC 3339, or a date for midnight UTC).
+    pub since: Option<String>,
+    /// Entries before this time.
+    pub until: Option<String>,
+    /// Only the last this many entries (after the other filters).
+    pub last: Option<usize>,
+}
+
+impl FairnessQuery {
+    fn filter(self, campaign: &str) -> LogFilter {
+        LogFilter {
+            campaign: Some(campaign.to_string()),
+            character: self.character,
+            action: self.action,
+            since: self.since,
+            until: self.until,
+            last: self.last,
+        }
+    }
+}
+
+/// Trips its handle when dropped (the request answered, timed out or its client gone): the
+/// report's running computation stops at its next charge of the budget, and the rest is skipped.
+struct CancelOnDrop(omen_core::Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// The distributions fairness reports share: one per server.
+pub(crate) fn shared_cache() -> Arc<FairnessCache> {
+    Arc::new(FairnessCache::new())
+}
+
+/// The fairness report: per die type the faces against uniform, per mechanic the outcomes against
+/// the exact distribution, with a goodness-of-fit test, a verdict and the test's power against
+/// stated biases, per session and in all. Rolls hidden from the caller are left out.
+#[utoipa::path(
+    get,
+    path = "/api/v1/campaigns/{campaign}/fairness",
+    tag = "campaigns",
+    security(("bearer" = [])),
+    params(("campaign" = String, Path), FairnessQuery),
+    responses(
+        (status = 200, description = "the report; a mechanic the report's budget could not pay for is `untested`, its reason starting \"not checked: over the budget\"", body = Object),
+        (status = 400, description = "a malformed filter", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign", body = ErrorBody),
+        (status = 404, description = "no such campaign", body = ErrorBody),
+    )
+)]
+pub async fn fairness(
+    State(state): State<AppState>,
+    Caller(member): Caller,
+    PathParams(campaign): PathParams<String>,
+    QueryParams(query): QueryParams<FairnessQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let redactor = authorise(&member, &campaign, Need::Read)?;
+    let filter = query.filter(&campaign);
+    let tally = state
+        .inner
+        .db
+        .with(move |store| {
+            store.campaign(&campaign)?;
+            store.fairness_tally_for(&campaign, &filter, &Viewer::Member(member))
+        })
+        .await
+        .map_err(|e| redactor.error(e, &[]))?;
+    let cancel = omen_core::Cancel::new();
+    let _cancel = CancelOnDrop(cancel.clone());
+    let limits = omen_core::Limits {
+        cancel,
+        ..state.inner.config.limits.clone()
+    };
+    let options = FairnessOptions {
+        total_budget: Some(limits.work_budget.saturating_mul(REPORT_BUDGET_RATIO)),
+        limits,
+        cache: Some(state.inner.fairness_cache.clone()),
+    };
+    let report = state
+        .inner
+        .compute
+        .run(move || tally.report(&options))
+        .await?;
+    Ok(Json(serde_json::to_value(report).unwrap_or_default()))
+}
