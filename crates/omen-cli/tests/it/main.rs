@@ -12,6 +12,7 @@ mod foreign_database;
 mod games;
 mod hprpg;
 mod integrity;
+mod key_directory;
 mod limits;
 mod members;
 mod options;
