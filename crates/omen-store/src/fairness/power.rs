@@ -491,6 +491,26 @@ mod tests {
     }
 
     #[test]
+    fn a_hundred_d20_rolls_catch_a_die_without_twenty_six_times_in_a_hundred() {
+        // 100 rolls of a d20 are too many vectors to enumerate: the G-test's approximation. Every
+        // face expects 5 (no pooling); without the 20 each other face expects 100/19, so the
+        // noncentrality is 2 · 100 · ln(20/19) = 10.2587 on 19 degrees of freedom, whose 0.999
+        // point is 43.820. P(χ'² > 43.820), by the Poisson mixture summed independently of this
+        // code (a series for the incomplete gamma function): 0.063378.
+        let strata = one(vec![0.05; 20], 100);
+        let alternatives = die_alternatives(&[0.05; 20], "20");
+        let figures = power(&strata, &alternatives, "d20", "a fair die");
+        assert_eq!(figures[0].method, "noncentral-chi-square");
+        assert!((figures[0].power - 0.063378).abs() < 1e-5, "{figures:?}");
+        assert_eq!(
+            figures[0].text,
+            "with 100 rolls of d20 this test tells a fair die from one that never shows 20 only 6 % of the time"
+        );
+        // Twice as many 20s: noncentrality 2 (10 ln 2 + 90 ln 0.947368) = 4.1308, power 0.0094518.
+        assert!((figures[1].power - 0.0094518).abs() < 1e-6, "{figures:?}");
+    }
+
+    #[test]
     fn the_median_shift_of_three_d6_makes_eleven_or_more_six_in_ten() {
         let weights = [1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1];
         let fair: Vec<f64> = weights.iter().map(|w| f64::from(*w) / 216.0).collect();
