@@ -1,9 +1,13 @@
 //! Who a request comes from, for the shares each client gets (connections, computations): its
 //! address, with an IPv6 client counted by its /64 prefix, since one host gets a whole /64 and could
-//! otherwise take a new share per address.
+//! otherwise take a new share per address. And the request's cancellation handle, tripped when the
+//! request ends for any reason (answered, timed out, its client gone), so that no computation
+//! outlives its request.
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv6Addr};
+
+use omen_core::Cancel;
 
 /// The client a share is counted for: its address or /64 prefix, or none when the server does not
 /// know it (a test's `oneshot`, a listener without addresses); all such requests share one share.
@@ -20,25 +24,65 @@ pub(crate) fn client_key(address: IpAddr) -> IpAddr {
     }
 }
 
-tokio::task_local! {
-    /// The client of the request this task serves: set around every request by [`as_client`], read
-    /// by the computation pool, so no handler has to pass it along.
-    static CLIENT: ClientKey;
+/// What the handlers of one request share without passing it along.
+#[derive(Clone, Debug)]
+pub(crate) struct RequestScope {
+    pub client: ClientKey,
+    /// Tripped when the request's handling ends or is dropped, and past the request timeout.
+    pub cancel: Cancel,
 }
 
-/// Runs `work` (a request's handling) as `client`'s.
-pub(crate) async fn as_client<F: Future>(client: ClientKey, work: F) -> F::Output {
-    CLIENT.scope(client, work).await
+tokio::task_local! {
+    /// The request this task serves: set around every request by [`in_request`], read by the
+    /// computation pool (the client) and by [`crate::AppState::limits`] (the handle).
+    static REQUEST: RequestScope;
+}
+
+/// Trips the request's handle when the request's future ends or is dropped (a timeout drops it,
+/// and so does a client that goes away).
+struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// Runs `work` (a request's handling) in `scope`; its computations are cancelled when it ends.
+pub(crate) async fn in_request<F: Future>(scope: RequestScope, work: F) -> F::Output {
+    let _cancel_on_drop = CancelOnDrop(scope.cancel.clone());
+    REQUEST.scope(scope, work).await
 }
 
 /// The client of the request being served, if any.
 pub(crate) fn current_client() -> ClientKey {
-    CLIENT.try_with(|client| *client).ok().flatten()
+    REQUEST.try_with(|scope| scope.client).ok().flatten()
+}
+
+/// The cancellation handle of the request being served, if any.
+pub(crate) fn current_cancel() -> Option<Cancel> {
+    REQUEST.try_with(|scope| scope.cancel.clone()).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_request_dropped_part_way_trips_its_handle() {
+        let cancel = Cancel::new();
+        let scope = RequestScope {
+            client: None,
+            cancel: cancel.clone(),
+        };
+        let request = in_request(scope, async {
+            assert!(current_cancel().is_some_and(|c| !c.is_cancelled()));
+            std::future::pending::<()>().await
+        });
+        // A timeout drops the request's future part way.
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(1), request).await;
+        assert!(cancel.is_cancelled());
+    }
 
     #[test]
     fn an_ipv6_host_is_one_client_across_its_slash_64() {

@@ -193,8 +193,25 @@ impl ApiError {
         )
     }
 
-    /// Errors of an expression: unprocessable, each with its span.
+    /// The request took too long: 503 with `Retry-After`, as the request timeout answers.
+    pub fn timeout() -> Self {
+        let mut error = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Problem::new("timeout", "the request took too long"),
+        );
+        error.retry_after = Some(1);
+        error
+    }
+
+    /// Errors of an expression: unprocessable, each with its span. A computation stopped because
+    /// its request was cancelled or passed its deadline is the request's timeout instead.
     pub fn language(errors: &[Diagnostic], warnings: &[Diagnostic]) -> Self {
+        if errors
+            .iter()
+            .any(|e| e.kind == "cancelled" || e.kind == "deadline")
+        {
+            return ApiError::timeout();
+        }
         ApiError {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             errors: errors.iter().map(Problem::from_diagnostic).collect(),

@@ -71,6 +71,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use omen_core::Limits;
@@ -271,6 +272,17 @@ impl AppState {
     /// Ends every event stream, so a graceful shutdown does not wait for clients that never leave.
     pub fn begin_shutdown(&self) {
         self.inner.shutdown.send_replace(true);
+    }
+
+    /// The limits of a computation for the request being served: the server's, with the request's
+    /// cancellation handle, so the computation stops when the request times out or goes away.
+    /// Every computation a request starts takes its limits from here.
+    pub(crate) fn limits(&self) -> Limits {
+        let mut limits = self.inner.config.limits.clone();
+        if let Some(cancel) = client::current_cancel() {
+            limits.cancel = cancel;
+        }
+        limits
     }
 
     pub(crate) fn announce(&self, campaign: &str) {
@@ -557,8 +569,8 @@ pub fn app(state: AppState) -> Router {
         )
         .merge(page::routes())
         .fallback(no_route)
-        .with_state(state)
-        .layer(axum::middleware::from_fn(client_scope))
+        .with_state(state.clone())
+        .layer(axum::middleware::from_fn_with_state(state, request_scope))
         .layer(RequestBodyLimitLayer::new(config.max_body))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -597,14 +609,24 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(host::protective_headers))
 }
 
-/// Serves the request as its client's ([`client::as_client`]): the computation pool shares its
-/// threads by client.
-async fn client_scope(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+/// Serves the request as its client's, with a cancellation handle of its own
+/// ([`client::in_request`]): the computation pool shares its threads by client, and a computation
+/// stops when its request times out or is dropped.
+async fn request_scope(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let client = request
         .extensions()
         .get::<axum::extract::ConnectInfo<SocketAddr>>()
         .map(|info| client::client_key(info.0.ip()));
-    client::as_client(client, next.run(request)).await
+    let deadline = std::time::Instant::now() + state.inner.config.request_timeout;
+    let scope = client::RequestScope {
+        client,
+        cancel: omen_core::Cancel::new().with_deadline(deadline),
+    };
+    client::in_request(scope, next.run(request)).await
 }
 
 /// Serves `app(state)` on `listener` until `shutdown` resolves, then stops taking connections, ends

@@ -405,7 +405,7 @@ pub async fn prob(
         )));
     }
     let dialect = dialect(request.dialect.as_deref())?;
-    let limits = request_limits(&state.inner.config.limits, request.explode_depth)?;
+    let limits = request_limits(&state.limits(), request.explode_depth)?;
     let mut results = Vec::new();
     let mut all_cached = true;
     let mut bytes: u64 = 0;
@@ -510,7 +510,7 @@ pub async fn roll(
     Body(request): Body<RollRequest>,
 ) -> Result<Json<RollResponse>, ApiError> {
     let dialect = dialect(request.dialect.as_deref())?;
-    let options = options(dialect, &request.params, &state.inner.config.limits)?;
+    let options = options(dialect, &request.params, &state.limits())?;
     if request.seed.is_some() && request.dice.is_some() {
         return Err(ApiError::bad_request(
             "give a seed or dice, not both: the dice replace the seeded roller",

@@ -65,7 +65,7 @@ pub(crate) async fn for_viewer(
         refused.action.clone(),
         refused.call,
     );
-    let limits = state.inner.config.limits.clone();
+    let limits = state.limits();
     let probe = state
         .inner
         .compute

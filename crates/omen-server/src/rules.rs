@@ -169,7 +169,7 @@ pub async fn analysis(
             )
         })?;
     let run = found.run;
-    let limits = state.inner.config.limits.clone();
+    let limits = state.limits();
     let tables = state
         .inner
         .compute
@@ -227,7 +227,7 @@ pub async fn odds(
     Body(request): Body<RulesOddsRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let game = stateful(&game)?;
-    let limits = state.inner.config.limits.clone();
+    let limits = state.limits();
     let odds = state
         .inner
         .compute

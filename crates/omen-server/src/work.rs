@@ -9,7 +9,7 @@ use std::time::Duration;
 use omen_store::{Store, StoreError};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
-use crate::client::current_client;
+use crate::client::{current_cancel, current_client};
 use crate::error::ApiError;
 use crate::fair::{FairShare, Shares};
 
@@ -94,8 +94,8 @@ impl Compute {
     }
 
     /// Runs `work` on a worker thread once the request's client has its turn. The thread keeps
-    /// the permit, so a request that times out does not free room its computation still uses (the
-    /// work budget bounds how long that is).
+    /// the permit until `work` returns, which is soon after the request times out or goes away
+    /// when `work` computes with [`crate::AppState::limits`] (its cancellation handle is tripped).
     pub(crate) async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
@@ -104,6 +104,11 @@ impl Compute {
             .share
             .acquire(current_client(), self.queue_timeout)
             .await?;
+        // A request past its deadline while it waited starts nothing (one that went away no
+        // longer polls this).
+        if current_cancel().is_some_and(|cancel| cancel.check_with_clock().is_err()) {
+            return Err(ApiError::timeout());
+        }
         on_worker(move || {
             let _permit = permit;
             work()

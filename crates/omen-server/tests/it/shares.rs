@@ -91,3 +91,50 @@ async fn one_address_cannot_starve_another_of_the_pool() {
         "the small questions waited behind the heavy ones: {order:?}"
     );
 }
+
+/// A server with one computation thread, a work budget of hours (the ceiling) and a request
+/// timeout of `timeout`: a computation is stopped by its request's end or by nothing.
+async fn one_thread_no_budget(timeout: std::time::Duration) -> crate::live::Live {
+    let mut config = crate::config();
+    config.compute_threads = 1;
+    config.limits.work_budget = omen_core::Ceilings::WORK_BUDGET;
+    config.request_timeout = timeout;
+    config.queue_timeout = std::time::Duration::from_secs(60);
+    start(crate::state_with(config)).await
+}
+
+/// Far more than the test's patience of work at the budget's ceiling, charged as it goes: a
+/// recursion that doubles its calls at every level.
+fn endless() -> String {
+    "fn f(n) = if n <= 0 then d6 else f(n - 1) + f(n - 1); f(40)".to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computation_stops_when_its_request_times_out() {
+    let live = one_thread_no_budget(std::time::Duration::from_millis(300)).await;
+    let timed_out = prob_from("127.0.0.1", live.address, &endless()).await;
+    assert_eq!(timed_out.status, 503);
+    assert!(timed_out.head.contains("retry-after"));
+    // The one thread is free again: the endless computation stopped with its request (else this
+    // waits minutes, past the test's patience).
+    let small = prob_from("127.0.0.2", live.address, "3d6").await;
+    assert_eq!(small.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computation_stops_when_its_client_goes_away() {
+    let live = one_thread_no_budget(std::time::Duration::from_secs(600)).await;
+    let body = json!({ "expressions": [endless()] }).to_string();
+    let text = format!(
+        "POST /api/v1/prob HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut gone = connect_from("127.0.0.1", live.address).await;
+    gone.write_all(text.as_bytes()).await.unwrap();
+    // Whether or not the computation has started when the client goes, it must not run on.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    drop(gone);
+    let small = prob_from("127.0.0.2", live.address, "3d6").await;
+    assert_eq!(small.status, 200);
+}
