@@ -274,7 +274,7 @@ impl Tally {
             }
         }
         if entry.inputs.get("kind").and_then(Value::as_str) == Some("action") && !entry.redacted {
-            self.actions.push(entry.clone());
+            self.actions.push(slim(entry));
         }
         if entry.inputs.get("kind").and_then(Value::as_str) == Some("expression") {
             let key = serde_json::json!([
@@ -430,6 +430,22 @@ fn tested(
     let fair = if is_die { "a fair die" } else { "fair dice" };
     let power = power::power(&strata, &alternatives, subject, fair);
     (rows, fit, verdict, power)
+}
+
+/// What an action's test needs of its entry (its rule set, action, state before, result, and
+/// whether it rolled and by hand): a report holds one per action roll, so not the rest.
+fn slim(entry: &LogEntry) -> LogEntry {
+    LogEntry {
+        dice: entry.dice.iter().take(1).cloned().collect(),
+        state_after: None,
+        summary: String::new(),
+        previous_hash: String::new(),
+        hash: String::new(),
+        seed_proof: None,
+        public_key: None,
+        signature: None,
+        ..entry.clone()
+    }
 }
 
 fn mechanic_name(entry: &LogEntry) -> String {
