@@ -1311,11 +1311,12 @@ pub async fn reveal(
     PathParams((campaign, sequence)): PathParams<(String, u64)>,
 ) -> Result<Json<Value>, ApiError> {
     let redactor = authorise(&member, &campaign, Need::GameMaster)?;
-    let c = campaign.clone();
+    let (c, viewer) = (campaign.clone(), Viewer::Member(member.clone()));
     let entry = state
         .inner
         .db
-        .with(move |store| store.reveal(&c, sequence))
+        // As the caller: a `self` roll is its roller's to reveal, even the game master's own.
+        .with(move |store| store.reveal_as(&c, sequence, &viewer))
         .await
         .map_err(|e| redactor.error(e, &[]))?;
     state.announce(&campaign);
