@@ -618,6 +618,16 @@ pub struct ActionRequest {
     #[serde(default)]
     #[schema(value_type = Option<String>)]
     pub visibility: Option<Visibility>,
+    /// Fresh random entropy for the entry's draw: 8 to 128 visible ASCII characters (e.g. 32 random
+    /// bytes in hex). The draw's secret was committed before it arrived, so with it no one, the
+    /// server included, chose the roll; the server draws its own when it is absent.
+    #[serde(default)]
+    #[schema(min_length = 8, max_length = 128)]
+    pub entropy: Option<String>,
+    /// The draw commitment the caller read (`next_draw_commitment` of `GET …/head`, or of the last
+    /// entry): refused with 409 `moved-on` when another entry took that draw first.
+    #[serde(default)]
+    pub commitment: Option<String>,
 }
 
 /// An applied action: its log entry and, when asked, the odds it had.
@@ -716,7 +726,8 @@ pub async fn act(
     let options = EntryOptions::new(
         request.visibility.unwrap_or_default(),
         Some(Actor::of(&member)),
-    );
+    )
+    .with_draw(request.entropy.clone(), request.commitment.clone());
     let (c, n, action) = (campaign.clone(), character.clone(), request.action.clone());
     let performed = state
         .inner
@@ -906,6 +917,16 @@ pub struct CampaignRoll {
     #[serde(default)]
     #[schema(value_type = Option<String>)]
     pub visibility: Option<Visibility>,
+    /// Fresh random entropy for the entry's draw: 8 to 128 visible ASCII characters (e.g. 32 random
+    /// bytes in hex). The draw's secret was committed before it arrived, so with it no one, the
+    /// server included, chose the roll; the server draws its own when it is absent.
+    #[serde(default)]
+    #[schema(min_length = 8, max_length = 128)]
+    pub entropy: Option<String>,
+    /// The draw commitment the caller read (`next_draw_commitment` of `GET …/head`, or of the last
+    /// entry): refused with 409 `moved-on` when another entry took that draw first.
+    #[serde(default)]
+    pub commitment: Option<String>,
 }
 
 /// A logged roll: the entry and, when the caller may see its content, the roll with every die.
@@ -961,7 +982,8 @@ pub async fn roll_in_campaign(
     let options = EntryOptions::new(
         request.visibility.unwrap_or_default(),
         Some(Actor::of(&member)),
-    );
+    )
+    .with_draw(request.entropy.clone(), request.commitment.clone());
     let c = campaign.clone();
     let answer = state
         .inner
@@ -1109,6 +1131,16 @@ pub struct SavedRollRequest {
     #[serde(default)]
     #[schema(value_type = Option<String>)]
     pub visibility: Option<Visibility>,
+    /// Fresh random entropy for the entry's draw: 8 to 128 visible ASCII characters (e.g. 32 random
+    /// bytes in hex). The draw's secret was committed before it arrived, so with it no one, the
+    /// server included, chose the roll; the server draws its own when it is absent.
+    #[serde(default)]
+    #[schema(min_length = 8, max_length = 128)]
+    pub entropy: Option<String>,
+    /// The draw commitment the caller read (`next_draw_commitment` of `GET …/head`, or of the last
+    /// entry): refused with 409 `moved-on` when another entry took that draw first.
+    #[serde(default)]
+    pub commitment: Option<String>,
 }
 
 /// Rolls a saved roll in the campaign, logged.
@@ -1139,7 +1171,8 @@ pub async fn roll_saved(
     let options = EntryOptions::new(
         request.visibility.unwrap_or_default(),
         Some(Actor::of(&member)),
-    );
+    )
+    .with_draw(request.entropy.clone(), request.commitment.clone());
     let c = campaign.clone();
     let answer = state
         .inner
@@ -1210,7 +1243,8 @@ pub async fn verify(
     Ok(Json(value))
 }
 
-/// The chain head: the last entry's number and hash, signed.
+/// The chain head: the last entry's number and hash, signed; and the commitment of the draw the next
+/// entry will take, to send back with fresh entropy (see the README's trust model).
 #[utoipa::path(
     get,
     path = "/api/v1/campaigns/{campaign}/head",
@@ -1233,13 +1267,19 @@ pub async fn head(
         .db
         .with(move |store| {
             store.campaign(&campaign)?;
-            store.head(&campaign)
+            Ok((
+                store.head(&campaign)?,
+                store.next_draw_commitment(&campaign)?,
+            ))
         })
         .await
         .map_err(|e| redactor.error(e, &[]))?;
-    Ok(Json(
-        json!({ "head": head, "receipt": head.as_ref().map(|h| h.receipt()) }),
-    ))
+    let (head, next_draw_commitment) = head;
+    Ok(Json(json!({
+        "head": head,
+        "receipt": head.as_ref().map(|h| h.receipt()),
+        "next_draw_commitment": next_draw_commitment,
+    })))
 }
 
 /// The whole campaign as JSON, log, hashes, signatures and public key included. The game master gets

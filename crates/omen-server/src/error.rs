@@ -237,6 +237,26 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// `error`, for a request refused after it drew dice: each problem says the attempt is logged
+    /// as entry `sequence`. A blind attempt's reasons are the game master's, since they may quote
+    /// its dice: marked so that the redaction withholds them from everyone else.
+    fn refused_after_draw(mut error: ApiError, sequence: u64, blind: bool) -> ApiError {
+        let note = format!("the attempt had drawn dice, so it is logged as entry {sequence}");
+        for problem in &mut error.errors {
+            problem.help = Some(match problem.help.take() {
+                Some(help) => format!("{help}; {note}"),
+                None => note.clone(),
+            });
+            if blind {
+                problem.kind = "refused-blind".to_string();
+                problem.span = None;
+            }
+        }
+        error
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         let message = error.to_string();
@@ -258,6 +278,18 @@ impl From<StoreError> for ApiError {
                 return ApiError::language(&errors, &warnings);
             }
             StoreError::Invalid(_) => (StatusCode::BAD_REQUEST, "invalid"),
+            StoreError::Moved { .. } => (StatusCode::CONFLICT, "moved-on"),
+            StoreError::Refused {
+                sequence,
+                visibility,
+                ..
+            } => {
+                let (sequence, blind) = (*sequence, *visibility == omen_store::Visibility::Blind);
+                let StoreError::Refused { error, .. } = error else {
+                    unreachable!("matched above")
+                };
+                return ApiError::refused_after_draw(ApiError::from(*error), sequence, blind);
+            }
             StoreError::Busy => {
                 return ApiError::busy("writes", 1);
             }

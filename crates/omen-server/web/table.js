@@ -294,6 +294,14 @@ $("odds-button").addEventListener("click", async () => {
   }
 });
 
+// Fresh entropy for each action's draw (see the README's trust model): the draw's secret was
+// committed before this arrives, so the roll is chosen by no one, the server included.
+function entropy() {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 $("act-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("act-error").textContent = "";
@@ -302,6 +310,7 @@ $("act-form").addEventListener("submit", async (event) => {
     const answer = await api("POST", campaignPath(`/characters/${encodeURIComponent(name)}/actions`), {
       action: action(),
       visibility: $("act-visibility").value,
+      entropy: entropy(),
     });
     $("roll-card").replaceChildren(card(answer.entry));
     add(answer.entry, false);

@@ -30,6 +30,12 @@ const VARYING: &[&str] = &[
     "previous_hash",
     "signature",
     "commitment",
+    // The published commitments of each entry's draw and the next: fresh random values, of fixed
+    // width, whatever the roll.
+    "draw_commitment",
+    "next_draw_commitment",
+    // The salted commitment of what the rule set keeps for the game master: random, fixed width.
+    "gm_commitment",
     "public_key",
     "campaign_uid",
     "character_uid",

@@ -7,6 +7,7 @@ mod calculator_api;
 mod calculator_page;
 mod campaigns;
 mod connections;
+mod draws;
 mod fuzz;
 mod games_forms;
 mod live;

@@ -224,11 +224,19 @@ async fn a_game_master_and_a_player_share_a_live_table_that_hides_what_it_must()
     // The player's roll appears live in the game master's log, with its dice.
     act(&player.client, "public").await;
     wait_for(&player.client, "#roll-card .roll-card").await;
-    let public = head(
-        &get(&api, "/api/v1/campaigns/Tak/log", Some(&gm_token))
-            .await
-            .json(),
-    );
+    let gm_log = get(&api, "/api/v1/campaigns/Tak/log", Some(&gm_token))
+        .await
+        .json();
+    let public = head(&gm_log);
+    // The page sent fresh entropy of its own for the roll's draw: the roll was chosen by no one.
+    let logged = gm_log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["sequence"] == public)
+        .unwrap();
+    assert_eq!(logged["draw"]["entropy_from"], "caller", "{logged}");
+    assert_eq!(logged["draw"]["entropy"].as_str().map(str::len), Some(64));
     let gm_entry = wait_for(&gm.client, &format!("#log li[data-sequence='{public}']")).await;
     assert!(gm_entry.text().await.unwrap().contains("d50 ="));
 
