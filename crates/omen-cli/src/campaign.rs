@@ -1018,6 +1018,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
         }
         LogCommand::Head { .. } => {
             let head = attempt!(store.head(&campaign));
+            let next_draw = attempt!(store.published_draw_commitment(&campaign));
             let text = match &head {
                 Some(head) => format!("{}\n", head.receipt()),
                 None => format!("the log of `{}` is empty\n", escape::line(&campaign)),
@@ -1029,6 +1030,8 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                     "campaign": campaign,
                     "head": head,
                     "receipt": head.as_ref().map(omen_store::ChainHead::receipt),
+                    // What the next entry's draw is committed to (see the README's trust model).
+                    "next_draw_commitment": next_draw,
                 }),
             )
         }

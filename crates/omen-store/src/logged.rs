@@ -154,16 +154,26 @@ impl Store {
     /// # Errors
     /// [`StoreError::NotFound`], [`StoreError::Key`] when a draw must be made without the key.
     pub fn next_draw_commitment(&mut self, campaign: &str) -> Result<String, StoreError> {
-        let published = self.read(|conn| {
-            let id = crate::store::campaign_id(conn, campaign)?;
-            let next = crate::log::head(conn, id)?.map_or(1, |head| head.sequence + 1);
-            Ok(draw::stored(conn, id)?.filter(|pending| pending.sequence == next))
-        })?;
-        if let Some(pending) = published {
-            return Ok(pending.commitment);
+        if let Some(published) = self.published_draw_commitment(campaign)? {
+            return Ok(published);
         }
         let key = self.signing_key()?;
         self.write(|conn| Ok(Chain::open(conn, campaign, &key)?.commitment()))
+    }
+
+    /// [`Store::next_draw_commitment`] as it stands, without making one: `None` when the campaign
+    /// has published none for its next entry yet.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`].
+    pub fn published_draw_commitment(&self, campaign: &str) -> Result<Option<String>, StoreError> {
+        self.read(|conn| {
+            let id = crate::store::campaign_id(conn, campaign)?;
+            let next = crate::log::head(conn, id)?.map_or(1, |head| head.sequence + 1);
+            Ok(draw::stored(conn, id)?
+                .filter(|pending| pending.sequence == next)
+                .map(|pending| pending.commitment))
+        })
     }
 
     /// [`Store::act`] as a request, with a visibility, an actor and the caller's entropy: a hidden
