@@ -1,7 +1,8 @@
 //! A load generator for `omen serve`, on loopback, bounded in time and in requests: throughput and
 //! p50/p99 latency at 64 connections for typical `prob` requests (cached and uncached), for logged
-//! actions spread over 100 campaigns, and for typical `prob` requests while hostile ones (each
-//! spending the whole work budget) arrive alongside.
+//! actions spread over 100 campaigns, and for typical `prob` requests while one address attacks:
+//! 8 connections of hostile requests (each spending the whole work budget) and every other socket
+//! the server lets that address hold, idle.
 //!
 //! ```text
 //! cargo run --profile test -p omen-server --example load [-- SECONDS_PER_SCENARIO]
@@ -9,7 +10,8 @@
 //!
 //! The server runs in this process on a file database in a temporary directory (or the empty
 //! database `OMEN_LOAD_DB` names, e.g. a `postgres://` URL), with the default limits and no rate
-//! limit (one address makes every request here).
+//! limit. The connections come from eight loopback addresses (127.0.0.2 to 127.0.0.9), as the
+//! server shares connections and computations by address; the attacker of the mix is 127.0.0.1.
 //!
 //! With `OMEN_LOAD_TARGETS=HOST:PORT[,HOST:PORT…]` it starts no server: it sends the logged actions
 //! alone to those running `omen serve` processes (each connection to one of them in turn, the
@@ -496,7 +498,10 @@ async fn main() {
     });
     let mixed = Arc::new(move |index: usize, n: u64| {
         if index < 8 {
-            let expression = format!("{}d{}kh150", 300 + n % 50, 1000 + n);
+            // Charged as it goes until the whole budget is spent, then refused with 422 (a pool
+            // such as `300d1000kh150` is refused in milliseconds, before any work).
+            let expression =
+                format!("fn f(n) = if n <= 0 then d6 else f(n - 1) + f(n - 1); f(40) + {n}");
             (
                 "/api/v1/prob".to_string(),
                 None,
@@ -512,7 +517,7 @@ async fn main() {
         }
     });
     let mut report = scenario(
-        "mix: 8 hostile + 56 typical connections",
+        "mix: 1 attacking address + 7 typical",
         &[address],
         CONNECTIONS,
         seconds,
