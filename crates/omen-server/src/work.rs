@@ -13,22 +13,49 @@ use crate::client::{current_cancel, current_client};
 use crate::error::ApiError;
 use crate::fair::{FairShare, Shares};
 
-/// Runs `work` on a thread of its own with [`omen_lang::STACK_BYTES`] of stack (reserved, not used,
-/// until a program goes that deep), so no admitted program overflows a stack and the async threads
-/// are never blocked. A panic is an internal error, not a dead server.
+/// The stacks a worker thread is started with, largest first: [`omen_lang::STACK_BYTES`], or, where
+/// an address-space limit (`ulimit -v`) refuses that reservation, a stack that still holds the
+/// deepest admitted walk (about 27 MiB measured; see the CLI's `worker` module, whose test runs those
+/// walks on it under a 512 MiB limit).
+const STACK_SIZES: [usize; 2] = [omen_lang::STACK_BYTES, 64 << 20];
+
+/// Runs `work` on a thread of its own with [`STACK_SIZES`] of stack (reserved, not used, until a
+/// program goes that deep), so no admitted program overflows a stack and the async threads are
+/// never blocked. A panic is an internal error, not a dead server.
 pub(crate) async fn on_worker<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let (sender, receiver) = oneshot::channel();
-    std::thread::Builder::new()
-        .name("omen-work".to_string())
-        .stack_size(omen_lang::STACK_BYTES)
-        .spawn(move || {
-            let outcome = panic::catch_unwind(AssertUnwindSafe(work));
-            // The request may have timed out and gone; the result is then dropped.
-            let _ = sender.send(outcome);
-        })
-        .map_err(|error| ApiError::internal(format!("cannot start a worker thread: {error}")))?;
+    // A refused spawn hands its closure back to no one: the work waits in a slot that the thread
+    // that does start takes it from.
+    let slot = Arc::new(Mutex::new(Some((work, sender))));
+    let mut refused = None;
+    for size in STACK_SIZES {
+        let taken = Arc::clone(&slot);
+        let started = std::thread::Builder::new()
+            .name("omen-work".to_string())
+            .stack_size(size)
+            .spawn(move || {
+                let job = taken.lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some((work, sender)) = job {
+                    let outcome = panic::catch_unwind(AssertUnwindSafe(work));
+                    // The request may have timed out and gone; the result is then dropped.
+                    let _ = sender.send(outcome);
+                }
+            });
+        match started {
+            Ok(_) => {
+                refused = None;
+                break;
+            }
+            Err(error) => refused = Some(error),
+        }
+    }
+    if let Some(error) = refused {
+        return Err(ApiError::internal(format!(
+            "cannot start a worker thread: {error}"
+        )));
+    }
     match receiver.await {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(_)) | Err(_) => Err(ApiError::internal(

@@ -2,16 +2,18 @@
 //! full stack reservation (`omen_lang::STACK_BYTES`, 512 MiB) cannot be made: every command still
 //! runs, the deepest walks the language admits included, on the smaller stack that fits.
 
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use crate::{Run, scratch_dir};
 
 /// 512 MiB, in KiB as `ulimit -v` counts.
 const LIMIT_KIB: u64 = 512 * 1024;
 
-/// A shell that can set the limit: `prlimit`'s or `sh`'s own `ulimit -v`.
-fn limited(args: &[&str], db: &Path) -> Option<Run> {
+/// `omen ARGS` under the limit, set by `prlimit` or by `sh`'s own `ulimit -v`.
+fn limited_command(args: &[&str], db: &Path) -> Command {
     let omen = env!("CARGO_BIN_EXE_omen");
     let prlimit = Command::new("prlimit").arg("--version").output();
     let mut command = if prlimit.is_ok_and(|output| output.status.success()) {
@@ -27,13 +29,17 @@ fn limited(args: &[&str], db: &Path) -> Option<Run> {
             .arg(omen);
         command
     };
-    let output = command
+    command
         .args(args)
         .env("OMEN_DB", db)
         .env_remove("OMEN_KEY")
-        .env_remove("OMEN_DIALECT")
-        .output()
-        .ok()?;
+        .env_remove("OMEN_DIALECT");
+    command
+}
+
+/// Runs `omen ARGS` under the limit.
+fn limited(args: &[&str], db: &Path) -> Option<Run> {
+    let output = limited_command(args, db).output().ok()?;
     Some(Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -110,4 +116,58 @@ fn commands_run_under_a_512_mib_address_space() {
     .expect("the limited child runs");
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("nests more than"), "{}", run.stderr);
+}
+
+/// One HTTP request to the server at `address`; the whole answer, head and body.
+fn request(address: &str, path: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+/// `omen serve` under the limit answers computations and database requests: each runs on a worker
+/// thread of its own, which could not start with the full stack reservation.
+#[cfg(unix)]
+#[test]
+fn serve_answers_under_a_512_mib_address_space() {
+    if !can_limit() {
+        eprintln!("skipped: neither prlimit nor sh's ulimit -v can limit a child's address space");
+        return;
+    }
+    let dir = scratch_dir("address_space_serve");
+    let mut server = limited_command(&["serve", "--bind", "127.0.0.1:0"], &dir.join("omen.db"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_string();
+    let answers = [
+        request(&address, "/api/v1/prob", r#"{"expressions":["2d6"]}"#),
+        request(&address, "/api/v1/campaigns", r#"{"name":"Tak"}"#),
+    ];
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(answers[0].starts_with("HTTP/1.1 200"), "{}", answers[0]);
+    assert!(
+        answers[0].contains(r#""probability":"1/6""#),
+        "{}",
+        answers[0]
+    );
+    assert!(answers[1].starts_with("HTTP/1.1 201"), "{}", answers[1]);
 }
