@@ -395,18 +395,30 @@ fn run(job: &Job<'_>, limits: &Limits, give: u64) -> (Result<Outcome, Failure>, 
             let Some(game) = omen_rules::stateful::game(rule_set) else {
                 return (Err(failed(format!("no rule set `{rule_set}`"))), None);
             };
-            // A rule set's error does not say whether the budget ran out: any failure under a
-            // smaller allotment than the limit's is tried again with more.
             let outcome = game
                 .odds(state, action, &limits)
                 .map(Outcome::Odds)
-                .map_err(|error| Failure {
-                    reason: error.to_string(),
-                    over_budget: true,
-                    cancelled: limits.cancel.is_cancelled(),
-                });
+                .map_err(|error| action_failure(&error, &limits));
             (outcome, None)
         }
+    }
+}
+
+/// A rule set's refusal of odds: over the budget or cancelled when the engine's error says so
+/// (directly or inside the rule set's own error), else final: more budget would not help.
+fn action_failure(error: &omen_rules::stateful::ActionError, limits: &Limits) -> Failure {
+    use omen_core::CoreError;
+    use omen_rules::stateful::ActionError;
+    let core = match error {
+        ActionError::Dice(core) => Some(core),
+        ActionError::Rules(inner) => inner.downcast_ref::<CoreError>(),
+        _ => None,
+    };
+    Failure {
+        reason: error.to_string(),
+        over_budget: matches!(core, Some(CoreError::WorkBudget { .. })),
+        cancelled: matches!(core, Some(CoreError::Cancelled | CoreError::DeadlinePassed))
+            || limits.cancel.is_cancelled(),
     }
 }
 
