@@ -228,15 +228,30 @@ impl DieStep {
 /// The distributions of a die after each prefix of `steps`: element i has the first i steps applied
 /// (element 0 is `die` itself), each reroll drawing from the prefix before it.
 ///
+/// A reroll draws from the prefix before it, so each one multiplies the weights' size by the
+/// prefix's: the weights double in length with every reroll (`d6ro1ro1…`), and each step is paid
+/// for before it is taken.
+///
 /// # Errors
-/// `RerollEverything`.
+/// `RerollEverything`; `WorkBudget` when the steps' weights grow past what the budget pays for.
 pub fn step_prefixes(
     die: Distribution<i64>,
     steps: &[DieStep],
+    budget: &mut Budget,
 ) -> Result<Vec<Distribution<i64>>, CoreError> {
     let mut out = vec![die];
     for step in steps {
         let last = out.last().expect("starts non-empty");
+        if matches!(step, DieStep::RerollOnce(_) | DieStep::RerollUntil(_)) {
+            // Every weight times the redraw's total, every redraw weight times the hit weight, then
+            // the reduction by their common factor: a few products of the total's size per outcome.
+            let limbs = crate::distribution::limbs_of(last.total().bits());
+            budget.spend_estimate(
+                4 * last.len() as u128 * (limbs * limbs + crate::distribution::BIG_OP),
+            )?;
+        } else {
+            budget.spend_estimate(last.len() as u128)?;
+        }
         let next = step.apply(last, last)?;
         out.push(next);
     }

@@ -173,10 +173,17 @@ impl DiceSpec {
 
     /// The distribution of one roll after the steps written before the explosion.
     ///
+    /// The steps are not paid for here: the language's checker has already computed the same
+    /// prefixes under a budget (see [`step_prefixes`]), and a rule set's dice have a step or two.
+    ///
     /// # Errors
     /// `RerollEverything`.
     pub fn before_distribution(&self) -> Result<Distribution<i64>, CoreError> {
-        let mut prefixes = step_prefixes(self.die.distribution(), &self.before)?;
+        let mut prefixes = step_prefixes(
+            self.die.distribution(),
+            &self.before,
+            &mut Budget::unlimited(),
+        )?;
         Ok(prefixes.pop().expect("at least the die"))
     }
 
@@ -211,12 +218,12 @@ impl DiceSpec {
     ) -> Result<(ChainElement, Probability), CoreError> {
         match self.explosion {
             None => {
-                let prefixes = step_prefixes(self.die.distribution(), &self.before)?;
+                let prefixes = step_prefixes(self.die.distribution(), &self.before, budget)?;
                 let element = chain_element(&prefixes, &self.before, self.before.len(), None)?;
                 Ok((element, Probability::zero()))
             }
             Some(e) if e.compound => {
-                let prefixes = step_prefixes(self.die.distribution(), &self.before)?;
+                let prefixes = step_prefixes(self.die.distribution(), &self.before, budget)?;
                 let inner = chain_element(
                     &prefixes,
                     &self.before,
@@ -243,13 +250,13 @@ impl DiceSpec {
                     )?;
                 }
                 // The compounded die is the base that the later steps change and redraw.
-                let mut after = step_prefixes(total, &self.after)?;
+                let mut after = step_prefixes(total, &self.after, budget)?;
                 let value = after.pop().expect("at least the total");
                 Ok((value.map(|&x| (false, x)), truncated))
             }
             Some(e) => {
                 let steps = self.steps();
-                let prefixes = step_prefixes(self.die.distribution(), &steps)?;
+                let prefixes = step_prefixes(self.die.distribution(), &steps, budget)?;
                 let element =
                     chain_element(&prefixes, &steps, self.before.len(), Some(e.condition))?;
                 let p_explode = element.probability_where(|(e, _)| *e);

@@ -2,7 +2,8 @@
 //! before any dice are rolled.
 
 use omen_core::{
-    Compare, Condition, CoreError, Die, DieStep, Keep, Limits, Matching, Unique, step_prefixes,
+    Budget, Compare, Condition, CoreError, Die, DieStep, Keep, Limits, Matching, Unique,
+    step_prefixes,
 };
 
 use crate::diagnostic::Diagnostic;
@@ -61,6 +62,7 @@ pub fn check(
         next_slot: 0,
         functions: Vec::new(),
         checking_fn: None,
+        budget: limits.budget(),
     };
     let mut bindings: Vec<(usize, String, Option<Node>)> = Vec::new();
     let mut taken: Vec<(String, Value)> = Vec::new();
@@ -178,6 +180,8 @@ pub fn core_diagnostic(error: &CoreError, span: Span) -> Diagnostic {
         ),
         CoreError::TooManyOutcomes { .. } => ("too-many-outcomes", None),
         CoreError::WorkBudget { .. } => ("work-budget", None),
+        CoreError::Cancelled => ("cancelled", None),
+        CoreError::DeadlinePassed => ("deadline", None),
         CoreError::TooManyStates { .. } => ("too-many-states", None),
         CoreError::TooManyChainStates { .. } => ("too-many-chain-states", None),
         CoreError::TooManyProcessSteps { .. } => ("too-many-steps", None),
@@ -212,6 +216,9 @@ struct Checker<'a> {
     functions: Vec<Function>,
     /// The function whose body is being checked: (name, arity), so it may call itself.
     checking_fn: Option<(String, usize)>,
+    /// What the checker's own computations pay (a die's distribution after its rerolls, whose
+    /// weights double in size with each reroll): one budget for the whole script.
+    budget: Budget,
 }
 
 fn compare(op: CompareOp) -> Compare {
@@ -1029,7 +1036,7 @@ impl Checker<'_> {
         } else {
             node.before.iter().chain(&node.after).copied().collect()
         };
-        let (dist, decided) = match step_prefixes(die.distribution(), &steps) {
+        let (dist, decided) = match step_prefixes(die.distribution(), &steps, &mut self.budget) {
             Ok(mut prefixes) => {
                 // The explosion decides on the faces after the steps before it, not after later
                 // clamps (`1d6!>=2min2` does not explode on every face).
@@ -1037,9 +1044,18 @@ impl Checker<'_> {
                 let dist = prefixes.pop().unwrap_or_else(|| decided.clone());
                 (dist, decided)
             }
-            Err(e) => {
+            Err(CoreError::RerollEverything) => {
                 let at = written_at(|m| matches!(m, Modifier::RerollRecursive(_)));
-                self.error(core_diagnostic(&e, at));
+                self.error(core_diagnostic(&CoreError::RerollEverything, at));
+                return None;
+            }
+            Err(e) => {
+                // A reroll redraws the die as rerolled so far: its exact weights double in length
+                // with each one, and a long chain of them is refused here, before any evaluation.
+                self.error(core_diagnostic(&e, span).with_help(
+                    "each reroll redraws the die as rerolled before it, so every one doubles the size \
+                     of its exact odds; write fewer rerolls, e.g. one `ro` with a wider point (`ro<=2`)",
+                ));
                 return None;
             }
         };
