@@ -182,6 +182,33 @@ fn refused(run: &Run, what: &str) {
     );
 }
 
+/// `omen serve --db PATH`, which must refuse the file at start: stopped (and failed) if it is still
+/// running after ten seconds.
+fn serve(path: &Path) -> Run {
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_omen"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+        .arg(path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while server.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = server.kill();
+            let _ = server.wait();
+            panic!("omen serve started on another program's database");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = server.wait_with_output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
 #[test]
 fn a_foreign_database_with_a_campaign_table_is_left_unchanged() {
     let dir = scratch_dir("foreign_database");
@@ -220,11 +247,26 @@ fn a_foreign_database_with_a_campaign_table_is_left_unchanged() {
         &["export", "Tak"],
         &["import", export],
         &["roll", "d20", "--campaign", "Tak"],
+        &["campaign", "set", "Tak", "--dialect", "roll20"],
+        &["campaign", "invite", "Tak", "--role", "gm"],
+        &[
+            "char",
+            "new",
+            "Ayla",
+            "--rules",
+            "luck",
+            "--campaign",
+            "Tak",
+        ],
+        &["luck", "roll", "--char", "Ayla", "--campaign", "Tak"],
+        &["log", "reveal", "Tak", "1"],
     ];
     for args in commands {
         refused(&omen_at(&path, args), &args.join(" "));
         assert_eq!(state(&path), before, "`omen {}` changed it", args.join(" "));
     }
+    refused(&serve(&path), "serve");
+    assert_eq!(state(&path), before, "`omen serve` changed it");
     let run = omen(&["db", "migrate", "--from", db, "--to", &format!("{db}.copy")]);
     refused(&run, "db migrate --from");
     let run = omen(&[
