@@ -723,11 +723,21 @@ pub async fn act(
     }
     let limits = state.inner.config.limits.clone();
     let dice = request.dice.map_or(Dice::Derived, Dice::Given);
-    let options = EntryOptions::new(
-        request.visibility.unwrap_or_default(),
-        Some(Actor::of(&member)),
-    )
-    .with_draw(request.entropy.clone(), request.commitment.clone());
+    // After a hidden roll the caller may not see, the character's state carries its outcome (a
+    // spent pool, a streak): whether an action is refused would tell it. Such actions are blind
+    // until the game master reveals that roll, and a refusal that the state decides is logged as a
+    // blind entry and answered as an accepted blind action is (one the rules give from any state,
+    // a misspelt action say, is answered as usual).
+    let after_hidden = before_action
+        .as_ref()
+        .is_some_and(|(_, withheld)| *withheld);
+    let visibility = if after_hidden {
+        Visibility::Blind
+    } else {
+        request.visibility.unwrap_or_default()
+    };
+    let options = EntryOptions::new(visibility, Some(Actor::of(&member)))
+        .with_draw(request.entropy.clone(), request.commitment.clone());
     let (c, n, action) = (campaign.clone(), character.clone(), request.action.clone());
     let performed = state
         .inner
@@ -737,12 +747,38 @@ pub async fn act(
             // Read before the action is logged: its own visibility does not hide the state it
             // starts from; an earlier hidden roll's does.
             let withheld = follows_hidden_roll(store, &member, &found)?;
-            let entry = store.perform(
-                omen_store::ActionRequest::new(&c, &n, &action)
-                    .with_dice(dice)
-                    .with_limits(limits)
-                    .with_options(options),
-            )?;
+            let perform = |store: &mut omen_store::Store, log_refusals: bool| {
+                store.perform(
+                    omen_store::ActionRequest::new(&c, &n, &action)
+                        .with_dice(dice.clone())
+                        .with_limits(limits.clone())
+                        .with_options(options.clone().logging_refusals(log_refusals)),
+                )
+            };
+            let mut performed = perform(store, false);
+            if let Err(omen_store::StoreError::Rules(refusal)) = &performed
+                && after_hidden
+                && !refused_from_any_state(&found.rule_set, &action, refusal, &limits)
+            {
+                performed = perform(store, true);
+            }
+            let entry = match performed {
+                Err(omen_store::StoreError::Refused { sequence, .. }) if after_hidden => {
+                    let filter = LogFilter {
+                        campaign: Some(c.clone()),
+                        ..LogFilter::default()
+                    };
+                    store
+                        .log_page(&filter, Some(sequence - 1), Some(1))?
+                        .pop()
+                        .ok_or_else(|| {
+                            omen_store::StoreError::Corrupt(
+                                "a logged refusal is missing".to_string(),
+                            )
+                        })?
+                }
+                other => other?,
+            };
             Ok((
                 seen(store, &entry, &member)?,
                 found.rule_set,
@@ -780,6 +816,29 @@ pub async fn act(
         entry: serde_json::to_value(&entry).unwrap_or_default(),
         odds,
     }))
+}
+
+/// Whether the rules refuse `action` with these words from a state the caller sees nothing of (every
+/// field at its default): a refusal that does not depend on the hidden state.
+fn refused_from_any_state(
+    rule_set: &str,
+    action: &Value,
+    refusal: &omen_rules::stateful::ActionError,
+    limits: &omen_core::Limits,
+) -> bool {
+    let Some(game) = omen_rules::stateful::game(rule_set) else {
+        return false;
+    };
+    let empty = Value::Object(serde_json::Map::new());
+    // Fixed dice: the outcome of a roll is never what refuses an action before it is rolled.
+    game.apply(
+        &empty,
+        action,
+        &mut omen_core::ChaChaDice::from_seed(0),
+        limits,
+    )
+    .err()
+    .is_some_and(|again| again.to_string() == refusal.to_string())
 }
 
 /// `POST .../odds`.

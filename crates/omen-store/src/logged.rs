@@ -120,15 +120,18 @@ fn log_refusal(
         character_id: refusal.character.map(|row| row.id),
         character_uid: refusal.character.and_then(|row| row.uid.clone()),
         character: refusal.character.map(|row| row.name.clone()),
-        action: "refused".to_string(),
+        // The request's name, which a hidden entry shows: a refusal looks like its request to
+        // whoever may not see the content; the content says it was refused.
+        action: refusal.action.to_string(),
         inputs: json!({
             "kind": "refused",
             "action": refusal.action,
             "request": refusal.inputs,
         }),
-        seed: resolved.seed,
-        draw: resolved.draw.clone(),
-        dice_given: false,
+        // An attempt refused before it drew dice took no seed.
+        seed: resolved.seed.filter(|_| !refusal.drawn.is_empty()),
+        draw: resolved.draw.clone().filter(|_| !refusal.drawn.is_empty()),
+        dice_given: resolved.given && !refusal.drawn.is_empty(),
         dice: refusal.drawn,
         result: json!({ "error": message }),
         state_before: refusal.state_before,
@@ -216,7 +219,9 @@ impl Store {
             let mut source = Recording::new(&resolved.dice);
             let applied = match game.apply(&before, action, &mut source, &limits) {
                 Ok(applied) => applied,
-                Err(error) if resolved.drawn() && !source.rolled().is_empty() => {
+                Err(error)
+                    if (resolved.drawn() && !source.rolled().is_empty()) || options.log_refusals =>
+                {
                     let refusal = Refusal {
                         character: Some(&row),
                         action: &name,

@@ -129,6 +129,11 @@ pub struct EntryOptions {
     /// next entry's is another.
     #[serde(default)]
     pub commitment: Option<String>,
+    /// Log every refusal of the rule set as a `refused` entry, drawn dice or not: for an action
+    /// whose refusal could tell its caller what a hidden roll before it left (see the server's
+    /// actions after a hidden roll).
+    #[serde(default)]
+    pub log_refusals: bool,
 }
 
 impl EntryOptions {
@@ -138,7 +143,14 @@ impl EntryOptions {
             actor,
             entropy: None,
             commitment: None,
+            log_refusals: false,
         }
+    }
+
+    /// These options, logging every refusal of the rule set (see [`EntryOptions::log_refusals`]).
+    pub fn logging_refusals(mut self, log_refusals: bool) -> Self {
+        self.log_refusals = log_refusals;
+        self
     }
 
     /// These options with the caller's entropy and the commitment it saw.

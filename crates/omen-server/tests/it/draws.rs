@@ -45,7 +45,7 @@ async fn a_player_cannot_preview_the_next_entry_through_a_refusal() {
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     let body = refused.json().to_string();
     let preview = gm_log(&app, &gm).await.pop().unwrap();
-    assert_eq!(preview["action"], "refused");
+    assert_eq!(preview["inputs"]["kind"], "refused");
     let quoted = faces(&preview);
     assert!(
         body.contains(&format!("matches {}", quoted[0] * 100 + quoted[1])),
@@ -96,7 +96,7 @@ async fn a_blind_refusal_quotes_no_dice_to_its_roller() {
     let body = refused.json().to_string();
     assert!(!body.contains("matches"), "{body}");
     let preview = gm_log(&app, &gm).await.pop().unwrap();
-    assert_eq!(preview["action"], "refused");
+    assert_eq!(preview["inputs"]["kind"], "refused");
     assert_eq!(preview["visibility"], "blind");
     let quoted = faces(&preview);
     let combined = (quoted[0] * 100 + quoted[1]).to_string();
@@ -151,4 +151,74 @@ async fn a_request_naming_a_taken_draw_is_refused() {
     )
     .await;
     assert_eq!(short.status, StatusCode::BAD_REQUEST);
+}
+
+/// The report's reading of a blind-cast pool: after a blind cast, a player tried casts and read the
+/// pool from which were refused (422) and which were not (200). Now the character's actions are
+/// blind until the game master reveals that cast, and a refusal is logged as a blind entry and
+/// answered as an accepted blind action is: the same status and the same fields.
+#[tokio::test]
+async fn after_a_blind_cast_a_refusal_answers_as_an_accepted_action() {
+    let mut answers = Vec::new();
+    for (attempt, dice) in [("refused", 6), ("accepted", 1)] {
+        let app = app();
+        let made = post(&app, "/api/v1/campaigns", None, json!({ "name": "Tak" })).await;
+        let gm = made.json()["game_master"]["token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let sheet = json!({ "level": 3, "pool": 5 });
+        let created = post(
+            &app,
+            "/api/v1/campaigns/Tak/characters",
+            Some(&gm),
+            json!({ "name": "Mira", "rule_set": "spelldice", "sheet": sheet }),
+        )
+        .await;
+        assert_eq!(created.status, StatusCode::CREATED, "{}", created.json());
+        let invited = post(
+            &app,
+            "/api/v1/campaigns/Tak/invites",
+            Some(&gm),
+            json!({ "role": "player", "character": "Mira" }),
+        )
+        .await;
+        let player = invited.json()["token"].as_str().unwrap().to_string();
+        let cast = |spell_dice: i64, visibility: &str| {
+            json!({
+                "action": { "action": "cast", "spell_level": 1, "spell_dice": spell_dice },
+                "visibility": visibility,
+            })
+        };
+        let path = "/api/v1/campaigns/Tak/characters/Mira/actions";
+        let blind = post(&app, path, Some(&player), cast(5, "blind")).await;
+        assert_eq!(blind.status, StatusCode::OK, "{}", blind.json());
+        // Six dice from a pool of at most five is refused; one die is cast.
+        let probe = post(&app, path, Some(&player), cast(dice, "public")).await;
+        assert_eq!(probe.status, StatusCode::OK, "{attempt}: {}", probe.json());
+        let entry = probe.json()["entry"].clone();
+        assert_eq!(entry["visibility"], "blind", "{attempt}: {entry}");
+        assert_eq!(entry["redacted"], true, "{attempt}: {entry}");
+        let logged = gm_log(&app, &gm).await.pop().unwrap();
+        let kind = if attempt == "refused" {
+            "refused"
+        } else {
+            "action"
+        };
+        assert_eq!(logged["inputs"]["kind"], kind, "{logged}");
+        answers.push(entry);
+    }
+    let shown = |entry: &Value| {
+        let mut keys: Vec<String> = entry.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        (
+            keys,
+            entry["action"].clone(),
+            entry["summary"].clone(),
+            entry["dice"].clone(),
+            entry["result"].clone(),
+            entry["inputs"].clone(),
+        )
+    };
+    assert_eq!(shown(&answers[0]), shown(&answers[1]));
 }

@@ -56,7 +56,8 @@ fn a_refusal_after_a_draw_is_logged_with_the_dice_it_quotes() {
     };
     let entry = last(&store);
     assert_eq!(entry.sequence, *sequence);
-    assert_eq!(entry.action, "refused");
+    assert_eq!(entry.inputs["kind"], "refused");
+    assert_eq!(entry.action, "expression");
     assert_eq!(entry.inputs["request"]["expression"], PREVIEW);
     // The dice the refusal quotes are the dice the entry holds: no preview of anything unlogged.
     let faces: Vec<i64> = entry.dice.iter().map(|d| d.face).collect();
