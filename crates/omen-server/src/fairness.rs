@@ -105,12 +105,10 @@ pub async fn fairness(
         })
         .await
         .map_err(|e| redactor.error(e, &[]))?;
-    let cancel = omen_core::Cancel::new();
-    let _cancel = CancelOnDrop(cancel.clone());
-    let limits = omen_core::Limits {
-        cancel,
-        ..state.inner.config.limits.clone()
-    };
+    // The request's limits carry its cancellation handle and deadline; the handle is tripped when
+    // the request ends, whatever ends it.
+    let limits = state.limits();
+    let _cancel = CancelOnDrop(limits.cancel.clone());
     let options = FairnessOptions {
         total_budget: Some(limits.work_budget.saturating_mul(REPORT_BUDGET_RATIO)),
         limits,
