@@ -964,6 +964,16 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
                         }
                     ));
                 }
+                if report.sealed > 0 {
+                    text.push_str(&format!(
+                        "{} fields kept for the game master, sealed: the hash is checked from what this view shows, the fields stay behind a salted commitment\n",
+                        if report.sealed == 1 {
+                            "1 entry holds".to_string()
+                        } else {
+                            format!("{} entries hold", report.sealed)
+                        }
+                    ));
+                }
                 text.push_str(&format!(
                     "signed with key {}\n",
                     omen_store::fingerprint(&key)

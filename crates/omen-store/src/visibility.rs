@@ -702,6 +702,9 @@ pub struct ViewReport {
     /// Entries whose hash could not be recomputed, since fields the rule set keeps for the game
     /// master were withheld: only their place in the chain and their signature are checked.
     pub content_withheld: u64,
+    /// Entries holding fields the rule set keeps for the game master, sealed (version 4): their hash
+    /// was recomputed from what the viewer sees, while the fields stay behind a salted commitment.
+    pub sealed: u64,
     /// Hidden entries shown with their salt (revealed ones; every one for the game master) whose
     /// content was checked against their commitment.
     pub commitments_checked: u64,
@@ -726,6 +729,7 @@ pub fn verify_view(entries: &[LogEntry], public_key: &str) -> ViewReport {
         entries: entries.len() as u64,
         hashes_checked: 0,
         content_withheld: 0,
+        sealed: 0,
         commitments_checked: 0,
         problems: Vec::new(),
     };
@@ -758,6 +762,7 @@ pub fn verify_view(entries: &[LogEntry], public_key: &str) -> ViewReport {
         }
         if !entry.redacted || entry.commitment.is_some() || entry.sealed {
             report.hashes_checked += 1;
+            report.sealed += u64::from(entry.sealed);
             if entry.compute_hash() != entry.hash {
                 problem("what it shows does not match its hash: it was altered");
             }
