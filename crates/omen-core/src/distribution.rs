@@ -331,6 +331,8 @@ impl<T: Ord + Clone> Distribution<T> {
         )?;
         let mut map: BTreeMap<V, Weight> = BTreeMap::new();
         for (a, wa) in &self.entries {
+            // Paid up front; a cancelled computation still stops within a row.
+            budget.check()?;
             for (b, wb) in &other.entries {
                 *map.entry(f(a, b)?).or_default() += wa * wb;
             }
@@ -609,6 +611,7 @@ impl Distribution<i64> {
             budget.spend_estimate(schoolbook)?;
             let mut acc = vec![Weight::zero(); span as usize];
             for (a, wa) in &self.entries {
+                budget.check()?;
                 let base = (a - self.min_outcome()) as usize;
                 for (b, wb) in &other.entries {
                     let i = base + (b - other.min_outcome()) as usize;

@@ -283,6 +283,9 @@ struct Evaluator<'a> {
 /// bookkeeping of a node (a clone, a small map) takes about as long as this many limb multiply-adds.
 const NODE_COST: u64 = 200;
 
+/// What copying one outcome of a remembered call's result costs besides its weight's limbs.
+const ENTRY_COPY_COST: u64 = 16;
+
 /// What one branch of a mixture costs besides its own evaluation: the rest is run again for it, and
 /// its result kept until the parts are mixed.
 const BRANCH_COST: u64 = 1_000;
@@ -715,6 +718,14 @@ impl Evaluator<'_> {
         frame.extend_from_slice(args);
         let key = (f, frame);
         if let Some(hit) = self.memo.get(&key) {
+            // A remembered result is copied whole: `f(n - 1) + f(n - 1)` copies a distribution as
+            // big as the call's, every outcome and every limb of its weight.
+            let limbs = hit.dist.total().bits() / 64 + 1;
+            let copy =
+                (hit.dist.len() as u64).saturating_mul(limbs.saturating_add(ENTRY_COPY_COST));
+            self.budget
+                .spend(copy)
+                .map_err(|e| core_diagnostic(&e, span))?;
             return Ok(hit.clone());
         }
         if self.depth as u64 >= self.limits.max_call_depth {

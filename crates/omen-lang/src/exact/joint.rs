@@ -757,8 +757,20 @@ impl Evaluator<'_> {
             .collect();
         let mut word_sums: BTreeMap<i64, Accumulator> = BTreeMap::new();
         let mut odometer = vec![0usize; classes.len()];
+        let mut rounds = 0u32;
         let result = (|| -> Result<(), Diagnostic> {
             loop {
+                // Paid up front; a cancelled computation still stops within a few thousand.
+                rounds = rounds.wrapping_add(1);
+                if rounds.is_multiple_of(4096) {
+                    self.budget.check().map_err(at)?;
+                }
+                if sums.len() + word_sums.len() + big_sums.len() > self.limits.max_outcomes as usize
+                {
+                    self.limits
+                        .check_outcomes(self.limits.max_outcomes as u128 + 1)
+                        .map_err(at)?;
+                }
                 if let (Some(machine), Some(words)) = (&machine, &words) {
                     for ((class, &k), outcomes) in classes.iter().zip(&odometer).zip(&words_of) {
                         for (slot, &i) in class.slots.iter().zip(class.picks(k)) {

@@ -6,6 +6,7 @@ mod engine;
 mod examples;
 mod fractions;
 mod fuzz;
+mod hostile_budget;
 mod modifier_checks;
 mod parse;
 mod readings;
