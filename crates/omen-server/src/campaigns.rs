@@ -102,6 +102,7 @@ impl From<omen_store::Campaign> for CampaignBody {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewCampaign {
+    #[schema(schema_with = crate::schema::name)]
     pub name: String,
 }
 
@@ -237,6 +238,7 @@ pub struct ImportRequest {
     pub export: Value,
     /// Another name to import it under.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::optional_name)]
     pub name: Option<String>,
 }
 
@@ -288,10 +290,11 @@ pub async fn import_campaign(
 #[serde(deny_unknown_fields)]
 pub struct NewInvite {
     /// `gm`, `player` or `observer`.
-    #[schema(value_type = String)]
+    #[schema(schema_with = crate::schema::role)]
     pub role: Role,
     /// The character a player's invite lets them act for.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::optional_name)]
     pub character: Option<String>,
 }
 
@@ -432,6 +435,7 @@ pub async fn list_characters(
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewCharacter {
+    #[schema(schema_with = crate::schema::name)]
     pub name: String,
     /// The rule set, e.g. `luck`; `none` for a character bound to no rule set, that only rolls expressions.
     pub rule_set: String,
@@ -522,6 +526,7 @@ pub struct CharacterEdit {
     pub state: Option<Value>,
     /// A new name.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::optional_name)]
     pub name: Option<String>,
 }
 
@@ -616,17 +621,18 @@ pub struct ActionRequest {
     /// Who may see it: `public` (default), `private` (the roller and the game master), `blind`
     /// (the game master; the roller sees that it happened) or `self` (the roller).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::schema::visibility)]
     pub visibility: Option<Visibility>,
     /// Fresh random entropy for the entry's draw: 8 to 128 visible ASCII characters (e.g. 32 random
     /// bytes in hex). The draw's secret was committed before it arrived, so with it no one, the
     /// server included, chose the roll; the server draws its own when it is absent.
     #[serde(default)]
-    #[schema(min_length = 8, max_length = 128)]
+    #[schema(schema_with = crate::schema::entropy)]
     pub entropy: Option<String>,
     /// The draw commitment the caller read (`next_draw_commitment` of `GET …/head`, or of the last
     /// entry): refused with 409 `moved-on` when another entry took that draw first.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::commitment)]
     pub commitment: Option<String>,
 }
 
@@ -647,7 +653,7 @@ async fn action_odds(
     character_state: Value,
     action: Value,
 ) -> Result<Value, ApiError> {
-    let limits = state.inner.config.limits.clone();
+    let limits = state.limits();
     state
         .inner
         .compute
@@ -691,6 +697,27 @@ pub async fn act(
     PathParams((campaign, character)): PathParams<(String, String)>,
     Body(request): Body<ActionRequest>,
 ) -> Result<Json<ActionResponse>, ApiError> {
+    // An answer about a roll the caller may not see leaves on a whole quantum (see pacing.rs), so
+    // its time does not follow its dice.
+    let start = std::time::Instant::now();
+    let blind = member.role != Role::GameMaster && request.visibility == Some(Visibility::Blind);
+    let answer = act_now(state, member, (campaign, character), request).await;
+    let hidden = match &answer {
+        Ok(Json(answer)) => {
+            blind || (answer.entry["redacted"] == true && !answer.entry["commitment"].is_null())
+        }
+        Err(_) => blind,
+    };
+    crate::pacing::pace(start, hidden).await;
+    answer
+}
+
+async fn act_now(
+    state: AppState,
+    member: Member,
+    (campaign, character): (String, String),
+    request: ActionRequest,
+) -> Result<Json<ActionResponse>, ApiError> {
     let redactor = authorise(&member, &campaign, Need::ActFor(&character))?;
     if request.dice.is_some() && !redactor.is_game_master() {
         return Err(ApiError::forbidden(
@@ -721,7 +748,7 @@ pub async fn act(
         }
         before_action = Some((found, withheld));
     }
-    let limits = state.inner.config.limits.clone();
+    let limits = state.limits();
     let dice = request.dice.map_or(Dice::Derived, Dice::Given);
     // After a hidden roll the caller may not see, the character's state carries its outcome (a
     // spent pool, a streak): whether an action is refused would tell it. Such actions are blind
@@ -967,24 +994,25 @@ pub(crate) fn visible_character(
 pub struct CampaignRoll {
     pub expression: String,
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::schema::params)]
     pub params: BTreeMap<String, Value>,
     /// The character it is rolled for.
     #[serde(default)]
     pub character: Option<String>,
     /// Who may see it, as for an action.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::schema::visibility)]
     pub visibility: Option<Visibility>,
     /// Fresh random entropy for the entry's draw: 8 to 128 visible ASCII characters (e.g. 32 random
     /// bytes in hex). The draw's secret was committed before it arrived, so with it no one, the
     /// server included, chose the roll; the server draws its own when it is absent.
     #[serde(default)]
-    #[schema(min_length = 8, max_length = 128)]
+    #[schema(schema_with = crate::schema::entropy)]
     pub entropy: Option<String>,
     /// The draw commitment the caller read (`next_draw_commitment` of `GET …/head`, or of the last
     /// entry): refused with 409 `moved-on` when another entry took that draw first.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::commitment)]
     pub commitment: Option<String>,
 }
 
@@ -1036,8 +1064,27 @@ pub async fn roll_in_campaign(
     PathParams(campaign): PathParams<String>,
     Body(request): Body<CampaignRoll>,
 ) -> Result<Json<LoggedRoll>, ApiError> {
+    // An answer about a roll the caller may not see leaves on a whole quantum (see pacing.rs), so
+    // its time does not follow its dice.
+    let start = std::time::Instant::now();
+    let blind = member.role != Role::GameMaster && request.visibility == Some(Visibility::Blind);
+    let answer = roll_in_campaign_now(state, member, campaign, request).await;
+    let hidden = match &answer {
+        Ok(Json(answer)) => blind || answer.roll.is_none(),
+        Err(_) => blind,
+    };
+    crate::pacing::pace(start, hidden).await;
+    answer
+}
+
+async fn roll_in_campaign_now(
+    state: AppState,
+    member: Member,
+    campaign: String,
+    request: CampaignRoll,
+) -> Result<Json<LoggedRoll>, ApiError> {
     let redactor = authorise(&member, &campaign, need_for(request.character.as_deref()))?;
-    let limits = state.inner.config.limits.clone();
+    let limits = state.limits();
     let options = EntryOptions::new(
         request.visibility.unwrap_or_default(),
         Some(Actor::of(&member)),
@@ -1072,7 +1119,7 @@ pub async fn roll_in_campaign(
 pub struct SavedBody {
     pub expression: String,
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::schema::params)]
     pub params: BTreeMap<String, Value>,
     #[serde(default)]
     pub description: Option<String>,
@@ -1182,23 +1229,24 @@ pub async fn delete_saved(
 pub struct SavedRollRequest {
     /// Values over the saved defaults.
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::schema::params)]
     pub params: BTreeMap<String, Value>,
     #[serde(default)]
     pub character: Option<String>,
     /// Who may see it, as for an action.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::schema::visibility)]
     pub visibility: Option<Visibility>,
     /// Fresh random entropy for the entry's draw: 8 to 128 visible ASCII characters (e.g. 32 random
     /// bytes in hex). The draw's secret was committed before it arrived, so with it no one, the
     /// server included, chose the roll; the server draws its own when it is absent.
     #[serde(default)]
-    #[schema(min_length = 8, max_length = 128)]
+    #[schema(schema_with = crate::schema::entropy)]
     pub entropy: Option<String>,
     /// The draw commitment the caller read (`next_draw_commitment` of `GET …/head`, or of the last
     /// entry): refused with 409 `moved-on` when another entry took that draw first.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::commitment)]
     pub commitment: Option<String>,
 }
 
@@ -1225,8 +1273,27 @@ pub async fn roll_saved(
     PathParams((campaign, name)): PathParams<(String, String)>,
     Body(request): Body<SavedRollRequest>,
 ) -> Result<Json<LoggedRoll>, ApiError> {
+    // An answer about a roll the caller may not see leaves on a whole quantum (see pacing.rs), so
+    // its time does not follow its dice.
+    let start = std::time::Instant::now();
+    let blind = member.role != Role::GameMaster && request.visibility == Some(Visibility::Blind);
+    let answer = roll_saved_now(state, member, (campaign, name), request).await;
+    let hidden = match &answer {
+        Ok(Json(answer)) => blind || answer.roll.is_none(),
+        Err(_) => blind,
+    };
+    crate::pacing::pace(start, hidden).await;
+    answer
+}
+
+async fn roll_saved_now(
+    state: AppState,
+    member: Member,
+    (campaign, name): (String, String),
+    request: SavedRollRequest,
+) -> Result<Json<LoggedRoll>, ApiError> {
     let redactor = authorise(&member, &campaign, need_for(request.character.as_deref()))?;
-    let limits = state.inner.config.limits.clone();
+    let limits = state.limits();
     let options = EntryOptions::new(
         request.visibility.unwrap_or_default(),
         Some(Actor::of(&member)),

@@ -55,6 +55,7 @@ mod fairness;
 mod host;
 mod listing;
 mod net;
+mod pacing;
 mod page;
 pub mod prob;
 pub mod redact;
