@@ -323,11 +323,11 @@ impl Drop for Follow {
     security(("bearer" = [])),
     params(
         ("campaign" = String, Path),
-        ("Last-Event-ID" = Option<u64>, Header, description = "resume after this sequence number"),
+        ("Last-Event-ID" = Option<u64>, Header, nullable = false, description = "resume after this sequence number"),
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "a stream of `entry` events (`text/event-stream`), each with its sequence number as id; it ends when the invite is revoked or the session ends", content_type = "text/event-stream", body = String),
+        (status = 200, description = "a stream of `entry` events (`text/event-stream`), each with its sequence number as id; it ends when the invite is revoked or the session ends", content_type = "text/event-stream", body = Object),
         (status = 400, description = "a malformed Last-Event-ID or query", body = ErrorBody),
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "a token of another campaign", body = ErrorBody),

@@ -61,6 +61,7 @@ pub mod prob;
 pub mod redact;
 mod refusal;
 mod rules;
+mod schema;
 mod session;
 mod work;
 
@@ -342,6 +343,7 @@ fn listen(store: &Store, notices: broadcast::Sender<Notice>) -> Option<omen_stor
         license(name = "MIT OR Apache-2.0")
     ),
     modifiers(&BearerToken),
+    components(schemas(crate::schema::ParamValue)),
     tags(
         (name = "dice", description = "stateless: exact odds and rolls"),
         (name = "rules", description = "the rule sets and their schemas"),

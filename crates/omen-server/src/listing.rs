@@ -39,8 +39,10 @@ pub struct LogQuery {
     /// An action's name (`roll`, `create`, `expression`, …).
     pub action: Option<String>,
     /// Entries at or after this time (RFC 3339, or a date for midnight UTC).
+    #[param(schema_with = crate::schema::time)]
     pub since: Option<String>,
     /// Entries before this time.
+    #[param(schema_with = crate::schema::time)]
     pub until: Option<String>,
     /// Only the last this many entries (after the other filters).
     pub last: Option<usize>,

@@ -25,18 +25,20 @@ pub const MAX_EXPRESSIONS: usize = 20;
 #[serde(deny_unknown_fields)]
 pub struct ProbRequest {
     /// Expressions or scripts in the chosen dialect (1 to 20).
+    #[schema(min_items = 1, max_items = 20)]
     pub expressions: Vec<String>,
     /// `omen` (default), `roll20`, `foundry`, `avrae`, `rpg-dice-roller` or `dice-maiden`.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::dialect)]
     pub dialect: Option<String>,
     /// Values for the scripts' `param` declarations: numbers, true/false, labels, arrays as tuples.
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::schema::params)]
     pub params: BTreeMap<String, Value>,
     /// Values for each expression's parameters, in the expressions' order, over `params`: a page
     /// comparing scripts that declare different parameters gives each only its own.
     #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Object>, max_items = 20)]
     pub expression_params: Vec<BTreeMap<String, Value>>,
     /// Extra dice one die may add by exploding (default: the server's, 20; at most its ceiling).
     #[serde(default)]
@@ -411,11 +413,18 @@ pub async fn prob(
     let mut bytes: u64 = 0;
     let limit = state.inner.config.limits.max_output;
     if request.expression_params.len() > request.expressions.len() {
-        return Err(ApiError::bad_request(format!(
-            "{} sets of expression parameters for {} expressions; give at most one per expression",
-            request.expression_params.len(),
-            request.expressions.len()
-        )));
+        // Well-formed, but its parts disagree: 422, as no schema of the body can say it.
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Problem::new(
+                "bad-request",
+                format!(
+                    "{} sets of expression parameters for {} expressions; give at most one per expression",
+                    request.expression_params.len(),
+                    request.expressions.len()
+                ),
+            ),
+        ));
     }
     for (index, expression) in request.expressions.into_iter().enumerate() {
         let mut params = request.params.clone();
@@ -446,9 +455,10 @@ pub async fn prob(
 pub struct RollRequest {
     pub expression: String,
     #[serde(default)]
+    #[schema(schema_with = crate::schema::dialect)]
     pub dialect: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::schema::params)]
     pub params: BTreeMap<String, Value>,
     /// A seed for the portable seeded roller; a fresh one is chosen (and returned) when absent.
     #[serde(default)]
@@ -512,8 +522,13 @@ pub async fn roll(
     let dialect = dialect(request.dialect.as_deref())?;
     let options = options(dialect, &request.params, &state.limits())?;
     if request.seed.is_some() && request.dice.is_some() {
-        return Err(ApiError::bad_request(
-            "give a seed or dice, not both: the dice replace the seeded roller",
+        // Well-formed, but its parts disagree: 422, as no schema of the body can say it.
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Problem::new(
+                "bad-request",
+                "give a seed or dice, not both: the dice replace the seeded roller",
+            ),
         ));
     }
     let seed = match request.dice {

@@ -12,6 +12,7 @@ mod fuzz;
 mod games_forms;
 mod live;
 mod openapi;
+mod openapi_strictness;
 mod player_refusals;
 mod readme;
 mod roles;
