@@ -90,7 +90,8 @@ fn a_copy_of_the_database_rolls_the_same_for_the_same_entropy_only() {
     let mut second = omen_store::Store::open(&copy).unwrap();
     let act = |store: &mut omen_store::Store, modifier: i64, entropy: &str| {
         let action = luck_roll(modifier);
-        let options = omen_store::EntryOptions::default().with_draw(Some(entropy.to_string()), None);
+        let options =
+            omen_store::EntryOptions::default().with_draw(Some(entropy.to_string()), None);
         store
             .perform(omen_store::ActionRequest::new(CAMPAIGN, HERO, &action).with_options(options))
             .unwrap()

@@ -149,9 +149,9 @@ fn an_import_of_a_tampered_log_is_refused() {
     let error = store.import_campaign(&export, Some("Forged")).unwrap_err();
     // The result is the game master's part of a luck roll: its salted commitment catches it.
     assert!(
-        error.to_string().contains(
-            "entry 3: what it keeps for the game master does not match its commitment"
-        ),
+        error
+            .to_string()
+            .contains("entry 3: what it keeps for the game master does not match its commitment"),
         "{error}"
     );
     let mut export = store.export_campaign(CAMPAIGN).unwrap();

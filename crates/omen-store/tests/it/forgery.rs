@@ -229,7 +229,10 @@ fn a_re_roll_with_a_shopped_seed_is_named() {
     let found = problems(&path);
     assert!(named(&found, 6, "not the one its draw gives"), "{found:?}");
     // The roll is the game master's part of a luck entry: its salted commitment no longer opens.
-    assert!(named(&found, 6, "does not match its commitment"), "{found:?}");
+    assert!(
+        named(&found, 6, "does not match its commitment"),
+        "{found:?}"
+    );
 }
 
 /// The last two entries are cut and the head row moved back to the new last entry: its signature is
@@ -339,7 +342,8 @@ fn a_rewrite_by_the_key_holder_is_caught_by_a_receipt() {
     let found = store.verify(CAMPAIGN).unwrap().problems;
     assert!(
         found.iter().any(|p| p.sequence == Some(12)
-            && p.problem.contains("not the one the entry before it published")),
+            && p.problem
+                .contains("not the one the entry before it published")),
         "{found:?}"
     );
     let report = store.verify_since(CAMPAIGN, &receipt).unwrap();
@@ -590,7 +594,10 @@ fn a_removed_given_dice_mark_is_named() {
     let found = problems(&path);
     // Borin's roll is sealed (luck keeps his modifiers for the game master): the mark is in the
     // content the game master's salted commitment covers.
-    assert!(named(&found, 11, "does not match its commitment"), "{found:?}");
+    assert!(
+        named(&found, 11, "does not match its commitment"),
+        "{found:?}"
+    );
     assert!(named(&found, 11, "neither a draw nor a mark"), "{found:?}");
 }
 
