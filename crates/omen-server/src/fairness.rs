@@ -42,6 +42,7 @@ pub struct FairnessQuery {
     #[param(schema_with = crate::schema::time)]
     pub until: Option<String>,
     /// Only the last this many entries (after the other filters).
+    #[param(maximum = 9007199254740991_u64)]
     pub last: Option<usize>,
 }
 

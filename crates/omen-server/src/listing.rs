@@ -45,6 +45,7 @@ pub struct LogQuery {
     #[param(schema_with = crate::schema::time)]
     pub until: Option<String>,
     /// Only the last this many entries (after the other filters).
+    #[param(maximum = 9007199254740991_u64)]
     pub last: Option<usize>,
     /// Only entries numbered after this one: where the next page starts (the `Link` header's
     /// `rel="next"` says it).

@@ -49,11 +49,21 @@ pub struct ExpressionRoll {
 pub fn param_value(name: &str, value: &Value) -> Result<omen_lang::Value, StoreError> {
     match value {
         Value::Bool(b) => Ok(omen_lang::Value::Bool(*b)),
-        Value::Number(n) => n.as_i64().map(omen_lang::Value::Int).ok_or_else(|| {
-            StoreError::Invalid(format!(
-                "parameter `{name}` is {n}; the dice language counts in whole numbers"
-            ))
-        }),
+        // `4.0` is the whole number 4 to JSON (and to JSON Schema's `integer`), whatever a
+        // client's serializer wrote.
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && (i64::MIN as f64..i64::MAX as f64).contains(f))
+                    .map(|f| f as i64)
+            })
+            .map(omen_lang::Value::Int)
+            .ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "parameter `{name}` is {n}; the dice language counts in whole numbers"
+                ))
+            }),
         Value::String(s) => Ok(omen_lang::Value::text(s)),
         Value::Array(items) => Ok(omen_lang::Value::Tuple(
             items

@@ -169,6 +169,15 @@ fn cases() -> Vec<Case> {
             json!({"expression": "d6", "params": {"n": [null]}}),
             false,
         ),
+        // Regression: a whole number written `4.0` is JSON Schema's `integer`, and the server
+        // refused it.
+        case(
+            "post",
+            roll,
+            roll,
+            json!({"expression": "param n = 1; n", "params": {"n": 4.0}}),
+            true,
+        ),
     ]);
     cases
 }
