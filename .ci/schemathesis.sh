@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Schemathesis lives in its own virtualenv under target/, kept between runs.
-venv="${SCHEMATHESIS_VENV:-target/schemathesis-venv}"
+venv="$(pwd)/${SCHEMATHESIS_VENV:-target/schemathesis-venv}"
 if [ ! -x "$venv/bin/schemathesis" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet 'schemathesis>=4,<5'
@@ -44,7 +44,10 @@ token="$(curl -sf -X POST "$base/api/v1/campaigns" -H 'content-type: application
     -d '{"name":"fuzzed"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["game_master"]["token"])')"
 
 # The configuration (.ci/schemathesis.toml) says which answers count as a refusal and why.
-"$venv/bin/schemathesis" --config-file .ci/schemathesis.toml run "$base/api/v1/openapi.json" \
+# Run from target/, where Schemathesis keeps its cache of failures to replay (.schemathesis/).
+root="$(pwd)"
+cd target
+"$venv/bin/schemathesis" --config-file "$root/.ci/schemathesis.toml" run "$base/api/v1/openapi.json" \
     --url "$base" \
     --checks all \
     --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}" \
