@@ -52,7 +52,8 @@ async fn prob_names_each_scripts_parameters_and_gives_each_only_its_own() {
         json!({"expressions": ["d6"], "expression_params": [{}, {}]}),
     )
     .await;
-    assert_eq!(too_many.status, StatusCode::BAD_REQUEST);
+    // Well-formed, but its parts disagree: refused for its meaning (422), as the document says.
+    assert_eq!(too_many.status, StatusCode::UNPROCESSABLE_ENTITY);
     // A value for a parameter the script does not declare is still an error naming it.
     let unknown = post(
         &app,

@@ -240,7 +240,8 @@ async fn roll_replays_from_its_seed_and_from_given_dice() {
         json!({ "expression": "3d6", "dice": [1, 2, 3], "seed": 4 }),
     )
     .await;
-    assert_eq!(both.status, StatusCode::BAD_REQUEST);
+    // Well-formed, but its parts disagree: refused for its meaning (422), as the document says.
+    assert_eq!(both.status, StatusCode::UNPROCESSABLE_ENTITY);
     let short = post(
         &app,
         "/api/v1/roll",
