@@ -66,7 +66,7 @@ pub enum LogCommand {
         #[arg(id = "campaign_name", value_name = "CAMPAIGN")]
         campaign: Option<String>,
     },
-    /// Check the log: every hash, signature and derived seed, the signed head, and every character's
+    /// Check the log: every hash, signature, draw and seed, the signed head, and every character's
     /// state against its last entry. Whatever was changed without the key is named.
     #[command(
         after_help = "Examples:\n  omen log verify\n  omen log verify --since \"$(cat receipt.txt)\""
