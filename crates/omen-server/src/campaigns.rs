@@ -699,17 +699,12 @@ pub async fn act(
 ) -> Result<Json<ActionResponse>, ApiError> {
     // An answer about a roll the caller may not see leaves on a whole quantum (see pacing.rs), so
     // its time does not follow its dice.
-    let start = std::time::Instant::now();
-    let blind = member.role != Role::GameMaster && request.visibility == Some(Visibility::Blind);
-    let answer = act_now(state, member, (campaign, character), request).await;
-    let hidden = match &answer {
-        Ok(Json(answer)) => {
-            blind || (answer.entry["redacted"] == true && !answer.entry["commitment"].is_null())
-        }
-        Err(_) => blind,
-    };
-    crate::pacing::pace(start, hidden).await;
-    answer
+    let blind = asks_blind(&member, request.visibility);
+    let answer = act_now(state, member, (campaign, character), request);
+    crate::pacing::paced(blind, answer, |Json(answer)| {
+        answer.entry["redacted"] == true && !answer.entry["commitment"].is_null()
+    })
+    .await
 }
 
 async fn act_now(
@@ -843,6 +838,12 @@ async fn act_now(
         entry: serde_json::to_value(&entry).unwrap_or_default(),
         odds,
     }))
+}
+
+/// Whether a request asks for a roll its caller will not see: a blind one by anyone but the game
+/// master.
+fn asks_blind(member: &Member, visibility: Option<Visibility>) -> bool {
+    member.role != Role::GameMaster && visibility == Some(Visibility::Blind)
 }
 
 /// Whether the rules refuse `action` with these words from a state the caller sees nothing of (every
@@ -1066,15 +1067,9 @@ pub async fn roll_in_campaign(
 ) -> Result<Json<LoggedRoll>, ApiError> {
     // An answer about a roll the caller may not see leaves on a whole quantum (see pacing.rs), so
     // its time does not follow its dice.
-    let start = std::time::Instant::now();
-    let blind = member.role != Role::GameMaster && request.visibility == Some(Visibility::Blind);
-    let answer = roll_in_campaign_now(state, member, campaign, request).await;
-    let hidden = match &answer {
-        Ok(Json(answer)) => blind || answer.roll.is_none(),
-        Err(_) => blind,
-    };
-    crate::pacing::pace(start, hidden).await;
-    answer
+    let blind = asks_blind(&member, request.visibility);
+    let answer = roll_in_campaign_now(state, member, campaign, request);
+    crate::pacing::paced(blind, answer, |Json(answer)| answer.roll.is_none()).await
 }
 
 async fn roll_in_campaign_now(
@@ -1275,15 +1270,9 @@ pub async fn roll_saved(
 ) -> Result<Json<LoggedRoll>, ApiError> {
     // An answer about a roll the caller may not see leaves on a whole quantum (see pacing.rs), so
     // its time does not follow its dice.
-    let start = std::time::Instant::now();
-    let blind = member.role != Role::GameMaster && request.visibility == Some(Visibility::Blind);
-    let answer = roll_saved_now(state, member, (campaign, name), request).await;
-    let hidden = match &answer {
-        Ok(Json(answer)) => blind || answer.roll.is_none(),
-        Err(_) => blind,
-    };
-    crate::pacing::pace(start, hidden).await;
-    answer
+    let blind = asks_blind(&member, request.visibility);
+    let answer = roll_saved_now(state, member, (campaign, name), request);
+    crate::pacing::paced(blind, answer, |Json(answer)| answer.roll.is_none()).await
 }
 
 async fn roll_saved_now(

@@ -17,12 +17,23 @@ pub(crate) fn release_after(elapsed: Duration) -> Duration {
     QUANTUM * u32::try_from(quanta).unwrap_or(u32::MAX)
 }
 
-/// Holds the answer to a request begun at `start` until its release time, when `hidden` (the caller
-/// may not see the entry it answers with).
-pub(crate) async fn pace(start: Instant, hidden: bool) {
-    if hidden {
+/// `answer`, held until its release time when it is about a roll the caller may not see: every
+/// answer of a `blind` request, and a successful one that `hidden` says shows no roll.
+pub(crate) async fn paced<T, E>(
+    blind: bool,
+    answer: impl Future<Output = Result<T, E>>,
+    hidden: impl FnOnce(&T) -> bool,
+) -> Result<T, E> {
+    let start = Instant::now();
+    let answer = answer.await;
+    let held = match &answer {
+        Ok(shown) => blind || hidden(shown),
+        Err(_) => blind,
+    };
+    if held {
         tokio::time::sleep_until((start + release_after(start.elapsed())).into()).await;
     }
+    answer
 }
 
 #[cfg(test)]

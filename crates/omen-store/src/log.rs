@@ -136,6 +136,12 @@ pub(crate) const VISIBILITY_VERSION: u32 = 3;
 /// for the game master: every entry written now.
 pub(crate) const DRAW_VERSION: u32 = 4;
 
+/// SHA-256, in lower-case hex, of `canonical` as compact JSON (objects with sorted keys): the form
+/// of every hash and commitment of an entry.
+fn sha256_hex(canonical: &Value) -> String {
+    crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()))
+}
+
 impl LogEntry {
     /// SHA-256, in lower-case hex, of the compact JSON array `["omen-log-v2", sequence, previous_hash,
     /// time, campaign_uid, campaign, character_uid, character, action, inputs, seed, seed_proof,
@@ -170,7 +176,7 @@ impl LogEntry {
                 content,
                 self.public_key,
             ]);
-            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+            return sha256_hex(&canonical);
         }
         if self.version >= VISIBILITY_VERSION {
             // A hidden entry's content is replaced by its commitment.
@@ -194,7 +200,7 @@ impl LogEntry {
                 content,
                 self.public_key,
             ]);
-            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+            return sha256_hex(&canonical);
         }
         if self.version >= 2 {
             let canonical = json!([
@@ -218,7 +224,7 @@ impl LogEntry {
                 self.summary,
                 self.public_key,
             ]);
-            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+            return sha256_hex(&canonical);
         }
         let canonical = json!([
             "omen-log-v1",
@@ -236,8 +242,7 @@ impl LogEntry {
             self.state_after,
             self.summary,
         ]);
-        let digest = Sha256::digest(canonical.to_string().as_bytes());
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        sha256_hex(&canonical)
     }
 }
 
@@ -280,17 +285,17 @@ impl LogEntry {
     pub fn compute_commitment(&self, salt: &str) -> String {
         if self.version >= DRAW_VERSION {
             let canonical = json!(["omen-commit-v2", salt, self.shown_content()]);
-            return crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()));
+            return sha256_hex(&canonical);
         }
         let canonical = json!(["omen-commit-v1", salt, self.content()]);
-        crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()))
+        sha256_hex(&canonical)
     }
 
     /// The commitment of the full content with the game master's salt: SHA-256, in lower-case hex,
     /// of the compact JSON `["omen-gm-v1", gm_salt, content]` (version 4).
     pub fn compute_gm_commitment(&self, gm_salt: &str) -> String {
         let canonical = json!(["omen-gm-v1", gm_salt, self.content()]);
-        crate::key::hex(&Sha256::digest(canonical.to_string().as_bytes()))
+        sha256_hex(&canonical)
     }
 
     /// The content the hash and the commitment cover: the player's view when part of it is the game
