@@ -177,11 +177,7 @@ fn refused(run: &Run, what: &str) {
         "{what}: {}",
         run.stderr
     );
-    assert!(
-        stderr.contains("--db"),
-        "{what}: no hint: {}",
-        run.stderr
-    );
+    assert!(stderr.contains("--db"), "{what}: no hint: {}", run.stderr);
 }
 
 /// `omen serve --db PATH`, which must refuse the file at start: stopped (and failed) if it is still
