@@ -1,0 +1,245 @@
+//! The two questions Python asks: the exact distribution of a program (`prob`) and one roll of it
+//! (`roll`). Each compiles and runs on the worker thread (see `worker`) and hands back plain Python
+//! data, which the package's Python layer wraps in its classes.
+
+use omen_core::{ChaChaDice, Limits, ScriptedDice};
+use omen_lang::{
+    Diagnostic, ExactResult, Options, Roll, Span, Value, ValueDistribution, compile, exact, sample,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::diagnostics;
+use crate::values::{self, big_fraction};
+use crate::worker;
+
+/// What a script is compiled with: the dialect by name, the parameters, the limits.
+pub struct Request {
+    pub source: String,
+    pub options: Options,
+}
+
+impl Request {
+    /// # Errors
+    /// `ValueError` for an unknown dialect; the errors of `limits::read` and `values::from_python`.
+    pub fn new(
+        source: String,
+        dialect: Option<&str>,
+        params: Option<&Bound<'_, PyDict>>,
+        limits: Limits,
+    ) -> PyResult<Self> {
+        let dialect = match dialect {
+            None => omen_lang::syntax::Dialect::named("omen"),
+            Some(name) => omen_lang::syntax::Dialect::named(name),
+        }
+        .ok_or_else(|| {
+            let names: Vec<&str> = omen_lang::syntax::Dialect::names().collect();
+            PyValueError::new_err(format!(
+                "unknown dialect `{}`; the dialects are {}",
+                dialect.unwrap_or_default(),
+                names.join(", ")
+            ))
+        })?;
+        let mut values = Vec::new();
+        if let Some(params) = params {
+            for (key, value) in params.iter() {
+                let name: String = key
+                    .extract()
+                    .map_err(|_| PyTypeError::new_err("parameter names are strings"))?;
+                let value = values::from_python(&name, &value, 0)?;
+                values.push((name, value));
+            }
+        }
+        Ok(Request {
+            source,
+            options: Options {
+                limits,
+                params: values,
+                dialect,
+                ..Options::default()
+            },
+        })
+    }
+}
+
+/// A program read and checked: how it was read and its warnings, or every error found.
+type Compiled<T> = Result<(T, String, Vec<Diagnostic>), (Vec<Diagnostic>, Vec<Diagnostic>)>;
+
+/// Compiles `request` and runs `interpret` on the program, on the worker thread.
+fn compile_and<T: Send + 'static>(
+    py: Python<'_>,
+    request: Request,
+    interpret: impl FnOnce(&omen_lang::Program, &Limits) -> Result<T, Diagnostic> + Send + 'static,
+) -> PyResult<(Request, Compiled<T>)> {
+    let cancel = request.options.limits.cancel.clone();
+    worker::run(py, &cancel, move || {
+        let answer = match compile(&request.source, &request.options) {
+            Err(errors) => Err((errors, Vec::new())),
+            Ok(checked) => match interpret(&checked.program, &request.options.limits) {
+                Ok(value) => Ok((value, checked.reading, checked.warnings)),
+                Err(error) => Err((vec![error], checked.warnings)),
+            },
+        };
+        (request, answer)
+    })
+}
+
+/// An upper bound on the bytes the distribution's outcomes and quantities take as text: each row
+/// holds an outcome and a quantity no longer than the denominator.
+fn size_bound(distribution: &ValueDistribution) -> u128 {
+    let rows = match distribution {
+        ValueDistribution::Int(d) => d.len(),
+        ValueDistribution::Bool(d) => d.len(),
+        ValueDistribution::Values(d) => d.len(),
+    } as u128;
+    let longest = match distribution {
+        ValueDistribution::Values(d) => d.outcomes().map(|v| v.to_string().len()).max(),
+        _ => None,
+    }
+    .unwrap_or(21) as u128;
+    let digits = u128::from(distribution.total().bits()) * 30_103 / 100_000 + 1;
+    rows * (digits + longest + 8) + digits
+}
+
+fn too_much(bytes: u128, limit: u64) -> Diagnostic {
+    Diagnostic::error(
+        "too-much-output",
+        Span::new(0, 0),
+        format!("the result would take about {bytes} bytes (limit {limit})"),
+    )
+    .with_help(
+        "ask a narrower question (e.g. `(EXPR) >= 30` for one probability), or raise max_output",
+    )
+}
+
+/// The exact distribution as a dict the Python layer wraps: `kind` (`int`, `bool` or `values`),
+/// `outcomes`, `quantities`, `denominator`, `reading`, `warnings`, `truncated`, `expected_steps`.
+///
+/// # Errors
+/// `OmenError` for every error in the program or its evaluation; `KeyboardInterrupt` on Ctrl-C.
+pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDict>> {
+    let (request, answer) = compile_and(py, request, exact)?;
+    let source = request.source.as_str();
+    let (result, reading, warnings): (ExactResult, _, _) =
+        answer.map_err(|(errors, warnings)| diagnostics::error(py, source, &errors, &warnings))?;
+    let limit = request.options.limits.max_output;
+    let bytes = size_bound(&result.distribution);
+    if bytes > u128::from(limit) {
+        return Err(diagnostics::error(
+            py,
+            source,
+            &[too_much(bytes, limit)],
+            &warnings,
+        ));
+    }
+    let out = PyDict::new(py);
+    let (kind, entries) = match &result.distribution {
+        ValueDistribution::Int(d) => (
+            "int",
+            d.entries()
+                .iter()
+                .map(|(o, w)| Ok((o.into_pyobject(py)?.into_any(), w)))
+                .collect::<PyResult<Vec<_>>>()?,
+        ),
+        ValueDistribution::Bool(d) => (
+            "bool",
+            d.entries()
+                .iter()
+                .map(|(o, w)| Ok((values::to_python(py, &Value::Bool(*o))?, w)))
+                .collect::<PyResult<Vec<_>>>()?,
+        ),
+        ValueDistribution::Values(d) => (
+            "values",
+            d.entries()
+                .iter()
+                .map(|(o, w)| Ok((values::to_python(py, o)?, w)))
+                .collect::<PyResult<Vec<_>>>()?,
+        ),
+    };
+    out.set_item("kind", kind)?;
+    let (outcomes, quantities): (Vec<_>, Vec<_>) = entries.into_iter().unzip();
+    out.set_item("outcomes", PyList::new(py, outcomes)?)?;
+    out.set_item("quantities", PyList::new(py, quantities)?)?;
+    out.set_item("denominator", result.distribution.total())?;
+    out.set_item("reading", reading)?;
+    out.set_item("warnings", diagnostics::to_list(py, source, &warnings)?)?;
+    let truncated = &result.truncated;
+    out.set_item(
+        "truncated",
+        values::fraction(py, truncated.numer(), truncated.denom())?,
+    )?;
+    let steps = match &result.expected_steps {
+        Some(steps) => Some(big_fraction(py, steps)?),
+        None => None,
+    };
+    out.set_item("expected_steps", steps)?;
+    Ok(out)
+}
+
+/// Where a roll's dice come from: a seed for Omen's ChaCha roller, or the faces given.
+pub enum Dice {
+    Seed(u64),
+    Given(Vec<i64>),
+}
+
+/// One roll as a dict: `result`, `tree` (the CLI's JSON transcript, as JSON text), `reading`,
+/// `warnings`, `unused_dice`.
+///
+/// # Errors
+/// `OmenError` for every error in the program or its roll; `KeyboardInterrupt` on Ctrl-C.
+pub fn roll<'py>(py: Python<'py>, request: Request, dice: Dice) -> PyResult<Bound<'py, PyDict>> {
+    let (request, answer) = compile_and(py, request, move |program, limits| {
+        let max_output = usize::try_from(limits.max_output).unwrap_or(usize::MAX);
+        let (rolled, unused): (Roll, Vec<i64>) = match dice {
+            Dice::Seed(seed) => (
+                sample(program, limits, &mut ChaChaDice::from_seed(seed))?,
+                Vec::new(),
+            ),
+            Dice::Given(values) => {
+                let mut given = ScriptedDice::new(values);
+                let rolled = sample(program, limits, &mut given)?;
+                (rolled, given.remaining().to_vec())
+            }
+        };
+        // The transcript as the CLI's JSON, stopped as soon as it passes max_output.
+        let mut out = Capped {
+            bytes: Vec::new(),
+            limit: max_output,
+        };
+        if serde_json::to_writer(&mut out, &rolled.tree).is_err() {
+            return Err(too_much(max_output as u128 + 1, limits.max_output));
+        }
+        Ok((rolled.result, out.bytes, unused))
+    })?;
+    let source = request.source.as_str();
+    let ((result, tree, unused), reading, warnings) =
+        answer.map_err(|(errors, warnings)| diagnostics::error(py, source, &errors, &warnings))?;
+    let out = PyDict::new(py);
+    out.set_item("result", values::to_python(py, &result)?)?;
+    out.set_item("tree", String::from_utf8_lossy(&tree))?;
+    out.set_item("reading", reading)?;
+    out.set_item("warnings", diagnostics::to_list(py, source, &warnings)?)?;
+    out.set_item("unused_dice", unused)?;
+    Ok(out)
+}
+
+/// A writer that refuses to grow past `limit` bytes.
+struct Capped {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + buf.len() > self.limit {
+            return Err(std::io::Error::other("past max_output"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
