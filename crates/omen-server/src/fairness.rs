@@ -14,10 +14,8 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
-use omen_store::{FairnessCache, FairnessOptions, LogFilter, Viewer};
-use serde::Deserialize;
+use omen_store::{FairnessCache, FairnessOptions, Viewer};
 use serde_json::Value;
-use utoipa::IntoParams;
 
 use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
@@ -26,37 +24,9 @@ use crate::error::{ApiError, ErrorBody, PathParams, QueryParams};
 /// A report's total budget, in computations' work budgets.
 pub const REPORT_BUDGET_RATIO: u64 = 4;
 
-/// Which entries the report covers: the CLI's `omen log` filters.
-#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct FairnessQuery {
-    /// A character, by its name now or in an entry.
-    pub character: Option<String>,
-    /// An action's name (`roll`, `create`, `expression`, …).
-    pub action: Option<String>,
-    /// Entries at or after this time (RFC 3339, or a date for midnight UTC).
-    #[param(schema_with = crate::schema::time)]
-    pub since: Option<String>,
-    /// Entries before this time.
-    #[param(schema_with = crate::schema::time)]
-    pub until: Option<String>,
-    /// Only the last this many entries (after the other filters).
-    #[param(maximum = 9007199254740991_u64)]
-    pub last: Option<usize>,
-}
-
-impl FairnessQuery {
-    fn filter(self, campaign: &str) -> LogFilter {
-        LogFilter {
-            campaign: Some(campaign.to_string()),
-            character: self.character,
-            action: self.action,
-            since: self.since,
-            until: self.until,
-            last: self.last,
-        }
-    }
+crate::filters::log_filter_query! {
+    /// Which entries the report covers: the CLI's `omen log` filters.
+    pub struct FairnessQuery {}
 }
 
 /// Trips its handle when dropped (the request answered, timed out or its client gone): the

@@ -52,6 +52,7 @@ pub mod error;
 mod events;
 mod fair;
 mod fairness;
+mod filters;
 mod host;
 mod listing;
 mod net;

@@ -9,8 +9,6 @@ use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use omen_store::{LogFilter, Viewer};
-use serde::Deserialize;
-use utoipa::IntoParams;
 
 use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
@@ -28,61 +26,27 @@ pub const PAGE_BYTES: usize = 4 << 20;
 /// Entries read from the database at once while a page is filled.
 const READ: usize = 64;
 
-/// Which entries to list: the CLI's `omen log` filters, and where the page starts and how long it
-/// is.
-#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct LogQuery {
-    /// A character, by its name now or in an entry.
-    pub character: Option<String>,
-    /// An action's name (`roll`, `create`, `expression`, …).
-    pub action: Option<String>,
-    /// Entries at or after this time (RFC 3339, or a date for midnight UTC).
-    #[param(schema_with = crate::schema::time)]
-    pub since: Option<String>,
-    /// Entries before this time.
-    #[param(schema_with = crate::schema::time)]
-    pub until: Option<String>,
-    /// Only the last this many entries (after the other filters).
-    #[param(maximum = 9007199254740991_u64)]
-    pub last: Option<usize>,
-    /// Only entries numbered after this one: where the next page starts (the `Link` header's
-    /// `rel="next"` says it).
-    pub after: Option<u64>,
-    /// The most entries of this page (default 200).
-    #[param(minimum = 1, maximum = 1000)]
-    pub limit: Option<usize>,
+crate::filters::log_filter_query! {
+    /// Which entries to list: the CLI's `omen log` filters, and where the page starts and how long
+    /// it is.
+    pub struct LogQuery {
+        /// Only entries numbered after this one: where the next page starts (the `Link` header's
+        /// `rel="next"` says it).
+        pub after: Option<u64>,
+        /// The most entries of this page (default 200).
+        #[param(minimum = 1, maximum = 1000)]
+        pub limit: Option<usize>,
+    }
 }
 
 impl LogQuery {
-    /// The filter of the listing (campaign, character, action, times, last).
-    pub(crate) fn filter(&self, campaign: &str) -> LogFilter {
-        LogFilter {
-            campaign: Some(campaign.to_string()),
-            character: self.character.clone(),
-            action: self.action.clone(),
-            since: self.since.clone(),
-            until: self.until.clone(),
-            last: self.last,
-        }
-    }
-
     /// The query of the page after one that ended at `last`.
     fn next(&self, campaign: &str, last: u64, limit: usize) -> String {
-        let mut query = Vec::new();
-        let mut text = |name: &str, value: &Option<String>| {
-            if let Some(value) = value {
-                query.push(format!("{name}={}", encode(value)));
-            }
-        };
-        text("character", &self.character);
-        text("action", &self.action);
-        text("since", &self.since);
-        text("until", &self.until);
-        if let Some(n) = self.last {
-            query.push(format!("last={n}"));
-        }
+        let mut query: Vec<String> = self
+            .filter_pairs()
+            .into_iter()
+            .map(|(name, value)| format!("{name}={}", encode(&value)))
+            .collect();
         query.push(format!("after={last}"));
         query.push(format!("limit={limit}"));
         format!(
