@@ -250,10 +250,10 @@ pub struct ImportRequest {
     request_body = ImportRequest,
     responses(
         (status = 201, description = "the campaign and the game master's token", body = CreatedCampaign),
-        (status = 400, description = "not an export, or its log does not verify", body = ErrorBody),
+        (status = 400, description = "a malformed request", body = ErrorBody),
         (status = 403, description = "this server creates no campaigns over the API", body = ErrorBody),
         (status = 409, description = "the name is taken", body = ErrorBody),
-        (status = 422, description = "a character's state that its rule set refuses", body = ErrorBody),
+        (status = 422, description = "an `export` that cannot be imported (`bad-export`): not an export, or one whose log, signatures, names, sheets or states do not verify; no schema can check a signature, so this is the answer, not 400", body = ErrorBody),
     )
 )]
 pub async fn import_campaign(
@@ -285,17 +285,46 @@ pub async fn import_campaign(
     ))
 }
 
-/// `POST .../invites`.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+/// `POST .../invites`: its schema ([`crate::schema::new_invite`]) pairs each role with its
+/// character, or none.
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewInvite {
     /// `gm`, `player` or `observer`.
-    #[schema(schema_with = crate::schema::role)]
     pub role: Role,
     /// The character a player's invite lets them act for.
     #[serde(default)]
-    #[schema(schema_with = crate::schema::optional_name)]
     pub character: Option<String>,
+}
+
+impl utoipa::PartialSchema for NewInvite {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::schema::new_invite()
+    }
+}
+
+impl ToSchema for NewInvite {}
+
+impl NewInvite {
+    /// The pairing the document states: refused as a body the document refuses (422), before the
+    /// store is asked.
+    fn check(&self) -> Result<(), ApiError> {
+        let refused = |message: &str| {
+            Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Problem::new("bad-json", message),
+            ))
+        };
+        match (self.role, &self.character) {
+            (Role::Player, None) => refused(
+                "a player's invite names the character the player acts for: give `character`",
+            ),
+            (Role::GameMaster | Role::Observer, Some(_)) => refused(
+                "only a player's invite names a character: leave `character` out of a `gm` or `observer` invite",
+            ),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The campaign's invites (never their tokens).
@@ -337,7 +366,7 @@ pub async fn list_invites(
         (status = 201, description = "the invite and its token", body = InviteBody),
         (status = 400, description = "a malformed request", body = ErrorBody),
         GameMasterCharacterErrors,
-        (status = 422, description = "a role or character the invite cannot have", body = ErrorBody),
+        (status = 422, description = "a body the schema refuses: a player's invite without a character, another role's with one", body = ErrorBody),
     )
 )]
 pub async fn create_invite(
@@ -347,6 +376,7 @@ pub async fn create_invite(
     Body(request): Body<NewInvite>,
 ) -> Result<(StatusCode, Json<InviteBody>), ApiError> {
     let redactor = authorise(&member, &campaign, Need::GameMaster)?;
+    request.check()?;
     let (invite, token) = state
         .inner
         .db
@@ -1446,8 +1476,10 @@ pub async fn export(
     Ok(Json(export))
 }
 
-/// Reveals a hidden roll (the game master): a logged entry that gives the salt of its commitment,
-/// after which everyone sees the roll and can check it against the commitment.
+/// Reveals a hidden roll: a logged entry that gives the salt of its commitment, after which everyone
+/// sees the roll and can check it against the commitment. The game master reveals every hidden roll
+/// but a `self` roll; a `self` roll is its roller's alone to reveal (a player's, or the game
+/// master's own). An observer reveals nothing.
 #[utoipa::path(
     post,
     path = "/api/v1/campaigns/{campaign}/log/{sequence}/reveal",
@@ -1456,8 +1488,11 @@ pub async fn export(
     params(("campaign" = String, Path), ("sequence" = u64, Path)),
     responses(
         (status = 200, description = "the reveal entry", body = Object),
-        (status = 400, description = "no such entry, or one that is not hidden or was revealed", body = ErrorBody),
-        GameMasterErrors,
+        (status = 400, description = "a malformed entry number", body = ErrorBody),
+        (status = 401, description = "no token, or an unknown one", body = ErrorBody),
+        (status = 403, description = "a token of another campaign, an observer's, or the game master asking for another member's `self` roll", body = ErrorBody),
+        (status = 404, description = "no such campaign or entry; to a player, any entry that is not their own hidden roll, whether it exists or not", body = ErrorBody),
+        (status = 409, description = "an entry that is not hidden, or was revealed already", body = ErrorBody),
     )
 )]
 pub async fn reveal(
@@ -1465,15 +1500,37 @@ pub async fn reveal(
     Caller(member): Caller,
     PathParams((campaign, sequence)): PathParams<(String, u64)>,
 ) -> Result<Json<Value>, ApiError> {
-    let redactor = authorise(&member, &campaign, Need::GameMaster)?;
+    // The game master and players; the store decides which entries each may reveal.
+    let redactor = authorise(&member, &campaign, Need::Play)?;
+    let game_master = redactor.is_game_master();
     let (c, viewer) = (campaign.clone(), Viewer::Member(member.clone()));
-    let entry = state
+    // As the caller: a `self` roll is its roller's to reveal, even the game master's own.
+    let answer = state
         .inner
         .db
-        // As the caller: a `self` roll is its roller's to reveal, even the game master's own.
-        .with(move |store| store.reveal_as(&c, sequence, &viewer))
+        .with(move |store| store.reveal_as(&c, sequence, &viewer));
+    // A player's answer leaves on a whole quantum, so its time does not tell another's hidden roll
+    // from no entry at all.
+    let entry = crate::pacing::paced(!game_master, answer, |_| false)
         .await
-        .map_err(|e| redactor.error(e, &[]))?;
+        .map_err(|error| match game_master {
+            true => error,
+            false => refused_reveal(error, redactor, &campaign, sequence),
+        })?;
     state.announce(&campaign);
     Ok(Json(serde_json::to_value(entry).unwrap_or_default()))
+}
+
+/// A player's refused reveal. An entry that is not theirs to reveal is refused as one that does not
+/// exist, in the same words, so the refusal tells nothing of whose it is or what it holds; an entry
+/// that is not hidden or was revealed already is one everyone sees, so that conflict is told as it
+/// is.
+fn refused_reveal(error: ApiError, redactor: Redactor, campaign: &str, sequence: u64) -> ApiError {
+    match error.status {
+        StatusCode::NOT_FOUND | StatusCode::FORBIDDEN => ApiError::not_found(format!(
+            "`{campaign}` has no entry {sequence} that this player may reveal; a player reveals only their own `self` rolls, the game master the other hidden ones"
+        )),
+        StatusCode::CONFLICT => error,
+        _ => redactor.error(error, &[]),
+    }
 }

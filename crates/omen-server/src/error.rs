@@ -186,6 +186,21 @@ impl ApiError {
         error
     }
 
+    /// No thread could be started for the work (the system's limit on threads or address space):
+    /// 503 with `Retry-After`, as a full queue answers.
+    pub fn no_thread() -> Self {
+        let mut error = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Problem::new(
+                "busy",
+                "the server cannot start a thread for this work now: it is running all it can",
+            )
+            .with_help("try again in 1 s"),
+        );
+        error.retry_after = Some(1);
+        error
+    }
+
     pub fn internal(message: impl Into<String>) -> Self {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -278,6 +293,10 @@ impl From<StoreError> for ApiError {
                 return ApiError::language(&errors, &warnings);
             }
             StoreError::Invalid(_) => (StatusCode::BAD_REQUEST, "invalid"),
+            StoreError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            StoreError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            // Well-formed (any object is an export's shape to the document), but not importable.
+            StoreError::BadExport(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad-export"),
             StoreError::Moved { .. } => (StatusCode::CONFLICT, "moved-on"),
             StoreError::Refused {
                 sequence,

@@ -79,11 +79,6 @@ pub(crate) fn visibility() -> RefOr<Schema> {
     ))
 }
 
-/// An invite's role.
-pub(crate) fn role() -> Schema {
-    Schema::Object(words(&["gm", "player", "observer"], "The invite's role.").build())
-}
-
 /// A dialect's name (the server also takes it in any case, with surrounding spaces).
 pub(crate) fn dialect() -> RefOr<Schema> {
     let names: Vec<&str> = omen_lang::syntax::dialect::Dialect::names().collect();
@@ -156,6 +151,57 @@ pub(crate) fn time() -> RefOr<Schema> {
         .item(of(KnownFormat::DateTime))
         .item(ObjectBuilder::new().schema_type(SchemaType::Type(Type::Null)))
         .description(Some("A date (midnight UTC) or an RFC 3339 time."))
+        .build();
+    RefOr::T(Schema::OneOf(one_of))
+}
+
+/// `POST …/invites`: a player's invite names the character it acts for, and no other role's does,
+/// so the document says which pairs of `role` and `character` there are instead of leaving a 422
+/// for the server to tell.
+pub(crate) fn new_invite() -> RefOr<Schema> {
+    use utoipa::openapi::schema::AdditionalProperties;
+    let invite = |roles: &[&str], character: RefOr<Schema>, required: &[&str]| {
+        let mut object = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property(
+                "role",
+                words(roles, "The invite's role: `gm`, `player` or `observer`."),
+            )
+            .property("character", character)
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+        for field in required {
+            object = object.required(*field);
+        }
+        object.build()
+    };
+    let player = invite(
+        &["player"],
+        RefOr::T(Schema::Object(
+            string(
+                name_pattern(),
+                200,
+                "The character the player's invite lets them act for: a player's invite names one.",
+            )
+            .build(),
+        )),
+        &["role", "character"],
+    );
+    let other = invite(
+        &["gm", "observer"],
+        RefOr::T(Schema::Object(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::Type(Type::Null))
+                .description(Some("Only a player's invite names a character."))
+                .build(),
+        )),
+        &["role"],
+    );
+    let one_of = OneOfBuilder::new()
+        .item(player)
+        .item(other)
+        .description(Some(
+            "An invite: a player's names the character it acts for; a game master's or an observer's names none.",
+        ))
         .build();
     RefOr::T(Schema::OneOf(one_of))
 }

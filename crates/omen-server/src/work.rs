@@ -25,6 +25,26 @@ const STACK_SIZES: [usize; 2] = [omen_lang::STACK_BYTES, 64 << 20];
 pub(crate) async fn on_worker<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
+    on_worker_with(start_thread, work).await
+}
+
+/// A way to start a thread with a stack of the given size: [`start_thread`], or in tests one that
+/// fails as the system does when it has no threads or address space left.
+type Start = fn(usize, Box<dyn FnOnce() + Send>) -> std::io::Result<()>;
+
+fn start_thread(stack: usize, job: Box<dyn FnOnce() + Send>) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("omen-work".to_string())
+        .stack_size(stack)
+        .spawn(job)
+        .map(drop)
+}
+
+/// [`on_worker`] with threads started by `start`.
+async fn on_worker_with<T: Send + 'static>(
+    start: Start,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
     let (sender, receiver) = oneshot::channel();
     // A refused spawn hands its closure back to no one: the work waits in a slot that the thread
     // that does start takes it from.
@@ -32,19 +52,19 @@ pub(crate) async fn on_worker<T: Send + 'static>(
     let mut refused = None;
     for size in STACK_SIZES {
         let taken = Arc::clone(&slot);
-        let started = std::thread::Builder::new()
-            .name("omen-work".to_string())
-            .stack_size(size)
-            .spawn(move || {
+        let started = start(
+            size,
+            Box::new(move || {
                 let job = taken.lock().unwrap_or_else(|e| e.into_inner()).take();
                 if let Some((work, sender)) = job {
                     let outcome = panic::catch_unwind(AssertUnwindSafe(work));
                     // The request may have timed out and gone; the result is then dropped.
                     let _ = sender.send(outcome);
                 }
-            });
+            }),
+        );
         match started {
-            Ok(_) => {
+            Ok(()) => {
                 refused = None;
                 break;
             }
@@ -52,9 +72,10 @@ pub(crate) async fn on_worker<T: Send + 'static>(
         }
     }
     if let Some(error) = refused {
-        return Err(ApiError::internal(format!(
-            "cannot start a worker thread: {error}"
-        )));
+        // The system is out of threads or address space for now (`ulimit -u`, `ulimit -v`, many
+        // requests at once): the server is overloaded, not broken, and the client may try again.
+        tracing::warn!("cannot start a worker thread: {error}");
+        return Err(ApiError::no_thread());
     }
     match receiver.await {
         Ok(Ok(value)) => Ok(value),
@@ -222,6 +243,44 @@ mod tests {
         assert_eq!(refused.errors[0].kind, "busy");
         drop(held);
         assert_eq!(pool.run(|| 2).await.unwrap(), 2);
+    }
+
+    fn no_threads_left(_stack: usize, _job: Box<dyn FnOnce() + Send>) -> std::io::Result<()> {
+        // What `pthread_create` answers when the process has no threads or address space left.
+        Err(std::io::Error::from(std::io::ErrorKind::WouldBlock))
+    }
+
+    /// Regression: under `ulimit -v 524288`, 2 of 8 concurrent computations answered 500 "cannot
+    /// start a worker thread"; running out of threads is being busy, not a bug.
+    #[tokio::test]
+    async fn a_thread_that_cannot_start_is_503_with_retry_after_not_500() {
+        let refused = on_worker_with(no_threads_left, || 1).await.unwrap_err();
+        assert_eq!(refused.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(refused.retry_after, Some(1));
+        assert_eq!(refused.errors.len(), 1);
+        assert_eq!(refused.errors[0].kind, "busy");
+        // The answer as sent: the usual error body, and the header.
+        let response = axum::response::IntoResponse::into_response(refused);
+        assert_eq!(response.headers()["retry-after"], "1");
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["errors"][0]["kind"], "busy");
+        assert!(
+            body["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("thread")
+        );
+        // The first stack refused and the smaller one started: the work runs.
+        fn only_small(stack: usize, job: Box<dyn FnOnce() + Send>) -> std::io::Result<()> {
+            if stack > 64 << 20 {
+                return no_threads_left(stack, job);
+            }
+            start_thread(stack, job)
+        }
+        assert_eq!(on_worker_with(only_small, || 2).await.unwrap(), 2);
     }
 
     #[tokio::test]

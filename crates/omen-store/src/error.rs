@@ -19,6 +19,7 @@ pub enum Missing {
     SavedRoll { campaign: String, name: String },
     RuleSet { name: String },
     Invite { campaign: String, id: i64 },
+    Entry { campaign: String, sequence: u64 },
 }
 
 impl fmt::Display for Missing {
@@ -38,6 +39,10 @@ impl fmt::Display for Missing {
             Missing::Invite { campaign, id } => write!(
                 f,
                 "no invite {id} in campaign `{campaign}`; `omen campaign invites {campaign}` lists them"
+            ),
+            Missing::Entry { campaign, sequence } => write!(
+                f,
+                "`{campaign}` has no entry {sequence}; `omen log` lists them"
             ),
             Missing::RuleSet { name } => {
                 let known: Vec<&str> = omen_rules::stateful::games()
@@ -100,6 +105,18 @@ pub enum StoreError {
     /// A malformed request: an empty name, a time that is not RFC 3339, an export of the wrong shape.
     #[error("{0}")]
     Invalid(String),
+    /// A well-formed request that what it names is in no state for: a reveal of an entry that is
+    /// not hidden, or was revealed already. Nothing was changed.
+    #[error("{0}")]
+    Conflict(String),
+    /// A request the caller may not make of what it names (a `self` roll is its roller's alone to
+    /// reveal), though the caller's role allows the kind of request.
+    #[error("{0}")]
+    Forbidden(String),
+    /// An export that cannot be imported: not of an export's shape, or one whose log, signatures or
+    /// characters do not verify. Nothing was written.
+    #[error("{0}")]
+    BadExport(String),
     #[error(
         "the database is read-only, so nothing was changed; check the file's permissions or choose another with --db"
     )]

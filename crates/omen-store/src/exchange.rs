@@ -77,7 +77,17 @@ struct ExportedEntry {
 }
 
 fn invalid(message: impl std::fmt::Display) -> StoreError {
-    StoreError::Invalid(format!("not a usable omen campaign export: {message}"))
+    StoreError::BadExport(format!("not a usable omen campaign export: {message}"))
+}
+
+/// A check of the export's own data that failed, as the export's fault: its name or rule set is
+/// refused as the export's, not as the caller's request.
+fn unusable(error: StoreError) -> StoreError {
+    match error {
+        StoreError::Invalid(message) => invalid(message),
+        StoreError::NotFound(missing) => invalid(missing),
+        other => other,
+    }
 }
 
 impl Store {
@@ -206,9 +216,9 @@ impl Store {
     /// a signed `import` entry then carries the campaign on under this database's key.
     ///
     /// # Errors
-    /// [`StoreError::AlreadyExists`] when the name is taken, [`StoreError::Invalid`] for a document
-    /// that is not an export or whose log does not verify, [`StoreError::Rules`] for a character whose
-    /// state its rule set refuses, [`StoreError::NotFound`] for an unknown rule set.
+    /// [`StoreError::AlreadyExists`] when the name is taken, [`StoreError::Invalid`] for an `as_name`
+    /// that is not a name, [`StoreError::BadExport`] for a document that is not an export, whose log
+    /// does not verify, or whose names, times, rule sets, sheets, states or saved rolls are refused.
     pub fn import_campaign(
         &mut self,
         export: &Value,
@@ -233,12 +243,15 @@ impl Store {
             )));
         }
         let name = as_name.unwrap_or(&export.campaign.name).to_string();
-        check_name("campaign", &name)?;
+        check_name("campaign", &name).map_err(|error| match as_name {
+            Some(_) => error,
+            None => unusable(error),
+        })?;
         crate::time::normalize_time(&export.campaign.created)
             .map_err(|_| invalid("the campaign's creation time is not a time"))?;
         let mut uids = std::collections::HashSet::new();
         for character in &export.characters {
-            check_name("character", &character.name)?;
+            check_name("character", &character.name).map_err(unusable)?;
             for time in [&character.created, &character.updated] {
                 crate::time::normalize_time(time).map_err(|_| {
                     invalid(format!(
@@ -259,7 +272,7 @@ impl Store {
             if character.rule_set == crate::store::PLAIN {
                 continue;
             }
-            let game = game(&character.rule_set)?;
+            let game = game(&character.rule_set).map_err(unusable)?;
             game.new_character(&character.sheet).map_err(|error| {
                 invalid(format!("character `{}`'s sheet: {error}", character.name))
             })?;
@@ -267,7 +280,7 @@ impl Store {
                 .map_err(|error| invalid(format!("character `{}`: {error}", character.name)))?;
         }
         for saved in &export.saved_rolls {
-            check_name("saved roll", &saved.name)?;
+            check_name("saved roll", &saved.name).map_err(unusable)?;
             crate::roll::check_expression(
                 &saved.expression,
                 &saved.params,

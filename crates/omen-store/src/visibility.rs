@@ -25,7 +25,7 @@ use omen_rules::{GameMasterOnly, Part, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::error::StoreError;
+use crate::error::{Missing, StoreError};
 use crate::log::{self, Chain, Draft, LogEntry};
 use crate::members::{Member, Role};
 use crate::store::{LogFilter, Store, campaign_id};
@@ -590,9 +590,10 @@ impl Store {
     /// who is not the game master reveals only their own `self` rolls.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown campaign or entry, [`StoreError::Invalid`] for an entry
-    /// that is not hidden, was revealed already, or is not `viewer`'s to reveal (nothing is logged,
-    /// and the message holds nothing of the entry but its number and visibility).
+    /// [`StoreError::NotFound`] for an unknown campaign or entry, [`StoreError::Conflict`] for an
+    /// entry that is not hidden or was revealed already, [`StoreError::Forbidden`] for one that is
+    /// not `viewer`'s to reveal, or a member of another campaign (nothing is logged, and the message
+    /// holds nothing of the entry but its number and visibility).
     pub fn reveal_as(
         &mut self,
         campaign: &str,
@@ -602,7 +603,7 @@ impl Store {
         if let Viewer::Member(member) = viewer
             && member.campaign != campaign
         {
-            return Err(StoreError::Invalid(format!(
+            return Err(StoreError::Forbidden(format!(
                 "this invite is for `{}`, not `{campaign}`",
                 member.campaign
             )));
@@ -618,7 +619,7 @@ impl Store {
                     .parse()
                     .map_err(|problem| StoreError::Corrupt(format!("a log entry: {problem}")))?;
                 if log::revealed_sequence(&entry) == Some(sequence) {
-                    return Err(StoreError::Invalid(format!(
+                    return Err(StoreError::Conflict(format!(
                         "entry {sequence} of `{campaign}` was revealed already, by entry {}",
                         entry.sequence
                     )));
@@ -628,18 +629,19 @@ impl Store {
                 }
             }
             let Some((target, character_id)) = target else {
-                return Err(StoreError::Invalid(format!(
-                    "`{campaign}` has no entry {sequence}; `omen log` lists them"
-                )));
+                return Err(StoreError::NotFound(Missing::Entry {
+                    campaign: campaign.to_string(),
+                    sequence,
+                }));
             };
             let (Some(commitment), Some(salt)) = (&target.commitment, &target.salt) else {
-                return Err(StoreError::Invalid(format!(
+                return Err(StoreError::Conflict(format!(
                     "entry {sequence} of `{campaign}` is {}, not hidden: there is nothing to reveal",
                     target.visibility
                 )));
             };
             may_reveal(viewer, &owned_characters(conn, viewer)?, &target).map_err(|why| {
-                StoreError::Invalid(format!("entry {sequence} of `{campaign}` {why}"))
+                StoreError::Forbidden(format!("entry {sequence} of `{campaign}` {why}"))
             })?;
             // Linked to the character when it is still there, under its name now.
             let character: Option<String> = match character_id {

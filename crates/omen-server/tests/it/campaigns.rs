@@ -378,6 +378,8 @@ async fn the_log_filters_verifies_and_exports_into_an_import() {
     )
     .await;
     assert_eq!(taken.status, StatusCode::CONFLICT);
+    // Well-formed requests whose export cannot be imported: 422, not 400 (no schema can check a
+    // signature).
     let junk = post(
         &app,
         "/api/v1/campaigns/import",
@@ -385,7 +387,27 @@ async fn the_log_filters_verifies_and_exports_into_an_import() {
         json!({ "export": { "format": 1 } }),
     )
     .await;
-    assert_eq!(junk.status, StatusCode::BAD_REQUEST);
+    assert_eq!(junk.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(junk.kind(), "bad-export");
+    let mut forged = export.json();
+    forged["log"][0]["summary"] = json!("rewritten");
+    let unverified = post(
+        &app,
+        "/api/v1/campaigns/import",
+        None,
+        json!({ "export": forged, "name": "Forged" }),
+    )
+    .await;
+    assert_eq!(unverified.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(unverified.kind(), "bad-export");
+    assert!(
+        unverified.json()["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("its log does not verify"),
+        "{}",
+        unverified.json()
+    );
 }
 
 #[tokio::test]
@@ -438,4 +460,46 @@ async fn invites_are_made_listed_and_revoked() {
     .await;
     assert_eq!(bad_role.status, StatusCode::UNPROCESSABLE_ENTITY);
     let _: Value = Value::Null;
+}
+
+/// A player's invite names its character and no other role's does: the document says so, and a
+/// body that breaks it is refused as the document refuses it (422), not as a 400 it does not list.
+#[tokio::test]
+async fn an_invite_that_pairs_its_role_and_character_wrongly_is_the_documented_422() {
+    let (app, gm) = with_ayla().await;
+    let document = serde_json::to_value(omen_server::openapi()).unwrap();
+    let mut schema = document["components"]["schemas"]["NewInvite"].clone();
+    schema["components"] = document["components"].clone();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let cases = [
+        (json!({ "role": "player" }), false),
+        (json!({ "role": "player", "character": null }), false),
+        (json!({ "role": "gm", "character": "Ayla" }), false),
+        (json!({ "role": "observer", "character": "Ayla" }), false),
+        (json!({ "role": "player", "character": "Ayla" }), true),
+        (json!({ "role": "observer" }), true),
+        (json!({ "role": "gm", "character": null }), true),
+    ];
+    for (body, valid) in cases {
+        assert_eq!(validator.is_valid(&body), valid, "the schema on {body}");
+        let answer = post(
+            &app,
+            "/api/v1/campaigns/Tak/invites",
+            Some(&gm),
+            body.clone(),
+        )
+        .await;
+        let expected = match valid {
+            true => StatusCode::CREATED,
+            false => StatusCode::UNPROCESSABLE_ENTITY,
+        };
+        assert_eq!(answer.status, expected, "{body}: {}", answer.json());
+        let documented = &document["paths"]["/api/v1/campaigns/{campaign}/invites"]["post"]["responses"]
+            [answer.status.as_str()];
+        assert!(
+            documented.is_object(),
+            "{} is not documented",
+            answer.status
+        );
+    }
 }

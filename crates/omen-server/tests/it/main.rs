@@ -15,6 +15,7 @@ mod openapi;
 mod openapi_strictness;
 mod player_refusals;
 mod readme;
+mod reveal;
 mod roles;
 mod rule_routes;
 mod session;

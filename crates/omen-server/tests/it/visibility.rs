@@ -54,10 +54,14 @@ async fn a_blind_roll_is_hidden_from_its_roller_and_the_table_until_the_game_mas
         "the table sees the commitment: {table}"
     );
     assert_eq!(table["hash"], gm_entry["hash"]);
-    // Only the game master reveals.
+    // Only the game master reveals a blind roll: to its roller it is as if there were none.
     let uri = format!("/api/v1/campaigns/Tak/log/{sequence}/reveal");
     assert_eq!(
         post(&app, &uri, Some(&player), json!({})).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        post(&app, &uri, Some(&observer), json!({})).await.status,
         StatusCode::FORBIDDEN
     );
     let revealed = post(&app, &uri, Some(&gm), json!({})).await;
@@ -70,8 +74,10 @@ async fn a_blind_roll_is_hidden_from_its_roller_and_the_table_until_the_game_mas
     );
     assert_eq!(after["result"], gm_entry["result"]);
     assert_eq!(after["dice"], gm_entry["dice"]);
+    // Revealed already: a conflict with the entry's state, not a malformed request.
     let twice = post(&app, &uri, Some(&gm), json!({})).await;
-    assert_eq!(twice.status, StatusCode::BAD_REQUEST);
+    assert_eq!(twice.status, StatusCode::CONFLICT);
+    assert_eq!(twice.kind(), "conflict");
     let verified = get(&app, "/api/v1/campaigns/Tak/verify", Some(&observer))
         .await
         .json();

@@ -169,12 +169,20 @@ fn an_import_that_is_not_an_export_is_refused() {
     let mut store = busy_store();
     for document in [json!({}), json!({ "format": "something" }), json!([1, 2])] {
         let error = store.import_campaign(&document, Some("X")).unwrap_err();
-        assert!(matches!(error, StoreError::Invalid(_)), "{error}");
+        assert!(matches!(error, StoreError::BadExport(_)), "{error}");
     }
     let mut export = store.export_campaign(CAMPAIGN).unwrap();
     export["characters"][0]["state"] = json!({ "intrinsic": [{ "source": "", "value": 1 }] });
     let error = store.import_campaign(&export, Some("X")).unwrap_err();
     assert!(error.to_string().contains("character `Ayla`"), "{error}");
+    assert!(matches!(error, StoreError::BadExport(_)), "{error}");
+    // A name the caller gives is the request's fault; one the export carries is the export's.
+    let error = store.import_campaign(&export, Some(" X")).unwrap_err();
+    assert!(matches!(error, StoreError::Invalid(_)), "{error}");
+    let mut unnamed = store.export_campaign(CAMPAIGN).unwrap();
+    unnamed["campaign"]["name"] = json!("");
+    let error = store.import_campaign(&unnamed, None).unwrap_err();
+    assert!(matches!(error, StoreError::BadExport(_)), "{error}");
     assert_eq!(store.campaigns().unwrap().len(), 1);
 }
 

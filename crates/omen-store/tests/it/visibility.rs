@@ -4,7 +4,7 @@
 use omen_core::Limits;
 use omen_store::{
     ActionRequest, Actor, Dice, EntryOptions, LogEntry, LogFilter, Member, Role, RollRequest,
-    Store, Viewer, Visibility,
+    Store, StoreError, Viewer, Visibility,
 };
 use serde_json::{Value, json};
 
@@ -257,10 +257,16 @@ fn a_reveal_opens_the_commitment_for_everyone() {
     assert!(replay.is_ok(), "{:?}", replay.problems);
     let again = store.reveal(CAMPAIGN, hidden.sequence).unwrap_err();
     assert!(again.to_string().contains("revealed already"), "{again}");
+    // The entry's state refuses these, not their shape: conflicts (the server's 409).
+    assert!(matches!(again, StoreError::Conflict(_)), "{again:?}");
     let public = roll(&mut store, "Bren", "1d6", vec![1], Visibility::Public, None);
     let refused = store.reveal(CAMPAIGN, public.sequence).unwrap_err();
     assert!(refused.to_string().contains("not hidden"), "{refused}");
-    assert!(store.reveal(CAMPAIGN, 999).is_err());
+    assert!(matches!(refused, StoreError::Conflict(_)), "{refused:?}");
+    assert!(matches!(
+        store.reveal(CAMPAIGN, 999),
+        Err(StoreError::NotFound(_))
+    ));
     // Revealed entries and their reveals survive an export and an import that verifies them.
     let export = store.export_campaign(CAMPAIGN).unwrap();
     let mut other = crate::empty_store();
