@@ -90,8 +90,24 @@ pub enum Word {
     Unique { once: bool },
     /// Dice Maiden's `ds`: the dice meeting the point count a second success (`t7ds10`).
     DoubleSuccess,
+    /// Avrae's `rol`, `roh`, `rrl`, `rrh`, `ral`, `rah`: reroll once (until, and add) the lowest
+    /// (`highest`) N dice of the roll, picked by their rank, not their value.
+    RerollRanked { reroll: RankedReroll, highest: bool },
+    /// Avrae's `ra` with a value: of the dice meeting it, at most one (the first) rolls one more die.
+    RerollAndAdd,
     /// A construct of the source that Omen cannot compute yet: refused with this explanation.
     Unsupported(&'static str),
+}
+
+/// How Avrae's rerolls by rank (`rol`, `rrl`, `ral`) treat the dice they pick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RankedReroll {
+    /// `ro`: each picked die is rolled again once, the new roll replacing it.
+    Once,
+    /// `rr`: the picked dice are rolled again until none is picked.
+    Until,
+    /// `ra`: one picked die rolls one more die, kept beside it.
+    AndAdd,
 }
 
 /// What `//` is in a dialect.
@@ -162,7 +178,8 @@ pub struct Dialect {
     /// (Foundry's `5d10x9x10`), rather than being one explosion.
     pub explosions_in_turn: bool,
     /// Whether several keep and drop selectors on one term select together, the union of what each
-    /// selects (Avrae's `kh1kl1` keeps the highest and the lowest die).
+    /// selects (Avrae's `kh1kl1` keeps the highest and the lowest die), and operations apply in the order
+    /// written, each to the dice still kept (d20's `4d6kh3ro1` rerolls kept dice only).
     pub selectors_unite: bool,
     /// Whether `/* … */` is a comment (rpg-dice-roller).
     pub block_comments: bool,
@@ -336,9 +353,9 @@ pub static FOUNDRY: Dialect = Dialect {
     game_aliases: false,
 };
 
-/// Avrae's selectors `l`/`h` after a reroll pick dice by rank, across the whole pool.
-const AVRAE_SELECTED_REROLL: &str = "rerolling the lowest or highest dice of the roll (`rol1`, `rah1`) picks \
-     dice by rank across the pool, which is not computed yet";
+const fn ranked(reroll: RankedReroll, highest: bool) -> Word {
+    Word::RerollRanked { reroll, highest }
+}
 
 /// Avrae's d20 notation: `//` divides rounding down, `e` explodes, `mi`/`ma` clamp, `p` drops,
 /// `ro`/`rr` reroll, `ra` rerolls and adds.
@@ -352,15 +369,15 @@ pub static AVRAE: Dialect = Dialect {
         ("pl", Word::DropLowest),
         ("mi", Word::ClampMin),
         ("ma", Word::ClampMax),
-        ("rol", Word::Unsupported(AVRAE_SELECTED_REROLL)),
-        ("roh", Word::Unsupported(AVRAE_SELECTED_REROLL)),
-        ("rrl", Word::Unsupported(AVRAE_SELECTED_REROLL)),
-        ("rrh", Word::Unsupported(AVRAE_SELECTED_REROLL)),
-        ("ral", Word::Unsupported(AVRAE_SELECTED_REROLL)),
-        ("rah", Word::Unsupported(AVRAE_SELECTED_REROLL)),
+        ("rol", ranked(RankedReroll::Once, false)),
+        ("roh", ranked(RankedReroll::Once, true)),
+        ("rrl", ranked(RankedReroll::Until, false)),
+        ("rrh", ranked(RankedReroll::Until, true)),
+        ("ral", ranked(RankedReroll::AndAdd, false)),
+        ("rah", ranked(RankedReroll::AndAdd, true)),
         ("ro", Word::RerollOnce),
         ("rr", Word::RerollRecursive),
-        ("ra", Word::ExplodeOnce),
+        ("ra", Word::RerollAndAdd),
         ("e", Word::Explode),
         ("k", Word::KeepValues),
         ("p", Word::DropValues),

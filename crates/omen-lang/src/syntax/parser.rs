@@ -70,8 +70,12 @@ use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 mod d20;
 mod dice_maiden;
 mod notation;
+mod rescore;
 mod roll20;
 mod runs;
+mod term_state;
+
+use rescore::{Rescore, rescored_faces};
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
 #[derive(Clone, Debug)]
@@ -205,6 +209,7 @@ pub fn parse_with(
         recovered_at: None,
         diagnostics: Vec::new(),
         runs: runs::RunMemo::default(),
+        term: term_state::TermState::default(),
     };
     let script = parser.parse_script();
     if parser.diagnostics.is_empty() {
@@ -370,6 +375,8 @@ struct Parser<'s> {
     diagnostics: Vec<Diagnostic>,
     /// Which parts of the current word split into modifier words (asked once per modifier taken).
     runs: runs::RunMemo,
+    /// What the modifiers read so far leave for the dice term or group being parsed as a whole.
+    term: term_state::TermState,
 }
 
 // The parser recurses once per level of nesting, through a dozen functions per level, so their frames bound
@@ -2482,9 +2489,12 @@ impl<'s> Parser<'s> {
         }
         let outer = (self.lowest_face.take(), self.highest_face.take());
         let outer_rescore = self.rescore.take();
+        let outer_term = self.begin_term();
         let mut modifiers = self.parse_modifiers();
+        let term = self.end_term(outer_term);
         (self.lowest_face, self.highest_face) = outer;
         self.refuse_set_rescore(outer_rescore);
+        self.unite_selectors(&mut modifiers, i64::try_from(members.len()).ok());
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
         let span = Span::new(open.span.start, self.prev_end);
@@ -2496,10 +2506,11 @@ impl<'s> Parser<'s> {
         } else {
             members
         };
-        Expr::new(
+        let group = Expr::new(
             ExprKind::Group(Box::new(GroupExpr { members, modifiers })),
             span,
-        )
+        );
+        self.finish_group(group, term)
     }
 
     /// In a dialect whose sets are written in parentheses (Avrae's `(1d4 + 1, 3, 2d6kl1)kh1`), a tuple
@@ -2517,7 +2528,9 @@ impl<'s> Parser<'s> {
             return tuple;
         };
         let outer_rescore = self.rescore.take();
+        let outer_term = self.begin_term();
         let mut modifiers = self.parse_modifiers();
+        let term = self.end_term(outer_term);
         let mut members = members;
         if modifiers.is_empty()
             && let Some((rescore, at)) = self.rescore.take()
@@ -2525,12 +2538,14 @@ impl<'s> Parser<'s> {
             members = self.score_set_members(members, rescore, at);
         }
         self.refuse_set_rescore(outer_rescore);
+        self.unite_selectors(&mut modifiers, i64::try_from(members.len()).ok());
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
-        Expr::new(
+        let set = Expr::new(
             ExprKind::Group(Box::new(GroupExpr { members, modifiers })),
             Span::new(tuple.span.start, self.prev_end),
-        )
+        );
+        self.finish_group(set, term)
     }
 
     /// The members of a group with one member and modifiers, as the dialect reads it: Roll20 keeps and
@@ -2605,8 +2620,20 @@ impl<'s> Parser<'s> {
         self.lowest_face = lowest_face(&sides.node);
         let outer_highest =
             std::mem::replace(&mut self.highest_face, notation::highest_face(&sides.node));
+        let outer_term = self.begin_term();
         let mut modifiers = self.parse_modifiers();
+        let term = self.end_term(outer_term);
         self.highest_face = outer_highest;
+        let written_count = match count.as_ref().map(|c| &c.node) {
+            None => Some(1),
+            Some(ExprKind::Number(n)) => Some(*n),
+            Some(_) => None,
+        };
+        self.unite_selectors(&mut modifiers, written_count);
+        let plain = modifiers.is_empty()
+            && self.rescore.is_none()
+            && self.advantage.is_none()
+            && self.margin.is_none();
         self.refuse_term_combinations(&modifiers);
         self.warn_compounding_rerolls(&modifiers);
         let margin = std::mem::replace(&mut self.margin, outer.1);
@@ -2617,7 +2644,7 @@ impl<'s> Parser<'s> {
         let mut sides = sides;
         let rescore = self.resolve_double_success(rescore, &mut modifiers);
         if let Some((rescore, at)) = rescore {
-            match rescored_faces(&sides.node, rescore, &modifiers) {
+            match rescored_faces(&sides.node, &rescore, &modifiers) {
                 Ok(faces) => {
                     let span = sides.span;
                     let faces = faces
@@ -2677,6 +2704,7 @@ impl<'s> Parser<'s> {
             })),
             Span::new(start, self.prev_end),
         );
+        let dice = self.finish_dice_term(dice, term, plain);
         match margin {
             Some((point, at)) => margin_of_success(dice, point, at),
             None => dice,
@@ -3317,8 +3345,8 @@ impl<'s> Parser<'s> {
                         );
                         return None;
                     }
-                    (Word::KeepValues, PointValue::Int(v)) => Rescore::Keep(point.op, v),
-                    (Word::DropValues, PointValue::Int(v)) => Rescore::Drop(point.op, v),
+                    (Word::KeepValues, PointValue::Int(v)) => Rescore::select(true, point.op, v),
+                    (Word::DropValues, PointValue::Int(v)) => Rescore::select(false, point.op, v),
                     (_, PointValue::Int(v)) => Rescore::SubtractFailures(point.op, v),
                 };
                 self.set_rescore(rescore, at);
@@ -3425,6 +3453,24 @@ impl<'s> Parser<'s> {
                 }
                 None
             }
+            Word::RerollRanked { reroll, highest } => {
+                self.ranked_reroll(reroll, highest, keyword_span);
+                None
+            }
+            Word::RerollAndAdd => {
+                let point = match self.parse_point_signed(false, false) {
+                    Point::Absent => None,
+                    Point::Present(point) => Some(point),
+                    Point::Invalid => return None,
+                };
+                self.note_reroll_and_add(Span::new(keyword_span.start, self.prev_end));
+                Some(Modifier::Explode {
+                    compound: false,
+                    point,
+                    once: true,
+                    penetrate: false,
+                })
+            }
             Word::Unsupported(why) => {
                 self.report(
                     Diagnostic::error(
@@ -3461,12 +3507,15 @@ impl<'s> Parser<'s> {
 
     /// Records a per-die score for the dice term being read; a second one on the same term is refused.
     fn set_rescore(&mut self, rescore: Rescore, at: Span) {
-        if let Some((first, first_at)) = self.rescore
-            && self.dialect.selectors_unite
-            && let Some(united) = first.unite(rescore)
+        if self.dialect.selectors_unite
+            && let Some((first, first_at)) = self.rescore.take()
         {
-            self.rescore = Some((united, first_at.to(at)));
-            return;
+            let kept = first.clone();
+            if let Some(united) = first.then(rescore.clone()) {
+                self.rescore = Some((united, first_at.to(at)));
+                return;
+            }
+            self.rescore = Some((kept, first_at));
         }
         if self.rescore.is_some() {
             self.report(
@@ -3589,138 +3638,6 @@ fn lowest_face(sides: &Sides) -> Option<i64> {
             })
             .min(),
     }
-}
-
-/// How a dialect's value-based modifier scores each die (only on a term with no other modifier, where
-/// scoring each die is relabelling its faces).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Rescore {
-    /// Avrae's `k3`, `k>3`: the dice meeting the point count their value, the rest 0.
-    Keep(CompareOp, i64),
-    /// Avrae's `p3`: the dice meeting the point count 0, the rest their value.
-    Drop(CompareOp, i64),
-    /// Foundry's `sf<3`: the dice meeting the point count minus their value.
-    SubtractFailures(CompareOp, i64),
-    /// Foundry's `even` (true) and `odd`: each die meeting it counts 1, the rest 0.
-    Parity(bool),
-    /// Dice Maiden's `ds10` before it is read with the term's target.
-    DoubleSuccess(i64),
-    /// Avrae's `k1k2` (`p1p2`): two selectors of one operation keep (drop) what either selects.
-    Either {
-        keep: bool,
-        first: (CompareOp, i64),
-        second: (CompareOp, i64),
-    },
-    /// Dice Maiden's `t7ds10`: a die meeting the target counts 1, meeting the double too 2.
-    Successes {
-        op: CompareOp,
-        target: i64,
-        double: i64,
-    },
-}
-
-impl Rescore {
-    /// Two selectors of one operation in a dialect whose selectors unite (Avrae's `k1k2`): one score
-    /// keeping (dropping) what either selects. `None` for other pairs, which stay refused.
-    fn unite(self, other: Rescore) -> Option<Rescore> {
-        let (keep, first, second) = match (self, other) {
-            (Rescore::Keep(a, x), Rescore::Keep(b, y)) => (true, (a, x), (b, y)),
-            (Rescore::Drop(a, x), Rescore::Drop(b, y)) => (false, (a, x), (b, y)),
-            _ => return None,
-        };
-        Some(Rescore::Either {
-            keep,
-            first,
-            second,
-        })
-    }
-
-    /// The score of `face`; `None` when it does not fit in 64 bits (`sf` of the lowest number).
-    fn score(self, face: i64) -> Option<i64> {
-        let meets = |op: CompareOp, v: i64| match op {
-            CompareOp::Ge => face >= v,
-            CompareOp::Gt => face > v,
-            CompareOp::Le => face <= v,
-            CompareOp::Lt => face < v,
-            CompareOp::Eq => face == v,
-            CompareOp::Ne => face != v,
-        };
-        Some(match self {
-            Rescore::Keep(op, v) => face * i64::from(meets(op, v)),
-            Rescore::Drop(op, v) => face * i64::from(!meets(op, v)),
-            Rescore::SubtractFailures(op, v) if meets(op, v) => face.checked_neg()?,
-            Rescore::SubtractFailures(..) => face,
-            Rescore::Parity(even) => i64::from((face.rem_euclid(2) == 0) == even),
-            Rescore::DoubleSuccess(_) => return None,
-            Rescore::Either {
-                keep,
-                first,
-                second,
-            } => face * i64::from((meets(first.0, first.1) || meets(second.0, second.1)) == keep),
-            Rescore::Successes { op, target, double } => {
-                i64::from(meets(op, target)) + i64::from(meets(op, double))
-            }
-        })
-    }
-}
-
-/// The most faces a die relabelled by a per-die score may list.
-const MAX_RESCORED_FACES: i64 = 1000;
-
-/// The faces of a die relabelled by `rescore`, or why that cannot be done.
-fn rescored_faces(
-    sides: &Sides,
-    rescore: Rescore,
-    modifiers: &[Spanned<Modifier>],
-) -> Result<Vec<i64>, String> {
-    if !modifiers.is_empty() {
-        return Err(
-            "scoring each die by its value together with other modifiers on one dice term is not \
-             computed yet"
-                .to_string(),
-        );
-    }
-    let faces: Vec<i64> = match sides {
-        Sides::Number(Expr {
-            node: ExprKind::Number(n),
-            ..
-        }) if (1..=MAX_RESCORED_FACES).contains(n) => (1..=*n).collect(),
-        Sides::Percent => (1..=100).collect(),
-        Sides::Fudge => vec![-1, 0, 1],
-        Sides::Custom(items) => {
-            let mut faces = Vec::new();
-            for item in items {
-                match item.node {
-                    FaceItem::Face(n) => faces.push(n),
-                    FaceItem::Range(lo, hi) => {
-                        if hi.saturating_sub(lo) > MAX_RESCORED_FACES {
-                            return Err(format!(
-                                "scoring each die by its value needs at most {MAX_RESCORED_FACES} faces"
-                            ));
-                        }
-                        faces.extend(lo..=hi);
-                    }
-                }
-                if faces.len() as i64 > MAX_RESCORED_FACES {
-                    return Err(format!(
-                        "scoring each die by its value needs at most {MAX_RESCORED_FACES} faces"
-                    ));
-                }
-            }
-            faces
-        }
-        Sides::Number(_) => {
-            return Err(format!(
-                "scoring each die by its value needs a die of 1 to {MAX_RESCORED_FACES} sides written \
-                 as a number"
-            ));
-        }
-    };
-    faces
-        .into_iter()
-        .map(|f| rescore.score(f))
-        .collect::<Option<Vec<i64>>>()
-        .ok_or_else(|| "a scored face does not fit in a 64-bit integer".to_string())
 }
 
 /// `count` dice plus `extra` more (Dice Maiden's advantage dice).

@@ -1,6 +1,7 @@
 //! Omen-lang's integration tests: one binary, one module per area.
 
 mod dialect_constructs;
+mod dialect_selectors;
 mod dialects;
 mod engine;
 mod examples;

@@ -2,9 +2,10 @@
 //! without its leading digit, comparisons that count 1 or 0 in arithmetic, the tens die `d%`, and a
 //! tuple as a set whose value is its total. Switched on by [`Dialect::d20_numbers`].
 
-use super::{Parser, Rescore};
+use super::Parser;
+use super::rescore::{Rescore, Selection};
 use crate::span::Span;
-use crate::syntax::ast::{CompareOp, Expr, ExprKind, FaceItem, GroupExpr, Sides, Spanned};
+use crate::syntax::ast::{Expr, ExprKind, FaceItem, GroupExpr, Sides, Spanned};
 use crate::syntax::lexer::TokenKind;
 
 #[cfg(doc)]
@@ -98,19 +99,10 @@ impl Parser<'_> {
         rescore: Rescore,
         at: Span,
     ) -> Vec<Expr> {
-        let (keep, selectors) = match rescore {
-            Rescore::Keep(op, v) => (true, vec![(op, v)]),
-            Rescore::Drop(op, v) => (false, vec![(op, v)]),
-            Rescore::Either {
-                keep,
-                first,
-                second,
-            } => (keep, vec![first, second]),
-            _ => {
-                // Only Avrae's `k` and `p` score a set; anything else is left for the refusal.
-                self.rescore = Some((rescore, at));
-                return members;
-            }
+        let Rescore::Values(selections) = &rescore else {
+            // Only Avrae's `k` and `p` score a set; anything else is left for the refusal.
+            self.rescore = Some((rescore, at));
+            return members;
         };
         members
             .into_iter()
@@ -121,25 +113,19 @@ impl Parser<'_> {
                     return Expr::new(ExprKind::Number(rescore.score(n).unwrap_or(0)), span);
                 }
                 let name = || Box::new(Expr::new(ExprKind::Var(SET_MEMBER.to_string()), span));
-                let compare = |&(op, point): &(CompareOp, i64)| {
-                    Box::new(Expr::new(
-                        ExprKind::Compare(op, name(), number(point)),
-                        span,
-                    ))
+                let passes = |selection: &Selection| {
+                    let compares = selection.selectors.iter().map(|&(op, point)| {
+                        Expr::new(ExprKind::Compare(op, name(), number(point)), span)
+                    });
+                    let any = join(compares, span, ExprKind::Or);
+                    if selection.keep {
+                        any
+                    } else {
+                        Expr::new(ExprKind::Not(Box::new(any)), span)
+                    }
                 };
-                let meets = match selectors.as_slice() {
-                    [first, second] => Box::new(Expr::new(
-                        ExprKind::Or(compare(first), compare(second)),
-                        span,
-                    )),
-                    _ => compare(&selectors[0]),
-                };
-                let (then, otherwise) = if keep {
-                    (name(), number(0))
-                } else {
-                    (number(0), name())
-                };
-                let scored = Expr::new(ExprKind::If(meets, then, otherwise), span);
+                let meets = join(selections.iter().map(passes), span, ExprKind::And);
+                let scored = Expr::new(ExprKind::If(Box::new(meets), name(), number(0)), span);
                 Expr::new(
                     ExprKind::LetIn(
                         Spanned::new(SET_MEMBER.to_string(), span),
@@ -151,6 +137,30 @@ impl Parser<'_> {
             })
             .collect()
     }
+}
+
+/// `a or b or …` (`a and b and …`) of conditions, at least one, as a balanced tree so that a long run
+/// of selectors costs little depth in the walks that follow.
+fn join(
+    conditions: impl Iterator<Item = Expr>,
+    span: Span,
+    op: fn(Box<Expr>, Box<Expr>) -> ExprKind,
+) -> Expr {
+    let mut level: Vec<Expr> = conditions.collect();
+    while level.len() > 1 {
+        let mut next = Vec::with_capacity(level.len().div_ceil(2));
+        let mut items = level.into_iter();
+        while let Some(a) = items.next() {
+            next.push(match items.next() {
+                Some(b) => Expr::new(op(Box::new(a), Box::new(b)), span),
+                None => a,
+            });
+        }
+        level = next;
+    }
+    level
+        .pop()
+        .unwrap_or_else(|| Expr::new(ExprKind::Bool(true), span))
 }
 
 /// The name a scored set member is bound to; Avrae's notation has no names, so it cannot clash.

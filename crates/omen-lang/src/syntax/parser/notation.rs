@@ -242,7 +242,8 @@ impl Parser<'_> {
     }
 
     /// The refusals that need every modifier of a term: Foundry's explosions one after another
-    /// (`5d10x9x10`) and Avrae's selectors that unite (`kh1kl1`).
+    /// (`5d10x9x10`), and in d20 a reroll or explosion written after a keep or drop, which d20 applies
+    /// to the kept dice only (`4d6kh3ro1`).
     pub(super) fn refuse_term_combinations(&mut self, modifiers: &[Spanned<Modifier>]) {
         let explosions: Vec<Span> = modifiers
             .iter()
@@ -264,27 +265,45 @@ impl Parser<'_> {
                 .with_help("explode once with one point, e.g. `x>=9`, if that is the rule"),
             );
         }
-        let keeps: Vec<Span> = modifiers
-            .iter()
-            .filter(|m| matches!(m.node, Modifier::Keep { .. }))
-            .map(|m| m.span)
-            .collect();
-        if self.dialect.selectors_unite && keeps.len() > 1 {
-            let span = keeps[0].to(keeps[keeps.len() - 1]);
-            self.report(
-                Diagnostic::error(
-                    "unsupported-modifier",
-                    span,
-                    format!(
-                        "several keep or drop selectors on one term in the {} dialect keep what any of \
-                         them selects (`kh1kl1`: the highest and the lowest die), which is not computed \
-                         yet",
-                        self.dialect.name
-                    ),
-                )
-                .with_help("add the selections as terms, e.g. `{4d6}kh1 + {4d6}kl1` with one roll bound by `let`"),
-            );
+        self.refuse_steps_after_keep(modifiers);
+    }
+
+    /// d20 applies its operations in the order written, each to the dice still kept: a reroll or
+    /// explosion after `k` or `p` (`4d6kh3ro1`) touches the kept dice only, where Omen rerolls before
+    /// keeping. Refused rather than read in Omen's order. (`mi`/`ma` after a keep give the same total
+    /// either way: clamping keeps the order of the dice.)
+    fn refuse_steps_after_keep(&mut self, modifiers: &[Spanned<Modifier>]) {
+        if !self.dialect.selectors_unite {
+            return;
         }
+        let Some(keep) = modifiers
+            .iter()
+            .position(|m| matches!(m.node, Modifier::Keep { .. }))
+        else {
+            return;
+        };
+        let Some(step) = modifiers[keep..].iter().find(|m| {
+            matches!(
+                m.node,
+                Modifier::RerollOnce(_) | Modifier::RerollRecursive(_) | Modifier::Explode { .. }
+            )
+        }) else {
+            return;
+        };
+        let span = modifiers[keep].span.to(step.span);
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                span,
+                format!(
+                    "`{}` in the {} dialect rerolls or explodes the kept dice only, after the keep or \
+                     drop, which is not computed yet",
+                    shorten(self.text(span)),
+                    self.dialect.name
+                ),
+            )
+            .with_help("write the reroll or explosion before the keep, e.g. `4d6ro1kh3`, if that is the rule"),
+        );
     }
 
     /// After a set or group: a per-die score by value (Avrae's `(1, 2, 3)k1`, `p3`) applies to the

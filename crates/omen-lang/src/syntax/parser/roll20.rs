@@ -1,7 +1,7 @@
 //! Roll20's forms around groups and inline rolls that Omen reads by rewriting them: a group of one
 //! member with arithmetic after its dice (`{3d20+5}>21`), whose success check the Dice Reference
 //! makes on each die with the arithmetic added, and an inline roll as a compare point
-//! (`3d6>[[1+3]]`), which stands for its value.
+//! (`3d6>[[1+3]]`, `3d6>[[1d4+2]]`), which stands for its value, rolled before the dice.
 
 use super::{Parser, single_dice};
 use crate::diagnostic::Diagnostic;
@@ -63,26 +63,33 @@ impl Parser<'_> {
 
     /// A compare point written as an inline roll, `3d6>[[1+3]]` (the lexer reads `[[…]]` as
     /// parentheses): Roll20 rolls it first and puts its total in its place. A whole number made of
-    /// numbers alone is that number; a point that is itself rolled is refused, since the dice it
-    /// compares would each need the same rolled value.
+    /// numbers alone is that number; a rolled one (`[[1d4+2]]`) is rolled once, before the dice, bound
+    /// by a name around the term (`let inline_4 = (1d4) + 2 in 3d6>=inline_4`), so that every die is
+    /// compared with the same value and the exact engine weighs each value it may take.
     pub(super) fn inline_roll_point(&mut self) -> Option<Option<PointValue>> {
         if !self.dialect.inline_rolls || self.peek().kind != TokenKind::LParen {
             return None;
         }
         let roll = self.parse_paren();
-        let value = constant(&roll);
-        if value.is_none() {
-            self.report(
-                Diagnostic::error(
-                    "unsupported-modifier",
-                    roll.span,
-                    "an inline roll as a compare point is computed only when it is a whole number \
-                     made of numbers alone (`[[1+3]]`); a rolled point is not computed yet",
-                )
-                .with_help("write the number, or compare the totals: `(3d6) >= 1d4`"),
-            );
+        if let Some(value) = constant(&roll) {
+            return Some(Some(PointValue::Int(value)));
         }
-        Some(value.map(PointValue::Int))
+        // Roll20's notation has no names, so one made from where the roll stands cannot clash.
+        let name = Spanned::new(format!("inline_{}", roll.span.start), roll.span);
+        self.warnings.push(
+            Diagnostic::warning(
+                "inline-point-rolled-once",
+                roll.span,
+                format!(
+                    "the inline roll `{}` is rolled once, before the dice, and every die is compared with \
+                     that one value; it is not rolled again for each die",
+                    super::shorten(self.text(roll.span))
+                ),
+            )
+            .with_help("to compare each die with its own roll, compare the dice one by one, e.g. `{1d6 - 1d4, 1d6 - 1d4}>0`"),
+        );
+        self.term.inline_points.push((name.clone(), roll));
+        Some(Some(PointValue::Name(name)))
     }
 }
 

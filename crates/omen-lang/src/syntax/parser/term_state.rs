@@ -1,0 +1,332 @@
+//! What a dice term's modifiers leave for the term as a whole, read once all of them are: Avrae's
+//! rerolls by rank (`rol1`, `rah1`), which become a sum of dice terms, its `ra`, its keep and drop
+//! selectors that unite (`ph1pl1`), and Roll20's rolled compare points (`3d6>[[1d4+2]]`), which become
+//! a value rolled before the term and bound by a name around it.
+
+use super::Parser;
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast::{BinOp, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, Sides, Spanned};
+use crate::syntax::dialect::RankedReroll;
+
+/// The parts of a dice term (or group) that apply to it as a whole.
+#[derive(Debug, Default)]
+pub(super) struct TermState {
+    /// Avrae's reroll by rank: how, from which end, how many dice, where written.
+    ranked: Option<(RankedReroll, bool, i64, Span)>,
+    /// Avrae's `ra` with a value, where written.
+    reroll_and_add: Option<Span>,
+    /// Roll20's inline rolls written as compare points, each with the name its value is bound to.
+    pub inline_points: Vec<(Spanned<String>, Expr)>,
+}
+
+impl Parser<'_> {
+    /// Starts reading the modifiers of a term: the enclosing term's state is put aside.
+    pub(super) fn begin_term(&mut self) -> TermState {
+        std::mem::take(&mut self.term)
+    }
+
+    /// Ends reading them: the term's state, with the enclosing term's put back.
+    pub(super) fn end_term(&mut self, outer: TermState) -> TermState {
+        std::mem::replace(&mut self.term, outer)
+    }
+
+    /// Avrae's `rol2` and the rest: the count after the word (d20's selector needs it).
+    pub(super) fn ranked_reroll(&mut self, reroll: RankedReroll, highest: bool, keyword: Span) {
+        let written = self.text(keyword).to_ascii_lowercase();
+        let expected = format!("the number of dice after `{written}`");
+        let help = format!("write how many dice to pick, e.g. `4d6{written}1`");
+        let Some(count) = self.parse_int(&expected, Some(&help)) else {
+            return;
+        };
+        let at = Span::new(keyword.start, self.prev_end);
+        if count < 0 || self.term.ranked.is_some() {
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    format!(
+                        "`{}` in the {} dialect: {}",
+                        super::shorten(self.text(at)),
+                        self.dialect.name,
+                        if count < 0 {
+                            "the number of dice to pick cannot be negative"
+                        } else {
+                            "a second reroll by rank on one term is not computed yet"
+                        }
+                    ),
+                )
+                .with_help("pick the dice with one reroll, e.g. `4d6rol1`"),
+            );
+            return;
+        }
+        self.term.ranked = Some((reroll, highest, count, at));
+    }
+
+    /// Avrae's `ra` with a value: noted, so that the term can be checked once read.
+    pub(super) fn note_reroll_and_add(&mut self, at: Span) {
+        self.term.reroll_and_add = Some(at);
+    }
+
+    /// The dice term `dice` with what its state says applied. `plain` tells whether the term had no
+    /// other modifier (nor a per-die score, advantage or margin), which a reroll by rank needs.
+    pub(super) fn finish_dice_term(&mut self, dice: Expr, state: TermState, plain: bool) -> Expr {
+        let mut dice = dice;
+        if let Some((reroll, highest, count, at)) = state.ranked {
+            dice = self.rerolled_by_rank(dice, (reroll, highest, count, at), plain);
+        }
+        if let Some(at) = state.reroll_and_add {
+            self.check_reroll_and_add(&dice, at);
+        }
+        bind_inline_points(dice, state.inline_points)
+    }
+
+    /// A group or set with its state applied: rerolls by rank are for dice only (as in d20).
+    pub(super) fn finish_group(&mut self, group: Expr, state: TermState) -> Expr {
+        if let Some((_, _, _, at)) = state.ranked {
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "rerolling by rank applies to dice, not to the members of a set",
+                )
+                .with_help("reroll the dice inside the set, e.g. `(4d6rol1, 3)kh1`"),
+            );
+        }
+        bind_inline_points(group, state.inline_points)
+    }
+
+    /// `4d6rol1` in d20: the lowest die is rolled again once and the new roll replaces it, so the
+    /// total is the highest 3 of the 4 dice plus one new die, `(4d6kh3) + 1d6`. `ral1` rolls one more
+    /// die beside the lowest, one die more in all: `5d6`. `rrl1` rerolls the lowest die until none is
+    /// the lowest, which never ends: refused, as d20 refuses it after its 1,000 dice.
+    fn rerolled_by_rank(
+        &mut self,
+        dice: Expr,
+        (reroll, highest, count, at): (RankedReroll, bool, i64, Span),
+        plain: bool,
+    ) -> Expr {
+        let ExprKind::Dice(term) = &dice.node else {
+            return dice;
+        };
+        let n = match term.count.as_ref().map(|c| &c.node) {
+            None => Some(1),
+            Some(ExprKind::Number(n)) => Some(*n),
+            Some(_) => None,
+        };
+        let fixed_sides =
+            !matches!(&term.sides.node, Sides::Number(e) if !matches!(e.node, ExprKind::Number(_)));
+        let (Some(n), true, true) = (n, fixed_sides, plain) else {
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "a reroll by rank (`rol`, `roh`, `rrl`, `rrh`, `ral`, `rah`) is computed only on dice \
+                     with a written count and sides and no other operation",
+                )
+                .with_help("write the count and sides as numbers, e.g. `4d6rol1`"),
+            );
+            return dice;
+        };
+        let picked = count.min(n);
+        if picked == 0 {
+            return dice;
+        }
+        let span = dice.span;
+        let dice_of = |count: i64, modifiers: Vec<Spanned<Modifier>>| {
+            Expr::new(
+                ExprKind::Dice(Box::new(DiceExpr {
+                    count: Some(Expr::new(ExprKind::Number(count), span)),
+                    sides: term.sides.clone(),
+                    modifiers,
+                })),
+                span,
+            )
+        };
+        match reroll {
+            RankedReroll::Until => {
+                self.report(
+                    Diagnostic::error(
+                        "unsupported-modifier",
+                        at,
+                        "in d20 `rrl`/`rrh` reroll the picked dice until none is picked, but the lowest \
+                         (highest) dice are picked again after every reroll: the roll never ends, and d20 \
+                         stops it with \"too many dice rolled\"",
+                    )
+                    .with_help("reroll once with `rol`/`roh`, or by value until, e.g. `rr<3`"),
+                );
+                dice
+            }
+            RankedReroll::AndAdd => dice_of(n + 1, Vec::new()),
+            RankedReroll::Once if picked == n => dice_of(n, Vec::new()),
+            RankedReroll::Once => {
+                // The dice not picked are the other end of the roll; the picked ones are rolled anew.
+                let which = if highest {
+                    KeepWhich::KeepLowest
+                } else {
+                    KeepWhich::KeepHighest
+                };
+                let keep = Modifier::Keep {
+                    which,
+                    count: n - picked,
+                };
+                let kept = dice_of(n, vec![Spanned::new(keep, at)]);
+                let kept = Expr::new(ExprKind::Paren(Box::new(kept)), span);
+                Expr::new(
+                    ExprKind::Binary(
+                        BinOp::Add,
+                        Box::new(kept),
+                        Box::new(dice_of(picked, Vec::new())),
+                    ),
+                    span,
+                )
+            }
+        }
+    }
+
+    /// d20's `ra` rolls one more die for at most one die of the whole roll (the first meeting its
+    /// value): on one die that is Omen's `!o`; on several the extra die depends on all of them, which
+    /// is not computed yet.
+    fn check_reroll_and_add(&mut self, dice: &Expr, at: Span) {
+        let ExprKind::Dice(term) = &dice.node else {
+            return;
+        };
+        if matches!(
+            term.count.as_ref().map(|c| &c.node),
+            None | Some(ExprKind::Number(0 | 1))
+        ) {
+            return;
+        }
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                "in d20 `ra` rolls one more die for at most one die of the whole roll (the first that \
+                 meets it); on more than one die that is not computed yet",
+            )
+            .with_help("for one extra die per die meeting it, explode once: write it per die, e.g. `1d6ra6 + 1d6ra6`"),
+        );
+    }
+}
+
+/// `expr` inside `let name = roll in …` for each inline roll, the first written outermost: Roll20
+/// rolls them before the dice, and every die is compared with the one value.
+fn bind_inline_points(expr: Expr, points: Vec<(Spanned<String>, Expr)>) -> Expr {
+    points.into_iter().rev().fold(expr, |body, (name, roll)| {
+        let span = roll.span.to(body.span);
+        Expr::new(ExprKind::LetIn(name, Box::new(roll), Box::new(body)), span)
+    })
+}
+
+/// Which d20 operation a keep or drop belongs to: `k` (true) or `p`.
+fn operation(modifier: &Modifier) -> Option<(bool, KeepWhich, i64)> {
+    match *modifier {
+        Modifier::Keep { which, count } => match which {
+            KeepWhich::KeepHighest | KeepWhich::KeepLowest => Some((true, which, count)),
+            KeepWhich::DropHighest | KeepWhich::DropLowest => Some((false, which, count)),
+            KeepWhich::KeepMiddle => None,
+        },
+        _ => None,
+    }
+}
+
+impl Parser<'_> {
+    /// d20 folds the selectors of one operation written in a row into one, which keeps (drops) what
+    /// any of them selects: `pl1ph1` drops the lowest and the highest die, as Omen's `dl1dh1` does in
+    /// turn; `kh1kh2` keeps the highest 2. Operations of different kinds apply in turn, as Omen's do.
+    /// `kh1kl1` keeps both ends of the roll, which the engine does not compute yet, unless the ends
+    /// cover every one of the `members` dice. Only in the dialect whose selectors unite.
+    pub(super) fn unite_selectors(
+        &mut self,
+        modifiers: &mut Vec<Spanned<Modifier>>,
+        members: Option<i64>,
+    ) {
+        if !self.dialect.selectors_unite {
+            return;
+        }
+        let mut out: Vec<Spanned<Modifier>> = Vec::with_capacity(modifiers.len());
+        let mut run: Vec<Spanned<Modifier>> = Vec::new();
+        for modifier in modifiers.drain(..) {
+            let same = match (
+                run.first().and_then(|m| operation(&m.node)),
+                operation(&modifier.node),
+            ) {
+                (Some((a, ..)), Some((b, ..))) => a == b,
+                (None, Some(_)) => true,
+                _ => false,
+            };
+            if !same {
+                self.flush_selectors(&mut run, &mut out, members);
+            }
+            if operation(&modifier.node).is_some() {
+                run.push(modifier);
+            } else {
+                out.push(modifier);
+            }
+        }
+        self.flush_selectors(&mut run, &mut out, members);
+        *modifiers = out;
+    }
+
+    /// One operation's selectors as the keeps and drops Omen applies in turn.
+    fn flush_selectors(
+        &mut self,
+        run: &mut Vec<Spanned<Modifier>>,
+        out: &mut Vec<Spanned<Modifier>>,
+        members: Option<i64>,
+    ) {
+        if run.len() < 2 {
+            out.append(run);
+            return;
+        }
+        let span = run[0].span.to(run[run.len() - 1].span);
+        let most = |which: KeepWhich| {
+            run.iter()
+                .filter_map(|m| operation(&m.node))
+                .filter(|&(_, w, _)| w == which)
+                .map(|(_, _, count)| count)
+                .max()
+        };
+        let keep = operation(&run[0].node).is_some_and(|(keep, ..)| keep);
+        let (high, low) = if keep {
+            (most(KeepWhich::KeepHighest), most(KeepWhich::KeepLowest))
+        } else {
+            (most(KeepWhich::DropHighest), most(KeepWhich::DropLowest))
+        };
+        run.clear();
+        let mut push = |which, count| {
+            out.push(Spanned::new(Modifier::Keep { which, count }, span));
+        };
+        match (keep, high, low) {
+            (false, high, low) => {
+                if let Some(low) = low {
+                    push(KeepWhich::DropLowest, low);
+                }
+                if let Some(high) = high {
+                    push(KeepWhich::DropHighest, high);
+                }
+            }
+            (true, Some(high), None) => push(KeepWhich::KeepHighest, high),
+            (true, None, Some(low)) => push(KeepWhich::KeepLowest, low),
+            (true, Some(high), Some(low)) => {
+                if members.is_some_and(|n| high.saturating_add(low) >= n) {
+                    return;
+                }
+                self.report(
+                    Diagnostic::error(
+                        "unsupported-modifier",
+                        span,
+                        format!(
+                            "`{}` in the {} dialect keeps what each selector selects, the highest {high} \
+                             and the lowest {low} together, which is not computed yet",
+                            super::shorten(self.text(span)),
+                            self.dialect.name
+                        ),
+                    )
+                    .with_help("keep one end, e.g. `kh1`, or add the ends of one roll bound by `let`"),
+                );
+            }
+            (true, None, None) => {}
+        }
+    }
+}
