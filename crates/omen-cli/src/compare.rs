@@ -5,7 +5,7 @@
 //! Cells are exact fractions (`--exact`, and always in CSV) or percentages for reading. An outcome one
 //! distribution cannot show still has a row: its P(=) there is 0, and its P(≥) and P(≤) are what they are.
 //! Text and Markdown end with each distribution's mean and standard deviation; labels are listed in
-//! the scripts' order (see `labels`).
+//! the scripts' order (see `omen_lang::labels`).
 
 use std::io::{self, Write};
 
@@ -76,8 +76,9 @@ pub struct Series {
 }
 
 impl Series {
-    /// `source` is the script, whose order of labels the table keeps.
-    pub fn new(label: String, distribution: &ValueDistribution, source: &str) -> Self {
+    /// `labels` is the order the script writes its labels in ([`omen_lang::ExactResult::labels`]),
+    /// which the table keeps.
+    pub fn new(label: String, distribution: &ValueDistribution, labels: &[Value]) -> Self {
         let moments = match distribution {
             ValueDistribution::Bool(d) => {
                 let stats = d.map(|&b| i64::from(b)).statistics();
@@ -105,8 +106,8 @@ impl Series {
             sum += w;
             below.push(sum.clone());
         }
-        let listed = if crate::labels::any_label(entries.iter().map(|(x, _)| x)) {
-            crate::labels::script_order(&entries, source)
+        let listed = if omen_lang::labels::any_label(entries.iter().map(|(x, _)| x)) {
+            omen_lang::labels::in_written_order(&entries, labels)
                 .into_iter()
                 .map(|(x, _)| x)
                 .collect()
@@ -151,7 +152,7 @@ impl Series {
     }
 
     fn has_labels(&self) -> bool {
-        crate::labels::any_label(self.outcomes())
+        omen_lang::labels::any_label(self.outcomes())
     }
 
     /// The mean and standard deviation as table cells: the exact mean with `exact`, else both to
@@ -186,7 +187,7 @@ impl Comparison {
     pub fn new(series: Vec<Series>, view: View) -> Self {
         let outcomes = if series.iter().any(Series::has_labels) {
             let each: Vec<Vec<Value>> = series.iter().map(|s| s.listed.clone()).collect();
-            crate::labels::union_in_script_order(&each)
+            omen_lang::labels::union_in_order(&each)
         } else {
             let mut outcomes: Vec<Value> =
                 series.iter().flat_map(|s| s.outcomes().cloned()).collect();
@@ -401,7 +402,7 @@ mod tests {
         let options = Options::default();
         let compiled = compile(expression, &options).expect("compiles");
         let result = exact(&compiled.program, &options.limits).expect("computes");
-        Series::new(expression.to_string(), &result.distribution, expression)
+        Series::new(expression.to_string(), &result.distribution, &result.labels)
     }
 
     fn p(n: u32, d: u32) -> Probability {

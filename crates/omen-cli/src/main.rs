@@ -70,7 +70,6 @@ mod fraction;
 mod games;
 mod hprpg;
 mod json_rows;
-mod labels;
 mod log_args;
 mod odds;
 mod output;
@@ -714,8 +713,8 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         computed
             .iter()
             .zip(&columns)
-            .map(|((script, _, result, _), column)| {
-                compare::Series::new(column.label.clone(), &result.distribution, &script.text)
+            .map(|((_, _, result, _), column)| {
+                compare::Series::new(column.label.clone(), &result.distribution, &result.labels)
             })
             .collect(),
         args.view,

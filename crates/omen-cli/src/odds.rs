@@ -4,10 +4,11 @@
 //! Fractions are reduced to lowest terms here, for display only (the engine keeps raw weights), and
 //! written `num/den`, or just `num` when the denominator is 1 (`"7"`, not `"7/1"`). Percentages and the
 //! bar are floats and only ever for display. A true/false result lists `false` before `true`; its
-//! statistics count true as 1, so its mean is P(true). Other results (labels, tuples) are listed in the
-//! language's order of values (numbers, then true/false, labels alphabetically, tuples member by member),
-//! which P(≥) and P(≤) follow too, and get only their mode; their outcome column is aligned left, as
-//! text is. In JSON a label is a string and a tuple an array.
+//! statistics count true as 1, so its mean is P(true). Labels are listed in the order the script
+//! writes them, without P(≥) and P(≤), which no order of labels supports (see `omen_lang::labels`);
+//! tuples in the language's order of values (member by member), which P(≥) and P(≤) follow. Both get
+//! only their mode; their outcome column is aligned left, as text is. In JSON a label is a string and
+//! a tuple an array.
 //!
 //! Rows are computed one at a time while they are written (the table alone collects its cells first, for
 //! the column widths), with a constant amount of big-integer work each: 1000d6, 5001 outcomes over a
@@ -218,7 +219,7 @@ pub struct Odds<'a> {
     explode_depth: u64,
     /// How the expression was read, for the JSON report.
     reading: Option<&'a str>,
-    /// Outcomes with labels, in the script's order (see `labels`): they have no cumulative
+    /// Outcomes with labels, in the script's order (see `omen_lang::labels`): they have no cumulative
     /// probabilities. `None` for outcomes in their own order.
     labelled: Option<Vec<(Value, Weight)>>,
 }
@@ -268,9 +269,9 @@ impl<'a> Odds<'a> {
             explode_depth,
             reading: None,
             labelled: match &result.distribution {
-                ValueDistribution::Values(d) if crate::labels::any_label(d.outcomes()) => {
-                    Some(crate::labels::script_order(d.entries(), expression))
-                }
+                ValueDistribution::Values(d) if omen_lang::labels::any_label(d.outcomes()) => Some(
+                    omen_lang::labels::in_written_order(d.entries(), &result.labels),
+                ),
                 _ => None,
             },
         }

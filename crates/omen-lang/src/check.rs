@@ -63,6 +63,7 @@ pub fn check(
         functions: Vec::new(),
         checking_fn: None,
         budget: limits.budget(),
+        labels: Vec::new(),
     };
     let mut bindings: Vec<(usize, String, Option<Node>)> = Vec::new();
     let mut taken: Vec<(String, Value)> = Vec::new();
@@ -153,6 +154,7 @@ pub fn check(
             root,
             functions: checker.functions,
             params: taken,
+            labels: crate::labels::written_order(checker.labels),
         },
         warnings: checker.warnings,
         reading: String::new(),
@@ -219,6 +221,8 @@ struct Checker<'a> {
     /// What the checker's own computations pay (a die's distribution after its rerolls, whose
     /// weights double in size with each reroll): one budget for the whole script.
     budget: Budget,
+    /// Each label literal and where it is written, for [`Program::labels`].
+    labels: Vec<(usize, Value)>,
 }
 
 fn compare(op: CompareOp) -> Compare {
@@ -456,7 +460,10 @@ impl Checker<'_> {
         match &e.node {
             ExprKind::Number(n) => Self::node(span, Type::Int, NodeKind::Const(Value::Int(*n))),
             ExprKind::Bool(b) => Self::node(span, Type::Bool, NodeKind::Const(Value::Bool(*b))),
-            ExprKind::Text(t) => Self::node(span, Type::Text, NodeKind::Const(Value::text(t))),
+            ExprKind::Text(t) => {
+                self.labels.push((span.start, Value::text(t)));
+                Self::node(span, Type::Text, NodeKind::Const(Value::text(t)))
+            }
             ExprKind::Paren(inner) => {
                 let mut node = self.expr(inner)?;
                 node.span = span;

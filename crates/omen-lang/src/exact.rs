@@ -85,6 +85,9 @@ pub struct ExactResult {
     /// P(the roll shows a critical success, a critical failure): for programs whose dice marked with
     /// `cs`/`cf` are each rolled exactly once, with a count and a die known before rolling.
     pub criticals: Criticals,
+    /// The labels the program writes, in the order it first writes them ([`Program::labels`]): the
+    /// order to list labelled outcomes in, which the distribution's sorted values do not keep.
+    pub labels: Vec<Value>,
 }
 
 /// The probabilities of the critical marks (`cs`, `cf`) a roll's transcript can show: `None` where the
@@ -246,6 +249,7 @@ pub fn exact_with_budget(
         truncated: r.truncated,
         expected_steps: r.expected_steps,
         criticals,
+        labels: program.labels.clone(),
     })
 }
 

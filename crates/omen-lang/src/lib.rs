@@ -25,6 +25,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod exact;
 mod group_scale;
+pub mod labels;
 pub mod number;
 pub mod program;
 pub mod sample;

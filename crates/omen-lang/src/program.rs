@@ -60,6 +60,9 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// The script's parameters with the values they took.
     pub params: Vec<(String, Value)>,
+    /// The labels the script writes, each once, in the order it first writes them: the order its
+    /// outcomes are listed in, since a label has no order of its own (see [`crate::labels`]).
+    pub labels: Vec<Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -146,8 +146,10 @@ function subtract(a, b) {
 }
 
 // The probability a row gives for the chosen comparison: the API sends P(=), P(≥) and P(≤) of
-// each outcome (as `omen prob --format json` does); P(>) and P(<) are those less P(=).
+// each outcome (as `omen prob --format json` does); P(>) and P(<) are those less P(=). Labels have
+// no order, so the API sends no P(≥) or P(≤) for them, and only P(=) is shown.
 function chosen(row, view) {
+  if (view !== "eq" && row.at_least == null) return null;
   switch (view) {
     case "ge": return row.at_least;
     case "le": return row.at_most;
@@ -231,7 +233,9 @@ function grid(s, results) {
 function renderTable(s, results) {
   const { head, body } = grid(s, results);
   const table = element("table", { id: "odds" });
-  table.append(element("caption", {}, `Exact probabilities (${VIEWS[s.view]}) of ${results.length} expression${results.length === 1 ? "" : "s"}`));
+  const unordered = s.view !== "eq" && results.some((r) => r.outcomes.some((row) => row.at_least == null));
+  const caption = `Exact probabilities (${VIEWS[s.view]}) of ${results.length} expression${results.length === 1 ? "" : "s"}`;
+  table.append(element("caption", {}, unordered ? `${caption}; labels have no order, so choose = for their probabilities` : caption));
   const headRow = element("tr");
   for (const h of head) headRow.append(element("th", { scope: "col" }, h));
   table.append(element("thead", {}, headRow));
@@ -278,9 +282,9 @@ function renderChart(s, results) {
   const width = 720, height = 280, left = 48, bottom = 36, top = 12;
   const plotWidth = width - left - 12, plotHeight = height - top - bottom;
   const fraction = (r, v) => {
-    const found = cell(r, v);
+    const found = cell(r, v) && chosen(cell(r, v), s.view);
     if (!found) return 0;
-    const { n, d } = parseFraction(chosen(found, s.view));
+    const { n, d } = parseFraction(found);
     return Number((n * 1000000n) / d) / 1000000;
   };
   const highest = Math.max(1e-9, ...results.flatMap((r) => values.map((v) => fraction(r, v))));
@@ -315,7 +319,7 @@ function renderChart(s, results) {
       });
       const tip = svgElement("title");
       const found = cell(r, v);
-      tip.textContent = `${label(r, j)}: ${VIEWS[s.view]} ${outcomeText(v)}: ${found ? chosen(found, s.view) : "0"}`;
+      tip.textContent = `${label(r, j)}: ${VIEWS[s.view]} ${outcomeText(v)}: ${found ? chosen(found, s.view) ?? "labels have no order" : "0"}`;
       rect.append(tip);
       svg.append(rect);
     });

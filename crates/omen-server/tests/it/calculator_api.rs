@@ -79,6 +79,28 @@ async fn prob_answers_in_the_clis_json_shape_with_exact_fractions() {
     assert_eq!(row(&labels, &json!("heads"))["probability"], "1/2");
 }
 
+#[tokio::test]
+async fn labels_come_in_the_order_the_expression_writes_them_without_cumulative_columns() {
+    // A d6: 1–2 a miss (2/6), 6 a crit (1/6), 3–5 a hit (3/6). Alphabetical order would be crit,
+    // hit, miss, and P(≥ hit) over it would mean nothing.
+    let hits =
+        odds("let r = d6; if r <= 2 then \"miss\" else (if r = 6 then \"crit\" else \"hit\")")
+            .await;
+    let rows = hits["outcomes"].as_array().unwrap();
+    let listed: Vec<&Value> = rows.iter().map(|row| &row["outcome"]).collect();
+    assert_eq!(listed, [&json!("miss"), &json!("crit"), &json!("hit")]);
+    let probabilities: Vec<&Value> = rows.iter().map(|row| &row["probability"]).collect();
+    assert_eq!(probabilities, [&json!("1/3"), &json!("1/6"), &json!("1/2")]);
+    for row in rows {
+        assert!(
+            row.get("at_least").is_none() && row.get("at_most").is_none(),
+            "{row}"
+        );
+    }
+    // Numbers keep theirs: d2 + d2 is 2, 3, 4 with weights 1, 2, 1, so P(>= 3) = 3/4.
+    assert_eq!(row(&odds("d2 + d2").await, &json!(3))["at_least"], "3/4");
+}
+
 /// The README's performance table: each problem's Omen input and its explosion depth.
 fn performance_problems() -> Vec<(String, Option<u64>)> {
     let readme = include_str!("../../../../README.md");
