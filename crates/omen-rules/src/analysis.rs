@@ -66,13 +66,19 @@ pub fn decode_inputs<T: DeserializeOwned + schemars::JsonSchema>(
     crate::schema_check::decode(value)
 }
 
-/// An exact probability as a table cell: the fraction in lowest terms and a percentage to two places.
-pub fn probability_cell(p: &omen_core::Probability) -> String {
-    let fraction = if p.denom().is_one() {
+/// An exact probability as text, in lowest terms: `"1/5"`, and a whole number without a denominator
+/// (`"0"`, `"1"`), as `omen prob` writes every probability.
+pub fn fraction(p: &omen_core::Probability) -> String {
+    if p.denom().is_one() {
         p.numer().to_string()
     } else {
         format!("{}/{}", p.numer(), p.denom())
-    };
+    }
+}
+
+/// An exact probability as a table cell: the fraction in lowest terms and a percentage to two places.
+pub fn probability_cell(p: &omen_core::Probability) -> String {
+    let fraction = fraction(p);
     let percent = p * omen_core::Probability::from_integer(omen_core::Weight::from(100u32));
     format!(
         "{fraction} ({}%)",

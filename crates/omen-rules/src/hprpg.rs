@@ -1664,10 +1664,8 @@ pub fn appendix_10() -> String {
     out
 }
 
-/// An exact probability as `"num/den"` in lowest terms, always with a denominator.
-pub fn fraction(p: &Probability) -> String {
-    format!("{}/{}", p.numer(), p.denom())
-}
+/// An exact probability as text in lowest terms, a whole number without a denominator.
+pub use crate::analysis::fraction;
 
 // ---------------------------------------------------------------------------------------------------
 // The seed's rounding (E003-3, E003-4), decided on exact rationals.

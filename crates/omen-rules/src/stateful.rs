@@ -381,7 +381,7 @@ pub fn probability_json(p: &omen_core::Probability) -> Value {
     let percent = p.to_f64().map_or(Value::Null, |f| {
         serde_json::Number::from_f64(f * 100.0).map_or(Value::Null, Value::Number)
     });
-    serde_json::json!({ "fraction": format!("{}/{}", p.numer(), p.denom()), "percent": percent })
+    serde_json::json!({ "fraction": crate::analysis::fraction(p), "percent": percent })
 }
 
 /// A distribution's outcomes as JSON odds, `[{"outcome": …, "fraction": …, "percent": …}]`, in the

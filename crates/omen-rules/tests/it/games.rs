@@ -44,8 +44,13 @@ fn problems(game: &dyn Game, state: &Value, action: Value) -> Vec<String> {
     }
 }
 
+/// As `omen prob` writes a probability: lowest terms, a whole number without a denominator.
 fn fraction(p: &Probability) -> Value {
-    json!(format!("{}/{}", p.numer(), p.denom()))
+    if *p.denom() == 1u32.into() {
+        json!(p.numer().to_string())
+    } else {
+        json!(format!("{}/{}", p.numer(), p.denom()))
+    }
 }
 
 fn fixture(name: &str) -> Value {
@@ -216,7 +221,7 @@ fn ritual_game_pairs_for_seven_declined_rerolls_and_a_second_memorised_ritual() 
     assert_eq!(odds["rolled_dice"], 0);
     assert_eq!(
         odds["outcomes"],
-        json!([{ "outcome": { "reached": 21 }, "fraction": "1/1", "percent": 100.0 }])
+        json!([{ "outcome": { "reached": 21 }, "fraction": "1", "percent": 100.0 }])
     );
 
     // A second ritual to memorise takes a Lore check: Lore 1 + 1 (deciphered) = 2 dice (000-A7).
@@ -258,7 +263,7 @@ fn ritual_game_pairs_for_seven_declined_rerolls_and_a_second_memorised_ritual() 
             &limits(),
         )
         .unwrap();
-    assert_eq!(odds["lore_gain"]["fraction"], "0/1");
+    assert_eq!(odds["lore_gain"]["fraction"], "0");
 }
 
 #[test]
@@ -671,7 +676,7 @@ fn spelldice_game_odds_are_the_modules_exact_values() {
     }
     assert_eq!(
         odds["removed"],
-        json!([{ "outcome": 0, "fraction": "1/1", "percent": 100.0 }])
+        json!([{ "outcome": 0, "fraction": "1", "percent": 100.0 }])
     );
     assert_eq!(odds["life_damage"].as_array().unwrap().len(), 11);
 

@@ -1349,7 +1349,7 @@ fn m17_reducing_targets_takes_effect_when_the_gathered_successes_suffice() {
         &state,
         json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
     );
-    assert_eq!(odds_one["takes_effect"]["fraction"], "1/1");
+    assert_eq!(odds_one["takes_effect"]["fraction"], "1");
 }
 
 /// 003-M17 for an area: a MASS casting of 6 required, 3 gathered, reduced to 5 waits for 2 more:
