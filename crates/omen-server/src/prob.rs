@@ -90,12 +90,15 @@ pub struct OddsRow {
     /// P(= outcome).
     #[schema(example = "1/8")]
     pub probability: String,
-    /// P(>= outcome), in the outcomes' order.
+    /// P(>= outcome), in the outcomes' order; absent where the outcomes are labels, which have no
+    /// order (they are listed in the order the expression writes them), as in the CLI's JSON.
     #[schema(example = "1/2")]
-    pub at_least: String,
-    /// P(<= outcome), in the outcomes' order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<String>,
+    /// P(<= outcome), as `at_least`.
     #[schema(example = "5/8")]
-    pub at_most: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<String>,
 }
 
 /// A script's parameter with the value it took: the one given, else its default.
@@ -214,8 +217,26 @@ fn rows<T: Ord + Clone + Serialize>(distribution: &omen_core::Distribution<T>) -
         .map(|((outcome, weight), (at_most, at_least))| OddsRow {
             outcome: serde_json::to_value(outcome).unwrap_or(Value::Null),
             probability: text(weight.clone()),
-            at_least: text(at_least),
-            at_most: text(at_most),
+            at_least: Some(text(at_least)),
+            at_most: Some(text(at_most)),
+        })
+        .collect()
+}
+
+/// Labelled outcomes in the order the expression writes them, without cumulative probabilities:
+/// the alphabetical order values are stored in means nothing for labels (see `omen_lang::labels`).
+fn labelled_rows(
+    distribution: &omen_core::Distribution<omen_lang::Value>,
+    labels: &[omen_lang::Value],
+) -> Vec<OddsRow> {
+    let total = distribution.total();
+    omen_lang::labels::in_written_order(distribution.entries(), labels)
+        .into_iter()
+        .map(|(outcome, weight)| OddsRow {
+            outcome: serde_json::to_value(&outcome).unwrap_or(Value::Null),
+            probability: Probability::new(weight, total.clone()).to_string(),
+            at_least: None,
+            at_most: None,
         })
         .collect()
 }
@@ -245,6 +266,9 @@ fn odds(expression: &str, checked: &omen_lang::Checked, result: &ExactResult) ->
     let (outcomes, mode) = match &result.distribution {
         ValueDistribution::Int(d) => (rows(d), modes(d)),
         ValueDistribution::Bool(d) => (rows(d), modes(d)),
+        ValueDistribution::Values(d) if omen_lang::labels::any_label(d.outcomes()) => {
+            (labelled_rows(d, &result.labels), modes(d))
+        }
         ValueDistribution::Values(d) => (rows(d), modes(d)),
     };
     // Numbers, whole or with fractions (real division), have statistics, and so does true/false
@@ -301,7 +325,11 @@ const MAX_CACHED_BYTES: u64 = 256 << 10;
 fn size(odds: &Odds) -> u64 {
     odds.outcomes
         .iter()
-        .map(|row| 60 + (row.probability.len() + row.at_least.len() + row.at_most.len()) as u64)
+        .map(|row| {
+            let cumulative = |p: &Option<String>| p.as_ref().map_or(4, String::len);
+            60 + (row.probability.len() + cumulative(&row.at_least) + cumulative(&row.at_most))
+                as u64
+        })
         .sum()
 }
 
