@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds `omen_dice` into a virtualenv under target/ with pip (the way
+# users install it, `pip install ./crates/omen-py`) and runs pytest, cross-checking against the `omen`
+# binary that cargo builds and against icepool. Called from .ci/run; runs by hand too.
+#
+# The extension is built with cargo's dev profile, which optimises the engine (omen-core, omen-lang
+# and the big-integer crates, see the workspace's Cargo.toml) and shares those builds with
+# `cargo build -p omen-cli`; users' installs take the release profile from pyproject.toml.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+target="${CARGO_TARGET_DIR:-target}"
+mkdir -p "$target"
+target="$(cd "$target" && pwd)"
+venv="$target/omen-py/venv"
+python="${PYTHON:-python3}"
+# maturin, the build backend, runs from the virtualenv.
+export PATH="$venv/bin:$PATH"
+
+if [ ! -x "$venv/bin/python" ]; then
+    if ! "$python" -m venv "$venv"; then
+        echo "error: cannot create a virtualenv with $python; on Debian: apt-get install python3-venv" >&2
+        exit 2
+    fi
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r crates/omen-py/ci-requirements.txt
+
+cargo build --locked -p omen-cli
+export OMEN_BIN="$target/debug/omen"
+
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+    --force-reinstall --no-deps --config-settings=build-args="--profile dev" ./crates/omen-py
+
+# From the crate's folder, so that the installed package is tested, not the source folder.
+cd crates/omen-py
+exec "$venv/bin/python" -m pytest -q tests "$@"
