@@ -290,6 +290,39 @@ export function objectFields(schema, value, defs, onChange, into) {
   return parts;
 }
 
+// What a player may fill in of an action. The rule set declares once the action fields only the
+// game master may set (`game_master_only.action`: paths such as `source`, or `offers/extra` inside
+// an object), and the server refuses a player who sets one. An action that needs such a field is
+// not the player's to take (null); an optional one is left out of the player's form, so the page
+// never offers what the server refuses.
+export function playerVariant(variant, paths, defs = {}) {
+  const top = new Set();
+  const nested = new Map();
+  for (const path of paths) {
+    const [head, ...rest] = path.split("/");
+    if (!rest.length) top.add(head);
+    else nested.set(head, [...(nested.get(head) ?? []), rest.join("/")]);
+  }
+  const required = new Set(variant.required ?? []);
+  if ([...required].some((key) => top.has(key))) return null;
+  const properties = {};
+  for (const [key, property] of Object.entries(variant.properties ?? {})) {
+    if (top.has(key)) continue;
+    if (!nested.has(key)) {
+      properties[key] = property;
+      continue;
+    }
+    const inner = playerVariant(resolve(property, defs), nested.get(key), defs);
+    if (inner === null) {
+      if (required.has(key)) return null;
+      continue;
+    }
+    // A default written beside a `$ref` belongs to the property, not to the type it names.
+    properties[key] = property.default !== undefined ? { ...inner, default: property.default } : inner;
+  }
+  return { ...variant, properties };
+}
+
 export function readObject(parts) {
   const out = {};
   for (const { key, read } of parts) {

@@ -3,7 +3,7 @@
 // fragment is wiped. Everything shown comes from the server already redacted for this member: the
 // page hides nothing itself.
 
-import { cleanHelp, element, humanise, objectFields, readObject, resolve, tagOf } from "/forms.js";
+import { cleanHelp, element, humanise, objectFields, playerVariant, readObject, resolve, tagOf } from "/forms.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -200,12 +200,11 @@ function actionVariants(schema) {
     .filter((variant) => tagOf(variant, defs));
 }
 
-// Whether this member may ever take `variant`: the server refuses a player any action that sets a
-// field the rule set keeps for the game master, so one that requires such a field is not offered.
-function mayTake(variant, rule) {
-  if (me.role === "gm") return true;
-  const hidden = new Set(((rule.game_master_only || {}).action || []).map((path) => path.split("/")[0]));
-  return !(variant.required || []).some((key) => hidden.has(key));
+// `variant` as this member may fill it in: whole for the game master; for anyone else without the
+// fields the rule set keeps for the game master, or null where the action needs one.
+function forMember(variant, rule, defs) {
+  if (me.role === "gm") return variant;
+  return playerVariant(variant, (rule.game_master_only || {}).action || [], defs);
 }
 
 function showActions() {
@@ -215,7 +214,7 @@ function showActions() {
   const defs = schema ? schema.$defs || schema.definitions || {} : {};
   const character = currentCharacter();
   const rule = character && rules.get(character.rule_set);
-  const names = schema ? actionVariants(schema).filter((v) => mayTake(v, rule)).map((v) => tagOf(v, defs).value) : [];
+  const names = schema ? actionVariants(schema).filter((v) => forMember(v, rule, defs)).map((v) => tagOf(v, defs).value) : [];
   select.replaceChildren(...names.map((name) => element("option", { value: name }, humanise(name))));
   if (names.includes(chosen)) select.value = chosen;
   showFields();
@@ -231,7 +230,8 @@ function showFields() {
   actionParts = [];
   if (!schema) return;
   const defs = schema.$defs || schema.definitions || {};
-  const variant = actionVariants(schema).find((v) => tagOf(v, defs).value === $("act-action").value);
+  const found = actionVariants(schema).find((v) => tagOf(v, defs).value === $("act-action").value);
+  const variant = found && forMember(found, rules.get(character.rule_set), defs);
   if (!variant) return;
   const info = (rules.get(character.rule_set).actions || []).find((a) => a.name === $("act-action").value);
   $("act-summary").textContent = (info && info.summary) || cleanHelp(variant.description).help;

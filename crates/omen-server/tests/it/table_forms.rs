@@ -86,6 +86,48 @@ async fn a_live_entry_never_resets_a_form_being_filled_in() {
         ])
     );
 
+    // The same rule, on shapes no seed's rule set has yet: an optional field kept for the game
+    // master is left out of a player's form (inside an object reached through `$ref` too, with the
+    // default written beside the `$ref` kept), and a required one keeps the action from them.
+    let shaped = player
+        .client
+        .execute_async(
+            r##"const done = arguments[arguments.length - 1];
+            import("/forms.js").then(({ playerVariant }) => {
+              const defs = { Offers: { type: "object", properties: { extra: { type: "integer" }, note: { type: "string" } } } };
+              const variant = {
+                required: ["action", "die"],
+                properties: {
+                  action: { const: "roll" },
+                  die: { type: "integer" },
+                  secret: { type: "integer" },
+                  offers: { $ref: "#/$defs/Offers", default: {} },
+                },
+              };
+              const shown = playerVariant(variant, ["secret", "offers/extra"], defs);
+              done({
+                top: Object.keys(shown.properties),
+                inner: Object.keys(shown.properties.offers.properties),
+                fallback: shown.properties.offers.default,
+                needed: playerVariant(variant, ["die"], defs),
+                untouched: Object.keys(playerVariant(variant, [], defs).properties).length,
+              });
+            });"##,
+            vec![],
+        )
+        .await
+        .expect("the script runs");
+    assert_eq!(
+        shaped,
+        json!({
+            "top": ["action", "die", "offers"],
+            "inner": ["note"],
+            "fallback": {},
+            "needed": null,
+            "untouched": 4,
+        })
+    );
+
     // Each types a modifier, labelled in words (the key is `event_modifier`).
     type_value(&player.client, "Event modifier", "-5").await;
     type_value(&gm.client, "Event modifier", "-7").await;
