@@ -69,6 +69,7 @@ use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 
 mod d20;
 mod dice_maiden;
+mod dice_maiden_aliases;
 mod notation;
 mod rescore;
 mod roll20;
@@ -1522,6 +1523,9 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_unary(&mut self) -> Expr {
+        if let Some(alias) = self.advantage_alias() {
+            return alias;
+        }
         if self.peek().kind == TokenKind::Plus && self.dialect.d20_numbers {
             return self.parse_unary_plus();
         }
@@ -1652,6 +1656,9 @@ impl<'s> Parser<'s> {
 
     fn parse_primary(&mut self) -> Expr {
         self.skip_leading_flags();
+        if let Some(alias) = self.word_alias() {
+            return alias;
+        }
         let token = self.peek();
         match token.kind {
             TokenKind::Number => {

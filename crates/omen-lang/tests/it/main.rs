@@ -1,5 +1,6 @@
 //! Omen-lang's integration tests: one binary, one module per area.
 
+mod dialect_aliases;
 mod dialect_constructs;
 mod dialect_selectors;
 mod dialects;

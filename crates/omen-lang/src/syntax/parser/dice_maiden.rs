@@ -45,7 +45,8 @@ impl Parser<'_> {
 
     /// A game alias glued to the count before it, or `None` (consuming nothing). From Dice Maiden's
     /// alias table: `NcoD` is `Nd10 ie10 t8` (10-again), `Ncod8` `Nd10 ie8 t8`, `Ncod9` `Nd10 ie9 t8`,
-    /// `Ncodr` `Nd10 r7 t8` (rote quality), and `NwhX+` is `Nd6 tX` (Warhammer).
+    /// `Ncodr` `Nd10 r7 t8` (rote quality), `NwhX+` is `Nd6 tX` (Warhammer), `Nyz` `Nd6 t6` (Year
+    /// Zero), `NwodX` `Nd10 f1 tX` (World of Darkness).
     pub(super) fn game_alias(&mut self, count: &Expr) -> Option<Expr> {
         let word = self.peek();
         if !self.dialect.game_aliases
@@ -70,6 +71,16 @@ impl Parser<'_> {
                 }
                 (6, vec![Modifier::Success(at_least(target))], 3)
             }
+            // Year Zero: successes on 6.
+            ("yz", None) => (6, vec![Modifier::Success(at_least(6))], 1),
+            ("wod", Some((target, number))) => {
+                self.warn_wod(word.span.to(number.span));
+                let ones = Modifier::Failure(ComparePoint {
+                    op: CompareOp::Le,
+                    value: PointValue::Int(1),
+                });
+                (10, vec![Modifier::Success(at_least(target)), ones], 2)
+            }
             _ => return None,
         };
         for _ in 0..tokens {
@@ -87,6 +98,24 @@ impl Parser<'_> {
             })),
             span,
         ))
+    }
+
+    /// World of Darkness, `4wod8`: Dice Maiden's alias table rolls `4d10 f1 t8` ("explosions are left
+    /// off for now"), while its README lists `4d10 f1 ie10 t8`. The roll the bot makes is read; a
+    /// warning names the README's.
+    fn warn_wod(&mut self, at: Span) {
+        self.warnings.push(
+            Diagnostic::warning(
+                "alias-differs-from-readme",
+                at,
+                format!(
+                    "`{}` reads as Dice Maiden rolls it, without explosions (`d10 f1 t…`); its README \
+                     lists 10s exploding too (`ie10`)",
+                    super::shorten(self.text(at))
+                ),
+            )
+            .with_help("for the README's roll, write it out, e.g. `4d10 f1 ie10 t8`"),
+        );
     }
 
     /// Dice Maiden's `ds`: the dice meeting its number count a second success. Read with the term's
