@@ -33,6 +33,9 @@ type Job = Box<dyn FnOnce() + Send>;
 /// A thread that runs the jobs sent to it, one at a time.
 struct Worker {
     jobs: Sender<Job>,
+    /// The process that started the thread: a child made by `os.fork()` (multiprocessing) inherits
+    /// the list of idle workers but not their threads, and a job sent to one would wait forever.
+    process: u32,
 }
 
 static IDLE: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
@@ -56,7 +59,12 @@ fn start() -> std::io::Result<Worker> {
                 }
             });
         match started {
-            Ok(_) => return Ok(Worker { jobs }),
+            Ok(_) => {
+                return Ok(Worker {
+                    jobs,
+                    process: std::process::id(),
+                });
+            }
             Err(error) => last_error = Some(error),
         }
     }
@@ -67,6 +75,10 @@ fn start() -> std::io::Result<Worker> {
 fn submit(mut job: Job) -> std::io::Result<Worker> {
     loop {
         let Some(worker) = idle().pop() else { break };
+        if worker.process != std::process::id() {
+            // Inherited through a fork: its thread is in the parent.
+            continue;
+        }
         match worker.jobs.send(job) {
             Ok(()) => return Ok(worker),
             // That thread died with a panic: try the next.

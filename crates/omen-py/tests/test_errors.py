@@ -128,3 +128,18 @@ def test_the_gil_is_released_while_computing():
         ticker.join()
     # Ticks every ~5 ms during half a second of computation: far more than a held GIL would allow.
     assert len(ticks) > 30
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_computes_although_the_parents_threads_stayed_behind():
+    import multiprocessing
+
+    omen.prob("1d6")  # the parent now keeps an idle worker thread
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        result = pool.apply_async(_denominator_of, ("3d6",))
+        assert result.get(timeout=30) == 216
+
+
+def _denominator_of(expression: str) -> int:
+    return omen.prob(expression).denominator

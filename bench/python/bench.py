@@ -1,0 +1,147 @@
+"""bench/compare's problems in one Python process: `omen_dice.prob` against icepool's first call.
+
+    bench/python/run [--runs N] [--only ID]... [--json PATH]
+
+For each problem (bench/compare's PROBLEMS, with icepool's code from bench/icepool_worker.py), in
+order: icepool's first call that builds the distribution, once, in this process (a second call would
+hit the caches icepool keeps; caches filled by earlier problems do carry over, as they would in a
+notebook: `drop50of100d20` is `top50of100d20` again for icepool), and once in a fresh process
+(bench/icepool_worker.py, as bench/compare measures it; the ratio is against this one); then
+`omen_dice.prob` `--runs` times (Omen keeps no cache between calls; its first call is shown apart).
+All three distributions must be identical, fraction for fraction. Then the overhead of a warm
+`prob("3d6")`: the whole call, the bare extension call, and a constant.
+
+Prints a markdown table to stdout; exit 1 when a distribution differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.machinery
+import importlib.util
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1]
+
+sys.set_int_max_str_digits(0)
+sys.setrecursionlimit(10_000)  # icepool's `1000 @ d6` recurses once per die
+
+
+def load(name: str, path: Path):
+    loader = importlib.machinery.SourceFileLoader(name, str(path))
+    spec = importlib.util.spec_from_loader(name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+compare = load("bench_compare", BENCH / "compare")
+worker = load("bench_icepool_worker", BENCH / "icepool_worker.py")
+
+import icepool  # noqa: E402
+
+import omen_dice  # noqa: E402
+from omen_dice import _omen  # noqa: E402
+
+
+def icepool_probabilities(die) -> dict:
+    total = die.denominator()
+    return {o: Fraction(q, total) for o, q in die.items() if q}
+
+
+def timed(f):
+    start = time.perf_counter()
+    value = f()
+    return value, time.perf_counter() - start
+
+
+def _built(die):
+    die.denominator()
+    return die
+
+
+def seconds(s: float) -> str:
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s * 1e6:.3g} µs"
+
+
+def ratio(r: float) -> str:
+    return f"{r:.3g}"
+
+
+def warm(f, calls: int) -> float:
+    """The median over 5 batches of `calls` calls, per call."""
+    batches = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(calls):
+            f()
+        batches.append((time.perf_counter() - start) / calls)
+    return statistics.median(batches)
+
+
+def main() -> int:
+    ids = [p.id for p in compare.PROBLEMS]
+    parser = argparse.ArgumentParser(prog="bench/python/run")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", action="append", choices=ids, metavar="ID")
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args()
+
+    rows, raw, failed = [], [], False
+    for problem in compare.PROBLEMS:
+        if args.only and problem.id not in args.only:
+            continue
+        print(f"{problem.id}…", file=sys.stderr)
+        # As the worker of bench/compare: the denominator makes sure nothing is left pending.
+        die, icepool_s = timed(lambda: _built(worker.PROBLEMS[problem.id]()))
+        with tempfile.TemporaryDirectory() as scratch:
+            out = Path(scratch) / "icepool.json"
+            subprocess.run([sys.executable, str(BENCH / "icepool_worker.py"), problem.id, str(out)],
+                           check=True)
+            fresh, fresh_s = compare.read_icepool(out)
+        limits = {"explode_depth": problem.explode_depth} if problem.explode_depth else {}
+        first, first_s = timed(lambda: omen_dice.prob(problem.omen, **limits))
+        times = [timed(lambda: omen_dice.prob(problem.omen, **limits))[1] for _ in range(args.runs)]
+        omen_s = statistics.median(times)
+        ours = {o: p for o, p in first.to_dict().items() if p}
+        same = ours == icepool_probabilities(die) == {compare.outcome_key(o): p for o, p in fresh.items()}
+        failed |= not same
+        rows.append(
+            f"| {problem.id} | `{problem.omen}` | {seconds(icepool_s)} | {seconds(fresh_s)} | "
+            f"{seconds(first_s)} | {seconds(omen_s)} | {ratio(fresh_s / omen_s)} | "
+            f"{'yes' if same else '**NO**'} |"
+        )
+        raw.append({"id": problem.id, "icepool": icepool_s, "icepool_fresh": fresh_s, "omen_first": first_s, "omen": times,
+                    "identical": same})
+
+    whole = warm(lambda: omen_dice.prob("3d6"), 2000)
+    bare = warm(lambda: _omen.prob("3d6", params={}, limits={}), 2000)
+    constant = warm(lambda: omen_dice.prob("1"), 2000)
+    print(f"omen_dice {omen_dice.__version__}, icepool {icepool.__version__}, Python "
+          f"{platform.python_version()}, {platform.machine()}, runs {args.runs}\n")
+    print("| problem | Omen | icepool first call, this process | icepool first call, fresh process "
+          "| omen_dice first call | omen_dice median | ratio (fresh icepool / median) | identical |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    print(f"\nwarm `prob(\"3d6\")`: {seconds(whole)} per call; the extension alone "
+          f"(`_omen.prob`, no Python wrapper) {seconds(bare)}; `prob(\"1\")` {seconds(constant)}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"problems": raw, "warm_3d6": whole, "bare_3d6": bare, "constant": constant}, f)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
