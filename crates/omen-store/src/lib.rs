@@ -137,6 +137,7 @@ mod logged;
 mod members;
 mod notify;
 mod pg;
+mod pg_shape;
 mod replay;
 mod request;
 mod roll;

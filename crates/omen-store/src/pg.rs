@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use crate::db::{Conn, params};
 use crate::error::StoreError;
-use crate::schema::{OMEN_TABLES, SCHEMA_VERSION};
+use crate::schema::SCHEMA_VERSION;
 
 /// Connections to one PostgreSQL database, shared by every clone of a store.
 pub(crate) type Pool = r2d2::Pool<Manager>;
@@ -329,23 +329,9 @@ pub(crate) fn version(conn: &Conn<'_>) -> Result<u32, StoreError> {
         .map_or(0, |version| u32::try_from(version).unwrap_or(u32::MAX)))
 }
 
-/// Tables of the current schema that are not Omen's: a database with them and no schema version
-/// belongs to another program.
-fn foreign_tables(conn: &Conn<'_>) -> Result<Vec<String>, StoreError> {
-    let tables: Vec<String> = conn.query_map(
-        "SELECT table_name::text FROM information_schema.tables
-         WHERE table_schema = current_schema() ORDER BY table_name",
-        params![],
-        |row| row.get(0),
-    )?;
-    Ok(tables
-        .into_iter()
-        .filter(|table| table != "omen_schema" && !OMEN_TABLES.contains(&table.as_str()))
-        .collect())
-}
-
 /// Brings the schema up to [`SCHEMA_VERSION`], one migration per transaction, with the processes
-/// that open the same database at the same moment taking turns.
+/// that open the same database at the same moment taking turns. Before the first change, the schema
+/// must hold exactly Omen's tables at its version ([`crate::pg_shape::check`]).
 fn migrate(pool: &Pool, url: &str) -> Result<(), StoreError> {
     let mut client = connection(pool)?;
     for (index, (name, sql)) in MIGRATIONS.iter().enumerate() {
@@ -366,29 +352,30 @@ fn migrate(pool: &Pool, url: &str) -> Result<(), StoreError> {
                 supported: SCHEMA_VERSION,
             });
         }
-        if found == 0 {
-            let foreign = foreign_tables(&conn)?;
-            if !foreign.is_empty() {
-                return Err(StoreError::Foreign {
-                    path: redact(url).into(),
-                    what: format!(
-                        "it holds another program's tables: {}",
-                        foreign[..foreign.len().min(5)].join(", ")
-                    ),
-                });
-            }
-            conn.batch("CREATE TABLE IF NOT EXISTS omen_schema (version BIGINT NOT NULL)")?;
-            conn.execute(
-                "INSERT INTO omen_schema (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM omen_schema)",
-                params![],
-            )?;
+        // Once: every later step finds what this process, or another Omen, migrated.
+        if index == 0
+            && let Err(what) = crate::pg_shape::check(&conn, found, MIGRATIONS)?
+        {
+            return Err(StoreError::Foreign {
+                path: redact(url).into(),
+                what,
+            });
         }
         if found < to {
-            conn.batch(sql).map_err(|error| {
-                StoreError::Database(format!(
-                    "upgrading the database with postgres/{name} failed: {error}"
-                ))
-            })?;
+            let Conn::Postgres(tx) = &conn else {
+                unreachable!("a PostgreSQL transaction")
+            };
+            let mut script = String::new();
+            if found == 0 {
+                script.push_str(
+                    "CREATE TABLE IF NOT EXISTS omen_schema (version BIGINT NOT NULL);
+                     INSERT INTO omen_schema (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM omen_schema);\n",
+                );
+            }
+            script.push_str(sql);
+            tx.borrow_mut()
+                .batch_execute(&script)
+                .map_err(|error| crate::pg_shape::migration_failed(name, found, &error))?;
             conn.execute("UPDATE omen_schema SET version = ?1", params![to])?;
         }
         if let Conn::Postgres(tx) = conn {

@@ -51,19 +51,6 @@ const SIGNED_LOG_VERSION: u32 = 3;
 /// told apart before anything is written to it.
 pub const APPLICATION_ID: i32 = 0x4f4d_454e;
 
-/// The tables an Omen database has (PostgreSQL's check of a schema it did not make lists them).
-pub(crate) const OMEN_TABLES: &[&str] = &[
-    "campaign",
-    "character",
-    "saved_roll",
-    "roll_log",
-    "chain_head",
-    "invite",
-    "invite_character",
-    "web_session",
-    "draw_pending",
-];
-
 /// Whether the file open on `conn` may be used as an Omen database: `Ok(())`, or what it is instead.
 /// Only reads. A file marked with [`APPLICATION_ID`] is Omen's, one marked by another program is
 /// not; an unmarked one is Omen's only when it is empty (a new database) or holds exactly what

@@ -9,6 +9,7 @@ mod exchange;
 mod fairness;
 mod fairness_bounds;
 mod foreign_files;
+mod foreign_postgres;
 mod forgery;
 mod key_directory;
 mod log;
