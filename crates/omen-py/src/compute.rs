@@ -4,7 +4,8 @@
 
 use omen_core::{ChaChaDice, Limits, ScriptedDice};
 use omen_lang::{
-    Diagnostic, ExactResult, Options, Roll, Span, Value, ValueDistribution, compile, exact, sample,
+    Diagnostic, ExactResult, Options, Roll, Span, Value, ValueDistribution, compile, exact, labels,
+    sample,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -113,7 +114,8 @@ fn too_much(bytes: u128, limit: u64) -> Diagnostic {
     )
 }
 
-/// The exact distribution as a dict the Python layer wraps: `kind` (`int`, `bool` or `values`),
+/// The exact distribution as a dict the Python layer wraps: `kind` (`int`, `bool`, `labels` when
+/// an outcome is a label, else `values`),
 /// `outcomes`, `quantities`, `denominator`, `reading`, `warnings`, `truncated`, `expected_steps`.
 ///
 /// # Errors
@@ -139,23 +141,35 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
             "int",
             d.entries()
                 .iter()
-                .map(|(o, w)| Ok((o.into_pyobject(py)?.into_any(), w)))
+                .map(|(o, w)| Ok((o.into_pyobject(py)?.into_any(), w.clone())))
                 .collect::<PyResult<Vec<_>>>()?,
         ),
         ValueDistribution::Bool(d) => (
             "bool",
             d.entries()
                 .iter()
-                .map(|(o, w)| Ok((values::to_python(py, &Value::Bool(*o))?, w)))
+                .map(|(o, w)| Ok((values::to_python(py, &Value::Bool(*o))?, w.clone())))
                 .collect::<PyResult<Vec<_>>>()?,
         ),
-        ValueDistribution::Values(d) => (
-            "values",
-            d.entries()
+        ValueDistribution::Values(d) => {
+            // Labels name outcomes without ordering them: listed in the order the script first
+            // writes them, as every face of Omen lists them (see `omen_lang::labels`).
+            let ordered = if labels::any_label(d.outcomes()) {
+                labels::in_written_order(d.entries(), &result.labels)
+            } else {
+                d.entries().to_vec()
+            };
+            let listed = ordered
                 .iter()
-                .map(|(o, w)| Ok((values::to_python(py, o)?, w)))
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
+                .map(|(o, w)| Ok((values::to_python(py, o)?, w.clone())))
+                .collect::<PyResult<Vec<_>>>()?;
+            let kind = if labels::any_label(d.outcomes()) {
+                "labels"
+            } else {
+                "values"
+            };
+            (kind, listed)
+        }
     };
     out.set_item("kind", kind)?;
     let (outcomes, quantities): (Vec<_>, Vec<_>) = entries.into_iter().unzip();

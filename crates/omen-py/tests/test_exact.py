@@ -97,6 +97,20 @@ def test_true_false_labels_tuples_and_fractions_are_python_values():
     assert half.mean == Fraction(7, 4)
 
 
+def test_labels_come_in_the_order_the_script_writes_them_and_have_no_cumulative_views():
+    d = omen.prob('let r = d6; if r <= 2 then "miss" else (if r = 6 then "crit" else "hit")')
+    assert d.outcomes == ("miss", "crit", "hit")
+    assert d.quantities == (2, 1, 3) and d.denominator == 6
+    assert not d.ordered and omen.prob("3d6").ordered
+    with pytest.raises(TypeError, match="no order"):
+        d.ge
+    with pytest.raises(ValueError, match="no order"):
+        omen.compare([d, "1d6"], view="ge")
+    c = omen.compare([d, 'if d2 = 1 then "hit" else "fumble"'])
+    assert c.outcomes == ("miss", "crit", "hit", "fumble")
+    assert "P(≥)" not in d._repr_markdown_()
+
+
 def test_a_bound_roll_is_rolled_once():
     d = omen.prob("let x = d6; x + x")
     assert d.to_dict() == {2 * x: Fraction(1, 6) for x in range(1, 7)}

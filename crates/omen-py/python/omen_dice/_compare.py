@@ -21,18 +21,28 @@ class Comparison:
         self.labels = list(labels)
         self.distributions = list(distributions)
         self.view = view
+        # Each distribution's outcomes in its own order, a later one's new outcomes after.
         outcomes: dict[Any, None] = {}
         for d in distributions:
             outcomes.update(dict.fromkeys(d.outcomes))
-        try:
-            self.outcomes = tuple(sorted(outcomes))
-        except TypeError:
-            if view != "eq":
-                raise ValueError(
-                    f"the outcomes cannot be ordered (numbers mixed with labels), so P({view}) means "
-                    "nothing; compare with view='eq'"
-                ) from None
+        unordered = [d.expression for d in distributions if not d.ordered]
+        if unordered and view != "eq":
+            raise ValueError(
+                f"`{unordered[0]}` has labels as outcomes, which have no order: P({view}) means "
+                "nothing; compare with view='eq'"
+            )
+        if unordered:
             self.outcomes = tuple(outcomes)
+        else:
+            try:
+                self.outcomes = tuple(sorted(outcomes))
+            except TypeError:
+                if view != "eq":
+                    raise ValueError(
+                        f"the outcomes cannot be ordered, so P({view}) means nothing; "
+                        "compare with view='eq'"
+                    ) from None
+                self.outcomes = tuple(outcomes)
         self.columns: list[list[Fraction]] = []
         for d in distributions:
             v = d.view(view)

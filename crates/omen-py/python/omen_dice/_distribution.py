@@ -48,8 +48,9 @@ class View(Mapping):
 class Distribution:
     """The exact distribution of an Omen expression or script.
 
-    ``outcomes`` ascend in Omen's order of values (numbers, then false/true, then labels, then
-    tuples); ``quantities[i]`` is the integer weight of ``outcomes[i]`` over ``denominator``.
+    ``outcomes`` ascend in Omen's order of values (numbers, then false/true, then tuples), except
+    that labels come in the order the script first writes them (see ``ordered``);
+    ``quantities[i]`` is the integer weight of ``outcomes[i]`` over ``denominator``.
     """
 
     __slots__ = (
@@ -87,10 +88,24 @@ class Distribution:
 
     # -- the numbers --------------------------------------------------------------------------
 
+    @property
+    def ordered(self) -> bool:
+        """False when an outcome is a label: labels name outcomes without ordering them, so the
+        outcomes are listed in the order the script first writes each label, and P(≥) and the other
+        cumulative views mean nothing."""
+        return self.kind != "labels"
+
     def _weight(self, kind: str, x: Any) -> int:
+        if kind != "eq" and not self.ordered:
+            raise TypeError(
+                f"`{self.expression}` has labels as outcomes, which have no order: P({kind}) means "
+                "nothing; use .eq, .probability() or .to_dict()"
+            )
         i = self._index.get(x) if _hashable(x) else None
         if i is not None:
             lo, hi = i, i + 1  # outcomes[lo:hi] == [x]
+        elif not self.ordered:
+            return 0
         else:
             try:
                 lo = bisect.bisect_left(self.outcomes, x)
@@ -125,24 +140,26 @@ class Distribution:
 
     @property
     def ge(self) -> View:
-        return View(self, "ge")
+        return self.view("ge")
 
     @property
     def le(self) -> View:
-        return View(self, "le")
+        return self.view("le")
 
     @property
     def gt(self) -> View:
-        return View(self, "gt")
+        return self.view("gt")
 
     @property
     def lt(self) -> View:
-        return View(self, "lt")
+        return self.view("lt")
 
     def view(self, kind: str) -> View:
         """The view named ``eq``, ``ge``, ``le``, ``gt`` or ``lt``."""
         if kind not in VIEWS:
             raise ValueError(f"unknown view {kind!r}; the views are {', '.join(VIEWS)}")
+        if kind != "eq" and not self.ordered:
+            self._weight(kind, None)  # raises the TypeError that explains why
         return View(self, kind)
 
     def _numbers(self) -> list:
@@ -224,13 +241,12 @@ class Distribution:
             raise ImportError(
                 "to_pandas() needs pandas, which is not installed: pip install pandas"
             ) from None
+        columns = {"quantity": list(self.quantities), "eq": list(self.eq.values())}
+        if self.ordered:
+            columns["ge"] = list(self.ge.values())
+            columns["le"] = list(self.le.values())
         return pd.DataFrame(
-            {
-                "quantity": list(self.quantities),
-                "eq": list(self.eq.values()),
-                "ge": list(self.ge.values()),
-                "le": list(self.le.values()),
-            },
+            columns,
             index=pd.Index(list(self.outcomes), name="outcome"),
         )
 

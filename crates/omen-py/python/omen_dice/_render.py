@@ -51,8 +51,10 @@ def _rows(n: int) -> list[int | None]:
 
 
 def _table(dist: "Distribution") -> tuple[list[str], list[list[str]]]:
-    head = ["outcome", "P(=)", "%", "P(≥)", "P(≤)"]
-    eq, ge, le = dist.eq, dist.ge, dist.le
+    # Labels have no order, so no cumulative columns (as `omen prob` prints them).
+    head = ["outcome", "P(=)", "%"] + (["P(≥)", "P(≤)"] if dist.ordered else [])
+    eq = dist.eq
+    ge, le = (dist.ge, dist.le) if dist.ordered else (None, None)
     rows = []
     for i in _rows(len(dist)):
         if i is None:
@@ -60,9 +62,10 @@ def _table(dist: "Distribution") -> tuple[list[str], list[list[str]]]:
             continue
         o = dist.outcomes[i]
         p = eq[o]
-        rows.append(
-            [outcome_text(o), fraction_text(p), percent(p), fraction_text(ge[o]), fraction_text(le[o])]
-        )
+        row = [outcome_text(o), fraction_text(p), percent(p)]
+        if ge is not None:
+            row += [fraction_text(ge[o]), fraction_text(le[o])]
+        rows.append(row)
     return head, rows
 
 
