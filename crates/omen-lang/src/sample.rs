@@ -156,11 +156,26 @@ pub struct Roll {
 struct PaidDice<'a> {
     inner: &'a mut dyn DieSource,
     budget: &'a mut Budget,
+    /// The fewest bytes the roll's tree prints as JSON so far: see [`TREE_NODE_BYTES`].
+    kept: u64,
 }
+
+/// The fewest bytes one node of a roll's tree prints in the JSON transcript (the smallest,
+/// `{"span":{"start":0,"end":1},"value":1,"node":"constant"}`, takes 56). The tree is the
+/// transcript, so it may not grow past what `max_output` lets the transcript print, and it is
+/// stopped while it grows: before, a doubly recursive function (`f(20)`) held its whole work
+/// budget's worth of nodes, over 600 MB, before the budget stopped it. A roll whose JSON fits the
+/// limit is never refused by this count.
+const TREE_NODE_BYTES: u64 = 48;
+
+/// The fewest bytes one rolled die prints in the JSON transcript (`{"value":4,"marks":[]}`, 22); a
+/// reroll or an explosion rolls again and counts again.
+const TREE_DIE_BYTES: u64 = 16;
 
 impl DieSource for PaidDice<'_> {
     fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
         self.budget.spend(SAMPLE_DIE_COST)?;
+        self.kept += TREE_DIE_BYTES;
         self.inner.roll(die)
     }
 }
@@ -196,6 +211,7 @@ pub fn sample_with_budget(
         source: PaidDice {
             inner: source,
             budget,
+            kept: 0,
         },
         env: Vec::new(),
         depth: 0,
@@ -253,6 +269,10 @@ impl Sampler<'_> {
             .budget
             .spend(SAMPLE_STEP_COST)
             .map_err(|e| core_diagnostic(&e, node.span))?;
+        self.source.kept += TREE_NODE_BYTES;
+        if self.source.kept > self.limits.max_output {
+            return Err(tree_too_large(self.limits.max_output, node.span));
+        }
         self.nesting += 1;
         let r = self.node_inner(node);
         self.nesting -= 1;
@@ -626,12 +646,16 @@ impl Sampler<'_> {
             self.limits,
             dice.count.span,
         )?;
+        let mut pool = spec
+            .roll(&mut self.source)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        if let Some(ends) = dice.ends {
+            crate::keep_ends::mark(&mut pool, ends).map_err(|e| core_diagnostic(&e, span))?;
+        }
         let PoolRoll {
             dice: rolled,
             total,
-        } = spec
-            .roll(&mut self.source)
-            .map_err(|e| core_diagnostic(&e, span))?;
+        } = pool;
         let mut views: Vec<DieView> = rolled.iter().map(DieView::from).collect();
         let faces = die.distribution();
         let marks = [
@@ -724,4 +748,14 @@ fn too_many_steps(span: Span, limit: u64) -> Diagnostic {
         "raise --max-process-steps if it is only slow to settle; `omen prob` gives the exact \
          absorption without rolling it",
     )
+}
+
+/// The roll's tree outgrew what its transcript may print: stopped while it grows, before it is held.
+fn tree_too_large(limit: u64, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "too-much-output",
+        span,
+        format!("the roll's transcript would print more than {limit} bytes (the limit)"),
+    )
+    .with_help("roll fewer dice, recurse less or take a shorter process, or raise --max-output")
 }

@@ -60,7 +60,19 @@ fn many_lets(n: usize) -> String {
 
 #[test]
 fn roll_has_a_work_budget() {
-    refused(&omen(&["roll", DOUBLING, "--seed", "1"]), "--work-budget");
+    refused(
+        &omen(&["roll", DOUBLING, "--seed", "1", "--work-budget", "1000000"]),
+        "--work-budget",
+    );
+}
+
+/// Rolled, `f(24)` kept every node of its tree until the budget ran out: over 600 MB for `f(20)`.
+/// The tree is the transcript, so it stops growing where the transcript would pass `--max-output`.
+#[test]
+fn a_doubly_recursive_roll_held_its_whole_tree_until_the_budget_ran_out() {
+    let run = omen(&["roll", DOUBLING, "--seed", "1", "--max-output", "1000000"]);
+    refused(&run, "--max-output");
+    assert!(run.stderr.contains("1000000 bytes"), "{}", run.stderr);
 }
 
 #[test]

@@ -131,14 +131,61 @@ fn a_doubly_recursive_function_pays_per_call() {
         spent >= 63 * SAMPLE_STEP_COST + 32 * SAMPLE_DIE_COST,
         "{spent}"
     );
-    // f(20) rolls 2^20 dice: refused by the budget, both ways, having spent no more than it.
+    // f(20) rolls 2^20 dice. Rolled, its tree of 2^21 - 1 calls would print more than the default
+    // 64 MiB, and is stopped while it grows, before the budget is spent; computed exactly, the
+    // budget refuses it. Neither spends more than the budget.
     let limits = Limits::default();
     let (r, spent) = sample_paid(&doubling(20), &limits, &mut ChaChaDice::from_seed(1));
-    assert_eq!(r.unwrap_err().kind, "work-budget");
-    assert!(spent <= limits.work_budget);
+    assert_eq!(r.unwrap_err().kind, "too-much-output");
+    assert!(spent < limits.work_budget);
     let (r, spent) = exact_paid(&doubling(20), &limits);
     assert_eq!(r.unwrap_err().kind, "work-budget");
     assert!(spent <= limits.work_budget);
+}
+
+/// Counts the dice drawn.
+struct Counted {
+    inner: ChaChaDice,
+    drawn: u64,
+}
+
+impl DieSource for Counted {
+    fn roll(&mut self, die: &Die) -> Result<i64, CoreError> {
+        self.drawn += 1;
+        self.inner.roll(die)
+    }
+}
+
+#[test]
+fn a_rolls_tree_stops_growing_at_the_transcripts_limit() {
+    let source = "fn f(n) = if n <= 0 then d6 else f(n - 1) + f(n - 1); f(10)";
+    let roll = |max_output: u64| {
+        let limits = Limits {
+            max_output,
+            ..Limits::default()
+        };
+        let program = compiled(source, &Options::default());
+        let mut dice = Counted {
+            inner: ChaChaDice::from_seed(7),
+            drawn: 0,
+        };
+        let rolled = sample_with_budget(&program, &limits, &mut dice, &mut limits.budget());
+        (rolled, dice.drawn)
+    };
+    // The whole roll, 2^10 dice, and what its tree prints as JSON.
+    let (whole, drawn) = roll(Limits::default().max_output);
+    assert_eq!(drawn, 1024);
+    let printed = serde_json::to_vec(&whole.unwrap().tree).unwrap().len() as u64;
+    // A roll whose JSON fits the limit is never refused by the tree's count.
+    let (exactly, _) = roll(printed);
+    assert!(exactly.is_ok(), "{:?}", exactly.err());
+    // Under a quarter of it, the roll stops while its tree grows, long before its last die (the
+    // count is a floor of what each node prints, so it stops a little later than a quarter).
+    let (stopped, drawn) = roll(printed / 4);
+    let error = stopped.unwrap_err();
+    assert_eq!(error.kind, "too-much-output");
+    assert!(error.help.unwrap().contains("--max-output"));
+    assert!(drawn < 1024 / 2, "{drawn} dice drawn");
 }
 
 /// Rolls like `inner`, and trips `cancel` as the `after`-th die is drawn.
