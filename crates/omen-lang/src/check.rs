@@ -991,6 +991,7 @@ impl Checker<'_> {
             unique: mods.unique,
             after: mods.after,
             keep: mods.keep,
+            ends: mods.ends,
             success: mods.success,
             failure: mods.failure,
             points: mods.points,
@@ -1284,12 +1285,14 @@ impl Checker<'_> {
             sort: None,
             after: Vec::new(),
             keep: Keep::All,
+            ends: None,
             success: None,
             failure: None,
             points: Vec::new(),
             matching: None,
             unique: None,
         };
+        let mut ends_span: Option<Span> = None;
         let errors_before = self.errors.len();
         let mut set_span: Option<Span> = None;
         let mut success_span: Option<Span> = None;
@@ -1411,6 +1414,15 @@ impl Checker<'_> {
                             keep
                         }
                     };
+                    None
+                }
+                &Modifier::KeepEnds {
+                    highest,
+                    lowest,
+                    drop,
+                } => {
+                    out.ends = Some(crate::keep_ends::KeepEnds::new(highest, lowest, drop));
+                    ends_span = Some(m.span);
                     None
                 }
                 Modifier::Success(p) => {
@@ -1578,6 +1590,18 @@ impl Checker<'_> {
                     .push(Diagnostic::error("unsupported-modifier", at, message).with_help(help));
             }
         }
+        if let Some(at) = ends_span
+            && let Some(why) = crate::keep_ends::refusal(
+                on_dice,
+                out.keep != Keep::All || explode_span.is_some() || set_span.is_some(),
+                success_span.is_some(),
+            )
+        {
+            self.errors.push(
+                Diagnostic::error("unsupported-modifier", at, why)
+                    .with_help("keep one end, e.g. `kh1`, or roll the ends in separate terms"),
+            );
+        }
         if let (Some(f), None) = (failure_span, success_span) {
             self.errors.push(
                 Diagnostic::error(
@@ -1604,6 +1628,7 @@ struct Modifiers {
     sort: Option<bool>,
     after: Vec<DieStep>,
     keep: Keep,
+    ends: Option<crate::keep_ends::KeepEnds>,
     success: Option<Condition>,
     failure: Option<Condition>,
     points: Vec<(PointTarget, Node)>,

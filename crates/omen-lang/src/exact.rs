@@ -899,6 +899,11 @@ impl Evaluator<'_> {
         count: i64,
     ) -> Result<Eval, Diagnostic> {
         let spec = pool_spec(dice, die, count, self.limits, count_span)?;
+        if let Some(ends) = dice.ends {
+            let d = crate::keep_ends::pool_exact(&spec, ends, self.limits, self.budget)
+                .map_err(|e| core_diagnostic(&e, span))?;
+            return Ok(Eval::plain(from_ints(d), omen_core::Probability::zero()));
+        }
         let Exact {
             distribution,
             truncated,

@@ -25,6 +25,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod exact;
 mod group_scale;
+mod keep_ends;
 pub mod labels;
 pub mod number;
 pub mod program;

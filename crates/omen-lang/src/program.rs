@@ -273,6 +273,8 @@ pub struct DiceNode {
     pub unique: Option<Unique>,
     pub after: Vec<DieStep>,
     pub keep: Keep,
+    /// `k{h1, l1}`: keep both ends instead of `keep` (which is then `All`).
+    pub ends: Option<crate::keep_ends::KeepEnds>,
     pub success: Option<Condition>,
     pub failure: Option<Condition>,
     /// Compare points written with a name (`>=dv`): each fills in one condition when run.

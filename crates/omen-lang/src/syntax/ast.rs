@@ -275,6 +275,14 @@ pub enum Modifier {
     ClampMax(i64),
     /// `khN`, `kN`, `klN`, `dhN`, `dlN`, `dN` (after a dice term, `d` is `dl`); `count` is 1 when omitted.
     Keep { which: KeepWhich, count: i64 },
+    /// `k{h1, l1}`: keep the highest `highest` and the lowest `lowest` dice together (Avrae's
+    /// `kh1kl1`), both ends of the roll; `d{h1, l1}` (`drop`) drops them together (Avrae's `pl1ph1`).
+    /// Each end takes the earliest of equal dice, so among ties both may take the same die.
+    KeepEnds {
+        highest: i64,
+        lowest: i64,
+        drop: bool,
+    },
     /// A compare point right after a dice term or group: count the dice (members) meeting it.
     Success(ComparePoint),
     /// `f<=1`, `f1` (meaning `f=1`): subtract the dice (members) meeting it from the count.

@@ -2501,7 +2501,7 @@ impl<'s> Parser<'s> {
         let term = self.end_term(outer_term);
         (self.lowest_face, self.highest_face) = outer;
         self.refuse_set_rescore(outer_rescore);
-        self.unite_selectors(&mut modifiers, i64::try_from(members.len()).ok());
+        self.unite_selectors(&mut modifiers);
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
         let span = Span::new(open.span.start, self.prev_end);
@@ -2545,7 +2545,7 @@ impl<'s> Parser<'s> {
             members = self.score_set_members(members, rescore, at);
         }
         self.refuse_set_rescore(outer_rescore);
-        self.unite_selectors(&mut modifiers, i64::try_from(members.len()).ok());
+        self.unite_selectors(&mut modifiers);
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
         let set = Expr::new(
@@ -2631,12 +2631,7 @@ impl<'s> Parser<'s> {
         let mut modifiers = self.parse_modifiers();
         let term = self.end_term(outer_term);
         self.highest_face = outer_highest;
-        let written_count = match count.as_ref().map(|c| &c.node) {
-            None => Some(1),
-            Some(ExprKind::Number(n)) => Some(*n),
-            Some(_) => None,
-        };
-        self.unite_selectors(&mut modifiers, written_count);
+        self.unite_selectors(&mut modifiers);
         let plain = modifiers.is_empty()
             && self.rescore.is_none()
             && self.advantage.is_none()
@@ -3242,6 +3237,11 @@ impl<'s> Parser<'s> {
         };
         match meaning {
             Word::KeepHighest => {
+                if written == "k"
+                    && let Some(ends) = self.parse_keep_ends(keyword_span, false)
+                {
+                    return ends;
+                }
                 let keep = self.parse_keep_count(KeepWhich::KeepHighest, keyword_span);
                 if written == "k"
                     && self.dialect.warn_other_readings
@@ -3263,7 +3263,14 @@ impl<'s> Parser<'s> {
             }
             Word::KeepLowest => self.parse_keep_count(KeepWhich::KeepLowest, keyword_span),
             Word::DropHighest => self.parse_keep_count(KeepWhich::DropHighest, keyword_span),
-            Word::DropLowest => self.parse_keep_count(KeepWhich::DropLowest, keyword_span),
+            Word::DropLowest => {
+                if written == "d"
+                    && let Some(ends) = self.parse_keep_ends(keyword_span, true)
+                {
+                    return ends;
+                }
+                self.parse_keep_count(KeepWhich::DropLowest, keyword_span)
+            }
             Word::KeepMiddle => self.parse_keep_count(KeepWhich::KeepMiddle, keyword_span),
             Word::RerollOnce => {
                 let point = point(self, true, true, "rerolls once the dice")?;

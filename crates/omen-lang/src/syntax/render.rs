@@ -377,6 +377,14 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                 };
                 let _ = write!(out, "{word}{count}");
             }
+            Modifier::KeepEnds {
+                highest,
+                lowest,
+                drop,
+            } => {
+                let word = if *drop { "d" } else { "k" };
+                let _ = write!(out, "{word}{{h{highest}, l{lowest}}}");
+            }
             Modifier::Success(p) => compare_point(out, p),
             Modifier::Failure(p) => {
                 out.push('f');

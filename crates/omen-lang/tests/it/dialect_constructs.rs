@@ -233,7 +233,7 @@ fn dialect_constructs_read_another_way_are_refused_as_unsupported() {
         ("foundry", "2d20rr1=1"),
         ("foundry", "5d10x5>=8"),
         ("foundry", "5d10x9x10"),
-        ("avrae", "4d6kh1kl1"),
+        ("avrae", "(1, 5, 3)kh1kl1"),
         ("avrae", "4d6rrl1"),
         ("avrae", "2d6ra6"),
         ("avrae", "4d6kh3ro1"),

@@ -113,24 +113,22 @@ fn avrae_rank_selectors_of_one_operation_unite() {
         s.sort_unstable();
         s
     };
-    // `pl1ph1`: one drop selecting the lowest and the highest die.
-    let middle = enumerate(4, 6, |r| sorted(r)[1..3].iter().sum());
+    // `pl1ph1`: one drop selecting the lowest and the highest die (of equal dice, one die to both).
+    let middle = enumerate(4, 6, |r| r.iter().sum::<i64>() - ends(r, 1, 1));
     assert_eq!(omen("avrae", "4d6pl1ph1"), Ok(middle.clone()));
-    assert_eq!(omen("avrae", "4d6ph1pl1"), Ok(middle));
+    assert_eq!(omen("avrae", "4d6ph1pl1"), Ok(middle.clone()));
+    assert_eq!(reading("avrae", "4d6pl1ph1"), "4d6d{h1, l1}");
+    assert_eq!(rolled_along_every_path("avrae", "4d6pl1ph1"), middle);
     // `kh1kh2` selects the highest 2 twice over; `pl1pl2` the lowest 2.
     let top_two = enumerate(4, 6, |r| sorted(r)[2..].iter().sum());
     assert_eq!(omen("avrae", "4d6kh1kh2"), Ok(top_two.clone()));
     assert_eq!(omen("avrae", "4d6pl1pl2"), Ok(top_two.clone()));
     // Different operations apply in turn: keep the highest 3, then drop the lowest of those.
     assert_eq!(omen("avrae", "4d6kh3pl1"), Ok(top_two));
-    // Both ends of two dice are every die.
+    // Both ends of two dice: both dice, unless they tie (then one).
     assert_eq!(
         omen("avrae", "2d6kh1kl1"),
-        Ok(enumerate(2, 6, |r| r.iter().sum()))
-    );
-    assert_eq!(
-        omen("avrae", "(1, 5)kh1kl1"),
-        Ok(BTreeMap::from([(q(6, 1), q(1, 1))]))
+        Ok(enumerate(2, 6, |r| ends(r, 1, 1)))
     );
 }
 
@@ -232,4 +230,66 @@ fn roll20_inline_roll_with_dice_as_a_compare_point_is_rolled_once_before_the_dic
     assert_eq!(omen("roll20", "2d6>[[1d4+2]]f<[[1d2]]"), Ok(want));
     // Numbers alone stay a number.
     assert_eq!(reading("roll20", "3d6>[[1+3]]"), "3d6>=4");
+}
+
+/// d20's `kh{highest}kl{lowest}`: each selector takes dice in order of value, the earlier of equal
+/// dice first (Python's stable sort, reversed or not), and the dice either takes are kept (a set of
+/// dice, so one taken twice counts once). The sum of the dice taken.
+fn ends(roll: &[i64], highest: usize, lowest: usize) -> i64 {
+    let mut high: Vec<usize> = (0..roll.len()).collect();
+    high.sort_by(|&a, &b| roll[b].cmp(&roll[a]));
+    let mut low: Vec<usize> = (0..roll.len()).collect();
+    low.sort_by_key(|&i| roll[i]);
+    let taken: std::collections::BTreeSet<usize> = high
+        .into_iter()
+        .take(highest)
+        .chain(low.into_iter().take(lowest))
+        .collect();
+    taken.iter().map(|&i| roll[i]).sum()
+}
+
+#[test]
+fn avrae_keep_of_both_ends_keeps_the_highest_and_the_lowest_together() {
+    // `4d6kh1kl1`: d20 keeps what either selector selects, the highest die and the lowest; four
+    // equal dice are one die to both (d20 keeps one 3 of four 3s).
+    let want = enumerate(4, 6, |r| ends(r, 1, 1));
+    assert_eq!(want[&q(1, 1)], q(1, 1296));
+    assert_eq!(omen("avrae", "4d6kh1kl1"), Ok(want.clone()));
+    assert_eq!(reading("avrae", "4d6kh1kl1"), "4d6k{h1, l1}");
+    assert_eq!(omen("omen", "4d6k{h1, l1}"), Ok(want.clone()));
+    assert_eq!(rolled_along_every_path("omen", "4d6k{h1, l1}"), want);
+    // The highest 2 and the lowest 1 of 5; two and two of 4d4.
+    assert_eq!(
+        omen("avrae", "5d6kh2kl1"),
+        Ok(enumerate(5, 6, |r| ends(r, 2, 1)))
+    );
+    assert_eq!(
+        omen("avrae", "4d4kh2kl2"),
+        Ok(enumerate(4, 4, |r| ends(r, 2, 2)))
+    );
+    let checked = compile("4d6k{h1, l1}", &options("omen")).expect("compiles");
+    assert!(checked.warnings.iter().any(|w| w.kind == "keep-ends-ties"));
+    // Ends that may cover every die still pick by value (three 2s keep two of them).
+    assert_eq!(
+        omen("omen", "3d6k{l2, h1}"),
+        Ok(enumerate(3, 6, |r| ends(r, 1, 2)))
+    );
+    // Rerolls run before the keep: the roller and the exact engine agree.
+    let exact = omen("omen", "3d4ro1k{h1, l1}").expect("computes");
+    assert_eq!(rolled_along_every_path("omen", "3d4ro1k{h1, l1}"), exact);
+    // With an explosion, another keep or counting, or on a set, not computed yet.
+    for (dialect, source) in [
+        ("omen", "4d6k{h1, l1}!"),
+        ("omen", "4d6k{h1, l1}>=4"),
+        ("omen", "4d6kh3k{h1, l1}"),
+        ("omen", "{1d6, 2, 3}k{h1, l1}"),
+        ("avrae", "(1, 5, 3)kh1kl1"),
+    ] {
+        assert!(
+            errors(dialect, source).contains(&"unsupported-modifier"),
+            "{dialect} {source}"
+        );
+    }
+    assert!(errors("omen", "4d6k{h1}").contains(&"bad-keep-ends"));
+    assert!(errors("omen", "4d6k{h1, h2}").contains(&"bad-keep-ends"));
 }

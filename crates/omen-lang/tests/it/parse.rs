@@ -237,6 +237,11 @@ fn show_modifier(modifier: &Modifier) -> String {
             };
             format!("{which}{count}")
         }
+        Modifier::KeepEnds {
+            highest,
+            lowest,
+            drop,
+        } => format!("keepends{highest},{lowest},{drop}"),
         Modifier::Success(point) => format!("success{}", show_point(point)),
         Modifier::Failure(point) => format!("failure{}", show_point(point)),
         Modifier::Match { total, size, point } => format!(

@@ -8,6 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{BinOp, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, Sides, Spanned};
 use crate::syntax::dialect::RankedReroll;
+use crate::syntax::lexer::TokenKind;
 
 /// The parts of a dice term (or group) that apply to it as a whole.
 #[derive(Debug, Default)]
@@ -232,15 +233,10 @@ fn operation(modifier: &Modifier) -> Option<(bool, KeepWhich, i64)> {
 
 impl Parser<'_> {
     /// d20 folds the selectors of one operation written in a row into one, which keeps (drops) what
-    /// any of them selects: `pl1ph1` drops the lowest and the highest die, as Omen's `dl1dh1` does in
-    /// turn; `kh1kh2` keeps the highest 2. Operations of different kinds apply in turn, as Omen's do.
-    /// `kh1kl1` keeps both ends of the roll, which the engine does not compute yet, unless the ends
-    /// cover every one of the `members` dice. Only in the dialect whose selectors unite.
-    pub(super) fn unite_selectors(
-        &mut self,
-        modifiers: &mut Vec<Spanned<Modifier>>,
-        members: Option<i64>,
-    ) {
+    /// any of them selects: `kh1kh2` keeps the highest 2; `kh1kl1` keeps both ends of the roll and
+    /// `pl1ph1` drops them, Omen's `k{h1, l1}` and `d{h1, l1}`. Operations of different kinds apply in
+    /// turn, as Omen's do. Only in the dialect whose selectors unite.
+    pub(super) fn unite_selectors(&mut self, modifiers: &mut Vec<Spanned<Modifier>>) {
         if !self.dialect.selectors_unite {
             return;
         }
@@ -256,7 +252,7 @@ impl Parser<'_> {
                 _ => false,
             };
             if !same {
-                self.flush_selectors(&mut run, &mut out, members);
+                self.flush_selectors(&mut run, &mut out);
             }
             if operation(&modifier.node).is_some() {
                 run.push(modifier);
@@ -264,7 +260,7 @@ impl Parser<'_> {
                 out.push(modifier);
             }
         }
-        self.flush_selectors(&mut run, &mut out, members);
+        self.flush_selectors(&mut run, &mut out);
         *modifiers = out;
     }
 
@@ -273,7 +269,6 @@ impl Parser<'_> {
         &mut self,
         run: &mut Vec<Spanned<Modifier>>,
         out: &mut Vec<Spanned<Modifier>>,
-        members: Option<i64>,
     ) {
         if run.len() < 2 {
             out.append(run);
@@ -297,36 +292,132 @@ impl Parser<'_> {
         let mut push = |which, count| {
             out.push(Spanned::new(Modifier::Keep { which, count }, span));
         };
-        match (keep, high, low) {
-            (false, high, low) => {
-                if let Some(low) = low {
-                    push(KeepWhich::DropLowest, low);
-                }
-                if let Some(high) = high {
-                    push(KeepWhich::DropHighest, high);
-                }
+        match (high, low) {
+            (Some(high), None) => push(
+                if keep {
+                    KeepWhich::KeepHighest
+                } else {
+                    KeepWhich::DropHighest
+                },
+                high,
+            ),
+            (None, Some(low)) => push(
+                if keep {
+                    KeepWhich::KeepLowest
+                } else {
+                    KeepWhich::DropLowest
+                },
+                low,
+            ),
+            (Some(high), Some(low)) => {
+                // Both ends pick the earliest of equal dice, so they may pick one die twice: not
+                // Omen's keeps in turn, which count ranks.
+                let ends = Modifier::KeepEnds {
+                    highest: high,
+                    lowest: low,
+                    drop: !keep,
+                };
+                self.warn_keep_ends_ties(span);
+                out.push(Spanned::new(ends, span));
             }
-            (true, Some(high), None) => push(KeepWhich::KeepHighest, high),
-            (true, None, Some(low)) => push(KeepWhich::KeepLowest, low),
-            (true, Some(high), Some(low)) => {
-                if members.is_some_and(|n| high.saturating_add(low) >= n) {
-                    return;
+            (None, None) => {}
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// `k{h1, l1}` straight after `k`: keep the highest and the lowest dice together, both ends of
+    /// the roll (`d{h1, l1}` after `d`: drop them). `None` when no brace follows (consuming nothing); `Some(None)` when one was started
+    /// but is not valid (reported).
+    pub(super) fn parse_keep_ends(
+        &mut self,
+        keyword: Span,
+        drop: bool,
+    ) -> Option<Option<Modifier>> {
+        let open = self.peek();
+        if open.kind != TokenKind::LBrace || open.span.start != keyword.end {
+            return None;
+        }
+        self.bump();
+        let (mut highest, mut lowest) = (None, None);
+        let mut valid = true;
+        loop {
+            let word = self.peek();
+            let number = self.tokens.get(self.pos + 1).copied();
+            let end = match (word.kind, number) {
+                (TokenKind::Word, Some(n))
+                    if n.kind == TokenKind::Number && n.span.start == word.span.end =>
+                {
+                    let slot = match self.text(word.span).to_ascii_lowercase().as_str() {
+                        "h" => &mut highest,
+                        "l" => &mut lowest,
+                        _ => break valid = false,
+                    };
+                    let Ok(count) = self.text(n.span).parse::<i64>() else {
+                        break valid = false;
+                    };
+                    if slot.replace(count).is_some() {
+                        break valid = false;
+                    }
+                    self.bump();
+                    self.bump();
+                    self.peek()
                 }
+                _ => break valid = false,
+            };
+            match end.kind {
+                TokenKind::Comma => {
+                    self.bump();
+                }
+                TokenKind::RBrace => {
+                    self.bump();
+                    break;
+                }
+                _ => break valid = false,
+            }
+        }
+        let span = Span::new(keyword.start, self.prev_end);
+        match (valid, highest, lowest) {
+            (true, Some(highest), Some(lowest)) => {
+                self.warn_keep_ends_ties(span);
+                Some(Some(Modifier::KeepEnds {
+                    highest,
+                    lowest,
+                    drop,
+                }))
+            }
+            _ => {
                 self.report(
                     Diagnostic::error(
-                        "unsupported-modifier",
+                        "bad-keep-ends",
                         span,
-                        format!(
-                            "`{}` in the {} dialect keeps what each selector selects, the highest {high} \
-                             and the lowest {low} together, which is not computed yet",
-                            super::shorten(self.text(span)),
-                            self.dialect.name
-                        ),
+                        "keeping both ends takes the highest and the lowest counts, once each, e.g. \
+                         `k{h1, l1}`",
                     )
-                    .with_help("keep one end, e.g. `kh1`, or add the ends of one roll bound by `let`"),
+                    .with_help("write `k{hN, lM}` to keep the highest N and the lowest M dice"),
                 );
+                Some(None)
             }
-            (true, None, None) => {}
         }
+    }
+}
+
+impl Parser<'_> {
+    /// Both ends of a roll take the earliest of equal dice (as d20 does), so among ties they may take
+    /// the same die: a reader may expect two dice where they keep one.
+    fn warn_keep_ends_ties(&mut self, span: Span) {
+        self.warnings.push(
+            Diagnostic::warning(
+                "keep-ends-ties",
+                span,
+                format!(
+                    "`{}` picks the highest and the lowest dice each the earliest of equal dice first, as \
+                     d20 does: when dice tie both ends may pick the same die (of four 3s, `k{{h1, l1}}` \
+                     keeps one 3, not two)",
+                    super::shorten(self.text(span))
+                ),
+            )
+            .with_help("this is d20's rule; ends that always take different dice are not computed yet"),
+        );
     }
 }
