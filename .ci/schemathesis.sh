@@ -46,18 +46,40 @@ if [ -z "$base" ]; then
     exit 1
 fi
 
-# A game master's token, so the authenticated routes are tested beyond their 401.
-token="$(python3 - "$base" <<'PY'
+# A campaign to fuzz, seeded so that the routes under it are exercised for real rather than only
+# refused: the game master's token, characters (one to edit, one to delete), saved rolls (one to
+# delete), an observer's invite to revoke and a blind roll to reveal. The configuration pins the
+# path parameters to them (`OMEN_FUZZ_*`).
+seed="$(python3 - "$base" <<'PY'
 import json, sys, urllib.request
-request = urllib.request.Request(
-    sys.argv[1] + "/api/v1/campaigns",
-    data=json.dumps({"name": "fuzzed"}).encode(),
-    headers={"content-type": "application/json"},
-    method="POST",
-)
-print(json.load(urllib.request.urlopen(request))["game_master"]["token"])
+base = sys.argv[1] + "/api/v1/campaigns"
+token = None
+def call(method, path, body):
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = "Bearer " + token
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers=headers, method=method
+    )
+    answer = urllib.request.urlopen(request).read()
+    return json.loads(answer) if answer else None
+token = call("POST", "", {"name": "fuzzed"})["game_master"]["token"]
+for name in ["Ayla", "Bren", "Doomed"]:
+    call("POST", "/fuzzed/characters",
+         {"name": name, "rule_set": "luck", "sheet": {"intrinsic": [{"source": "halfling", "value": 2}]}})
+for name in ["kept", "doomed"]:
+    call("PUT", "/fuzzed/saved/" + name, {"expression": "2d6"})
+observer = call("POST", "/fuzzed/invites", {"role": "observer"})["invite"]["id"]
+blind = call("POST", "/fuzzed/rolls", {"expression": "3d6", "visibility": "blind"})["entry"]["sequence"]
+# Another campaign, whose stream of events the game master's token is refused: a stream of the
+# fuzzed campaign would stay open until Schemathesis gave up on it.
+call("POST", "", {"name": "elsewhere"})
+print(f"OMEN_FUZZ_TOKEN={token} OMEN_FUZZ_INVITE={observer} OMEN_FUZZ_HIDDEN={blind}")
 PY
 )"
+export $seed
+token="$OMEN_FUZZ_TOKEN"
+export OMEN_FUZZ_INVITE OMEN_FUZZ_HIDDEN
 
 # The configuration (.ci/schemathesis.toml) says which answers count as a refusal and why.
 # Run from target/, where Schemathesis keeps its cache of failures to replay (.schemathesis/).

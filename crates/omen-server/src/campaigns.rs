@@ -407,6 +407,7 @@ pub async fn create_invite(
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "not the game master", body = ErrorBody),
         (status = 404, description = "no such invite", body = ErrorBody),
+        (status = 409, description = "an invite revoked already", body = ErrorBody),
     )
 )]
 pub async fn revoke_invite(
@@ -468,6 +469,7 @@ pub struct NewCharacter {
     #[schema(schema_with = crate::schema::name)]
     pub name: String,
     /// The rule set, e.g. `luck`; `none` for a character bound to no rule set, that only rolls expressions.
+    #[schema(schema_with = crate::schema::character_rule_set)]
     pub rule_set: String,
     #[serde(default = "empty_object")]
     #[schema(value_type = Object)]
@@ -718,6 +720,7 @@ async fn action_odds(
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "not the game master nor the character's player", body = ErrorBody),
         (status = 404, description = "no such campaign or character", body = ErrorBody),
+        (status = 409, description = "`moved-on`: the `commitment` sent is no longer the next draw's, since another entry took it first (nothing was drawn)", body = ErrorBody),
         (status = 422, description = "the rule set refuses the action", body = ErrorBody),
     )
 )]
@@ -1086,6 +1089,7 @@ fn need_for(character: Option<&str>) -> Need<'_> {
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "an observer, or another player's character", body = ErrorBody),
         (status = 404, description = "no such campaign or character", body = ErrorBody),
+        (status = 409, description = "`moved-on`: the `commitment` sent is no longer the next draw's, since another entry took it first (nothing was drawn)", body = ErrorBody),
         (status = 422, description = "the expression does not compile or cannot be rolled", body = ErrorBody),
     )
 )]
@@ -1289,6 +1293,7 @@ pub struct SavedRollRequest {
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "an observer, or another player's character", body = ErrorBody),
         (status = 404, description = "no such campaign, saved roll or character", body = ErrorBody),
+        (status = 409, description = "`moved-on`: the `commitment` sent is no longer the next draw's, since another entry took it first (nothing was drawn)", body = ErrorBody),
         (status = 422, description = "the roll cannot be rolled with these values", body = ErrorBody),
     )
 )]

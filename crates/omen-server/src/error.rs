@@ -369,10 +369,41 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A JSON body whose rejection is an [`ApiError`], so a malformed body gets a JSON answer.
-#[derive(axum::extract::FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// A JSON body whose rejection is an [`ApiError`], so a malformed body gets a JSON answer. It must
+/// be a JSON object, as every request schema of the document says: serde reads a struct from an
+/// array too (`[null, null]` was taken as an edit of nothing), which no schema allows.
 pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        let axum::Json(ObjectOnly(value)) =
+            axum::Json::<ObjectOnly<T>>::from_request(request, state).await?;
+        Ok(Body(value))
+    }
+}
+
+/// `T`, read only from a JSON object.
+struct ObjectOnly<T>(T);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for ObjectOnly<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer
+            .deserialize_map(Visitor(std::marker::PhantomData))
+            .map(ObjectOnly)
+    }
+}
 
 /// Path parameters whose rejection is an [`ApiError`].
 #[derive(axum::extract::FromRequestParts)]

@@ -34,6 +34,7 @@ macro_rules! log_filter_query {
             pub until: Option<String>,
             /// Only the last this many entries (after the other filters).
             #[param(maximum = 9007199254740991_u64)]
+            #[serde(default, deserialize_with = "crate::filters::count")]
             pub last: Option<usize>,
             $( $(#[$field_meta])* pub $field: $ty, )*
         }
@@ -74,12 +75,46 @@ macro_rules! log_filter_query {
 
 pub(crate) use log_filter_query;
 
+/// The largest `last` the document allows: JavaScript's largest exact whole number, so a client
+/// that reads the document as JSON numbers can send every value it allows.
+pub(crate) const MAX_LAST: u64 = (1 << 53) - 1;
+
+/// `last`, refused past [`MAX_LAST`] as the document says (a 400, like any malformed filter),
+/// rather than read as the `usize` it fits in.
+pub(crate) fn count<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<usize>, D::Error> {
+    use serde::Deserialize;
+    match Option::<u64>::deserialize(deserializer)? {
+        Some(last) if last > MAX_LAST => Err(serde::de::Error::custom(format!(
+            "last must be at most {MAX_LAST}, not {last}"
+        ))),
+        last => Ok(last.map(|last| usize::try_from(last).unwrap_or(usize::MAX))),
+    }
+}
+
+/// An entry number, refused past `i64::MAX` as the document's `int64` says (a 400): the log
+/// numbers its entries as PostgreSQL's `BIGINT` does.
+pub(crate) fn sequence<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u64>, D::Error> {
+    use serde::Deserialize;
+    match Option::<u64>::deserialize(deserializer)? {
+        Some(after) if after > i64::MAX as u64 => Err(serde::de::Error::custom(format!(
+            "an entry number is at most {}, not {after}",
+            i64::MAX
+        ))),
+        after => Ok(after),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     log_filter_query! {
         /// A query with a field of its own.
         pub struct Probe {
             /// Where a page starts.
+            #[serde(default, deserialize_with = "crate::filters::sequence")]
             pub after: Option<u64>,
         }
     }
@@ -109,5 +144,21 @@ mod tests {
         // A misspelt filter is refused, not ignored: what `flatten` would have lost.
         let refused = parse("charcter=Ayla").unwrap_err();
         assert!(refused.contains("unknown field `charcter`"), "{refused}");
+        // Regression: `last` past the document's maximum was read, since it fits a `usize`.
+        assert_eq!(
+            parse("last=9007199254740991").unwrap().last,
+            Some(9007199254740991)
+        );
+        let refused = parse("last=9007199254740992").unwrap_err();
+        assert!(
+            refused.contains("last must be at most 9007199254740991"),
+            "{refused}"
+        );
+        assert_eq!(parse("").unwrap().last, None);
+        assert_eq!(
+            parse("after=9223372036854775807").unwrap().after,
+            Some(i64::MAX as u64)
+        );
+        assert!(parse("after=9223372036854775808").is_err());
     }
 }

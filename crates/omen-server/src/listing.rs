@@ -32,6 +32,7 @@ crate::filters::log_filter_query! {
     pub struct LogQuery {
         /// Only entries numbered after this one: where the next page starts (the `Link` header's
         /// `rel="next"` says it).
+        #[serde(default, deserialize_with = "crate::filters::sequence")]
         pub after: Option<u64>,
         /// The most entries of this page (default 200).
         #[param(minimum = 1, maximum = 1000)]

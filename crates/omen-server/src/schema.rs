@@ -205,3 +205,20 @@ pub(crate) fn new_invite() -> RefOr<Schema> {
         .build();
     RefOr::T(Schema::OneOf(one_of))
 }
+
+/// A character's rule set: one of the rule sets that keep a character's state, or `none` (the
+/// store's names, matched exactly).
+pub(crate) fn character_rule_set() -> Schema {
+    let mut names: Vec<&str> = omen_rules::stateful::games()
+        .iter()
+        .map(|game| game.name())
+        .collect();
+    names.push(omen_store::PLAIN);
+    Schema::Object(
+        words(
+            &names,
+            "The rule set, e.g. `luck`; `none` for a character bound to no rule set, that only rolls expressions.",
+        )
+        .build(),
+    )
+}

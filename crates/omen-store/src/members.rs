@@ -287,7 +287,7 @@ impl Store {
     /// `revoke-invite`.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown campaign or invite, [`StoreError::Invalid`] for an
+    /// [`StoreError::NotFound`] for an unknown campaign or invite, [`StoreError::Conflict`] for an
     /// invite already revoked.
     pub fn revoke_invite(&mut self, campaign: &str, id: i64) -> Result<Invite, StoreError> {
         let key = self.signing_key()?;
@@ -305,7 +305,7 @@ impl Store {
                 })
             })?;
             if let Some(when) = revoked {
-                return Err(StoreError::Invalid(format!(
+                return Err(StoreError::Conflict(format!(
                     "invite {id} of `{campaign}` was already revoked at {when}"
                 )));
             }

@@ -447,6 +447,16 @@ async fn invites_are_made_listed_and_revoked() {
     )
     .await;
     assert_eq!(revoked.status, StatusCode::NO_CONTENT);
+    // Again: the invite's state refuses it (409), the request is well-formed.
+    let again = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/campaigns/Tak/invites/{id}"),
+        Some(&gm),
+        None,
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
     assert_eq!(
         get(&app, "/api/v1/campaigns", Some(&player)).await.status,
         StatusCode::UNAUTHORIZED

@@ -88,6 +88,9 @@ fn cases() -> Vec<Case> {
             json!({"name": "a", "x": 1}),
             false,
         ),
+        // Regression: serde reads a struct from an array too, and `["a"]` made a campaign `a`
+        // (Schemathesis found an edit `[null, null]` accepted).
+        case("post", campaigns, campaigns, json!(["a"]), false),
     ];
     let prob = "/api/v1/prob";
     let twenty: Vec<&str> = vec!["d6"; 20];
@@ -264,6 +267,32 @@ async fn a_body_the_document_accepts_is_not_refused_as_malformed_and_one_it_refu
         .to_string();
     let mut all = cases();
     all.extend(roll_cases("/api/v1/campaigns/Tak/rolls"));
+    // A character's rule set: the registry's names, exactly, or `none`.
+    let characters = "/api/v1/campaigns/{campaign}/characters";
+    let uri = "/api/v1/campaigns/Tak/characters";
+    all.extend([
+        case(
+            "post",
+            characters,
+            uri,
+            json!({"name": "C1", "rule_set": "luck", "sheet": {"intrinsic": []}}),
+            true,
+        ),
+        case(
+            "post",
+            characters,
+            uri,
+            json!({"name": "C2", "rule_set": "none"}),
+            true,
+        ),
+        case(
+            "post",
+            characters,
+            uri,
+            json!({"name": "C3", "rule_set": "LUCK"}),
+            false,
+        ),
+    ]);
     for case in all {
         let schema = request_schema(&document, case.method, case.path);
         let validator = jsonschema::validator_for(&schema).unwrap();
