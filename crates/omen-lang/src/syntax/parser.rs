@@ -2686,15 +2686,19 @@ impl<'s> Parser<'s> {
                         at,
                     ),
                 );
+            } else if let Some(kept) =
+                self.advantage_then_step(count.as_ref(), &sides, &modifiers, net, at)
+            {
+                return kept;
             } else {
                 self.report(
                     Diagnostic::error(
                         "unsupported-modifier",
                         at,
                         "Dice Maiden's `adv`/`dis` discard dice before exploding or rerolling; that \
-                         order is not computed yet",
+                         order is computed for one die kept with one explosion or reroll only",
                     )
-                    .with_help("use `adv`/`dis` with keep, drop and counting only"),
+                    .with_help("use `adv`/`dis` with keep, drop and counting, or on one die, e.g. `1d20 adv1 ie`"),
                 );
             }
         }

@@ -293,3 +293,43 @@ fn avrae_keep_of_both_ends_keeps_the_highest_and_the_lowest_together() {
     assert!(errors("omen", "4d6k{h1}").contains(&"bad-keep-ends"));
     assert!(errors("omen", "4d6k{h1, h2}").contains(&"bad-keep-ends"));
 }
+
+#[test]
+fn dice_maiden_advantage_drops_first_then_explodes_or_rerolls_the_die_kept() {
+    // `1d20 adv1 r1`: the higher of two d20s, rolled again once when it shows 1.
+    let want = enumerate(3, 20, |r| {
+        let kept = r[0].max(r[1]);
+        if kept <= 1 { r[2] } else { kept }
+    });
+    assert_eq!(omen("dice-maiden", "1d20 adv1 r1"), Ok(want));
+    // `1d6 dis1 e`: the lower of two d6s, one more die added when it shows 6 (both showed 6).
+    let want = enumerate(3, 6, |r| {
+        let kept = r[0].min(r[1]);
+        if kept == 6 { kept + r[2] } else { kept }
+    });
+    assert_eq!(omen("dice-maiden", "1d6 dis1 e"), Ok(want.clone()));
+    assert_eq!(rolled_along_every_path("dice-maiden", "1d6 dis1 e"), want);
+    // `1d6 adv1 ir2`: kept at 2 or less, it is replaced by a die rolled until it shows 3 or more.
+    let mut want = Fractions::new();
+    for r in rolls(2, 6) {
+        let kept = r[0].max(r[1]);
+        if kept <= 2 {
+            for face in 3..=6 {
+                *want.entry(q(face, 1)).or_insert_with(Q::zero) += q(1, 36 * 4);
+            }
+        } else {
+            *want.entry(q(kept, 1)).or_insert_with(Q::zero) += q(1, 36);
+        }
+    }
+    assert_eq!(omen("dice-maiden", "1d6 adv1 ir2"), Ok(want));
+    // Exploding again and again: the roller and the exact engine agree.
+    let exact = omen("dice-maiden", "1d4 adv1 ie").expect("computes");
+    assert_eq!(rolled_along_every_path("dice-maiden", "1d4 adv1 ie"), exact);
+    assert_eq!(
+        reading("dice-maiden", "1d6 adv1 ie"),
+        "let kept_0 = (2d6dl1) in (if (kept_0 >= 6) then (kept_0 + (1d6!)) else kept_0)"
+    );
+    // Several dice kept, or several steps: still refused.
+    assert!(errors("dice-maiden", "3d6 adv1 ie").contains(&"unsupported-modifier"));
+    assert!(errors("dice-maiden", "1d6 adv1 ie r1").contains(&"unsupported-modifier"));
+}

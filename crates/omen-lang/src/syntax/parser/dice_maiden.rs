@@ -6,7 +6,8 @@ use super::{Parser, Rescore};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
-    CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, Modifier, PointValue, Sides, Spanned,
+    BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, PointValue,
+    Sides, Spanned,
 };
 use crate::syntax::lexer::TokenKind;
 
@@ -196,4 +197,101 @@ fn cod(again: Option<i64>) -> Vec<Modifier> {
         }),
     };
     vec![first, Modifier::Success(at_least(8))]
+}
+
+impl Parser<'_> {
+    /// `1d20 adv1 ie`, `1d20 dis1 r1`: Dice Maiden drops the advantage dice first, then explodes or
+    /// rerolls the die kept. With one die kept and one step that is a binding and a choice:
+    /// `let kept_8 = 2d20dl1 in if kept_8 = 20 then kept_8 + 1d20! else kept_8` (an explosion adds a
+    /// new die, exploding again for `ie`; a reroll replaces the die with a new one, rerolled again for
+    /// `ir`). `None` for anything else, which stays refused.
+    pub(super) fn advantage_then_step(
+        &mut self,
+        count: Option<&Expr>,
+        sides: &Spanned<Sides>,
+        modifiers: &[Spanned<Modifier>],
+        net: i64,
+        at: Span,
+    ) -> Option<Expr> {
+        let one = matches!(count.map(|c| &c.node), None | Some(ExprKind::Number(1)));
+        let fixed =
+            !matches!(&sides.node, Sides::Number(e) if !matches!(e.node, ExprKind::Number(_)));
+        let ([step], true, true) = (modifiers, one, fixed) else {
+            return None;
+        };
+        let (point, again, adds) = match &step.node {
+            Modifier::Explode {
+                compound: false,
+                point,
+                once,
+                penetrate: false,
+            } => {
+                let point = match point {
+                    Some(point) => point.clone(),
+                    None => ComparePoint {
+                        op: CompareOp::Ge,
+                        value: PointValue::Int(super::notation::highest_face(&sides.node)?),
+                    },
+                };
+                let again = if *once { None } else { Some(step.clone()) };
+                (point, again, true)
+            }
+            Modifier::RerollOnce(point) => (point.clone(), None, false),
+            Modifier::RerollRecursive(point) => (point.clone(), Some(step.clone()), false),
+            _ => return None,
+        };
+        let PointValue::Int(value) = point.value else {
+            return None;
+        };
+        let extra = i64::try_from(net.unsigned_abs()).ok()?;
+        let span = Span::new(
+            count.map_or(sides.span.start, |c| c.span.start),
+            self.prev_end,
+        );
+        let dice = |count: i64, modifiers: Vec<Spanned<Modifier>>| {
+            Expr::new(
+                ExprKind::Dice(Box::new(DiceExpr {
+                    count: Some(Expr::new(ExprKind::Number(count), span)),
+                    sides: sides.clone(),
+                    modifiers,
+                })),
+                span,
+            )
+        };
+        let which = if net > 0 {
+            KeepWhich::DropLowest
+        } else {
+            KeepWhich::DropHighest
+        };
+        let rolled = dice(
+            extra.checked_add(1)?,
+            vec![Spanned::new(
+                Modifier::Keep {
+                    which,
+                    count: extra,
+                },
+                at,
+            )],
+        );
+        let name = format!("kept_{}", span.start);
+        let kept = || Box::new(Expr::new(ExprKind::Var(name.clone()), span));
+        let number = Box::new(Expr::new(ExprKind::Number(value), span));
+        let meets = Box::new(Expr::new(ExprKind::Compare(point.op, kept(), number), span));
+        let fresh = dice(1, again.into_iter().collect());
+        let then = if adds {
+            Expr::new(ExprKind::Binary(BinOp::Add, kept(), Box::new(fresh)), span)
+        } else {
+            fresh
+        };
+        let choice = Expr::new(ExprKind::If(meets, Box::new(then), kept()), span);
+        let bound = Expr::new(
+            ExprKind::LetIn(
+                Spanned::new(name.clone(), span),
+                Box::new(rolled),
+                Box::new(choice),
+            ),
+            span,
+        );
+        Some(Expr::new(ExprKind::Paren(Box::new(bound)), span))
+    }
 }
