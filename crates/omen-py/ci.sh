@@ -4,8 +4,8 @@
 # binary that cargo builds and against icepool. Called from .ci/run; runs by hand too.
 #
 # The extension is built with cargo's dev profile, which optimises the engine (omen-core, omen-lang
-# and the big-integer crates, see the workspace's Cargo.toml) and shares those builds with
-# `cargo build -p omen-cli`; users' installs take the release profile from pyproject.toml.
+# and the big-integer crates, see the workspace's Cargo.toml) and compiles the rest quickest; users'
+# installs take the release profile from pyproject.toml.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,7 +25,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r crates/omen-py/ci-requirements.txt
 
-cargo build --locked -p omen-cli
+# The `omen` binary the cross-checks run, built as `cargo test --workspace` builds it (the test
+# profile), so that after the tests in .ci/run this is already done.
+cargo build --locked --profile test -p omen-cli --bin omen
 export OMEN_BIN="$target/debug/omen"
 
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
