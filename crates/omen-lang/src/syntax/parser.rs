@@ -2661,6 +2661,9 @@ impl<'s> Parser<'s> {
                 ),
             }
         }
+        if let Some(kept) = self.kept_die_then_step(count.as_ref(), &sides, &modifiers, start) {
+            return kept;
+        }
         if let Some((net, at)) = advantage.filter(|(net, _)| *net != 0) {
             let plain = modifiers.iter().all(|m| {
                 matches!(

@@ -180,8 +180,43 @@ fn avrae_reroll_and_add_adds_at_most_one_die_to_the_roll() {
 }
 
 #[test]
+fn avrae_reroll_of_the_one_die_kept_applies_after_the_keep() {
+    // `2d20kh1ro1` (advantage, a 1 rerolled once): the higher die, rolled again when it shows 1.
+    let want = enumerate(3, 20, |r| {
+        let kept = r[0].max(r[1]);
+        if kept == 1 { r[2] } else { kept }
+    });
+    assert_eq!(omen("avrae", "2d20kh1ro1"), Ok(want.clone()));
+    assert_eq!(rolled_along_every_path("avrae", "2d20kh1ro1"), want);
+    assert_eq!(
+        reading("avrae", "2d20kh1ro1"),
+        "let kept_0 = (2d20kh1) in (if (kept_0 = 1) then (1d20) else kept_0)"
+    );
+    // `3d6kh1ra6`: one more die when the highest shows 6.
+    let want = enumerate(4, 6, |r| {
+        let kept = r[..3].iter().copied().max().unwrap_or(0);
+        if kept == 6 { kept + r[3] } else { kept }
+    });
+    assert_eq!(omen("avrae", "3d6kh1ra6"), Ok(want));
+    // `2d6kl1rr<3`: the lower die, rerolled until it shows 3 or more.
+    let mut want = Fractions::new();
+    for r in rolls(2, 6) {
+        let kept = r[0].min(r[1]);
+        if kept < 3 {
+            for face in 3..=6 {
+                *want.entry(q(face, 1)).or_insert_with(Q::zero) += q(1, 36 * 4);
+            }
+        } else {
+            *want.entry(q(kept, 1)).or_insert_with(Q::zero) += q(1, 36);
+        }
+    }
+    assert_eq!(omen("avrae", "2d6kl1rr<3"), Ok(want));
+}
+
+#[test]
 fn avrae_rerolls_after_a_keep_touch_the_kept_dice_only_so_are_refused() {
     assert!(errors("avrae", "4d6kh3ro1").contains(&"unsupported-modifier"));
+    assert!(errors("avrae", "2d(1d6+4)kh1ro1").contains(&"unsupported-modifier"));
     assert!(errors("avrae", "4d6pl1e6").contains(&"unsupported-modifier"));
     // Before the keep they are Omen's order; a clamp after it gives the same total either way.
     let clamp_then_keep = enumerate(4, 6, |r| {

@@ -219,79 +219,100 @@ impl Parser<'_> {
         let ([step], true, true) = (modifiers, one, fixed) else {
             return None;
         };
-        let (point, again, adds) = match &step.node {
-            Modifier::Explode {
-                compound: false,
-                point,
-                once,
-                penetrate: false,
-            } => {
-                let point = match point {
-                    Some(point) => point.clone(),
-                    None => ComparePoint {
-                        op: CompareOp::Ge,
-                        value: PointValue::Int(super::notation::highest_face(&sides.node)?),
-                    },
-                };
-                let again = if *once { None } else { Some(step.clone()) };
-                (point, again, true)
-            }
-            Modifier::RerollOnce(point) => (point.clone(), None, false),
-            Modifier::RerollRecursive(point) => (point.clone(), Some(step.clone()), false),
-            _ => return None,
-        };
-        let PointValue::Int(value) = point.value else {
-            return None;
-        };
         let extra = i64::try_from(net.unsigned_abs()).ok()?;
         let span = Span::new(
             count.map_or(sides.span.start, |c| c.span.start),
             self.prev_end,
         );
-        let dice = |count: i64, modifiers: Vec<Spanned<Modifier>>| {
-            Expr::new(
-                ExprKind::Dice(Box::new(DiceExpr {
-                    count: Some(Expr::new(ExprKind::Number(count), span)),
-                    sides: sides.clone(),
-                    modifiers,
-                })),
-                span,
-            )
-        };
         let which = if net > 0 {
             KeepWhich::DropLowest
         } else {
             KeepWhich::DropHighest
         };
-        let rolled = dice(
-            extra.checked_add(1)?,
-            vec![Spanned::new(
-                Modifier::Keep {
-                    which,
-                    count: extra,
-                },
-                at,
-            )],
-        );
-        let name = format!("kept_{}", span.start);
-        let kept = || Box::new(Expr::new(ExprKind::Var(name.clone()), span));
-        let number = Box::new(Expr::new(ExprKind::Number(value), span));
-        let meets = Box::new(Expr::new(ExprKind::Compare(point.op, kept(), number), span));
-        let fresh = dice(1, again.into_iter().collect());
-        let then = if adds {
-            Expr::new(ExprKind::Binary(BinOp::Add, kept(), Box::new(fresh)), span)
-        } else {
-            fresh
+        let keep = Modifier::Keep {
+            which,
+            count: extra,
         };
-        let choice = Expr::new(ExprKind::If(meets, Box::new(then), kept()), span);
-        let bound = Expr::new(
-            ExprKind::LetIn(
-                Spanned::new(name.clone(), span),
-                Box::new(rolled),
-                Box::new(choice),
-            ),
+        let rolled = one_die_term(
+            extra.checked_add(1)?,
+            sides,
+            vec![Spanned::new(keep, at)],
             span,
         );
-        Some(Expr::new(ExprKind::Paren(Box::new(bound)), span))
+        kept_then_step(rolled, sides, step, span)
     }
+}
+
+/// `count` dice of `sides` with `modifiers`, spanning `span`.
+fn one_die_term(
+    count: i64,
+    sides: &Spanned<Sides>,
+    modifiers: Vec<Spanned<Modifier>>,
+    span: Span,
+) -> Expr {
+    Expr::new(
+        ExprKind::Dice(Box::new(DiceExpr {
+            count: Some(Expr::new(ExprKind::Number(count), span)),
+            sides: sides.clone(),
+            modifiers,
+        })),
+        span,
+    )
+}
+
+/// One die kept from `rolled` (a term of dice of `sides` keeping one), then `step` on it: an
+/// explosion adds a new die (exploding again unless it explodes once), a reroll replaces the die with
+/// a new one (rerolled again for a reroll until). As a binding and a choice,
+/// `let kept_8 = 2d20dl1 in if kept_8 >= 20 then kept_8 + 1d20! else kept_8`. `None` for a step of
+/// another kind or a point that is not a number.
+pub(super) fn kept_then_step(
+    rolled: Expr,
+    sides: &Spanned<Sides>,
+    step: &Spanned<Modifier>,
+    span: Span,
+) -> Option<Expr> {
+    let (point, again, adds) = match &step.node {
+        Modifier::Explode {
+            compound: false,
+            point,
+            once,
+            penetrate: false,
+        } => {
+            let point = match point {
+                Some(point) => point.clone(),
+                None => ComparePoint {
+                    op: CompareOp::Ge,
+                    value: PointValue::Int(super::notation::highest_face(&sides.node)?),
+                },
+            };
+            let again = if *once { None } else { Some(step.clone()) };
+            (point, again, true)
+        }
+        Modifier::RerollOnce(point) => (point.clone(), None, false),
+        Modifier::RerollRecursive(point) => (point.clone(), Some(step.clone()), false),
+        _ => return None,
+    };
+    let PointValue::Int(value) = point.value else {
+        return None;
+    };
+    let name = format!("kept_{}", span.start);
+    let kept = || Box::new(Expr::new(ExprKind::Var(name.clone()), span));
+    let number = Box::new(Expr::new(ExprKind::Number(value), span));
+    let meets = Box::new(Expr::new(ExprKind::Compare(point.op, kept(), number), span));
+    let fresh = one_die_term(1, sides, again.into_iter().collect(), span);
+    let then = if adds {
+        Expr::new(ExprKind::Binary(BinOp::Add, kept(), Box::new(fresh)), span)
+    } else {
+        fresh
+    };
+    let choice = Expr::new(ExprKind::If(meets, Box::new(then), kept()), span);
+    let bound = Expr::new(
+        ExprKind::LetIn(
+            Spanned::new(name.clone(), span),
+            Box::new(rolled),
+            Box::new(choice),
+        ),
+        span,
+    );
+    Some(Expr::new(ExprKind::Paren(Box::new(bound)), span))
 }

@@ -282,6 +282,10 @@ impl Parser<'_> {
         else {
             return;
         };
+        if super::term_state::one_kept_then_step(modifiers).is_some() {
+            // Read as the kept die and a choice (`2d20kh1ro1`), in `Parser::kept_die_then_step`.
+            return;
+        }
         let Some(step) = modifiers[keep..].iter().find(|m| {
             matches!(
                 m.node,
@@ -290,7 +294,11 @@ impl Parser<'_> {
         }) else {
             return;
         };
-        let span = modifiers[keep].span.to(step.span);
+        self.report_step_after_keep(modifiers[keep].span.to(step.span));
+    }
+
+    /// The refusal of a reroll or explosion after a keep in d20, at `span`.
+    pub(super) fn report_step_after_keep(&mut self, span: Span) {
         self.report(
             Diagnostic::error(
                 "unsupported-modifier",

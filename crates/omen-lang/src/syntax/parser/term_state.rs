@@ -421,3 +421,66 @@ impl Parser<'_> {
         );
     }
 }
+
+/// `kh1` or `kl1` then one reroll or explosion, the whole of a term's modifiers: the step that d20
+/// applies to the one die kept (`2d20kh1ro1`, advantage with a reroll of 1s).
+pub(super) fn one_kept_then_step(modifiers: &[Spanned<Modifier>]) -> Option<&Spanned<Modifier>> {
+    match modifiers {
+        [
+            Spanned {
+                node:
+                    Modifier::Keep {
+                        which: KeepWhich::KeepHighest | KeepWhich::KeepLowest,
+                        count: 1,
+                    },
+                ..
+            },
+            step,
+        ] if matches!(
+            step.node,
+            Modifier::RerollOnce(_) | Modifier::RerollRecursive(_) | Modifier::Explode { .. }
+        ) =>
+        {
+            Some(step)
+        }
+        _ => None,
+    }
+}
+
+impl Parser<'_> {
+    /// d20's `2d20kh1ro1`: keep one die, then reroll (explode) it, since d20 applies its operations in
+    /// the order written to the dice still kept. Read as the kept die and a choice,
+    /// `let kept_0 = (2d20kh1) in if kept_0 = 1 then 1d20 else kept_0`. `None` when the term is not
+    /// of that form; refused when it is but its die cannot be rolled again as written.
+    pub(super) fn kept_die_then_step(
+        &mut self,
+        count: Option<&Expr>,
+        sides: &Spanned<Sides>,
+        modifiers: &[Spanned<Modifier>],
+        start: usize,
+    ) -> Option<Expr> {
+        if !self.dialect.selectors_unite {
+            return None;
+        }
+        let step = one_kept_then_step(modifiers)?;
+        let span = Span::new(start, self.prev_end);
+        let fixed =
+            !matches!(&sides.node, Sides::Number(e) if !matches!(e.node, ExprKind::Number(_)));
+        let rolled = Expr::new(
+            ExprKind::Dice(Box::new(DiceExpr {
+                count: count.cloned(),
+                sides: sides.clone(),
+                modifiers: modifiers[..1].to_vec(),
+            })),
+            span,
+        );
+        let read = fixed
+            .then(|| super::dice_maiden::kept_then_step(rolled, sides, step, span))
+            .flatten();
+        if read.is_none() {
+            // Not read: refused as any other step after a keep.
+            self.report_step_after_keep(modifiers[0].span.to(step.span));
+        }
+        read
+    }
+}
