@@ -34,6 +34,25 @@ def test_an_error_carries_kind_span_message_hint_and_draws_the_caret():
     assert "^^" in e._repr_html_() and e._repr_markdown_().startswith("```")
 
 
+def test_an_error_survives_pickling_as_a_process_pool_sends_it():
+    import pickle
+
+    with pytest.raises(omen.OmenLimitError) as caught:
+        omen.prob("20d6", max_dice=10)
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert type(again) is omen.OmenLimitError
+    assert (again.kind, again.span, str(again)) == (caught.value.kind, caught.value.span, str(caught.value))
+
+
+def test_the_signature_lists_every_limit_with_its_default():
+    import inspect
+
+    parameters = inspect.signature(omen.prob).parameters
+    for name, default in omen.LIMITS.items():
+        assert parameters[name].default == default
+    assert parameters["explode_depth"].default == 20
+
+
 def test_spans_count_characters_not_bytes():
     # `é` is two bytes in UTF-8; the span must still slice the Python string at the error.
     with pytest.raises(omen.OmenError) as caught:

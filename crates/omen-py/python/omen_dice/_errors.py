@@ -80,6 +80,10 @@ class OmenError(Exception):
     def __str__(self) -> str:
         return "".join(d.rendered for d in self.errors).rstrip("\n")
 
+    def __reduce__(self):
+        # Rebuilt from its parts, so that it survives pickling (multiprocessing, concurrent.futures).
+        return (type(self), (self.source, self.errors, self.warnings))
+
     def _repr_html_(self) -> str:
         text = html.escape(str(self))
         return f'<pre style="color:#b00020;white-space:pre-wrap">{text}</pre>'
