@@ -7,6 +7,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use omen_core::Limits;
 use omen_rules::hprpg::character::CreationChoices;
 use omen_rules::hprpg::game::HprpgState;
+use omen_rules::hprpg::zero_dots::StoredRoll;
 use omen_rules::hprpg::{
     Check, Contest, ContestNets, Degree, HprpgError, HprpgOptions, Teamwork, given_difficulty,
     passive_perception, sneaker_revealed, table,
@@ -248,14 +249,40 @@ impl StoredCharacters {
         serde_json::from_value(character.state).map_err(|e| format!("{name}: {e}"))
     }
 
-    /// The pool of the stored character `name`: its dots in ASPECT + ABILITY (or the other pair).
-    fn pool(&self, name: &str, pair: Option<(&str, &str)>) -> Result<u64, String> {
+    /// The roll of the stored character `name`: its dots in ASPECT + ABILITY (or the other pair),
+    /// with the zero-dot rules of a check (003-M6).
+    fn pool(&self, name: &str, pair: Option<(&str, &str)>) -> Result<StoredRoll, String> {
         let (aspect, ability) = pair
             .or_else(|| self.aspect.as_deref().zip(self.ability.as_deref()))
             .ok_or_else(|| {
                 format!("give --aspect and --ability for {name}'s roll, e.g. --aspect FITNESS --ability COVERT")
             })?;
-        self.state(name)?.pool_of(aspect, ability)
+        self.state(name)?
+            .roll_of(aspect, ability)
+            .map_err(|e| format!("{name}: {e}"))
+    }
+}
+
+/// A pool given as dice: no ability, so no zero-dot rule.
+fn given_pool(pool: u64) -> StoredRoll {
+    StoredRoll {
+        pool,
+        difficulty_change: 0,
+        zero_dot_rule: None,
+        ability: None,
+    }
+}
+
+/// "; COVERT at 0 dots: DV + 2" when a stored character's side took a zero-dot rule (003-M6).
+fn zero_dot_note(who: &str, roll: &StoredRoll) -> String {
+    match (&roll.ability, roll.difficulty_change) {
+        (Some(ability), change) if change != 0 => {
+            format!(
+                "{who}: {} at 0 dots, DV + {change} (003-M6)\n",
+                ability.name
+            )
+        }
+        _ => String::new(),
     }
 }
 
@@ -266,9 +293,9 @@ fn pool_or_character(
     pair: Option<(&str, &str)>,
     stored: &StoredCharacters,
     which: &str,
-) -> Result<u64, String> {
+) -> Result<StoredRoll, String> {
     match (pool, character) {
-        (Some(pool), None) => Ok(pool),
+        (Some(pool), None) => Ok(given_pool(pool)),
         (None, Some(name)) => stored.pool(name, pair),
         _ => Err(format!(
             "give the {which}'s pool or a stored character, one of the two"
@@ -398,7 +425,7 @@ fn contest(
     let check_options = HprpgOptions::default();
     given_difficulty(args.difficulty)?;
     let versus_pair = args.vs_aspect.as_deref().zip(args.vs_ability.as_deref());
-    let (pool, resistor_pool) = match (
+    let (instigator_roll, resistor_roll) = match (
         pool_or_character(
             args.pool,
             args.character.as_deref(),
@@ -420,9 +447,11 @@ fn contest(
     if let Some(dv) = args.resistor_difficulty {
         given_difficulty(dv)?;
     }
+    let (pool, resistor_pool) = (instigator_roll.pool, resistor_roll.pool);
     let instigator = Check::new(
         pool,
-        args.difficulty,
+        args.difficulty
+            .saturating_add(instigator_roll.difficulty_change),
         args.catastrophe_range,
         0,
         &check_options,
@@ -430,7 +459,9 @@ fn contest(
     )?;
     let resistor = Check::new(
         resistor_pool,
-        args.resistor_difficulty.unwrap_or(args.difficulty),
+        args.resistor_difficulty
+            .unwrap_or(args.difficulty)
+            .saturating_add(resistor_roll.difficulty_change),
         args.catastrophe_range,
         0,
         &check_options,
@@ -453,10 +484,12 @@ fn contest(
     let roll = contest.roll(dice.as_mut())?;
     let odds = json!({ "margin": margins, "outcome": outcomes });
     let text = format!(
-        "contest: {}d12 against {}d12{}\ninstigator {:?} net {}, resistor {:?} net {}: margin {}\n{}",
+        "contest: {}d12 against {}d12{}\n{}{}instigator {:?} net {}, resistor {:?} net {}: margin {}\n{}",
         pool,
         resistor_pool,
         crate::act::odds_text(&odds),
+        zero_dot_note("instigator", &instigator_roll),
+        zero_dot_note("resistor", &resistor_roll),
         roll.instigator.dice,
         roll.instigator.net,
         roll.resistor.dice,
@@ -464,22 +497,30 @@ fn contest(
         roll.margin,
         seed.map_or(String::new(), |s| format!("seed: {s}\n")),
     );
-    Ok((text, json!({ "odds": odds, "roll": roll, "seed": seed })))
+    let sides = json!({ "instigator": instigator_roll, "resistor": resistor_roll });
+    Ok((
+        text,
+        json!({ "odds": odds, "roll": roll, "seed": seed, "sides": sides }),
+    ))
 }
 
 fn teamwork(args: &TeamworkArgs, limits: &Limits) -> Result<(String, Value), Failed> {
     let options = HprpgOptions::default();
     given_difficulty(args.difficulty)?;
-    let mut pools = args.pools.clone();
+    let mut helpers: Vec<StoredRoll> = args.pools.iter().map(|&p| given_pool(p)).collect();
+    let mut notes = String::new();
     for name in &args.characters {
-        pools.push(args.stored.pool(name, None).map_err(Refused)?);
+        let helper = args.stored.pool(name, None).map_err(Refused)?;
+        notes.push_str(&zero_dot_note(name, &helper));
+        helpers.push(helper);
     }
-    let checks = pools
+    let pools: Vec<u64> = helpers.iter().map(|h| h.pool).collect();
+    let checks = helpers
         .iter()
-        .map(|&pool| {
+        .map(|helper| {
             Check::new(
-                pool,
-                args.difficulty,
+                helper.pool,
+                args.difficulty.saturating_add(helper.difficulty_change),
                 args.catastrophe_range,
                 0,
                 &options,
@@ -496,16 +537,20 @@ fn teamwork(args: &TeamworkArgs, limits: &Limits) -> Result<(String, Value), Fai
     let (mut dice, seed) = args.source.dice_source();
     let roll = team.roll(dice.as_mut())?;
     let text = format!(
-        "working together: pools {:?}{}\npooled {} successes, {} catastrophes: net {} ({})\n{}",
+        "working together: pools {:?}{}\n{}pooled {} successes, {} catastrophes: net {} ({})\n{}",
         pools,
         crate::act::odds_text(&odds),
+        notes,
         roll.successes,
         roll.catastrophes,
         roll.net,
         roll.degree,
         seed.map_or(String::new(), |s| format!("seed: {s}\n")),
     );
-    Ok((text, json!({ "odds": odds, "roll": roll, "seed": seed })))
+    Ok((
+        text,
+        json!({ "odds": odds, "roll": roll, "seed": seed, "helpers": helpers }),
+    ))
 }
 
 fn perception(args: &PerceptionArgs, limits: &Limits) -> Result<(String, Value), Failed> {
@@ -525,12 +570,21 @@ fn perception(args: &PerceptionArgs, limits: &Limits) -> Result<(String, Value),
     let difficulty = passive_perception(perception, alertness);
     let mut text = format!("passive Perception: DV {difficulty}\n");
     let mut json = json!({ "difficulty": difficulty });
-    let sneak_pool = match &args.versus {
+    let sneak = match &args.versus {
         Some(name) => Some(args.stored.pool(name, None).map_err(Refused)?),
-        None => args.sneak_pool,
+        None => args.sneak_pool.map(given_pool),
     };
-    if let Some(pool) = sneak_pool {
-        let check = Check::new(pool, difficulty, 1, 0, &HprpgOptions::default(), limits)?;
+    if let Some(sneak) = sneak {
+        let pool = sneak.pool;
+        text.push_str(&zero_dot_note("sneaker", &sneak));
+        let check = Check::new(
+            pool,
+            difficulty.saturating_add(sneak.difficulty_change),
+            1,
+            0,
+            &HprpgOptions::default(),
+            limits,
+        )?;
         let degrees = check.degree_distribution(limits)?;
         let revealed = degrees.probability_where(|&d| sneaker_revealed(d));
         text.push_str(&format!(
@@ -539,6 +593,8 @@ fn perception(args: &PerceptionArgs, limits: &Limits) -> Result<(String, Value),
             omen_core::probability_to_f64(&revealed) * 100.0
         ));
         json["revealed"] = probability_json(&revealed);
+        json["sneak_difficulty"] = json!(check.difficulty());
+        json["sneaker"] = json!(sneak);
         json["degree"] = distribution_json(&degrees);
     }
     Ok((text, json))

@@ -140,6 +140,8 @@ macro_rules! seed_names {
 pub mod character;
 pub mod game;
 pub mod resources;
+pub mod state_version;
+pub mod zero_dots;
 
 pub use character::{
     Ability, AbilityType, Archetype, Aspect, AspectType, CharacterSheet, CreationChoices,

@@ -54,6 +54,32 @@ fn same(what: &str, recomputed: &Value, recorded: Option<&Value>) -> Result<(), 
     }
 }
 
+/// Whether `recorded`, a state the log holds, is `current` as this build writes it: the same, or a
+/// state of an older version that this build's upgrade turns into it (a rule set that starts to
+/// record more raises its state version, and the entries written before keep the older form).
+fn same_state(rule_set: &str, current: &Value, recorded: &Value) -> bool {
+    current == recorded
+        || game(rule_set).is_ok_and(|game| {
+            (1..game.state_version()).any(|version| {
+                game.load(version, recorded)
+                    .is_ok_and(|loaded| loaded == *current)
+            })
+        })
+}
+
+/// As [`same`] for a state recomputed from an entry's inputs, allowing the recorded one an older
+/// version (see [`same_state`]).
+fn same_upgraded(
+    rule_set: &str,
+    recomputed: &Value,
+    recorded: Option<&Value>,
+) -> Result<(), String> {
+    match recorded {
+        Some(recorded) if same_state(rule_set, recomputed, recorded) => Ok(()),
+        other => same("the state", recomputed, other),
+    }
+}
+
 /// Recomputes one entry from its inputs and recorded dice.
 fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
     let kind = text_field(entry, "kind")?;
@@ -68,7 +94,7 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
             let state = game
                 .new_character(field(entry, "sheet")?)
                 .map_err(|e| format!("its sheet no longer makes a character: {e}"))?;
-            same("the state", &state, entry.state_after.as_ref())
+            same_upgraded(game.name(), &state, entry.state_after.as_ref())
         }
         "edit" => {
             let game = game(text_field(entry, "rule_set")?).map_err(|e| e.to_string())?;
@@ -78,7 +104,7 @@ fn replay_entry(entry: &LogEntry, limits: &Limits) -> Result<(), String> {
             let state = game
                 .load(version, field(entry, "state")?)
                 .map_err(|e| format!("its state no longer loads: {e}"))?;
-            same("the state", &state, entry.state_after.as_ref())
+            same_upgraded(game.name(), &state, entry.state_after.as_ref())
         }
         "action" => {
             let game = game(text_field(entry, "rule_set")?).map_err(|e| e.to_string())?;
@@ -264,8 +290,11 @@ impl Store {
                 }
                 continue;
             }
+            let rule_set = entry.inputs.get("rule_set").and_then(Value::as_str);
             if let (Some(before), Some((previous, state))) = (&entry.state_before, states.get(&id))
-                && before != state
+                && !rule_set.map_or(before == state, |rule_set| {
+                    same_state(rule_set, before, state)
+                })
             {
                 problems.push(LogProblem::entry(
                     sequence,

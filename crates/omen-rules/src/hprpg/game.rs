@@ -34,13 +34,15 @@ use serde_json::{Value, json};
 use thiserror::Error;
 
 use super::character::{
-    self, AbilityType, Aspect, CharacterSheet, CreationChoices, DEFAULT_ADVANCEMENT_CAP,
-    Discipline, Feat, NameError, SustainedSpell,
+    self, Aspect, CharacterSheet, CreationChoices, DEFAULT_ADVANCEMENT_CAP, Discipline, Feat,
+    NameError, SustainedSpell,
 };
 use super::resources::{
     self, CheckAdjustment, FortitudeSpend, ResourceError, TwoRolls, apply_feats, feat_data,
     keep_better_distribution, use_feat,
 };
+use super::state_version;
+use super::zero_dots::{self, StoredRoll, ZeroDots};
 use super::{
     CastSpell, CastingOutcome, CatchCastOutcome, CatchCasting, Check, CheckRoll, Delivery,
     DifficultyAboveTwelve, HprpgError, HprpgOptions, IntractabilityFloor, OptionalSuccesses,
@@ -224,8 +226,9 @@ pub struct PendingCasting {
     /// The name to sustain the spell under when it takes effect.
     #[serde(default)]
     pub sustain: Option<String>,
-    /// The delivery named by the first reduction of targets or area (003-M17), which later ones must
-    /// keep. Absent until then, so a casting never reduced keeps the state's shape.
+    /// How the spell is delivered (003-M17), which a reduction of targets or area must keep. Recorded
+    /// by the cast since state version 2; a casting left waiting by version 1 has it only once a
+    /// reduction named it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery: Option<DeliveryKind>,
 }
@@ -253,19 +256,24 @@ pub struct HprpgState {
     pub last_check: Option<LastCheck>,
     #[serde(default = "default_cap")]
     pub advancement_cap: u32,
+    /// The format of this state ([`super::state_version`]): written in the state because a logged
+    /// action records its state but no version, and a replayed action must behave as it did then.
+    /// Left out for version 1.
+    #[serde(
+        default = "state_version::first",
+        skip_serializing_if = "state_version::is_first"
+    )]
+    pub version: u32,
 }
 
 impl HprpgState {
-    /// The plain pool of an aspect and an ability of this character (003-M1): their dots added, for
-    /// rolls made outside the character's own actions (contests, working together). The zero-dot
-    /// rules of a check (003-M6) are the GM's call there.
+    /// This character's roll of an aspect and an ability when someone else asks for it (contests,
+    /// working together, a sneak): the pool and the zero-dot rules of a plain check (003-M6).
     ///
     /// # Errors
-    /// An unknown aspect or ability, with the nearest name.
-    pub fn pool_of(&self, aspect: &str, ability: &str) -> Result<u64, String> {
-        let aspect = Aspect::parse(aspect).map_err(|e| e.to_string())?;
-        let ability = self.sheet.ability(ability).map_err(|e| e.to_string())?;
-        Ok(u64::from(self.sheet.aspect(aspect)) + u64::from(ability.dots))
+    /// As [`zero_dots::stored_roll`].
+    pub fn roll_of(&self, aspect: &str, ability: &str) -> Result<StoredRoll, String> {
+        zero_dots::stored_roll(&self.sheet, aspect, ability)
     }
 
     /// Passive Perception's two ratings (003-M14): PERCEPTION and ALERTNESS dots.
@@ -281,6 +289,7 @@ impl HprpgState {
             casting: None,
             last_check: None,
             advancement_cap: DEFAULT_ADVANCEMENT_CAP,
+            version: state_version::CURRENT,
         }
     }
 }
@@ -780,25 +789,15 @@ fn prepare_check(
         return Err(HprpgGameError::NothingToRoll);
     }
     let aspect_dots = aspect.map_or(0, |a| sheet.aspect(a));
-    let mut zero_dot_rule = Value::Null;
-    let mut zero_dot_difficulty = 0;
+    let mut zero_dots = ZeroDots::Ordinary;
     let second_dots = match second {
         Second::Ability(name) => match collect.keep(sheet.ability(name)) {
             Some(rating) => {
-                if rating.dots == 0 {
-                    match rating.kind {
-                        AbilityType::Knowledge if !aspect_only_knowledge => {
-                            collect.keep::<(), _>(Err(HprpgGameError::KnowledgeWithoutDots(
-                                rating.name.clone(),
-                            )));
-                        }
-                        AbilityType::Knowledge => zero_dot_rule = json!("aspect-only"),
-                        AbilityType::Practical => {
-                            zero_dot_difficulty = 2;
-                            zero_dot_rule = json!("practical-plus-two");
-                        }
-                        AbilityType::Innate => {}
-                    }
+                zero_dots = ZeroDots::of(&rating, aspect_only_knowledge);
+                if zero_dots == ZeroDots::Impossible {
+                    collect.keep::<(), _>(Err(HprpgGameError::KnowledgeWithoutDots(
+                        rating.name.clone(),
+                    )));
                 }
                 rating.dots
             }
@@ -826,7 +825,7 @@ fn prepare_check(
     let given = adjustment.fixed_difficulty.unwrap_or(difficulty);
     let difficulty = given
         .saturating_add(adjustment.difficulty_change)
-        .saturating_add(zero_dot_difficulty);
+        .saturating_add(zero_dots.difficulty_change());
     let automatic = resources::granted_successes(
         fortitude_successes,
         ritual_successes,
@@ -847,7 +846,7 @@ fn prepare_check(
         "intractability": check.intractability(),
         "automatic_successes": automatic,
         "fortitude_spent": fortitude,
-        "zero_dot_rule": zero_dot_rule,
+        "zero_dot_rule": zero_dots.name(),
         "extra_damage": adjustment.extra_damage,
     });
     // Only with DRYAD'S EMBRACE, so that every other check's result (and a logged one replayed)
@@ -1236,6 +1235,7 @@ fn apply_action(
         HprpgAction::Cast {
             discipline,
             level,
+            delivery: kind,
             optional,
             sustain,
             ..
@@ -1287,7 +1287,9 @@ fn apply_action(
                         optional: *optional,
                         extra_damage,
                         sustain: sustain.clone(),
-                        delivery: None,
+                        // A state of version 1 did not record it, and its replayed log must not.
+                        delivery: (state.version >= state_version::RECORDS_DELIVERY)
+                            .then_some(*kind),
                     });
                     result["catch_casting"] = json!(progress);
                     format!("short ({net} of {required}): catch-cast or abandon")
@@ -2111,7 +2113,7 @@ pub struct HprpgGame;
 
 impl Stateful for HprpgGame {
     const NAME: &'static str = "hprpg";
-    const VERSION: u32 = 1;
+    const VERSION: u32 = state_version::CURRENT;
     type Sheet = HprpgSheet;
     type State = HprpgState;
     type Action = HprpgAction;
@@ -2135,8 +2137,13 @@ impl Stateful for HprpgGame {
         }
     }
 
+    fn upgrade(version: u32, state: Value) -> Result<Value, Problems> {
+        state_version::upgrade(version, state)
+    }
+
     fn validate(state: &HprpgState) -> Problems {
         let mut problems = character::validate(&state.sheet, state.advancement_cap).problems;
+        problems.0.extend(state_version::problem(state.version));
         if let Some(casting) = &state.casting {
             let progress = casting.progress;
             if progress.accumulated == 0 || progress.accumulated >= progress.required {

@@ -127,7 +127,7 @@ fn fixture(name: &str) -> Value {
 #[test]
 fn game_is_registered_and_its_actions_name_listed_spec_items() {
     let game = hprpg();
-    assert_eq!(game.state_version(), 1);
+    assert_eq!(game.state_version(), 2);
     let spec_items = omen_rules::find("hprpg").unwrap().spec_items();
     for action in game.actions() {
         assert!(!action.spec_items.is_empty(), "{}", action.name);
@@ -1097,7 +1097,10 @@ fn s1_creation_choices_make_a_character_or_list_every_problem() {
 fn s1_a_version_one_state_loads_and_missing_optional_fields_take_defaults() {
     let saved = fixture("hprpg-v1.json");
     let loaded = hprpg().load(1, &saved).unwrap();
-    assert_eq!(loaded, saved);
+    // Upgraded to version 2, which says so in the state and changes nothing else.
+    let mut upgraded = saved.clone();
+    upgraded["version"] = json!(2);
+    assert_eq!(loaded, upgraded);
     // The fixture waits for its first catch-cast: 5 dice of the original 6.
     let waiting = odds(&saved, json!({ "action": "catch-cast" }));
     assert_eq!(waiting["dice"], 5);
@@ -1125,7 +1128,7 @@ fn s1_a_version_one_state_loads_and_missing_optional_fields_take_defaults() {
     assert_eq!(sparse["sheet"]["feats"], json!([]));
     assert_eq!(sparse["sheet"]["rage_turns"], 0);
     assert!(matches!(
-        hprpg().load(2, &saved),
+        hprpg().load(3, &saved),
         Err(ActionError::Malformed { .. })
     ));
     match hprpg().load(
@@ -1303,10 +1306,11 @@ fn jane_short_of(delivery: Value) -> Value {
     for (key, value) in delivery.as_object().unwrap() {
         cast[key] = value.clone();
     }
+    let cast_delivery = cast["delivery"].clone();
     let short = apply(&character(), cast, &[1, 4, 5, 8, 8, 9, 11]);
     assert_eq!(short.result["outcome"], "short");
-    // A casting never reduced keeps the state's shape (logged entries replay).
-    assert!(short.state["casting"].get("delivery").is_none());
+    // The casting records its delivery, which a reduction must keep (003-M17).
+    assert_eq!(short.state["casting"]["delivery"], cast_delivery);
     short.state
 }
 
@@ -1415,11 +1419,20 @@ fn m17_a_reduction_that_is_none_or_changes_the_spell_is_refused() {
         assert!(message.contains(says), "{message}");
     }
     let wandtip = jane_short_of(json!({ "delivery": "wandtip", "targets": 5 }));
-    let message = refused(
-        &wandtip,
-        json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 }),
-    )
-    .to_string();
+    let to_ranged = json!({ "action": "reduce-casting", "delivery": "ranged", "targets": 1 });
+    let message = refused(&wandtip, to_ranged.clone()).to_string();
+    assert!(
+        message.contains("delivered by WANDTIP, not RANGED"),
+        "{message}"
+    );
+    // A casting left waiting by state version 1 records no delivery: its requirement alone says
+    // which deliveries it could be.
+    let mut unrecorded = wandtip.clone();
+    unrecorded["casting"]
+        .as_object_mut()
+        .unwrap()
+        .remove("delivery");
+    let message = refused(&unrecorded, to_ranged).to_string();
     assert!(message.contains("requires 5 successes"), "{message}");
     let four = apply(
         &wandtip,

@@ -10,6 +10,8 @@ mod hprpg;
 mod hprpg_actions;
 mod hprpg_character;
 mod hprpg_game;
+mod hprpg_stored_rolls;
+mod hprpg_versions;
 mod lore;
 mod lore_progression;
 mod luck;
