@@ -18,6 +18,14 @@ python="${PYTHON:-python3}"
 export PATH="$venv/bin:$PATH"
 
 if [ ! -x "$venv/bin/python" ]; then
+    # Debian's python3 makes virtualenvs only with python3-venv (ensurepip); CI installs it.
+    if ! "$python" -c 'import ensurepip' 2>/dev/null && [ -n "${CI:-}" ] \
+        && command -v apt-get >/dev/null 2>&1; then
+        sudo=""
+        if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+        $sudo apt-get update
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends python3-venv
+    fi
     if ! "$python" -m venv "$venv"; then
         echo "error: cannot create a virtualenv with $python; on Debian: apt-get install python3-venv" >&2
         exit 2
