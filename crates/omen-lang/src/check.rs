@@ -1088,6 +1088,11 @@ impl Checker<'_> {
                 );
             }
         }
+        self.warn_explode_point_without_count(
+            node,
+            &decided,
+            written_at(|m| matches!(m, Modifier::Explode { .. })),
+        );
         if let (Some(unique), NodeKind::Const(Value::Int(count))) = (node.unique, &node.count.kind)
             && !unique.once
             && usize::try_from(*count).is_ok_and(|n| n > dist.len())
@@ -1145,6 +1150,49 @@ impl Checker<'_> {
             );
         }
         Some(())
+    }
+
+    /// `8d10!>=8` explodes every die of 8 or more and adds the dice up, as the notation says; a World
+    /// of Darkness player who writes it means "explode the 10s, count the dice of 8 or more", which
+    /// is `8d10!10>=8`. A pool of several dice, exploding on more than one face, neither counted nor
+    /// kept, is read as written with a warning that names the other reading.
+    fn warn_explode_point_without_count(
+        &mut self,
+        node: &DiceNode,
+        faces: &omen_core::Distribution<i64>,
+        at: Span,
+    ) {
+        let (Some((false, Some(c))), None, Keep::All, None) =
+            (node.explosion, node.success, node.keep, &node.ends)
+        else {
+            return;
+        };
+        let several = matches!(node.count.kind, NodeKind::Const(Value::Int(n)) if n >= 2);
+        let exploding = faces.outcomes().filter(|&&x| c.holds(x)).count();
+        let Some(&top) = faces.outcomes().last() else {
+            return;
+        };
+        if !several || exploding < 2 || exploding == faces.len() {
+            return;
+        }
+        let term = &node.notation;
+        let written = &self.source[at.start..at.end];
+        let before = term.find(written).map_or(term.as_str(), |i| &term[..i]);
+        self.warnings.push(
+            Diagnostic::warning(
+                "explode-point-not-counted",
+                at,
+                format!(
+                    "`{written}` explodes every die that meets `{c}` and adds the dice up; it does \
+                     not count the dice that meet it"
+                ),
+            )
+            .with_help(format!(
+                "to explode only the highest face and count the dice that meet `{c}` (World of \
+                 Darkness), write `{before}!{top}{c}`; to explode and count on the same faces, \
+                 `{before}{written}{c}`"
+            )),
+        );
     }
 
     fn sides(&mut self, sides: &Spanned<Sides>) -> Option<SidesNode> {

@@ -106,3 +106,42 @@ fn two_keeps_on_one_term_apply_in_order() {
     let errors = compile("4d6dl1kh2", &options).err().expect("refused");
     assert_eq!(errors[0].kind, "middle-keep");
 }
+
+/// `8d10!>=8` silently exploded every die of 8 or more and summed the pool, where a World of
+/// Darkness player means "explode the 10s, count the dice of 8 or more". It is still read as written,
+/// now with a warning naming both other readings, each of which is a term that reads that way.
+#[test]
+fn an_explosion_point_on_a_pool_without_a_count_was_silently_summed() {
+    let checked = compile("8d10!>=8", &Options::default()).expect("compiles");
+    let warning = checked
+        .warnings
+        .iter()
+        .find(|w| w.kind == "explode-point-not-counted")
+        .expect("a warning");
+    let help = warning.help.as_deref().unwrap();
+    assert!(
+        help.contains("`8d10!10>=8`") && help.contains("`8d10!>=8>=8`"),
+        "{help}"
+    );
+    // The 10s-again reading: no success on a die is 7/10 per die, so P(0) = (7/10)^8.
+    let tens = distribution("8d10!10>=8", &Options::default());
+    assert_eq!(tens[&0], Q::new(7u64.pow(8).into(), 10u64.pow(8).into()));
+    // As written, the pool is a sum of at least 8 (eight 1s): nothing counted.
+    let summed = distribution("8d10!>=8", &options(3));
+    assert_eq!(summed.keys().next(), Some(&8));
+    // Counted, kept, a single die or a point on the highest face alone: nothing to warn about.
+    for quiet in [
+        "8d10!>=8>=8",
+        "8d10!10>=8",
+        "8d10!>=8kh3",
+        "d10!>=8",
+        "8d10!",
+        "8d10!10",
+        "8d10!!>=8",
+    ] {
+        assert!(
+            !warning_kinds(quiet).contains(&"explode-point-not-counted"),
+            "{quiet}"
+        );
+    }
+}
