@@ -193,6 +193,9 @@ pub struct Dialect {
     /// Whether Dice Maiden's game aliases glued to a count (`4cod`, `3wh4+`) stand for their dice term,
     /// and its display flags may stand before the roll (`p 4d6`).
     pub game_aliases: bool,
+    /// The chat commands a roll may start with, pasted as it is typed in the source's chat (`/roll
+    /// 1d20+5`, Avrae's `!r 1d20`): read and dropped, since they only say who sees the roll.
+    pub chat_commands: &'static [&'static str],
 }
 
 impl Default for &'static Dialect {
@@ -252,6 +255,7 @@ pub static OMEN: Dialect = Dialect {
     inline_rolls: false,
     d20_numbers: false,
     game_aliases: false,
+    chat_commands: &[],
 };
 
 /// Roll20's Dice Reference: `>N`/`<N` include N, `r` rerolls while the point holds, a group of one member
@@ -302,6 +306,7 @@ pub static ROLL20: Dialect = Dialect {
     inline_rolls: true,
     d20_numbers: false,
     game_aliases: false,
+    chat_commands: &["/roll", "/r", "/gmroll", "/gr"],
 };
 
 /// Foundry VTT's dice modifiers: `r` rerolls once, `x`/`xo` explode, `cs`/`cf` count successes or
@@ -351,6 +356,19 @@ pub static FOUNDRY: Dialect = Dialect {
     inline_rolls: false,
     d20_numbers: false,
     game_aliases: false,
+    chat_commands: &[
+        "/roll",
+        "/r",
+        "/gmroll",
+        "/gmr",
+        "/blindroll",
+        "/broll",
+        "/br",
+        "/selfroll",
+        "/sr",
+        "/publicroll",
+        "/pr",
+    ],
 };
 
 const fn ranked(reroll: RankedReroll, highest: bool) -> Word {
@@ -403,6 +421,7 @@ pub static AVRAE: Dialect = Dialect {
     inline_rolls: false,
     d20_numbers: true,
     game_aliases: false,
+    chat_commands: &["!roll", "!r"],
 };
 
 /// rpg-dice-roller: like Roll20 but with strict compare points, `!p`/`!!p` penetration, unique
@@ -452,6 +471,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     inline_rolls: false,
     d20_numbers: false,
     game_aliases: false,
+    chat_commands: &[],
 };
 
 /// Dice Maiden: letter modifiers may stand apart (`6d10 t7`), `t` counts dice at or above a target,
@@ -502,6 +522,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     inline_rolls: false,
     d20_numbers: false,
     game_aliases: true,
+    chat_commands: &["/roll", "/r"],
 };
 
 /// Every dialect, the default first.

@@ -898,6 +898,7 @@ impl<'s> Parser<'s> {
     // Scripts and items.
 
     fn parse_script(&mut self) -> Script {
+        self.skip_chat_command();
         let mut items = Vec::new();
         let body = loop {
             let token = self.peek();

@@ -111,3 +111,22 @@ fn game_aliases_roll_what_the_alias_table_writes() {
     // Glued to more, an alias is not one (Dice Maiden's aliases end at a word boundary).
     assert!(compile("sr6x", &options("dice-maiden")).is_err());
 }
+
+#[test]
+fn a_chat_command_before_the_roll_is_dropped() {
+    for (dialect, source) in [
+        ("roll20", "/roll 1d20+5"),
+        ("roll20", "/gmroll 1d20+5"),
+        ("roll20", "/r 1d20 + 5"),
+        ("foundry", "/r 1d20+5"),
+        ("foundry", "/gmr 1d20+5"),
+        ("avrae", "!r 1d20+5"),
+        ("dice-maiden", "/roll 1d20 +5"),
+    ] {
+        let checked = compile(source, &options(dialect)).expect("compiles");
+        assert_eq!(checked.reading, "(1d20) + 5", "{dialect} {source}");
+    }
+    // Only at the start and only the source's own commands; Omen's notation has none.
+    assert!(compile("/roll 1d20", &options("omen")).is_err());
+    assert!(compile("1d20 /r 2", &options("roll20")).is_err());
+}

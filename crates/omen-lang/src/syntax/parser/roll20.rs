@@ -113,3 +113,23 @@ fn constant(expr: &Expr) -> Option<i64> {
         _ => None,
     }
 }
+
+impl Parser<'_> {
+    /// A chat command the roll starts with (`/roll`, `/gmroll`, Avrae's `!r`), followed by whitespace:
+    /// skipped, since it only says how the roll is shown. The dialect lists its commands.
+    pub(super) fn skip_chat_command(&mut self) {
+        let start = self.peek().span.start;
+        let rest = &self.source[start..];
+        let Some(command) = self.dialect.chat_commands.iter().find(|command| {
+            rest.get(..command.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(command))
+                && rest[command.len()..].starts_with(char::is_whitespace)
+        }) else {
+            return;
+        };
+        let end = start + command.len();
+        while self.peek().kind != TokenKind::Eof && self.peek().span.end <= end {
+            self.bump();
+        }
+    }
+}
