@@ -159,6 +159,16 @@ def test_compare_side_by_side():
     assert "<table" in named._repr_html_()
 
 
+def test_a_parameter_range_compares_one_column_per_value():
+    c = omen.compare("param n = 1; (n)d6", params={"n": range(1, 4)}, view="ge")
+    assert c.labels == ["n=1", "n=2", "n=3"]
+    assert c.to_dict()["n=3"] == omen.prob("3d6").to_dict("ge") | {1: 1, 2: 1}
+    both = omen.compare(["param n = 1; (n)d4", "param n = 1; (n)d6"], params={"n": [1, 2]})
+    assert len(both.labels) == 4 and both.labels[1] == "param n = 1; (n)d4 (n=2)"
+    with pytest.raises(ValueError, match="one parameter"):
+        omen.compare("param a = 1; param b = 1; a + b", params={"a": [1], "b": [2]})
+
+
 def test_reprs_show_a_table_then_a_chart():
     d = omen.prob("2d6")
     md = d._repr_markdown_()

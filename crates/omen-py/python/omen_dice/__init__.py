@@ -99,7 +99,7 @@ def prob(
 
 
 def compare(
-    exprs: Iterable[str | Distribution] | Mapping[str, str | Distribution],
+    exprs: str | Iterable[str | Distribution] | Mapping[str, str | Distribution],
     view: str = "eq",
     *,
     dialect: str | None = None,
@@ -109,15 +109,34 @@ def compare(
 ) -> Comparison:
     """Several distributions side by side: ``view`` is ``eq``, ``ge``, ``le``, ``gt`` or ``lt`` (P(=),
     at least, at most, more than, less than). ``exprs`` is a list of expressions (or computed
-    Distributions), or a dict ``{label: expression}``."""
+    Distributions), or a dict ``{label: expression}``, or one expression.
+
+    A parameter given as a ``range`` or a ``list`` of values gives one column per value and
+    expression (``omen prob --param level=1..5``), labelled ``level=1`` and so on."""
+    if isinstance(exprs, (str, os.PathLike)):
+        exprs = [exprs]
     items = list(exprs.items()) if isinstance(exprs, Mapping) else [(None, e) for e in exprs]
+    given = dict(params or {})
+    ranged = [name for name, value in given.items() if isinstance(value, (range, list))]
+    if len(ranged) > 1:
+        raise ValueError(f"one parameter may take a range of values, not {len(ranged)}: {ranged}")
+    settings = [(None, given)]
+    if ranged:
+        name = ranged[0]
+        settings = [(f"{name}={v}", {**given, name: v}) for v in given[name]]
     labels, dists = [], []
     for label, e in items:
-        d = e if isinstance(e, Distribution) else prob(
-            e, dialect=dialect, params=params, timeout=timeout, **limits
-        )
-        labels.append(label if label is not None else d.expression)
-        dists.append(d)
+        for setting, values in settings:
+            d = e if isinstance(e, Distribution) else prob(
+                e, dialect=dialect, params=values, timeout=timeout, **limits
+            )
+            name = label if label is not None else d.expression
+            if setting is not None and not isinstance(e, Distribution):
+                name = setting if len(items) == 1 else f"{name} ({setting})"
+            labels.append(name)
+            dists.append(d)
+            if isinstance(e, Distribution):
+                break
     return Comparison(labels, dists, view)
 
 
