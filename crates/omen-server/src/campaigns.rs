@@ -463,17 +463,40 @@ pub async fn list_characters(
 
 /// `POST .../characters`: a new character from a sheet (or the rule set's creation choices: the
 /// sheet schema at `GET /api/v1/rules/{game}` says which it takes).
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewCharacter {
-    #[schema(schema_with = crate::schema::name)]
     pub name: String,
     /// The rule set, e.g. `luck`; `none` for a character bound to no rule set, that only rolls expressions.
-    #[schema(schema_with = crate::schema::character_rule_set)]
     pub rule_set: String,
     #[serde(default = "empty_object")]
-    #[schema(value_type = Object)]
     pub sheet: Value,
+}
+
+impl utoipa::PartialSchema for NewCharacter {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::schema::new_character()
+    }
+}
+
+impl ToSchema for NewCharacter {}
+
+impl NewCharacter {
+    /// The pairing the document states: a plain character has no sheet. Refused as a body the
+    /// document refuses (422), before the store is asked.
+    fn check(&self) -> Result<(), ApiError> {
+        let empty = self.sheet.as_object().is_some_and(|sheet| sheet.is_empty());
+        if self.rule_set == omen_store::PLAIN && !empty {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Problem::new(
+                    "bad-json",
+                    "a plain character (`rule_set` `none`) has no sheet: leave `sheet` out, or choose a rule set",
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 fn empty_object() -> Value {
@@ -495,7 +518,7 @@ fn empty_object() -> Value {
         (status = 403, description = "not the game master", body = ErrorBody),
         (status = 404, description = "no such campaign or rule set", body = ErrorBody),
         (status = 409, description = "the name is taken", body = ErrorBody),
-        (status = 422, description = "the rule set refuses the sheet", body = ErrorBody),
+        (status = 422, description = "the rule set refuses the sheet, or a plain character (`none`) has one", body = ErrorBody),
     )
 )]
 pub async fn create_character(
@@ -505,6 +528,7 @@ pub async fn create_character(
     Body(request): Body<NewCharacter>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let redactor = authorise(&member, &campaign, Need::GameMaster)?;
+    request.check()?;
     let announce = campaign.clone();
     let character = state
         .inner

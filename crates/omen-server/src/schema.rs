@@ -206,19 +206,46 @@ pub(crate) fn new_invite() -> RefOr<Schema> {
     RefOr::T(Schema::OneOf(one_of))
 }
 
-/// A character's rule set: one of the rule sets that keep a character's state, or `none` (the
-/// store's names, matched exactly).
-pub(crate) fn character_rule_set() -> Schema {
-    let mut names: Vec<&str> = omen_rules::stateful::games()
+/// `POST …/characters`: a character of a rule set that keeps a character's state (the registry's
+/// names, matched exactly) with a sheet as that rule set's sheet schema says, or a plain one
+/// (`none`) with no sheet. The pairing is the document's, so a plain character with a sheet is a
+/// body it refuses (422), not a 400 it does not list.
+pub(crate) fn new_character() -> RefOr<Schema> {
+    use utoipa::openapi::schema::AdditionalProperties;
+    let games: Vec<&str> = omen_rules::stateful::games()
         .iter()
         .map(|game| game.name())
         .collect();
-    names.push(omen_store::PLAIN);
-    Schema::Object(
-        words(
-            &names,
-            "The rule set, e.g. `luck`; `none` for a character bound to no rule set, that only rolls expressions.",
-        )
-        .build(),
-    )
+    let character = |rule_sets: &[&str], rule_set: &str, sheet: ObjectBuilder| {
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property("name", name())
+            .property("rule_set", words(rule_sets, rule_set))
+            .property("sheet", sheet)
+            .required("name")
+            .required("rule_set")
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .build()
+    };
+    let sheet = || ObjectBuilder::new().schema_type(Type::Object);
+    let one_of = OneOfBuilder::new()
+        .item(character(
+            &games,
+            "The rule set, e.g. `luck`.",
+            sheet().description(Some(
+                "The character sheet (default `{}`), as the rule set's sheet schema at `GET /api/v1/rules/{game}` describes it.",
+            )),
+        ))
+        .item(character(
+            &[omen_store::PLAIN],
+            "`none`: a character bound to no rule set, that only rolls expressions.",
+            sheet()
+                .max_properties(Some(0))
+                .description(Some("A plain character has no sheet: `{}` or none.")),
+        ))
+        .description(Some(
+            "A new character: of a rule set, with its sheet, or plain (`none`), with none.",
+        ))
+        .build();
+    RefOr::T(Schema::OneOf(one_of))
 }

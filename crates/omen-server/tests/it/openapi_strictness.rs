@@ -292,6 +292,22 @@ async fn a_body_the_document_accepts_is_not_refused_as_malformed_and_one_it_refu
             json!({"name": "C3", "rule_set": "LUCK"}),
             false,
         ),
+        // Regression: a plain character with a sheet was refused with a 400 the document did
+        // not list (Schemathesis, once `none` was in the document).
+        case(
+            "post",
+            characters,
+            uri,
+            json!({"name": "C4", "rule_set": "none", "sheet": {"x": 1}}),
+            false,
+        ),
+        case(
+            "post",
+            characters,
+            uri,
+            json!({"name": "C5", "rule_set": "none", "sheet": {}}),
+            true,
+        ),
     ]);
     for case in all {
         let schema = request_schema(&document, case.method, case.path);
