@@ -141,6 +141,7 @@ pub mod character;
 pub mod game;
 pub mod resources;
 pub mod state_version;
+pub mod summary;
 pub mod zero_dots;
 
 pub use character::{

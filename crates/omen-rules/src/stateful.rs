@@ -175,6 +175,13 @@ pub trait Stateful: Sync + 'static {
         Ok(state)
     }
 
+    /// The state as people read it, shown beside the stored form: text lines and the same as JSON
+    /// (a sheet's ratings with their names, say). None when the stored form speaks for itself.
+    fn summary(state: &Self::State) -> Option<(String, Value)> {
+        let _ = state;
+        None
+    }
+
     /// Applies `action` to `state`, rolling from `source`: the result (serialised), the new state and a
     /// one-line summary.
     ///
@@ -226,6 +233,10 @@ pub trait Game: Sync {
     /// [`ActionError::Malformed`] / [`ActionError::Invalid`] as for a sheet; a version newer than this
     /// build knows is malformed.
     fn load(&self, version: u32, state: &Value) -> Result<Value, ActionError>;
+
+    /// [`Stateful::summary`] of `state` (current version): text and JSON for people; none when the
+    /// game has none or the state does not load.
+    fn summary(&self, state: &Value) -> Option<(String, Value)>;
 
     /// Applies `action` (an object with an `"action"` field) to `state` (current version).
     ///
@@ -329,6 +340,10 @@ impl<T: Stateful> Game for Served<T> {
             state.clone()
         };
         Ok(encode(&Self::state(&current)?))
+    }
+
+    fn summary(&self, state: &Value) -> Option<(String, Value)> {
+        T::summary(&Self::state(state).ok()?)
     }
 
     fn apply(

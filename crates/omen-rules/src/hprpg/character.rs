@@ -1445,7 +1445,7 @@ pub struct CreationChoices {
     #[schemars(with = "Option<Species>")]
     pub species: Option<String>,
     /// The personality, which gives two bonus dots (003-D6).
-    #[schemars(with = "Personality")]
+    #[schemars(with = "Personality", transform = personality_help)]
     pub personality: String,
     /// The capability of a personality's chosen dot (GEEK: a KNOWLEDGE ability; PRODIGY, ASPIRANT,
     /// ACOLYTE: a standard ability).
@@ -1484,6 +1484,40 @@ pub struct CreationChoices {
     /// Ratings above this draw a warning (003-A2).
     #[serde(default = "default_cap")]
     pub advancement_cap: u32,
+}
+
+/// The personality menu's help: each personality's house, Asset and Flaw (003-D6) after the field's
+/// own description, so a player chooses knowing them; `x-enum-descriptions` gives the same per value.
+fn personality_help(schema: &mut schemars::Schema) {
+    let lines: Vec<String> = PERSONALITIES
+        .iter()
+        .map(|data| {
+            let house = data
+                .house
+                .map_or("no house".to_string(), |h| h.name().to_string());
+            format!(
+                "{} ({house}): asset {}, flaw {}",
+                data.personality.name(),
+                data.asset,
+                data.flaw
+            )
+        })
+        .collect();
+    let described = schema
+        .get("description")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    schema.insert(
+        "description".to_string(),
+        format!("{described} {}.", lines.join("; ")).trim().into(),
+    );
+    let per_value: serde_json::Map<String, serde_json::Value> = PERSONALITIES
+        .iter()
+        .zip(&lines)
+        .map(|(data, line)| (data.personality.name().to_string(), line.clone().into()))
+        .collect();
+    schema.insert("x-enum-descriptions".to_string(), per_value.into());
 }
 
 /// A character made by [`create`], with what was allowed but unusual.

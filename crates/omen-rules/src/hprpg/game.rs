@@ -42,6 +42,7 @@ use super::resources::{
     keep_better_distribution, use_feat,
 };
 use super::state_version;
+use super::summary::SheetSummary;
 use super::zero_dots::{self, StoredRoll, ZeroDots};
 use super::{
     CastSpell, CastingOutcome, CatchCastOutcome, CatchCasting, Check, CheckRoll, Delivery,
@@ -2169,6 +2170,11 @@ impl Stateful for HprpgGame {
             problems.push("the last check holds a die outside 1..12; remove last_check");
         }
         problems
+    }
+
+    fn summary(state: &HprpgState) -> Option<(String, Value)> {
+        let summary = SheetSummary::of(&state.sheet);
+        Some((summary.text(), json!(summary)))
     }
 
     fn apply(

@@ -11,6 +11,7 @@ mod hprpg_actions;
 mod hprpg_character;
 mod hprpg_game;
 mod hprpg_stored_rolls;
+mod hprpg_summary;
 mod hprpg_versions;
 mod lore;
 mod lore_progression;
