@@ -469,7 +469,7 @@ pub struct NewCharacter {
     pub name: String,
     /// The rule set, e.g. `luck`; `none` for a character bound to no rule set, that only rolls expressions.
     pub rule_set: String,
-    #[serde(default = "empty_object")]
+    #[serde(default = "empty_object", deserialize_with = "crate::error::object")]
     pub sheet: Value,
 }
 
@@ -577,7 +577,7 @@ pub async fn show_character(
 #[serde(deny_unknown_fields)]
 pub struct CharacterEdit {
     /// A new state, whole, as the rule set's state schema describes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::error::optional_object")]
     #[schema(value_type = Option<Object>)]
     pub state: Option<Value>,
     /// A new name.
@@ -667,6 +667,7 @@ pub async fn delete_character(
 pub struct ActionRequest {
     /// The action, as the rule set's action schema describes it: `{"action": "roll", …}`.
     #[schema(value_type = Object)]
+    #[serde(deserialize_with = "crate::error::object")]
     pub action: Value,
     /// Also answer the exact odds of the action from the state it was applied to.
     #[serde(default)]
@@ -931,6 +932,7 @@ fn refused_from_any_state(
 #[serde(deny_unknown_fields)]
 pub struct OddsRequest {
     #[schema(value_type = Object)]
+    #[serde(deserialize_with = "crate::error::object")]
     pub action: Value,
 }
 

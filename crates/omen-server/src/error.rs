@@ -384,6 +384,27 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
     }
 }
 
+/// A field the document types `object` (a sheet, a state, an action), read only from a JSON
+/// object: the rule sets read their structs from arrays too, so `"sheet": []` was a sheet. Used
+/// with `#[serde(deserialize_with = "crate::error::object")]`.
+pub(crate) fn object<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<serde_json::Value, D::Error> {
+    use serde::Deserialize;
+    serde_json::Map::deserialize(deserializer).map(serde_json::Value::Object)
+}
+
+/// [`object`], for a field that may be absent or null.
+pub(crate) fn optional_object<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    use serde::Deserialize;
+    Ok(
+        Option::<serde_json::Map<String, serde_json::Value>>::deserialize(deserializer)?
+            .map(serde_json::Value::Object),
+    )
+}
+
 /// `T`, read only from a JSON object.
 struct ObjectOnly<T>(T);
 

@@ -200,9 +200,11 @@ pub async fn analysis(
 pub struct RulesOddsRequest {
     /// The character, as the game's `sheet` schema describes it.
     #[schema(value_type = Object)]
+    #[serde(deserialize_with = "crate::error::object")]
     pub sheet: Value,
     /// The action, as the game's `action` schema describes it (an object with an `action` field).
     #[schema(value_type = Object)]
+    #[serde(deserialize_with = "crate::error::object")]
     pub action: Value,
 }
 
@@ -245,6 +247,7 @@ pub async fn odds(
 #[serde(deny_unknown_fields)]
 pub struct SheetRequest {
     #[schema(value_type = Object)]
+    #[serde(deserialize_with = "crate::error::object")]
     pub sheet: Value,
 }
 

@@ -308,6 +308,29 @@ async fn a_body_the_document_accepts_is_not_refused_as_malformed_and_one_it_refu
             json!({"name": "C5", "rule_set": "none", "sheet": {}}),
             true,
         ),
+        // Regression: a rule set reads its sheet from an array too, and `[]` was a sheet
+        // (Schemathesis, seed 2, on `POST /api/v1/rules/luck/sheets`).
+        case(
+            "post",
+            characters,
+            uri,
+            json!({"name": "C6", "rule_set": "luck", "sheet": []}),
+            false,
+        ),
+        case(
+            "post",
+            "/api/v1/rules/{game}/sheets",
+            "/api/v1/rules/luck/sheets",
+            json!({"sheet": []}),
+            false,
+        ),
+        case(
+            "post",
+            "/api/v1/rules/{game}/sheets",
+            "/api/v1/rules/luck/sheets",
+            json!({"sheet": {"intrinsic": []}}),
+            true,
+        ),
     ]);
     for case in all {
         let schema = request_schema(&document, case.method, case.path);
