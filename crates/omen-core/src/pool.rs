@@ -250,6 +250,9 @@ fn keep_sum_with(
             b_pow.push(p);
         }
         for (c, row) in states.iter().enumerate() {
+            // Paid up front; a cancelled computation still stops within a face (a row is about
+            // k·width·limbs² limb operations: milliseconds for `300d20kh150`).
+            budget.check()?;
             if row.iter().all(|&x| x == 0) {
                 continue;
             }
@@ -464,6 +467,7 @@ fn drop_walk(
         // beyond it. The kept dice here are then n − d − r, whatever the way there.
         let mut finished: Vec<Weight> = vec![Weight::zero(); n - d + 1];
         for c in 0..d {
+            budget.check()?;
             if state[c].is_zero() {
                 continue;
             }
@@ -627,6 +631,7 @@ fn middle_sum(
             .collect();
         let mut next: HashMap<(usize, i64), Weight> = HashMap::new();
         for ((c, sum), weight) in states {
+            budget.check()?;
             let m = n - c;
             for j in 0..=m {
                 let c2 = c + j;
