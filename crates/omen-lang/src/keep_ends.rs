@@ -94,7 +94,12 @@ pub fn exact(
     let faces = die.entries();
     let lo = faces.first().map_or(0, |f| f.0);
     let hi = faces.last().map_or(0, |f| f.0);
-    let kept = n as u128;
+    // The kept dice are at most the two ends (every die but the ends when dropping them).
+    let kept = if ends.drop {
+        n
+    } else {
+        ends.highest.saturating_add(ends.lowest).min(n)
+    } as u128;
     let width = (hi as i128 - lo as i128) as u128;
     limits.check_outcomes(width * kept + 1)?;
     let held = (n as u128 + 1) * (width * kept + 1);

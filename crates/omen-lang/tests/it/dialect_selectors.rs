@@ -368,3 +368,18 @@ fn dice_maiden_advantage_drops_first_then_explodes_or_rerolls_the_die_kept() {
     assert!(errors("dice-maiden", "3d6 adv1 ie").contains(&"unsupported-modifier"));
     assert!(errors("dice-maiden", "1d6 adv1 ie r1").contains(&"unsupported-modifier"));
 }
+
+#[test]
+fn keeping_both_ends_of_a_huge_pool_is_refused_before_the_work() {
+    let started = std::time::Instant::now();
+    for source in ["1000d100k{h50, l50}", "5000d1000d{h1, l1}"] {
+        let kinds = errors("omen", source);
+        assert!(
+            kinds
+                .iter()
+                .any(|k| ["work-budget", "too-many-states", "too-many-outcomes"].contains(k)),
+            "{source}: {kinds:?}"
+        );
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
