@@ -606,14 +606,23 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
         }
         CharCommand::Show { name } => {
             let c = attempt!(store.character(&campaign, name));
+            // The rule set's reading of the state for people (rating names, …), after the state.
+            let summary = omen_rules::stateful::game(&c.rule_set).and_then(|g| g.summary(&c.state));
             let text = format!(
-                "{} ({}, state version {})\n{}\n",
+                "{} ({}, state version {})\n{}\n{}",
                 escape::line(&c.name),
                 escape::line(&c.rule_set),
                 c.state_version,
-                escape::lines(&format!("{:#}", c.state))
+                escape::lines(&format!("{:#}", c.state)),
+                summary
+                    .as_ref()
+                    .map_or(String::new(), |(text, _)| escape::lines(text).into_owned())
             );
-            print(format, &text, &c)
+            let mut json = serde_json::to_value(&c)?;
+            if let Some((_, summary)) = summary {
+                json["summary"] = summary;
+            }
+            print(format, &text, &json)
         }
         CharCommand::Edit { name, state } => {
             let state = attempt!(json_argument(state));

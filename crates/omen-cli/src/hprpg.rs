@@ -205,8 +205,16 @@ fn create(args: &CreateArgs) -> anyhow::Result<bool> {
                 eprintln!("error: warnings are errors under --strict; no result was printed");
                 return Ok(false);
             }
+            // The ratings' names and the personality's Asset and Flaw (003-D1, D6) are for the
+            // player reading along: on stderr in text, beside the sheet in JSON.
+            let summary = omen_rules::hprpg::summary::SheetSummary::of(&created.sheet);
+            if args.format == crate::args::RollFormat::Text {
+                eprint!("{}", crate::fit::wrap(&summary.text(), crate::fit::width()));
+            }
             let text = format!("{:#}\n", serde_json::to_value(&created.sheet)?);
-            show(args.format, &text, &serde_json::to_value(&created)?)
+            let mut json = serde_json::to_value(&created)?;
+            json["summary"] = serde_json::to_value(&summary)?;
+            show(args.format, &text, &json)
         }
         Err(problems) => {
             crate::fit::error(problems);

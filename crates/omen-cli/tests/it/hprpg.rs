@@ -1,4 +1,5 @@
-//! `omen hprpg table`: seed 003's Appendix 10 for any DV and catastrophe range.
+//! `omen hprpg`: seed 003's Appendix 10 for any DV and catastrophe range, the zero-dot rules when a
+//! command rolls a stored character, and the rating names in a shown sheet.
 
 use crate::omen;
 
@@ -33,4 +34,102 @@ fn an_impossible_range_is_exit_2() {
     assert_eq!(r.code, 2);
     assert!(r.stdout.is_empty());
     assert!(r.stderr.contains("catastrophe range"), "{}", r.stderr);
+}
+
+/// A campaign with Rook: PRECISION 1, COVERT 0 (PRACTICAL), HISTORY 0 (KNOWLEDGE), the other aspects
+/// 1, REBEL of Gryffindor.
+fn rook_campaign(test: &str) -> String {
+    let db = crate::scratch_dir(test).join("omen.db");
+    let db = db.to_str().unwrap().to_string();
+    crate::omen_ok(&["campaign", "new", "Hogwarts", "--db", &db]);
+    let sheet = serde_json::json!({ "sheet": { "personality": "REBEL", "house": "GRYFFINDOR",
+        "aspects": { "FITNESS": 3, "CHARM": 1, "INTELLIGENCE": 1, "PRECISION": 1, "DECEPTION": 1,
+                     "WILLPOWER": 1, "VITALITY": 1, "INSIGHT": 1, "PERCEPTION": 1 } } })
+    .to_string();
+    crate::omen_ok(&[
+        "char", "new", "Rook", "--rules", "hprpg", "--sheet", &sheet, "--db", &db,
+    ]);
+    db
+}
+
+/// 003-M6 for stored characters: Rook's PRECISION 1 + COVERT 0 is 1 die at DV 8 + 2 = 10 in a
+/// contest against 1 given die at DV 8. By hand, nets floored at 0: margin 1 = 3/12 × 7/12 = 7/48,
+/// margin −1 = 9/12 × 5/12 = 5/16. A 9 meets DV 8 but not 10. HISTORY at 0 cannot be rolled.
+#[test]
+fn zero_dot_rules_apply_to_a_stored_character_in_a_contest() {
+    let db = rook_campaign("hprpg_zero_dot_contest");
+    let contest = crate::json(&crate::omen_ok(&[
+        "hprpg",
+        "contest",
+        "--char",
+        "Rook",
+        "--aspect",
+        "PRECISION",
+        "--ability",
+        "COVERT",
+        "--resistor-pool",
+        "1",
+        "--dv",
+        "8",
+        "--dice",
+        "9,7",
+        "--db",
+        &db,
+        "--format",
+        "json",
+    ]));
+    let margin = |m: i64| {
+        contest["odds"]["margin"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|row| row["outcome"] == m)
+            .unwrap()["fraction"]
+            .clone()
+    };
+    assert_eq!(margin(1), "7/48");
+    assert_eq!(margin(-1), "5/16");
+    assert_eq!(contest["roll"]["instigator"]["net"], 0);
+    assert_eq!(contest["sides"]["instigator"]["difficulty_change"], 2);
+    let refused = crate::omen(&[
+        "hprpg",
+        "teamwork",
+        "--char",
+        "Rook",
+        "--aspect",
+        "FITNESS",
+        "--ability",
+        "HISTORY",
+        "--dv",
+        "8",
+        "--db",
+        &db,
+    ]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("KNOWLEDGE ability with 0 dots"),
+        "{}",
+        refused.stderr
+    );
+}
+
+/// 003-D1 and D6 in `omen char show`: FITNESS 3 is Average, PRECISION 1 Beginner; the REBEL's Asset
+/// is DISTINCTIVENESS and Flaw LACK OF RESPECT.
+#[test]
+fn char_show_names_the_ratings_and_the_personalitys_asset_and_flaw() {
+    let db = rook_campaign("hprpg_char_show_summary");
+    let shown = crate::omen_ok(&["char", "show", "Rook", "--db", &db]);
+    let text = crate::words(&shown.stdout);
+    for part in [
+        "FITNESS 3 (Average)",
+        "PRECISION 1 (Beginner)",
+        "asset DISTINCTIVENESS, flaw LACK OF RESPECT",
+    ] {
+        assert!(text.contains(part), "{part} not in {text}");
+    }
+    let json = crate::json(&crate::omen_ok(&[
+        "char", "show", "Rook", "--db", &db, "--format", "json",
+    ]));
+    assert_eq!(json["summary"]["aspects"][0]["rating"], "Average");
+    assert_eq!(json["summary"]["personality"]["flaw"], "LACK OF RESPECT");
 }
