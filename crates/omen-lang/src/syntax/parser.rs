@@ -1412,6 +1412,7 @@ impl<'s> Parser<'s> {
         let mut levels = 0;
         while let Some(bin_op) = op(self.peek().kind) {
             let op_token = self.bump();
+            self.warn_spaced_sign_die(op_token);
             if op_token.kind == TokenKind::Slash && self.rounding == 0 {
                 self.division_reading(op_token.span);
             }

@@ -59,6 +59,11 @@ fn a_sign_glued_to_a_bare_die_is_advantage_or_disadvantage() {
     assert_eq!(omen("dice-maiden", "+d%"), Ok(advantage));
     let disadvantage = enumerate(&[10, 10, 10], |r| (r[0].max(r[1]) - 1) * 10 + r[2]);
     assert_eq!(omen("dice-maiden", "-d%"), Ok(disadvantage));
+    // After a space in the middle of a roll it reads as minus a die, with a warning naming the alias.
+    let (read, warnings) = reading("1d20 -d4");
+    assert_eq!(read, "(1d20) - (d4)");
+    assert_eq!(warnings, ["sign-before-die-is-advantage"]);
+    assert!(reading("1d20-d4").1.is_empty());
     // A warning names the other reading; Omen's own notation keeps minus a die.
     let (read, warnings) = reading("-d20");
     assert_eq!(read, "2d20kl1");

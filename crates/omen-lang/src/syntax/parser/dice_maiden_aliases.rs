@@ -245,3 +245,50 @@ impl Parser<'_> {
         Some(expr)
     }
 }
+
+impl Parser<'_> {
+    /// `1d20 -d4`: a sign after a space glued to a bare die. Dice Maiden's alias table takes `-d4` there
+    /// for its disadvantage alias (its pattern needs no word before the sign), where the roll reads as
+    /// minus a d4: warns, naming the alias. Called with the operator just taken.
+    pub(super) fn warn_spaced_sign_die(&mut self, sign: Token) {
+        if !self.dialect.game_aliases || !matches!(sign.kind, TokenKind::Plus | TokenKind::Minus) {
+            return;
+        }
+        let before = self.source[..sign.span.start].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return;
+        }
+        let d = self.peek();
+        let Some(size) = self.tokens.get(self.pos + 1).copied() else {
+            return;
+        };
+        if d.kind != TokenKind::Word
+            || d.span.start != sign.span.end
+            || !self.text(d.span).eq_ignore_ascii_case("d")
+            || size.span.start != d.span.end
+            || !matches!(size.kind, TokenKind::Number | TokenKind::Percent)
+            || !self.ends_word(2, size.span.end)
+        {
+            return;
+        }
+        let at = sign.span.to(size.span);
+        let written = super::shorten(self.text(at));
+        let alias = if sign.kind == TokenKind::Plus {
+            "advantage"
+        } else {
+            "disadvantage"
+        };
+        self.warnings.push(
+            Diagnostic::warning(
+                "sign-before-die-is-advantage",
+                at,
+                format!(
+                    "`{written}` reads as {} a die; Dice Maiden's alias table takes `{written}` after a \
+                     space for its {alias} alias (two dice keeping one)",
+                    if sign.kind == TokenKind::Plus { "plus" } else { "minus" }
+                ),
+            )
+            .with_help("write the count to say it plainly, e.g. `1d20 - 1d4`"),
+        );
+    }
+}
