@@ -4,8 +4,8 @@
 
 use omen_core::{ChaChaDice, Limits, ScriptedDice};
 use omen_lang::{
-    Diagnostic, ExactResult, Options, Roll, Span, Value, ValueDistribution, compile, exact, labels,
-    sample,
+    Diagnostic, ExactResult, Options, Roll, Span, Value, ValueDistribution, compile, exact,
+    exact_with_budget, labels, sample,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -86,6 +86,63 @@ fn compile_and<T: Send + 'static>(
     })
 }
 
+/// The work a computation may do on the calling thread before it is handed to the worker thread:
+/// about a millisecond, short enough that Ctrl-C waits for it unnoticed.
+const WORK_HERE: u64 = 1_000_000;
+
+/// [`compile_and`] for `exact`, first tried on the calling thread: handing a computation to the
+/// worker thread and back costs about 15 µs, more than `prob("3d6")` itself (about 4 µs), and most
+/// questions are that small. Tried only where the stack is known to be deep enough (Python's main
+/// thread, see `worker::may_run_shallow_here`), for a program without functions of its own, and with
+/// [`WORK_HERE`] of the budget; a program that needs more is computed again on the worker thread with
+/// its whole budget, where Ctrl-C can stop it, so at most that slice is done twice. Both runs are
+/// the same deterministic computation under the same limits, so the answer is the one the worker
+/// would give.
+fn exact_here_or_on_the_worker(
+    py: Python<'_>,
+    request: Request,
+) -> PyResult<(Request, Compiled<ExactResult>)> {
+    if !worker::may_run_shallow_here() {
+        return compile_and(py, request, exact);
+    }
+    let (request, here) = py.detach(move || {
+        let here = exact_here(&request);
+        (request, here)
+    });
+    match here {
+        Some(answer) => Ok((request, answer)),
+        None => compile_and(py, request, exact),
+    }
+}
+
+/// The answer computed within [`WORK_HERE`], or `None` where that is not enough or the program has
+/// functions of its own (whose recursion may need the worker's deep stack).
+fn exact_here(request: &Request) -> Option<Compiled<ExactResult>> {
+    let limits = &request.options.limits;
+    let slice = Limits {
+        work_budget: limits.work_budget.min(WORK_HERE),
+        ..limits.clone()
+    };
+    let options = Options {
+        limits: slice.clone(),
+        ..request.options.clone()
+    };
+    let over = |errors: &[Diagnostic]| errors.iter().any(|e| e.kind == "work-budget");
+    let checked = match compile(&request.source, &options) {
+        Err(errors) if over(&errors) => return None,
+        Err(errors) => return Some(Err((errors, Vec::new()))),
+        Ok(checked) => checked,
+    };
+    if !checked.program.functions.is_empty() {
+        return None;
+    }
+    match exact_with_budget(&checked.program, limits, &mut slice.budget()) {
+        Ok(result) => Some(Ok((result, checked.reading, checked.warnings))),
+        Err(error) if over(std::slice::from_ref(&error)) => None,
+        Err(error) => Some(Err((vec![error], checked.warnings))),
+    }
+}
+
 /// An upper bound on the bytes the distribution's outcomes and quantities take as text: each row
 /// holds an outcome and a quantity no longer than the denominator.
 fn size_bound(distribution: &ValueDistribution) -> u128 {
@@ -121,7 +178,7 @@ fn too_much(bytes: u128, limit: u64) -> Diagnostic {
 /// # Errors
 /// `OmenError` for every error in the program or its evaluation; `KeyboardInterrupt` on Ctrl-C.
 pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDict>> {
-    let (request, answer) = compile_and(py, request, exact)?;
+    let (request, answer) = exact_here_or_on_the_worker(py, request)?;
     let source = request.source.as_str();
     let (result, reading, warnings): (ExactResult, _, _) =
         answer.map_err(|(errors, warnings)| diagnostics::error(py, source, &errors, &warnings))?;

@@ -100,6 +100,31 @@ fn release(worker: Worker) {
     }
 }
 
+/// The stack a program without functions of its own may need at most: its walks are bounded by
+/// [`omen_lang::MAX_NESTING`], and the deepest such program measured fits in 512 KiB (release
+/// build); this keeps a margin of sixteen.
+const SHALLOW_STACK: u64 = 8 << 20;
+
+/// Whether a program without functions of its own may run on the calling thread: only Python's
+/// main thread, whose stack is the process's stack limit, and only where that limit is known to be
+/// at least [`SHALLOW_STACK`] (another thread's stack may be as small as 128 KiB).
+#[cfg(target_os = "linux")]
+pub fn may_run_shallow_here() -> bool {
+    use rustix::process::{Resource, getpid, getrlimit};
+    if rustix::thread::gettid() != getpid() {
+        return false;
+    }
+    getrlimit(Resource::Stack)
+        .current
+        .is_none_or(|bytes| bytes >= SHALLOW_STACK)
+}
+
+/// Elsewhere every computation goes to the worker thread.
+#[cfg(not(target_os = "linux"))]
+pub fn may_run_shallow_here() -> bool {
+    false
+}
+
 /// Waits without the GIL for up to [`POLL`].
 fn wait<T: Send>(
     py: Python<'_>,

@@ -197,3 +197,38 @@ def test_to_pandas_and_to_icepool_when_installed_else_a_clear_import_error(monke
         d.to_pandas()
     with pytest.raises(ImportError, match="pip install icepool"):
         d.to_icepool()
+
+
+@pytest.mark.parametrize(
+    "expression, limits",
+    [
+        ("3d6", {}),  # small: computed on the calling (main) thread
+        ("100d20kh50", {}),  # more than the calling thread's slice of work: on the worker
+        ("fn f(n) = if n <= 0 then d6 else d6 + f(n - 1); f(3)", {}),  # functions: on the worker
+        ('if d6 >= 5 then "hit" else "miss"', {}),
+        ("1000d6", {"work_budget": 10}),  # refused by the budget given, wherever it runs
+        ("3d", {}),  # refused while reading
+    ],
+)
+def test_the_main_thread_and_another_thread_give_the_same_answer(expression, limits):
+    """A small question is answered on Python's main thread, without the hand-off to Omen's worker
+    thread that costs more than it does; a larger one, or a program with functions of its own, goes
+    to the worker. Either way the answer, or the error, is the one the worker gives."""
+    import threading
+
+    def ask():
+        try:
+            d = omen.prob(expression, **limits)
+            return ("answer", d.outcomes, d.quantities, d.denominator)
+        except omen.OmenError as error:
+            return ("error", error.kind, str(error))
+
+    here = ask()
+    assert threading.current_thread() is threading.main_thread()
+    there = []
+    worker = threading.Thread(target=lambda: there.append(ask()))
+    worker.start()
+    worker.join()
+    assert here == there[0]
+    if expression == "3d6":
+        assert here[1:] == (tuple(range(3, 19)), (1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1), 216)
