@@ -2666,46 +2666,10 @@ impl<'s> Parser<'s> {
         if let Some(kept) = self.kept_die_then_step(count.as_ref(), &sides, &modifiers, start) {
             return kept;
         }
-        if let Some((net, at)) = advantage.filter(|(net, _)| *net != 0) {
-            let plain = modifiers.iter().all(|m| {
-                matches!(
-                    m.node,
-                    Modifier::Keep { .. } | Modifier::Success(_) | Modifier::Failure(_)
-                )
-            });
-            if plain {
-                let extra = i64::try_from(net.unsigned_abs()).unwrap_or(i64::MAX);
-                count = Some(add_dice(count, extra, at));
-                let which = if net > 0 {
-                    KeepWhich::DropLowest
-                } else {
-                    KeepWhich::DropHighest
-                };
-                modifiers.insert(
-                    0,
-                    Spanned::new(
-                        Modifier::Keep {
-                            which,
-                            count: extra,
-                        },
-                        at,
-                    ),
-                );
-            } else if let Some(kept) =
-                self.advantage_then_step(count.as_ref(), &sides, &modifiers, net, at)
-            {
-                return kept;
-            } else {
-                self.report(
-                    Diagnostic::error(
-                        "unsupported-modifier",
-                        at,
-                        "Dice Maiden's `adv`/`dis` discard dice before exploding or rerolling; that \
-                         order is computed for one die kept with one explosion or reroll only",
-                    )
-                    .with_help("use `adv`/`dis` with keep, drop and counting, or on one die, e.g. `1d20 adv1 ie`"),
-                );
-            }
+        if let Some((net, at)) = advantage.filter(|(net, _)| *net != 0)
+            && let Some(kept) = self.apply_advantage(&mut count, &sides, &mut modifiers, net, at)
+        {
+            return kept;
         }
         let dice = Expr::new(
             ExprKind::Dice(Box::new(DiceExpr {
@@ -3480,20 +3444,7 @@ impl<'s> Parser<'s> {
                 self.ranked_reroll(reroll, highest, keyword_span);
                 None
             }
-            Word::RerollAndAdd => {
-                let point = match self.parse_point_signed(false, false) {
-                    Point::Absent => None,
-                    Point::Present(point) => Some(point),
-                    Point::Invalid => return None,
-                };
-                self.note_reroll_and_add(Span::new(keyword_span.start, self.prev_end));
-                Some(Modifier::Explode {
-                    compound: false,
-                    point,
-                    once: true,
-                    penetrate: false,
-                })
-            }
+            Word::RerollAndAdd => self.reroll_and_add(keyword_span),
             Word::Unsupported(why) => {
                 self.report(
                     Diagnostic::error(

@@ -316,3 +316,52 @@ pub(super) fn kept_then_step(
     );
     Some(Expr::new(ExprKind::Paren(Box::new(bound)), span))
 }
+
+impl Parser<'_> {
+    /// Dice Maiden's `adv`/`dis` (`net` more dice, dropped from the low end when above 0): with keep,
+    /// drop and counting only, more dice and a drop put first; with one die kept and one explosion or
+    /// reroll, the term read by [`Self::advantage_then_step`], returned whole; else refused.
+    pub(super) fn apply_advantage(
+        &mut self,
+        count: &mut Option<Expr>,
+        sides: &Spanned<Sides>,
+        modifiers: &mut Vec<Spanned<Modifier>>,
+        net: i64,
+        at: Span,
+    ) -> Option<Expr> {
+        let plain = modifiers.iter().all(|m| {
+            matches!(
+                m.node,
+                Modifier::Keep { .. } | Modifier::Success(_) | Modifier::Failure(_)
+            )
+        });
+        if plain {
+            let extra = i64::try_from(net.unsigned_abs()).unwrap_or(i64::MAX);
+            *count = Some(super::add_dice(count.take(), extra, at));
+            let which = if net > 0 {
+                KeepWhich::DropLowest
+            } else {
+                KeepWhich::DropHighest
+            };
+            let keep = Modifier::Keep {
+                which,
+                count: extra,
+            };
+            modifiers.insert(0, Spanned::new(keep, at));
+            return None;
+        }
+        if let Some(kept) = self.advantage_then_step(count.as_ref(), sides, modifiers, net, at) {
+            return Some(kept);
+        }
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                "Dice Maiden's `adv`/`dis` discard dice before exploding or rerolling; that order is \
+                 computed for one die kept with one explosion or reroll only",
+            )
+            .with_help("use `adv`/`dis` with keep, drop and counting, or on one die, e.g. `1d20 adv1 ie`"),
+        );
+        None
+    }
+}

@@ -64,9 +64,21 @@ impl Parser<'_> {
         self.term.ranked = Some((reroll, highest, count, at));
     }
 
-    /// Avrae's `ra` with a value: noted, so that the term can be checked once read.
-    pub(super) fn note_reroll_and_add(&mut self, at: Span) {
-        self.term.reroll_and_add = Some(at);
+    /// Avrae's `ra` with its value: an explosion at most once, noted so that the term can be checked
+    /// once read (on one die only).
+    pub(super) fn reroll_and_add(&mut self, keyword: Span) -> Option<Modifier> {
+        let point = match self.parse_point_signed(false, false) {
+            super::Point::Absent => None,
+            super::Point::Present(point) => Some(point),
+            super::Point::Invalid => return None,
+        };
+        self.term.reroll_and_add = Some(Span::new(keyword.start, self.prev_end));
+        Some(Modifier::Explode {
+            compound: false,
+            point,
+            once: true,
+            penetrate: false,
+        })
     }
 
     /// The dice term `dice` with what its state says applied. `plain` tells whether the term had no
