@@ -499,7 +499,10 @@ fn table_commands_took_only_text_and_json() {
     // A probability is written as `omen prob` writes it: lowest terms, a whole number bare. One d12
     // against DV 8: a 1 is the catastrophe (1/12), 2–7 fail (6/12), 8–12 one success (5/12), and
     // more successes cannot be, so those cells are a bare 0, not `0/1`.
-    assert!(!hprpg.contains("/1,") && !hprpg.ends_with("/1\n"), "{hprpg}");
+    assert!(
+        !hprpg.contains("/1,") && !hprpg.ends_with("/1\n"),
+        "{hprpg}"
+    );
     assert!(
         hprpg.contains("\n1,8,1,1/12,1/2,5/12,0,0,0,0,0,0\n"),
         "{hprpg}"
