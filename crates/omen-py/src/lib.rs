@@ -9,6 +9,7 @@
 mod compute;
 mod diagnostics;
 mod limits;
+mod rules;
 mod values;
 mod worker;
 
@@ -77,6 +78,9 @@ fn _omen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(roll, m)?)?;
     m.add_function(wrap_pyfunction!(limit_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(dialects, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::reference_table, m)?)?;
     m.add("MAX_NESTING", omen_lang::MAX_NESTING)?;
     Ok(())
 }

@@ -26,11 +26,16 @@ from ._compare import Comparison
 from ._distribution import Distribution, View
 from ._errors import Diagnostic, OmenCancelled, OmenError, OmenLimitError, OmenWarning
 from ._roll import Roll
+from ._rules import Table, analyse, reference_table, rule_sets
 
 __all__ = [
     "prob",
     "compare",
     "roll",
+    "rule_sets",
+    "analyse",
+    "reference_table",
+    "Table",
     "Distribution",
     "View",
     "Comparison",
@@ -186,6 +191,6 @@ def _with_limit_keywords(f):
     return f
 
 
-for _f in (prob, compare, roll):
+for _f in (prob, compare, roll, analyse):
     _with_limit_keywords(_f)
 del _f
