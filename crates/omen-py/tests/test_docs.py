@@ -46,3 +46,15 @@ def test_the_table_has_the_rows_the_docs_promise():
     rows = [icepool for icepool, _ in table_rows()]
     for needed in ("3 @ d6", "d6.highest(4, 3)", "d10.explode(depth=4)", ".map(", ".probability(", ".mean()"):
         assert any(needed in row for row in rows), needed
+
+
+def test_the_readmes_python_example_gives_the_answer_it_shows():
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```python\n(.*?)```", readme, re.S)
+    *setup, last = [line for line in block.splitlines() if line.strip()]
+    expression, shown = last.split("#", 1)
+    namespace: dict = {}
+    exec("\n".join(setup), namespace)
+    value = eval(expression, namespace)
+    # `Fraction(25, 108)`: 4d6 keeping the highest three makes 15 or more in 300 of the 1296 rolls (counted by enumeration).
+    assert value == Fraction(25, 108) and "Fraction(25, 108)" in shown
