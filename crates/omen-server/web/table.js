@@ -360,7 +360,7 @@ function entryItem(entry) {
     item.append(element("span", { class: "visibility" }, entry.visibility));
   }
   if ((entry.dice || []).length || hidden(entry)) item.append(diceList(entry));
-  if (me.role === "gm" && entry.commitment && entry.salt && entry.visibility !== "public" && !revealed(entry.sequence)) {
+  if (mayReveal(entry)) {
     const button = element("button", { type: "button", class: "reveal" }, `Reveal #${entry.sequence}`);
     button.addEventListener("click", async () => {
       try {
@@ -372,6 +372,17 @@ function entryItem(entry) {
     item.append(" ", button);
   }
   return item;
+}
+
+// The server's rule, read from what this member was shown: a `self` roll is its roller's alone to
+// reveal (the game master's own included), and the store shows a `self` roll's content to its roller
+// alone, so a `self` roll shown whole is this member's own. Every other hidden roll is the game
+// master's to reveal. A public entry has no commitment, and nothing is revealed twice.
+function mayReveal(entry) {
+  if (!entry.commitment || !entry.visibility || entry.visibility === "public") return false;
+  if (me.role === "observer" || revealed(entry.sequence)) return false;
+  if (entry.visibility === "self") return !hidden(entry);
+  return me.role === "gm";
 }
 
 function revealed(sequence) {

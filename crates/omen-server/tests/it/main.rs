@@ -24,6 +24,7 @@ mod starvation;
 mod stateless;
 mod table_forms;
 mod table_page;
+mod table_reveal;
 mod visibility;
 
 use axum::Router;
