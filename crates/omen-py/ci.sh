@@ -33,9 +33,10 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r crates/omen-py/ci-requirements.txt
 
-# The `omen` binary the cross-checks run, built as `cargo test --workspace` builds it (the test
-# profile), so that after the tests in .ci/run this is already done.
-cargo build --locked --profile test -p omen-cli --bin omen
+# The `omen` binary the cross-checks run, built as `cargo test --workspace` builds it, so that after
+# the tests in .ci/run this is already done: `cargo build -p omen-cli` alone unifies the
+# dependencies' features differently (no other member, no dev-dependencies) and builds them again.
+cargo test --workspace --locked --no-run
 export OMEN_BIN="$target/debug/omen"
 
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
