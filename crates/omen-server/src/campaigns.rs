@@ -23,6 +23,7 @@ use crate::auth::{Caller, Need, authorise};
 use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem};
 use crate::redact::Redactor;
 use crate::refusal::{Call, Refused, for_viewer};
+use crate::summary::CharacterBody;
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -436,7 +437,7 @@ pub async fn revoke_invite(
     security(("bearer" = [])),
     params(("campaign" = String, Path)),
     responses(
-        (status = 200, description = "the characters, as the caller may see them", body = Vec<Object>),
+        (status = 200, description = "the characters, as the caller may see them", body = Vec<CharacterBody>),
         CampaignMemberErrors,
     )
 )]
@@ -512,7 +513,7 @@ fn empty_object() -> Value {
     params(("campaign" = String, Path)),
     request_body = NewCharacter,
     responses(
-        (status = 201, description = "the character", body = Object),
+        (status = 201, description = "the character", body = CharacterBody),
         (status = 400, description = "a malformed request", body = ErrorBody),
         (status = 401, description = "no token, or an unknown one", body = ErrorBody),
         (status = 403, description = "not the game master", body = ErrorBody),
@@ -550,7 +551,7 @@ pub async fn create_character(
     security(("bearer" = [])),
     params(("campaign" = String, Path), ("character" = String, Path)),
     responses(
-        (status = 200, description = "the character, as the caller may see it", body = Object),
+        (status = 200, description = "the character, as the caller may see it", body = CharacterBody),
         CharacterMemberErrors,
     )
 )]
@@ -595,7 +596,7 @@ pub struct CharacterEdit {
     params(("campaign" = String, Path), ("character" = String, Path)),
     request_body = CharacterEdit,
     responses(
-        (status = 200, description = "the character after the edit", body = Object),
+        (status = 200, description = "the character after the edit", body = CharacterBody),
         (status = 400, description = "a malformed request", body = ErrorBody),
         GameMasterCharacterErrors,
         (status = 409, description = "the new name is taken", body = ErrorBody),
@@ -1043,6 +1044,7 @@ pub(crate) fn visible_character(
     let mut value = redactor.character(character);
     if follows_hidden_roll(store, member, character)? {
         value["state"] = Value::Null;
+        value["summary"] = Value::Null;
         value["state_withheld"] = Value::Bool(true);
     }
     Ok(value)

@@ -64,6 +64,7 @@ mod refusal;
 mod rules;
 mod schema;
 mod session;
+mod summary;
 mod work;
 
 use std::future::Future;

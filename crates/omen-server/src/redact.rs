@@ -52,6 +52,9 @@ impl Redactor {
         let rule_set = character.rule_set.as_str();
         value["sheet"] = self.show(rule_set, Part::Sheet, &character.sheet);
         value["state"] = self.show(rule_set, Part::State, &character.state);
+        // `summary` decides for itself what a viewer may see: it reads the whole state.
+        value["summary"] = serde_json::to_value(crate::summary::summary(self.view, character))
+            .unwrap_or(Value::Null);
         value
     }
 

@@ -150,8 +150,14 @@ function sheetArticle(character) {
     list.append(element("dt", {}, humanise(name)), element("dd", {}, describe(field, 0)));
   }
   if (!list.children.length) list.append(element("dt", {}, "sheet"), element("dd", {}, "kept by the game master"));
+  // The rule set's reading of the sheet for people (rating names, a personality's Asset and Flaw),
+  // when it has one and the server lets this member see it; the stored form follows.
+  const summary = character.summary && character.summary.text
+    ? [element("p", { class: "sheet-summary" }, character.summary.text)]
+    : [];
   return element("article", { class: "sheet", "aria-label": character.name },
     element("h3", {}, `${character.name} `, element("small", {}, `(${character.rule_set})`)),
+    ...summary,
     list);
 }
 

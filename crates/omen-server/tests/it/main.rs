@@ -6,6 +6,7 @@ mod browser;
 mod calculator_api;
 mod calculator_page;
 mod campaigns;
+mod character_summary;
 mod connections;
 mod draws;
 mod fuzz;
