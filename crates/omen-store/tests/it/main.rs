@@ -18,6 +18,7 @@ mod notify;
 mod processes;
 mod saved;
 mod self_rolls;
+mod state_versions;
 mod storage;
 mod visibility;
 
