@@ -1,6 +1,6 @@
 //! A player reveals their own `self` roll from the table page: the page offers Reveal exactly where
-//! the server allows it (a `self` roll to its roller alone), and a reveal reaches the other players'
-//! pages without a reload.
+//! the server allows it (a `self` roll to its roller alone, the game master's own included), and a
+//! reveal reaches the other players' pages without a reload.
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -64,6 +64,16 @@ async fn a_player_sees_reveal_on_their_own_self_roll_only_and_revealing_shows_it
     let bram_roll = self_roll(&api, &bram, "Bram", "1d20").await;
     let ayla_seq = ayla_roll["sequence"].as_u64().unwrap();
     let bram_seq = bram_roll["sequence"].as_u64().unwrap();
+    // The game master's own `self` roll, for no character.
+    let gm_rolled = post(
+        &api,
+        "/api/v1/campaigns/Tak/rolls",
+        Some(&gm),
+        json!({ "expression": "1d4", "visibility": "self" }),
+    )
+    .await;
+    assert_eq!(gm_rolled.status, StatusCode::OK, "{}", gm_rolled.json());
+    let gm_seq = gm_rolled.json()["entry"]["sequence"].as_u64().unwrap();
     let ayla_summary = ayla_roll["summary"].as_str().unwrap().to_string();
     assert!(ayla_summary.contains("3d6"), "{ayla_summary}");
 
@@ -78,6 +88,16 @@ async fn a_player_sees_reveal_on_their_own_self_roll_only_and_revealing_shows_it
     assert_eq!(reveal_buttons(&ayla_page.client, bram_seq).await, 0);
     assert_eq!(reveal_buttons(&bram_page.client, bram_seq).await, 1);
     assert_eq!(reveal_buttons(&bram_page.client, ayla_seq).await, 0);
+    // The game master is offered Reveal on their own `self` roll only: a player's is its roller's
+    // alone (the server answers the game master 403), and the players see the game master's as "?".
+    let gm_page = session(&driver).await;
+    open_table(&gm_page.client, address, &gm).await;
+    assert_eq!(reveal_buttons(&gm_page.client, gm_seq).await, 1);
+    for sequence in [ayla_seq, bram_seq] {
+        assert_eq!(reveal_buttons(&gm_page.client, sequence).await, 0);
+    }
+    assert_eq!(reveal_buttons(&ayla_page.client, gm_seq).await, 0);
+    assert_eq!(reveal_buttons(&bram_page.client, gm_seq).await, 0);
     let unseen = item_text(&bram_page.client, ayla_seq).await;
     assert!(!unseen.contains("3d6"), "{unseen}");
     assert!(unseen.contains('?'), "{unseen}");
