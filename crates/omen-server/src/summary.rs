@@ -22,24 +22,28 @@ pub struct CharacterSummary {
     pub value: Value,
 }
 
-/// A character as the API sends it: the store's fields, the sheet and state redacted for the caller.
-/// Documentation of what `crate::redact::Redactor::character` builds (a test holds the two together).
+// The document's description of what `crate::redact::Redactor::character` builds as JSON; the
+// integration test `character_summary` checks that every field it sends is described here.
+/// A character as the caller may see it: the sheet and state without the fields the rule set keeps
+/// for the game master.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct CharacterBody {
     pub campaign: String,
     pub name: String,
     /// The rule set, e.g. `luck`; `none` for a character bound to no rule set.
     pub rule_set: String,
-    /// The sheet, without the fields the rule set keeps for the game master.
-    #[schema(value_type = Object)]
+    /// The sheet, without the fields the rule set keeps for the game master; null to anyone but the
+    /// game master for a rule set this build does not know.
+    #[schema(value_type = Option<Object>)]
     pub sheet: Value,
     /// The state, as the rule set defines it, without the fields it keeps for the game master; null
     /// while it follows a roll hidden from the caller.
     #[schema(value_type = Option<Object>)]
     pub state: Value,
     pub state_version: u32,
-    /// When it was made and last changed (RFC 3339).
+    /// When it was made (RFC 3339).
     pub created: String,
+    /// When it last changed (RFC 3339).
     pub updated: String,
     /// The rule set's reading of the state for people; null for a rule set without one, for a
     /// state withheld from the caller, and for anyone but the game master when the rule set keeps
