@@ -21,6 +21,16 @@ fn rule_set(game: &str) -> PyResult<&'static dyn omen_rules::RuleSet> {
     })
 }
 
+/// Names for an error's list of what there is: `a, b`, or `none`.
+fn listed<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// Every rule set with its analyses (their inputs' JSON Schema) and reference tables, as JSON.
 #[pyfunction]
 pub fn rule_sets() -> String {
@@ -70,14 +80,9 @@ pub fn analyse(
         .iter()
         .find(|a| a.name == analysis)
         .ok_or_else(|| {
-            let known: Vec<&str> = rules.analyses().iter().map(|a| a.name).collect();
+            let known = listed(rules.analyses().iter().map(|a| a.name));
             PyValueError::new_err(format!(
-                "`{game}` has no analysis `{analysis}`; its analyses are: {}",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
+                "`{game}` has no analysis `{analysis}`; its analyses are: {known}"
             ))
         })?;
     let inputs: Value = serde_json::from_str(inputs)
@@ -103,14 +108,9 @@ pub fn reference_table(game: &str, name: &str) -> PyResult<String> {
         .iter()
         .find(|t| t.name == name)
         .ok_or_else(|| {
-            let known: Vec<&str> = rules.tables().iter().map(|t| t.name).collect();
+            let known = listed(rules.tables().iter().map(|t| t.name));
             PyValueError::new_err(format!(
-                "`{game}` has no table `{name}`; its tables are: {}",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
+                "`{game}` has no table `{name}`; its tables are: {known}"
             ))
         })?;
     Ok((table.render)())
