@@ -231,8 +231,15 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
     out.set_item("kind", kind)?;
     let (outcomes, quantities): (Vec<_>, Vec<_>) = entries.into_iter().unzip();
     out.set_item("outcomes", PyList::new(py, outcomes)?)?;
+    let quantities = quantities
+        .iter()
+        .map(|w| values::weight(py, w))
+        .collect::<PyResult<Vec<_>>>()?;
     out.set_item("quantities", PyList::new(py, quantities)?)?;
-    out.set_item("denominator", result.distribution.total())?;
+    out.set_item(
+        "denominator",
+        values::weight(py, result.distribution.total())?,
+    )?;
     out.set_item("reading", reading)?;
     out.set_item("warnings", diagnostics::to_list(py, source, &warnings)?)?;
     let truncated = &result.truncated;

@@ -28,6 +28,15 @@ pub fn fraction<'py>(
     fraction_type(py)?.call1((numer, denom))
 }
 
+/// A weight as a Python `int`: through a machine word where it fits, which under the stable ABI is
+/// one call where a big number goes through its bytes.
+pub fn weight<'py>(py: Python<'py>, w: &omen_core::Weight) -> PyResult<Bound<'py, PyAny>> {
+    match num_traits::ToPrimitive::to_u64(w) {
+        Some(small) => Ok(small.into_pyobject(py)?.into_any()),
+        None => Ok(w.into_pyobject(py)?.into_any()),
+    }
+}
+
 /// The Python value of an outcome.
 pub fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
