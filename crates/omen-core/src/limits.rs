@@ -35,7 +35,8 @@ pub struct Limits {
     pub max_process_steps: u64,
     /// Bytes of rendered output (a distribution's table or JSON, a roll's transcript). Default 64 MiB:
     /// `1000d6` as JSON (22 MB) fits. A roll's tree stops growing where its JSON transcript would
-    /// pass this (each node counted at the fewest bytes it prints), so it is never held whole first.
+    /// pass this (each node counted at about the fewest bytes it prints), so it is never held
+    /// whole first.
     pub max_output: u64,
     /// Stops the computation when tripped from another thread, or at its deadline: every charge of the
     /// work budget checks it. Not a limit on what is allowed, so it never makes two `Limits` unequal.

@@ -165,11 +165,14 @@ struct PaidDice<'a> {
 /// transcript, so it may not grow past what `max_output` lets the transcript print, and it is
 /// stopped while it grows: before, a doubly recursive function (`f(20)`) held its whole work
 /// budget's worth of nodes, over 600 MB, before the budget stopped it. A roll whose JSON fits the
-/// limit is never refused by this count.
+/// limit is refused by this count only where many of its dice were rerolled (see
+/// [`TREE_DIE_BYTES`]).
 const TREE_NODE_BYTES: u64 = 48;
 
-/// The fewest bytes one rolled die prints in the JSON transcript (`{"value":4,"marks":[]}`, 22); a
-/// reroll or an explosion rolls again and counts again.
+/// About the fewest bytes one rolled die prints in the JSON transcript (`{"value":4,"marks":[]}`,
+/// 22). An explosion adds a die and counts again; so does a reroll, though it adds only a roll to
+/// its die's `rolls` (as few as two bytes), so a roll of many rerolled dice counts more than it
+/// prints. That errs toward holding less.
 const TREE_DIE_BYTES: u64 = 16;
 
 impl DieSource for PaidDice<'_> {
