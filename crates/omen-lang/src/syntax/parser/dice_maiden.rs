@@ -224,15 +224,7 @@ impl Parser<'_> {
             count.map_or(sides.span.start, |c| c.span.start),
             self.prev_end,
         );
-        let which = if net > 0 {
-            KeepWhich::DropLowest
-        } else {
-            KeepWhich::DropHighest
-        };
-        let keep = Modifier::Keep {
-            which,
-            count: extra,
-        };
+        let keep = advantage_keep(net, extra);
         let rolled = one_die_term(
             extra.checked_add(1)?,
             sides,
@@ -338,16 +330,7 @@ impl Parser<'_> {
         if plain {
             let extra = i64::try_from(net.unsigned_abs()).unwrap_or(i64::MAX);
             *count = Some(super::add_dice(count.take(), extra, at));
-            let which = if net > 0 {
-                KeepWhich::DropLowest
-            } else {
-                KeepWhich::DropHighest
-            };
-            let keep = Modifier::Keep {
-                which,
-                count: extra,
-            };
-            modifiers.insert(0, Spanned::new(keep, at));
+            modifiers.insert(0, Spanned::new(advantage_keep(net, extra), at));
             return None;
         }
         if let Some(kept) = self.advantage_then_step(count.as_ref(), sides, modifiers, net, at) {
@@ -363,5 +346,19 @@ impl Parser<'_> {
             .with_help("use `adv`/`dis` with keep, drop and counting, or on one die, e.g. `1d20 adv1 ie`"),
         );
         None
+    }
+}
+
+/// What `net` dice of advantage (disadvantage, when negative) keep: the `extra` dice rolled beside
+/// the one kept are dropped from the low (high) end.
+fn advantage_keep(net: i64, extra: i64) -> Modifier {
+    let which = if net > 0 {
+        KeepWhich::DropLowest
+    } else {
+        KeepWhich::DropHighest
+    };
+    Modifier::Keep {
+        which,
+        count: extra,
     }
 }
