@@ -34,7 +34,7 @@ pub use distribution::{
 pub use error::CoreError;
 pub use limits::{Budget, Ceilings, Limits, SAMPLE_DIE_COST, SAMPLE_STEP_COST};
 pub use markov::{Absorption, Chain};
-pub use pool::{Keep, Unit, keep_sum, sequential_keep_sum};
+pub use pool::{Keep, Unit, binomial_rows, keep_sum, sequential_keep_sum};
 pub use roller::{ChaChaDice, DieSource, RecordingDice, RolledFace, ScriptedDice};
 pub use sets::{Matching, Unique, matching_sets, unique_sum};
 pub use spec::{

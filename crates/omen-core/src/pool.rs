@@ -600,26 +600,7 @@ fn middle_sum(
     for i in (0..faces.len().saturating_sub(1)).rev() {
         below[i] = &below[i + 1] + faces[i + 1].1;
     }
-    let mut binomials = vec![vec![Weight::one()]];
-    for m in 1..=n {
-        let prev = &binomials[m - 1];
-        let row: Vec<Weight> = (0..=m)
-            .map(|j| {
-                let a = if j < m {
-                    prev[j].clone()
-                } else {
-                    Weight::zero()
-                };
-                let b = if j > 0 {
-                    prev[j - 1].clone()
-                } else {
-                    Weight::zero()
-                };
-                a + b
-            })
-            .collect();
-        binomials.push(row);
-    }
+    let binomials = binomial_rows(n);
     let mut out: HashMap<i64, Weight> = HashMap::new();
     let mut states: HashMap<(usize, i64), Weight> = HashMap::new();
     states.insert((0, 0), Weight::one());
@@ -656,6 +637,32 @@ fn middle_sum(
     let d = Distribution::from_weights(out)?;
     debug_assert!(d.total() == &num_traits::pow(die.total().clone(), n));
     Ok(d)
+}
+
+/// Pascal's triangle to row `n`: `rows[m][j]` is C(m, j), the ways to choose which `j` of `m` dice
+/// show a face.
+pub fn binomial_rows(n: usize) -> Vec<Vec<Weight>> {
+    let mut rows = vec![vec![Weight::one()]];
+    for m in 1..=n {
+        let prev = &rows[m - 1];
+        let row = (0..=m)
+            .map(|j| {
+                let left = if j < m {
+                    prev[j].clone()
+                } else {
+                    Weight::zero()
+                };
+                let right = if j > 0 {
+                    prev[j - 1].clone()
+                } else {
+                    Weight::zero()
+                };
+                left + right
+            })
+            .collect();
+        rows.push(row);
+    }
+    rows
 }
 
 /// The score of the highest (or lowest) of `n` dice, by the closed form: with C(x) the weight of the

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use num_traits::{One, Zero};
 use omen_core::spec::{Mark, PoolRoll, select_kept};
-use omen_core::{Budget, CoreError, Distribution, Keep, Limits, Weight};
+use omen_core::{Budget, CoreError, Distribution, Keep, Limits, Weight, binomial_rows};
 
 /// The highest `highest` and the lowest `lowest` dice of a pool, kept together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,31 +133,6 @@ pub fn exact(
         .filter(|((placed, _), _)| *placed == n)
         .map(|((_, sum), w)| (sum, w));
     Distribution::from_weights(out)
-}
-
-/// C(m, j) for every m ≤ n.
-fn binomial_rows(n: usize) -> Vec<Vec<Weight>> {
-    let mut rows = vec![vec![Weight::one()]];
-    for m in 1..=n {
-        let prev = &rows[m - 1];
-        let row = (0..=m)
-            .map(|j| {
-                let left = if j < m {
-                    prev[j].clone()
-                } else {
-                    Weight::zero()
-                };
-                let right = if j > 0 {
-                    prev[j - 1].clone()
-                } else {
-                    Weight::zero()
-                };
-                left + right
-            })
-            .collect();
-        rows.push(row);
-    }
-    rows
 }
 
 /// Marks the dice of a pool rolled whole (kept all) outside both ends as dropped, the rest as kept,
