@@ -211,7 +211,8 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
         ValueDistribution::Values(d) => {
             // Labels name outcomes without ordering them: listed in the order the script first
             // writes them, as every face of Omen lists them (see `omen_lang::labels`).
-            let ordered = if labels::any_label(d.outcomes()) {
+            let labelled = labels::any_label(d.outcomes());
+            let ordered = if labelled {
                 labels::in_written_order(d.entries(), &result.labels)
             } else {
                 d.entries().to_vec()
@@ -220,11 +221,7 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
                 .iter()
                 .map(|(o, w)| Ok((values::to_python(py, o)?, w.clone())))
                 .collect::<PyResult<Vec<_>>>()?;
-            let kind = if labels::any_label(d.outcomes()) {
-                "labels"
-            } else {
-                "values"
-            };
+            let kind = if labelled { "labels" } else { "values" };
             (kind, listed)
         }
     };
