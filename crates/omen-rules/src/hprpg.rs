@@ -137,6 +137,7 @@ macro_rules! seed_names {
     };
 }
 
+pub mod calculators;
 pub mod character;
 pub mod game;
 pub mod resources;
@@ -1842,11 +1843,18 @@ fn outcome_table(
     Ok(vec![out])
 }
 
-pub(crate) const ANALYSES: &[crate::analysis::Analysis] = &[crate::analysis::Analysis {
+pub(crate) const ANALYSES: &[crate::analysis::Analysis] = &[
+    APPENDIX_10,
+    calculators::CONTEST,
+    calculators::TEAMWORK,
+    calculators::PERCEPTION,
+];
+
+const APPENDIX_10: crate::analysis::Analysis = crate::analysis::Analysis {
     name: "appendix-10",
     spec_items: &["003-M3", "003-M4", "003-M5", "003-M6", "003-M10"],
     summary: "Appendix 10 for any DV and catastrophe range: the exact chance of each outcome for 0 to \
               14 dice",
     inputs: crate::analysis::inputs_schema::<OutcomeTableInputs>,
     run: outcome_table,
-}];
+};
