@@ -15,6 +15,7 @@ pub mod cancel;
 pub mod dice;
 pub mod distribution;
 pub mod error;
+mod kept;
 mod limbs;
 pub mod limits;
 pub mod markov;

@@ -15,9 +15,9 @@ use num_traits::{One, Zero};
 use crate::dice::Condition;
 use crate::distribution::{Distribution, Probability, Weight};
 use crate::error::CoreError;
+use crate::kept::select_kept;
 use crate::limits::{Budget, Limits};
 use crate::pool::Keep;
-use crate::spec::select_kept;
 
 /// Roll20's matching: the kept dice showing one value form a set when there are at least `size` of
 /// them and the value meets `condition` (every value when `None`).

@@ -19,6 +19,9 @@ use crate::pool::{Keep, Unit, exploding_keep_sum, keep_sum, sequential_keep_sum}
 use crate::roller::DieSource;
 use crate::sets::{Matching, Unique, matching_sets, unique_sum};
 
+// Its home moved below the sets module, which uses it too; the path stays for the crate's users.
+pub use crate::kept::select_kept;
+
 /// One die as modified before the pool sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiceSpec {
@@ -119,39 +122,6 @@ pub struct PoolRoll {
 
 /// A recursive reroll gives up after this many rerolls of one die (the exact engine conditions instead).
 pub const REROLL_LIMIT: u64 = 10_000;
-
-/// Which of `values` a keep/drop rule keeps; ties go to the earlier value.
-pub fn select_kept(values: &[i64], keep: Keep) -> Vec<bool> {
-    let n = values.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    let (from_highest, take) = match keep {
-        Keep::All => return vec![true; n],
-        Keep::Highest(k) => (true, k.min(n)),
-        Keep::Lowest(k) => (false, k.min(n)),
-        Keep::DropHighest(d) => (false, n - d.min(n)),
-        Keep::DropLowest(d) => (true, n - d.min(n)),
-        Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => {
-            // A middle run: rank from the lowest, ties to the earlier value.
-            let (low, take) = keep.run(n);
-            order.sort_by_key(|&i| values[i]);
-            let mut kept = vec![false; n];
-            for &i in order.iter().skip(low).take(take) {
-                kept[i] = true;
-            }
-            return kept;
-        }
-    };
-    if from_highest {
-        order.sort_by(|&a, &b| values[b].cmp(&values[a]));
-    } else {
-        order.sort_by_key(|&i| values[i]);
-    }
-    let mut kept = vec![false; n];
-    for &i in order.iter().take(take) {
-        kept[i] = true;
-    }
-    kept
-}
 
 /// What a roll chain starts from before the steps: a physical die, or (for `!!`) a whole compounded die.
 #[derive(Clone, Copy)]
