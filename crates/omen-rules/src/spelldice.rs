@@ -48,6 +48,7 @@ use thiserror::Error;
 use crate::render::{fixed_decimal, percent_cell};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
+pub mod exhaustion;
 mod game;
 
 pub use game::{SpellDiceAction, SpellDiceGame, SpellDiceSheet, SpellDiceState};
@@ -350,6 +351,10 @@ static DESCRIPTION: Description = Description {
 impl RuleSet for SpellDice {
     fn describe(&self) -> &'static Description {
         &DESCRIPTION
+    }
+
+    fn analyses(&self) -> &'static [crate::analysis::Analysis] {
+        exhaustion::ANALYSES
     }
 }
 
