@@ -3,9 +3,11 @@
 //! The language never prints. The CLI draws the input with a caret under `span`; the server sends the same
 //! fields as JSON.
 
+use omen_core::CoreError;
 use serde::Serialize;
 
 use crate::span::Span;
+use crate::value::Value;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -138,6 +140,64 @@ pub fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
         }
     }
     out
+}
+
+/// A core error at a span, as a diagnostic with a hint.
+pub fn core_diagnostic(error: &CoreError, span: Span) -> Diagnostic {
+    let (kind, help): (&'static str, Option<&str>) = match error {
+        CoreError::NoSides(_) => (
+            "no-sides",
+            Some("use a positive number of sides, e.g. `d6`"),
+        ),
+        CoreError::NoFaces => ("no-faces", Some("list at least one face, e.g. `d{1,2,3}`")),
+        CoreError::TooManySides { .. } => ("too-many-sides", None),
+        CoreError::TooManyDice { .. } => ("too-many-dice", None),
+        CoreError::NegativeDice(_) => (
+            "negative-dice",
+            Some("the number of dice must be 0 or more; wrap it, e.g. `(max(x, 0))d6`"),
+        ),
+        CoreError::ExplodeDepth { .. } => ("explode-depth", None),
+        CoreError::RerollEverything => (
+            "reroll-everything",
+            Some("the condition must leave at least one face, e.g. `rr<=2` on a d6"),
+        ),
+        CoreError::TooManyOutcomes { .. } => ("too-many-outcomes", None),
+        CoreError::WorkBudget { .. } => ("work-budget", None),
+        CoreError::Cancelled => ("cancelled", None),
+        CoreError::DeadlinePassed => ("deadline", None),
+        CoreError::TooManyStates { .. } => ("too-many-states", None),
+        CoreError::TooManyChainStates { .. } => ("too-many-chain-states", None),
+        CoreError::TooManyProcessSteps { .. } => ("too-many-steps", None),
+        CoreError::NeverAbsorbs { .. } => ("never-absorbs", None),
+        CoreError::SingularChain => ("singular-chain", None),
+        CoreError::DivisionByZero => (
+            "division-by-zero",
+            Some("the divisor can be 0; guard it, e.g. `x / max(y, 1)`"),
+        ),
+        CoreError::Overflow => ("overflow", None),
+        CoreError::RerollLimit(_) => ("reroll-limit", None),
+        CoreError::ScriptExhausted(_) => ("dice-exhausted", Some("give more dice values")),
+        CoreError::ScriptFace { .. } => ("bad-die-value", None),
+        CoreError::Unsupported(_) => ("unsupported-modifier", None),
+        _ => ("error", None),
+    };
+    let d = Diagnostic::error(kind, span, error.to_string());
+    match help {
+        Some(h) => d.with_help(h),
+        None => d,
+    }
+}
+
+/// A type error that names what was expected and what turned up.
+pub(crate) fn kind_error(span: Span, what: &str, want: &str, got: &Value) -> Diagnostic {
+    Diagnostic::error(
+        "type-mismatch",
+        span,
+        format!(
+            "{what} must be {want}, but it can be {} ({got})",
+            got.kind_name()
+        ),
+    )
 }
 
 #[cfg(test)]

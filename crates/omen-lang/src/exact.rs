@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 mod joint;
 mod product;
+mod statistics;
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -19,8 +20,7 @@ use omen_core::{
     PoolSpec, Probability, Unit, Weight, keep_sum, sequential_keep_sum,
 };
 
-use crate::check::core_diagnostic;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, core_diagnostic, kind_error};
 use crate::group_scale;
 use crate::number::{self, NumberError};
 use crate::program::{
@@ -307,18 +307,6 @@ fn either(a: &Probability, b: &Probability) -> Probability {
         return a.clone();
     }
     Probability::one() - (Probability::one() - a) * (Probability::one() - b)
-}
-
-/// A type error that names what was expected and what turned up.
-pub(crate) fn kind_error(span: Span, what: &str, want: &str, got: &Value) -> Diagnostic {
-    Diagnostic::error(
-        "type-mismatch",
-        span,
-        format!(
-            "{what} must be {want}, but it can be {} ({got})",
-            got.kind_name()
-        ),
-    )
 }
 
 fn ints(d: &Distribution<Value>, span: Span, what: &str) -> Result<Distribution<i64>, Diagnostic> {

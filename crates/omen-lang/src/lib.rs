@@ -27,6 +27,7 @@ pub mod exact;
 mod group_scale;
 mod keep_ends;
 pub mod labels;
+mod nesting;
 pub mod number;
 pub mod program;
 pub mod sample;
@@ -39,17 +40,13 @@ use omen_core::Limits;
 pub use check::Checked;
 pub use diagnostic::{Diagnostic, Severity};
 pub use exact::{Criticals, ExactResult, ValueDistribution, exact, exact_with_budget};
+pub use nesting::MAX_NESTING;
+pub(crate) use nesting::nesting_error;
 pub use program::Program;
 pub use sample::{Roll, RollKind, RollNode, sample, sample_with_budget};
 pub use span::Span;
 pub use syntax::ParseLimits;
 pub use value::Value;
-
-/// The deepest path either interpreter may take through a program, counted in nodes (a call adds its
-/// body's depth to the caller's, and a `let` its body's): 200 calls of a body 20 unary minuses deep
-/// (about 4,600), or a script of 9,000 `let`s, fit. Past it, evaluation stops with a
-/// `nested-too-deeply` error.
-pub const MAX_NESTING: usize = 10_000;
 
 /// The stack a thread needs to compile and run any program the limits admit. An unoptimised build
 /// takes up to about 37 KiB of stack per level of [`MAX_NESTING`] (an optimised one far less), so
@@ -58,17 +55,6 @@ pub const MAX_NESTING: usize = 10_000;
 /// least this much stack (`std::thread::Builder::stack_size`): the memory is only reserved, and used
 /// as deep as a program goes.
 pub const STACK_BYTES: usize = 512 << 20;
-
-pub(crate) fn nesting_error(span: Span) -> Diagnostic {
-    Diagnostic::error(
-        "nested-too-deeply",
-        span,
-        format!(
-            "the evaluation nests more than {MAX_NESTING} levels deep (each call adds its body's depth)"
-        ),
-    )
-    .with_help("lower --max-call-depth, or write the recursion as a process: `absorb(step, start)`")
-}
 
 /// Everything that bounds a compile and a run, and the values given for a script's parameters.
 #[derive(Clone, Debug, Default)]

@@ -16,29 +16,9 @@ use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
 
-/// `floor`, `ceil`, `round` and `sign` of a number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rounding {
-    Floor,
-    Ceil,
-    /// To the nearest whole number, halves up (towards +∞: `round(-5/2)` is −2), as JavaScript's
-    /// `Math.round`, which Roll20's and Foundry's `round` are.
-    Nearest,
-    /// −1, 0 or 1.
-    Sign,
-}
-
-impl Rounding {
-    /// The function's name in Omen's notation.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rounding::Floor => "floor",
-            Rounding::Ceil => "ceil",
-            Rounding::Nearest => "round",
-            Rounding::Sign => "sign",
-        }
-    }
-}
+// The rounding functions are part of the program's vocabulary (the checker and the program name them
+// without doing arithmetic); the path stays.
+pub use crate::program::Rounding;
 
 /// Why an operation on numbers has no result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,16 +43,16 @@ impl NumberError {
     /// The error as a diagnostic: at the operand it is about, or at the whole operation.
     pub(crate) fn diagnostic(self, what: &str, left: Span, right: Span, whole: Span) -> Diagnostic {
         match self {
-            NumberError::NotNumber { right: r, got } => crate::exact::kind_error(
+            NumberError::NotNumber { right: r, got } => crate::diagnostic::kind_error(
                 if r { right } else { left },
                 &format!("the {} side of {what}", if r { "right" } else { "left" }),
                 "a number",
                 &got,
             ),
             NumberError::Core(CoreError::DivisionByZero) => {
-                crate::check::core_diagnostic(&CoreError::DivisionByZero, right)
+                crate::diagnostic::core_diagnostic(&CoreError::DivisionByZero, right)
             }
-            NumberError::Core(e) => crate::check::core_diagnostic(&e, whole),
+            NumberError::Core(e) => crate::diagnostic::core_diagnostic(&e, whole),
             NumberError::FractionalExponent(v) => Diagnostic::error(
                 "fractional-exponent",
                 right,
@@ -232,25 +212,6 @@ impl NumberStatistics {
     /// The standard deviation, only ever for display.
     pub fn standard_deviation(&self) -> f64 {
         omen_core::ratio_to_f64(&self.variance).max(0.0).sqrt()
-    }
-}
-
-impl crate::exact::ValueDistribution {
-    /// The exact mean, variance and median of a distribution of numbers, whole or fractions; `None`
-    /// for true/false, labels, tuples and mixes.
-    pub fn number_statistics(&self) -> Option<NumberStatistics> {
-        match self {
-            crate::exact::ValueDistribution::Int(d) => {
-                let s = d.statistics();
-                Some(NumberStatistics {
-                    mean: s.mean,
-                    variance: s.variance,
-                    median: Value::Int(s.median),
-                })
-            }
-            crate::exact::ValueDistribution::Bool(_) => None,
-            crate::exact::ValueDistribution::Values(d) => NumberStatistics::of(d),
-        }
     }
 }
 

@@ -7,10 +7,33 @@
 
 use omen_core::{Compare, Condition, Die, DieStep, Keep, Matching, Unique};
 
-use crate::number::Rounding;
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
+
+/// `floor`, `ceil`, `round` and `sign` of a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    Floor,
+    Ceil,
+    /// To the nearest whole number, halves up (towards +∞: `round(-5/2)` is −2), as JavaScript's
+    /// `Math.round`, which Roll20's and Foundry's `round` are.
+    Nearest,
+    /// −1, 0 or 1.
+    Sign,
+}
+
+impl Rounding {
+    /// The function's name in Omen's notation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rounding::Floor => "floor",
+            Rounding::Ceil => "ceil",
+            Rounding::Nearest => "round",
+            Rounding::Sign => "sign",
+        }
+    }
+}
 
 /// What is known about a node's value before running it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

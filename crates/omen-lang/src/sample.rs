@@ -8,11 +8,8 @@ use omen_core::{
 };
 use serde::Serialize;
 
-use crate::check::core_diagnostic;
-use crate::diagnostic::Diagnostic;
-use crate::exact::{
-    call_distribution, compare_values, field, kind_error, pool_spec, recursion_error,
-};
+use crate::diagnostic::{Diagnostic, core_diagnostic, kind_error};
+use crate::exact::{call_distribution, compare_values, field, pool_spec, recursion_error};
 use crate::group_scale;
 use crate::number::{self, NumberError};
 use crate::program::{

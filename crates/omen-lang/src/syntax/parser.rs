@@ -71,11 +71,13 @@ mod d20;
 mod dice_maiden;
 mod dice_maiden_aliases;
 mod notation;
+mod pieces;
 mod rescore;
 mod roll20;
 mod runs;
 mod term_state;
 
+use pieces::{Point, TermState, add_dice, compare_op, highest_face, shorten};
 use rescore::{Rescore, rescored_faces};
 
 /// Bounds on what [`parse`] accepts, so that hostile input costs little time and no stack.
@@ -210,7 +212,7 @@ pub fn parse_with(
         recovered_at: None,
         diagnostics: Vec::new(),
         runs: runs::RunMemo::default(),
-        term: term_state::TermState::default(),
+        term: TermState::default(),
     };
     let script = parser.parse_script();
     if parser.diagnostics.is_empty() {
@@ -315,14 +317,6 @@ enum Stop {
     Elsewhere,
 }
 
-/// A compare point after a modifier keyword, or why there is none.
-enum Point {
-    Absent,
-    Present(ComparePoint),
-    /// Started but malformed; already reported.
-    Invalid,
-}
-
 /// A `let` at the top of a script: an item, or the result when `in` follows its value.
 enum TopLet {
     Item(Option<Spanned<Item>>),
@@ -377,7 +371,7 @@ struct Parser<'s> {
     /// Which parts of the current word split into modifier words (asked once per modifier taken).
     runs: runs::RunMemo,
     /// What the modifiers read so far leave for the dice term or group being parsed as a whole.
-    term: term_state::TermState,
+    term: TermState,
 }
 
 // The parser recurses once per level of nesting, through a dozen functions per level, so their frames bound
@@ -2627,8 +2621,7 @@ impl<'s> Parser<'s> {
             self.advantage.take(),
         );
         self.lowest_face = lowest_face(&sides.node);
-        let outer_highest =
-            std::mem::replace(&mut self.highest_face, notation::highest_face(&sides.node));
+        let outer_highest = std::mem::replace(&mut self.highest_face, highest_face(&sides.node));
         let outer_term = self.begin_term();
         let mut modifiers = self.parse_modifiers();
         let term = self.end_term(outer_term);
@@ -3526,17 +3519,6 @@ impl<'s> Parser<'s> {
     }
 }
 
-fn compare_op(kind: TokenKind) -> Option<CompareOp> {
-    match kind {
-        TokenKind::Ge => Some(CompareOp::Ge),
-        TokenKind::Gt => Some(CompareOp::Gt),
-        TokenKind::Le => Some(CompareOp::Le),
-        TokenKind::Lt => Some(CompareOp::Lt),
-        TokenKind::Eq => Some(CompareOp::Eq),
-        _ => None,
-    }
-}
-
 fn binary_op(kind: TokenKind) -> Option<BinOp> {
     match kind {
         TokenKind::Plus => Some(BinOp::Add),
@@ -3614,29 +3596,6 @@ fn lowest_face(sides: &Sides) -> Option<i64> {
     }
 }
 
-/// `count` dice plus `extra` more (Dice Maiden's advantage dice).
-fn add_dice(count: Option<Expr>, extra: i64, at: Span) -> Expr {
-    match count {
-        None => Expr::new(ExprKind::Number(extra.saturating_add(1)), at),
-        Some(Expr {
-            node: ExprKind::Number(n),
-            span,
-        }) => Expr::new(ExprKind::Number(n.saturating_add(extra)), span),
-        Some(count) => {
-            let span = count.span;
-            let paren = Expr::new(ExprKind::Paren(Box::new(count)), span);
-            Expr::new(
-                ExprKind::Binary(
-                    BinOp::Add,
-                    Box::new(paren),
-                    Box::new(Expr::new(ExprKind::Number(extra), at)),
-                ),
-                span,
-            )
-        }
-    }
-}
-
 /// Foundry's margin of success: `4d6ms>=10` is the total minus 10, `4d6ms<=10` is 10 minus the total.
 fn margin_of_success(dice: Expr, point: ComparePoint, at: Span) -> Expr {
     let span = dice.span;
@@ -3688,9 +3647,4 @@ fn look_alike(text: &str) -> Option<&'static str> {
         '\u{FF44}' | '\u{FF24}' => "this is a full-width `d`: type the ASCII letter `d`",
         _ => return None,
     })
-}
-
-/// `text`, cut to a length that reads well in a message.
-fn shorten(text: &str) -> String {
-    crate::diagnostic::cut(text, 24)
 }

@@ -2,12 +2,13 @@
 //! for a dice term with modifiers, its display flags before the roll (`p 4d6`, `s 4d6`), and double
 //! successes (`t7ds10`), which score each die 0, 1 or 2. Switched on by [`Dialect::game_aliases`].
 
+use super::pieces::{kept_then_step, one_die_term};
 use super::{Parser, Rescore};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, PointValue,
-    Sides, Spanned,
+    CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, PointValue, Sides,
+    Spanned,
 };
 use crate::syntax::lexer::TokenKind;
 
@@ -233,80 +234,6 @@ impl Parser<'_> {
         );
         kept_then_step(rolled, sides, step, span)
     }
-}
-
-/// `count` dice of `sides` with `modifiers`, spanning `span`.
-fn one_die_term(
-    count: i64,
-    sides: &Spanned<Sides>,
-    modifiers: Vec<Spanned<Modifier>>,
-    span: Span,
-) -> Expr {
-    Expr::new(
-        ExprKind::Dice(Box::new(DiceExpr {
-            count: Some(Expr::new(ExprKind::Number(count), span)),
-            sides: sides.clone(),
-            modifiers,
-        })),
-        span,
-    )
-}
-
-/// One die kept from `rolled` (a term of dice of `sides` keeping one), then `step` on it: an
-/// explosion adds a new die (exploding again unless it explodes once), a reroll replaces the die with
-/// a new one (rerolled again for a reroll until). As a binding and a choice,
-/// `let kept_8 = 2d20dl1 in if kept_8 >= 20 then kept_8 + 1d20! else kept_8`. `None` for a step of
-/// another kind or a point that is not a number.
-pub(super) fn kept_then_step(
-    rolled: Expr,
-    sides: &Spanned<Sides>,
-    step: &Spanned<Modifier>,
-    span: Span,
-) -> Option<Expr> {
-    let (point, again, adds) = match &step.node {
-        Modifier::Explode {
-            compound: false,
-            point,
-            once,
-            penetrate: false,
-        } => {
-            let point = match point {
-                Some(point) => point.clone(),
-                None => ComparePoint {
-                    op: CompareOp::Ge,
-                    value: PointValue::Int(super::notation::highest_face(&sides.node)?),
-                },
-            };
-            let again = if *once { None } else { Some(step.clone()) };
-            (point, again, true)
-        }
-        Modifier::RerollOnce(point) => (point.clone(), None, false),
-        Modifier::RerollRecursive(point) => (point.clone(), Some(step.clone()), false),
-        _ => return None,
-    };
-    let PointValue::Int(value) = point.value else {
-        return None;
-    };
-    let name = format!("kept_{}", span.start);
-    let kept = || Box::new(Expr::new(ExprKind::Var(name.clone()), span));
-    let number = Box::new(Expr::new(ExprKind::Number(value), span));
-    let meets = Box::new(Expr::new(ExprKind::Compare(point.op, kept(), number), span));
-    let fresh = one_die_term(1, sides, again.into_iter().collect(), span);
-    let then = if adds {
-        Expr::new(ExprKind::Binary(BinOp::Add, kept(), Box::new(fresh)), span)
-    } else {
-        fresh
-    };
-    let choice = Expr::new(ExprKind::If(meets, Box::new(then), kept()), span);
-    let bound = Expr::new(
-        ExprKind::LetIn(
-            Spanned::new(name.clone(), span),
-            Box::new(rolled),
-            Box::new(choice),
-        ),
-        span,
-    );
-    Some(Expr::new(ExprKind::Paren(Box::new(bound)), span))
 }
 
 impl Parser<'_> {

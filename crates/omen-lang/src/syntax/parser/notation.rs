@@ -1,11 +1,12 @@
 //! Forms of the notation that a reader could take two ways, and the reroll over a set of faces that
 //! gives one of them a spelling. Kept apart from the parser's main file, which is already long.
 
-use super::{Parser, Point, shorten};
+use super::Parser;
+use super::pieces::{Point, face_bounds, one_kept_then_step, shorten};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
-    CompareOp, ComparePoint, FaceItem, KeepWhich, Modifier, PointValue, Sides, Spanned,
+    CompareOp, ComparePoint, FaceItem, KeepWhich, Modifier, PointValue, Spanned,
 };
 use crate::syntax::dialect::Word;
 use crate::syntax::lexer::TokenKind;
@@ -153,27 +154,6 @@ impl Parser<'_> {
     }
 }
 
-/// The lowest and highest value of a face item.
-fn face_bounds(item: &FaceItem) -> (i64, i64) {
-    match *item {
-        FaceItem::Face(n) => (n, n),
-        FaceItem::Range(a, b) => (a.min(b), a.max(b)),
-    }
-}
-
-/// The highest face of a die, when known before rolling: a bare `cs` or `df` (Foundry) counts it.
-pub(super) fn highest_face(sides: &Sides) -> Option<i64> {
-    match sides {
-        Sides::Number(number) => match number.node {
-            crate::syntax::ast::ExprKind::Number(n) => Some(n),
-            _ => None,
-        },
-        Sides::Percent => Some(100),
-        Sides::Fudge => Some(1),
-        Sides::Custom(items) => items.iter().map(|i| face_bounds(&i.node).1).max(),
-    }
-}
-
 impl Parser<'_> {
     /// Foundry's `cs`, `cf` and `df`, with their point or, bare, the highest face (`cs`) or the lowest
     /// (`cf`, `df`) of the dice term, as Foundry documents: `10d6cs` counts the sixes.
@@ -282,7 +262,7 @@ impl Parser<'_> {
         else {
             return;
         };
-        if super::term_state::one_kept_then_step(modifiers).is_some() {
+        if one_kept_then_step(modifiers).is_some() {
             // Read as the kept die and a choice (`2d20kh1ro1`), in `Parser::kept_die_then_step`.
             return;
         }

@@ -4,22 +4,12 @@
 //! a value rolled before the term and bound by a name around it.
 
 use super::Parser;
+use super::pieces::{TermState, kept_then_step, one_kept_then_step};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{BinOp, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, Sides, Spanned};
 use crate::syntax::dialect::RankedReroll;
 use crate::syntax::lexer::TokenKind;
-
-/// The parts of a dice term (or group) that apply to it as a whole.
-#[derive(Debug, Default)]
-pub(super) struct TermState {
-    /// Avrae's reroll by rank: how, from which end, how many dice, where written.
-    ranked: Option<(RankedReroll, bool, i64, Span)>,
-    /// Avrae's `ra` with a value, where written.
-    reroll_and_add: Option<Span>,
-    /// Roll20's inline rolls written as compare points, each with the name its value is bound to.
-    pub inline_points: Vec<(Spanned<String>, Expr)>,
-}
 
 impl Parser<'_> {
     /// Starts reading the modifiers of a term: the enclosing term's state is put aside.
@@ -434,31 +424,6 @@ impl Parser<'_> {
     }
 }
 
-/// `kh1` or `kl1` then one reroll or explosion, the whole of a term's modifiers: the step that d20
-/// applies to the one die kept (`2d20kh1ro1`, advantage with a reroll of 1s).
-pub(super) fn one_kept_then_step(modifiers: &[Spanned<Modifier>]) -> Option<&Spanned<Modifier>> {
-    match modifiers {
-        [
-            Spanned {
-                node:
-                    Modifier::Keep {
-                        which: KeepWhich::KeepHighest | KeepWhich::KeepLowest,
-                        count: 1,
-                    },
-                ..
-            },
-            step,
-        ] if matches!(
-            step.node,
-            Modifier::RerollOnce(_) | Modifier::RerollRecursive(_) | Modifier::Explode { .. }
-        ) =>
-        {
-            Some(step)
-        }
-        _ => None,
-    }
-}
-
 impl Parser<'_> {
     /// d20's `2d20kh1ro1`: keep one die, then reroll (explode) it, since d20 applies its operations in
     /// the order written to the dice still kept. Read as the kept die and a choice,
@@ -487,7 +452,7 @@ impl Parser<'_> {
             span,
         );
         let read = fixed
-            .then(|| super::dice_maiden::kept_then_step(rolled, sides, step, span))
+            .then(|| kept_then_step(rolled, sides, step, span))
             .flatten();
         if read.is_none() {
             // Not read: refused as any other step after a keep.

@@ -1,0 +1,189 @@
+//! What the parser's parts share and that names no parser: compare points, a dice term's state,
+//! and small builders and readers of syntax trees. The parser and its parts (which add methods to
+//! it) import from here, so none of them needs another's file.
+
+use crate::span::Span;
+use crate::syntax::ast::{
+    BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, KeepWhich, Modifier,
+    PointValue, Sides, Spanned,
+};
+use crate::syntax::dialect::RankedReroll;
+use crate::syntax::lexer::TokenKind;
+
+/// A compare point after a modifier keyword, or why there is none.
+pub(super) enum Point {
+    Absent,
+    Present(ComparePoint),
+    /// Started but malformed; already reported.
+    Invalid,
+}
+
+/// The parts of a dice term (or group) that apply to it as a whole.
+#[derive(Debug, Default)]
+pub(super) struct TermState {
+    /// Avrae's reroll by rank: how, from which end, how many dice, where written.
+    pub ranked: Option<(RankedReroll, bool, i64, Span)>,
+    /// Avrae's `ra` with a value, where written.
+    pub reroll_and_add: Option<Span>,
+    /// Roll20's inline rolls written as compare points, each with the name its value is bound to.
+    pub inline_points: Vec<(Spanned<String>, Expr)>,
+}
+
+pub(super) fn compare_op(kind: TokenKind) -> Option<CompareOp> {
+    match kind {
+        TokenKind::Ge => Some(CompareOp::Ge),
+        TokenKind::Gt => Some(CompareOp::Gt),
+        TokenKind::Le => Some(CompareOp::Le),
+        TokenKind::Lt => Some(CompareOp::Lt),
+        TokenKind::Eq => Some(CompareOp::Eq),
+        _ => None,
+    }
+}
+
+/// `count` dice plus `extra` more (Dice Maiden's advantage dice).
+pub(super) fn add_dice(count: Option<Expr>, extra: i64, at: Span) -> Expr {
+    match count {
+        None => Expr::new(ExprKind::Number(extra.saturating_add(1)), at),
+        Some(Expr {
+            node: ExprKind::Number(n),
+            span,
+        }) => Expr::new(ExprKind::Number(n.saturating_add(extra)), span),
+        Some(count) => {
+            let span = count.span;
+            let paren = Expr::new(ExprKind::Paren(Box::new(count)), span);
+            Expr::new(
+                ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(paren),
+                    Box::new(Expr::new(ExprKind::Number(extra), at)),
+                ),
+                span,
+            )
+        }
+    }
+}
+
+/// `text`, cut to a length that reads well in a message.
+pub(super) fn shorten(text: &str) -> String {
+    crate::diagnostic::cut(text, 24)
+}
+
+/// The lowest and highest value of a face item.
+pub(super) fn face_bounds(item: &FaceItem) -> (i64, i64) {
+    match *item {
+        FaceItem::Face(n) => (n, n),
+        FaceItem::Range(a, b) => (a.min(b), a.max(b)),
+    }
+}
+
+/// The highest face of a die, when known before rolling: a bare `cs` or `df` (Foundry) counts it.
+pub(super) fn highest_face(sides: &Sides) -> Option<i64> {
+    match sides {
+        Sides::Number(number) => match number.node {
+            crate::syntax::ast::ExprKind::Number(n) => Some(n),
+            _ => None,
+        },
+        Sides::Percent => Some(100),
+        Sides::Fudge => Some(1),
+        Sides::Custom(items) => items.iter().map(|i| face_bounds(&i.node).1).max(),
+    }
+}
+
+/// `kh1` or `kl1` then one reroll or explosion, the whole of a term's modifiers: the step that d20
+/// applies to the one die kept (`2d20kh1ro1`, advantage with a reroll of 1s).
+pub(super) fn one_kept_then_step(modifiers: &[Spanned<Modifier>]) -> Option<&Spanned<Modifier>> {
+    match modifiers {
+        [
+            Spanned {
+                node:
+                    Modifier::Keep {
+                        which: KeepWhich::KeepHighest | KeepWhich::KeepLowest,
+                        count: 1,
+                    },
+                ..
+            },
+            step,
+        ] if matches!(
+            step.node,
+            Modifier::RerollOnce(_) | Modifier::RerollRecursive(_) | Modifier::Explode { .. }
+        ) =>
+        {
+            Some(step)
+        }
+        _ => None,
+    }
+}
+
+/// `count` dice of `sides` with `modifiers`, spanning `span`.
+pub(super) fn one_die_term(
+    count: i64,
+    sides: &Spanned<Sides>,
+    modifiers: Vec<Spanned<Modifier>>,
+    span: Span,
+) -> Expr {
+    Expr::new(
+        ExprKind::Dice(Box::new(DiceExpr {
+            count: Some(Expr::new(ExprKind::Number(count), span)),
+            sides: sides.clone(),
+            modifiers,
+        })),
+        span,
+    )
+}
+
+/// One die kept from `rolled` (a term of dice of `sides` keeping one), then `step` on it: an
+/// explosion adds a new die (exploding again unless it explodes once), a reroll replaces the die with
+/// a new one (rerolled again for a reroll until). As a binding and a choice,
+/// `let kept_8 = 2d20dl1 in if kept_8 >= 20 then kept_8 + 1d20! else kept_8`. `None` for a step of
+/// another kind or a point that is not a number.
+pub(super) fn kept_then_step(
+    rolled: Expr,
+    sides: &Spanned<Sides>,
+    step: &Spanned<Modifier>,
+    span: Span,
+) -> Option<Expr> {
+    let (point, again, adds) = match &step.node {
+        Modifier::Explode {
+            compound: false,
+            point,
+            once,
+            penetrate: false,
+        } => {
+            let point = match point {
+                Some(point) => point.clone(),
+                None => ComparePoint {
+                    op: CompareOp::Ge,
+                    value: PointValue::Int(highest_face(&sides.node)?),
+                },
+            };
+            let again = if *once { None } else { Some(step.clone()) };
+            (point, again, true)
+        }
+        Modifier::RerollOnce(point) => (point.clone(), None, false),
+        Modifier::RerollRecursive(point) => (point.clone(), Some(step.clone()), false),
+        _ => return None,
+    };
+    let PointValue::Int(value) = point.value else {
+        return None;
+    };
+    let name = format!("kept_{}", span.start);
+    let kept = || Box::new(Expr::new(ExprKind::Var(name.clone()), span));
+    let number = Box::new(Expr::new(ExprKind::Number(value), span));
+    let meets = Box::new(Expr::new(ExprKind::Compare(point.op, kept(), number), span));
+    let fresh = one_die_term(1, sides, again.into_iter().collect(), span);
+    let then = if adds {
+        Expr::new(ExprKind::Binary(BinOp::Add, kept(), Box::new(fresh)), span)
+    } else {
+        fresh
+    };
+    let choice = Expr::new(ExprKind::If(meets, Box::new(then), kept()), span);
+    let bound = Expr::new(
+        ExprKind::LetIn(
+            Spanned::new(name.clone(), span),
+            Box::new(rolled),
+            Box::new(choice),
+        ),
+        span,
+    );
+    Some(Expr::new(ExprKind::Paren(Box::new(bound)), span))
+}
