@@ -146,7 +146,7 @@ impl Row {
 /// One open transaction on either engine.
 pub(crate) enum Conn<'a> {
     Sqlite(&'a rusqlite::Connection),
-    Postgres(RefCell<crate::pg::Transaction<'a>>),
+    Postgres(RefCell<crate::pg_client::Transaction<'a>>),
 }
 
 impl Conn<'_> {

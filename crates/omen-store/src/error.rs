@@ -158,7 +158,7 @@ pub enum StoreError {
     #[error("{error} (the attempt had drawn dice, so it is logged as entry {sequence})")]
     Refused {
         sequence: u64,
-        visibility: crate::visibility::Visibility,
+        visibility: crate::audience::Visibility,
         error: Box<StoreError>,
     },
     /// A command that only reads found no database to read.

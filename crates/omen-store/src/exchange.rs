@@ -8,10 +8,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Existing, StoreError};
+use crate::log::rules_of;
 use crate::log::{self, ChainHead, LogEntry, RawEntry};
-use crate::members::Role;
 use crate::store::{SavedRoll, Store, campaign_id, character_rows, check_name, game, saved_rolls};
-use crate::visibility::{Sight, Viewer, rules_of};
+use crate::viewer::{Role, Viewer};
+use crate::visibility::Sight;
 use omen_rules::{Part, View};
 
 /// The `format` field of an export.

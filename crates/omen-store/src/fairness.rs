@@ -39,12 +39,12 @@ use crate::error::StoreError;
 use crate::fit::{self, Fit, Verdict};
 use crate::log::LogEntry;
 use crate::store::{LogFilter, Store};
-use crate::visibility::Viewer;
+use crate::viewer::Viewer;
 
 pub use compute::{FairnessCache, FairnessOptions};
 pub use power::Power;
 
-use compute::{Job, Resolved, Spending};
+use compute::{Job, Resolved, Spending, outcome_order};
 
 /// One face of a die, or one outcome of a mechanic: how often it came up and how often fair dice
 /// would make it come up.
@@ -233,16 +233,6 @@ fn test(
     let fit = fit::goodness(&counts, &strata);
     let verdict = fit::verdict(rolls, weights.len(), fit.as_ref());
     (rows, fit, verdict)
-}
-
-/// Sorts JSON outcomes numbers first, in numeric order, so that pooling joins neighbours.
-fn outcome_order(a: &Value, b: &Value) -> std::cmp::Ordering {
-    match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => x.total_cmp(&y),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => a.to_string().cmp(&b.to_string()),
-    }
 }
 
 /// Outcomes by their JSON text, each with how often it came up.

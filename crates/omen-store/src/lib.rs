@@ -123,6 +123,8 @@
 //! included; [`Store::import_campaign`] reads it back (under another name if asked), refusing a name
 //! that is taken and a log that does not verify.
 
+mod audience;
+mod channel;
 mod copy;
 mod db;
 mod dice;
@@ -137,6 +139,7 @@ mod logged;
 mod members;
 mod notify;
 mod pg;
+mod pg_client;
 mod pg_shape;
 mod replay;
 mod request;
@@ -146,9 +149,12 @@ mod stats;
 mod store;
 mod time;
 mod tls;
+mod viewer;
 mod visibility;
 mod web_session;
 
+pub use audience::Visibility;
+pub use channel::LOG_CHANNEL;
 pub use copy::CopyReport;
 pub use dice::{Dice, RolledDie};
 pub use error::{Existing, Missing, StoreError};
@@ -163,8 +169,7 @@ pub use fit::{
 };
 pub use key::{fingerprint, resolve_key_path};
 pub use log::{ChainHead, GENESIS_HASH, LogEntry, LogProblem, Receipt, VerifyReport};
-pub use members::{Invite, Member, Role};
-pub use notify::{LOG_CHANNEL, LogListener, LogSignal};
+pub use notify::{LogListener, LogSignal};
 pub use pg::{DEFAULT_POOL, MAX_POOL};
 pub use replay::ReplayReport;
 pub use request::{ActionRequest, RollRequest, Rollable};
@@ -179,5 +184,6 @@ pub use store::{
     default_path, resolve_database, resolve_path,
 };
 pub use time::{normalize_time, session_bounds};
-pub use visibility::{Actor, EntryOptions, ViewReport, Viewer, Visibility, verify_view};
+pub use viewer::{Actor, EntryOptions, Invite, Member, Role, Viewer};
+pub use visibility::{ViewReport, verify_view};
 pub use web_session::WebSession;

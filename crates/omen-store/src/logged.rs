@@ -15,7 +15,7 @@ use crate::log::{Chain, Draft, LogEntry};
 use crate::request::ActionRequest;
 use crate::roll::{self, ExpressionRoll, RollRecord};
 use crate::store::{CharacterRow, PLAIN, Store, character_in, game, parse};
-use crate::visibility::EntryOptions;
+use crate::viewer::EntryOptions;
 
 /// The dice an entry rolls with: drawn (a seed and its draw) or given at the table.
 struct Resolved {

@@ -7,86 +7,13 @@
 //! act at the table is part of the record.
 
 use crate::db::{Conn, params};
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Missing, StoreError};
 use crate::log::{Chain, Draft};
 use crate::store::{Store, campaign_id};
-
-/// A member's role in a campaign.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Role {
-    /// Does everything, sees everything (but another member's self-only rolls).
-    #[serde(rename = "gm")]
-    GameMaster,
-    /// Acts for the characters they own; sees what the rule sets do not keep for the game master.
-    #[serde(rename = "player")]
-    Player,
-    /// Reads what a player without characters reads.
-    #[serde(rename = "observer")]
-    Observer,
-}
-
-impl Role {
-    /// Every role, in the order above.
-    pub const ALL: [Role; 3] = [Role::GameMaster, Role::Player, Role::Observer];
-
-    /// `gm`, `player` or `observer`: the name in JSON, on the command line and in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::GameMaster => "gm",
-            Role::Player => "player",
-            Role::Observer => "observer",
-        }
-    }
-}
-
-impl std::fmt::Display for Role {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Role {
-    type Err = StoreError;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Role::ALL
-            .into_iter()
-            .find(|role| role.as_str().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| {
-                StoreError::Invalid(format!(
-                    "`{text}` is not a role; choose gm, player or observer"
-                ))
-            })
-    }
-}
-
-/// An invite as listed: never its token.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Invite {
-    /// Its number in the database, as `omen campaign revoke` takes it.
-    pub id: i64,
-    pub campaign: String,
-    pub role: Role,
-    /// The characters a player's invite owns, by their current names (empty for other roles).
-    pub characters: Vec<String>,
-    pub created: String,
-    /// When it was revoked; a revoked invite no longer lets anyone in.
-    pub revoked: Option<String>,
-}
-
-/// Who a token lets in: [`Store::authenticate`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Member {
-    pub campaign: String,
-    pub role: Role,
-    /// The characters the member owns, by their current names.
-    pub characters: Vec<String>,
-    pub invite_id: i64,
-}
+use crate::viewer::{Invite, Member, Role};
 
 /// A token's stored form: SHA-256 in hex.
 pub(crate) fn token_hash(token: &str) -> String {

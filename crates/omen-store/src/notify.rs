@@ -18,11 +18,9 @@ use std::time::{Duration, Instant};
 use postgres::fallible_iterator::FallibleIterator;
 use serde::{Deserialize, Serialize};
 
+use crate::channel::LOG_CHANNEL;
 use crate::error::StoreError;
 use crate::store::{Backend, Store};
-
-/// The channel every PostgreSQL log entry is announced on.
-pub const LOG_CHANNEL: &str = "omen_log";
 
 /// What the listener hands to its callback.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,11 +11,11 @@
 //! when it is taken from the pool (another round trip per transaction); one the server closed is
 //! noticed by the query that fails on it, and dropped instead of going back.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::db::{Conn, params};
 use crate::error::StoreError;
+use crate::pg_client::{Client, Transaction};
 use crate::schema::SCHEMA_VERSION;
 
 /// Connections to one PostgreSQL database, shared by every clone of a store.
@@ -23,82 +23,6 @@ pub(crate) type Pool = r2d2::Pool<Manager>;
 
 /// One connection taken from the pool, given back when dropped.
 pub(crate) type Connection = r2d2::PooledConnection<Manager>;
-
-/// How many prepared statements one connection keeps: the store's statements are a few dozen
-/// fixed texts, plus the log's filters, which vary; past this the cache starts again.
-const MAX_STATEMENTS: usize = 256;
-
-/// A connection and the statements prepared on it, by their text.
-pub(crate) struct Client {
-    client: postgres::Client,
-    statements: HashMap<String, postgres::Statement>,
-}
-
-/// An open transaction on a pooled connection, with that connection's prepared statements.
-pub(crate) struct Transaction<'a> {
-    tx: postgres::Transaction<'a>,
-    statements: &'a mut HashMap<String, postgres::Statement>,
-}
-
-impl<'a> Transaction<'a> {
-    /// Starts a transaction (read-only and on one snapshot when `read_only`, for reads that run
-    /// several queries) on `client`.
-    pub(crate) fn begin(client: &'a mut Client, read_only: bool) -> Result<Self, StoreError> {
-        let Client { client, statements } = client;
-        let tx = if read_only {
-            client
-                .build_transaction()
-                .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()?
-        } else {
-            client.transaction()?
-        };
-        Ok(Transaction { tx, statements })
-    }
-
-    /// The statement for `sql` (with PostgreSQL's placeholders), prepared once per connection.
-    fn statement(&mut self, sql: &str) -> Result<postgres::Statement, postgres::Error> {
-        if let Some(statement) = self.statements.get(sql) {
-            return Ok(statement.clone());
-        }
-        let statement = self.tx.prepare(sql)?;
-        if self.statements.len() >= MAX_STATEMENTS {
-            self.statements.clear();
-        }
-        self.statements.insert(sql.to_string(), statement.clone());
-        Ok(statement)
-    }
-
-    pub(crate) fn execute(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<u64, postgres::Error> {
-        let statement = self.statement(sql)?;
-        self.tx.execute(&statement, params)
-    }
-
-    pub(crate) fn query(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<Vec<postgres::Row>, postgres::Error> {
-        let statement = self.statement(sql)?;
-        self.tx.query(&statement, params)
-    }
-
-    /// Runs a script of statements without parameters (a migration), unprepared.
-    pub(crate) fn batch_execute(&mut self, sql: &str) -> Result<(), postgres::Error> {
-        // A migration may change what a prepared statement reads: prepare them again afterwards.
-        self.statements.clear();
-        self.tx.batch_execute(sql)
-    }
-
-    pub(crate) fn commit(self) -> Result<(), postgres::Error> {
-        self.tx.commit()
-    }
-}
 
 /// Opens the pool's connections (over TLS when the URL asks for it, see [`crate::tls`]) and tells
 /// a broken one.
@@ -136,10 +60,7 @@ impl r2d2::ManageConnection for Manager {
     type Error = postgres::Error;
 
     fn connect(&self) -> Result<Client, postgres::Error> {
-        Ok(Client {
-            client: self.connector.connect(None)?,
-            statements: HashMap::new(),
-        })
+        Ok(Client::new(self.connector.connect(None)?))
     }
 
     fn is_valid(&self, conn: &mut Client) -> Result<(), postgres::Error> {
@@ -157,24 +78,6 @@ impl r2d2::ManageConnection for Manager {
 pub const DEFAULT_POOL: u32 = 16;
 /// The ceiling of `OMEN_DB_POOL`.
 pub const MAX_POOL: u32 = 256;
-
-/// Announces a new entry of the campaign with row id `campaign_id` on
-/// [`crate::notify::LOG_CHANNEL`], inside the caller's transaction, so listeners hear of it when it
-/// commits and never when it rolls back. The payload is the campaign's name and the sequence number,
-/// nothing of the entry. SQLite has no listeners: its one process announces its own writes.
-pub(crate) fn announce(conn: &Conn<'_>, campaign_id: i64, sequence: u64) -> Result<(), StoreError> {
-    if let Conn::Postgres(_) = conn {
-        conn.execute(
-            &format!(
-                "SELECT pg_notify('{}', json_build_object('campaign', name, 'sequence', ?2::bigint)::text)
-                 FROM campaign WHERE id = ?1",
-                crate::notify::LOG_CHANNEL
-            ),
-            params![campaign_id, sequence as i64],
-        )?;
-    }
-    Ok(())
-}
 
 /// The PostgreSQL migrations, in order: one per schema version, as SQLite has.
 const MIGRATIONS: &[(&str, &str)] = &[

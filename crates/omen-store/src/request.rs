@@ -10,7 +10,7 @@ use omen_lang::syntax::Dialect;
 use serde_json::Value;
 
 use crate::dice::Dice;
-use crate::visibility::EntryOptions;
+use crate::viewer::EntryOptions;
 
 /// A rule-set action for a character: what [`crate::Store::perform`] applies and logs.
 #[derive(Clone, Debug)]

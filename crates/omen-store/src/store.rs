@@ -813,7 +813,7 @@ impl Store {
             }
             Backend::Postgres(pool) => {
                 let mut client = crate::pg::connection(pool)?;
-                let tx = crate::pg::Transaction::begin(&mut client, false)?;
+                let tx = crate::pg_client::Transaction::begin(&mut client, false)?;
                 let conn = Conn::Postgres(std::cell::RefCell::new(tx));
                 let value = work(&conn)?;
                 if let Some(hook) = hook.as_mut() {
@@ -841,7 +841,7 @@ impl Store {
             }
             Backend::Postgres(pool) => {
                 let mut client = crate::pg::connection(pool)?;
-                let tx = crate::pg::Transaction::begin(&mut client, true)?;
+                let tx = crate::pg_client::Transaction::begin(&mut client, true)?;
                 let conn = Conn::Postgres(std::cell::RefCell::new(tx));
                 let value = work(&conn)?;
                 if let Conn::Postgres(tx) = conn {
@@ -1561,10 +1561,10 @@ impl Store {
         filter: &LogFilter,
         after: Option<u64>,
         limit: usize,
-        viewer: &crate::visibility::Viewer,
+        viewer: &crate::viewer::Viewer,
     ) -> Result<Vec<LogEntry>, StoreError> {
         let mut filter = filter.clone();
-        if let crate::visibility::Viewer::Member(member) = viewer {
+        if let crate::viewer::Viewer::Member(member) = viewer {
             filter.campaign = Some(member.campaign.clone());
         }
         let sight = self.sight(viewer, filter.campaign.as_deref())?;

@@ -428,7 +428,7 @@ mod tests {
         let (pool, _) = crate::pg::open(&format!("{url}&{options}"))?;
         let mut client = crate::pg::connection(&pool)?;
         let conn = crate::db::Conn::Postgres(std::cell::RefCell::new(
-            crate::pg::Transaction::begin(&mut client, true)?,
+            crate::pg_client::Transaction::begin(&mut client, true)?,
         ));
         let ssl = conn.query_opt(
             "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",

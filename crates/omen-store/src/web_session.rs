@@ -11,8 +11,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::db::params;
 use crate::error::StoreError;
-use crate::members::{Member, member_of, new_token, token_hash};
+use crate::members::{member_of, new_token, token_hash};
 use crate::store::Store;
+use crate::viewer::Member;
 
 /// A session just opened: who it lets in, until when, and its id (given to the browser once).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +124,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::members::Role;
+    use crate::viewer::Role;
 
     fn store_with_invite() -> (Store, String, i64) {
         let mut store = Store::open_in_memory().unwrap();

@@ -518,6 +518,16 @@ pub(crate) fn exact_weights(
         let outcome = serde_json::to_value(outcome).map_err(|e| failed(e.to_string()))?;
         weights.push((outcome, weight));
     }
-    weights.sort_by(|a, b| super::outcome_order(&a.0, &b.0));
+    weights.sort_by(|a, b| outcome_order(&a.0, &b.0));
     Ok((weights, total))
+}
+
+/// Sorts JSON outcomes numbers first, in numeric order, so that pooling joins neighbours.
+pub(super) fn outcome_order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.to_string().cmp(&b.to_string()),
+    }
 }

@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::{
     ChainHead, DRAW_VERSION, GENESIS_HASH, LogEntry, LogProblem, RawEntry, VISIBILITY_VERSION,
 };
+use crate::audience::Visibility;
 use crate::key::{self, fingerprint};
-use crate::visibility::Visibility;
 
 /// The kinds of entry that put a campaign under a key: `migrate` (an old, unsigned log re-anchored)
 /// and `import` (a log signed elsewhere, carried on under this database's key).
