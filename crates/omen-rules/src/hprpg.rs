@@ -143,6 +143,7 @@ pub mod game;
 pub mod resources;
 pub mod state_version;
 pub mod summary;
+pub mod warnings;
 pub mod zero_dots;
 
 pub use character::{

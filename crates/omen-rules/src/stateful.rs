@@ -162,6 +162,14 @@ pub trait Stateful: Sync + 'static {
     /// Every problem with `sheet`.
     fn create(sheet: Self::Sheet) -> Result<Self::State, Problems>;
 
+    /// What the rules allow but find unusual in a sheet (dots left unspent, a count the seed leaves
+    /// unreadable, a rating above the advancement cap): said beside the new character, never a
+    /// reason to refuse it. None by default.
+    fn warnings(sheet: &Self::Sheet) -> Vec<String> {
+        let _ = sheet;
+        Vec::new()
+    }
+
     /// Every problem with a state (out-of-range values a hand-edited file could hold).
     fn validate(state: &Self::State) -> Problems;
 
@@ -226,6 +234,10 @@ pub trait Game: Sync {
     /// [`ActionError::Malformed`] when the sheet does not have the game's shape,
     /// [`ActionError::Invalid`] with every rule the sheet breaks.
     fn new_character(&self, sheet: &Value) -> Result<Value, ActionError>;
+
+    /// [`Stateful::warnings`] of `sheet`: none for a sheet that does not have the game's shape
+    /// (its problems are [`Game::new_character`]'s to report).
+    fn sheet_warnings(&self, sheet: &Value) -> Vec<String>;
 
     /// Loads `state` saved at `version`: upgraded to the current version, checked, and re-serialised.
     ///
@@ -322,6 +334,13 @@ impl<T: Stateful> Game for Served<T> {
         let state = T::create(sheet)?;
         T::validate(&state).into_result(())?;
         Ok(encode(&state))
+    }
+
+    fn sheet_warnings(&self, sheet: &Value) -> Vec<String> {
+        // serde alone: a sheet that does not decode has no warnings to give, and the schema walk
+        // that lists every problem is the creation's to run.
+        serde_json::from_value::<T::Sheet>(sheet.clone())
+            .map_or_else(|_| Vec::new(), |s| T::warnings(&s))
     }
 
     fn load(&self, version: u32, state: &Value) -> Result<Value, ActionError> {

@@ -107,11 +107,13 @@ pub struct ContestInputs {
     /// 12 is scored as 12.
     #[serde(default = "standard")]
     #[schemars(range(min = 2, max = 14))]
+    #[schemars(extend("x-cli-flag" = "dv"))]
     pub difficulty: i64,
     /// The resistor's own DV, when the GM rules the two sides' situations differ; left out, the
     /// resistor rolls against the instigator's DV.
     #[serde(default)]
     #[schemars(range(min = 2, max = 14))]
+    #[schemars(extend("x-cli-flag" = "resistor-dv"))]
     pub resistor_difficulty: Option<i64>,
     /// Dice at or below this are catastrophes (1 as usual, 3 with a Broken Wand, 0 for none).
     #[serde(default = "one")]
@@ -136,10 +138,12 @@ pub struct TeamworkInputs {
     /// the zero pool. Incidental help is not a helper: it adds a die to the main pool instead.
     #[serde(default = "bruce_and_jane")]
     #[schemars(length(min = 1, max = 12), inner(range(min = 0, max = 40)))]
+    #[schemars(extend("x-cli-flag" = "pool"))]
     pub pools: Vec<u64>,
     /// The DV every helper rolls against (EASY is 6). A DV above 12 is scored as 12.
     #[serde(default = "easy")]
     #[schemars(range(min = 2, max = 14))]
+    #[schemars(extend("x-cli-flag" = "dv"))]
     pub difficulty: i64,
     /// Dice at or below this are catastrophes (1 as usual, 3 with a Broken Wand, 0 for none).
     #[serde(default = "one")]

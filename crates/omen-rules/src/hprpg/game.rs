@@ -2138,6 +2138,10 @@ impl Stateful for HprpgGame {
         }
     }
 
+    fn warnings(sheet: &HprpgSheet) -> Vec<String> {
+        super::warnings::sheet_warnings(sheet)
+    }
+
     fn upgrade(version: u32, state: Value) -> Result<Value, Problems> {
         state_version::upgrade(version, state)
     }

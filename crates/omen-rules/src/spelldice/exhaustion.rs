@@ -69,6 +69,7 @@ pub struct ExhaustInputs {
     /// When those dice leave: after every cast (the seed's rule) or only after a success or a
     /// catastrophe (the author's proposed fix).
     #[serde(default)]
+    #[schemars(extend("x-cli-switch" = serde_json::json!({"variant": "success-or-catastrophe"})))]
     pub removal_timing: RemovalTiming,
 }
 
