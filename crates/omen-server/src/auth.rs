@@ -18,7 +18,7 @@
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use omen_rules::View;
 use sha2::{Digest, Sha256};
 
@@ -41,6 +41,28 @@ pub(crate) enum Credential {
     Bearer(String),
     /// The session cookie: a session's id.
     Session(String),
+}
+
+// The refusal of a credential is written beside the credential, so the error type below names none.
+impl ApiError {
+    /// A credential was sent but lets no one in. Which of the three it is stays unsaid: telling an
+    /// unknown token from a revoked one would tell a guesser which tokens once existed.
+    pub(crate) fn invalid_credential(credential: &Credential) -> Self {
+        let (what, help) = match credential {
+            Credential::Bearer(_) => (
+                "the bearer token is not valid: it is unknown, revoked or expired",
+                "ask the game master for a new invite (`omen campaign invite`)",
+            ),
+            Credential::Session(_) => (
+                "the session is not valid: it is unknown, ended or expired",
+                "open the invite link again, or trade its token with `POST /api/v1/session`",
+            ),
+        };
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            Problem::new("unauthorized", what).with_help(help),
+        )
+    }
 }
 
 fn bearer(headers: &HeaderMap) -> Option<String> {

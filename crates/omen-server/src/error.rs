@@ -152,25 +152,6 @@ impl ApiError {
         )
     }
 
-    /// A credential was sent but lets no one in. Which of the three it is stays unsaid: telling an
-    /// unknown token from a revoked one would tell a guesser which tokens once existed.
-    pub(crate) fn invalid_credential(credential: &crate::auth::Credential) -> Self {
-        let (what, help) = match credential {
-            crate::auth::Credential::Bearer(_) => (
-                "the bearer token is not valid: it is unknown, revoked or expired",
-                "ask the game master for a new invite (`omen campaign invite`)",
-            ),
-            crate::auth::Credential::Session(_) => (
-                "the session is not valid: it is unknown, ended or expired",
-                "open the invite link again, or trade its token with `POST /api/v1/session`",
-            ),
-        };
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            Problem::new("unauthorized", what).with_help(help),
-        )
-    }
-
     pub fn forbidden(message: impl Into<String>) -> Self {
         ApiError::new(StatusCode::FORBIDDEN, Problem::new("forbidden", message))
     }

@@ -13,22 +13,21 @@
 //!   JSON, or one entry if that alone is larger) and reads the next page only when it has sent the
 //!   last: a stream from `?after=0` on a long log, or a client that stops reading, costs one page.
 //! * Streams at once: [`crate::Config::max_event_streams`] in all (then 503),
-//!   [`STREAMS_PER_MEMBER`] per invite and [`STREAMS_PER_ADDRESS`] per client address (an IPv6
+//!   [`crate::STREAMS_PER_MEMBER`] per invite and [`crate::STREAMS_PER_ADDRESS`] per client address (an IPv6
 //!   client by its /64), then 429: one token, or one machine minting campaigns, cannot take every
 //!   stream.
 //! * A stream lives as long as the credential that opened it: before it reads new entries, and at
 //!   least every [`RECHECK`], it asks the database whether its bearer token or session is still
 //!   valid, and ends when the invite has been revoked, the session logged out or expired.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, State};
-use axum::http::{Extensions, HeaderMap, StatusCode};
+use axum::http::{Extensions, HeaderMap};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use omen_store::{LogFilter, Member, Viewer};
@@ -38,19 +37,14 @@ use utoipa::IntoParams;
 
 use crate::AppState;
 use crate::auth::{Caller, Credential, Need, authorise, credential};
-use crate::error::{ApiError, ErrorBody, PathParams, Problem, QueryParams};
+use crate::error::{ApiError, ErrorBody, PathParams, QueryParams};
+use crate::streams::Seats;
 
 /// Entries a stream reads from the database at once, at most.
 pub const PAGE_ENTRIES: usize = 64;
 
 /// Bytes of entries (as JSON) a stream holds at once, at most, unless one entry alone is larger.
 pub const PAGE_BYTES: usize = 256 << 10;
-
-/// Event streams one invite (its bearer token and every session opened with it) may hold open.
-pub const STREAMS_PER_MEMBER: usize = 8;
-
-/// Event streams one client address may hold open.
-pub const STREAMS_PER_ADDRESS: usize = 32;
 
 /// How often an idle stream checks that its credential is still valid.
 pub const RECHECK: Duration = Duration::from_secs(30);
@@ -62,92 +56,6 @@ pub const RECHECK: Duration = Duration::from_secs(30);
 pub struct EventsQuery {
     /// Send the entries after this sequence number first (default: the current head).
     pub after: Option<u64>,
-}
-
-/// Who holds streams: an invite, or a client address.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Holder {
-    Member(String, i64),
-    Address(IpAddr),
-}
-
-/// The open streams of a server, counted by who holds them, and what they hold in memory.
-#[derive(Debug, Default)]
-pub(crate) struct Streams {
-    held: Mutex<HashMap<Holder, usize>>,
-    entries: AtomicU64,
-    bytes: AtomicU64,
-}
-
-/// A stream's places in [`Streams`]: given back when the stream ends.
-struct Seats {
-    streams: Arc<Streams>,
-    holders: Vec<Holder>,
-}
-
-impl Drop for Seats {
-    fn drop(&mut self) {
-        let mut held = self.streams.held.lock().unwrap_or_else(|p| p.into_inner());
-        for holder in &self.holders {
-            if let Some(count) = held.get_mut(holder) {
-                *count -= 1;
-                if *count == 0 {
-                    held.remove(holder);
-                }
-            }
-        }
-    }
-}
-
-fn too_many(what: &str, limit: usize) -> ApiError {
-    let mut error = ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        Problem::new(
-            "too-many-streams",
-            format!("this {what} already holds {limit} event streams"),
-        )
-        .with_help("close a stream (another tab of the table page) and try again"),
-    );
-    error.retry_after = Some(5);
-    error
-}
-
-impl Streams {
-    /// A seat for a stream of `member` from `address`, or 429 when either holds its share.
-    fn seat(self: &Arc<Self>, member: &Member, address: Option<IpAddr>) -> Result<Seats, ApiError> {
-        let member = Holder::Member(member.campaign.clone(), member.invite_id);
-        let address = address.map(|ip| Holder::Address(client_network(ip)));
-        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
-        if held.get(&member).copied().unwrap_or(0) >= STREAMS_PER_MEMBER {
-            return Err(too_many("invite", STREAMS_PER_MEMBER));
-        }
-        if let Some(address) = &address
-            && held.get(address).copied().unwrap_or(0) >= STREAMS_PER_ADDRESS
-        {
-            return Err(too_many("client address", STREAMS_PER_ADDRESS));
-        }
-        let holders: Vec<Holder> = std::iter::once(member).chain(address).collect();
-        for holder in &holders {
-            *held.entry(holder.clone()).or_insert(0) += 1;
-        }
-        Ok(Seats {
-            streams: self.clone(),
-            holders,
-        })
-    }
-}
-
-/// A client's network as the caps count it: an IPv4 address, or an IPv6 address's /64 (one
-/// machine is given a whole /64).
-fn client_network(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => {
-            let mut segments = v6.segments();
-            segments[4..].fill(0);
-            IpAddr::V6(segments.into())
-        }
-    }
 }
 
 impl AppState {

@@ -10,11 +10,9 @@
 //! distribution is kept between reports (keyed by the expression, its parameters and the limits),
 //! so a repeated report costs its tests, not its distributions.
 
-use std::sync::Arc;
-
 use axum::Json;
 use axum::extract::State;
-use omen_store::{FairnessCache, FairnessOptions, Viewer};
+use omen_store::{FairnessOptions, Viewer};
 use serde_json::Value;
 
 use crate::AppState;
@@ -37,11 +35,6 @@ impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.0.cancel();
     }
-}
-
-/// The distributions fairness reports share: one per server.
-pub(crate) fn shared_cache() -> Arc<FairnessCache> {
-    Arc::new(FairnessCache::new())
 }
 
 /// The fairness report: per die type the faces against uniform, per mechanic the outcomes against

@@ -48,6 +48,7 @@
 pub mod auth;
 mod campaigns;
 mod client;
+mod config;
 pub mod error;
 mod events;
 mod fair;
@@ -56,6 +57,7 @@ mod filters;
 mod host;
 mod listing;
 mod net;
+mod odds;
 mod pacing;
 mod page;
 pub mod prob;
@@ -64,23 +66,19 @@ mod refusal;
 mod rules;
 mod schema;
 mod session;
+mod state;
+mod streams;
 mod summary;
 mod work;
 
 use std::future::Future;
-use std::io::Write as _;
 use std::net::SocketAddr;
-use std::num::NonZeroUsize;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use omen_core::Limits;
-use omen_store::Store;
-use tokio::sync::{Semaphore, broadcast, watch};
 use tower_governor::GovernorLayer;
 use tower_governor::governor::GovernorConfigBuilder;
 use tower_governor::key_extractor::KeyExtractor;
@@ -92,250 +90,18 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, Problem};
-pub use crate::events::{
-    PAGE_BYTES as STREAM_PAGE_BYTES, PAGE_ENTRIES as STREAM_PAGE_ENTRIES, STREAMS_PER_ADDRESS,
-    STREAMS_PER_MEMBER,
+pub use crate::config::{
+    Config, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_OUTPUT, DEFAULT_MAX_STATES, DEFAULT_WORK_BUDGET,
+    default_limits,
 };
+use crate::error::{ApiError, Problem};
+pub use crate::events::{PAGE_BYTES as STREAM_PAGE_BYTES, PAGE_ENTRIES as STREAM_PAGE_ENTRIES};
 pub use crate::fairness::REPORT_BUDGET_RATIO;
 pub use crate::listing::{DEFAULT_LIMIT as LOG_PAGE_DEFAULT, MAX_LIMIT as LOG_PAGE_MAX};
 pub use crate::net::{RESERVED_DESCRIPTORS, connection_limit, raise_descriptor_limit};
-use crate::work::{Compute, Database};
-
-/// How the server bounds its work. [`Config::default`] is what `omen serve` uses unless told
-/// otherwise.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// The limits of one computation. The default ([`default_limits`]) is the CLI's with half its
-    /// work budget (about one second at worst), a tenth of its states and outcomes, and 32 MiB of
-    /// output: a server shares its cores and its memory.
-    pub limits: Limits,
-    /// Exact computations and rolls at once (default: the number of cores). One client address
-    /// (an IPv6 client by its /64) may have all but one of them running, so another always finds
-    /// one; waiting computations take turns address by address.
-    pub compute_threads: usize,
-    /// Computations one client address may have running or waiting (default 16); past it, 429
-    /// with `Retry-After`.
-    pub computations_per_client: usize,
-    /// How long a request may wait for the pool or the database before 503 (default 2 s).
-    pub queue_timeout: Duration,
-    /// How long a request may take in all (default 10 s); past it, 503.
-    pub request_timeout: Duration,
-    /// The largest request body, in bytes (default 64 KiB).
-    pub max_body: usize,
-    /// Requests per second per client address, with bursts of twice that; `None` for no limit.
-    pub rate_limit: Option<u32>,
-    /// Server-sent-event connections at once (default 256).
-    pub max_event_streams: usize,
-    /// Computed odds kept (default 4096).
-    pub cache_entries: usize,
-    /// How long a connection may take to send a request's head, and may stay open having sent
-    /// nothing (default 10 s); then it is closed.
-    pub header_timeout: Duration,
-    /// How long a kept-alive connection may wait for its next request (default 60 s).
-    pub idle_timeout: Duration,
-    /// The largest request head (request line and headers), in bytes (default 16 KiB); past it,
-    /// 431.
-    pub max_header_bytes: usize,
-    /// Connections open at once (default 4096), and in any case [`RESERVED_DESCRIPTORS`] below
-    /// the process's descriptor limit ([`connection_limit`]); past it, 503.
-    pub max_connections: usize,
-    /// Connections one client address may hold open (default 64); past it, 429.
-    pub connections_per_client: usize,
-    /// Names the server answers to besides localhost and the address a client reached (the `Host`
-    /// check against DNS rebinding); `*` for any.
-    pub public_names: Vec<String>,
-    /// Whether anyone may create a campaign with `POST /api/v1/campaigns` (and so become its game
-    /// master). Default true; `omen serve --no-open-campaigns` turns it off, leaving the CLI.
-    pub open_campaigns: bool,
-    /// How long a browser session lasts (default 12 hours: a game night).
-    pub session_lifetime: Duration,
-    /// Mark the session cookie `Secure` on every answer, not only on requests a proxy says came over
-    /// HTTPS (`X-Forwarded-Proto` or `Forwarded`). Default false.
-    pub secure_cookies: bool,
-}
-
-/// The server's default work budget: half the CLI's (about one second at worst). Calibrated on the
-/// README's performance suite, whose costliest problem (`9d20!>=18dl9<=19` at explosion depth 20)
-/// needs about 340 million; a tenth of the CLI's refused it and `100d20kh50` (200 million). A test
-/// runs the whole suite through the API.
-pub const DEFAULT_WORK_BUDGET: u64 = 500_000_000;
-
-/// The server's default output limit, in bytes: `1000d6` (the largest answer of the README's
-/// performance suite) is about 23 MB of exact fractions as JSON. Answers over 256 KiB are not
-/// cached, so this bounds one request's memory, not the cache's.
-pub const DEFAULT_MAX_OUTPUT: u64 = 32 << 20;
-
-/// The server's default limit on the states a dynamic program holds at once: a tenth of the CLI's,
-/// since a server's memory is shared by every request in flight.
-pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
-
-/// The server's default limit on the outcomes of one distribution: a tenth of the CLI's.
-pub const DEFAULT_MAX_OUTCOMES: u64 = 100_000;
-
-/// The limits of one computation on a server unless told otherwise: the CLI's, with half its work
-/// budget, a tenth of its states and outcomes and 32 MiB of output. None is looser than the CLI's.
-pub fn default_limits() -> Limits {
-    Limits {
-        work_budget: DEFAULT_WORK_BUDGET,
-        max_output: DEFAULT_MAX_OUTPUT,
-        max_states: DEFAULT_MAX_STATES,
-        max_outcomes: DEFAULT_MAX_OUTCOMES,
-        ..Limits::default()
-    }
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            limits: default_limits(),
-            compute_threads: std::thread::available_parallelism().map_or(2, NonZeroUsize::get),
-            computations_per_client: 16,
-            queue_timeout: Duration::from_secs(2),
-            request_timeout: Duration::from_secs(10),
-            max_body: 64 << 10,
-            rate_limit: Some(100),
-            max_event_streams: 256,
-            cache_entries: 4096,
-            header_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(60),
-            max_header_bytes: 16 << 10,
-            max_connections: 4096,
-            connections_per_client: 64,
-            public_names: Vec::new(),
-            open_campaigns: true,
-            session_lifetime: Duration::from_secs(12 * 60 * 60),
-            secure_cookies: false,
-        }
-    }
-}
-
-/// A new log entry, announced to the event streams of its campaign: by this process when it wrote
-/// it, or by the database's notification when any process did (PostgreSQL, [`omen_store::Store::listen`]).
-#[derive(Clone, Debug)]
-pub(crate) struct Notice {
-    /// The campaign, or none for every campaign (the listener reconnected: entries may have gone
-    /// unannounced).
-    pub campaign: Option<String>,
-    /// The entry's sequence number when known: a stream that has already read it stays asleep.
-    pub sequence: Option<u64>,
-}
-
-pub(crate) struct Inner {
-    pub config: Config,
-    pub db: Database,
-    pub compute: Compute,
-    pub cache: Arc<prob::OddsCache>,
-    pub notices: broadcast::Sender<Notice>,
-    pub event_streams: Arc<Semaphore>,
-    /// The event streams by who holds them ([`events::Streams`]): the per-invite and per-address caps.
-    pub streams: Arc<events::Streams>,
-    /// Exact distributions of logged expressions, shared by fairness reports.
-    pub fairness_cache: Arc<omen_store::FairnessCache>,
-    pub shutdown: watch::Sender<bool>,
-    /// Follows the entries other processes write (PostgreSQL); stops when the state is dropped.
-    _listener: Option<omen_store::LogListener>,
-}
-
-impl Inner {
-    pub(crate) fn cache_handle(&self) -> Arc<prob::OddsCache> {
-        self.cache.clone()
-    }
-}
-
-/// Everything the routes share: the store, the pools, the cache, the event channel.
-#[derive(Clone)]
-pub struct AppState {
-    pub(crate) inner: Arc<Inner>,
-}
-
-impl AppState {
-    pub fn new(store: Store, config: Config) -> Self {
-        let entries = NonZeroUsize::new(config.cache_entries).unwrap_or(NonZeroUsize::MIN);
-        let (notices, _) = broadcast::channel(1024);
-        let listener = listen(&store, notices.clone());
-        AppState {
-            inner: Arc::new(Inner {
-                _listener: listener,
-                db: Database::new(store, config.queue_timeout),
-                compute: Compute::new(
-                    fair::Shares::new(config.compute_threads, config.computations_per_client),
-                    config.queue_timeout,
-                ),
-                cache: Arc::new(std::sync::Mutex::new(lru::LruCache::new(entries))),
-                notices,
-                event_streams: Arc::new(Semaphore::new(config.max_event_streams)),
-                streams: Arc::default(),
-                fairness_cache: fairness::shared_cache(),
-                shutdown: watch::channel(false).0,
-                config,
-            }),
-        }
-    }
-
-    /// Ends every event stream, so a graceful shutdown does not wait for clients that never leave.
-    pub fn begin_shutdown(&self) {
-        self.inner.shutdown.send_replace(true);
-    }
-
-    /// The limits of a computation for the request being served: the server's, with the request's
-    /// cancellation handle, so the computation stops when the request times out or goes away.
-    /// Every computation a request starts takes its limits from here.
-    pub(crate) fn limits(&self) -> Limits {
-        let mut limits = self.inner.config.limits.clone();
-        if let Some(cancel) = client::current_cancel() {
-            limits.cancel = cancel;
-        }
-        limits
-    }
-
-    pub(crate) fn announce(&self, campaign: &str) {
-        // No receiver is not an error: nobody is listening.
-        let _ = self.inner.notices.send(Notice {
-            campaign: Some(campaign.to_string()),
-            sequence: None,
-        });
-    }
-}
-
-/// Wakes the event streams when any process writes to the log (PostgreSQL's notifications): the
-/// streams then read the new entries from the database and redact them for their viewers, as they
-/// do for this process's own writes. Nothing on SQLite, where this process is the only writer.
-fn listen(store: &Store, notices: broadcast::Sender<Notice>) -> Option<omen_store::LogListener> {
-    let listening = store.listen(move |signal| {
-        let notice = match signal {
-            omen_store::LogSignal::Appended { campaign, sequence } => Notice {
-                campaign: Some(campaign),
-                sequence: Some(sequence),
-            },
-            omen_store::LogSignal::Resync => Notice {
-                campaign: None,
-                sequence: None,
-            },
-            omen_store::LogSignal::Interrupted { error, retry_in } => {
-                // Said where `omen serve` says everything: the operator should know.
-                // A closed stderr must not take the listener down with a panic.
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "warning: the live log misses other servers' entries until it reconnects (in {retry_in:?}): {error}"
-                );
-                return;
-            }
-            _ => return,
-        };
-        let _ = notices.send(notice);
-    });
-    match listening {
-        Ok(listener) => listener,
-        Err(error) => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "warning: the live log will miss other servers' entries: {error}"
-            );
-            None
-        }
-    }
-}
+pub use crate::state::AppState;
+pub(crate) use crate::state::Notice;
+pub use crate::streams::{STREAMS_PER_ADDRESS, STREAMS_PER_MEMBER};
 
 #[derive(OpenApi)]
 #[openapi(
