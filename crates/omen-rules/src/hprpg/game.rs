@@ -78,6 +78,11 @@ pub enum HprpgGameError {
     )]
     ReduceOtherDelivery { was: String, asked: String },
     #[error(
+        "the waiting casting was left by an older version and does not record its delivery; name \
+         it: delivery wandtip, ranged or mass"
+    )]
+    ReduceUnknownDelivery,
+    #[error(
         "the waiting casting requires {required} successes, which a {delivery} delivery cannot \
          (RANGED costs 2 per target, MASS at least 4); name the casting's own delivery"
     )]
@@ -444,8 +449,10 @@ pub enum HprpgAction {
     /// Reduces the waiting casting's targets or area within its delivery (003-M17): the spell takes
     /// effect at once if the successes gathered meet the new requirement, else it keeps waiting.
     ReduceCasting {
-        /// The casting's delivery (WANDTIP, RANGED or MASS); a reduction cannot change it.
-        delivery: DeliveryKind,
+        /// The casting's delivery (WANDTIP, RANGED or MASS); a reduction cannot change it. Left
+        /// out, the one the waiting casting recorded when it was cast.
+        #[serde(default)]
+        delivery: Option<DeliveryKind>,
         /// WANDTIP and RANGED: the targets kept (at least 1).
         #[serde(default = "one_u32")]
         targets: u32,
@@ -1670,11 +1677,15 @@ fn delivery_name(kind: DeliveryKind) -> String {
 /// new requirement, checked to be a reduction within the casting's delivery.
 fn reduced_casting(
     state: &HprpgState,
-    kind: DeliveryKind,
+    kind: Option<DeliveryKind>,
     targets: u32,
     required: Option<u32>,
 ) -> Result<PendingCasting, HprpgGameError> {
     let mut pending = state.casting.clone().ok_or(HprpgGameError::NoCasting)?;
+    // 003-M17: the reduction keeps the casting's delivery, so the one recorded is the default.
+    let kind = kind
+        .or(pending.delivery)
+        .ok_or(HprpgGameError::ReduceUnknownDelivery)?;
     let current = pending.progress.required;
     match (kind, pending.delivery) {
         (DeliveryKind::Caster, _) => return Err(HprpgGameError::ReduceToSelf),
@@ -1714,7 +1725,7 @@ fn reduced_casting(
 
 fn reduce_casting(
     state: &HprpgState,
-    kind: DeliveryKind,
+    kind: Option<DeliveryKind>,
     targets: u32,
     required: Option<u32>,
 ) -> Result<(Value, HprpgState, String), HprpgGameError> {

@@ -10,6 +10,7 @@ mod hprpg;
 mod hprpg_actions;
 mod hprpg_character;
 mod hprpg_game;
+mod hprpg_reduce_delivery;
 mod hprpg_stored_rolls;
 mod hprpg_summary;
 mod hprpg_versions;
