@@ -729,7 +729,9 @@ fn extreme_weights_small(
     total.to_u64()?;
     let width = total_bits / 64 + 1;
     let mut odd_powers: Vec<(u64, Vec<u64>)> = Vec::new();
+    // C(x⁻)ⁿ, replaced face by face by C(x)ⁿ in the same pass that writes their difference.
     let mut below_pow = vec![0u64; width];
+    let mut digits: Vec<u32> = Vec::with_capacity(2 * width);
     let mut pairs = Vec::with_capacity(faces.len());
     for &(x, w) in faces {
         below += w.to_u64()?;
@@ -742,12 +744,8 @@ fn extreme_weights_small(
                 odd_powers.len() - 1
             }
         };
-        let mut pow = odd_powers[at].1.clone();
-        crate::limbs::shift_left(&mut pow, twos * n);
-        let mut weight = pow.clone();
-        crate::limbs::sub_assign(&mut weight, &below_pow);
-        pairs.push((x, Weight::from_slice(&to_u32_digits(trimmed(&weight)))));
-        below_pow = pow;
+        crate::limbs::shifted_step(&odd_powers[at].1, twos * n, &mut below_pow, &mut digits);
+        pairs.push((x, Weight::from_slice(&digits)));
     }
     Some(pairs)
 }

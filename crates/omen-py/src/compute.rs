@@ -2,14 +2,16 @@
 //! (`roll`). Each compiles and runs on the worker thread (see `worker`) and hands back plain Python
 //! data, which the package's Python layer wraps in its classes.
 
+use num_traits::Zero;
 use omen_core::{ChaChaDice, Limits, ScriptedDice};
 use omen_lang::{
     Diagnostic, ExactResult, Options, Roll, Span, Value, ValueDistribution, compile, exact,
     exact_with_budget, labels, sample,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::diagnostics;
 use crate::values::{self, big_fraction};
@@ -225,30 +227,36 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
             (kind, listed)
         }
     };
-    out.set_item("kind", kind)?;
+    // Keys interned once; outcomes and quantities as tuples, which the Python layer keeps as they are.
+    out.set_item(intern!(py, "kind"), kind)?;
     let (outcomes, quantities): (Vec<_>, Vec<_>) = entries.into_iter().unzip();
-    out.set_item("outcomes", PyList::new(py, outcomes)?)?;
+    out.set_item(intern!(py, "outcomes"), PyTuple::new(py, outcomes)?)?;
     let quantities = quantities
         .iter()
         .map(|w| values::weight(py, w))
         .collect::<PyResult<Vec<_>>>()?;
-    out.set_item("quantities", PyList::new(py, quantities)?)?;
+    out.set_item(intern!(py, "quantities"), PyTuple::new(py, quantities)?)?;
     out.set_item(
-        "denominator",
+        intern!(py, "denominator"),
         values::weight(py, result.distribution.total())?,
     )?;
-    out.set_item("reading", reading)?;
-    out.set_item("warnings", diagnostics::to_list(py, source, &warnings)?)?;
-    let truncated = &result.truncated;
+    out.set_item(intern!(py, "reading"), reading)?;
     out.set_item(
-        "truncated",
-        values::fraction(py, truncated.numer(), truncated.denom())?,
+        intern!(py, "warnings"),
+        diagnostics::to_list(py, source, &warnings)?,
     )?;
+    let truncated = &result.truncated;
+    let truncated = if truncated.numer().is_zero() {
+        values::zero_fraction(py)?
+    } else {
+        values::fraction(py, truncated.numer(), truncated.denom())?
+    };
+    out.set_item(intern!(py, "truncated"), truncated)?;
     let steps = match &result.expected_steps {
         Some(steps) => Some(big_fraction(py, steps)?),
         None => None,
     };
-    out.set_item("expected_steps", steps)?;
+    out.set_item(intern!(py, "expected_steps"), steps)?;
     Ok(out)
 }
 

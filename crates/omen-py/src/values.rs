@@ -6,7 +6,7 @@ use omen_lang::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
 
 /// Tuples nested deeper than this are refused as parameters: the language's own tuples are built
 /// by scripts, and a parameter this deep is a mistake, not a mechanic.
@@ -28,13 +28,41 @@ pub fn fraction<'py>(
     fraction_type(py)?.call1((numer, denom))
 }
 
+static ZERO: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static FROM_BYTES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `Fraction(0)`, made once: fractions are immutable, and most answers' truncated mass is 0, where
+/// building a new one cost a microsecond, a fifth of a small `prob` call.
+pub fn zero_fraction(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let zero = ZERO.get_or_try_init(py, || {
+        fraction_type(py)?.call1((0,)).map(pyo3::Bound::unbind)
+    })?;
+    Ok(zero.bind(py).clone())
+}
+
 /// A weight as a Python `int`: through a machine word where it fits, which under the stable ABI is
-/// one call where a big number goes through its bytes.
+/// one call; a bigger one as its little-endian bytes through `int.from_bytes`, looked up once. The
+/// bytes are written straight from the number's 64-bit digits: num-bigint's own `to_bytes_le` goes
+/// bit by bit and took longer than Python's conversion.
 pub fn weight<'py>(py: Python<'py>, w: &omen_core::Weight) -> PyResult<Bound<'py, PyAny>> {
-    match num_traits::ToPrimitive::to_u64(w) {
-        Some(small) => Ok(small.into_pyobject(py)?.into_any()),
-        None => Ok(w.into_pyobject(py)?.into_any()),
+    if let Some(small) = num_traits::ToPrimitive::to_u64(w) {
+        return Ok(small.into_pyobject(py)?.into_any());
     }
+    let from_bytes = FROM_BYTES.get_or_try_init(py, || {
+        py.get_type::<PyInt>()
+            .getattr("from_bytes")
+            .map(pyo3::Bound::unbind)
+    })?;
+    let digits = w.iter_u64_digits();
+    let bytes = PyBytes::new_with(py, digits.len() * 8, |out| {
+        for (chunk, digit) in out.chunks_exact_mut(8).zip(w.iter_u64_digits()) {
+            chunk.copy_from_slice(&digit.to_le_bytes());
+        }
+        Ok(())
+    })?;
+    from_bytes
+        .bind(py)
+        .call1((bytes, pyo3::intern!(py, "little")))
 }
 
 /// The Python value of an outcome.

@@ -108,15 +108,23 @@ const SHALLOW_STACK: u64 = 8 << 20;
 /// Whether a program without functions of its own may run on the calling thread: only Python's
 /// main thread, whose stack is the process's stack limit, and only where that limit is known to be
 /// at least [`SHALLOW_STACK`] (another thread's stack may be as small as 128 KiB).
+///
+/// Asked once per thread: the two system calls cost more than half a microsecond, an eighth of a
+/// small `prob` call. A stack limit lowered afterwards (`resource.setrlimit`) is not seen.
 #[cfg(target_os = "linux")]
 pub fn may_run_shallow_here() -> bool {
     use rustix::process::{Resource, getpid, getrlimit};
-    if rustix::thread::gettid() != getpid() {
-        return false;
+    thread_local! {
+        static SHALLOW_HERE: std::cell::OnceCell<bool> = const { std::cell::OnceCell::new() };
     }
-    getrlimit(Resource::Stack)
-        .current
-        .is_none_or(|bytes| bytes >= SHALLOW_STACK)
+    SHALLOW_HERE.with(|here| {
+        *here.get_or_init(|| {
+            rustix::thread::gettid() == getpid()
+                && getrlimit(Resource::Stack)
+                    .current
+                    .is_none_or(|bytes| bytes >= SHALLOW_STACK)
+        })
+    })
 }
 
 /// Elsewhere every computation goes to the worker thread.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 
@@ -122,6 +123,28 @@ def test_big_denominators_are_exact_python_ints():
     assert d.probability(1000) == Fraction(1, 6**1000)
     assert d.probability(6000) == Fraction(1, 6**1000)
     assert d.mean == 3500
+
+
+@pytest.mark.parametrize("n", [1, 14, 15, 30, 1000])
+def test_highest_and_lowest_of_many_d20_match_the_closed_form(n):
+    # The weight of "the highest of n d20 is x" is xⁿ − (x−1)ⁿ, of "the lowest is x" (21−x)ⁿ −
+    # (20−x)ⁿ: computed here by Python's own integers. n = 14 and 15 put the largest weights just
+    # below and above 2⁶⁴, where a weight stops crossing to Python as one machine word.
+    high = omen.prob(f"{n}d20kh1")
+    low = omen.prob(f"{n}d20kl1")
+    assert high.denominator == low.denominator == 20**n
+    assert high.outcomes == low.outcomes == tuple(range(1, 21))
+    assert list(high.quantities) == [x**n - (x - 1) ** n for x in range(1, 21)]
+    assert list(low.quantities) == [(21 - x) ** n - (20 - x) ** n for x in range(1, 21)]
+    assert all(type(q) is int for q in high.quantities + low.quantities)
+
+
+def test_weights_around_a_machine_word_cross_exactly():
+    # 2⁶⁴ − 1, 2⁶⁴ and 2⁶⁴ + 1 ways: one two-sided die of 2⁶⁴ + 1 faces is out of reach, so a sum
+    # whose quantities straddle the boundary: 64 coins have C(64, k) ways each, 2⁶⁴ in all.
+    d = omen.prob("64d2")
+    assert d.denominator == 2**64
+    assert list(d.quantities) == [math.comb(64, k) for k in range(65)]
 
 
 def test_params_and_dialects():

@@ -63,8 +63,8 @@ class Distribution:
         "warnings",
         "truncated",
         "expected_steps",
-        "_index",
-        "_below",
+        "_index_cache",
+        "_below_cache",
     )
 
     def __init__(self, expression: str, raw: dict):
@@ -79,12 +79,28 @@ class Distribution:
         # limit cut off, 0 when nothing was cut.
         self.truncated: Fraction = raw["truncated"]
         self.expected_steps: Fraction | None = raw["expected_steps"]
-        self._index = {o: i for i, o in enumerate(self.outcomes)}
-        below = [0]
-        for q in self.quantities:
-            below.append(below[-1] + q)
-        # _below[i]: the weight of the outcomes before outcomes[i]; _below[-1] is the denominator.
-        self._below = below
+        # Built on first use: most distributions are read whole (a table, a chart, to_dict), and
+        # building these for every answer cost a third of a small `prob` call.
+        self._index_cache: dict | None = None
+        self._below_cache: list[int] | None = None
+
+    @property
+    def _index(self) -> dict:
+        """Each outcome's position in ``outcomes``."""
+        if self._index_cache is None:
+            self._index_cache = {o: i for i, o in enumerate(self.outcomes)}
+        return self._index_cache
+
+    @property
+    def _below(self) -> list[int]:
+        """``_below[i]``: the weight of the outcomes before ``outcomes[i]``; ``_below[-1]`` is the
+        denominator."""
+        if self._below_cache is None:
+            below = [0]
+            for q in self.quantities:
+                below.append(below[-1] + q)
+            self._below_cache = below
+        return self._below_cache
 
     # -- the numbers --------------------------------------------------------------------------
 
