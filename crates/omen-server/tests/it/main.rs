@@ -19,6 +19,8 @@ mod readme;
 mod reveal;
 mod roles;
 mod rule_routes;
+mod seed_calculators;
+mod seed_calculators_page;
 mod session;
 mod shares;
 mod starvation;
