@@ -55,6 +55,7 @@ impl Redactor {
         // `summary` decides for itself what a viewer may see: it reads the whole state.
         value["summary"] = serde_json::to_value(crate::summary::summary(self.view, character))
             .unwrap_or(Value::Null);
+        value["warnings"] = Value::from(crate::summary::warnings(self.view, character));
         value
     }
 

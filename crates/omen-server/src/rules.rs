@@ -256,6 +256,10 @@ pub struct SheetRequest {
 pub struct SheetBody {
     #[schema(value_type = Object)]
     pub state: Value,
+    /// What the rules allow but find unusual in the sheet, one sentence each: dots left unspent, a
+    /// bonus the seed prints unreadably and the rules assume, a rating above the advancement cap.
+    /// Empty when nothing is; never a reason the sheet is refused.
+    pub warnings: Vec<String>,
 }
 
 /// Checks a character's sheet against the rules without saving anything: the starting state, or
@@ -267,7 +271,7 @@ pub struct SheetBody {
     params(("game" = String, Path, description = "the rule set's name, e.g. `hprpg`")),
     request_body = SheetRequest,
     responses(
-        (status = 200, description = "the sheet is valid: the new character's state", body = SheetBody),
+        (status = 200, description = "the sheet is valid: the new character's state, and what the rules find unusual in it", body = SheetBody),
         (status = 404, description = "no such rule set, or one whose characters keep no state", body = ErrorBody),
         (status = 422, description = "every problem with the sheet, one entry each", body = ErrorBody),
     )
@@ -278,10 +282,16 @@ pub async fn sheet(
     Body(request): Body<SheetRequest>,
 ) -> Result<Json<SheetBody>, ApiError> {
     let game = stateful(&game)?;
-    let state_value = state
+    let (state_value, warnings) = state
         .inner
         .compute
-        .run(move || game.new_character(&request.sheet).map_err(refused))
+        .run(move || {
+            let created = game.new_character(&request.sheet).map_err(refused)?;
+            Ok::<_, ApiError>((created, game.sheet_warnings(&request.sheet)))
+        })
         .await??;
-    Ok(Json(SheetBody { state: state_value }))
+    Ok(Json(SheetBody {
+        state: state_value,
+        warnings,
+    }))
 }

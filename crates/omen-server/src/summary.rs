@@ -49,6 +49,11 @@ pub struct CharacterBody {
     /// state withheld from the caller, and for anyone but the game master when the rule set keeps
     /// any of a character's sheet or state for the game master.
     pub summary: Option<CharacterSummary>,
+    /// What the rules allowed but found unusual in the sheet the character was made from, one
+    /// sentence each (dots left unspent, a bonus the seed prints unreadably and the rules assume, a
+    /// rating above the advancement cap); empty when nothing was, and to anyone but the game master
+    /// when the rule set keeps any of a character's sheet or state for the game master.
+    pub warnings: Vec<String>,
     /// True while the state follows a roll hidden from the caller (then state and summary are null).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state_withheld: Option<bool>,
@@ -67,6 +72,17 @@ pub(crate) fn summary(view: View, character: &omen_store::Character) -> Option<C
     let state = game.load(character.state_version, &character.state).ok()?;
     let (text, value) = game.summary(&state)?;
     Some(CharacterSummary { text, value })
+}
+
+/// What `character`'s rule set found unusual in the sheet it was made from, as `view` may see it:
+/// under the summary's rule, since the sentences read the whole sheet.
+pub(crate) fn warnings(view: View, character: &omen_store::Character) -> Vec<String> {
+    let visible = omen_rules::find(&character.rule_set)
+        .is_some_and(|rules| may_see_summary(view, rules.game_master_only()));
+    match omen_rules::stateful::game(&character.rule_set) {
+        Some(game) if visible => game.sheet_warnings(&character.sheet),
+        _ => Vec::new(),
+    }
 }
 
 /// Whether `view` may see a summary of a rule set declaring `declared`: the game master always; anyone

@@ -8,6 +8,7 @@ mod calculator_page;
 mod campaigns;
 mod character_summary;
 mod connections;
+mod creation_warnings;
 mod draws;
 mod fuzz;
 mod games_forms;
