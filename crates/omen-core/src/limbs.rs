@@ -84,24 +84,24 @@ pub(crate) fn div_small(x: &mut [u64], d: u64) -> u64 {
 /// and a conversion took five; the caller guarantees next ≥ prev and that next fits.
 pub(crate) fn shifted_step(x: &[u64], shift: usize, prev: &mut [u64], digits: &mut Vec<u32>) {
     let (whole, bits) = (shift / 64, shift % 64);
-    let limb = |i: usize| -> u64 {
-        let at = |k: usize| x.get(k).copied().unwrap_or(0);
-        match i.checked_sub(whole) {
-            None => 0,
-            Some(k) if bits == 0 => at(k),
-            Some(0) => at(0) << bits,
-            Some(k) => (at(k) << bits) | (at(k - 1) >> (64 - bits)),
-        }
-    };
+    // next's limbs: zeros below the shift, then x's shifted (x may be narrower than prev).
+    let mut carry = 0u64;
+    let shifted = x.iter().copied().chain(std::iter::repeat(0)).map(|v| {
+        let limb = if bits == 0 { v } else { (v << bits) | carry };
+        carry = if bits == 0 { 0 } else { v >> (64 - bits) };
+        limb
+    });
+    let next = std::iter::repeat_n(0, whole).chain(shifted);
     digits.clear();
+    digits.resize(2 * prev.len(), 0);
     let mut borrow = false;
-    for (i, p) in prev.iter_mut().enumerate() {
-        let next = limb(i);
-        let (v1, b1) = next.overflowing_sub(*p);
+    for ((p, d), limb) in prev.iter_mut().zip(digits.chunks_exact_mut(2)).zip(next) {
+        let (v1, b1) = limb.overflowing_sub(*p);
         let (v2, b2) = v1.overflowing_sub(u64::from(borrow));
         borrow = b1 | b2;
-        digits.extend([v2 as u32, (v2 >> 32) as u32]);
-        *p = next;
+        d[0] = v2 as u32;
+        d[1] = (v2 >> 32) as u32;
+        *p = limb;
     }
     debug_assert!(!borrow, "shifted_step: next < prev");
 }
