@@ -19,6 +19,7 @@ mod kept;
 mod limbs;
 pub mod limits;
 pub mod markov;
+pub mod multiset;
 pub mod pool;
 pub mod roller;
 pub mod sets;

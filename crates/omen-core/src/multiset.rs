@@ -1,0 +1,352 @@
+//! A pool read as a multiset: the dice sorted, walked outcome by outcome from the lowest, each outcome
+//! with how many dice show it, through a [`Reading`] that folds them into a state. Many mechanics
+//! read a pool this way (the hits and the ones, the highest die and its multiplicity, the widest set,
+//! the longest run) and several readings of the same dice give their joint distribution when they
+//! are folded together ([`Readings`]).
+//!
+//! The walk never enumerates rolls. A pool is groups of identical dice (a mixed pool such as
+//! `d10 d8 d6` is three groups of one); at each outcome it chooses how many of each group's remaining
+//! dice show it, with weight C(m, j)·w^j, and carries the reading's state and the dice still to
+//! place. States that meet are merged, so the work grows with the distinct (state, dice left)
+//! pairs, not with the rolls: `10d10` has 10¹⁰ rolls, 92,378 multisets, and a reading of the widest
+//! set has a few hundred states.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use num_traits::{One, Zero};
+
+use crate::distribution::{Distribution, Weight};
+use crate::error::CoreError;
+use crate::limits::{Budget, Limits};
+use crate::pool::binomial_rows;
+
+/// A way of reading a pool: a fold over its outcomes in ascending order.
+pub trait Reading {
+    /// What the fold carries from one outcome to the next; equal states are merged, so it should
+    /// hold only what the result depends on.
+    type State: Clone + Eq + Hash;
+    /// The reading's value for one multiset.
+    type Value: Ord + Clone;
+
+    /// The state before any outcome, for a pool of `dice` dice.
+    fn initial(&self, dice: usize) -> Self::State;
+
+    /// The state after `count` dice show `outcome`. Every outcome some die of the pool can show is
+    /// visited, in ascending order, also with `count` 0.
+    ///
+    /// # Errors
+    /// [`CoreError::Overflow`] when a number in the state passes 64 bits.
+    fn next(
+        &self,
+        state: &Self::State,
+        outcome: i64,
+        count: usize,
+    ) -> Result<Self::State, CoreError>;
+
+    /// The value of the multiset the walk has placed.
+    fn finish(&self, state: &Self::State) -> Self::Value;
+}
+
+/// Dice of one kind in a pool: the die's distribution and how many of it.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub die: Distribution<i64>,
+    pub count: usize,
+}
+
+/// The exact distribution of `reading` over the pool made of `groups`.
+///
+/// # Errors
+/// [`CoreError`] when the walk's states pass `max_states` or its work the budget (charged for each
+/// outcome before it is walked), or when the computation is cancelled.
+pub fn read<R: Reading>(
+    groups: &[Group],
+    reading: &R,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Distribution<R::Value>, CoreError> {
+    let groups: Vec<&Group> = groups.iter().filter(|g| g.count > 0).collect();
+    let dice: usize = groups.iter().map(|g| g.count).sum();
+    let mut outcomes: Vec<i64> = groups
+        .iter()
+        .flat_map(|g| g.die.outcomes().copied())
+        .collect();
+    outcomes.sort_unstable();
+    outcomes.dedup();
+    // The last outcome each group can show: there, all its remaining dice must show it.
+    let last: Vec<i64> = groups.iter().map(|g| *g.die.max_outcome()).collect();
+    let binomials = binomial_rows(groups.iter().map(|g| g.count).max().unwrap_or(0));
+    let start = (
+        reading.initial(dice),
+        groups.iter().map(|g| g.count).collect(),
+    );
+    let mut states: HashMap<(R::State, Vec<usize>), Weight> = HashMap::new();
+    states.insert(start, Weight::one());
+    for &outcome in &outcomes {
+        let weights: Vec<Weight> = groups.iter().map(|g| g.die.weight(&outcome)).collect();
+        charge(&states, &groups, limits, budget)?;
+        let mut next: HashMap<(R::State, Vec<usize>), Weight> = HashMap::new();
+        for ((state, left), weight) in states {
+            budget.check()?;
+            let step = Step {
+                left: &left,
+                weights: &weights,
+                forced: &last.iter().map(|&l| l == outcome).collect::<Vec<_>>(),
+                binomials: &binomials,
+            };
+            let mut failed = None;
+            step.each(
+                |placed, shown, ways| match reading.next(&state, outcome, shown) {
+                    Ok(after) => {
+                        *next.entry((after, placed)).or_insert_with(Weight::zero) += &weight * ways
+                    }
+                    Err(error) => failed = Some(error),
+                },
+            );
+            if let Some(error) = failed {
+                return Err(error);
+            }
+        }
+        states = next;
+    }
+    Distribution::from_weights(
+        states
+            .into_iter()
+            .map(|((state, _), weight)| (reading.finish(&state), weight)),
+    )
+}
+
+/// Charges one outcome's step before it is walked: each state tries every split of each group's
+/// remaining dice, each a multiplication of numbers as wide as the pool's total.
+fn charge<S>(
+    states: &HashMap<S, Weight>,
+    groups: &[&Group],
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<(), CoreError> {
+    limits.check_states(states.len() as u128)?;
+    let splits: u128 = groups
+        .iter()
+        .map(|g| g.count as u128 + 1)
+        .fold(1u128, u128::saturating_mul);
+    let bits: u64 = groups
+        .iter()
+        .map(|g| g.die.total().bits() * g.count as u64)
+        .sum();
+    let limbs = crate::distribution::limbs_of(bits);
+    budget.spend_estimate(
+        (states.len() as u128)
+            .saturating_mul(splits)
+            .saturating_mul(limbs + crate::distribution::BIG_OP),
+    )
+}
+
+/// The ways one state's remaining dice can split at one outcome.
+struct Step<'a> {
+    left: &'a [usize],
+    weights: &'a [Weight],
+    /// Groups at their last outcome: every remaining die shows it.
+    forced: &'a [bool],
+    binomials: &'a [Vec<Weight>],
+}
+
+impl Step<'_> {
+    /// Calls `f(dice left after, dice showing the outcome, weight of the split)` for each split.
+    fn each(&self, mut f: impl FnMut(Vec<usize>, usize, Weight)) {
+        let mut placed = vec![0usize; self.left.len()];
+        self.split(0, &mut placed, 0, Weight::one(), &mut f);
+    }
+
+    fn split(
+        &self,
+        group: usize,
+        after: &mut Vec<usize>,
+        shown: usize,
+        ways: Weight,
+        f: &mut impl FnMut(Vec<usize>, usize, Weight),
+    ) {
+        if group == self.left.len() {
+            f(after.clone(), shown, ways);
+            return;
+        }
+        let m = self.left[group];
+        let w = &self.weights[group];
+        let choices: Vec<usize> = if self.forced[group] {
+            vec![m]
+        } else if w.is_zero() || m == 0 {
+            vec![0]
+        } else {
+            (0..=m).collect()
+        };
+        for j in choices {
+            if j > 0 && w.is_zero() {
+                continue; // the group cannot show this outcome, and has dice left for it
+            }
+            after[group] = m - j;
+            let ways = &ways * &self.binomials[m][j] * num_traits::pow(w.clone(), j);
+            self.split(group + 1, after, shown + j, ways, f);
+        }
+    }
+}
+
+/// The readings Omen offers by name, each over a pool of `dice` dice walked from the lowest outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// How many dice show an outcome from `low` to `high`.
+    Count { low: i64, high: i64 },
+    /// The sum of the dice.
+    Sum,
+    /// The sum of the `k` highest dice.
+    SumHighest(usize),
+    /// The sum of the `k` lowest dice.
+    SumLowest(usize),
+    /// The highest outcome shown.
+    Highest,
+    /// How many dice show the highest outcome shown.
+    HighestCount,
+    /// How many different outcomes are shown.
+    Distinct,
+    /// The most dice showing one outcome (the width of the widest set).
+    SetWidth,
+    /// The outcome of the widest set, the highest of those when several are as wide.
+    SetHeight,
+    /// The most consecutive outcomes each shown by at least one die (a straight's length).
+    LongestRun,
+}
+
+impl Builtin {
+    /// How many numbers of state this reading keeps.
+    fn slots(&self) -> usize {
+        match self {
+            Builtin::LongestRun => 3, // run so far, best run, last outcome shown + 1
+            Builtin::SumHighest(_) | Builtin::SumLowest(_) => 2, // sum, dice placed so far
+            _ => 1,
+        }
+    }
+}
+
+/// Several builtin readings of the same dice, folded together: their joint distribution, one value
+/// per reading.
+#[derive(Clone, Debug)]
+pub struct Readings(pub Vec<Builtin>);
+
+impl Reading for Readings {
+    type State = Vec<i64>;
+    type Value = Vec<i64>;
+
+    fn initial(&self, dice: usize) -> Vec<i64> {
+        // The pool's size rides along in the first slot: keeps need it to rank a die from the top
+        // while walking up from the bottom.
+        let mut state = vec![dice as i64];
+        for reading in &self.0 {
+            let start: &[i64] = match reading {
+                Builtin::LongestRun => &[0, 0, i64::MIN],
+                Builtin::SumHighest(_) | Builtin::SumLowest(_) => &[0, 0],
+                _ => &[0],
+            };
+            state.extend_from_slice(start);
+        }
+        state
+    }
+
+    fn next(&self, state: &Vec<i64>, outcome: i64, count: usize) -> Result<Vec<i64>, CoreError> {
+        let mut out = state.clone();
+        let dice = state[0];
+        let n = count as i64;
+        let mut at = 1;
+        for reading in &self.0 {
+            let s = &mut out[at..at + reading.slots()];
+            match *reading {
+                Builtin::Count { low, high } if (low..=high).contains(&outcome) => s[0] += n,
+                Builtin::Count { .. } => {}
+                Builtin::Sum => s[0] = add_times(s[0], n, outcome)?,
+                Builtin::SumHighest(k) => {
+                    // Dice placed so far are the lowest; of these n, those ranked within the top k.
+                    let above = dice - s[1] - n; // dice still to come, all higher
+                    let kept = (k as i64 - above).clamp(0, n);
+                    s[0] = add_times(s[0], kept, outcome)?;
+                    s[1] += n;
+                }
+                Builtin::SumLowest(k) => {
+                    let kept = (k as i64 - s[1]).clamp(0, n);
+                    s[0] = add_times(s[0], kept, outcome)?;
+                    s[1] += n;
+                }
+                Builtin::Highest if n > 0 => s[0] = outcome,
+                Builtin::HighestCount if n > 0 => s[0] = n,
+                Builtin::Distinct if n > 0 => s[0] += 1,
+                Builtin::SetWidth => s[0] = s[0].max(n),
+                Builtin::SetHeight if n > 0 => {
+                    // Walking up, a set as wide as the widest so far is higher: it wins ties.
+                    let width = widest(state, &self.0);
+                    if n >= width {
+                        s[0] = outcome;
+                    }
+                }
+                Builtin::LongestRun if n > 0 => {
+                    s[0] = if s[2] == outcome { s[0] + 1 } else { 1 };
+                    s[1] = s[1].max(s[0]);
+                    s[2] = outcome.wrapping_add(1);
+                }
+                _ => {}
+            }
+            at += reading.slots();
+        }
+        Ok(out)
+    }
+
+    fn finish(&self, state: &Vec<i64>) -> Vec<i64> {
+        let mut at = 1;
+        self.0
+            .iter()
+            .map(|reading| {
+                let value = match reading {
+                    Builtin::LongestRun => state[at + 1],
+                    _ => state[at],
+                };
+                at += reading.slots();
+                value
+            })
+            .collect()
+    }
+}
+
+/// sum + n·outcome, or [`CoreError::Overflow`].
+fn add_times(sum: i64, n: i64, outcome: i64) -> Result<i64, CoreError> {
+    n.checked_mul(outcome)
+        .and_then(|x| x.checked_add(sum))
+        .ok_or(CoreError::Overflow)
+}
+
+/// The widest set before this outcome, for [`Builtin::SetHeight`]: from the [`Builtin::SetWidth`]
+/// reading that [`Readings::new`] guarantees beside every height.
+fn widest(state: &[i64], readings: &[Builtin]) -> i64 {
+    let mut at = 1;
+    for reading in readings {
+        if *reading == Builtin::SetWidth {
+            return state[at];
+        }
+        at += reading.slots();
+    }
+    0
+}
+
+impl Readings {
+    /// The readings, with a [`Builtin::SetWidth`] put first when a [`Builtin::SetHeight`] needs one
+    /// and none is asked for; the second number is how many values to drop from the front of each
+    /// result (0 or 1).
+    pub fn new(readings: Vec<Builtin>) -> (Self, usize) {
+        if readings.contains(&Builtin::SetHeight) && !readings.contains(&Builtin::SetWidth) {
+            let mut all = vec![Builtin::SetWidth];
+            all.extend(readings);
+            (Readings(all), 1)
+        } else {
+            (Readings(readings), 0)
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "multiset_tests.rs"]
+mod tests;

@@ -1,0 +1,223 @@
+//! The multiset walk against every roll enumerated, for small pools of one kind and mixed pools.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+/// A die with faces `lo..=hi`, each once.
+fn die(lo: i64, hi: i64) -> Distribution<i64> {
+    Distribution::uniform(lo..=hi).expect("faces")
+}
+
+fn group(lo: i64, hi: i64, count: usize) -> Group {
+    Group {
+        die: die(lo, hi),
+        count,
+    }
+}
+
+/// What each builtin reads from one roll, computed from the sorted dice directly.
+fn by_hand(reading: &Builtin, roll: &[i64]) -> i64 {
+    let mut sorted = roll.to_vec();
+    sorted.sort_unstable();
+    let mut counts: BTreeMap<i64, i64> = BTreeMap::new();
+    for &x in roll {
+        *counts.entry(x).or_default() += 1;
+    }
+    let width = counts.values().copied().max().unwrap_or(0);
+    match *reading {
+        Builtin::Count { low, high } => {
+            roll.iter().filter(|x| (low..=high).contains(x)).count() as i64
+        }
+        Builtin::Sum => roll.iter().sum(),
+        Builtin::SumHighest(k) => sorted.iter().rev().take(k).sum(),
+        Builtin::SumLowest(k) => sorted.iter().take(k).sum(),
+        Builtin::Highest => sorted.last().copied().unwrap_or(0),
+        Builtin::HighestCount => counts.values().last().copied().unwrap_or(0),
+        Builtin::Distinct => counts.len() as i64,
+        Builtin::SetWidth => width,
+        Builtin::SetHeight => counts
+            .iter()
+            .filter(|(_, c)| **c == width)
+            .map(|(x, _)| *x)
+            .max()
+            .unwrap_or(0),
+        Builtin::LongestRun => {
+            let faces: Vec<i64> = counts.keys().copied().collect();
+            let (mut best, mut run) = (0, 0);
+            for (i, x) in faces.iter().enumerate() {
+                run = if i > 0 && faces[i - 1] + 1 == *x {
+                    run + 1
+                } else {
+                    1
+                };
+                best = best.max(run);
+            }
+            best
+        }
+    }
+}
+
+/// Every roll of the pool, each once (every die's faces have weight 1 here).
+fn rolls(groups: &[Group]) -> Vec<Vec<i64>> {
+    let mut all = vec![Vec::new()];
+    for g in groups {
+        for _ in 0..g.count {
+            all = all
+                .into_iter()
+                .flat_map(|roll| {
+                    g.die.outcomes().map(move |&x| {
+                        let mut next = roll.clone();
+                        next.push(x);
+                        next
+                    })
+                })
+                .collect();
+        }
+    }
+    all
+}
+
+fn brute_force(groups: &[Group], readings: &[Builtin]) -> Distribution<Vec<i64>> {
+    Distribution::from_weights(rolls(groups).into_iter().map(|roll| {
+        (
+            readings.iter().map(|r| by_hand(r, &roll)).collect(),
+            Weight::one(),
+        )
+    }))
+    .expect("rolls")
+}
+
+fn walked(groups: &[Group], readings: &[Builtin]) -> Distribution<Vec<i64>> {
+    let (all, extra) = Readings::new(readings.to_vec());
+    let limits = Limits::default();
+    read(groups, &all, &limits, &mut limits.budget())
+        .expect("within the limits")
+        .map(|values| values[extra..].to_vec())
+}
+
+const EVERY: [Builtin; 11] = [
+    Builtin::Count { low: 5, high: 6 },
+    Builtin::Sum,
+    Builtin::SumHighest(2),
+    Builtin::SumLowest(2),
+    Builtin::Highest,
+    Builtin::HighestCount,
+    Builtin::Distinct,
+    Builtin::SetWidth,
+    Builtin::SetHeight,
+    Builtin::LongestRun,
+    Builtin::Count { low: 1, high: 1 },
+];
+
+#[test]
+fn each_builtin_alone_matches_every_roll_of_one_kind_and_of_mixed_pools() {
+    let pools = [
+        vec![group(1, 6, 4)],
+        vec![group(1, 10, 1), group(1, 8, 1), group(1, 6, 1)],
+        vec![group(1, 4, 2), group(1, 6, 2), group(-1, 1, 1)],
+        vec![group(1, 6, 1)],
+    ];
+    for pool in &pools {
+        for reading in &EVERY {
+            assert_eq!(
+                walked(pool, std::slice::from_ref(reading)),
+                brute_force(pool, std::slice::from_ref(reading)),
+                "{reading:?} of {pool:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn several_readings_of_the_same_dice_give_their_joint_distribution() {
+    // The hits and the ones of 5d6 are not independent: the joint law, not the product of two.
+    let pool = [group(1, 6, 5)];
+    assert_eq!(walked(&pool, &EVERY), brute_force(&pool, &EVERY));
+    let hits_and_ones = walked(&pool, &[EVERY[0], EVERY[10]]);
+    // 5 hits and 1 one cannot happen together; the product of the marginals would give it weight.
+    assert!(hits_and_ones.weight(&vec![5, 1]).is_zero());
+    // Cortex-like: the best two of a mixed pool and the height of its widest set, together.
+    let mixed = [group(1, 8, 1), group(1, 6, 2), group(1, 4, 1)];
+    let joint = [
+        Builtin::SumHighest(2),
+        Builtin::SetHeight,
+        Builtin::Distinct,
+    ];
+    assert_eq!(walked(&mixed, &joint), brute_force(&mixed, &joint));
+}
+
+#[test]
+fn weighted_faces_count_their_weight() {
+    // A d6 whose 6 is written twice (weight 2 of 7) and a coin.
+    let loaded = Distribution::from_weights(
+        [1, 2, 3, 4, 5, 6].map(|x| (x, Weight::from(if x == 6 { 2u32 } else { 1 }))),
+    )
+    .expect("faces");
+    let groups = [
+        Group {
+            die: loaded,
+            count: 2,
+        },
+        group(0, 1, 1),
+    ];
+    let got = walked(&groups, &[Builtin::Sum, Builtin::Highest]);
+    let mut expected: BTreeMap<Vec<i64>, u32> = BTreeMap::new();
+    for a in 1..=7i64 {
+        for b in 1..=7i64 {
+            for c in 0..=1i64 {
+                let (a, b) = (a.min(6), b.min(6)); // face 7 stands for the second 6
+                *expected
+                    .entry(vec![a + b + c, a.max(b).max(c)])
+                    .or_default() += 1;
+            }
+        }
+    }
+    let expected =
+        Distribution::from_weights(expected.into_iter().map(|(k, w)| (k, Weight::from(w))))
+            .expect("rolls");
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn ten_d10_walks_multisets_not_rolls() {
+    // 10¹⁰ rolls; the widest set's width and height take a few thousand states at most.
+    let pool = [group(1, 10, 10)];
+    let d = walked(&pool, &[Builtin::SetWidth, Builtin::SetHeight]);
+    assert_eq!(d.total(), &num_traits::pow(Weight::from(10u32), 10));
+    // Ten of a kind: 10 ways among 10¹⁰, one per face.
+    assert_eq!(d.weight(&vec![10, 7]), Weight::one());
+    // All different: width 1, height 10, 10! ways.
+    assert_eq!(d.weight(&vec![1, 10]), Weight::from(3_628_800u32));
+}
+
+#[test]
+fn the_budget_and_the_state_limit_are_charged_before_the_walk() {
+    let pool = [group(1, 20, 40), group(1, 12, 40)];
+    let limits = Limits {
+        work_budget: 1_000,
+        ..Limits::default()
+    };
+    let reading = Readings(vec![Builtin::Sum, Builtin::Distinct]);
+    assert!(read(&pool, &reading, &limits, &mut limits.budget()).is_err());
+    let limits = Limits {
+        max_states: 10,
+        ..Limits::default()
+    };
+    assert!(read(&pool, &reading, &limits, &mut limits.budget()).is_err());
+}
+
+#[test]
+fn a_sum_past_64_bits_is_an_overflow_not_a_wrong_answer() {
+    let huge = Distribution::from_weights([(i64::MAX / 2, Weight::one())]).expect("face");
+    let pool = [Group {
+        die: huge,
+        count: 3,
+    }];
+    let limits = Limits::default();
+    let reading = Readings(vec![Builtin::Sum]);
+    assert!(matches!(
+        read(&pool, &reading, &limits, &mut limits.budget()),
+        Err(CoreError::Overflow)
+    ));
+}
