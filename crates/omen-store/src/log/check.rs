@@ -109,13 +109,44 @@ pub(crate) fn check_chain(
     }
     check_reveals(&parsed, &mut problems);
     let last = expected_sequence - 1;
+    problems.extend(head_problem(
+        head,
+        last,
+        &previous_hash,
+        current_key.as_deref(),
+        expected,
+    ));
+    key_problems(
+        current_key.as_deref(),
+        expected,
+        !parsed.is_empty(),
+        &mut problems,
+    );
+    ChainCheck {
+        problems,
+        entries: parsed,
+        unsigned,
+        public_key: current_key,
+    }
+}
+
+/// The chain head against the log's last entry `last` (whose hash is `previous_hash`) and the key the
+/// log is signed with: a head removed, pointing past the end or before it, naming another entry,
+/// or not signed by that key.
+fn head_problem(
+    head: Option<&ChainHead>,
+    last: u64,
+    previous_hash: &str,
+    current_key: Option<&str>,
+    expected: &Expected<'_>,
+) -> Option<LogProblem> {
     match head {
-        None if last > 0 => problems.push(LogProblem {
+        None if last > 0 => Some(LogProblem {
             sequence: None,
             problem: "the log has entries but no chain head: the head row was removed".to_string(),
         }),
-        None => {}
-        Some(head) if head.sequence > last => problems.push(LogProblem {
+        None => None,
+        Some(head) if head.sequence > last => Some(LogProblem {
             sequence: Some(head.sequence),
             problem: if last == 0 {
                 format!(
@@ -129,68 +160,69 @@ pub(crate) fn check_chain(
                 )
             },
         }),
-        Some(head) if head.sequence < last => problems.push(LogProblem {
+        Some(head) if head.sequence < last => Some(LogProblem {
             sequence: Some(head.sequence + 1),
             problem: format!(
                 "the chain head names entry {} but the log goes on to entry {last}: entries were added outside omen",
                 head.sequence
             ),
         }),
-        Some(head) if head.hash != previous_hash => problems.push(LogProblem {
+        Some(head) if head.hash != previous_hash => Some(LogProblem {
             sequence: Some(last),
             problem: "the last entry is not the one the chain head names: it was replaced"
                 .to_string(),
         }),
         Some(head) => {
-            if let (Some(key), Some(uid)) = (&current_key, expected.campaign_uid) {
-                let signed = head.signature.as_deref().is_some_and(|signature| {
-                    key::verify(
-                        key,
-                        &key::head_message(uid, head.sequence, &head.hash),
-                        signature,
-                    )
-                });
-                if !signed {
-                    problems.push(LogProblem {
-                        sequence: Some(head.sequence),
-                        problem: "the chain head's signature does not verify: the head was moved or rewritten without the key (entries after it may have been cut off)".to_string(),
-                    });
-                }
-            }
+            let (key, uid) = (current_key?, expected.campaign_uid?);
+            let signed = head.signature.as_deref().is_some_and(|signature| {
+                key::verify(
+                    key,
+                    &key::head_message(uid, head.sequence, &head.hash),
+                    signature,
+                )
+            });
+            (!signed).then(|| LogProblem {
+            sequence: Some(head.sequence),
+            problem: "the chain head's signature does not verify: the head was moved or rewritten without the key (entries after it may have been cut off)".to_string(),
+        })
         }
     }
-    match (&current_key, expected.public_key) {
-        (Some(key), Some(campaign_key)) if key != campaign_key => problems.push(LogProblem {
-            sequence: None,
-            problem: format!(
-                "the campaign's public key (fingerprint {}) is not the one its log is signed with ({}): the key was replaced",
-                fingerprint(campaign_key),
-                fingerprint(key)
-            ),
-        }),
-        (None, _) if !parsed.is_empty() => problems.push(LogProblem {
-            sequence: None,
-            problem: "no entry of the log is signed: its signatures were stripped (an old log is re-anchored by a signed migration entry)".to_string(),
-        }),
-        _ => {}
-    }
-    if let (Some(key), Some(local)) = (&current_key, expected.local_key)
+}
+
+/// The key the log is signed with (`current_key`) against the campaign's and the local key file's;
+/// a log with entries and no signature at all was stripped.
+fn key_problems(
+    current_key: Option<&str>,
+    expected: &Expected<'_>,
+    any_entries: bool,
+    problems: &mut Vec<LogProblem>,
+) {
+    match (current_key, expected.public_key) {
+    (Some(key), Some(campaign_key)) if key != campaign_key => problems.push(LogProblem {
+        sequence: None,
+        problem: format!(
+            "the campaign's public key (fingerprint {}) is not the one its log is signed with ({}): the key was replaced",
+            fingerprint(campaign_key),
+            fingerprint(key)
+        ),
+    }),
+    (None, _) if any_entries => problems.push(LogProblem {
+        sequence: None,
+        problem: "no entry of the log is signed: its signatures were stripped (an old log is re-anchored by a signed migration entry)".to_string(),
+    }),
+    _ => {}
+}
+    if let (Some(key), Some(local)) = (current_key, expected.local_key)
         && key != local
     {
         problems.push(LogProblem {
-            sequence: None,
-            problem: format!(
-                "the log is signed with key {}, not with the key in your key file ({}): it was re-signed by someone else, or you are using another database's key",
-                fingerprint(key),
-                fingerprint(local)
-            ),
-        });
-    }
-    ChainCheck {
-        problems,
-        entries: parsed,
-        unsigned,
-        public_key: current_key,
+        sequence: None,
+        problem: format!(
+            "the log is signed with key {}, not with the key in your key file ({}): it was re-signed by someone else, or you are using another database's key",
+            fingerprint(key),
+            fingerprint(local)
+        ),
+    });
     }
 }
 
@@ -332,71 +364,97 @@ fn check_entry(
             );
         }
     }
-    match (entry.seed, entry.seed_proof.as_deref()) {
-        _ if entry.version >= DRAW_VERSION => {}
-        (Some(seed), Some(proof)) => {
-            let uid = entry.campaign_uid.as_deref().unwrap_or_default();
-            let message = key::seed_message(uid, sequence, &entry.previous_hash);
-            if !key::verify(public_key, &message, proof) {
-                problem("its seed proof is not the key's signature of its place in the log: the seed was chosen, not derived".to_string());
-            } else if key::seed_from_proof(proof) != seed {
-                problem(format!(
-                    "its seed {seed} is not the one derived for its place in the log ({}): the roll was redone with a chosen seed",
-                    key::seed_from_proof(proof)
-                ));
-            }
-        }
-        (Some(seed), None) => problem(format!(
-            "its seed {seed} has no proof: the seed was chosen, not derived"
-        )),
-        (None, _) if !entry.dice.is_empty() && !entry.dice_given => problem(
-            "it rolled dice with neither a derived seed nor a mark that they were given by hand"
-                .to_string(),
-        ),
-        (None, _) => {}
+    if let Some(text) = seed_problem(entry, public_key) {
+        problem(text);
     }
     if entry.dice_given && entry.seed.is_some() {
         problem("it is marked as given dice yet records a seed".to_string());
     }
-    if entry.version < VISIBILITY_VERSION {
-        if entry.visibility != Visibility::Public
-            || entry.actor.is_some()
-            || entry.commitment.is_some()
-        {
-            problem(format!(
-                "it is marked {} but its version ({}) hashes no visibility: the mark was added outside omen",
-                entry.visibility, entry.version
-            ));
+    if let Some(text) = visibility_problem(entry) {
+        problem(text);
+    }
+    if let Some(text) = link_problem(entry, character_id, expected) {
+        problem(text);
+    }
+}
+
+/// A pre-draw entry's seed against its proof: derived for its place in the log, or chosen.
+fn seed_problem(entry: &LogEntry, public_key: &str) -> Option<String> {
+    match (entry.seed, entry.seed_proof.as_deref()) {
+        _ if entry.version >= DRAW_VERSION => None,
+        (Some(seed), Some(proof)) => {
+            let uid = entry.campaign_uid.as_deref().unwrap_or_default();
+            let message = key::seed_message(uid, entry.sequence, &entry.previous_hash);
+            if !key::verify(public_key, &message, proof) {
+                Some("its seed proof is not the key's signature of its place in the log: the seed was chosen, not derived".to_string())
+            } else if key::seed_from_proof(proof) != seed {
+                Some(format!(
+                    "its seed {seed} is not the one derived for its place in the log ({}): the roll was redone with a chosen seed",
+                    key::seed_from_proof(proof)
+                ))
+            } else {
+                None
+            }
         }
+        (Some(seed), None) => Some(format!(
+            "its seed {seed} has no proof: the seed was chosen, not derived"
+        )),
+        (None, _) if !entry.dice.is_empty() && !entry.dice_given => Some(
+            "it rolled dice with neither a derived seed nor a mark that they were given by hand"
+                .to_string(),
+        ),
+        (None, _) => None,
+    }
+}
+
+/// An entry's visibility against its version and its commitment.
+fn visibility_problem(entry: &LogEntry) -> Option<String> {
+    if entry.version < VISIBILITY_VERSION {
+        let marked = entry.visibility != Visibility::Public
+            || entry.actor.is_some()
+            || entry.commitment.is_some();
+        marked.then(|| {
+        format!(
+            "it is marked {} but its version ({}) hashes no visibility: the mark was added outside omen",
+            entry.visibility, entry.version
+        )
+    })
     } else {
         match (&entry.commitment, entry.visibility) {
             (Some(_), Visibility::Public) => {
-                problem("it is public yet commits to hidden content".to_string())
+                Some("it is public yet commits to hidden content".to_string())
             }
-            (None, visibility) if visibility != Visibility::Public => problem(format!(
+            (None, visibility) if visibility != Visibility::Public => Some(format!(
                 "it is {visibility} but commits to nothing: its content was made public outside omen"
             )),
             (Some(commitment), _) => {
-                if let Some(salt) = &entry.salt
-                    && entry.compute_commitment(salt) != *commitment
-                {
-                    problem("its hidden content does not match its commitment: it was altered after the roll".to_string());
-                }
+                let salt = entry.salt.as_ref()?;
+                (entry.compute_commitment(salt) != *commitment).then(|| {
+                "its hidden content does not match its commitment: it was altered after the roll"
+                    .to_string()
+            })
             }
-            (None, _) => {}
+            (None, _) => None,
         }
     }
-    if let Some(id) = character_id {
-        match (expected.character_uids.get(&id), &entry.character_uid) {
-            (Some(linked), Some(written)) if linked != written => problem(format!(
-                "it is linked to another character than the one it was written for (`{}`): it was re-linked",
-                entry.character.as_deref().unwrap_or("?")
-            )),
-            (Some(_), None) => {
-                problem("it is linked to a character but names none: it was re-linked".to_string())
-            }
-            _ => {}
+}
+
+/// An entry's character identity against the character its row is linked to.
+fn link_problem(
+    entry: &LogEntry,
+    character_id: Option<i64>,
+    expected: &Expected<'_>,
+) -> Option<String> {
+    let id = character_id?;
+    match (expected.character_uids.get(&id), &entry.character_uid) {
+        (Some(linked), Some(written)) if linked != written => Some(format!(
+            "it is linked to another character than the one it was written for (`{}`): it was re-linked",
+            entry.character.as_deref().unwrap_or("?")
+        )),
+        (Some(_), None) => {
+            Some("it is linked to a character but names none: it was re-linked".to_string())
         }
+        _ => None,
     }
 }
 
@@ -407,20 +465,17 @@ pub(crate) struct LiveCharacter {
     pub state: String,
 }
 
-/// Checks that the characters and the log agree: every character's stored state is the state after
-/// its last entry, every character has entries, and none the log deleted is still there. Each
-/// disagreement names the character.
-pub(crate) fn check_characters(
-    entries: &[LogEntry],
-    characters: &[LiveCharacter],
-) -> Vec<LogProblem> {
-    // Each character's (by uid) last entry with a state, whether it was deleted, and its last name.
-    struct Last {
-        sequence: u64,
-        name: Option<String>,
-        state: Option<Value>,
-        deleted: bool,
-    }
+/// A character's (by uid) last entry with a state, whether it was deleted, and its last name.
+struct Last {
+    sequence: u64,
+    name: Option<String>,
+    state: Option<Value>,
+    deleted: bool,
+}
+
+/// Each character's last entry in `entries`, by identity: from the entries that name it and the
+/// snapshots of the anchors (migrations, imports) that list it.
+fn last_entries(entries: &[LogEntry]) -> HashMap<String, Last> {
     let mut last: HashMap<String, Last> = HashMap::new();
     for entry in entries {
         if is_anchor(entry)
@@ -459,6 +514,17 @@ pub(crate) fn check_characters(
             record.state = Some(state.clone());
         }
     }
+    last
+}
+
+/// Checks that the characters and the log agree: every character's stored state is the state after
+/// its last entry, every character has entries, and none the log deleted is still there. Each
+/// disagreement names the character.
+pub(crate) fn check_characters(
+    entries: &[LogEntry],
+    characters: &[LiveCharacter],
+) -> Vec<LogProblem> {
+    let last = last_entries(entries);
     let mut problems = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for character in characters {
