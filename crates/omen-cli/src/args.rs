@@ -16,6 +16,7 @@ pub use crate::file_format::{PlotFormat, ProbFormat};
 #[command(
     name = "omen",
     version,
+    subcommand_required = true,
     after_help = "\
 Synopsis:
   omen roll (EXPR | -f FILE) [--seed N | --dice V,V,...] [--format text|json] [--param NAME=VALUE]... [LIMITS]
@@ -29,8 +30,10 @@ Exit codes: 0 success, 1 internal error, 2 bad input (parse, check or evaluation
 file, or bad flags)."
 )]
 pub struct Cli {
+    /// A built-in command; `None` for a game's (`omen GAME …`), which [`crate::derived`] builds from
+    /// the rule sets and runs from the matches.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
     /// Write the result to FILE instead of stdout; FILE is replaced only when the command succeeds.
     #[arg(short = 'o', long = "output", value_name = "FILE", global = true)]
     pub output: Option<PathBuf>,
@@ -77,7 +80,13 @@ static BUILD_IN_FULL: AtomicBool = AtomicBool::new(false);
 /// The whole command line, every subcommand's arguments added at once.
 pub fn full_command() -> clap::Command {
     BUILD_IN_FULL.store(true, Ordering::Relaxed);
-    <Cli as clap::CommandFactory>::command()
+    crate::derived::add_games(<Cli as clap::CommandFactory>::command(), true)
+}
+
+/// The command line as `omen` parses it: the built-in commands, and a subcommand per game whose own
+/// subcommands are built when it is the one given.
+pub fn command() -> clap::Command {
+    crate::derived::add_games(<Cli as clap::CommandFactory>::command(), false)
 }
 
 impl<T> std::ops::Deref for Deferred<T> {
@@ -220,22 +229,6 @@ pub enum Command {
         after_help = "Examples:\n  omen rules\n  omen rules hprpg --example -o rook.json\n  omen rules luck --schema\n  omen rules t13 --detail"
     )]
     Rules(Deferred<RulesArgs>),
-    /// Seed 000's ritual magic: Lore and Essence checks, deciphering, sessions, the seed's tables.
-    #[command(subcommand)]
-    Ritual(Deferred<crate::ritual::RitualCommand>),
-    /// Seed 001's spell dice: casting from a depleting pool, sleep, and the exact analyses.
-    #[command(subcommand)]
-    Spelldice(Deferred<crate::games::SpellDiceCommand>),
-    /// Seed 002's luck rolls: rolls that keep a character's karma, the range calculator and the
-    /// long-run frequencies.
-    #[command(subcommand)]
-    Luck(Deferred<crate::games::LuckCommand>),
-    /// Seed 003's d12 success pools: checks, spells, contests, resources, creation, Appendix 10.
-    #[command(subcommand)]
-    Hprpg(Deferred<crate::hprpg::HprpgCommand>),
-    /// Seed 004's T13 Dice Tests: result levels, Proficiency Crisis, costs paid in Sway, Chi or Yarn.
-    #[command(subcommand)]
-    T13(Deferred<crate::games::T13Command>),
     /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
     /// (`omen rules` lists each game's actions).
     #[command(
@@ -751,7 +744,7 @@ mod tests {
             "--max-chain-states",
             "11",
         ]);
-        let Command::Prob(args) = cli.command else {
+        let Some(Command::Prob(args)) = cli.command else {
             panic!("expected prob");
         };
         let limits = args.limits.to_limits();
@@ -765,7 +758,7 @@ mod tests {
     #[test]
     fn negative_dice_values_are_values_not_flags() {
         let cli = Cli::parse_from(["omen", "roll", "4dF", "--dice", "-1,0,1,-1"]);
-        let Command::Roll(args) = cli.command else {
+        let Some(Command::Roll(args)) = cli.command else {
             panic!("expected roll");
         };
         assert_eq!(args.source.dice, Some(vec![-1, 0, 1, -1]));
@@ -785,13 +778,13 @@ mod tests {
     #[test]
     fn exactly_one_of_expression_and_file() {
         let cli = Cli::parse_from(["omen", "prob", "-f", "check.omen", "--param", "dv=9"]);
-        let Command::Prob(args) = cli.command else {
+        let Some(Command::Prob(args)) = cli.command else {
             panic!("expected prob");
         };
         assert_eq!(args.file, Some(PathBuf::from("check.omen")));
         assert!(args.expressions().is_empty());
         let cli = Cli::parse_from(["omen", "roll", "--file", "-"]);
-        let Command::Roll(args) = cli.command else {
+        let Some(Command::Roll(args)) = cli.command else {
             panic!("expected roll");
         };
         assert_eq!(args.input.file, Some(PathBuf::from("-")));
@@ -809,7 +802,7 @@ mod tests {
     #[test]
     fn an_expression_may_start_with_a_minus() {
         let cli = Cli::parse_from(["omen", "prob", "-1d6", "--format", "csv"]);
-        let Command::Prob(args) = cli.command else {
+        let Some(Command::Prob(args)) = cli.command else {
             panic!("expected prob");
         };
         assert_eq!(args.expressions(), ["-1d6"]);
@@ -821,7 +814,7 @@ mod tests {
         let cli = Cli::parse_from([
             "omen", "prob", "3d6", "2d10", "--view", "GE", "--param", "n=1..5", "--format", "CSV",
         ]);
-        let Command::Prob(args) = cli.command else {
+        let Some(Command::Prob(args)) = cli.command else {
             panic!("expected prob");
         };
         assert_eq!(args.expressions(), ["3d6", "2d10"]);
@@ -839,7 +832,7 @@ mod tests {
     fn formats_are_case_insensitive_and_table_is_text() {
         for name in ["table", "TEXT", "Text"] {
             let cli = Cli::parse_from(["omen", "prob", "2d6", "--format", name]);
-            let Command::Prob(args) = cli.command else {
+            let Some(Command::Prob(args)) = cli.command else {
                 panic!("expected prob");
             };
             assert_eq!(args.format_given, Some(ProbFormat::Text));
@@ -867,10 +860,6 @@ mod tests {
 
 #[cfg(test)]
 mod help_audit {
-    use clap::Parser;
-
-    use super::Cli;
-
     /// Every argument and subcommand has help text, and every leaf subcommand ends with examples.
     #[test]
     fn every_flag_and_subcommand_is_documented_with_examples() {
@@ -915,7 +904,7 @@ mod help_audit {
                 problems.push(format!("{sub_path}: no examples"));
             }
             for example in examples {
-                if let Err(error) = Cli::try_parse_from(&example) {
+                if let Err(error) = super::command().try_get_matches_from(&example) {
                     problems.push(format!(
                         "{sub_path}: example {example:?} does not parse: {error}"
                     ));

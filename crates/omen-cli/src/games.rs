@@ -8,12 +8,10 @@ use omen_core::{Limits, Probability, probability_to_f64};
 
 use crate::ritual::percent;
 use crate::tables::{Table, TableFormat, print};
-use crate::words::count;
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
 use omen_rules::spelldice::{
     SpellDiceOptions, SpellLevel, Strategy, cast_odds, exhaust, extreme_odds,
 };
-use omen_rules::t13::{BoughtDie, CrisisTrigger, DiceSpec, Difficulty, T13Options, TestDice, test};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -40,21 +38,6 @@ pub enum SpellDiceCommand {
         after_help = "Examples:\n  omen spelldice odds --spell-level 2\n  omen spelldice odds --spell-level 1 --penalty 1 --format json"
     )]
     Odds(CastOddsArgs),
-    /// A character casts: committed dice rolled, dice showing 1-2 leave the pool.
-    #[command(
-        after_help = "Examples:\n  omen spelldice cast --char Mage --spell-dice 3 --spell-level 2 --odds\n  omen spelldice cast --sheet '{\"level\":3}' --spell-dice 3 --spell-level 2 --dice 2,4,5"
-    )]
-    Cast(crate::actions::CastArgs),
-    /// A restful night's sleep: every spell die comes back.
-    #[command(
-        after_help = "Examples:\n  omen spelldice sleep --char Mage\n  omen spelldice sleep --state mage.json"
-    )]
-    Sleep(crate::actions::JustHolder),
-    /// Hit points restored after life-energy dice.
-    #[command(
-        after_help = "Examples:\n  omen spelldice heal --char Mage\n  omen spelldice heal --char Mage --amount 4"
-    )]
-    Heal(crate::actions::HealArgs),
     /// Courtney's threefold result table, reference data from another system: when a
     /// spell goes off for a result, or (with --result) the row of one result.
     #[command(
@@ -158,72 +141,6 @@ pub enum LuckCommand {
         after_help = "Examples:\n  omen luck stationary --modifier 0\n  omen luck stationary --modifier -2 --no-karma --format json"
     )]
     Stationary(StationaryArgs),
-    /// A luck roll for an event: the character's intrinsic modifiers and karmic history
-    /// apply, next-roll modifiers are used up and the history is updated.
-    #[command(
-        after_help = "Examples:\n  omen luck roll --char Ayla --event-modifier -5 --odds\n  omen luck roll --char Ayla --event-modifier -5\n  omen luck roll --state ayla.json --offers bad --dice 42"
-    )]
-    Roll(LuckRollArgs),
-    /// Give the character an intrinsic modifier, permanent or for the next roll only.
-    #[command(
-        after_help = "Examples:\n  omen luck add-modifier --char Ayla --source halfling --value 2\n  omen luck add-modifier --char Ayla --source curse --value -3 --next-roll"
-    )]
-    AddModifier(AddModifierArgs),
-    /// Remove the intrinsic modifiers that come from one source.
-    #[command(after_help = "Examples:\n  omen luck remove-modifier --char Ayla --source curse")]
-    RemoveModifier(RemoveModifierArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct LuckRollArgs {
-    /// The event's own modifier, −50..=+50.
-    #[arg(
-        long,
-        value_name = "M",
-        allow_hyphen_values = true,
-        default_value_t = 0
-    )]
-    pub event_modifier: i64,
-    /// Which outcomes the event offers.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = OffersArg::Both)]
-    pub offers: OffersArg,
-    /// A roll in the range of an outcome the event does not offer leaves the history as it was
-    /// (by default it is "no event" and empties the history).
-    #[arg(long)]
-    pub missing_keeps_history: bool,
-    #[command(flatten)]
-    pub holder: crate::act::Holder,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OffersArg {
-    Both,
-    Bad,
-    Good,
-}
-
-#[derive(Debug, Args)]
-pub struct AddModifierArgs {
-    /// Where it comes from ("halfling", "blessing").
-    #[arg(long, value_name = "NAME")]
-    pub source: String,
-    /// The modifier, negative for a curse.
-    #[arg(long, value_name = "V", allow_hyphen_values = true)]
-    pub value: i64,
-    /// For the next luck roll only.
-    #[arg(long)]
-    pub next_roll: bool,
-    #[command(flatten)]
-    pub holder: crate::act::Holder,
-}
-
-#[derive(Debug, Args)]
-pub struct RemoveModifierArgs {
-    /// The source whose modifiers are removed.
-    #[arg(long, value_name = "NAME")]
-    pub source: String,
-    #[command(flatten)]
-    pub holder: crate::act::Holder,
 }
 
 #[derive(Debug, Args)]
@@ -374,11 +291,6 @@ pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<
                 Table::from_json(json, &columns)
             });
         }
-        SpellDiceCommand::Cast(args) => return crate::actions::spelldice_cast(args, limits),
-        SpellDiceCommand::Sleep(args) => {
-            return crate::actions::bare("spelldice", "sleep", args, limits);
-        }
-        SpellDiceCommand::Heal(args) => return crate::actions::spelldice_heal(args, limits),
     };
     let result = (|| {
         let strategy: Strategy = args.strategy.parse().map_err(|e| format!("{e}"))?;
@@ -468,38 +380,6 @@ fn range_text(r: &Option<std::ops::RangeInclusive<i64>>) -> String {
 
 pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
     match command {
-        LuckCommand::Roll(args) => {
-            let offers = match args.offers {
-                OffersArg::Both => "both",
-                OffersArg::Bad => "bad",
-                OffersArg::Good => "good",
-            };
-            let missing = if args.missing_keeps_history {
-                "keeps-history"
-            } else {
-                "resets-history"
-            };
-            let action = serde_json::json!({
-                "action": "roll",
-                "event_modifier": args.event_modifier,
-                "offers": offers,
-                "missing_outcome": missing,
-            });
-            crate::act::run("luck", action, &args.holder, limits)
-        }
-        LuckCommand::AddModifier(args) => {
-            let action = serde_json::json!({
-                "action": "add-modifier",
-                "source": args.source,
-                "value": args.value,
-                "duration": if args.next_roll { "next-roll" } else { "permanent" },
-            });
-            crate::act::run("luck", action, &args.holder, limits)
-        }
-        LuckCommand::RemoveModifier(args) => {
-            let action = serde_json::json!({ "action": "remove-modifier", "source": args.source });
-            crate::act::run("luck", action, &args.holder, limits)
-        }
         LuckCommand::Ranges(args) => {
             let r = ranges(args.modifier);
             let mut text = format!("modifier {:+}:\n", args.modifier);
@@ -564,273 +444,4 @@ pub fn luck(command: &LuckCommand, limits: &Limits) -> anyhow::Result<bool> {
             print(args.format, result, |json| Table::from_json(json, &[]))
         }
     }
-}
-
-#[derive(Debug, Subcommand)]
-pub enum T13Command {
-    /// A Dice Test: the exact distribution of result levels, the crisis chance and the cost, then a
-    /// roll (--seed or --dice to replay). With --char or --state, a character's test: its proficiency
-    /// dice, and bought dice paid from its Sway, Chi or Yarn.
-    #[command(
-        after_help = "Examples:\n  omen t13 test --boon 6 --descendant 8 --proficiency 2 --difficulty 10\n  omen t13 test --char Vex --boon 6 --descendant 8 --difficulty 10 --odds\n  omen t13 test --char Vex --boon 6 --buy skill:6:sway --opponent 12"
-    )]
-    Test(T13Args),
-    /// Add to a character's Sway, Chi or Yarn.
-    #[command(
-        after_help = "Examples:\n  omen t13 gain --char Vex --chi 2\n  omen t13 gain --state vex.json --sway 1 --yarn 1"
-    )]
-    Gain(crate::actions::BalanceArgs),
-    /// Take from a character's Sway, Chi or Yarn (never below 0).
-    #[command(
-        after_help = "Examples:\n  omen t13 spend --char Vex --chi 2\n  omen t13 spend --char Vex --sway 3 --shortfall-paid-as lost-annex"
-    )]
-    Spend(crate::actions::BalanceArgs),
-    /// Spend the last test's levels: Extra Success Level effects of the character's
-    /// tier and failure inversions, gains and losses credited to the balances.
-    #[command(
-        after_help = "Examples:\n  omen t13 spend-levels --char Vex --effect gain-chi:2\n  omen t13 spend-levels --char Vex --effect cause-fear --effect set-tone"
-    )]
-    SpendLevels(SpendLevelsArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct SpendLevelsArgs {
-    /// An effect, NAME or NAME:AMOUNT (repeat for each level): gain-sway, gain-chi, gain-yarn,
-    /// cause-fear, negate-fear, cause-terror, negate-terror, cause-horror, negate-horror,
-    /// ordeal-card, wyrd-tarot-card, yarn-event-card, set-tone; failure inversions lose-sway,
-    /// lose-chi, lose-yarn, suffer-fear, suffer-terror, suffer-horror, opponent-plays-card,
-    /// opposite-tone. A gain or loss moves AMOUNT (default 1).
-    #[arg(long = "effect", value_name = "NAME[:AMOUNT]", required = true)]
-    pub effects: Vec<String>,
-    #[command(flatten)]
-    pub holder: crate::act::Holder,
-}
-
-fn spend_levels(args: &SpendLevelsArgs, limits: &Limits) -> anyhow::Result<bool> {
-    let mut effects = Vec::new();
-    for text in &args.effects {
-        let (name, amount) = match text.split_once(':') {
-            Some((name, amount)) => match amount.parse::<u64>() {
-                Ok(amount) => (name, Some(amount)),
-                Err(_) => {
-                    eprintln!(
-                        "error: --effect {text}: `{amount}` is not an amount; write e.g. gain-sway:2"
-                    );
-                    return Ok(false);
-                }
-            },
-            None => (text.as_str(), None),
-        };
-        effects.push(serde_json::json!({ "effect": name, "amount": amount }));
-    }
-    let action = serde_json::json!({ "action": "spend-levels", "effects": effects });
-    crate::act::run("t13", action, &args.holder, limits)
-}
-
-#[derive(Debug, Args)]
-pub struct T13Args {
-    /// Sides of the Boon die, if one is rolled.
-    #[arg(long, value_name = "SIDES")]
-    pub boon: Option<i64>,
-    /// Sides of the Descendant die, if one is rolled.
-    #[arg(long, value_name = "SIDES")]
-    pub descendant: Option<i64>,
-    /// Proficiency d8s, 0 to 4 [default: a character's own, else 0].
-    #[arg(long, value_name = "N")]
-    pub proficiency: Option<usize>,
-    /// A bought die as KIND:SIDES:CURRENCY, e.g. skill:6:sway (repeat for each).
-    #[arg(long = "buy", value_name = "KIND:SIDES:CURRENCY")]
-    pub bought: Vec<String>,
-    /// Added to the total (negative for handicaps).
-    #[arg(
-        long,
-        value_name = "N",
-        allow_hyphen_values = true,
-        default_value_t = 0
-    )]
-    pub modifier: i64,
-    /// The difficulty.
-    #[arg(long, value_name = "D", conflicts_with = "opponent")]
-    pub difficulty: Option<i64>,
-    /// The opponent's total, in an opposed test.
-    #[arg(long, value_name = "TOTAL", conflicts_with = "opponent_dice")]
-    pub opponent: Option<i64>,
-    /// A die the opponent rolls, by sides (repeat for each): both sides roll, exact odds included.
-    #[arg(
-        long = "opponent-die",
-        value_name = "SIDES",
-        conflicts_with = "difficulty"
-    )]
-    pub opponent_dice: Vec<i64>,
-    /// Added to the opponent's rolled total.
-    #[arg(
-        long,
-        value_name = "N",
-        allow_hyphen_values = true,
-        default_value_t = 0
-    )]
-    pub opponent_modifier: i64,
-    /// --dice gives the values in order: Boon, Descendant, proficiency, bought.
-    #[command(flatten)]
-    pub holder: crate::act::Holder,
-}
-
-/// A character's Dice Test, as the t13 game's action.
-fn t13_action(args: &T13Args, limits: &Limits) -> anyhow::Result<bool> {
-    let bought = match args
-        .bought
-        .iter()
-        .map(|b| crate::actions::bought_die(b))
-        .collect::<Result<Vec<_>, _>>()
-    {
-        Ok(bought) => bought,
-        Err(message) => {
-            crate::fit::error(message);
-            return Ok(false);
-        }
-    };
-    let action = serde_json::json!({
-        "action": "test",
-        "boon": args.boon,
-        "descendant": args.descendant,
-        "proficiency": args.proficiency,
-        "bought": bought,
-        "modifier": args.modifier,
-        "difficulty": args.difficulty,
-        "opponent_total": args.opponent,
-        "opponent_dice": args.opponent_dice,
-        "opponent_modifier": args.opponent_modifier,
-    });
-    crate::act::run("t13", action, &args.holder, limits)
-}
-
-pub fn t13(command: &T13Command, limits: &Limits) -> anyhow::Result<bool> {
-    let args = match command {
-        T13Command::Test(args) => args,
-        T13Command::Gain(args) => return crate::actions::t13_balance("gain", args, limits),
-        T13Command::Spend(args) => return crate::actions::t13_balance("spend", args, limits),
-        T13Command::SpendLevels(args) => return spend_levels(args, limits),
-    };
-    let holder = &args.holder;
-    // A test with the opponent's dice is the character action, whose odds cover both sides.
-    if holder.character.is_some()
-        || holder.state.is_some()
-        || holder.sheet.is_some()
-        || holder.odds
-        || !args.opponent_dice.is_empty()
-    {
-        return t13_action(args, limits);
-    }
-    let result = (|| {
-        let bought = args
-            .bought
-            .iter()
-            .map(|b| {
-                let parts: Vec<&str> = b.split(':').collect();
-                let [kind, sides, currency] = parts[..] else {
-                    return Err(format!(
-                        "--buy {b}: write KIND:SIDES:CURRENCY, e.g. skill:6:sway"
-                    ));
-                };
-                let sides: i64 = sides
-                    .parse()
-                    .map_err(|_| format!("--buy {b}: `{sides}` is not a number of sides"))?;
-                BoughtDie::from_names(kind, sides, currency).map_err(|e| e.to_string())
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let spec = DiceSpec {
-            boon: args.boon,
-            descendant: args.descendant,
-            proficiency: args.proficiency.unwrap_or(0),
-            bought,
-            modifier: args.modifier,
-        };
-        let dice = TestDice::new(spec, limits).map_err(|e| e.to_string())?;
-        let opposition = match (args.difficulty, args.opponent) {
-            (Some(d), None) => Difficulty::new(d),
-            (None, Some(t)) => Difficulty::opponent_total(t),
-            _ => return Err("give --difficulty D or --opponent TOTAL".to_string()),
-        }
-        .map_err(|e| e.to_string())?;
-        let fields = crate::act::analysis_options("t13", "test", &holder.options)?;
-        let options = T13Options {
-            crisis_trigger: crate::act::typed_option(
-                &fields,
-                "crisis_trigger",
-                &CrisisTrigger::ALL,
-                CrisisTrigger::name,
-            ),
-        };
-        let levels = dice
-            .level_distribution(opposition, limits)
-            .map_err(|e| e.to_string())?;
-        let crisis = dice
-            .crisis_probability(&options, limits)
-            .map_err(|e| e.to_string())?;
-        let cost = dice.cost();
-        let (mut source, seed) = holder.source.dice_source();
-        let roll = test(&dice, opposition, &options, source.as_mut()).map_err(|e| e.to_string())?;
-        let mut text = format!(
-            "cost: {}\n",
-            crate::words::t13_cost(cost.sway, cost.chi, cost.yarn)
-        );
-        let mut chances = Vec::new();
-        for (level, w) in levels.entries() {
-            let p = Probability::new(w.clone(), levels.total().clone());
-            text.push_str(&format!("  P({}) = {p} ≈ {}\n", level.name(), percent(&p)));
-            chances.push(serde_json::json!({"level": level.name(), "probability": p.to_string()}));
-        }
-        text.push_str(&format!(
-            "  P(Proficiency Crisis) = {crisis} ≈ {}\n",
-            percent(&crisis)
-        ));
-        if let Some(seed) = seed {
-            text.push_str(&format!("seed: {seed}\n"));
-        }
-        let result = roll.result;
-        let crisis_opposite = result.crisis_opposite();
-        text.push_str(&format!(
-            "dice: {:?}, total {} → {} ({}, {}){}\n",
-            roll.dice(),
-            roll.total,
-            result.level.name(),
-            count(result.success_levels, "success level", "success levels"),
-            count(result.failure_levels, "failure level", "failure levels"),
-            match crisis_opposite {
-                Some((level, levels)) => format!(
-                    "; Proficiency Crisis: also {} ({})",
-                    level.name(),
-                    if level.is_success() {
-                        count(levels, "success level", "success levels")
-                    } else {
-                        count(levels, "failure level", "failure levels")
-                    }
-                ),
-                None if result.crisis =>
-                    "; Proficiency Crisis (Borderline has no opposite)".to_string(),
-                None => String::new(),
-            }
-        ));
-        let json = serde_json::json!({
-            "cost": {"sway": cost.sway, "chi": cost.chi, "yarn": cost.yarn},
-            "levels": chances,
-            "crisis": crisis.to_string(),
-            "dice": roll.dice(),
-            "total": roll.total,
-            "level": roll.result.level.name(),
-            "proficiency_crisis": roll.result.crisis,
-            "success_levels": result.success_levels,
-            "failure_levels": result.failure_levels,
-            "crisis_opposite": crisis_opposite.map(|(level, levels)| {
-                serde_json::json!({ "level": level.name(), "levels": levels })
-            }),
-            "seed": seed,
-        });
-        Ok((text, json))
-    })();
-    let format = match holder.source.format {
-        crate::args::RollFormat::Text => Format::Text,
-        crate::args::RollFormat::Json => Format::Json,
-    };
-    answer(format, result)
 }

@@ -60,81 +60,6 @@ pub enum HprpgCommand {
         after_help = "Examples:\n  omen hprpg table --dv 8\n  omen hprpg table --dv 10 --catastrophe-range 3 --format json"
     )]
     Table(TableArgs),
-    /// A check: aspect + ability (or affinity) dice against a DV, exact odds with --odds.
-    #[command(
-        after_help = "Examples:\n  omen hprpg check --char Rook --aspect FITNESS --ability BRAWL --dv 8 --odds\n  omen hprpg check --char Rook --aspect FITNESS --ability BRAWL --dv 8 --feat AMBUSH\n  omen hprpg check --sheet @rook.json --aspect FITNESS --ability BRAWL --dv 8 --dice 1,2,3,4,5,6,7,8,9"
-    )]
-    Check(crate::actions::HprpgCheckArgs),
-    /// Cast a spell: DV 8 + level − affinity, required and optional successes, POWER.
-    #[command(
-        after_help = "Examples:\n  omen hprpg cast --char Jane --discipline ELEMENTAL --level 3 --delivery ranged --overpower 1\n  omen hprpg cast --char Jane --discipline ELEMENTAL --level 2 --sustain shield --odds"
-    )]
-    Cast(crate::actions::HprpgCastArgs),
-    /// Catch-cast the spell waiting for successes, with one die fewer each time.
-    #[command(
-        after_help = "Examples:\n  omen hprpg catch-cast --char Jane\n  omen hprpg catch-cast --char Jane --extra-action"
-    )]
-    CatchCast(crate::actions::HprpgCatchCastArgs),
-    /// Give up the spell waiting for successes.
-    #[command(after_help = "Examples:\n  omen hprpg abandon-casting --char Jane")]
-    AbandonCasting(crate::actions::JustHolder),
-    /// Keep fewer targets or a smaller area (same delivery) for the spell waiting for successes; it
-    /// takes effect at once if the successes gathered meet the new requirement.
-    #[command(
-        after_help = "Examples:\n  omen hprpg reduce-casting --char Jane --delivery wandtip\n  omen hprpg reduce-casting --char Jane --delivery ranged --targets 2"
-    )]
-    ReduceCasting(crate::actions::HprpgReduceArgs),
-    /// Resist an incoming spell: each net success lowers its POWER by 1.
-    #[command(
-        after_help = "Examples:\n  omen hprpg resist --char Rook --aspect FITNESS --ability DODGE --level 3 --power 2 --odds\n  omen hprpg resist --char Rook --aspect FITNESS --ability BLOCK --level 2 --power 1 --defy 1"
-    )]
-    Resist(crate::actions::HprpgResistArgs),
-    /// Spend FORTITUDE.
-    #[command(
-        after_help = "Examples:\n  omen hprpg spend-fortitude --char Jane --spend extra-action\n  omen hprpg spend-fortitude --char Jane --spend spell-level --count 2"
-    )]
-    SpendFortitude(crate::actions::HprpgSpendArgs),
-    /// Regain FORTITUDE (the Personality's Nourishment met), up to the maximum.
-    #[command(after_help = "Examples:\n  omen hprpg regain-fortitude --char Jane --points 2")]
-    RegainFortitude(crate::actions::HprpgPointsArgs),
-    /// Take levels of harm.
-    #[command(after_help = "Examples:\n  omen hprpg take-harm --char Rook --levels 2")]
-    TakeHarm(crate::actions::HprpgLevelsArgs),
-    /// Heal levels of harm, up to the maximum Health.
-    #[command(after_help = "Examples:\n  omen hprpg heal --char Rook --levels 1")]
-    Heal(crate::actions::HprpgLevelsArgs),
-    /// ORGANIC REPOSE: 1 FORTITUDE for +3 Health, once a day.
-    #[command(after_help = "Examples:\n  omen hprpg organic-repose --char Jane")]
-    OrganicRepose(crate::actions::JustHolder),
-    /// UNWAVERING FOCUS: reroll the last check's catastrophe dice for 1 FORTITUDE.
-    #[command(after_help = "Examples:\n  omen hprpg unwavering-focus --char Jane")]
-    UnwaveringFocus(crate::actions::JustHolder),
-    /// Use a feat the GM adjudicates, e.g. MESMERISING PRESENCE (once a day), recording the use.
-    #[command(after_help = "Examples:\n  omen hprpg use-feat --char Rook --feat AMBUSH")]
-    UseFeat(crate::actions::HprpgFeatArgs),
-    /// SPEED's extra movement: 1 m per dot per combat round.
-    #[command(after_help = "Examples:\n  omen hprpg movement --char Rook")]
-    Movement(crate::actions::JustHolder),
-    /// Keep a spell sustained (each costs a die on later casts).
-    #[command(
-        after_help = "Examples:\n  omen hprpg sustain --char Jane --spell shield\n  omen hprpg sustain --char Jane --spell shield --discipline ELEMENTAL --level 2"
-    )]
-    Sustain(crate::actions::HprpgSustainArgs),
-    /// Stop sustaining a spell.
-    #[command(after_help = "Examples:\n  omen hprpg end-sustain --char Jane --spell shield")]
-    EndSustain(crate::actions::HprpgSpellArgs),
-    /// A turn of RAGE: −1 die to Resist checks per turn, cumulative.
-    #[command(after_help = "Examples:\n  omen hprpg rage-turn --char Rook")]
-    RageTurn(crate::actions::JustHolder),
-    /// A turn without RAGE: the Resist penalty resets.
-    #[command(after_help = "Examples:\n  omen hprpg calm-turn --char Rook")]
-    CalmTurn(crate::actions::JustHolder),
-    /// A new day: the daily feat uses reset.
-    #[command(after_help = "Examples:\n  omen hprpg new-day --char Jane")]
-    NewDay(crate::actions::JustHolder),
-    /// Galleons gained.
-    #[command(after_help = "Examples:\n  omen hprpg gain-galleons --char Jane --amount 12")]
-    GainGalleons(crate::actions::HprpgGalleonsArgs),
     /// A contest: both sides roll against the instigator's DV; the margin decides.
     #[command(
         after_help = "Examples:\n  omen hprpg contest --pool 5 --resistor-pool 4 --dv 8\n  omen hprpg contest --char Jane --aspect FITNESS --ability BRAWL --vs Rook --dv 8"
@@ -634,28 +559,7 @@ pub struct TableArgs {
 
 /// Runs an hprpg command; `Ok(false)` means bad input, already reported.
 pub fn run(command: &HprpgCommand, limits: &omen_core::Limits) -> anyhow::Result<bool> {
-    use crate::actions::{self as a, bare};
     match command {
-        HprpgCommand::Check(args) => a::hprpg_check(args, limits),
-        HprpgCommand::Cast(args) => a::hprpg_cast(args, limits),
-        HprpgCommand::CatchCast(args) => a::hprpg_catch_cast(args, limits),
-        HprpgCommand::AbandonCasting(args) => bare("hprpg", "abandon-casting", args, limits),
-        HprpgCommand::ReduceCasting(args) => a::hprpg_reduce(args, limits),
-        HprpgCommand::Resist(args) => a::hprpg_resist(args, limits),
-        HprpgCommand::SpendFortitude(args) => a::hprpg_spend(args, limits),
-        HprpgCommand::RegainFortitude(args) => a::hprpg_regain(args, limits),
-        HprpgCommand::TakeHarm(args) => a::hprpg_levels("take-harm", args, limits),
-        HprpgCommand::Heal(args) => a::hprpg_levels("heal", args, limits),
-        HprpgCommand::OrganicRepose(args) => bare("hprpg", "organic-repose", args, limits),
-        HprpgCommand::UnwaveringFocus(args) => bare("hprpg", "unwavering-focus", args, limits),
-        HprpgCommand::UseFeat(args) => a::hprpg_use_feat(args, limits),
-        HprpgCommand::Movement(args) => bare("hprpg", "movement", args, limits),
-        HprpgCommand::Sustain(args) => a::hprpg_sustain(args, limits),
-        HprpgCommand::EndSustain(args) => a::hprpg_end_sustain(args, limits),
-        HprpgCommand::RageTurn(args) => bare("hprpg", "rage-turn", args, limits),
-        HprpgCommand::CalmTurn(args) => bare("hprpg", "calm-turn", args, limits),
-        HprpgCommand::NewDay(args) => bare("hprpg", "new-day", args, limits),
-        HprpgCommand::GainGalleons(args) => a::hprpg_galleons(args, limits),
         HprpgCommand::Contest(args) => {
             match crate::act::analysis_options("hprpg", "contest", &args.options) {
                 Ok(options) => answer(args.source.format, contest(args, &options, limits)),

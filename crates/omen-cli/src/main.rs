@@ -55,12 +55,13 @@
 //! lives in the libraries.
 
 mod act;
-mod actions;
 mod args;
+mod calculators;
 mod campaign;
 mod compare;
 mod database;
 mod decimal;
+mod derived;
 mod diagnostics;
 mod escape;
 mod file_format;
@@ -115,12 +116,18 @@ fn main() -> ExitCode {
     // clap exits by itself: 2 for a usage error, 0 for --help and --version.
     // Help fits the same width as every other text output (`COLUMNS`, else the terminal, else 100).
     let help_width = fit::help_width();
-    let cli = <Cli as clap::CommandFactory>::command()
+    let matches = args::command()
         .term_width(help_width)
         .max_term_width(help_width)
         .try_get_matches()
-        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
         .unwrap_or_else(|error| error.exit());
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+        .unwrap_or_else(|error| error.exit());
+    // A game's subcommand is none of the built-in ones: its matches are run as the rule set describes.
+    let game = matches
+        .subcommand()
+        .filter(|(name, _)| derived::is_game(name))
+        .map(|(name, sub)| (name.to_string(), sub.clone()));
     if let Some(message) = usage::repeated_param(&cli) {
         <Cli as clap::CommandFactory>::command()
             .error(clap::error::ErrorKind::ArgumentConflict, message)
@@ -143,7 +150,12 @@ fn main() -> ExitCode {
     // The work runs on a thread whose stack fits the deepest walk the limits admit (the language
     // counts nesting against omen_lang::MAX_NESTING), so no input can overflow the stack; the memory
     // is only reserved, and used as deep as a program goes (see `worker` for address-space limits).
-    let worker = worker::spawn(move || panic::catch_unwind(AssertUnwindSafe(|| run(&cli))));
+    let worker = worker::spawn(move || {
+        panic::catch_unwind(AssertUnwindSafe(|| match &game {
+            Some((name, sub)) => status(derived::run(name, sub, &Limits::default())),
+            None => run(&cli),
+        }))
+    });
     let outcome = match worker {
         Ok(handle) => handle.join().unwrap_or_else(Err),
         Err(error) => {
@@ -181,7 +193,10 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<Status> {
-    match &cli.command {
+    let Some(command) = &cli.command else {
+        anyhow::bail!("no command (clap requires one)");
+    };
+    match command {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
         Command::Plot(args) => plot(args),
@@ -199,11 +214,6 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
             clap_mangen::Man::new(command).render(&mut output::result())?;
             Ok(Status::Success)
         }
-        Command::Spelldice(command) => status(games::spelldice(command, &Limits::default())),
-        Command::Luck(command) => status(games::luck(command, &Limits::default())),
-        Command::T13(command) => status(games::t13(command, &Limits::default())),
-        Command::Hprpg(command) => status(hprpg::run(command, &Limits::default())),
-        Command::Ritual(command) => status(ritual::run(command, &Limits::default())),
         Command::Act(args) => status(act::act(args, &Limits::default())),
         Command::Campaign(args) => status(campaign::campaign(args)),
         Command::Char(args) => status(campaign::character(args)),

@@ -38,40 +38,52 @@ pub enum RitualCommand {
         after_help = "Examples:\n  omen ritual essence --leader 3 --assistant 2 --threshold 12\n  omen ritual essence --leader 3 --threshold 10 --threshold 14 --pairs 1"
     )]
     Essence(EssenceArgs),
-    /// A character's Lore check about a ritual, logged for the session's re-roll.
-    #[command(
-        after_help = "Examples:\n  omen ritual check --char Oda --ritual \"Ward of Ash\" --difficulty 4 --odds\n  omen ritual check --sheet '{\"lore\":1}' --ritual \"Ward of Ash\" --difficulty 4 --dice 3,5"
-    )]
-    Check(crate::actions::RitualCheckArgs),
-    /// Decipher a ritual: success adds it to the known rituals, failure to the unknown ones.
-    #[command(
-        after_help = "Examples:\n  omen ritual decipher --char Oda --ritual \"Ward of Ash\" --difficulty 4\n  omen ritual decipher --state oda.json --sheet '{\"lore\":1}' --ritual \"Binding of Nine\" --difficulty 4 --dice 3"
-    )]
-    Decipher(crate::actions::RitualLoreAction),
-    /// Memorise a known ritual: the first is free, each further one takes a Lore check.
-    #[command(
-        after_help = "Examples:\n  omen ritual memorise --char Oda --ritual \"Ward of Ash\" --difficulty 4\n  omen ritual memorise --char Oda --ritual \"Ward of Ash\" --difficulty 4 --odds"
-    )]
-    Memorise(crate::actions::RitualLoreAction),
-    /// End the session: re-roll the most difficult check; a failure raises Lore.
-    #[command(
-        after_help = "Examples:\n  omen ritual end-session --char Oda\n  omen ritual end-session --state oda.json --decline"
-    )]
-    EndSession(crate::actions::EndSessionArgs),
-    /// Perform a ritual as its Leader: attempts since the last sleep cost dice.
-    #[command(
-        after_help = "Examples:\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --threshold 12 --odds\n  omen ritual perform --char Oda --ritual \"Ward of Ash\" --leader 3 --assistant 2 --threshold 12"
-    )]
-    Perform(crate::actions::PerformArgs),
-    /// Copy a known ritual into the character's notes: performing from them needs no
-    /// Lore check.
-    #[command(after_help = "Examples:\n  omen ritual record --char Oda --ritual \"Ward of Ash\"")]
-    Record(crate::actions::RecordArgs),
-    /// A full night's sleep for every ritualist: the attempts reset.
-    #[command(
-        after_help = "Examples:\n  omen ritual sleep --char Oda\n  omen ritual sleep --state oda.json"
-    )]
-    Sleep(crate::actions::JustHolder),
+}
+
+/// The four Lore modifiers that depend on the ritual's text.
+#[derive(Debug, Args)]
+pub struct RitualModifiers {
+    /// Inventing the ritual from scratch (−2 dice).
+    #[arg(long)]
+    pub inventing: bool,
+    /// Modifying a ritual (−1).
+    #[arg(long)]
+    pub modifying: bool,
+    /// Translated from a language the ritualist does not know well (−1).
+    #[arg(long)]
+    pub unfamiliar_language: bool,
+    /// Not of the character's Tradition (−1).
+    #[arg(long)]
+    pub foreign_tradition: bool,
+}
+
+/// What an Essence check is made of besides the Leader.
+#[derive(Debug, Args)]
+pub struct EssenceInputs {
+    /// An Assistant's Essence (repeat for each).
+    #[arg(long = "assistant", value_name = "N")]
+    pub assistants: Vec<i64>,
+    /// Essence of the Time and Place.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub time_and_place: i64,
+    /// A Relic's Essence (repeat for each).
+    #[arg(long = "relic", value_name = "N")]
+    pub relics: Vec<i64>,
+    /// An Offering's Essence (repeat for each).
+    #[arg(long = "offering", value_name = "N")]
+    pub offerings: Vec<i64>,
+    /// Dice lost to anything else (contamination, the GM's ruling).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub penalty: i64,
+    /// A threshold of the ritual (repeat for each; at least one).
+    #[arg(long = "threshold", value_name = "T", required = true)]
+    pub thresholds: Vec<i64>,
+    /// Replace this many pairs of dice by 7 each.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub pairs: usize,
+    /// The threshold aimed for when replacing pairs [default: the highest].
+    #[arg(long, value_name = "T")]
+    pub desired: Option<i64>,
 }
 
 /// How a seed table is printed.
@@ -91,7 +103,7 @@ pub struct LoreArgs {
     #[arg(long, value_name = "T")]
     pub difficulty: i64,
     #[command(flatten)]
-    pub modifiers: crate::actions::RitualModifiers,
+    pub modifiers: RitualModifiers,
     /// Deciphered this ritual before (+1).
     #[arg(long)]
     pub deciphered_before: bool,
@@ -111,7 +123,7 @@ pub struct EssenceArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub leader: i64,
     #[command(flatten)]
-    pub essence: crate::actions::EssenceInputs,
+    pub essence: EssenceInputs,
     /// Earlier attempts at this ritual since everyone last slept (attempt k loses k − 1 dice).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub repeated_attempts: i64,
@@ -211,13 +223,6 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
             };
             report(essence(args, &options, limits), &args.source, &mut out)
         }
-        RitualCommand::Check(args) => crate::actions::ritual_check(args, limits),
-        RitualCommand::Decipher(args) => crate::actions::ritual_lore("decipher", args, limits),
-        RitualCommand::Memorise(args) => crate::actions::ritual_lore("memorise", args, limits),
-        RitualCommand::EndSession(args) => crate::actions::ritual_end_session(args, limits),
-        RitualCommand::Perform(args) => crate::actions::ritual_perform(args, limits),
-        RitualCommand::Record(args) => crate::actions::ritual_record(args, limits),
-        RitualCommand::Sleep(args) => crate::actions::bare("ritual", "sleep", args, limits),
     }
 }
 

@@ -250,7 +250,7 @@ mod tests {
     fn serve(flags: &[&str]) -> Result<ServeArgs, clap::Error> {
         let cli = Cli::try_parse_from(["omen", "serve"].iter().chain(flags))?;
         match cli.command {
-            Command::Serve(args) => Ok(args.0),
+            Some(Command::Serve(args)) => Ok(args.0),
             _ => panic!("expected serve"),
         }
     }

@@ -6,7 +6,7 @@ use crate::args::{Cli, Command, ProbParam};
 /// The first parameter named by more than one `--param`, as the message that refuses it. Each
 /// value is meant, so keeping one of them quietly would compute something the user did not ask for.
 pub fn repeated_param(cli: &Cli) -> Option<String> {
-    let names: Vec<&str> = match &cli.command {
+    let names: Vec<&str> = match cli.command.as_ref()? {
         Command::Roll(args) => args.script.params.iter().map(|(n, _)| n.as_str()).collect(),
         Command::Prob(args) => prob_names(&args.params),
         Command::Plot(args) => prob_names(&args.params),

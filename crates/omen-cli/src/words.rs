@@ -10,21 +10,6 @@ pub fn count(n: impl std::fmt::Display, one: &str, many: &str) -> String {
     }
 }
 
-/// What a t13 test's bought dice cost: each die is paid in the currency bought with (004-A6), so
-/// the prices add up per currency and every one listed is owed; `nothing` without bought dice.
-pub fn t13_cost(sway: u64, chi: u64, yarn: u64) -> String {
-    let owed: Vec<String> = [(sway, "Sway"), (chi, "Chi"), (yarn, "Yarn")]
-        .iter()
-        .filter(|(amount, _)| *amount > 0)
-        .map(|(amount, currency)| format!("{amount} {currency}"))
-        .collect();
-    if owed.is_empty() {
-        "nothing (no bought dice)".to_string()
-    } else {
-        owed.join(" and ")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -34,12 +19,5 @@ mod tests {
         assert_eq!(count(1, "roll", "rolls"), "1 roll");
         assert_eq!(count(0u64, "roll", "rolls"), "0 rolls");
         assert_eq!(count(12usize, "entry", "entries"), "12 entries");
-    }
-
-    #[test]
-    fn a_cost_lists_only_what_is_owed() {
-        assert_eq!(t13_cost(4, 0, 0), "4 Sway");
-        assert_eq!(t13_cost(4, 1, 0), "4 Sway and 1 Chi");
-        assert_eq!(t13_cost(0, 0, 0), "nothing (no bought dice)");
     }
 }

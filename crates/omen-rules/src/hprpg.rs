@@ -1198,10 +1198,13 @@ impl Delivery {
 #[serde(default, deny_unknown_fields)]
 pub struct OptionalSuccesses {
     /// +1 POWER each.
+    #[schemars(extend("x-cli-flag" = "overpower"))]
     pub overpower: u64,
     /// +1 resist DV each.
+    #[schemars(extend("x-cli-flag" = "defy"))]
     pub defy: u64,
     /// +1 original duration each.
+    #[schemars(extend("x-cli-flag" = "extend"))]
     pub extend: u64,
 }
 

@@ -878,22 +878,30 @@ impl Offers {
 pub enum LuckAction {
     /// A luck roll for an event (002-M1..M5): consumes next-roll modifiers, updates the history.
     Roll {
+        /// The event's own modifier, −50 to +50.
         #[serde(default)]
         event_modifier: i64,
         #[serde(default)]
         offers: Offers,
         #[serde(default)]
+        #[schemars(extend("x-cli-switch" = serde_json::json!({"missing-keeps-history": "keeps-history"})))]
         missing_outcome: MissingOutcome,
     },
     /// Gives the character an intrinsic modifier (002-M4).
     AddModifier {
+        /// Where it comes from ("halfling", "blessing").
         source: String,
+        /// The modifier, negative for a curse.
         value: i64,
         #[serde(default)]
+        #[schemars(extend("x-cli-switch" = serde_json::json!({"next-roll": "next-roll"})))]
         duration: Duration,
     },
     /// Removes every intrinsic modifier from `source` (the cause is gone).
-    RemoveModifier { source: String },
+    RemoveModifier {
+        /// The source whose modifiers are removed.
+        source: String,
+    },
 }
 
 /// A luck roll's result as logged and shown.

@@ -523,7 +523,11 @@ impl Caster {
 )]
 #[serde(default, deny_unknown_fields)]
 pub struct Penalties {
+    /// Armour penalty for this cast; left out, the character's.
+    #[schemars(extend("x-cli-flag" = "armour"))]
     pub armour: i64,
+    /// Encumbrance penalty for this cast; left out, the character's.
+    #[schemars(extend("x-cli-flag" = "encumbrance"))]
     pub encumbrance: i64,
 }
 

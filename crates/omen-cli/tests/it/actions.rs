@@ -179,6 +179,7 @@ fn hprpg_jane_casts_her_fire_bolt_and_the_willow_resists_it() {
 #[test]
 fn hprpg_a_one_off_check_needs_no_character() {
     // FITNESS 3 + BRAWL 2 = 5 dice against DV 8: 8, 12 and 9 succeed, the 1 cancels one.
+    let sheet = crate::hprpg_sheet("FITNESS", 3, Some(("BRAWL", 2)));
     let run = omen_ok(&[
         "hprpg",
         "check",
@@ -188,10 +189,8 @@ fn hprpg_a_one_off_check_needs_no_character() {
         "BRAWL",
         "--dv",
         "8",
-        "--aspect-dots",
-        "3",
-        "--ability-dots",
-        "2",
+        "--sheet",
+        &sheet,
         "--dice",
         "8,1,12,5,9",
         "--format",
@@ -199,7 +198,9 @@ fn hprpg_a_one_off_check_needs_no_character() {
     ]);
     let result = &json(&run)["result"];
     assert_eq!(result["net"], 2, "{result}");
-    let bad = omen(&["hprpg", "check", "--aspect", "FITNES", "--dv", "8"]);
+    let bad = omen(&[
+        "hprpg", "check", "--aspect", "FITNES", "--dv", "8", "--sheet", &sheet,
+    ]);
     assert_eq!(bad.code, 2);
     assert!(
         bad.stderr.contains("FITNESS"),
@@ -405,8 +406,18 @@ fn hprpg_contest_teamwork_and_perception_give_exact_odds_and_a_roll() {
         "--format",
         "json",
     ]));
-    assert_eq!(seen["difficulty"], 5);
-    assert_eq!(seen["revealed"]["fraction"], "19/216");
+    use crate::{fraction_of, table_cell};
+    assert_eq!(
+        table_cell(
+            &seen,
+            "Passive perception",
+            "the DV a sneak is scored against",
+            "DV"
+        ),
+        "5"
+    );
+    let revealed = table_cell(&seen, "A sneak with 4d12", "revealed", "chance");
+    assert_eq!(fraction_of(&revealed), "19/216");
     // Working together pools 3 + 2 dice: the same as one 5-die pool; P(net 2) = 2875/10368.
     let team = json(&omen_ok(&[
         "hprpg",
@@ -422,14 +433,13 @@ fn hprpg_contest_teamwork_and_perception_give_exact_odds_and_a_roll() {
         "--format",
         "json",
     ]));
-    let two = team["odds"]["net"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|row| row["outcome"] == 2)
-        .unwrap();
-    assert_eq!(two["fraction"], "2875/10368");
-    assert_eq!(team["roll"]["net"], 2);
+    let two = table_cell(&team, "P(each degree)", "OKAY", "chance");
+    assert_eq!(table_cell(&team, "P(each degree)", "OKAY", "net"), "2");
+    assert_eq!(fraction_of(&two), "2875/10368");
+    assert_eq!(
+        table_cell(&team, "The dice as rolled", "pooled", "net"),
+        "2"
+    );
     // The contest: 1 die each against DV 12; the margin is 0 unless exactly one side rolls a 12.
     let contest = json(&omen_ok(&[
         "hprpg",
@@ -445,20 +455,24 @@ fn hprpg_contest_teamwork_and_perception_give_exact_odds_and_a_roll() {
         "--format",
         "json",
     ]));
-    assert_eq!(contest["roll"]["margin"], 1);
-    let margins: Vec<(i64, &str)> = contest["odds"]["margin"]
-        .as_array()
-        .unwrap()
+    assert_eq!(
+        table_cell(&contest, "The dice as rolled", "margin", "net"),
+        "1"
+    );
+    let margins: Vec<(String, String)> = ["-1", "0", "1"]
         .iter()
-        .map(|row| {
-            (
-                row["outcome"].as_i64().unwrap(),
-                row["fraction"].as_str().unwrap(),
-            )
+        .map(|m| {
+            let cell = table_cell(&contest, "P(each margin)", m, "chance");
+            (m.to_string(), fraction_of(&cell).to_string())
         })
         .collect();
-    assert_eq!(margins, [(-1, "11/144"), (0, "61/72"), (1, "11/144")]);
+    let expected = [("-1", "11/144"), ("0", "61/72"), ("1", "11/144")];
+    assert_eq!(
+        margins,
+        expected.map(|(m, p)| (m.to_string(), p.to_string()))
+    );
     // A DV below the scale is refused (003-M2), not clamped; so is a table the appendix lacks.
+    let sheet = crate::hprpg_sheet("FITNESS", 1, None);
     for (args, message) in [
         (
             &[
@@ -471,18 +485,21 @@ fn hprpg_contest_teamwork_and_perception_give_exact_odds_and_a_roll() {
                 "--dv",
                 "0",
             ][..],
-            "DV 0 is below 2",
+            // The analysis's inputs declare the DV's range, so the flag refuses it.
+            "0 is not in 2..=14",
         ),
         (
             &["hprpg", "teamwork", "--pool", "1", "--dv", "1"][..],
-            "DV 1 is below 2",
+            "1 is not in 2..=14",
         ),
         (
             &["hprpg", "table", "--dv", "13"][..],
             "for DV 2 to 12, not 13",
         ),
         (
-            &["hprpg", "check", "--aspect", "FITNESS", "--dv", "0"][..],
+            &[
+                "hprpg", "check", "--aspect", "FITNESS", "--dv", "0", "--sheet", &sheet,
+            ][..],
             "DV 0 is below 2",
         ),
     ] {
@@ -617,7 +634,7 @@ fn strict_turns_creation_warnings_into_errors() {
 }
 
 #[test]
-fn spelldice_a_cast_without_committed_dice_says_which_flag_counts_them() {
+fn spelldice_a_cast_without_committed_dice_says_which_dice_count() {
     let run = omen(&[
         "spelldice",
         "cast",
@@ -626,8 +643,10 @@ fn spelldice_a_cast_without_committed_dice_says_which_flag_counts_them() {
         "--dice",
         "3",
     ]);
+    // The rule set's own message (the flag is its field, `--spell-dice`): `--dice` gives the faces
+    // rolled, not the dice committed.
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("--spell-dice K"), "{}", run.stderr);
+    assert!(run.stderr.contains("commit spell dice"), "{}", run.stderr);
 }
 
 /// 003-M17 from the command line: Jane's net 3 is short of RANGED at 3 targets (6); keeping 2

@@ -60,17 +60,16 @@ fn d1_courtneys_table_has_a_command() {
 #[test]
 fn m8_a_check_whose_pool_exceeds_its_dv_says_the_gm_may_skip_the_roll() {
     let check = |dots: &str, extra: &[&str]| {
+        let sheet = crate::hprpg_sheet("FITNESS", 5, Some(("SPEED", dots.parse().unwrap())));
         let mut args = vec![
             "hprpg",
             "check",
             "--aspect",
             "FITNESS",
-            "--aspect-dots",
-            "5",
             "--ability",
             "SPEED",
-            "--ability-dots",
-            dots,
+            "--sheet",
+            &sheet,
             "--dv",
             "8",
         ];

@@ -67,110 +67,75 @@ fn hprpg_create_prints_its_warnings_to_stderr_and_the_sheet_alone_to_stdout() {
     assert_eq!(report["warnings"].as_array().unwrap().len(), 1);
 }
 
-/// Two hprpg characters in a campaign: Ann (PRECISION 1, COVERT 1, PERCEPTION 2, ALERTNESS 3) and Bob
-/// (PRECISION 1, COVERT 2, PERCEPTION 1).
-fn two_characters(test: &str) -> String {
-    let db = scratch_dir(test).join("omen.db");
-    let db = db.to_str().unwrap().to_string();
-    omen_ok(&["campaign", "new", "Hogwarts", "--db", &db]);
-    let sheet = |perception: u32, abilities: serde_json::Value| {
-        json!({ "sheet": { "aspects": { "FITNESS": 1, "CHARM": 1, "INTELLIGENCE": 1,
-            "PRECISION": 1, "DECEPTION": 1, "WILLPOWER": 1, "VITALITY": 1, "INSIGHT": 1,
-            "PERCEPTION": perception }, "abilities": abilities } })
-        .to_string()
-    };
-    let ann = sheet(2, json!({ "COVERT": 1, "ALERTNESS": 3 }));
-    let bob = sheet(1, json!({ "COVERT": 2 }));
-    omen_ok(&[
-        "char", "new", "Ann", "--rules", "hprpg", "--sheet", &ann, "--db", &db,
-    ]);
-    omen_ok(&[
-        "char", "new", "Bob", "--rules", "hprpg", "--sheet", &bob, "--db", &db,
-    ]);
-    db
-}
-
 #[test]
-fn contest_teamwork_and_perception_take_stored_characters_with_exact_odds() {
-    let db = two_characters("defect_contest_characters");
-    // Ann's PRECISION + COVERT = 2 dice against Bob's 3, both at DV 8. Counted over 12⁵ rolls by
-    // hand: margin 0 (status quo) 19973/62208, margin 1 1765/9216, margin 2 6725/124416.
+fn contest_teamwork_and_perception_give_exact_odds_for_the_pools_of_two_characters() {
+    // Ann's PRECISION + COVERT = 2 dice against Bob's 3, both at DV 8 (the analyses take the pools;
+    // they no longer read stored characters). Counted over 12⁵ rolls by hand: margin 0 (status
+    // quo) 19973/62208, margin 1 1765/9216, margin 2 6725/124416.
+    use crate::{fraction_of, table_cell};
     let contest = json(&omen_ok(&[
         "hprpg",
         "contest",
-        "--char",
-        "Ann",
-        "--vs",
-        "Bob",
-        "--aspect",
-        "PRECISION",
-        "--ability",
-        "COVERT",
+        "--pool",
+        "2",
+        "--resistor-pool",
+        "3",
         "--dv",
         "8",
         "--dice",
         "9,3,8,1,2",
-        "--db",
-        &db,
         "--format",
         "json",
     ]));
-    let outcomes = contest["odds"]["outcome"].as_array().unwrap();
-    let of = |outcome: serde_json::Value| {
-        outcomes.iter().find(|o| o["outcome"] == outcome).unwrap()["fraction"].clone()
+    let of = |row: &str| {
+        fraction_of(&table_cell(&contest, "P(each outcome)", row, "chance")).to_string()
     };
-    assert_eq!(of(json!("status-quo")), "19973/62208");
-    assert_eq!(of(json!({ "success": "marginal" })), "1765/9216");
-    assert_eq!(of(json!({ "success": "okay" })), "6725/124416");
-    assert_eq!(contest["roll"]["instigator"]["dice"], json!([9, 3]));
+    assert_eq!(of("status quo"), "19973/62208");
+    assert_eq!(of("success, MARGINAL"), "1765/9216");
+    assert_eq!(of("success, OKAY"), "6725/124416");
+    assert_eq!(
+        table_cell(&contest, "The dice as rolled", "instigator", "dice"),
+        "9, 3"
+    );
     // Ann watches (DV 2 + 3 = 5) while Bob sneaks with 3 dice: revealed on net ≤ 0, 29/216.
     let watch = json(&omen_ok(&[
         "hprpg",
         "perception",
-        "--char",
-        "Ann",
-        "--vs",
-        "Bob",
-        "--aspect",
-        "PRECISION",
-        "--ability",
-        "COVERT",
-        "--db",
-        &db,
+        "--perception",
+        "2",
+        "--alertness",
+        "3",
+        "--sneak-pool",
+        "3",
         "--format",
         "json",
     ]));
-    assert_eq!(watch["difficulty"], 5);
-    assert_eq!(watch["revealed"]["fraction"], "29/216");
+    let dv = table_cell(
+        &watch,
+        "Passive perception",
+        "the DV a sneak is scored against",
+        "DV",
+    );
+    assert_eq!(dv, "5");
+    let revealed = table_cell(&watch, "A sneak with 3d12", "revealed", "chance");
+    assert_eq!(fraction_of(&revealed), "29/216");
     // Working together: Ann's 2 dice and Bob's 3 pooled; 9, 3 | 8, 1, 2 at DV 8 is 2 − 1 = 1.
     let team = json(&omen_ok(&[
         "hprpg",
         "teamwork",
-        "--char",
-        "Ann",
-        "--char",
-        "Bob",
-        "--aspect",
-        "PRECISION",
-        "--ability",
-        "COVERT",
+        "--pool",
+        "2",
+        "--pool",
+        "3",
         "--dv",
         "8",
         "--dice",
         "9,3,8,1,2",
-        "--db",
-        &db,
         "--format",
         "json",
     ]));
-    assert_eq!(team["roll"]["net"], 1);
-    let missing = omen(&[
-        "hprpg", "contest", "--char", "Ann", "--vs", "Bob", "--dv", "8", "--db", &db,
-    ]);
-    assert_eq!(missing.code, 2);
-    assert!(
-        missing.stderr.contains("give --aspect and --ability"),
-        "{}",
-        missing.stderr
+    assert_eq!(
+        table_cell(&team, "The dice as rolled", "pooled", "net"),
+        "1"
     );
 }

@@ -33,11 +33,15 @@ fn exhaustion_matches_the_errata_for_every_strategy_and_rule() {
             args.push("--variant");
         }
         let v = json(&args);
+        let first = "P(no successful cast before the pool can no longer reach the target)";
+        let cell = crate::table_cell(&v, "A day of casting", first, "value");
         assert_eq!(
-            v["probability"], probability,
+            crate::fraction_of(&cell),
+            probability,
             "{strategy} variant={variant}"
         );
-        assert!(v["expected_casts"].is_string());
+        let expected = "expected successful casts in the day";
+        assert!(!crate::table_cell(&v, "A day of casting", expected, "value").is_empty());
     }
 }
 
@@ -90,44 +94,52 @@ fn a_bad_strategy_is_exit_2() {
 
 #[test]
 fn a_t13_test_gives_exact_levels_crisis_odds_and_a_replay() {
-    // Two proficiency d8: P(crisis) = 1 − (6/8)² = 7/16 (004-A4); four: 175/256.
-    let v = json(&[
-        "t13",
-        "test",
-        "--boon",
-        "6",
-        "--descendant",
-        "8",
-        "--proficiency",
-        "2",
-        "--difficulty",
-        "10",
-        "--dice",
-        "6,8,8,1",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(v["crisis"], "7/16");
-    assert_eq!(v["total"], 23);
+    // Two proficiency d8: P(crisis) = 1 − (6/8)² = 7/16 (004-A4); four: 175/256. A test without a
+    // stored character is the action on a one-off character: its sheet holds the proficiency.
+    let test = |sheet: &str, extra: &[&str]| {
+        let mut args = vec![
+            "t13",
+            "test",
+            "--sheet",
+            sheet,
+            "--boon",
+            "6",
+            "--descendant",
+            "8",
+            "--proficiency",
+            "2",
+            "--difficulty",
+            "10",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        json(&args)
+    };
+    let odds = test(r#"{"proficiency":2}"#, &["--odds"]);
+    assert_eq!(odds["odds"]["crisis"]["fraction"], "7/16");
+    let v = test(r#"{"proficiency":2}"#, &["--dice", "6,8,8,1"]);
+    assert_eq!(v["result"]["total"], 23);
     // 23 against 10: above 2D, at most 3D — Complete Success (004-M4); the 1 and 8 are a crisis.
-    assert_eq!(v["level"], "Complete Success");
-    assert_eq!(v["proficiency_crisis"], true);
+    assert_eq!(v["result"]["level"], "complete-success");
+    assert_eq!(v["result"]["crisis"], true);
     let v = json(&[
         "t13",
         "test",
+        "--sheet",
+        r#"{"proficiency":4,"sway":4}"#,
         "--proficiency",
         "4",
         "--buy",
         "skill:6:sway",
         "--difficulty",
         "12",
-        "--seed",
-        "2",
+        "--odds",
         "--format",
         "json",
     ]);
-    assert_eq!(v["crisis"], "175/256");
-    assert_eq!(v["cost"]["sway"], 4);
+    assert_eq!(v["odds"]["crisis"]["fraction"], "175/256");
+    assert_eq!(v["odds"]["cost"]["sway"], 4);
     let r = omen(&["t13", "test", "--proficiency", "5", "--difficulty", "3"]);
     assert_eq!(r.code, 2);
 }

@@ -7,6 +7,7 @@ mod campaign;
 mod cluster;
 mod compare;
 mod defects;
+mod derived;
 mod errors;
 mod foreign_database;
 mod games;
@@ -162,4 +163,61 @@ pub fn reduced(n: u64, d: u64) -> String {
     } else {
         format!("{}/{}", n / g, d / g)
     }
+}
+
+/// A one-off seed 003 character for `--sheet`: every aspect at the baseline 1 but `aspect`, at
+/// `dots`, and `ability` (if any) at its dots, as the sheet a player would write.
+pub fn hprpg_sheet(aspect: &str, dots: u32, ability: Option<(&str, u32)>) -> String {
+    let mut aspects = serde_json::Map::new();
+    for name in [
+        "FITNESS",
+        "CHARM",
+        "INTELLIGENCE",
+        "PRECISION",
+        "DECEPTION",
+        "WILLPOWER",
+        "VITALITY",
+        "INSIGHT",
+        "PERCEPTION",
+    ] {
+        aspects.insert(name.into(), 1.into());
+    }
+    aspects.insert(aspect.into(), dots.into());
+    let mut sheet = serde_json::json!({ "aspects": aspects });
+    if let Some((ability, dots)) = ability {
+        sheet["abilities"] = serde_json::json!({ ability: dots });
+    }
+    serde_json::json!({ "sheet": sheet }).to_string()
+}
+
+/// A cell of an analysis's answer (`omen GAME ANALYSIS --format json`): in the table whose caption
+/// starts with `caption`, the row whose first cell is `row`, under the heading `column`.
+pub fn table_cell(answer: &serde_json::Value, caption: &str, row: &str, column: &str) -> String {
+    let tables = answer["tables"].as_array().expect("an analysis's tables");
+    let table = tables
+        .iter()
+        .find(|t| {
+            t["caption"]
+                .as_str()
+                .is_some_and(|c| c.starts_with(caption))
+        })
+        .unwrap_or_else(|| panic!("no table `{caption}` in {answer}"));
+    let index = table["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c == column)
+        .unwrap_or_else(|| panic!("no column `{column}` in {table}"));
+    let found = table["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0] == row)
+        .unwrap_or_else(|| panic!("no row `{row}` in {table}"));
+    found[index].as_str().unwrap().to_string()
+}
+
+/// A probability cell's exact fraction: `19/216` of `19/216 (8.80%)`.
+pub fn fraction_of(cell: &str) -> &str {
+    cell.split(' ').next().unwrap_or(cell)
 }

@@ -6,17 +6,16 @@ use crate::{json, omen, omen_ok};
 
 fn check_net(options: &[&str]) -> i64 {
     // 4d12 against DV 12 with intractability 2: 12-1-5-5 is 1 success and 1 catastrophe.
+    let sheet = crate::hprpg_sheet("FITNESS", 2, Some(("SPEED", 2)));
     let mut args = vec![
         "hprpg",
         "check",
         "--aspect",
         "FITNESS",
-        "--aspect-dots",
-        "2",
         "--ability",
         "SPEED",
-        "--ability-dots",
-        "2",
+        "--sheet",
+        &sheet,
         "--dv",
         "12",
         "--intractability",
@@ -127,10 +126,12 @@ fn a6_contest_nets_is_an_option_of_hprpg_contest() {
             "json",
         ];
         args.extend(options);
-        json(&omen_ok(&args))["roll"]["margin"].clone()
+        let answer = json(&omen_ok(&args));
+        crate::table_cell(&answer, "The dice as rolled", "margin", "net")
     };
-    assert_eq!(margin(&[]), 1);
-    assert_eq!(margin(&["--option", "contest-nets=signed"]), 2);
+    // An analysis takes its rule options as flags of their own, as its inputs name them.
+    assert_eq!(margin(&[]), "1");
+    assert_eq!(margin(&["--contest-nets", "signed"]), "2");
 }
 
 #[test]
@@ -282,7 +283,16 @@ fn m8_exhaust_offers_the_most_casts_strategy_and_takes_the_removal_options() {
         "--format",
         "json",
     ]));
-    assert_eq!(most["expected_casts"], "7159/2888");
+    let expected = |answer: &serde_json::Value| {
+        let cell = crate::table_cell(
+            answer,
+            "A day of casting",
+            "expected successful casts in the day",
+            "value",
+        );
+        crate::fraction_of(&cell).to_string()
+    };
+    assert_eq!(expected(&most), "7159/2888");
     let optimal = json(&omen_ok(&[
         "spelldice",
         "exhaust",
@@ -293,14 +303,17 @@ fn m8_exhaust_offers_the_most_casts_strategy_and_takes_the_removal_options() {
         "--format",
         "json",
     ]));
-    assert_eq!(optimal["expected_casts"], "45623/19760");
+    assert_eq!(expected(&optimal), "45623/19760");
     // E001-5: the author's variant, commit all, level 1: 13/194, by --variant or by the option.
     for how in [
         &["--variant"][..],
-        &["--option", "removal-timing=success-or-catastrophe"][..],
+        &["--removal-timing", "success-or-catastrophe"][..],
     ] {
         let mut args = vec!["spelldice", "exhaust", "--level", "1", "--format", "json"];
         args.extend(how);
-        assert_eq!(json(&omen_ok(&args))["probability"], "13/194", "{how:?}");
+        let answer = json(&omen_ok(&args));
+        let first = "P(no successful cast before the pool can no longer reach the target)";
+        let cell = crate::table_cell(&answer, "A day of casting", first, "value");
+        assert_eq!(crate::fraction_of(&cell), "13/194", "{how:?}");
     }
 }

@@ -154,8 +154,8 @@ fn text_output_fits_the_columns_given() {
             "4",
             "--dv",
             "8",
-            "--seed",
-            "1",
+            "--dice",
+            "8,9,1,10,2,8,9,12,3",
         ],
     ];
     for columns in [60, 100] {

@@ -355,20 +355,30 @@ pub enum DeliveryKind {
 pub enum HprpgAction {
     /// A check (003-M1..M9, M21, M25): aspect + ability (or affinity) dots ± dice against a DV.
     Check {
+        /// The aspect, e.g. FITNESS.
         #[serde(default)]
         aspect: Option<Aspect>,
         /// A standard, archetype or custom ability.
         #[serde(default)]
         ability: Option<String>,
+        /// An affinity instead of an ability, e.g. HEXES.
         #[serde(default)]
         affinity: Option<Discipline>,
+        /// The difficulty value, 2 to 12 (4 very easy, 6 easy, 8 standard, 10 hard, 12 very hard).
+        #[schemars(extend("x-cli-flag" = "dv"))]
         difficulty: i64,
+        /// Bonus dice (situational, help).
+        #[schemars(extend("x-cli-flag" = "bonus"))]
         #[serde(default)]
         bonus_dice: u32,
+        /// Penalty dice.
+        #[schemars(extend("x-cli-flag" = "penalty"))]
         #[serde(default)]
         penalty_dice: u32,
+        /// Dice at or below this are catastrophes (3 for a Broken Wand's castings).
         #[serde(default = "one")]
         catastrophe_range: i64,
+        /// Intractable difficulty: successes absorbed before catastrophes cancel the rest.
         #[serde(default)]
         intractability: i64,
         /// Automatic successes bought with FORTITUDE, 1 point each (003-A13).
@@ -379,6 +389,7 @@ pub enum HprpgAction {
         ritual_successes: u32,
         /// Feats that apply (the GM decides which do).
         #[serde(default)]
+        #[schemars(extend("x-cli-flag" = "feat"))]
         feats: Vec<Feat>,
         /// The GM allows an aspect-only roll for a KNOWLEDGE ability of 0 dots (003-M6).
         #[serde(default)]
@@ -394,34 +405,47 @@ pub enum HprpgAction {
     },
     /// A casting (003-M15..M19, M23): may leave a casting waiting for a catch-cast (003-S2).
     Cast {
+        /// The discipline (affinity), e.g. ELEMENTAL.
         discipline: Discipline,
+        /// The spell level, 0 (NIHIL) to 7 (SUMNUS).
         level: u32,
         /// The casting aspect; default the discipline's (the better rated of two).
         #[serde(default)]
         aspect: Option<Aspect>,
         #[serde(default)]
         delivery: DeliveryKind,
+        /// The number of targets (more than one for a ranged or mass spell).
         #[serde(default = "one_u32")]
         targets: u32,
         /// MASS only: the successes the GM requires (at least 4).
         #[serde(default)]
         required: Option<u32>,
+        /// Bonus dice (situational, help).
+        #[schemars(extend("x-cli-flag" = "bonus"))]
         #[serde(default)]
         bonus_dice: u32,
+        /// Penalty dice.
+        #[schemars(extend("x-cli-flag" = "penalty"))]
         #[serde(default)]
         penalty_dice: u32,
+        /// Dice at or below this are catastrophes (3 for a Broken Wand's castings).
         #[serde(default = "one")]
         catastrophe_range: i64,
+        /// Intractable difficulty: successes absorbed before catastrophes cancel the rest.
         #[serde(default)]
         intractability: i64,
         /// How to spend the optional successes; if fewer come up, OVERPOWER is filled first, then
         /// DEFY, then EXTEND.
         #[serde(default)]
         optional: OptionalSuccesses,
+        /// Automatic successes bought with FORTITUDE, 1 point each.
         #[serde(default)]
         fortitude_successes: u32,
+        /// Automatic successes a ritual grants.
         #[serde(default)]
         ritual_successes: u32,
+        /// A feat that applies, one per feat (the GM decides which do), e.g. AMBUSH.
+        #[schemars(extend("x-cli-flag" = "feat"))]
         #[serde(default)]
         feats: Vec<Feat>,
         /// FURIOUS SPELLCASTER: RAGE dots replace the Affinity's dice (3 a day).
@@ -462,6 +486,7 @@ pub enum HprpgAction {
     },
     /// Resisting a spell (003-M20, M24): RAGE costs dice.
     Resist {
+        /// The resist aspect, e.g. FITNESS.
         aspect: Aspect,
         /// The resist ability (e.g. a custom DODGE or BLOCK).
         ability: String,
@@ -472,14 +497,22 @@ pub enum HprpgAction {
         defy: u64,
         /// The incoming spell's POWER.
         power: u64,
+        /// Bonus dice (situational, help).
+        #[schemars(extend("x-cli-flag" = "bonus"))]
         #[serde(default)]
         bonus_dice: u32,
+        /// Penalty dice.
+        #[schemars(extend("x-cli-flag" = "penalty"))]
         #[serde(default)]
         penalty_dice: u32,
+        /// Dice at or below this are catastrophes (3 for a Broken Wand's castings).
         #[serde(default = "one")]
         catastrophe_range: i64,
+        /// Automatic successes bought with FORTITUDE, 1 point each.
         #[serde(default)]
         fortitude_successes: u32,
+        /// A feat that applies, one per feat (the GM decides which do), e.g. AMBUSH.
+        #[schemars(extend("x-cli-flag" = "feat"))]
         #[serde(default)]
         feats: Vec<Feat>,
         #[serde(default)]
@@ -490,15 +523,25 @@ pub enum HprpgAction {
     /// Spends FORTITUDE on something the GM adjudicates (003-M23), 1 point per `count`.
     SpendFortitude {
         spend: FortitudeSpend,
+        /// How many times to spend it.
         #[serde(default = "one_u32")]
         count: u32,
     },
     /// Regains FORTITUDE (the personality's Nourishment, 003-M23), never above the maximum.
-    RegainFortitude { points: u32 },
+    RegainFortitude {
+        /// FORTITUDE points regained.
+        points: u32,
+    },
     /// Takes levels of harm (003-A14).
-    TakeHarm { levels: u32 },
+    TakeHarm {
+        /// Levels of harm taken.
+        levels: u32,
+    },
     /// Heals levels of health, never above the maximum.
-    Heal { levels: u32 },
+    Heal {
+        /// Levels of harm healed.
+        levels: u32,
+    },
     /// ORGANIC REPOSE: 1 FORTITUDE for 3 levels of health, once a day (003-M25).
     OrganicRepose,
     /// UNWAVERING FOCUS: 1 FORTITUDE to reroll the last check's catastrophe dice, once a day
@@ -506,14 +549,20 @@ pub enum HprpgAction {
     UnwaveringFocus,
     /// Starts sustaining a spell (a die of concentration on every casting, 003-M16).
     Sustain {
+        /// The name the sustained spell is kept under.
         spell: String,
+        /// The spell's discipline, e.g. ELEMENTAL; left out, the one it was cast with.
         #[serde(default)]
         discipline: Option<Discipline>,
+        /// The spell's level, 0 to 7; left out, the one it was cast at.
         #[serde(default)]
         level: Option<u32>,
     },
     /// Stops sustaining a spell.
-    EndSustain { spell: String },
+    EndSustain {
+        /// The sustained spell's name.
+        spell: String,
+    },
     /// A turn using RAGE: one more die lost on Resist checks (003-M24, S3).
     RageTurn,
     /// A turn without RAGE: the penalty resets (003-M24, S3).
@@ -522,11 +571,17 @@ pub enum HprpgAction {
     NewDay,
     /// Uses a feat without numbers that the GM adjudicates (MESMERISING PRESENCE, LIE DETECTOR, …),
     /// recording its daily use where it has a limit (003-S1, M25).
-    UseFeat { feat: Feat },
+    UseFeat {
+        /// The feat, e.g. "MESMERISING PRESENCE".
+        feat: Feat,
+    },
     /// SPEED's extra movement per combat round: 1 m per dot (003-M25).
     Movement,
     /// Galleons come in (ONE FOR YOU, TWO FOR ME adds one, 003-M25).
-    GainGalleons { amount: u64 },
+    GainGalleons {
+        /// Galleons gained.
+        amount: u64,
+    },
 }
 
 const HPRPG_ACTIONS: &[ActionInfo] = &[

@@ -68,19 +68,30 @@ pub struct RitualSheet {
 pub enum RitualAction {
     /// A Lore check about a ritual that neither deciphers nor memorises it (000-M1..M5, A1, A2), logged
     /// for the session's re-roll. The familiarity flags default to what the lists say.
+    #[schemars(extend("x-cli-command" = "check"))]
     LoreCheck {
+        /// The ritual's name, e.g. "Binding of Nine".
         ritual: String,
+        /// Ritual Difficulty, 1 (Trivial) to 6 (Very Difficult).
         difficulty: i64,
+        /// Inventing the ritual from scratch (−2 dice).
         #[serde(default)]
         inventing: bool,
+        /// Modifying a ritual (−1).
         #[serde(default)]
         modifying: bool,
+        /// Translated from a language the ritualist does not know well (−1).
         #[serde(default)]
         unfamiliar_language: bool,
+        /// Not of the character's Tradition (−1).
         #[serde(default)]
         foreign_tradition: bool,
+        /// Count the ritual as deciphered before (+1), or not, whatever the lists say; left out,
+        /// the lists decide.
         #[serde(default)]
         deciphered_before: Option<bool>,
+        /// Count the ritual as performed before (+2), or not, whatever the lists say; left out,
+        /// the lists decide.
         #[serde(default)]
         performed_before: Option<bool>,
         #[serde(default)]
@@ -89,14 +100,20 @@ pub enum RitualAction {
     /// Deciphers a ritual (000-M6): success adds it to the known rituals, failure to the unknown ones.
     /// The familiarity bonuses come from the lists (000-A2).
     Decipher {
+        /// The ritual's name, e.g. "Binding of Nine".
         ritual: String,
+        /// Ritual Difficulty, 1 (Trivial) to 6 (Very Difficult).
         difficulty: i64,
+        /// Inventing the ritual from scratch (−2 dice).
         #[serde(default)]
         inventing: bool,
+        /// Modifying a ritual (−1).
         #[serde(default)]
         modifying: bool,
+        /// Translated from a language the ritualist does not know well (−1).
         #[serde(default)]
         unfamiliar_language: bool,
+        /// Not of the character's Tradition (−1).
         #[serde(default)]
         foreign_tradition: bool,
         #[serde(default)]
@@ -105,18 +122,25 @@ pub enum RitualAction {
     /// Ends the session (000-M7, A4..A6): re-roll the most difficult check, or decline.
     EndSession {
         #[serde(default)]
+        #[schemars(extend("x-cli-switch" = serde_json::json!({"decline": "decline"})))]
         choice: SessionReroll,
     },
     /// Memorises a known ritual (000-M8, A7): the first is free, each further one takes a Lore check.
     Memorise {
+        /// The ritual's name, e.g. "Binding of Nine".
         ritual: String,
+        /// Ritual Difficulty, 1 (Trivial) to 6 (Very Difficult).
         difficulty: i64,
+        /// Inventing the ritual from scratch (−2 dice).
         #[serde(default)]
         inventing: bool,
+        /// Modifying a ritual (−1).
         #[serde(default)]
         modifying: bool,
+        /// Translated from a language the ritualist does not know well (−1).
         #[serde(default)]
         unfamiliar_language: bool,
+        /// Not of the character's Tradition (−1).
         #[serde(default)]
         foreign_tradition: bool,
         #[serde(default)]
@@ -127,24 +151,40 @@ pub enum RitualAction {
     /// night's sleep; the attempt is recorded, and a ritual whose total reaches a threshold joins the
     /// used rituals. `leader` defaults to the character's Essence; `desired_threshold` (for replaced
     /// pairs) defaults to the highest threshold, the one that waives the five-dice minimum last.
+    #[schemars(extend("x-cli-command" = "perform"))]
     Essence {
+        /// The ritual performed, with the character as Ritual Leader.
         ritual: String,
+        /// The Leader's Essence; left out, the character's own.
         #[serde(default)]
         leader: Option<i64>,
+        /// An Assistant's Essence, one per Assistant.
+        #[schemars(extend("x-cli-flag" = "assistant"))]
         #[serde(default)]
         assistants: Vec<i64>,
+        /// Essence of the Time and Place.
         #[serde(default)]
         time_and_place: i64,
+        /// A Relic's Essence, one per Relic.
+        #[schemars(extend("x-cli-flag" = "relic"))]
         #[serde(default)]
         relics: Vec<i64>,
+        /// An Offering's Essence, one per Offering.
+        #[schemars(extend("x-cli-flag" = "offering"))]
         #[serde(default)]
         offerings: Vec<i64>,
         /// Dice lost to ritual contamination, the GM's ruling and the like.
         #[serde(default)]
+        #[schemars(extend("x-cli-flag" = "penalty"))]
         other_penalties: i64,
+        /// The thresholds of the ritual, at least one.
+        #[schemars(extend("x-cli-flag" = "threshold"))]
         thresholds: Vec<i64>,
+        /// Replace this many pairs of dice by 7 each.
         #[serde(default)]
         pairs: usize,
+        /// The threshold aimed for when replacing pairs; left out, the highest.
+        #[schemars(extend("x-cli-flag" = "desired"))]
         #[serde(default)]
         desired_threshold: Option<i64>,
         #[serde(default)]
@@ -160,7 +200,10 @@ pub enum RitualAction {
     },
     /// Copies a known ritual into the character's own notes (000-M8's optional rule): time and
     /// materials only, no roll.
-    Record { ritual: String },
+    Record {
+        /// The known ritual copied into the character's notes.
+        ritual: String,
+    },
     /// All ritualists had a full night's sleep: the attempt counts reset (000-S2).
     Sleep {},
 }

@@ -94,8 +94,10 @@ pub enum SpellDiceAction {
         /// 1 to 9; level-agnostic spells are level 1 (target 8).
         #[serde(default = "agnostic")]
         spell_level: i64,
+        /// Spell dice committed from the pool.
         #[serde(default)]
         spell_dice: usize,
+        /// Life-energy dice committed (each costs hit points).
         #[serde(default)]
         life_dice: usize,
         #[serde(default)]
@@ -115,6 +117,7 @@ pub enum SpellDiceAction {
     Sleep {},
     /// Hit points restored: life-energy damage healed, all of it when `amount` is absent (001-M5).
     Heal {
+        /// Hit points restored; left out, all life-energy damage.
         #[serde(default)]
         amount: Option<i64>,
     },

@@ -180,19 +180,28 @@ pub enum T13Action {
         /// Proficiency d8s to roll; all the character has (at most 4) when absent.
         #[serde(default)]
         proficiency: Option<usize>,
+        /// A bought die as KIND:SIDES:CURRENCY, e.g. skill:6:sway, one per die (Sway when the currency
+        /// is left out).
+        #[schemars(extend("x-cli-flag" = "buy"))]
+        #[schemars(extend("x-cli-fields" = serde_json::json!(["kind", "sides", "currency"])))]
         #[serde(default)]
         bought: Vec<BoughtDieRequest>,
         /// Added to the total: negative for handicaps (004-A2).
         #[serde(default)]
         modifier: i64,
+        /// The difficulty.
         #[serde(default)]
         difficulty: Option<i64>,
+        /// The opponent's total, in an opposed test.
+        #[schemars(extend("x-cli-flag" = "opponent"))]
         #[serde(default)]
         opponent_total: Option<i64>,
         /// An opponent who rolls too (004-M3, A7): the sides of each of their dice, rolled after
         /// yours; their total (plus `opponent_modifier`) plays the difficulty.
         #[serde(default)]
+        #[schemars(extend("x-cli-flag" = "opponent-die"))]
         opponent_dice: Vec<i64>,
+        /// Added to the opponent's rolled total.
         #[serde(default)]
         opponent_modifier: i64,
         #[serde(default)]
@@ -201,13 +210,22 @@ pub enum T13Action {
     /// Spends the levels the last test left (004-M5, M6, M7): each Extra Success Level effect of the
     /// character's tier, each failure inversion, gains and losses credited to the balances; with a
     /// Proficiency Crisis, a loss never takes back a gain of the same currency (nor the reverse).
-    SpendLevels { effects: Vec<LevelSpend> },
+    SpendLevels {
+        /// An effect, NAME or NAME:AMOUNT, one per level: an Extra Success Level effect of the
+        /// character's tier or a failure inversion; a gain or loss moves AMOUNT (1 when left out).
+        #[schemars(extend("x-cli-flag" = "effect"))]
+        #[schemars(extend("x-cli-fields" = serde_json::json!(["effect", "amount"])))]
+        effects: Vec<LevelSpend>,
+    },
     /// Adds to the balances (success levels spent on Gain…, awards).
     Gain {
+        /// Sway gained.
         #[serde(default)]
         sway: u64,
+        /// Chi gained.
         #[serde(default)]
         chi: u64,
+        /// Yarn gained.
         #[serde(default)]
         yarn: u64,
     },
@@ -215,10 +233,13 @@ pub enum T13Action {
     /// is refused unless `shortfall_paid_as` names another way to pay it (004-M8); paid as lost
     /// proficiencies, the character loses one Proficiency die.
     Spend {
+        /// Sway spent.
         #[serde(default)]
         sway: u64,
+        /// Chi spent.
         #[serde(default)]
         chi: u64,
+        /// Yarn spent.
         #[serde(default)]
         yarn: u64,
         #[serde(default)]

@@ -1,0 +1,268 @@
+//! `omen GAME ACTION` and `omen GAME ANALYSIS`, built at run time from the rule sets' own
+//! descriptions: the JSON Schema of a game's actions ([`omen_rules::stateful::Game::schemas`]) and of
+//! each analysis's inputs ([`omen_rules::analysis::Analysis`]). A field's doc comment is its flag's
+//! help, its default and bounds the flag's, and a rule set may give a field a hint for the command
+//! line (see [`schema`]). Nothing here names a game: a game added to the registry, an action or an
+//! analysis added to a game, gets its subcommand with no change to this crate.
+//!
+//! A game's subcommands are built only when the game is the one named on the command line (clap
+//! defers them), so `omen prob 3d6` describes no game; completions and the manual page build them all.
+
+#[cfg(test)]
+mod audit;
+pub mod command;
+pub mod schema;
+pub mod values;
+
+use std::io::Write;
+
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
+use omen_core::Limits;
+use omen_rules::analysis::{Analysis, AnalysisTable};
+use serde_json::Value;
+
+use crate::tables::{Table, TableFormat};
+
+/// Adds one subcommand per registered game; `full` builds each game's subcommands at once (for
+/// completions and the manual page), else only for the game given.
+pub fn add_games(mut command: Command, full: bool) -> Command {
+    for rules in omen_rules::registry() {
+        let game = Command::new(rules.name())
+            .about(rules.description())
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        command = command.subcommand(if full { build(game) } else { game.defer(build) });
+    }
+    command
+}
+
+/// Whether `name` is a game's subcommand.
+pub fn is_game(name: &str) -> bool {
+    omen_rules::find(name).is_some()
+}
+
+/// A game's subcommands: its actions, its analyses, then the calculators the command line still
+/// writes by hand (see [`crate::calculators`]) whose names the rule set does not take.
+fn build(command: Command) -> Command {
+    let name = command.get_name().to_string();
+    let mut command = command;
+    if let Some(game) = omen_rules::stateful::game(&name) {
+        let root = game.schemas()["action"].clone();
+        let rolls = |action: &str| game.actions().iter().any(|a| a.name == action && a.rolls);
+        for action in schema::actions(&root) {
+            let prefix = format!("omen {name} {} --state character.json", action.command);
+            let mut text = command::examples(
+                &prefix,
+                &action.fields,
+                &schema::action_examples(&root, &action.name),
+                command::HOLDER_FLAGS,
+            );
+            if rolls(&action.name) {
+                let first = text.lines().nth(1).unwrap_or_default().to_string();
+                text.push_str(&format!("\n{first} --odds"));
+            }
+            // The runner's flags first: they set the command's texts from their own doc comment.
+            let sub = crate::act::Holder::augment_args(Command::new(action.command.clone()));
+            // Named by its hint alone where it has one (`omen ritual perform` is the action
+            // `essence`): the action's own name may be another subcommand's (the Essence check).
+            let sub = command::add_fields(sub, &action.fields, command::HOLDER_FLAGS)
+                .about(action.help.clone().unwrap_or_default())
+                .after_help(text);
+            command = command.subcommand(sub);
+        }
+    }
+    if let Some(rules) = omen_rules::find(&name) {
+        for analysis in rules.analyses() {
+            command = command.subcommand(analysis_command(&name, analysis));
+        }
+    }
+    crate::calculators::add(&name, command)
+}
+
+fn analysis_command(game: &str, analysis: &Analysis) -> Command {
+    let root = (analysis.inputs)();
+    let fields = schema::object_fields(&root, &root, 0).unwrap_or_default();
+    let examples = root
+        .get("examples")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.as_object().cloned())
+        .collect::<Vec<_>>();
+    let text = command::examples(
+        &format!("omen {game} {}", analysis.name),
+        &fields,
+        &examples,
+        command::ANALYSIS_FLAGS,
+    );
+    let command = Command::new(analysis.name)
+        .about(schema::without_spec_ids(analysis.summary))
+        .after_help(text);
+    command::add_fields(command, &fields, command::ANALYSIS_FLAGS).arg(
+        Arg::new("format")
+            .long("format")
+            .value_name("FORMAT")
+            .help("How to print the result.")
+            .value_parser(clap::builder::EnumValueParser::<TableFormat>::new())
+            .ignore_case(true)
+            .default_value("text"),
+    )
+}
+
+/// Runs `omen GAME …`; `Ok(false)` means bad input, already reported.
+///
+/// # Errors
+/// Writing the result failed.
+pub fn run(game: &str, matches: &ArgMatches, limits: &Limits) -> anyhow::Result<bool> {
+    let Some((name, given)) = matches.subcommand() else {
+        return Ok(false);
+    };
+    if let Some(state) = omen_rules::stateful::game(game) {
+        let root = state.schemas()["action"].clone();
+        if let Some(action) = schema::actions(&root)
+            .into_iter()
+            .find(|a| a.command == name)
+        {
+            let mut object = match values::object(given, &action.fields) {
+                Ok(object) => object,
+                Err(message) => return fail(message),
+            };
+            object.insert("action".into(), Value::from(action.name));
+            let holder = crate::act::Holder::from_arg_matches(given)?;
+            return crate::act::run(game, Value::Object(object), &holder, limits);
+        }
+    }
+    let analysis =
+        omen_rules::find(game).and_then(|rules| rules.analyses().iter().find(|a| a.name == name));
+    match analysis {
+        Some(analysis) => run_analysis(analysis, given, limits),
+        None => crate::calculators::run(game, matches, limits),
+    }
+}
+
+fn run_analysis(analysis: &Analysis, given: &ArgMatches, limits: &Limits) -> anyhow::Result<bool> {
+    let root = (analysis.inputs)();
+    let fields = schema::object_fields(&root, &root, 0).unwrap_or_default();
+    let inputs = match values::object(given, &fields) {
+        Ok(inputs) => Value::Object(inputs),
+        Err(message) => return fail(message),
+    };
+    let format = given
+        .get_one::<TableFormat>("format")
+        .copied()
+        .unwrap_or(TableFormat::Text);
+    let tables = match (analysis.run)(&inputs, limits) {
+        Ok(tables) => tables,
+        Err(message) => return fail(message),
+    };
+    let mut out = crate::output::result();
+    let width = crate::fit::width();
+    let text = match format {
+        TableFormat::Json => format!("{}\n", serde_json::json!({ "tables": tables })),
+        TableFormat::Csv => tables
+            .iter()
+            .map(|t| exact(table(t)).csv())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TableFormat::Markdown => {
+            let markdown = tables
+                .iter()
+                .map(|t| {
+                    let caption = crate::fit::wrap(&t.caption, width);
+                    format!("{}\n\n{}", caption.trim_end(), table(t).markdown())
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            crate::fit::markdown_tables(&markdown, width)
+        }
+        TableFormat::Text => tables
+            .iter()
+            .map(|t| text_table(t, width))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    out.write_all(text.as_bytes())?;
+    Ok(true)
+}
+
+/// A table to read: the caption, then the columns aligned when they fit the width, else each row
+/// as its label and its other cells named by their headings, wrapped under the label.
+fn text_table(table: &AnalysisTable, width: usize) -> String {
+    let mut text = crate::fit::wrap(&format!("{}:\n", table.caption), width);
+    let mut widths: Vec<usize> = table.columns.iter().map(|c| c.chars().count()).collect();
+    for row in &table.rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &w)| format!("{cell:<w$}"))
+            .collect();
+        format!("  {}", padded.join("  ").trim_end())
+    };
+    let total = 2 + widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
+    if total <= width {
+        text.push_str(&line(&table.columns));
+        text.push('\n');
+        for row in &table.rows {
+            text.push_str(&line(row));
+            text.push('\n');
+        }
+        return text;
+    }
+    for row in &table.rows {
+        let rest: Vec<String> = table.columns[1..]
+            .iter()
+            .zip(&row[1..])
+            .map(|(heading, cell)| format!("{heading} {cell}"))
+            .collect();
+        let entry = format!("  {}: {}\n", row[0], rest.join(", "));
+        text.push_str(&crate::fit::wrap_under(&entry, width, Some(4)));
+    }
+    text
+}
+
+/// CSV is for a spreadsheet: a probability cell `1/36 (2.78%)` keeps its exact fraction alone.
+fn exact(mut table: Table) -> Table {
+    for cell in table.rows.iter_mut().flatten() {
+        if let Some((fraction, rest)) = cell.split_once(" (")
+            && rest.ends_with("%)")
+            && fraction.chars().all(|c| c.is_ascii_digit() || c == '/')
+        {
+            *cell = fraction.to_string();
+        }
+    }
+    table
+}
+
+fn table(table: &AnalysisTable) -> Table {
+    Table {
+        heading: table.columns.clone(),
+        rows: table.rows.clone(),
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> anyhow::Result<bool> {
+    crate::fit::error(message);
+    Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schema::without_spec_ids;
+
+    #[test]
+    fn spec_ids_leave_everyday_help() {
+        assert_eq!(
+            without_spec_ids("A check (003-M1..M9, M21): aspect + ability (or affinity) dots."),
+            "A check: aspect + ability (or affinity) dots."
+        );
+        assert_eq!(
+            without_spec_ids("000-M8's optional recording rule; with it on"),
+            "optional recording rule; with it on"
+        );
+    }
+}
