@@ -5,22 +5,17 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use omen_core::Limits;
 use omen_rules::stateful::{self, Game};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use crate::db::{Conn, Row, params};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::dice::Dice;
-use crate::error::{Existing, Missing, StoreError};
+use crate::error::{Missing, StoreError};
 use crate::key::Key;
-use crate::log::{self, Chain, Draft, LogEntry, VerifyReport};
-use crate::request::{ActionRequest, RollRequest, Rollable};
-use crate::roll;
+use crate::log::{self, Chain, VerifyReport};
 use crate::schema::{self, SCHEMA_VERSION};
-use omen_lang::syntax::Dialect;
 
 mod campaigns;
 mod location;
@@ -830,7 +825,11 @@ pub(crate) fn character_rows(
 /// The conditions (with their values, in order) that select `filter`'s entries, but for `last`.
 #[cfg(test)]
 mod tests {
+    use omen_core::Limits;
+    use serde_json::json;
+
     use super::*;
+    use crate::dice::Dice;
 
     #[test]
     fn a_full_disk_changes_nothing() {

@@ -1,6 +1,15 @@
 //! The store's campaigns and characters: made, listed, renamed, edited, deleted, each change logged.
 
-use super::*;
+use omen_lang::syntax::Dialect;
+use serde_json::{Value, json};
+
+use super::{
+    Campaign, Character, PLAIN, Store, campaign_id, character_exists, character_rows, check_name,
+    find_character, game, omen_dialect, parse,
+};
+use crate::db::{Row, params};
+use crate::error::{Existing, StoreError};
+use crate::log::{Chain, Draft};
 
 impl Store {
     // -----------------------------------------------------------------------------------------------

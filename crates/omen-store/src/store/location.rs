@@ -1,7 +1,10 @@
 //! Where a database is: the flag, the environment or the platform's data directory, and which
 //! engine the name means.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use super::{Engine, Store};
+use crate::error::StoreError;
 
 /// The database file in the platform's data directory, e.g. `~/.local/share/omen/omen.db` on Linux.
 ///

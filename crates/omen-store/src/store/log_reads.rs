@@ -1,6 +1,9 @@
 //! Reading the store's log: filtered, paged, as a viewer may see it, verified, and its head.
 
-use super::*;
+use super::{LogFilter, Store, campaign_id, check_campaign};
+use crate::db::{Conn, params};
+use crate::error::StoreError;
+use crate::log::{self, LogEntry, VerifyReport};
 
 impl Store {
     // -----------------------------------------------------------------------------------------------

@@ -1,6 +1,18 @@
 //! The store's actions and rolls, and the rolls a campaign saves by name.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use omen_core::Limits;
+use omen_lang::syntax::Dialect;
+use serde_json::Value;
+
+use super::{SavedRoll, Store, campaign_id, check_name, find_character, game, parse, saved_rolls};
+use crate::db::params;
+use crate::dice::Dice;
+use crate::error::{Existing, Missing, StoreError};
+use crate::log::LogEntry;
+use crate::request::{ActionRequest, RollRequest, Rollable};
+use crate::roll;
 
 impl Store {
     // -----------------------------------------------------------------------------------------------
