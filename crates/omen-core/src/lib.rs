@@ -15,6 +15,7 @@ pub mod cancel;
 pub mod dice;
 pub mod distribution;
 pub mod error;
+pub mod grouping;
 mod kept;
 mod limbs;
 pub mod limits;

@@ -11,10 +11,12 @@
 //! pairs, not with the rolls: `10d10` has 10¹⁰ rolls, 92,378 multisets, and a reading of the widest
 //! set has a few hundred states.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::hash::Hash;
 
-use num_traits::{One, Zero};
+use std::ops::AddAssign;
+
+use num_traits::{One, ToPrimitive, Zero};
 
 use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;
@@ -67,6 +69,53 @@ pub fn read<R: Reading>(
     budget: &mut Budget,
 ) -> Result<Distribution<R::Value>, CoreError> {
     let groups: Vec<&Group> = groups.iter().filter(|g| g.count > 0).collect();
+    let bits: u64 = groups
+        .iter()
+        .map(|g| g.die.total().bits() * g.count as u64)
+        .sum();
+    // Every weight in the walk divides the pool's total: machine integers when it fits in one.
+    if bits < 128 {
+        let pairs = walk::<u128, R>(&groups, reading, limits, budget)?;
+        Distribution::from_weights(pairs.into_iter().map(|(v, w)| (v, Weight::from(w))))
+    } else {
+        Distribution::from_weights(walk::<Weight, R>(&groups, reading, limits, budget)?)
+    }
+}
+
+/// A number of ways: a machine integer or a big one.
+trait Ways: Clone + Zero + One + for<'a> AddAssign<&'a Self> {
+    fn times(&self, other: &Self) -> Self;
+    /// The weight, which the caller has checked fits.
+    fn of(w: &Weight) -> Self;
+}
+
+impl Ways for u128 {
+    fn times(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn of(w: &Weight) -> Self {
+        w.to_u128().unwrap_or(0)
+    }
+}
+
+impl Ways for Weight {
+    fn times(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn of(w: &Weight) -> Self {
+        w.clone()
+    }
+}
+
+type States<S, W> = HashMap<(S, Vec<usize>), W>;
+
+/// [`read`]'s walk, in `W`.
+fn walk<W: Ways, R: Reading>(
+    groups: &[&Group],
+    reading: &R,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Vec<(R::Value, W)>, CoreError> {
     let dice: usize = groups.iter().map(|g| g.count).sum();
     let mut outcomes: Vec<i64> = groups
         .iter()
@@ -74,58 +123,50 @@ pub fn read<R: Reading>(
         .collect();
     outcomes.sort_unstable();
     outcomes.dedup();
-    // The last outcome each group can show: there, all its remaining dice must show it.
-    let last: Vec<i64> = groups.iter().map(|g| *g.die.max_outcome()).collect();
     let binomials = binomial_rows(groups.iter().map(|g| g.count).max().unwrap_or(0));
     let start = (
         reading.initial(dice),
         groups.iter().map(|g| g.count).collect(),
     );
-    let mut states: HashMap<(R::State, Vec<usize>), Weight> = HashMap::new();
-    states.insert(start, Weight::one());
+    let mut states: States<R::State, W> = HashMap::default();
+    states.insert(start, W::one());
     for &outcome in &outcomes {
-        let weights: Vec<Weight> = groups.iter().map(|g| g.die.weight(&outcome)).collect();
-        charge(&states, &groups, limits, budget)?;
-        let mut next: HashMap<(R::State, Vec<usize>), Weight> = HashMap::new();
+        charge(states.len(), groups, limits, budget)?;
+        let step = Step::new(groups, outcome, &binomials);
+        let mut next: States<R::State, W> = HashMap::default();
+        next.reserve(states.len());
         for ((state, left), weight) in states {
             budget.check()?;
-            let step = Step {
-                left: &left,
-                weights: &weights,
-                forced: &last.iter().map(|&l| l == outcome).collect::<Vec<_>>(),
-                binomials: &binomials,
-            };
             let mut failed = None;
-            step.each(
-                |placed, shown, ways| match reading.next(&state, outcome, shown) {
-                    Ok(after) => {
-                        *next.entry((after, placed)).or_insert_with(Weight::zero) += &weight * ways
+            step.each(&left, |after, shown, ways| {
+                match reading.next(&state, outcome, shown) {
+                    Ok(read) => {
+                        *next.entry((read, after)).or_insert_with(W::zero) += &weight.times(ways)
                     }
                     Err(error) => failed = Some(error),
-                },
-            );
+                }
+            });
             if let Some(error) = failed {
                 return Err(error);
             }
         }
         states = next;
     }
-    Distribution::from_weights(
-        states
-            .into_iter()
-            .map(|((state, _), weight)| (reading.finish(&state), weight)),
-    )
+    Ok(states
+        .into_iter()
+        .map(|((state, _), weight)| (reading.finish(&state), weight))
+        .collect())
 }
 
 /// Charges one outcome's step before it is walked: each state tries every split of each group's
 /// remaining dice, each a multiplication of numbers as wide as the pool's total.
-fn charge<S>(
-    states: &HashMap<S, Weight>,
+fn charge(
+    states: usize,
     groups: &[&Group],
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<(), CoreError> {
-    limits.check_states(states.len() as u128)?;
+    limits.check_states(states as u128)?;
     let splits: u128 = groups
         .iter()
         .map(|g| g.count as u128 + 1)
@@ -136,56 +177,74 @@ fn charge<S>(
         .sum();
     let limbs = crate::distribution::limbs_of(bits);
     budget.spend_estimate(
-        (states.len() as u128)
+        (states as u128)
             .saturating_mul(splits)
             .saturating_mul(limbs + crate::distribution::BIG_OP),
     )
 }
 
-/// The ways one state's remaining dice can split at one outcome.
-struct Step<'a> {
-    left: &'a [usize],
-    weights: &'a [Weight],
+/// The ways a state's remaining dice can split at one outcome: for each group, `coef[m][j]` =
+/// C(m, j)·wʲ (j of its m remaining dice show the outcome), computed once per outcome.
+struct Step<W> {
+    coef: Vec<Vec<Vec<W>>>,
     /// Groups at their last outcome: every remaining die shows it.
-    forced: &'a [bool],
-    binomials: &'a [Vec<Weight>],
+    forced: Vec<bool>,
 }
 
-impl Step<'_> {
-    /// Calls `f(dice left after, dice showing the outcome, weight of the split)` for each split.
-    fn each(&self, mut f: impl FnMut(Vec<usize>, usize, Weight)) {
-        let mut placed = vec![0usize; self.left.len()];
-        self.split(0, &mut placed, 0, Weight::one(), &mut f);
+impl<W: Ways> Step<W> {
+    fn new(groups: &[&Group], outcome: i64, binomials: &[Vec<Weight>]) -> Self {
+        let coef = groups
+            .iter()
+            .map(|g| {
+                let w = g.die.weight(&outcome);
+                let powers: Vec<Weight> = (0..=g.count)
+                    .map(|j| num_traits::pow(w.clone(), j))
+                    .collect();
+                (0..=g.count)
+                    .map(|m| {
+                        (0..=m)
+                            .map(|j| W::of(&(&binomials[m][j] * &powers[j])))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let forced = groups
+            .iter()
+            .map(|g| *g.die.max_outcome() == outcome)
+            .collect();
+        Step { coef, forced }
+    }
+
+    /// Calls `f(dice left after, dice showing the outcome, ways of the split)` for each split of
+    /// `left` with a non-zero weight.
+    fn each(&self, left: &[usize], mut f: impl FnMut(Vec<usize>, usize, &W)) {
+        let mut after = left.to_vec();
+        self.split(0, left, &mut after, 0, &W::one(), &mut f);
     }
 
     fn split(
         &self,
         group: usize,
+        left: &[usize],
         after: &mut Vec<usize>,
         shown: usize,
-        ways: Weight,
-        f: &mut impl FnMut(Vec<usize>, usize, Weight),
+        ways: &W,
+        f: &mut impl FnMut(Vec<usize>, usize, &W),
     ) {
-        if group == self.left.len() {
+        if group == left.len() {
             f(after.clone(), shown, ways);
             return;
         }
-        let m = self.left[group];
-        let w = &self.weights[group];
-        let choices: Vec<usize> = if self.forced[group] {
-            vec![m]
-        } else if w.is_zero() || m == 0 {
-            vec![0]
-        } else {
-            (0..=m).collect()
-        };
-        for j in choices {
-            if j > 0 && w.is_zero() {
-                continue; // the group cannot show this outcome, and has dice left for it
+        let m = left[group];
+        let first = if self.forced[group] { m } else { 0 };
+        for j in first..=m {
+            let coef = &self.coef[group][m][j];
+            if coef.is_zero() {
+                continue; // the group cannot show this outcome (or must, and cannot)
             }
             after[group] = m - j;
-            let ways = &ways * &self.binomials[m][j] * num_traits::pow(w.clone(), j);
-            self.split(group + 1, after, shown + j, ways, f);
+            self.split(group + 1, left, after, shown + j, &ways.times(coef), f);
         }
     }
 }
@@ -201,6 +260,11 @@ pub enum Builtin {
     SumHighest(usize),
     /// The sum of the `k` lowest dice.
     SumLowest(usize),
+    /// The k-th highest die (1 the highest; Cortex Prime's effect die is the third when two are
+    /// kept), 0 when the pool has fewer dice.
+    NthHighest(usize),
+    /// The k-th lowest die, 0 when the pool has fewer dice.
+    NthLowest(usize),
     /// The highest outcome shown.
     Highest,
     /// How many dice show the highest outcome shown.
@@ -220,7 +284,10 @@ impl Builtin {
     fn slots(&self) -> usize {
         match self {
             Builtin::LongestRun => 3, // run so far, best run, last outcome shown + 1
-            Builtin::SumHighest(_) | Builtin::SumLowest(_) => 2, // sum, dice placed so far
+            Builtin::SumHighest(_)
+            | Builtin::SumLowest(_)
+            | Builtin::NthHighest(_)
+            | Builtin::NthLowest(_) => 2, // value, dice placed so far
             _ => 1,
         }
     }
@@ -242,7 +309,10 @@ impl Reading for Readings {
         for reading in &self.0 {
             let start: &[i64] = match reading {
                 Builtin::LongestRun => &[0, 0, i64::MIN],
-                Builtin::SumHighest(_) | Builtin::SumLowest(_) => &[0, 0],
+                Builtin::SumHighest(_)
+                | Builtin::SumLowest(_)
+                | Builtin::NthHighest(_)
+                | Builtin::NthLowest(_) => &[0, 0],
                 _ => &[0],
             };
             state.extend_from_slice(start);
@@ -271,6 +341,20 @@ impl Reading for Readings {
                 Builtin::SumLowest(k) => {
                     let kept = (k as i64 - s[1]).clamp(0, n);
                     s[0] = add_times(s[0], kept, outcome)?;
+                    s[1] += n;
+                }
+                Builtin::NthHighest(k) => {
+                    // These n dice rank from above + 1 to above + n counted from the top.
+                    let above = dice - s[1] - n;
+                    if (above + 1..=above + n).contains(&(k as i64)) {
+                        s[0] = outcome;
+                    }
+                    s[1] += n;
+                }
+                Builtin::NthLowest(k) => {
+                    if (s[1] + 1..=s[1] + n).contains(&(k as i64)) {
+                        s[0] = outcome;
+                    }
                     s[1] += n;
                 }
                 Builtin::Highest if n > 0 => s[0] = outcome,

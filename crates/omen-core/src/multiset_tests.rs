@@ -32,6 +32,8 @@ fn by_hand(reading: &Builtin, roll: &[i64]) -> i64 {
         Builtin::Sum => roll.iter().sum(),
         Builtin::SumHighest(k) => sorted.iter().rev().take(k).sum(),
         Builtin::SumLowest(k) => sorted.iter().take(k).sum(),
+        Builtin::NthHighest(k) => sorted.iter().rev().nth(k - 1).copied().unwrap_or(0),
+        Builtin::NthLowest(k) => sorted.get(k - 1).copied().unwrap_or(0),
         Builtin::Highest => sorted.last().copied().unwrap_or(0),
         Builtin::HighestCount => counts.values().last().copied().unwrap_or(0),
         Builtin::Distinct => counts.len() as i64,
@@ -96,7 +98,10 @@ fn walked(groups: &[Group], readings: &[Builtin]) -> Distribution<Vec<i64>> {
         .map(|values| values[extra..].to_vec())
 }
 
-const EVERY: [Builtin; 11] = [
+const EVERY: [Builtin; 14] = [
+    Builtin::NthHighest(3),
+    Builtin::NthLowest(2),
+    Builtin::NthHighest(9),
     Builtin::Count { low: 5, high: 6 },
     Builtin::Sum,
     Builtin::SumHighest(2),
@@ -134,7 +139,7 @@ fn several_readings_of_the_same_dice_give_their_joint_distribution() {
     // The hits and the ones of 5d6 are not independent: the joint law, not the product of two.
     let pool = [group(1, 6, 5)];
     assert_eq!(walked(&pool, &EVERY), brute_force(&pool, &EVERY));
-    let hits_and_ones = walked(&pool, &[EVERY[0], EVERY[10]]);
+    let hits_and_ones = walked(&pool, &[EVERY[3], EVERY[13]]);
     // 5 hits and 1 one cannot happen together; the product of the marginals would give it weight.
     assert!(hits_and_ones.weight(&vec![5, 1]).is_zero());
     // Cortex-like: the best two of a mixed pool and the height of its widest set, together.
