@@ -50,6 +50,7 @@ use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
 pub mod exhaustion;
 mod game;
+pub mod odds;
 
 pub use game::{SpellDiceAction, SpellDiceGame, SpellDiceSheet, SpellDiceState};
 

@@ -210,7 +210,7 @@ pub const EXHAUST: Analysis = Analysis {
 };
 
 /// The analyses of seed 001.
-pub(crate) const ANALYSES: &[Analysis] = &[EXHAUST];
+pub(crate) const ANALYSES: &[Analysis] = &[EXHAUST, super::odds::ODDS, super::odds::EXTREMES];
 
 #[cfg(test)]
 mod tests {
