@@ -15,7 +15,7 @@ use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem};
 use crate::redact::Redactor;
 use crate::refusal::{Call, Refused, for_viewer};
 
-use super::shared::*;
+use super::shared::{CharacterMemberErrors, asks_blind, follows_hidden_roll, seen, withheld_odds};
 
 /// `POST .../actions`: an action of the character's rule set.
 #[derive(Clone, Debug, Deserialize, ToSchema)]

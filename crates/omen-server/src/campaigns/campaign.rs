@@ -14,7 +14,7 @@ use crate::auth::{Caller, Need, authorise};
 use crate::error::{ApiError, Body, ErrorBody, PathParams};
 
 use super::invites::InviteBody;
-use super::shared::*;
+use super::shared::{CampaignMemberErrors, named_follows_hidden_roll};
 
 /// A campaign, with how much it holds.
 #[derive(Clone, Debug, Serialize, ToSchema)]

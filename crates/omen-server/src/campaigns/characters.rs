@@ -12,7 +12,9 @@ use crate::auth::{Caller, Need, authorise};
 use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem};
 use crate::summary::CharacterBody;
 
-use super::shared::*;
+use super::shared::{
+    CampaignMemberErrors, CharacterMemberErrors, GameMasterCharacterErrors, visible_character,
+};
 
 /// The campaign's characters.
 #[utoipa::path(

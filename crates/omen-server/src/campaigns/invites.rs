@@ -12,7 +12,7 @@ use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
 use crate::error::{ApiError, Body, ErrorBody, PathParams, Problem};
 
-use super::shared::*;
+use super::shared::{GameMasterCharacterErrors, GameMasterErrors};
 
 /// An invite: who it lets in, as what. Its token is shown once, when it is made.
 #[derive(Clone, Debug, Serialize, ToSchema)]

@@ -14,7 +14,7 @@ use crate::AppState;
 use crate::auth::{Caller, Need, authorise};
 use crate::error::{ApiError, Body, ErrorBody, PathParams};
 
-use super::shared::*;
+use super::shared::{CampaignMemberErrors, asks_blind, seen};
 
 /// `POST .../rolls`: an expression rolled in the campaign and logged.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
