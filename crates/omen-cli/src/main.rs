@@ -150,12 +150,18 @@ fn main() -> ExitCode {
     // The work runs on a thread whose stack fits the deepest walk the limits admit (the language
     // counts nesting against omen_lang::MAX_NESTING), so no input can overflow the stack; the memory
     // is only reserved, and used as deep as a program goes (see `worker` for address-space limits).
-    let worker = worker::spawn(move || {
+    let serving = game.is_none() && matches!(cli.command, Some(Command::Serve(_)));
+    let work = move || {
         panic::catch_unwind(AssertUnwindSafe(|| match &game {
             Some((name, sub)) => status(derived::run(name, sub, &Limits::default())),
             None => run(&cli),
         }))
-    });
+    };
+    let worker = if serving {
+        worker::spawn_server(work)
+    } else {
+        worker::spawn(work)
+    };
     let outcome = match worker {
         Ok(handle) => handle.join().unwrap_or_else(Err),
         Err(error) => {

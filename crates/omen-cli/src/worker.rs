@@ -27,6 +27,12 @@ fn stack_sizes() -> impl Iterator<Item = usize> {
         .filter(|&size| size <= omen_lang::STACK_BYTES)
 }
 
+/// The stack `omen serve` runs on: it computes nothing itself (each request's computation gets a
+/// worker thread of its own with the deep stack, see omen-server's `work`), and the 512 MiB a deep
+/// stack reserves was most of the idle server's address space: under `ulimit -v 524288` the
+/// computations' own memory ran out and the whole server aborted.
+pub const SERVE_STACK: usize = 8 << 20;
+
 /// Runs `work` on a thread named `omen` with the largest stack of [`stack_sizes`] that the system
 /// grants.
 ///
@@ -35,11 +41,29 @@ fn stack_sizes() -> impl Iterator<Item = usize> {
 pub fn spawn<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> io::Result<JoinHandle<T>> {
+    spawn_on(stack_sizes(), work)
+}
+
+/// [`spawn`] for `omen serve`, on [`SERVE_STACK`].
+///
+/// # Errors
+/// The system's error when not even that stack can be reserved.
+pub fn spawn_server<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> io::Result<JoinHandle<T>> {
+    spawn_on([SERVE_STACK].into_iter(), work)
+}
+
+fn spawn_on<T: Send + 'static>(
+    sizes: impl Iterator<Item = usize>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> io::Result<JoinHandle<T>> {
     // The closure is moved into the first spawn that succeeds; a refused spawn hands nothing back,
     // so the work waits in a slot that each attempt takes from only once its thread is running.
     let slot = std::sync::Arc::new(std::sync::Mutex::new(Some(work)));
-    let mut last_error = None;
-    for size in stack_sizes() {
+    let (mut last_error, mut smallest) = (None, 0);
+    for size in sizes {
+        smallest = size;
         let taken = std::sync::Arc::clone(&slot);
         let started = Builder::new()
             .name("omen".to_string())
@@ -62,7 +86,7 @@ pub fn spawn<T: Send + 'static>(
         error.kind(),
         format!(
             "{error}: not even a {} MiB stack could be reserved; raise the address-space limit (ulimit -v)",
-            SMALLEST_STACK >> 20
+            smallest >> 20
         ),
     ))
 }

@@ -161,8 +161,19 @@ fn serve_answers_under_a_512_mib_address_space() {
         request(&address, "/api/v1/prob", r#"{"expressions":["2d6"]}"#),
         request(&address, "/api/v1/campaigns", r#"{"name":"Tak"}"#),
     ];
+    let largest = largest_mapping_mib(server.id());
     let _ = server.kill();
     let _ = server.wait();
+    // Regression: the thread serving the runtime reserved a computation's deep stack (512 MiB, or
+    // 128 MiB under this limit) that it never used, and a computation needing tens of MiB then
+    // aborted the whole server ("memory allocation failed"). It runs on a small stack now; each
+    // computation still gets its deep one.
+    if let Some(largest) = largest {
+        assert!(
+            largest < 100,
+            "the idle server maps {largest} MiB in one piece"
+        );
+    }
     assert!(answers[0].starts_with("HTTP/1.1 200"), "{}", answers[0]);
     assert!(
         answers[0].contains(r#""probability":"1/6""#),
@@ -170,4 +181,16 @@ fn serve_answers_under_a_512_mib_address_space() {
         answers[0]
     );
     assert!(answers[1].starts_with("HTTP/1.1 201"), "{}", answers[1]);
+}
+
+/// The largest mapping of process `pid`'s address space, in MiB, where `/proc` shows it.
+fn largest_mapping_mib(pid: u32) -> Option<u64> {
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
+    maps.lines()
+        .filter_map(|line| {
+            let (start, end) = line.split_whitespace().next()?.split_once('-')?;
+            let bytes = u64::from_str_radix(end, 16).ok()? - u64::from_str_radix(start, 16).ok()?;
+            Some(bytes >> 20)
+        })
+        .max()
 }
