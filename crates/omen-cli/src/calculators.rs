@@ -43,7 +43,7 @@ pub fn run(game: &str, matches: &clap::ArgMatches, limits: &Limits) -> anyhow::R
             crate::games::spelldice(&SpellDiceCommand::from_arg_matches(matches)?, limits)
         }
         "luck" => crate::games::luck(&LuckCommand::from_arg_matches(matches)?, limits),
-        "hprpg" => crate::hprpg::run(&HprpgCommand::from_arg_matches(matches)?, limits),
+        "hprpg" => crate::hprpg::run(&HprpgCommand::from_arg_matches(matches)?),
         _ => anyhow::bail!("{game} has no calculator of that name"),
     }
 }

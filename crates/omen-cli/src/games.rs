@@ -1,32 +1,16 @@
 //! `omen spelldice` (seed 001) and `omen luck` (seed 002): their analyses from the command line.
 //! The rules and the exact answers are omen-rules'; this only reads arguments and prints.
 
-use std::io::Write;
-
-use clap::{Args, Subcommand, ValueEnum};
-use omen_core::{Limits, Probability, probability_to_f64};
+use clap::{Args, Subcommand};
+use omen_core::Limits;
 
 use crate::ritual::percent;
 use crate::tables::{Table, TableFormat, print};
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
-use omen_rules::spelldice::{
-    SpellDiceOptions, SpellLevel, Strategy, cast_odds, exhaust, extreme_odds,
-};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-}
+use omen_rules::spelldice::{SpellLevel, cast_odds, extreme_odds};
 
 #[derive(Debug, Subcommand)]
 pub enum SpellDiceCommand {
-    /// The exact chance of running out of usable spell dice before a successful cast, and the
-    /// expected number of successful casts per day (casting until the pool cannot reach the target).
-    #[command(
-        after_help = "Examples:\n  omen spelldice exhaust --level 1 --strategy all\n  omen spelldice exhaust --level 3 --spell-level 2 --strategy fixed:2 --format json"
-    )]
-    Exhaust(ExhaustArgs),
     /// Snake eyes and boxcars by dice count: P(two or more 1s), which is what the seed's
     /// numbers are, P(either extreme), which is what its words say, and P(both).
     #[command(
@@ -106,29 +90,6 @@ pub struct CastOddsArgs {
     pub format: TableFormat,
 }
 
-#[derive(Debug, Args)]
-pub struct ExhaustArgs {
-    /// The magic-user's level (the pool is 2 + level d6).
-    #[arg(long, value_name = "L")]
-    pub level: i64,
-    /// The spell level (target 7 + level).
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub spell_level: i64,
-    /// all | minimum | optimal (fewest days without a success) | most-casts (most successful casts a day) | fixed:K
-    #[arg(long, value_name = "STRATEGY", default_value = "all")]
-    pub strategy: String,
-    /// The author's variant: dice are lost only on a success or a catastrophe; the same as
-    /// --option removal-timing=success-or-catastrophe.
-    #[arg(long)]
-    pub variant: bool,
-    /// A rule option, NAME=VALUE: removal-faces or removal-timing (see `omen rules`).
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    pub options: Vec<String>,
-    /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
-    pub format: Format,
-}
-
 #[derive(Debug, Subcommand)]
 pub enum LuckCommand {
     /// The seed's calculator: the bad, neutral and good ranges of a d50 for a combined modifier.
@@ -169,29 +130,6 @@ pub struct StationaryArgs {
     /// How to print the result.
     #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
     pub format: TableFormat,
-}
-
-/// Prints `text` or `json`; reports `error` and answers `false` (bad input) when there is one.
-fn answer(
-    format: Format,
-    result: Result<(String, serde_json::Value), String>,
-) -> anyhow::Result<bool> {
-    match result {
-        Ok((text, json)) => {
-            let mut out = crate::output::result();
-            match format {
-                Format::Text => {
-                    out.write_all(crate::fit::wrap(&text, crate::fit::width()).as_bytes())?
-                }
-                Format::Json => writeln!(out, "{json}")?,
-            }
-            Ok(true)
-        }
-        Err(message) => {
-            crate::fit::error(message);
-            Ok(false)
-        }
-    }
 }
 
 /// Dice counts beyond this are refused by the analyses: each row is a full pool enumeration.
@@ -271,88 +209,26 @@ fn cast_odds_table(
 }
 
 pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<bool> {
-    let args = match command {
-        SpellDiceCommand::Exhaust(args) => args,
+    match command {
         SpellDiceCommand::Extremes(args) => {
             let columns = ["dice", "snake_eyes", "boxcars", "either", "both"];
-            return print(args.format, extremes(args, limits), |json| {
+            print(args.format, extremes(args, limits), |json| {
                 Table::from_json(json, &columns)
-            });
+            })
         }
         SpellDiceCommand::Courtney(args) => {
             let columns = ["results", "timing", "spell_lost", "text"];
-            return print(args.format, courtney(args), |json| {
+            print(args.format, courtney(args), |json| {
                 Table::from_json(json, &columns)
-            });
+            })
         }
         SpellDiceCommand::Odds(args) => {
             let columns = ["spell_level", "dice", "success", "catastrophe", "empowered"];
-            return print(args.format, cast_odds_table(args, limits), |json| {
+            print(args.format, cast_odds_table(args, limits), |json| {
                 Table::from_json(json, &columns)
-            });
+            })
         }
-    };
-    let result = (|| {
-        let strategy: Strategy = args.strategy.parse().map_err(|e| format!("{e}"))?;
-        let spell_level = SpellLevel::new(args.spell_level).map_err(|e| e.to_string())?;
-        let fields = crate::act::analysis_options("spelldice", "exhaust", &args.options)?;
-        if args.variant && fields.contains_key("removal_timing") {
-            return Err(
-                "--variant is removal-timing=success-or-catastrophe; give one of the two"
-                    .to_string(),
-            );
-        }
-        fn field<T: serde::de::DeserializeOwned>(
-            fields: &serde_json::Map<String, serde_json::Value>,
-            name: &str,
-        ) -> Result<Option<T>, String> {
-            fields
-                .get(name)
-                .map(|value| serde_json::from_value(value.clone()).map_err(|e| e.to_string()))
-                .transpose()
-        }
-        let mut options = if args.variant {
-            SpellDiceOptions::variant()
-        } else {
-            SpellDiceOptions::default()
-        };
-        if let Some(faces) = field(&fields, "removal_faces")? {
-            options.removal_faces = faces;
-        }
-        if let Some(timing) = field(&fields, "removal_timing")? {
-            options.removal_timing = timing;
-        }
-        let variant = options.removal_timing != SpellDiceOptions::default().removal_timing;
-        let e = exhaust(args.level, spell_level, strategy, &options, limits)
-            .map_err(|e| e.to_string())?;
-        let expected = Probability::new(
-            e.expected_successes.numer().clone(),
-            e.expected_successes.denom().clone(),
-        );
-        let text = format!(
-            "level {}, spell level {}, strategy {}{}:\n  P(no successful cast before the dice run out) = {} ≈ {}\n  expected successful casts per day = {} ≈ {:.4}\n",
-            args.level,
-            args.spell_level,
-            args.strategy,
-            if variant { ", variant rule" } else { "" },
-            e.exhausted_before_success,
-            percent(&e.exhausted_before_success),
-            e.expected_successes,
-            probability_to_f64(&expected),
-        );
-        let json = serde_json::json!({
-            "level": args.level,
-            "spell_level": args.spell_level,
-            "strategy": args.strategy,
-            "variant": variant,
-            "removal_faces": i64::from(options.removal_faces),
-            "probability": e.exhausted_before_success.to_string(),
-            "expected_casts": e.expected_successes.to_string(),
-            "commitments": e.commitments,
-        });
-        Ok((text, json))
-    })();
-    answer(args.format, result)
+    }
 }
 
 /// The calculator's answer as rows: one per outcome, with its range and probability.

@@ -228,6 +228,13 @@ pub trait Game: Sync {
     /// examples), `state` and `action` inputs, derived from the Rust types so they cannot drift.
     fn schemas(&self) -> Value;
 
+    /// The JSON Schema of the `action` input alone, as in [`Game::schemas`]: what a face needs to
+    /// describe the actions, without the cost of the sheet's and the state's (the command line builds
+    /// its game commands from it at every start).
+    fn action_schema(&self) -> Value {
+        self.schemas()["action"].clone()
+    }
+
     /// A new character's state (current version) from its sheet, or every problem with the sheet.
     ///
     /// # Errors
@@ -327,6 +334,10 @@ impl<T: Stateful> Game for Served<T> {
             "state": schemars::schema_for!(T::State),
             "action": schemars::schema_for!(T::Action),
         })
+    }
+
+    fn action_schema(&self) -> Value {
+        serde_json::to_value(schemars::schema_for!(T::Action)).unwrap_or(Value::Null)
     }
 
     fn new_character(&self, sheet: &Value) -> Result<Value, ActionError> {

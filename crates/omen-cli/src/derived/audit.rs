@@ -185,3 +185,15 @@ fn the_flags_users_know_are_the_rule_sets_hints() {
         assert_eq!(object.get(field), Some(&value), "{all:?}");
     }
 }
+
+#[test]
+fn the_action_schema_alone_is_the_one_among_all_the_schemas() {
+    for game in omen_rules::stateful::games() {
+        assert_eq!(
+            game.action_schema(),
+            game.schemas()["action"],
+            "{}",
+            game.name()
+        );
+    }
+}

@@ -14,7 +14,9 @@ pub mod command;
 pub mod schema;
 pub mod values;
 
+use std::cell::RefCell;
 use std::io::Write;
+use std::sync::Mutex;
 
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 use omen_core::Limits;
@@ -22,6 +24,32 @@ use omen_rules::analysis::{Analysis, AnalysisTable};
 use serde_json::Value;
 
 use crate::tables::{Table, TableFormat};
+
+/// The action schemas read so far, one per game: read once per process (every game's only when
+/// building everything).
+static SCHEMAS: Mutex<Vec<(String, &'static Value)>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// The game whose subcommands this thread is building: clap builds a deferred subcommand on
+    /// the thread that parses, and only the game given is built (all of them, one after the other,
+    /// for completions and the manual page).
+    static CURRENT: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// `game`'s action schema, made once per process (it lives as long as the process, as the command
+/// line built from it does).
+fn action_schema(game: &str) -> &'static Value {
+    let mut schemas = SCHEMAS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, root)) = schemas.iter().find(|(name, _)| name == game) {
+        return root;
+    }
+    let root = omen_rules::stateful::game(game).map_or(Value::Null, |g| g.action_schema());
+    let root: &'static Value = Box::leak(Box::new(root));
+    schemas.push((game.to_string(), root));
+    root
+}
 
 /// Adds one subcommand per registered game; `full` builds each game's subcommands at once (for
 /// completions and the manual page), else only for the game given.
@@ -31,7 +59,11 @@ pub fn add_games(mut command: Command, full: bool) -> Command {
             .about(rules.description())
             .subcommand_required(true)
             .arg_required_else_help(true);
-        command = command.subcommand(if full { build(game) } else { game.defer(build) });
+        command = command.subcommand(if full {
+            build_game(game, true)
+        } else {
+            game.defer(build)
+        });
     }
     command
 }
@@ -41,45 +73,86 @@ pub fn is_game(name: &str) -> bool {
     omen_rules::find(name).is_some()
 }
 
-/// A game's subcommands: its actions, its analyses, then the calculators the command line still
-/// writes by hand (see [`crate::calculators`]) whose names the rule set does not take.
+/// The game now being built.
+fn current_game() -> String {
+    CURRENT.with(|current| current.borrow().clone())
+}
+
+/// Builds `command` now when building everything, else when clap reaches it.
+fn now_or_deferred(command: Command, eager: bool, build: fn(Command) -> Command) -> Command {
+    if eager {
+        build(command)
+    } else {
+        command.defer(build)
+    }
+}
+
+/// The game's subcommands when clap reaches the game.
 fn build(command: Command) -> Command {
+    build_game(command, false)
+}
+
+/// A game's subcommands: its actions, its analyses, then the calculators the command line still
+/// writes by hand (see [`crate::calculators`]) whose names the rule set does not take. Each gets its
+/// name and help here, its flags when it is the one given (or at once when `eager`).
+fn build_game(command: Command, eager: bool) -> Command {
     let name = command.get_name().to_string();
     let mut command = command;
-    if let Some(game) = omen_rules::stateful::game(&name) {
-        let root = game.schemas()["action"].clone();
-        let rolls = |action: &str| game.actions().iter().any(|a| a.name == action && a.rolls);
-        for action in schema::actions(&root) {
-            let prefix = format!("omen {name} {} --state character.json", action.command);
-            let mut text = command::examples(
-                &prefix,
-                &action.fields,
-                &schema::action_examples(&root, &action.name),
-                command::HOLDER_FLAGS,
-            );
-            if rolls(&action.name) {
-                let first = text.lines().nth(1).unwrap_or_default().to_string();
-                text.push_str(&format!("\n{first} --odds"));
-            }
-            // The runner's flags first: they set the command's texts from their own doc comment.
-            let sub = crate::act::Holder::augment_args(Command::new(action.command.clone()));
-            // Named by its hint alone where it has one (`omen ritual perform` is the action
-            // `essence`): the action's own name may be another subcommand's (the Essence check).
-            let sub = command::add_fields(sub, &action.fields, command::HOLDER_FLAGS)
-                .about(action.help.clone().unwrap_or_default())
-                .after_help(text);
-            command = command.subcommand(sub);
-        }
+    CURRENT.with(|current| current.replace(name.clone()));
+    // Named by its hint alone where it has one (`omen ritual perform` is the action `essence`): the
+    // action's own name may be another subcommand's (the Essence check).
+    for action in schema::action_names(action_schema(&name)) {
+        let sub = Command::new(action.command.clone()).about(action.help.unwrap_or_default());
+        command = command.subcommand(now_or_deferred(sub, eager, action_flags));
     }
     if let Some(rules) = omen_rules::find(&name) {
         for analysis in rules.analyses() {
-            command = command.subcommand(analysis_command(&name, analysis));
+            let sub = Command::new(analysis.name).about(schema::without_spec_ids(analysis.summary));
+            command = command.subcommand(now_or_deferred(sub, eager, analysis_flags));
         }
     }
     crate::calculators::add(&name, command)
 }
 
-fn analysis_command(game: &str, analysis: &Analysis) -> Command {
+/// An action's flags: the runner's (see [`crate::act::Holder`]) and one per field, and its examples.
+fn action_flags(command: Command) -> Command {
+    let game = current_game();
+    let root = action_schema(&game);
+    let Some(action) = schema::action_of(root, command.get_name()) else {
+        return command;
+    };
+    let prefix = format!("omen {game} {} --state character.json", action.command);
+    let mut text = command::examples(
+        &prefix,
+        &action.fields,
+        &schema::action_examples(root, &action.name),
+        command::HOLDER_FLAGS,
+    );
+    let rolls = omen_rules::stateful::game(&game)
+        .is_some_and(|g| g.actions().iter().any(|a| a.name == action.name && a.rolls));
+    if rolls {
+        let first = text.lines().nth(1).unwrap_or_default().to_string();
+        text.push_str(&format!("\n{first} --odds"));
+    }
+    // The runner's flags set the command's texts from their own doc comment: the action's win.
+    let about = command.get_about().cloned().unwrap_or_default();
+    let command = command::add_fields(command, &action.fields, command::HOLDER_FLAGS);
+    crate::act::Holder::augment_args(command)
+        .about(about)
+        .after_help(text)
+}
+
+/// An analysis's flags: one per input, `--format`, and its examples.
+fn analysis_flags(command: Command) -> Command {
+    let game = current_game();
+    let Some(analysis) = omen_rules::find(&game).and_then(|rules| {
+        rules
+            .analyses()
+            .iter()
+            .find(|a| a.name == command.get_name())
+    }) else {
+        return command;
+    };
     let root = (analysis.inputs)();
     let fields = schema::object_fields(&root, &root, 0).unwrap_or_default();
     let examples = root
@@ -95,10 +168,7 @@ fn analysis_command(game: &str, analysis: &Analysis) -> Command {
         &examples,
         command::ANALYSIS_FLAGS,
     );
-    let command = Command::new(analysis.name)
-        .about(schema::without_spec_ids(analysis.summary))
-        .after_help(text);
-    command::add_fields(command, &fields, command::ANALYSIS_FLAGS).arg(
+    command::add_fields(command.after_help(text), &fields, command::ANALYSIS_FLAGS).arg(
         Arg::new("format")
             .long("format")
             .value_name("FORMAT")
@@ -117,20 +187,16 @@ pub fn run(game: &str, matches: &ArgMatches, limits: &Limits) -> anyhow::Result<
     let Some((name, given)) = matches.subcommand() else {
         return Ok(false);
     };
-    if let Some(state) = omen_rules::stateful::game(game) {
-        let root = state.schemas()["action"].clone();
-        if let Some(action) = schema::actions(&root)
-            .into_iter()
-            .find(|a| a.command == name)
-        {
-            let mut object = match values::object(given, &action.fields) {
-                Ok(object) => object,
-                Err(message) => return fail(message),
-            };
-            object.insert("action".into(), Value::from(action.name));
-            let holder = crate::act::Holder::from_arg_matches(given)?;
-            return crate::act::run(game, Value::Object(object), &holder, limits);
-        }
+    if omen_rules::stateful::game(game).is_some()
+        && let Some(action) = schema::action_of(action_schema(game), name)
+    {
+        let mut object = match values::object(given, &action.fields) {
+            Ok(object) => object,
+            Err(message) => return fail(message),
+        };
+        object.insert("action".into(), Value::from(action.name));
+        let holder = crate::act::Holder::from_arg_matches(given)?;
+        return crate::act::run(game, Value::Object(object), &holder, limits);
     }
     let analysis =
         omen_rules::find(game).and_then(|rules| rules.analyses().iter().find(|a| a.name == name));

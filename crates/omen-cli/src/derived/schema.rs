@@ -252,37 +252,57 @@ pub struct ActionSchema {
 }
 
 /// The actions of an action schema (a `oneOf` of objects tagged by `action`), in the schema's order.
+#[cfg(test)]
 pub fn actions(root: &Value) -> Vec<ActionSchema> {
-    let mut actions = Vec::new();
-    for branch in root
-        .get("oneOf")
+    branches(root).map(|b| action(root, b, true)).collect()
+}
+
+/// The actions' names and help alone, without reading their fields: what a game's list of
+/// subcommands needs.
+pub fn action_names(root: &Value) -> Vec<ActionSchema> {
+    branches(root).map(|b| action(root, b, false)).collect()
+}
+
+/// The action whose subcommand is `command`, with its fields.
+pub fn action_of(root: &Value, command: &str) -> Option<ActionSchema> {
+    branches(root)
+        .find(|b| action(root, b, false).command == command)
+        .map(|b| action(root, b, true))
+}
+
+/// The branches of the `oneOf` that are actions (tagged by a constant `action`).
+fn branches(root: &Value) -> impl Iterator<Item = &Value> {
+    root.get("oneOf")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-    {
-        let Some(name) = branch
-            .pointer("/properties/action/const")
-            .and_then(Value::as_str)
-        else {
-            continue;
-        };
-        let fields = object_fields(root, branch, 0)
+        .filter(|b| b.pointer("/properties/action/const").is_some())
+}
+
+fn action(root: &Value, branch: &Value, with_fields: bool) -> ActionSchema {
+    let name = branch
+        .pointer("/properties/action/const")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let fields = if with_fields {
+        object_fields(root, branch, 0)
             .unwrap_or_default()
             .into_iter()
             .filter(|f| f.name != "action")
-            .collect();
-        actions.push(ActionSchema {
-            name: name.to_string(),
-            command: branch
-                .get("x-cli-command")
-                .and_then(Value::as_str)
-                .unwrap_or(name)
-                .to_string(),
-            help: description(branch),
-            fields,
-        });
+            .collect()
+    } else {
+        Vec::new()
+    };
+    ActionSchema {
+        name: name.to_string(),
+        command: branch
+            .get("x-cli-command")
+            .and_then(Value::as_str)
+            .unwrap_or(name)
+            .to_string(),
+        help: description(branch),
+        fields,
     }
-    actions
 }
 
 /// The examples of one action in the schema's `examples`, without their `action` tag.
