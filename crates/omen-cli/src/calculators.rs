@@ -39,9 +39,7 @@ pub fn add(game: &str, command: Command) -> Command {
 pub fn run(game: &str, matches: &clap::ArgMatches, limits: &Limits) -> anyhow::Result<bool> {
     match game {
         "ritual" => crate::ritual::run(&RitualCommand::from_arg_matches(matches)?, limits),
-        "spelldice" => {
-            crate::games::spelldice(&SpellDiceCommand::from_arg_matches(matches)?, limits)
-        }
+        "spelldice" => crate::games::spelldice(&SpellDiceCommand::from_arg_matches(matches)?),
         "luck" => crate::games::luck(&LuckCommand::from_arg_matches(matches)?, limits),
         "hprpg" => crate::hprpg::run(&HprpgCommand::from_arg_matches(matches)?),
         _ => anyhow::bail!("{game} has no calculator of that name"),

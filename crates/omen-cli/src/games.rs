@@ -7,21 +7,9 @@ use omen_core::Limits;
 use crate::ritual::percent;
 use crate::tables::{Table, TableFormat, print};
 use omen_rules::luck::{Karma, LuckOutcome, long_run, ranges};
-use omen_rules::spelldice::{SpellLevel, cast_odds, extreme_odds};
 
 #[derive(Debug, Subcommand)]
 pub enum SpellDiceCommand {
-    /// Snake eyes and boxcars by dice count: P(two or more 1s), which is what the seed's
-    /// numbers are, P(either extreme), which is what its words say, and P(both).
-    #[command(
-        after_help = "Examples:\n  omen spelldice extremes\n  omen spelldice extremes --format json"
-    )]
-    Extremes(ExtremesArgs),
-    /// P(success), P(catastrophe) and P(empowered) by spell level and dice committed.
-    #[command(
-        after_help = "Examples:\n  omen spelldice odds --spell-level 2\n  omen spelldice odds --spell-level 1 --penalty 1 --format json"
-    )]
-    Odds(CastOddsArgs),
     /// Courtney's threefold result table, reference data from another system: when a
     /// spell goes off for a result, or (with --result) the row of one result.
     #[command(
@@ -62,32 +50,6 @@ fn courtney(args: &CourtneyArgs) -> Result<(String, serde_json::Value), String> 
             Ok((format!("{result}: {}\n", row.text), row_json(row)))
         }
     }
-}
-
-#[derive(Debug, Args)]
-pub struct ExtremesArgs {
-    /// Dice counts 1..=N.
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub max_dice: usize,
-    /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
-    pub format: TableFormat,
-}
-
-#[derive(Debug, Args)]
-pub struct CastOddsArgs {
-    /// One spell level (1..=9); every level when left out.
-    #[arg(long, value_name = "S")]
-    pub spell_level: Option<i64>,
-    /// Dice committed, 1..=N.
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub max_dice: usize,
-    /// Armour and encumbrance penalty subtracted from the total.
-    #[arg(long, value_name = "P", default_value_t = 0)]
-    pub penalty: i64,
-    /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Text)]
-    pub format: TableFormat,
 }
 
 #[derive(Debug, Subcommand)]
@@ -132,99 +94,11 @@ pub struct StationaryArgs {
     pub format: TableFormat,
 }
 
-/// Dice counts beyond this are refused by the analyses: each row is a full pool enumeration.
-const MAX_ANALYSIS_DICE: usize = 100;
-
-fn extremes(args: &ExtremesArgs, limits: &Limits) -> Result<(String, serde_json::Value), String> {
-    if !(1..=MAX_ANALYSIS_DICE).contains(&args.max_dice) {
-        return Err(format!(
-            "--max-dice {} is outside 1..={MAX_ANALYSIS_DICE}",
-            args.max_dice
-        ));
-    }
-    let mut text = String::from("dice  P(2+ ones)          P(either extreme)   P(both)\n");
-    let mut rows = Vec::new();
-    for dice in 1..=args.max_dice {
-        let odds = extreme_odds(dice, limits).map_err(|e| e.to_string())?;
-        text.push_str(&format!(
-            "{dice:>4}  {:<18}  {:<18}  {}\n",
-            percent(&odds.snake_eyes),
-            percent(&odds.either),
-            percent(&odds.both)
-        ));
-        rows.push(serde_json::json!({
-            "dice": dice,
-            "snake_eyes": odds.snake_eyes.to_string(),
-            "boxcars": odds.boxcars.to_string(),
-            "either": odds.either.to_string(),
-            "both": odds.both.to_string(),
-        }));
-    }
-    Ok((text, serde_json::json!({ "rows": rows })))
-}
-
-fn cast_odds_table(
-    args: &CastOddsArgs,
-    limits: &Limits,
-) -> Result<(String, serde_json::Value), String> {
-    if !(1..=MAX_ANALYSIS_DICE).contains(&args.max_dice) {
-        return Err(format!(
-            "--max-dice {} is outside 1..={MAX_ANALYSIS_DICE}",
-            args.max_dice
-        ));
-    }
-    let levels: Vec<SpellLevel> = match args.spell_level {
-        Some(level) => vec![SpellLevel::new(level).map_err(|e| e.to_string())?],
-        None => SpellLevel::all().collect(),
-    };
-    let mut text = String::new();
-    let mut rows = Vec::new();
-    for level in levels {
-        text.push_str(&format!(
-            "spell level {} (target {}):\n  dice  success   catastrophe  empowered\n",
-            level.value(),
-            level.target()
-        ));
-        for dice in 1..=args.max_dice {
-            let odds = cast_odds(level, dice, args.penalty, limits).map_err(|e| e.to_string())?;
-            text.push_str(&format!(
-                "  {dice:>4}  {:>8}  {:>11}  {:>9}\n",
-                percent(&odds.success),
-                percent(&odds.catastrophe),
-                percent(&odds.empowered)
-            ));
-            rows.push(serde_json::json!({
-                "spell_level": level.value(),
-                "dice": dice,
-                "success": odds.success.to_string(),
-                "catastrophe": odds.catastrophe.to_string(),
-                "empowered": odds.empowered.to_string(),
-            }));
-        }
-    }
-    Ok((
-        text,
-        serde_json::json!({ "penalty": args.penalty, "rows": rows }),
-    ))
-}
-
-pub fn spelldice(command: &SpellDiceCommand, limits: &Limits) -> anyhow::Result<bool> {
+pub fn spelldice(command: &SpellDiceCommand) -> anyhow::Result<bool> {
     match command {
-        SpellDiceCommand::Extremes(args) => {
-            let columns = ["dice", "snake_eyes", "boxcars", "either", "both"];
-            print(args.format, extremes(args, limits), |json| {
-                Table::from_json(json, &columns)
-            })
-        }
         SpellDiceCommand::Courtney(args) => {
             let columns = ["results", "timing", "spell_lost", "text"];
             print(args.format, courtney(args), |json| {
-                Table::from_json(json, &columns)
-            })
-        }
-        SpellDiceCommand::Odds(args) => {
-            let columns = ["spell_level", "dice", "success", "catastrophe", "empowered"];
-            print(args.format, cast_odds_table(args, limits), |json| {
                 Table::from_json(json, &columns)
             })
         }

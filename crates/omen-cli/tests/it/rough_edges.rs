@@ -473,7 +473,7 @@ fn table_commands_took_only_text_and_json() {
     assert_eq!(
         extremes.lines().collect::<Vec<_>>(),
         [
-            "dice,snake_eyes,boxcars,either,both",
+            "dice,snake eyes,boxcars,either,both",
             "1,0,0,0,0",
             "2,1/36,1/36,1/18,0"
         ]
