@@ -5,7 +5,7 @@
 //! rolls).
 
 use foldhash::HashMap;
-use num_traits::One;
+use num_traits::{One, Zero};
 use std::cell::RefCell;
 
 use crate::distribution::{Distribution, Weight};
@@ -150,10 +150,7 @@ pub fn read_whole<V: Ord + Clone>(
     budget.spend_estimate(
         listed.saturating_mul(crate::distribution::limbs_of(bits) + crate::distribution::BIG_OP),
     )?;
-    let per_group: Vec<Vec<(Multiset, Weight)>> = groups
-        .iter()
-        .map(|g| multisets_of(&g.die, g.count))
-        .collect();
+    let per_group: Vec<Vec<(Multiset, Weight)>> = groups.iter().map(multisets_of).collect();
     let mut out: Vec<(V, Weight)> = Vec::new();
     let mut failed = None;
     product(
@@ -179,49 +176,55 @@ pub fn read_whole<V: Ord + Clone>(
     Distribution::from_weights(out)
 }
 
-/// Every multiset of `count` dice of `die`, with its weight: count!/∏cᵢ! · ∏wᵢ^cᵢ.
-fn multisets_of(die: &Distribution<i64>, count: usize) -> Vec<(Multiset, Weight)> {
-    let faces = die.entries();
+/// Every multiset of the group's dice (or cards), with its weight: count!/∏cᵢ!·∏wᵢ^cᵢ for dice, built
+/// face by face as C(left, c)·w^c; ∏C(copiesᵢ, cᵢ) for cards.
+fn multisets_of(group: &Group) -> Vec<(Multiset, Weight)> {
+    let binomials = crate::pool::binomial_rows(group.count);
     let mut out = Vec::new();
-    fn go(
-        faces: &[(i64, Weight)],
-        left: usize,
-        dice: &mut Multiset,
-        weight: Weight,
-        out: &mut Vec<(Multiset, Weight)>,
-    ) {
-        let Some(((x, w), rest)) = faces.split_first() else {
-            if left == 0 {
-                out.push((dice.clone(), weight));
-            }
-            return;
-        };
-        if rest.is_empty() {
-            // The last face takes the dice left: C(left, left) ways.
-            if left > 0 {
-                dice.push((*x, left));
-            }
-            out.push((dice.clone(), weight * num_traits::pow(w.clone(), left)));
-            if left > 0 {
-                dice.pop();
-            }
-            return;
+    let faces = group.die.entries();
+    let mut dice = Vec::new();
+    each_multiset(
+        group,
+        faces,
+        group.count,
+        &binomials,
+        &mut dice,
+        Weight::one(),
+        &mut out,
+    );
+    out
+}
+
+fn each_multiset(
+    group: &Group,
+    faces: &[(i64, Weight)],
+    left: usize,
+    binomials: &[Vec<Weight>],
+    dice: &mut Multiset,
+    weight: Weight,
+    out: &mut Vec<(Multiset, Weight)>,
+) {
+    let Some(((x, w), rest)) = faces.split_first() else {
+        if left == 0 {
+            out.push((dice.clone(), weight));
         }
-        let mut ways = weight;
-        for c in 0..=left {
-            if c > 0 {
-                // C(left, c) = C(left, c − 1)·(left − c + 1)/c, times w once more.
-                ways = ways * w * Weight::from(left - c + 1) / Weight::from(c);
-                dice.push((*x, c));
-            }
-            go(rest, left - c, dice, ways.clone(), out);
-            if c > 0 {
-                dice.pop();
-            }
+        return;
+    };
+    // The last face takes every die left.
+    let first = if rest.is_empty() { left } else { 0 };
+    for c in first..=left {
+        let ways = group.ways(w, left, c, binomials);
+        if ways.is_zero() {
+            continue;
+        }
+        if c > 0 {
+            dice.push((*x, c));
+        }
+        each_multiset(group, rest, left - c, binomials, dice, &weight * ways, out);
+        if c > 0 {
+            dice.pop();
         }
     }
-    go(faces, count, &mut Vec::new(), Weight::one(), &mut out);
-    out
 }
 
 /// Calls `f` with the union of one multiset from each group and the product of their weights.
@@ -334,18 +337,9 @@ mod tests {
         let coin = Distribution::from_weights([(0, Weight::one()), (1, Weight::from(2u32))])
             .expect("faces");
         let groups = [
-            Group {
-                die: Distribution::uniform(1..=4).expect("faces"),
-                count: 1,
-            },
-            Group {
-                die: coin,
-                count: 2,
-            },
-            Group {
-                die: Distribution::uniform(1..=3).expect("faces"),
-                count: 2,
-            },
+            Group::dice(Distribution::uniform(1..=4).expect("faces"), 1),
+            Group::dice(coin, 2),
+            Group::dice(Distribution::uniform(1..=3).expect("faces"), 2),
         ];
         let limits = Limits::default();
         let whole = read_whole(
@@ -375,7 +369,7 @@ mod tests {
         let die = Distribution::uniform(1..=6).expect("faces");
         let raises = Raises::new(12);
         let limits = Limits::default();
-        let groups = [Group { die, count: 5 }];
+        let groups = [Group::dice(die, 5)];
         let walked = raises
             .read(&groups, &limits, &mut limits.budget())
             .expect("small");
@@ -409,7 +403,7 @@ mod ten_dice {
         let raises = Raises::new(10);
         let limits = Limits::default();
         let d = raises
-            .read(&[Group { die, count: 10 }], &limits, &mut limits.budget())
+            .read(&[Group::dice(die, 10)], &limits, &mut limits.budget())
             .expect("within the default limits");
         assert_eq!(d.total(), &num_traits::pow(Weight::from(10u32), 10));
         // Ten 10s make ten raises, one roll in 10¹⁰; ten 1s make one (their sum is 10).

@@ -50,11 +50,58 @@ pub trait Reading {
     fn finish(&self, state: &Self::State) -> Self::Value;
 }
 
-/// Dice of one kind in a pool: the die's distribution and how many of it.
+/// Dice of one kind in a pool: the die's distribution and how many of it; or cards drawn from a
+/// deck without replacement, the deck's weights being how many copies of each card it holds.
 #[derive(Clone, Debug)]
 pub struct Group {
     pub die: Distribution<i64>,
     pub count: usize,
+    /// Drawn without replacement: `count` cards from the deck `die` (a hand of 5 from 52 weighs
+    /// C(52, 5) in all, each hand Π C(copies, drawn)).
+    pub drawn: bool,
+}
+
+impl Group {
+    /// `count` dice, each rolled independently.
+    pub fn dice(die: Distribution<i64>, count: usize) -> Self {
+        Group {
+            die,
+            count,
+            drawn: false,
+        }
+    }
+
+    /// `count` cards drawn without replacement from `deck`, whose weights are the copies of each card.
+    pub fn draws(deck: Distribution<i64>, count: usize) -> Self {
+        Group {
+            die: deck,
+            count,
+            drawn: true,
+        }
+    }
+
+    /// The ways `j` of `m` still to place show a face of weight (or copies) `w`: C(m, j)·wʲ for dice,
+    /// C(w, j) for cards (which ignores m: the cards not taken here come from the faces still to
+    /// come, and their own choices count them).
+    pub(crate) fn ways(&self, w: &Weight, m: usize, j: usize, binomials: &[Vec<Weight>]) -> Weight {
+        if self.drawn {
+            choose(w, j)
+        } else {
+            &binomials[m][j] * num_traits::pow(w.clone(), j)
+        }
+    }
+}
+
+/// C(n, j) for a big n: the product of j falling factors over j!.
+pub(crate) fn choose(n: &Weight, j: usize) -> Weight {
+    let mut out = Weight::one();
+    for i in 0..j {
+        if n <= &Weight::from(i) {
+            return Weight::zero();
+        }
+        out = out * (n - Weight::from(i)) / Weight::from(i + 1);
+    }
+    out
 }
 
 /// The exact distribution of `reading` over the pool made of `groups`.
@@ -197,13 +244,10 @@ impl<W: Ways> Step<W> {
             .iter()
             .map(|g| {
                 let w = g.die.weight(&outcome);
-                let powers: Vec<Weight> = (0..=g.count)
-                    .map(|j| num_traits::pow(w.clone(), j))
-                    .collect();
                 (0..=g.count)
                     .map(|m| {
                         (0..=m)
-                            .map(|j| W::of(&(&binomials[m][j] * &powers[j])))
+                            .map(|j| W::of(&g.ways(&w, m, j, binomials)))
                             .collect()
                     })
                     .collect()

@@ -10,10 +10,7 @@ fn die(lo: i64, hi: i64) -> Distribution<i64> {
 }
 
 fn group(lo: i64, hi: i64, count: usize) -> Group {
-    Group {
-        die: die(lo, hi),
-        count,
-    }
+    Group::dice(die(lo, hi), count)
 }
 
 /// What each builtin reads from one roll, computed from the sorted dice directly.
@@ -159,13 +156,7 @@ fn weighted_faces_count_their_weight() {
         [1, 2, 3, 4, 5, 6].map(|x| (x, Weight::from(if x == 6 { 2u32 } else { 1 }))),
     )
     .expect("faces");
-    let groups = [
-        Group {
-            die: loaded,
-            count: 2,
-        },
-        group(0, 1, 1),
-    ];
+    let groups = [Group::dice(loaded, 2), group(0, 1, 1)];
     let got = walked(&groups, &[Builtin::Sum, Builtin::Highest]);
     let mut expected: BTreeMap<Vec<i64>, u32> = BTreeMap::new();
     for a in 1..=7i64 {
@@ -215,14 +206,80 @@ fn the_budget_and_the_state_limit_are_charged_before_the_walk() {
 #[test]
 fn a_sum_past_64_bits_is_an_overflow_not_a_wrong_answer() {
     let huge = Distribution::from_weights([(i64::MAX / 2, Weight::one())]).expect("face");
-    let pool = [Group {
-        die: huge,
-        count: 3,
-    }];
+    let pool = [Group::dice(huge, 3)];
     let limits = Limits::default();
     let reading = Readings(vec![Builtin::Sum]);
     assert!(matches!(
         read(&pool, &reading, &limits, &mut limits.budget()),
         Err(CoreError::Overflow)
     ));
+}
+
+#[test]
+fn a_five_card_hand_from_fifty_two_gives_the_poker_counts() {
+    // 13 ranks of 4 cards; a hand's widest set and longest run of ranks (ace low only).
+    let deck =
+        Distribution::from_weights((1..=13).map(|rank| (rank, Weight::from(4u32)))).expect("ranks");
+    let hands = [Group::draws(deck, 5)];
+    let d = walked(&hands, &[Builtin::SetWidth, Builtin::LongestRun]);
+    assert_eq!(d.total(), &Weight::from(2_598_960u32)); // C(52, 5)
+    let width = d.map(|v| v[0]);
+    assert_eq!(width.weight(&4), Weight::from(624u32)); // four of a kind: 13 · 48
+    // Three of a kind (13·C(4,3)·C(12,2)·4² = 54,912) and full houses (13·4·12·6 = 3,744).
+    assert_eq!(width.weight(&3), Weight::from(58_656u32));
+    // One pair (1,098,240) and two pairs (123,552).
+    assert_eq!(width.weight(&2), Weight::from(1_221_792u32));
+    // Five ranks in a row, starting at ace to nine, any suits: 9 · 4⁵.
+    assert_eq!(d.map(|v| v[1]).weight(&5), Weight::from(9 * 1024u32));
+}
+
+#[test]
+fn drawing_without_replacement_matches_every_hand_of_physical_cards() {
+    // The deck 1 1 2 3 3 3, three cards drawn: each of the C(6, 3) = 20 sets of cards once.
+    let cards = [1i64, 1, 2, 3, 3, 3];
+    let deck = Distribution::from_weights([
+        (1, Weight::from(2u32)),
+        (2, Weight::one()),
+        (3, Weight::from(3u32)),
+    ])
+    .expect("cards");
+    let readings = [
+        Builtin::Sum,
+        Builtin::SetWidth,
+        Builtin::Distinct,
+        Builtin::NthHighest(2),
+    ];
+    let mut hands = Vec::new();
+    for a in 0..6 {
+        for b in a + 1..6 {
+            for c in b + 1..6 {
+                let hand = [cards[a], cards[b], cards[c]];
+                let values: Vec<i64> = readings.iter().map(|r| by_hand(r, &hand)).collect();
+                hands.push((values, Weight::one()));
+            }
+        }
+    }
+    let expected = Distribution::from_weights(hands).expect("hands");
+    let groups = [Group::draws(deck, 3)];
+    assert_eq!(walked(&groups, &readings), expected);
+    // Listing whole hands weighs them the same way.
+    let limits = Limits::default();
+    let whole = crate::grouping::read_whole(
+        &groups,
+        |hand| Ok(hand.iter().map(|&(x, c)| x * c as i64).sum::<i64>()),
+        &limits,
+        &mut limits.budget(),
+    )
+    .expect("small");
+    assert_eq!(whole, expected.map(|v| v[0]));
+    // More cards drawn than the deck holds: no hand at all.
+    let small =
+        Distribution::from_weights([(1, Weight::one()), (2, Weight::one())]).expect("cards");
+    let none = read(
+        &[Group::draws(small, 3)],
+        &Readings(vec![Builtin::Sum]),
+        &limits,
+        &mut limits.budget(),
+    );
+    assert!(none.is_err(), "{none:?}");
 }
