@@ -54,6 +54,8 @@ pub enum CoreError {
     Overflow,
     #[error("an empty distribution has no outcomes")]
     Empty,
+    #[error("`{0}` is no symbol: symbol dice faces are written with s, a, T, f, t and D")]
+    UnknownSymbol(char),
     #[error("the scripted dice ran out after {0} dice")]
     ScriptExhausted(usize),
     #[error("the scripted die {index} shows {value}, which is not a face of {die}")]

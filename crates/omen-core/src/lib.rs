@@ -25,6 +25,7 @@ pub mod pool;
 pub mod roller;
 pub mod sets;
 pub mod spec;
+pub mod symbols;
 
 pub use cancel::Cancel;
 pub use dice::{
