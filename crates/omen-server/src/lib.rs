@@ -189,7 +189,11 @@ impl utoipa::Modify for EveryRoute {
             .filter_map(|(writes, operation)| Some((writes, operation.as_mut()?)))
             {
                 let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
-                if secured {
+                // Logging out names the cookie itself.
+                let names_cookie = operation.security.iter().flatten().any(|requirement| {
+                    serde_json::to_value(requirement).is_ok_and(|v| v.get("cookie").is_some())
+                });
+                if secured && !names_cookie {
                     // Every route that takes a bearer token takes the session cookie instead.
                     let security = operation.security.get_or_insert_with(Vec::new);
                     security.push(utoipa::openapi::security::SecurityRequirement::new(

@@ -172,12 +172,13 @@ pub async fn show_session(
     Ok(Json(body))
 }
 
-/// Logs out: ends the request's session and clears its cookie. Needs the CSRF token.
+/// Logs out: ends the request's session and clears its cookie. Needs the CSRF token. A bearer
+/// token has no session to end, so the document names the cookie alone.
 #[utoipa::path(
     delete,
     path = "/api/v1/session",
     tag = "campaigns",
-    security(("bearer" = [])),
+    security(("cookie" = [])),
     responses(
         (status = 204, description = "the session has ended"),
         (status = 401, description = "no session, or one that had already ended", body = ErrorBody),
