@@ -1,12 +1,16 @@
 //! Readings that search how a roll's dice can be grouped: 7th Sea's raises (as many groups of dice
-//! each summing to a target as the dice allow). The answer depends on the whole multiset, so the
-//! reading carries it and solves each distinct multiset once; the multiset walk of
-//! [`crate::multiset`] meets each multiset once, never each roll (10d10: 92,378 multisets for 10¹⁰
-//! rolls).
+//! each summing to a target as the dice allow). The answer depends on the whole multiset, so
+//! [`read_whole`] lists each multiset of the pool once with its weight, never each roll (10d10:
+//! 92,378 multisets for 10¹⁰ rolls), and [`Raises`] solves each, remembering what it solved.
+//!
+//! The listing is charged to the state limit and the work budget before it starts, and checks
+//! cancellation at every multiset; the search inside each solve is not charged (no face offers
+//! raises yet: the language's pools will charge it before this is reachable from input).
+
+use std::cell::RefCell;
 
 use foldhash::HashMap;
 use num_traits::{One, Zero};
-use std::cell::RefCell;
 
 use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;

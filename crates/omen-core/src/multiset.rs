@@ -8,14 +8,13 @@
 //! `d10 d8 d6` is three groups of one); at each outcome it chooses how many of each group's remaining
 //! dice show it, with weight C(m, j)·w^j, and carries the reading's state and the dice still to
 //! place. States that meet are merged, so the work grows with the distinct (state, dice left)
-//! pairs, not with the rolls: `10d10` has 10¹⁰ rolls, 92,378 multisets, and a reading of the widest
-//! set has a few hundred states.
+//! pairs, not with the rolls: `10d10` has 10¹⁰ rolls and 92,378 multisets, and a reading that keeps
+//! only the widest set so far merges most of those.
 
-use foldhash::HashMap;
 use std::hash::Hash;
-
 use std::ops::AddAssign;
 
+use foldhash::HashMap;
 use num_traits::{One, ToPrimitive, Zero};
 
 use crate::distribution::{Distribution, Weight};

@@ -177,7 +177,7 @@ fn weighted_faces_count_their_weight() {
 
 #[test]
 fn ten_d10_walks_multisets_not_rolls() {
-    // 10¹⁰ rolls; the widest set's width and height take a few thousand states at most.
+    // 10¹⁰ rolls, walked by (widest set so far, dice left) states instead.
     let pool = [group(1, 10, 10)];
     let d = walked(&pool, &[Builtin::SetWidth, Builtin::SetHeight]);
     assert_eq!(d.total(), &num_traits::pow(Weight::from(10u32), 10));
