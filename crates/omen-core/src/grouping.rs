@@ -377,19 +377,7 @@ mod tests {
         let walked = raises
             .read(&groups, &limits, &mut limits.budget())
             .expect("small");
-        let mut rolls = vec![Vec::new()];
-        for _ in 0..5 {
-            rolls = rolls
-                .into_iter()
-                .flat_map(|r: Vec<i64>| {
-                    (1..=6).map(move |x| {
-                        let mut r = r.clone();
-                        r.push(x);
-                        r
-                    })
-                })
-                .collect();
-        }
+        let rolls = crate::multiset::tests::rolls(&groups);
         let expected =
             Distribution::from_weights(rolls.iter().map(|r| (brute(r, 12), Weight::one())))
                 .expect("rolls");

@@ -92,7 +92,7 @@ impl Group {
 }
 
 /// C(n, j) for a big n: the product of j falling factors over j!.
-pub(crate) fn choose(n: &Weight, j: usize) -> Weight {
+fn choose(n: &Weight, j: usize) -> Weight {
     let mut out = Weight::one();
     for i in 0..j {
         if n <= &Weight::from(i) {
@@ -476,4 +476,4 @@ impl Readings {
 
 #[cfg(test)]
 #[path = "multiset_tests.rs"]
-mod tests;
+pub(crate) mod tests;

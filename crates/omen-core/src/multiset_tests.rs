@@ -57,8 +57,9 @@ fn by_hand(reading: &Builtin, roll: &[i64]) -> i64 {
     }
 }
 
-/// Every roll of the pool, each once (every die's faces have weight 1 here).
-fn rolls(groups: &[Group]) -> Vec<Vec<i64>> {
+/// Every roll of the pool, each once (every die's faces have weight 1 here); the grouping tests
+/// enumerate with it too.
+pub(crate) fn rolls(groups: &[Group]) -> Vec<Vec<i64>> {
     let mut all = vec![Vec::new()];
     for g in groups {
         for _ in 0..g.count {

@@ -55,7 +55,7 @@ pub fn weight<'py>(py: Python<'py>, w: &omen_core::Weight) -> PyResult<Bound<'py
     })?;
     let digits = w.iter_u64_digits();
     let bytes = PyBytes::new_with(py, digits.len() * 8, |out| {
-        for (chunk, digit) in out.chunks_exact_mut(8).zip(w.iter_u64_digits()) {
+        for (chunk, digit) in out.chunks_exact_mut(8).zip(digits) {
             chunk.copy_from_slice(&digit.to_le_bytes());
         }
         Ok(())
