@@ -4,8 +4,8 @@
 //! 92,378 multisets for 10¹⁰ rolls), and [`Raises`] solves each, remembering what it solved.
 //!
 //! The listing is charged to the state limit and the work budget before it starts, and checks
-//! cancellation at every multiset; the search inside each solve is not charged (no face offers
-//! raises yet: the language's pools will charge it before this is reachable from input).
+//! cancellation at every multiset; the search inside each solve pays for every group it tries
+//! before trying it, so a pool whose search explodes is refused by the budget, not left running.
 
 use std::cell::RefCell;
 
@@ -16,6 +16,10 @@ use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 use crate::multiset::Group;
+
+/// What the solver pays for each group it tries: a clone of the remaining multiset and a lookup in
+/// its memo, in limb multiply-adds (about the cost of one entry of a hashed state map).
+const TRY_COST: u64 = 64;
 
 /// A multiset of outcomes: (outcome, how many dice show it), ascending, counts above zero.
 pub type Multiset = Vec<(i64, usize)>;
@@ -40,19 +44,27 @@ impl Raises {
     /// can be minimal: the highest die plus fewer others that just reach the target, which taking
     /// the others from the highest down and stopping once the target is reached lists without
     /// repeats (the last one taken was needed, and every other is at least as large).
-    pub fn solve(&self, dice: &Multiset) -> i64 {
+    ///
+    /// # Errors
+    /// [`CoreError::WorkBudget`] or cancellation: every group tried is charged before it is tried.
+    pub fn solve(&self, dice: &Multiset, budget: &mut Budget) -> Result<i64, CoreError> {
+        // Below 1, a die of its own could be a group or need a partner to offset it: a different
+        // search, and no game asks for it.
+        if self.target < 1 {
+            return Err(CoreError::Unsupported("raises to a target below 1"));
+        }
         // Dice of 0 or less never help a group reach a positive target.
         let dice: Multiset = dice.iter().copied().filter(|&(x, _)| x > 0).collect();
-        self.best(&dice)
+        self.best(&dice, budget)
     }
 
-    fn best(&self, dice: &Multiset) -> i64 {
+    fn best(&self, dice: &Multiset, budget: &mut Budget) -> Result<i64, CoreError> {
         let total: i64 = dice.iter().map(|&(x, c)| x.saturating_mul(c as i64)).sum();
         if total < self.target || dice.is_empty() {
-            return 0;
+            return Ok(0);
         }
         if let Some(&known) = self.solved.borrow().get(dice) {
-            return known;
+            return Ok(known);
         }
         // No grouping beats the sum over the target (nor one group per die): stop on reaching it.
         let count: usize = dice.iter().map(|&(_, c)| c).sum();
@@ -62,18 +74,31 @@ impl Raises {
         let highest = take(&mut rest, top);
         let mut best = 0;
         let mut chosen = Vec::new();
+        let mut failed = None;
         self.each_group(
             &rest,
             rest.len(),
             self.target - highest,
             &mut chosen,
             &mut |left| {
-                best = best.max(1 + self.best(left));
+                let found = budget
+                    .spend(TRY_COST)
+                    .and_then(|()| self.best(left, budget));
+                match found {
+                    Ok(n) => best = best.max(1 + n),
+                    Err(error) => {
+                        failed = Some(error);
+                        return false;
+                    }
+                }
                 best < bound
             },
         );
+        if let Some(error) = failed {
+            return Err(error);
+        }
         self.solved.borrow_mut().insert(dice.clone(), best);
-        best
+        Ok(best)
     }
 
     /// Calls `found` with what is left of `dice` after each minimal choice, taken from index
@@ -132,7 +157,7 @@ fn take(dice: &mut Multiset, i: usize) -> i64 {
 /// before any is listed), when the computation is cancelled, or what `value` returns.
 pub fn read_whole<V: Ord + Clone>(
     groups: &[Group],
-    mut value: impl FnMut(&Multiset) -> Result<V, CoreError>,
+    mut value: impl FnMut(&Multiset, &mut Budget) -> Result<V, CoreError>,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Distribution<V>, CoreError> {
@@ -167,7 +192,7 @@ pub fn read_whole<V: Ord + Clone>(
                 failed.get_or_insert(CoreError::Cancelled);
                 return;
             }
-            match value(dice) {
+            match value(dice, budget) {
                 Ok(v) => out.push((v, weight)),
                 Err(error) => failed = Some(error),
             }
@@ -271,7 +296,12 @@ impl Raises {
         limits: &Limits,
         budget: &mut Budget,
     ) -> Result<Distribution<i64>, CoreError> {
-        read_whole(groups, |dice| Ok(self.solve(dice)), limits, budget)
+        read_whole(
+            groups,
+            |dice, budget| self.solve(dice, budget),
+            limits,
+            budget,
+        )
     }
 }
 
@@ -326,11 +356,13 @@ mod tests {
             &[2, 3, 5, 5, 7, 8, 1],
         ];
         for dice in cases {
-            assert_eq!(raises.solve(&multiset(dice)), brute(dice, 10), "{dice:?}");
+            let solved = raises.solve(&multiset(dice), &mut Budget::unlimited());
+            assert_eq!(solved, Ok(brute(dice, 10)), "{dice:?}");
         }
         // The greedy pairing of the highest with the lowest is not enough: 6+4, 6+4, 7+3 makes
         // three; 7+6 first makes two.
-        assert_eq!(raises.solve(&multiset(&[6, 6, 4, 4, 3, 7])), 3);
+        let three = raises.solve(&multiset(&[6, 6, 4, 4, 3, 7]), &mut Budget::unlimited());
+        assert_eq!(three, Ok(3));
     }
 
     #[test]
@@ -348,7 +380,7 @@ mod tests {
         let limits = Limits::default();
         let whole = read_whole(
             &groups,
-            |dice| {
+            |dice, _| {
                 let sum = dice.iter().map(|&(x, c)| x * c as i64).sum::<i64>();
                 let width = dice.iter().map(|&(_, c)| c as i64).max().unwrap_or(0);
                 Ok(vec![sum, width])
@@ -382,6 +414,44 @@ mod tests {
             Distribution::from_weights(rolls.iter().map(|r| (brute(r, 12), Weight::one())))
                 .expect("rolls");
         assert_eq!(walked, expected);
+    }
+}
+
+#[cfg(test)]
+mod charged {
+    use super::*;
+
+    #[test]
+    fn the_raises_search_is_refused_by_the_budget_it_would_pass() {
+        // Three raises take at least three groups tried, one per raise: a budget for one must stop
+        // the search, not let it run on unpaid.
+        let dice: Multiset = vec![(1, 6), (2, 6), (3, 6)];
+        let mut tiny = Limits {
+            work_budget: 2 * TRY_COST - 1,
+            ..Limits::default()
+        }
+        .budget();
+        let raises = Raises::new(12);
+        assert!(matches!(
+            raises.solve(&dice, &mut tiny),
+            Err(CoreError::WorkBudget { .. })
+        ));
+        // With room it answers, and what it spent is what it was charged.
+        let mut room = Budget::unlimited();
+        assert_eq!(Raises::new(12).solve(&dice, &mut room), Ok(3));
+        assert!(room.spent() >= TRY_COST);
+    }
+
+    #[test]
+    fn a_target_below_one_is_refused_rather_than_divided_by() {
+        let dice: Multiset = vec![(-1, 1), (3, 2)];
+        let mut budget = Budget::unlimited();
+        for target in [0, -5] {
+            assert!(matches!(
+                Raises::new(target).solve(&dice, &mut budget),
+                Err(CoreError::Unsupported(_))
+            ));
+        }
     }
 }
 

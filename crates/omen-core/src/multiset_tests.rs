@@ -267,7 +267,7 @@ fn drawing_without_replacement_matches_every_hand_of_physical_cards() {
     let limits = Limits::default();
     let whole = crate::grouping::read_whole(
         &groups,
-        |hand| Ok(hand.iter().map(|&(x, c)| x * c as i64).sum::<i64>()),
+        |hand, _| Ok(hand.iter().map(|&(x, c)| x * c as i64).sum::<i64>()),
         &limits,
         &mut limits.budget(),
     )
