@@ -21,6 +21,7 @@
 //! assert_eq!(d.len(), 6);
 //! ```
 
+pub mod anydice;
 pub mod check;
 pub mod diagnostic;
 pub mod exact;
@@ -29,6 +30,7 @@ mod keep_ends;
 pub mod labels;
 mod nesting;
 pub mod number;
+pub mod pool;
 pub mod program;
 pub mod sample;
 pub mod span;

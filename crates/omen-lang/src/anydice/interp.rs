@@ -1,0 +1,376 @@
+//! The interpreter: statements in order over one global frame, calls with AnyDice's dynamic scope
+//! (a call starts from a copy of its caller's variables), and the settings as they stand when each
+//! statement runs.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use omen_core::Limits;
+
+use super::ast::{Binary, Expr, Function, Part, Setting, Stmt, Unary};
+use super::library::Library;
+use super::value::{Fault, Outcome, Val, Work};
+use super::{Output, calculation_error, ops, pool};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+
+/// A frame of variables.
+pub type Frame = HashMap<String, Val>;
+
+/// How deep the interpreter's own recursion (expressions, blocks and calls together) may go; the
+/// parser bounds one expression, this bounds their nesting through calls.
+pub const MAX_WALK_DEPTH: usize = 2_000;
+
+/// The deepest "maximum function depth" a program may set: each level is a real recursion.
+pub const MAX_FUNCTION_DEPTH: i64 = 100;
+
+pub struct Settings {
+    pub explode_depth: u64,
+    pub function_depth: usize,
+    pub highest_first: bool,
+}
+
+/// What a block did: ran to its end, or met `result:`.
+pub enum Flow {
+    Normal,
+    Result(Val),
+}
+
+/// A function a call can match: the program's own, or the library's.
+#[derive(Clone)]
+pub enum Callable {
+    User(Rc<Function>),
+    Library(Library),
+}
+
+pub struct Interp {
+    pub work: Work,
+    pub settings: Settings,
+    pub functions: HashMap<String, Callable>,
+    pub outputs: Vec<Output>,
+    pub warnings: Vec<Diagnostic>,
+    /// Calls of user functions now running.
+    pub call_depth: usize,
+    walk_depth: usize,
+    /// Calls refused for the maximum function depth, and where the first was.
+    pub truncated: u64,
+    pub truncated_at: Option<Span>,
+}
+
+pub type Run<T> = Result<T, Diagnostic>;
+
+impl Interp {
+    pub fn new(limits: &Limits) -> Self {
+        Interp {
+            work: Work {
+                limits: limits.clone(),
+                budget: limits.budget(),
+            },
+            settings: Settings {
+                explode_depth: 2,
+                function_depth: 10,
+                highest_first: true,
+            },
+            functions: Library::all()
+                .into_iter()
+                .map(|l| (l.signature().to_string(), Callable::Library(l)))
+                .collect(),
+            outputs: Vec::new(),
+            warnings: Vec::new(),
+            call_depth: 0,
+            walk_depth: 0,
+            truncated: 0,
+            truncated_at: None,
+        }
+    }
+
+    pub fn enter(&mut self, span: Span) -> Run<()> {
+        self.walk_depth += 1;
+        if self.walk_depth > MAX_WALK_DEPTH {
+            return Err(calculation_error(
+                span,
+                Fault::calculation(format!(
+                    "the evaluation nests more than {MAX_WALK_DEPTH} levels deep"
+                )),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.walk_depth -= 1;
+    }
+
+    /// Runs statements in `frame` until the end or a `result:`.
+    pub fn block(&mut self, stmts: &[Stmt], frame: &mut Frame) -> Run<Flow> {
+        for stmt in stmts {
+            if let Flow::Result(v) = self.statement(stmt, frame)? {
+                return Ok(Flow::Result(v));
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn statement(&mut self, stmt: &Stmt, frame: &mut Frame) -> Run<Flow> {
+        let at = |span: Span| move |f: Fault| calculation_error(span, f);
+        match stmt {
+            Stmt::Assign { name, expr, .. } => {
+                let v = self.eval(expr, frame)?;
+                frame.insert(name.clone(), v);
+            }
+            Stmt::Output { expr, name, span } => {
+                self.output(expr, name.as_deref(), *span, frame)?
+            }
+            Stmt::Function(f) => {
+                self.functions
+                    .insert(f.signature.clone(), Callable::User(f.clone()));
+            }
+            Stmt::Result(expr) => return Ok(Flow::Result(self.eval(expr, frame)?)),
+            Stmt::Loop { var, over, body } => {
+                let items = self.eval(over, frame)?;
+                let items = self.sequence_items(&items).map_err(at(over.span()))?;
+                for item in items.iter() {
+                    self.work.pay(1).map_err(at(over.span()))?;
+                    frame.insert(var.clone(), Val::Number(*item));
+                    if let Flow::Result(v) = self.block(body, frame)? {
+                        return Ok(Flow::Result(v));
+                    }
+                }
+            }
+            Stmt::If {
+                branches,
+                otherwise,
+            } => {
+                for (condition, body) in branches {
+                    let v = self.eval(condition, frame)?;
+                    if ops::truth(&v).map_err(at(condition.span()))? {
+                        return self.block(body, frame);
+                    }
+                }
+                if let Some(body) = otherwise {
+                    return self.block(body, frame);
+                }
+            }
+            Stmt::Set(setting, span) => self.set(setting, *span, frame)?,
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn set(&mut self, setting: &Setting, span: Span, frame: &mut Frame) -> Run<()> {
+        let positive = |this: &mut Self, e: &Expr, frame: &mut Frame, what: &str, default: i64| {
+            let v = this.eval(e, frame)?;
+            match v.as_number().map_err(|f| calculation_error(span, f))? {
+                Some(n) if n > 0 => Ok(n),
+                _ => Err(calculation_error(
+                    span,
+                    Fault::calculation(format!(
+                        "\"{what}\" can only be set to a positive integer (the default is {default})"
+                    )),
+                )),
+            }
+        };
+        match setting {
+            Setting::ExplodeDepth(e) => {
+                let n = positive(self, e, frame, "explode depth", 2)? as u64;
+                if n > self.work.limits.max_explode_depth {
+                    return Err(calculation_error(
+                        span,
+                        Fault::calculation(format!(
+                            "\"explode depth\" {n} is over the limit {}",
+                            self.work.limits.max_explode_depth
+                        ))
+                        .with_help("lower it, or raise --max-explode-depth"),
+                    ));
+                }
+                self.settings.explode_depth = n;
+            }
+            Setting::FunctionDepth(e) => {
+                let n = positive(self, e, frame, "maximum function depth", 10)?;
+                if n > MAX_FUNCTION_DEPTH {
+                    return Err(calculation_error(
+                        span,
+                        Fault::calculation(format!(
+                            "\"maximum function depth\" {n} is over Omen's limit {MAX_FUNCTION_DEPTH}"
+                        )),
+                    ));
+                }
+                self.settings.function_depth = n as usize;
+            }
+            Setting::PositionOrder { highest_first } => {
+                self.settings.highest_first = *highest_first;
+            }
+        }
+        Ok(())
+    }
+
+    /// A value read as the elements of a sequence: a number is one, a die its distinct outcomes.
+    pub fn sequence_items(&mut self, v: &Val) -> Outcome<Rc<Vec<i64>>> {
+        Ok(match v {
+            Val::Sequence(s) => s.clone(),
+            Val::Number(n) => Rc::new(vec![*n]),
+            other => match other.to_die(&mut self.work)? {
+                Some(d) => {
+                    self.work.pay(d.len())?;
+                    Rc::new(d.outcomes().copied().collect())
+                }
+                None => Rc::new(Vec::new()),
+            },
+        })
+    }
+
+    fn output(&mut self, expr: &Expr, name: Option<&str>, span: Span, frame: &Frame) -> Run<()> {
+        let before = self.truncated;
+        let v = self.eval(expr, frame)?;
+        let number = self.outputs.len() + 1;
+        let label = match name {
+            Some(text) => super::label::fill(text, frame, span)?,
+            None => format!("output {number}"),
+        };
+        let distribution = v
+            .output(&mut self.work)
+            .map_err(|f| calculation_error(expr.span(), f))?;
+        if self.truncated > before {
+            self.warn_truncated(span, self.truncated - before);
+        }
+        self.outputs.push(Output {
+            label,
+            distribution,
+            span,
+        });
+        Ok(())
+    }
+
+    fn warn_truncated(&mut self, span: Span, calls: u64) {
+        let depth = self.settings.function_depth;
+        self.warnings.push(
+            Diagnostic::warning(
+                "function-depth",
+                self.truncated_at.unwrap_or(span),
+                format!(
+                    "the maximum function depth ({depth}) cut {calls} call(s) short: each gave the empty die, whose share of the probability was dropped and the rest scaled up, as AnyDice does silently"
+                ),
+            )
+            .with_help("raise it with `set \"maximum function depth\" to N` to see how much it matters"),
+        );
+        self.truncated_at = None;
+    }
+
+    /// The value of an expression in `frame`.
+    pub fn eval(&mut self, expr: &Expr, frame: &Frame) -> Run<Val> {
+        self.enter(expr.span())?;
+        let v = self.eval_inner(expr, frame);
+        self.leave();
+        v
+    }
+
+    fn eval_inner(&mut self, expr: &Expr, frame: &Frame) -> Run<Val> {
+        let at = |span: Span| move |f: Fault| calculation_error(span, f);
+        match expr {
+            Expr::Number(n, _) => Ok(Val::Number(*n)),
+            Expr::Var(name, span) => frame.get(name).cloned().ok_or_else(|| {
+                calculation_error(
+                    *span,
+                    Fault::calculation(format!("I cannot find a variable named {name}"))
+                        .with_help(format!("assign it before this line, e.g. `{name}: d6`")),
+                )
+            }),
+            Expr::Sequence(parts, span) => {
+                self.sequence(parts, frame)
+                    .map(Val::Sequence)
+                    .map_err(|e| match e {
+                        Ok(fault) => calculation_error(*span, fault),
+                        Err(d) => d,
+                    })
+            }
+            Expr::Unary(op, operand, span) => {
+                let v = self.eval(operand, frame)?;
+                match op {
+                    Unary::Die => ops::dice(Val::Number(1), v, &mut self.work),
+                    _ => ops::unary(*op, v, &mut self.work),
+                }
+                .map_err(at(*span))
+            }
+            Expr::Binary(op, left, right, span) => {
+                let a = self.eval(left, frame)?;
+                let b = self.eval(right, frame)?;
+                self.binary(*op, a, b).map_err(at(*span))
+            }
+            Expr::Call(parts, span) => self.call(parts, *span, frame),
+        }
+    }
+
+    fn binary(&mut self, op: Binary, a: Val, b: Val) -> Outcome<Val> {
+        match op {
+            Binary::Dice => ops::dice(a, b, &mut self.work),
+            Binary::At => {
+                let positions = match &a {
+                    Val::Number(n) => Rc::new(vec![*n]),
+                    Val::Sequence(s) => s.clone(),
+                    other => {
+                        return Err(Fault::calculation(format!(
+                            "positions must be a number or a sequence, but you provided \"{}\"",
+                            other.render()
+                        ))
+                        .with_help("pass the die to a function with a `:n` parameter"));
+                    }
+                };
+                pool::at(&positions, b, self.settings.highest_first, &mut self.work)
+            }
+            _ => ops::binary(op, a, b, &mut self.work),
+        }
+    }
+
+    /// A sequence literal's elements. The error is a fault (at the literal) or a diagnostic from
+    /// an expression inside it.
+    fn sequence(&mut self, parts: &[Part], frame: &Frame) -> Result<Rc<Vec<i64>>, Run<Fault>> {
+        let mut out = Vec::new();
+        for part in parts {
+            let from = self.eval(&part.from, frame).map_err(Err)?;
+            let mut block: Vec<i64> = match &part.to {
+                None => self.sequence_items(&from).map_err(Ok)?.to_vec(),
+                Some(to) => {
+                    let to = self.eval(to, frame).map_err(Err)?;
+                    self.range(&from, &to).map_err(Ok)?
+                }
+            };
+            if let Some(times) = &part.times {
+                let times = self.eval(times, frame).map_err(Err)?;
+                let k = self.count(&times).map_err(Ok)?;
+                let len = block.len() as u128 * k as u128;
+                self.work
+                    .allow_sequence(out.len() as u128 + len)
+                    .map_err(Ok)?;
+                block = block.repeat(k);
+            }
+            self.work
+                .allow_sequence(out.len() as u128 + block.len() as u128)
+                .map_err(Ok)?;
+            out.extend(block);
+        }
+        Ok(Rc::new(out))
+    }
+
+    fn count(&mut self, v: &Val) -> Outcome<usize> {
+        match v.as_number()? {
+            Some(n) => Ok(usize::try_from(n).unwrap_or(0)),
+            None => Err(Fault::calculation(format!(
+                "a repetition count must be a number, but you provided \"{}\"",
+                v.render()
+            ))),
+        }
+    }
+
+    fn range(&mut self, from: &Val, to: &Val) -> Outcome<Vec<i64>> {
+        let (Some(a), Some(b)) = (from.as_number()?, to.as_number()?) else {
+            return Err(Fault::calculation(
+                "a range's ends must be numbers, e.g. {1..6}",
+            ));
+        };
+        if b < a {
+            return Ok(Vec::new());
+        }
+        self.work
+            .allow_sequence((b as i128 - a as i128 + 1) as u128)?;
+        Ok((a..=b).collect())
+    }
+}
