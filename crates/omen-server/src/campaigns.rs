@@ -3,12 +3,12 @@
 //! answers through the caller's [`crate::redact::Redactor`]. Each file below is a group of routes;
 //! this one only lists them.
 
-mod actions;
-mod campaign;
+pub(crate) mod actions;
+pub(crate) mod campaign;
 mod characters;
 mod invites;
-mod reveal;
-mod rolls;
+pub(crate) mod reveal;
+pub(crate) mod rolls;
 mod shared;
 
 use utoipa_axum::router::OpenApiRouter;

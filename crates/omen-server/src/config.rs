@@ -57,6 +57,9 @@ pub struct Config {
     /// Mark the session cookie `Secure` on every answer, not only on requests a proxy says came over
     /// HTTPS (`X-Forwarded-Proto` or `Forwarded`). Default false.
     pub secure_cookies: bool,
+    /// The Discord face (`POST /discord/interactions`): on when the application's public key is
+    /// given (`omen serve --discord-public-key`). Default off.
+    pub discord: Option<crate::discord::DiscordConfig>,
 }
 
 /// The server's default work budget: half the CLI's (about one second at worst). Calibrated on the
@@ -110,6 +113,7 @@ impl Default for Config {
             open_campaigns: true,
             session_lifetime: Duration::from_secs(12 * 60 * 60),
             secure_cookies: false,
+            discord: None,
         }
     }
 }

@@ -49,6 +49,7 @@ pub mod auth;
 mod campaigns;
 mod client;
 mod config;
+pub mod discord;
 pub mod error;
 mod events;
 mod fair;
@@ -343,6 +344,7 @@ pub fn app(state: AppState) -> Router {
             }),
         )
         .merge(page::routes())
+        .merge(discord::routes(&state))
         .fallback(no_route)
         .with_state(state.clone())
         .layer(axum::middleware::from_fn_with_state(state, request_scope))

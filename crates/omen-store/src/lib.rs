@@ -128,6 +128,7 @@ mod channel;
 mod copy;
 mod db;
 mod dice;
+mod discord;
 pub mod draw;
 mod error;
 mod exchange;
@@ -157,6 +158,7 @@ pub use audience::Visibility;
 pub use channel::LOG_CHANNEL;
 pub use copy::CopyReport;
 pub use dice::{Dice, RolledDie};
+pub use discord::DiscordSeat;
 pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
 pub use fairness::{

@@ -113,6 +113,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0008_draws.sql",
         include_str!("../migrations/postgres/0008_draws.sql"),
     ),
+    (
+        "0009_discord.sql",
+        include_str!("../migrations/postgres/0009_discord.sql"),
+    ),
 ];
 
 /// The key every process migrating one database takes turns on (`pg_advisory_xact_lock`): "OMEN".

@@ -42,6 +42,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0008_draws.sql",
         include_str!("../migrations/0008_draws.sql"),
     ),
+    (
+        "0009_discord.sql",
+        include_str!("../migrations/0009_discord.sql"),
+    ),
 ];
 
 /// The version that signs logs: upgrading to it re-anchors every campaign under the key.

@@ -9,6 +9,7 @@ mod campaigns;
 mod character_summary;
 mod connections;
 mod creation_warnings;
+mod discord;
 mod draws;
 mod fuzz;
 mod games_forms;

@@ -1,0 +1,159 @@
+//! What a member reads in Discord, through the API's own handlers as that member: one entry, the
+//! last entries, the exact odds of an expression, the verification and the fairness report.
+
+use axum::Json;
+use axum::extract::State;
+use http_body_util::BodyExt;
+use omen_store::Member;
+use serde_json::Value;
+
+use super::Face;
+use super::deferred::Delivery;
+use super::interaction::message;
+use super::render::{api_error, entry_line, odds_table, verification};
+use super::seat::Seat;
+use crate::auth::Caller;
+use crate::error::{ApiError, Body, PathParams, QueryParams};
+use crate::listing::LogQuery;
+
+/// The entries after `after` (at most `limit`), as `member` may see them: the log route's answer.
+async fn entries_as(face: &Face, member: &Member, query: LogQuery) -> Result<Vec<Value>, ApiError> {
+    let response = crate::listing::log(
+        State(face.app.clone()),
+        Caller(member.clone()),
+        PathParams(member.campaign.clone()),
+        QueryParams(query),
+    )
+    .await?;
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?
+        .to_bytes();
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::internal(e.to_string()))
+}
+
+/// Entry `sequence` as `member` may see it.
+pub(crate) async fn entry_as(
+    face: &Face,
+    member: &Member,
+    sequence: u64,
+) -> Result<Value, ApiError> {
+    let query = LogQuery {
+        after: Some(sequence.saturating_sub(1)),
+        limit: Some(1),
+        ..LogQuery::default()
+    };
+    entries_as(face, member, query)
+        .await?
+        .into_iter()
+        .find(|entry| entry["sequence"].as_u64() == Some(sequence))
+        .ok_or_else(|| ApiError::not_found(format!("the log has no entry {sequence}")))
+}
+
+pub(crate) async fn log(face: &Face, seat: &Seat, last: u64) -> Delivery {
+    let query = LogQuery {
+        last: Some(last as usize),
+        ..LogQuery::default()
+    };
+    let text = match entries_as(face, &seat.member, query).await {
+        Ok(entries) if entries.is_empty() => "The log is empty.".to_string(),
+        Ok(entries) => entries
+            .iter()
+            .map(entry_line)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Err(error) => api_error(&error),
+    };
+    Delivery::one(message(&text, true, &[]))
+}
+
+pub(crate) async fn odds(face: &Face, seat: &Seat, expression: String) -> Delivery {
+    let campaign = seat.campaign.clone();
+    let dialect = face
+        .app
+        .inner
+        .db
+        .with(move |store| store.campaign(&campaign))
+        .await
+        .map(|c| c.dialect);
+    let request = crate::prob::ProbRequest {
+        expressions: vec![expression],
+        dialect: dialect.ok(),
+        params: Default::default(),
+        expression_params: Vec::new(),
+        explode_depth: None,
+    };
+    let text = match crate::prob::prob(State(face.app.clone()), Body(request)).await {
+        Ok((_, Json(answer))) => serde_json::to_value(&answer.results[0])
+            .map(|odds| odds_table(&odds))
+            .unwrap_or_default(),
+        Err(error) => api_error(&error),
+    };
+    Delivery::one(message(&text, true, &[]))
+}
+
+pub(crate) async fn verify(face: &Face, seat: &Seat) -> Delivery {
+    let report = crate::campaigns::campaign::verify(
+        State(face.app.clone()),
+        Caller(seat.member.clone()),
+        PathParams(seat.campaign.clone()),
+    )
+    .await;
+    let text = match report {
+        Ok(Json(report)) => verification(&report),
+        Err(error) => api_error(&error),
+    };
+    Delivery::one(message(&text, false, &[]))
+}
+
+pub(crate) async fn fairness(face: &Face, seat: &Seat) -> Delivery {
+    let report = crate::fairness::fairness(
+        State(face.app.clone()),
+        Caller(seat.member.clone()),
+        PathParams(seat.campaign.clone()),
+        QueryParams(Default::default()),
+    )
+    .await;
+    let text = match report {
+        Ok(Json(report)) => verdicts(&report),
+        Err(error) => api_error(&error),
+    };
+    Delivery::one(message(&text, true, &[]))
+}
+
+/// Every verdict of a fairness report, one line each, with what it can see.
+fn verdicts(report: &Value) -> String {
+    let mut lines = Vec::new();
+    let mut walk = vec![report];
+    // The report nests sections; every object with a `verdict` is one test.
+    while let Some(value) = walk.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(verdict) = map.get("verdict") {
+                    let name = ["die", "expression", "mechanic", "name"]
+                        .iter()
+                        .find_map(|k| map.get(*k).and_then(Value::as_str))
+                        .unwrap_or("dice");
+                    let said = verdict
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .or(verdict.as_str())
+                        .unwrap_or_default();
+                    lines.push(format!("{}: {said}", super::render::code(name)));
+                }
+                walk.extend(map.values());
+            }
+            Value::Array(items) => walk.extend(items.iter().rev()),
+            _ => {}
+        }
+        if lines.len() >= 30 {
+            break;
+        }
+    }
+    if lines.is_empty() {
+        return "No dice to test yet.".to_string();
+    }
+    lines.join("\n")
+}

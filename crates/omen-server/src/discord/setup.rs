@@ -1,0 +1,70 @@
+//! `/omen bind` and `/omen link`: the game master binds a channel to their campaign, a player links
+//! their Discord account to their invite. Each takes the invite's token as an option and is answered
+//! ephemerally, so the token is seen by its holder and Discord only, never in the channel; the
+//! answer never repeats it. Quick database calls, answered at once.
+
+use serde_json::Value;
+
+use super::Face;
+use super::interaction::{Interaction, reply, text};
+use super::render::api_error;
+use crate::auth::{Need, authorise};
+
+/// The setup command's name.
+pub(crate) const COMMAND: &str = "omen";
+
+pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
+    let (sub, options) = interaction.options();
+    let token = text(options, "token").unwrap_or_default();
+    let (Some(channel), Some(user)) = (
+        interaction.channel_id.clone(),
+        interaction.user_id().map(str::to_string),
+    ) else {
+        return reply("Omen answers in a server's channels only.", true);
+    };
+    let bind = match sub {
+        Some("bind") => true,
+        Some("link") => false,
+        _ => return reply("`/omen` takes `bind` or `link`.", true),
+    };
+    // Tokens are long and random; one longer than any invite's is refused without a look-up.
+    if token.len() > 256 {
+        return reply(not_valid(), true);
+    }
+    let guild = interaction.guild_id.clone();
+    let db = &face.app.inner.db;
+    let member = match db.with(move |store| store.authenticate(&token)).await {
+        Ok(Some(member)) => member,
+        Ok(None) => return reply(not_valid(), true),
+        Err(error) => return reply(&api_error(&error), true),
+    };
+    let campaign = member.campaign.clone();
+    if bind && let Err(error) = authorise(&member, &campaign, Need::GameMaster) {
+        return reply(&api_error(&error), true);
+    }
+    let done = db
+        .with(move |store| match bind {
+            true => store.bind_discord_channel(&member, guild.as_deref(), &channel, &user),
+            false => store.link_discord_user(&member, &user),
+        })
+        .await;
+    match (done, bind) {
+        (Err(error), _) => reply(&api_error(&error), true),
+        (Ok(()), true) => reply(
+            &format!(
+                "This channel now plays `{campaign}`, and your Discord account acts as its game master. Players link their accounts with `/omen link` and their invite's token."
+            ),
+            true,
+        ),
+        (Ok(()), false) => reply(
+            &format!(
+                "Your Discord account is linked to your invite of `{campaign}`: your rolls here are logged and signed as that member's."
+            ),
+            true,
+        ),
+    }
+}
+
+fn not_valid() -> &'static str {
+    "That token is not valid: it is unknown or revoked. Ask the game master for a new invite."
+}

@@ -1,0 +1,262 @@
+//! Discord's way in: a channel bound to a campaign by its game master, and Discord accounts linked
+//! to the invites their holders act with (`omen serve`'s interactions endpoint reads them).
+//!
+//! Neither is a credential of its own: a binding and a link each name an invite, and are read only
+//! through an invite that is not revoked, so a Discord user acts exactly as the invite's member
+//! would through the API, and revoking the invite ends the Discord link with everything else.
+//! Discord's ids are snowflakes (decimal digits), kept as text.
+
+use serde_json::json;
+
+use crate::db::{Conn, params};
+use crate::error::StoreError;
+use crate::log::LogEntry;
+use crate::members::member_of;
+use crate::store::{Store, campaign_id};
+use crate::viewer::{Member, Role};
+
+/// Where a Discord user stands in a channel: the campaign the channel is bound to, if any, and the
+/// member their account is linked to in it, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiscordSeat {
+    pub campaign: Option<String>,
+    pub member: Option<Member>,
+}
+
+/// Discord's ids are at most 20 digits; anything else is refused before a look-up.
+fn check_snowflake(what: &str, id: &str) -> Result<(), StoreError> {
+    if id.is_empty() || id.len() > 20 || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(StoreError::Invalid(format!(
+            "a Discord {what} id is 1 to 20 digits"
+        )));
+    }
+    Ok(())
+}
+
+fn link(conn: &Conn<'_>, member: &Member, user: &str) -> Result<(), StoreError> {
+    let campaign = campaign_id(conn, &member.campaign)?;
+    conn.execute(
+        "INSERT INTO discord_link (user_id, campaign_id, invite_id, created) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (user_id, campaign_id) DO UPDATE SET invite_id = ?3, created = ?4",
+        params![user, campaign, member.invite_id, crate::time::now()],
+    )?;
+    Ok(())
+}
+
+impl Store {
+    /// Binds Discord channel `channel` (of server `guild`) to `member`'s campaign, and links the
+    /// game master's Discord account `user` to their invite: a channel is bound by its game master.
+    /// Binding a bound channel again moves it.
+    ///
+    /// # Errors
+    /// [`StoreError::Forbidden`] for a member who is not the game master, [`StoreError::Invalid`]
+    /// for ids that are not Discord's, the database's errors.
+    pub fn bind_discord_channel(
+        &mut self,
+        member: &Member,
+        guild: Option<&str>,
+        channel: &str,
+        user: &str,
+    ) -> Result<(), StoreError> {
+        if member.role != Role::GameMaster {
+            return Err(StoreError::Forbidden(
+                "only the game master binds a channel to the campaign".to_string(),
+            ));
+        }
+        check_snowflake("channel", channel)?;
+        check_snowflake("user", user)?;
+        if let Some(guild) = guild {
+            check_snowflake("server", guild)?;
+        }
+        self.write(|conn| {
+            let campaign = campaign_id(conn, &member.campaign)?;
+            conn.execute(
+                "INSERT INTO discord_channel (channel_id, guild_id, campaign_id, invite_id, created)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (channel_id) DO UPDATE
+                 SET guild_id = ?2, campaign_id = ?3, invite_id = ?4, created = ?5",
+                params![
+                    channel,
+                    guild,
+                    campaign,
+                    member.invite_id,
+                    crate::time::now()
+                ],
+            )?;
+            link(conn, member, user)
+        })
+    }
+
+    /// Links Discord account `user` to `member`'s invite in their campaign (replacing an earlier
+    /// link of that account in that campaign).
+    ///
+    /// # Errors
+    /// [`StoreError::Invalid`] for an id that is not Discord's, the database's errors.
+    pub fn link_discord_user(&mut self, member: &Member, user: &str) -> Result<(), StoreError> {
+        check_snowflake("user", user)?;
+        self.write(|conn| link(conn, member, user))
+    }
+
+    /// Who Discord user `user` is in channel `channel`: the channel's campaign (while the invite that
+    /// bound it stands) and the member their account is linked to there (while that invite stands).
+    ///
+    /// # Errors
+    /// The database's errors. Ids that are not Discord's find nothing.
+    pub fn discord_seat(&self, channel: &str, user: &str) -> Result<DiscordSeat, StoreError> {
+        let nobody = DiscordSeat {
+            campaign: None,
+            member: None,
+        };
+        if check_snowflake("channel", channel).is_err() {
+            return Ok(nobody);
+        }
+        self.read(|conn| {
+            let bound: Option<(i64, String)> = conn.query_opt(
+                "SELECT c.id, c.name FROM discord_channel AS d
+                 JOIN campaign AS c ON c.id = d.campaign_id
+                 JOIN invite AS i ON i.id = d.invite_id
+                 WHERE d.channel_id = ?1 AND i.revoked IS NULL",
+                params![channel],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )?;
+            let Some((campaign, name)) = bound else {
+                return Ok(nobody);
+            };
+            let invite: Option<i64> = if check_snowflake("user", user).is_ok() {
+                conn.query_opt(
+                    "SELECT l.invite_id FROM discord_link AS l
+                     JOIN invite AS i ON i.id = l.invite_id
+                     WHERE l.user_id = ?1 AND l.campaign_id = ?2 AND i.revoked IS NULL",
+                    params![user, campaign],
+                    |row| row.get(0),
+                )?
+            } else {
+                None
+            };
+            Ok(DiscordSeat {
+                campaign: Some(name),
+                member: invite.map(|id| member_of(conn, id)).transpose()?,
+            })
+        })
+    }
+}
+
+impl LogEntry {
+    /// The exact text a revealed hidden entry's commitment is the SHA-256 of, as this copy shows it:
+    /// anyone holding it checks the commitment by hand (`printf %s TEXT | sha256sum`). `None` for an
+    /// entry that is not hidden, not revealed to this copy, or shows less than it committed to.
+    pub fn commitment_preimage(&self) -> Option<String> {
+        let (salt, commitment) = (self.salt.as_ref()?, self.commitment.as_ref()?);
+        let text = if self.version >= 4 {
+            let shown = match (&self.gm_commitment, &self.player_view) {
+                (Some(_), Some(view)) => view.clone(),
+                _ => self.content(),
+            };
+            json!(["omen-commit-v2", salt, shown]).to_string()
+        } else {
+            json!(["omen-commit-v1", salt, self.content()]).to_string()
+        };
+        (&self.compute_commitment(salt) == commitment).then_some(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{EntryOptions, RollRequest, Viewer, Visibility};
+    use sha2::{Digest, Sha256};
+
+    fn campaign_with_gm_and_player() -> (Store, Member, Member) {
+        let mut store = Store::open_in_memory().unwrap();
+        store.create_campaign("Tak").unwrap();
+        store
+            .create_character("Tak", "Cato", omen_store_plain(), &json!({}))
+            .unwrap();
+        let (_, gm) = store.create_invite("Tak", Role::GameMaster, None).unwrap();
+        let (_, player) = store
+            .create_invite("Tak", Role::Player, Some("Cato"))
+            .unwrap();
+        let gm = store.authenticate(&gm).unwrap().unwrap();
+        let player = store.authenticate(&player).unwrap().unwrap();
+        (store, gm, player)
+    }
+
+    fn omen_store_plain() -> &'static str {
+        crate::PLAIN
+    }
+
+    #[test]
+    fn a_bound_channel_seats_linked_accounts_as_their_invites_members() {
+        let (mut store, gm, player) = campaign_with_gm_and_player();
+        let nobody = store.discord_seat("10", "20").unwrap();
+        assert_eq!(nobody.campaign, None);
+        store
+            .bind_discord_channel(&gm, Some("1"), "10", "30")
+            .unwrap();
+        store.link_discord_user(&player, "20").unwrap();
+        let seat = store.discord_seat("10", "20").unwrap();
+        assert_eq!(seat.campaign.as_deref(), Some("Tak"));
+        assert_eq!(seat.member, Some(player.clone()));
+        assert_eq!(store.discord_seat("10", "30").unwrap().member, Some(gm));
+        // An account linked to nothing sits in a bound channel as no one.
+        let stranger = store.discord_seat("10", "40").unwrap();
+        assert_eq!(
+            (stranger.campaign.as_deref(), stranger.member),
+            (Some("Tak"), None)
+        );
+        // Revoking the player's invite ends the link.
+        store.revoke_invite("Tak", player.invite_id).unwrap();
+        assert_eq!(store.discord_seat("10", "20").unwrap().member, None);
+    }
+
+    #[test]
+    fn only_the_game_master_binds_and_ids_are_discords() {
+        let (mut store, gm, player) = campaign_with_gm_and_player();
+        let refused = store.bind_discord_channel(&player, None, "10", "20");
+        assert!(
+            matches!(refused, Err(StoreError::Forbidden(_))),
+            "{refused:?}"
+        );
+        let refused = store.bind_discord_channel(&gm, None, "10; DROP", "20");
+        assert!(
+            matches!(refused, Err(StoreError::Invalid(_))),
+            "{refused:?}"
+        );
+        assert!(store.link_discord_user(&player, "").is_err());
+        // Revoking the game master's invite unbinds the channel.
+        store.bind_discord_channel(&gm, None, "10", "30").unwrap();
+        store.revoke_invite("Tak", gm.invite_id).unwrap();
+        assert_eq!(store.discord_seat("10", "30").unwrap().campaign, None);
+    }
+
+    #[test]
+    fn a_revealed_rolls_preimage_hashes_to_its_commitment() {
+        let (mut store, gm, player) = campaign_with_gm_and_player();
+        let (entry, _) =
+            store
+                .submit_roll(RollRequest::expression("Tak", "1d20").with_options(
+                    EntryOptions::new(Visibility::Blind, Some(crate::Actor::of(&player))),
+                ))
+                .unwrap();
+        let hidden = store
+            .entry_for(entry.clone(), &Viewer::Member(player.clone()))
+            .unwrap();
+        assert_eq!(hidden.commitment_preimage(), None);
+        store
+            .reveal_as("Tak", entry.sequence, &Viewer::Member(gm))
+            .unwrap();
+        let shown = store
+            .entry_for(
+                store.log(&crate::LogFilter::default()).unwrap()[entry.sequence as usize - 1]
+                    .clone(),
+                &Viewer::Member(player),
+            )
+            .unwrap();
+        let text = shown.commitment_preimage().expect("revealed");
+        let digest: String = Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(Some(digest), entry.commitment);
+    }
+}
