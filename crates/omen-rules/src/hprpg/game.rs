@@ -34,13 +34,14 @@ use serde_json::{Value, json};
 use thiserror::Error;
 
 use super::character::{
-    self, Aspect, CharacterSheet, CreationChoices, DEFAULT_ADVANCEMENT_CAP, Discipline, Feat,
-    NameError, SustainedSpell,
+    self, Aspect, CharacterSheet, DEFAULT_ADVANCEMENT_CAP, Discipline, Feat, NameError,
+    SustainedSpell,
 };
 use super::resources::{
     self, CheckAdjustment, FortitudeSpend, ResourceError, TwoRolls, apply_feats, feat_data,
     keep_better_distribution, use_feat,
 };
+pub use super::sheet::HprpgSheet;
 use super::state_version;
 use super::summary::SheetSummary;
 use super::zero_dots::{self, StoredRoll, ZeroDots};
@@ -50,7 +51,7 @@ use super::{
     casting_difficulty, casting_pool, given_difficulty, level_fortitude, optional_cap, pool_size,
     resist_difficulty, resist_nullifies, resisted_power, spend_optional,
 };
-use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
+use crate::vocabulary::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
 /// Why an action of the game was refused; nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -298,25 +299,6 @@ impl HprpgState {
             version: state_version::CURRENT,
         }
     }
-}
-
-/// What a new character is made from: `{"create": CreationChoices}` or `{"sheet": CharacterSheet}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-#[schemars(example = serde_json::json!({"create": {
-    "species": "HALFBLOOD", "personality": "REBEL", "archetype": "WARRIOR",
-    "aspect_ranking": ["PHYSICAL", "MENTAL", "SOCIAL"],
-    "aspects": {"FITNESS": 3, "PRECISION": 2, "VITALITY": 2, "INTELLIGENCE": 2, "WILLPOWER": 1,
-                "PERCEPTION": 2, "CHARM": 1, "DECEPTION": 1, "INSIGHT": 1},
-    "ability_ranking": ["PRACTICAL", "INNATE", "KNOWLEDGE"],
-    "abilities": {"BRAWL": 3, "SKIRMISH": 3, "ACROBATICS": 2, "MARKSMANSHIP": 2, "SURVIVAL": 2,
-                  "BRAVERY": 2, "ALERTNESS": 2, "STRENGTH": 2, "SPEED": 2, "HISTORY": 2, "ARCANE": 2},
-    "archetype_abilities": {"rage": 2, "TACTICS": 1},
-    "capability_choices": ["SKIRMISH", "HEXES", "wards", "MARKSMANSHIP"],
-    "fortitude": 3, "health": 6, "galleons": 10}}))]
-pub enum HprpgSheet {
-    Create(Box<CreationChoices>),
-    Sheet(Box<CharacterSheet>),
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -2174,7 +2156,7 @@ fn odds_of(
 // ---------------------------------------------------------------------------------------------------
 // The game.
 
-/// Seed 003's characters, served by [`crate::stateful::game`] as `"hprpg"`.
+/// Seed 003's characters, served by [`crate::vocabulary::stateful::game`] as `"hprpg"`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HprpgGame;
 
@@ -2205,7 +2187,7 @@ impl Stateful for HprpgGame {
     }
 
     fn warnings(sheet: &HprpgSheet) -> Vec<String> {
-        super::warnings::sheet_warnings(sheet)
+        super::sheet::sheet_warnings(sheet)
     }
 
     fn upgrade(version: u32, state: Value) -> Result<Value, Problems> {

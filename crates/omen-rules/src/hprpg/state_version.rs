@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use crate::stateful::Problems;
+use crate::vocabulary::stateful::Problems;
 
 /// The version of the state written now.
 pub const CURRENT: u32 = 2;

@@ -13,7 +13,7 @@ use super::{
     LoreCheckPurpose, LoreDice, LoreModifiers, LoreRoll, ReadFrom, RecordingRule, RepeatCounting,
     RitualError, RitualOptions, RitualState, SessionLoreCheck, SessionReroll, ShortcutThreshold,
 };
-use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
+use crate::vocabulary::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
 /// Seed 000's characters: Lore, the known / used / unknown / memorised rituals, this session's Lore
 /// checks and the attempts at each ritual since the last full night's sleep.

@@ -11,7 +11,7 @@ use super::{
     RemovalTiming, SpellDiceError, SpellDiceOptions, SpellLevel, cast, cast_distribution,
     request_problems,
 };
-use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
+use crate::vocabulary::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
 /// Seed 001's magic-users: level, spell dice left, armour and encumbrance penalties, life-energy
 /// damage taken and the table's rule options.

@@ -10,7 +10,7 @@ use super::{
     MAX_PROFICIENCY_DICE, ResultLevel, T13Error, T13Options, TestDice, opponent_success_levels,
     suffered_failure_levels, test,
 };
-use crate::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
+use crate::vocabulary::stateful::{self, ActionError, ActionInfo, Problems, Stateful};
 
 /// Seed 004's characters: type, Sway, Chi and Yarn, and Proficiency dice.
 ///

@@ -63,7 +63,7 @@ pub fn inputs_schema<T: schemars::JsonSchema>() -> Value {
 pub fn decode_inputs<T: DeserializeOwned + schemars::JsonSchema>(
     value: &Value,
 ) -> Result<T, String> {
-    crate::schema_check::decode(value)
+    super::schema_check::decode(value)
 }
 
 /// An exact probability as text, in lowest terms: `"1/5"`, and a whole number without a denominator
@@ -82,7 +82,7 @@ pub fn probability_cell(p: &omen_core::Probability) -> String {
     let percent = p * omen_core::Probability::from_integer(omen_core::Weight::from(100u32));
     format!(
         "{fraction} ({}%)",
-        crate::render::fixed_decimal(&percent, 2)
+        super::render::fixed_decimal(&percent, 2)
     )
 }
 

@@ -1,5 +1,5 @@
 //! Characters that carry state from roll to roll: the one interface every seed game offers to a store,
-//! a CLI or a server.
+//! a CLI or a server. This module names no game: each game's rule set serves its own ([`serve`]).
 //!
 //! A game's state, its actions and their results are serde types owned by the game's module; this module
 //! turns them into JSON at one boundary ([`Game`]) so a store can keep any game's characters in one
@@ -253,6 +253,14 @@ pub trait Game: Sync {
     /// build knows is malformed.
     fn load(&self, version: u32, state: &Value) -> Result<Value, ActionError>;
 
+    /// Whether `state` is exactly the JSON this build's state type writes for what it holds: no
+    /// field left out for a default to fill, none unknown, nothing upgraded. A replay accepts a
+    /// recorded state of an older version only in the form that version wrote, so a state with a
+    /// field missing cannot pass as an old one that the loader completes.
+    /// (An older version's state must therefore still decode as the current type, its new fields
+    /// left out; a version that changes a field's shape needs its own check here.)
+    fn is_as_written(&self, state: &Value) -> bool;
+
     /// [`Stateful::summary`] of `state` (current version): text and JSON for people; none when the
     /// game has none or the state does not load.
     fn summary(&self, state: &Value) -> Option<(String, Value)>;
@@ -283,7 +291,7 @@ fn decode<T: DeserializeOwned + schemars::JsonSchema>(
     what: &'static str,
     value: &Value,
 ) -> Result<T, ActionError> {
-    crate::schema_check::decode(value).map_err(|message| ActionError::Malformed { what, message })
+    super::schema_check::decode(value).map_err(|message| ActionError::Malformed { what, message })
 }
 
 fn encode<T: Serialize>(value: &T) -> Value {
@@ -372,6 +380,10 @@ impl<T: Stateful> Game for Served<T> {
         Ok(encode(&Self::state(&current)?))
     }
 
+    fn is_as_written(&self, state: &Value) -> bool {
+        serde_json::from_value::<T::State>(state.clone()).is_ok_and(|read| encode(&read) == *state)
+    }
+
     fn summary(&self, state: &Value) -> Option<(String, Value)> {
         T::summary(&Self::state(state).ok()?)
     }
@@ -400,23 +412,9 @@ impl<T: Stateful> Game for Served<T> {
     }
 }
 
-/// Every game whose characters keep state, in seed order. A new one is one line here.
-static GAMES: &[&dyn Game] = &[
-    &Served::<crate::ritual::RitualGame>(PhantomData),
-    &Served::<crate::spelldice::SpellDiceGame>(PhantomData),
-    &Served::<crate::luck::LuckGame>(PhantomData),
-    &Served::<crate::hprpg::HprpgGame>(PhantomData),
-    &Served::<crate::t13::T13Game>(PhantomData),
-];
-
-/// The games whose characters keep state.
-pub fn games() -> &'static [&'static dyn Game] {
-    GAMES
-}
-
-/// The stateful game called `name` (its rule set's name), if there is one.
-pub fn game(name: &str) -> Option<&'static dyn Game> {
-    GAMES.iter().copied().find(|g| g.name() == name)
+/// `T` served as a [`Game`]: what a rule set's [`crate::RuleSet::game`] returns.
+pub fn serve<T: Stateful>() -> &'static dyn Game {
+    &Served::<T>(PhantomData)
 }
 
 /// An exact probability as JSON: `{"fraction": "1/5", "percent": 20.0}`. The fraction is the value; the
@@ -426,7 +424,7 @@ pub fn probability_json(p: &omen_core::Probability) -> Value {
     let percent = p.to_f64().map_or(Value::Null, |f| {
         serde_json::Number::from_f64(f * 100.0).map_or(Value::Null, Value::Number)
     });
-    serde_json::json!({ "fraction": crate::analysis::fraction(p), "percent": percent })
+    serde_json::json!({ "fraction": super::analysis::fraction(p), "percent": percent })
 }
 
 /// A distribution's outcomes as JSON odds, `[{"outcome": …, "fraction": …, "percent": …}]`, in the

@@ -1,0 +1,1549 @@
+//! Seed 003's dice: the pool, the difficulty, scoring, degrees, contests, teamwork, perception,
+//! spellcasting, resisting and catch-casting (see the module above for the spec items).
+
+use std::fmt;
+use std::fmt::Write as _;
+
+use num_integer::Integer;
+use num_traits::{One, Zero};
+use omen_core::{CoreError, Die, DieSource, Distribution, Limits, Probability, Weight};
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The seed document this module implements.
+pub const SEED_FILE: &str = "003_1702dc698ddb7165.txt";
+
+/// Every die is a d12 (003-M1).
+pub const SIDES: i64 = 12;
+
+/// The lowest difficulty value (003-M2, M4).
+pub const MIN_DIFFICULTY: i64 = 2;
+
+/// The highest difficulty value (003-M2, M4).
+pub const MAX_DIFFICULTY: i64 = 12;
+
+/// The GM's guide to difficulty values, easiest first (003-M2); any value 2..=12 may be used.
+pub const DIFFICULTY_GUIDE: [(&str, i64); 5] = [
+    ("VERY EASY", 4),
+    ("EASY", 6),
+    ("STANDARD", 8),
+    ("HARD", 10),
+    ("VERY HARD", 12),
+];
+
+/// The widest catastrophe range 1..X: at X = 12 no difficulty would be left above it (003-M4).
+pub const MAX_CATASTROPHE_RANGE: i64 = SIDES - 1;
+
+/// Why a check or computation was refused. Messages are lower case and say how to fix the input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum HprpgError {
+    #[error(
+        "catastrophe range 1..{0} is outside 0..11; use 1 for the usual range (0: no catastrophes, 11 \
+         at most, so a d12 can still succeed)"
+    )]
+    CatastropheRange(i64),
+    #[error("intractability {0} is negative; use 0 for none")]
+    Intractability(i64),
+    #[error(
+        "DV {0} is below 2; the lowest DV is 2, and a DV of 4 is VERY EASY (an automatic success \
+         may suit a trivial task)"
+    )]
+    Difficulty(i64),
+    #[error("the Appendix 10 tables are for DV 2 to 12, not {0}; give a DV from 2 to 12")]
+    TableDifficulty(i64),
+    #[error(
+        "{0} appendix rows asked for; the Appendix 10 table has rows for 0 to 14 dice, ask for at most \
+         14"
+    )]
+    TableRows(usize),
+    #[error("working together needs at least one helper's check; give the leader's first")]
+    NoHelpers,
+    #[error("spell level {0} is above SUMNUS (7); use 0 (NIHIL) to 7")]
+    SpellLevel(u32),
+    #[error(
+        "{count} successes spent on {effect}, above its cap of {cap} (2 × spell level, 1 for NIHIL); \
+         spend at most {cap}"
+    )]
+    OptionalCap {
+        effect: &'static str,
+        count: u64,
+        cap: u64,
+    },
+    #[error("{total} optional successes spent but only {optional} left; spend at most {optional}")]
+    OptionalSpent { total: u64, optional: u64 },
+    #[error(
+        "a net of {net} with {required} required is no catch-cast start; catch-casting needs a cast \
+         (net ≥ 1) short of the requirement"
+    )]
+    NotShort { net: i64, required: u64 },
+    #[error(transparent)]
+    Core(#[from] CoreError),
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Options (003-A4, A5) and the registry entry.
+
+/// What a difficulty above 12 does (003-A4).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum DifficultyAboveTwelve {
+    /// The difficulty is clamped to 12; the points above are lost. The spec's resolution.
+    #[default]
+    Clamp,
+    /// The difficulty is clamped to 12 and each point above 12 adds one point of intractability.
+    Intractability,
+}
+
+impl DifficultyAboveTwelve {
+    pub const ALL: [DifficultyAboveTwelve; 2] = [
+        DifficultyAboveTwelve::Clamp,
+        DifficultyAboveTwelve::Intractability,
+    ];
+
+    /// The option value as listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DifficultyAboveTwelve::Clamp => "clamp",
+            DifficultyAboveTwelve::Intractability => "intractability",
+        }
+    }
+}
+
+/// Whether the successes left after intractability absorbs its share stop at 0 (003-A5).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntractabilityFloor {
+    /// net = max(S − I, 0) − C. The spec's resolution.
+    #[default]
+    Floor,
+    /// net = S − I − C.
+    NoFloor,
+}
+
+impl IntractabilityFloor {
+    pub const ALL: [IntractabilityFloor; 2] =
+        [IntractabilityFloor::Floor, IntractabilityFloor::NoFloor];
+
+    /// The option value as listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntractabilityFloor::Floor => "floor",
+            IntractabilityFloor::NoFloor => "no-floor",
+        }
+    }
+}
+
+/// The readings this rule set lets the table choose; `Default` is the spec's resolutions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HprpgOptions {
+    pub difficulty_above_twelve: DifficultyAboveTwelve,
+    pub intractability_floor: IntractabilityFloor,
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The pool and the difficulty (003-M1, M2, M4, A3, A4).
+
+/// The dice of a check (003-M1): aspect dots + ability (or affinity) dots + bonus dice − penalty dice,
+/// at least 0 (a pool of 0 is the zero-pool rule, 003-M6) and unbounded above.
+pub fn pool_size(aspect: u32, ability: u32, bonuses: u32, penalties: u32) -> u64 {
+    (u64::from(aspect) + u64::from(ability) + u64::from(bonuses))
+        .saturating_sub(u64::from(penalties))
+}
+
+/// The difficulty a check is scored against, and the intractability it brings (003-M4, A4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EffectiveDifficulty {
+    /// clamp(DV, max(2, X + 1), 12).
+    pub difficulty: i64,
+    /// Points of the DV above 12 turned into intractability (only under
+    /// [`DifficultyAboveTwelve::Intractability`]).
+    pub intractability: u64,
+}
+
+impl EffectiveDifficulty {
+    /// The DV a check uses for a `difficulty` from the GM or a formula (any integer, 003-A4) and
+    /// catastrophe range 1..`catastrophe_range`: never at or below the range (003-M4, A3), never
+    /// above 12.
+    ///
+    /// # Errors
+    /// [`HprpgError::CatastropheRange`] outside 0..=11.
+    pub fn new(
+        difficulty: i64,
+        catastrophe_range: i64,
+        options: &HprpgOptions,
+    ) -> Result<Self, HprpgError> {
+        if !(0..=MAX_CATASTROPHE_RANGE).contains(&catastrophe_range) {
+            return Err(HprpgError::CatastropheRange(catastrophe_range));
+        }
+        let intractability = match options.difficulty_above_twelve {
+            DifficultyAboveTwelve::Clamp => 0,
+            DifficultyAboveTwelve::Intractability => {
+                u64::try_from(difficulty.saturating_sub(MAX_DIFFICULTY)).unwrap_or(0)
+            }
+        };
+        let lowest = MIN_DIFFICULTY.max(catastrophe_range + 1);
+        Ok(EffectiveDifficulty {
+            difficulty: difficulty.clamp(lowest, MAX_DIFFICULTY),
+            intractability,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Degrees (003-M5).
+
+/// The outcome of a check by its net successes (003-M5), worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Degree {
+    /// net < 0.
+    CatastrophicFailure,
+    /// net = 0.
+    Failure,
+    /// net = 1.
+    Marginal,
+    /// net = 2.
+    Okay,
+    /// net = 3.
+    Good,
+    /// net = 4.
+    Complete,
+    /// net = 5.
+    Excellent,
+    /// net = 6.
+    Flawless,
+    /// net ≥ 7.
+    Legendary,
+}
+
+impl Degree {
+    pub const ALL: [Degree; 9] = [
+        Degree::CatastrophicFailure,
+        Degree::Failure,
+        Degree::Marginal,
+        Degree::Okay,
+        Degree::Good,
+        Degree::Complete,
+        Degree::Excellent,
+        Degree::Flawless,
+        Degree::Legendary,
+    ];
+
+    /// The degree of `net` successes.
+    pub fn of(net: i64) -> Degree {
+        match net {
+            i64::MIN..=-1 => Degree::CatastrophicFailure,
+            0 => Degree::Failure,
+            1 => Degree::Marginal,
+            2 => Degree::Okay,
+            3 => Degree::Good,
+            4 => Degree::Complete,
+            5 => Degree::Excellent,
+            6 => Degree::Flawless,
+            _ => Degree::Legendary,
+        }
+    }
+
+    /// The name the seed prints (upper case).
+    pub fn name(self) -> &'static str {
+        match self {
+            Degree::CatastrophicFailure => "CATASTROPHIC FAILURE",
+            Degree::Failure => "FAILURE",
+            Degree::Marginal => "MARGINAL",
+            Degree::Okay => "OKAY",
+            Degree::Good => "GOOD",
+            Degree::Complete => "COMPLETE",
+            Degree::Excellent => "EXCELLENT",
+            Degree::Flawless => "FLAWLESS",
+            Degree::Legendary => "LEGENDARY",
+        }
+    }
+
+    /// Whether the action succeeded (net ≥ 1).
+    pub fn is_success(self) -> bool {
+        self >= Degree::Marginal
+    }
+}
+
+impl fmt::Display for Degree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The check (003-M3, M5, M6, M7, A1, A5, A8).
+
+/// Successes and catastrophes among the scored dice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Counts {
+    pub successes: u64,
+    pub catastrophes: u64,
+}
+
+/// A validated check: how many dice, against what, with what intractability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Check {
+    pub(super) dice: usize,
+    pub(super) difficulty: i64,
+    pub(super) catastrophe_range: i64,
+    pub(super) intractability: u64,
+    pub(super) floor: IntractabilityFloor,
+    pub(super) automatic_successes: u64,
+}
+
+impl Check {
+    /// A check of `dice` d12 (0: the zero pool) against `difficulty` (clamped as
+    /// [`EffectiveDifficulty::new`] says) with catastrophe range 1..`catastrophe_range` and
+    /// `intractability` from the GM (003-M7), plus any the difficulty brings (003-A4 option).
+    ///
+    /// # Errors
+    /// [`HprpgError::CatastropheRange`] outside 0..=11; [`HprpgError::Intractability`] below 0;
+    /// [`CoreError::TooManyDice`] (as [`HprpgError::Core`]) beyond `limits`.
+    pub fn new(
+        dice: u64,
+        difficulty: i64,
+        catastrophe_range: i64,
+        intractability: i64,
+        options: &HprpgOptions,
+        limits: &Limits,
+    ) -> Result<Self, HprpgError> {
+        let dice = limits.check_dice(i64::try_from(dice).unwrap_or(i64::MAX))?;
+        let effective = EffectiveDifficulty::new(difficulty, catastrophe_range, options)?;
+        let intractability = u64::try_from(intractability)
+            .map_err(|_| HprpgError::Intractability(intractability))?;
+        Ok(Check {
+            dice,
+            difficulty: effective.difficulty,
+            catastrophe_range,
+            intractability: intractability.saturating_add(effective.intractability),
+            floor: options.intractability_floor,
+            automatic_successes: 0,
+        })
+    }
+
+    /// The pool's dice; 0 is the zero pool (two dice rolled, the lower scored).
+    pub fn dice(&self) -> usize {
+        self.dice
+    }
+
+    /// The effective difficulty value, 2..=12 and above the catastrophe range.
+    pub fn difficulty(&self) -> i64 {
+        self.difficulty
+    }
+
+    /// X of the catastrophe range 1..X.
+    pub fn catastrophe_range(&self) -> i64 {
+        self.catastrophe_range
+    }
+
+    /// The successes absorbed before catastrophes cancel the rest (003-M7), including those of a DV
+    /// above 12 under the 003-A4 option.
+    pub fn intractability(&self) -> u64 {
+        self.intractability
+    }
+
+    /// Successes and catastrophes among `scored` dice (003-M3, A1: meeting the DV succeeds).
+    pub fn score(&self, scored: &[i64]) -> Counts {
+        let mut counts = Counts::default();
+        for &die in scored {
+            if die >= self.difficulty {
+                counts.successes += 1;
+            } else if die <= self.catastrophe_range {
+                counts.catastrophes += 1;
+            }
+        }
+        counts
+    }
+
+    /// The check with `successes` automatic successes (003-M9, A13: FORTITUDE, rituals, feats), added
+    /// to the dice's successes before intractability and catastrophes cancel any.
+    pub fn with_automatic_successes(mut self, successes: u64) -> Check {
+        self.automatic_successes = successes;
+        self
+    }
+
+    /// The automatic successes added to every roll (003-M9).
+    pub fn automatic_successes(&self) -> u64 {
+        self.automatic_successes
+    }
+
+    /// The same check with another number of dice (0: the zero pool).
+    pub(super) fn with_dice(mut self, dice: usize) -> Check {
+        self.dice = dice;
+        self
+    }
+
+    /// Net successes of the dice's `counts` (003-M7, A5, M9): the automatic successes join the dice's,
+    /// intractability absorbs successes first, then each catastrophe cancels one; without
+    /// intractability or automatic successes simply S − C.
+    pub fn net(&self, counts: Counts) -> i64 {
+        self.net_of_total(Counts {
+            successes: counts.successes.saturating_add(self.automatic_successes),
+            catastrophes: counts.catastrophes,
+        })
+    }
+
+    /// Net successes of counts that already include every automatic success.
+    fn net_of_total(&self, counts: Counts) -> i64 {
+        let signed = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let left = match self.floor {
+            IntractabilityFloor::Floor => {
+                signed(counts.successes.saturating_sub(self.intractability))
+            }
+            IntractabilityFloor::NoFloor => {
+                signed(counts.successes).saturating_sub(signed(self.intractability))
+            }
+        };
+        left.saturating_sub(signed(counts.catastrophes))
+    }
+
+    /// Rolls the check with dice from `source`: the pool's d12 in order, or for a zero pool two d12 of
+    /// which the lower is scored (003-M6, A8).
+    ///
+    /// # Errors
+    /// The source's errors (a [`omen_core::ScriptedDice`] that runs out or shows a value outside 1..12),
+    /// as [`HprpgError::Core`].
+    pub fn roll(&self, source: &mut dyn DieSource) -> Result<CheckRoll, HprpgError> {
+        let die = Die::Standard(SIDES.unsigned_abs());
+        // Only the zero pool rolls two dice; every other pool rolls exactly its dice.
+        let rolled = if self.dice == 0 { 2 } else { self.dice };
+        let dice = (0..rolled)
+            .map(|_| source.roll(&die))
+            .collect::<Result<Vec<i64>, CoreError>>()?;
+        let scored = if self.dice == 0 {
+            dice.iter().copied().min().into_iter().collect()
+        } else {
+            dice.clone()
+        };
+        Ok(self.result(dice, scored))
+    }
+
+    /// The result of known dice without a source: all of them scored, or for a zero pool the lower
+    /// (a later rule rescores dice already rolled, 003-M25).
+    pub(super) fn score_dice(&self, dice: &[i64]) -> CheckRoll {
+        let scored = if self.dice == 0 {
+            dice.iter().copied().min().into_iter().collect()
+        } else {
+            dice.to_vec()
+        };
+        self.result(dice.to_vec(), scored)
+    }
+
+    /// The result of given dice: all of them scored, or for a zero pool (which must be given two) the
+    /// lower. Useful to replay a seed's example without a [`DieSource`].
+    ///
+    /// # Errors
+    /// As [`Check::roll`] with a [`omen_core::ScriptedDice`] of `dice`.
+    pub fn replay(&self, dice: &[i64]) -> Result<CheckRoll, HprpgError> {
+        self.roll(&mut omen_core::ScriptedDice::new(dice.to_vec()))
+    }
+
+    pub(super) fn result(&self, dice: Vec<i64>, scored: Vec<i64>) -> CheckRoll {
+        let counts = self.score(&scored);
+        let net = self.net(counts);
+        CheckRoll {
+            dice,
+            scored,
+            successes: counts.successes.saturating_add(self.automatic_successes),
+            catastrophes: counts.catastrophes,
+            net,
+            degree: Degree::of(net),
+        }
+    }
+
+    /// The weights of one scored die: (success, catastrophe, neither), out of 12 (or 144 for the lower
+    /// of two dice).
+    fn die_weights(&self) -> (Weight, Weight, Weight) {
+        let sides = SIDES.unsigned_abs();
+        let success = (SIDES + 1 - self.difficulty).unsigned_abs();
+        let catastrophe = self.catastrophe_range.unsigned_abs();
+        if self.dice == 0 {
+            // The lower of two dice succeeds when both do, and avoids the range when both do.
+            let all = sides * sides;
+            let success = success * success;
+            let clear = (sides - catastrophe) * (sides - catastrophe);
+            let catastrophe = all - clear;
+            (
+                Weight::from(success),
+                Weight::from(catastrophe),
+                Weight::from(all - success - catastrophe),
+            )
+        } else {
+            (
+                Weight::from(success),
+                Weight::from(catastrophe),
+                Weight::from(sides - success - catastrophe),
+            )
+        }
+    }
+
+    /// The exact joint distribution of successes and catastrophes, built die by die.
+    ///
+    /// # Errors
+    /// [`CoreError::WorkBudget`] and [`CoreError::TooManyOutcomes`] (as [`HprpgError::Core`]) beyond
+    /// `limits`.
+    pub fn counts_distribution(&self, limits: &Limits) -> Result<Distribution<Counts>, HprpgError> {
+        self.counts_distribution_with(self.die_weights(), limits)
+    }
+
+    /// As [`Check::counts_distribution`] with each scored die's (success, catastrophe, neither)
+    /// weights given, for rules that change a die's chances (a reroll, 003-M25).
+    pub(super) fn counts_distribution_with(
+        &self,
+        (success, catastrophe, neither): (Weight, Weight, Weight),
+        limits: &Limits,
+    ) -> Result<Distribution<Counts>, HprpgError> {
+        let die = Distribution::from_weights([
+            (
+                Counts {
+                    successes: 1,
+                    catastrophes: 0,
+                },
+                success,
+            ),
+            (
+                Counts {
+                    successes: 0,
+                    catastrophes: 1,
+                },
+                catastrophe,
+            ),
+            (Counts::default(), neither),
+        ])?;
+        let scored = self.dice.max(1);
+        // (S, C) has (n + 1)(n + 2)/2 outcomes after n dice.
+        let n = scored as u128;
+        limits.check_outcomes((n + 1) * (n + 2) / 2)?;
+        let mut budget = limits.budget();
+        let mut sum = die.clone();
+        for _ in 1..scored {
+            sum = sum.combine(&die, &mut budget, |a, b| {
+                Ok(Counts {
+                    successes: a.successes + b.successes,
+                    catastrophes: a.catastrophes + b.catastrophes,
+                })
+            })?;
+        }
+        Ok(sum)
+    }
+
+    /// The exact distribution of net successes (003-M3, M6, M7). Without intractability each die is
+    /// +1, 0 or −1 and the pool their sum; with it, the joint (S, C) distribution mapped through
+    /// [`Check::net`].
+    ///
+    /// # Errors
+    /// [`CoreError::WorkBudget`] and [`CoreError::TooManyOutcomes`] (as [`HprpgError::Core`]) beyond
+    /// `limits`.
+    pub fn net_distribution(&self, limits: &Limits) -> Result<Distribution<i64>, HprpgError> {
+        if self.intractability > 0 || self.automatic_successes > 0 {
+            return Ok(self.counts_distribution(limits)?.map(|c| self.net(*c)));
+        }
+        let (success, catastrophe, neither) = self.die_weights();
+        let die = Distribution::from_weights([(1, success), (-1, catastrophe), (0, neither)])?;
+        let mut budget = limits.budget();
+        Ok(die.sum_of(self.dice.max(1), limits, &mut budget)?)
+    }
+
+    /// The exact distribution of the outcome's degree (003-M5).
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn degree_distribution(&self, limits: &Limits) -> Result<Distribution<Degree>, HprpgError> {
+        Ok(self.net_distribution(limits)?.map(|&net| Degree::of(net)))
+    }
+}
+
+/// One check as rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckRoll {
+    /// Every die rolled, in order (two for a zero pool).
+    pub dice: Vec<i64>,
+    /// The dice scored: all of them, or the lower of a zero pool's two.
+    pub scored: Vec<i64>,
+    /// Successes among the scored dice plus the check's automatic successes (003-M9).
+    pub successes: u64,
+    pub catastrophes: u64,
+    pub net: i64,
+    pub degree: Degree,
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Automatic success, contests, working together, perception (003-M8, M11, M12, M14, A6, A7).
+
+/// Whether the GM may let an action succeed without a roll (003-M8, optional): the pool exceeds the
+/// DV. The GM still decides, and never in combat or when failure would be dire.
+pub fn automatic_success_allowed(pool: u64, difficulty: i64) -> bool {
+    i128::from(pool) > i128::from(difficulty)
+}
+
+/// How a contest turns each side's net into the margin (003-A6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContestNets {
+    /// Each side's net floored at 0 for the margin; a side below 0 still suffers its own catastrophe.
+    /// The spec's resolution.
+    #[default]
+    Floor,
+    /// The signed nets: a resistor's catastrophe widens the instigator's margin.
+    Signed,
+}
+
+impl ContestNets {
+    pub const ALL: [ContestNets; 2] = [ContestNets::Floor, ContestNets::Signed];
+
+    /// The option value as listings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContestNets::Floor => "floor",
+            ContestNets::Signed => "signed",
+        }
+    }
+
+    fn margin(self, instigator: i64, resistor: i64) -> i64 {
+        match self {
+            ContestNets::Floor => instigator.max(0) - resistor.max(0),
+            ContestNets::Signed => instigator.saturating_sub(resistor),
+        }
+    }
+}
+
+/// What a contest's margin means (003-M11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ContestOutcome {
+    /// Margin < 0: the instigator's action fails.
+    Failure,
+    /// Margin = 0: the status quo of the scene is preserved.
+    StatusQuo,
+    /// Margin > 0: the instigator succeeds with the margin's degree.
+    Success(Degree),
+}
+
+impl ContestOutcome {
+    /// The outcome of `margin` (instigator − resistor).
+    pub fn of(margin: i64) -> ContestOutcome {
+        match margin {
+            i64::MIN..=-1 => ContestOutcome::Failure,
+            0 => ContestOutcome::StatusQuo,
+            _ => ContestOutcome::Success(Degree::of(margin)),
+        }
+    }
+}
+
+/// A contest (003-M11, A6): both sides roll, usually against the instigator's DV (the GM may give each
+/// side its own, so each side is a whole [`Check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Contest {
+    pub instigator: Check,
+    pub resistor: Check,
+    pub nets: ContestNets,
+}
+
+/// A contest as rolled: both checks (the instigator's dice first) and the margin.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ContestRoll {
+    pub instigator: CheckRoll,
+    pub resistor: CheckRoll,
+    pub margin: i64,
+    pub outcome: ContestOutcome,
+}
+
+impl Contest {
+    /// Rolls the instigator's dice, then the resistor's, from `source`.
+    ///
+    /// # Errors
+    /// As [`Check::roll`].
+    pub fn roll(&self, source: &mut dyn DieSource) -> Result<ContestRoll, HprpgError> {
+        let instigator = self.instigator.roll(source)?;
+        let resistor = self.resistor.roll(source)?;
+        let margin = self.nets.margin(instigator.net, resistor.net);
+        Ok(ContestRoll {
+            instigator,
+            resistor,
+            margin,
+            outcome: ContestOutcome::of(margin),
+        })
+    }
+
+    /// The exact distribution of the margin.
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn margin_distribution(&self, limits: &Limits) -> Result<Distribution<i64>, HprpgError> {
+        let instigator = self.instigator.net_distribution(limits)?;
+        let resistor = self.resistor.net_distribution(limits)?;
+        let mut budget = limits.budget();
+        let nets = self.nets;
+        Ok(instigator.combine(&resistor, &mut budget, |&a, &b| Ok(nets.margin(a, b)))?)
+    }
+
+    /// The exact distribution of the outcome.
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn outcome_distribution(
+        &self,
+        limits: &Limits,
+    ) -> Result<Distribution<ContestOutcome>, HprpgError> {
+        Ok(self
+            .margin_distribution(limits)?
+            .map(|&margin| ContestOutcome::of(margin)))
+    }
+}
+
+/// Working together (003-M12, A7): every helper rolls their own check; all successes and catastrophes
+/// are pooled and the net is taken on the pool, with the intractability of the first (leading) check.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Teamwork {
+    checks: Vec<Check>,
+}
+
+/// Working together as rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TeamworkRoll {
+    /// Each helper's roll, in order.
+    pub rolls: Vec<CheckRoll>,
+    /// Pooled successes (automatic ones included).
+    pub successes: u64,
+    /// Pooled catastrophes.
+    pub catastrophes: u64,
+    pub net: i64,
+    pub degree: Degree,
+}
+
+impl Teamwork {
+    /// The helpers' checks, the leader first.
+    ///
+    /// # Errors
+    /// [`HprpgError::NoHelpers`] for no checks.
+    pub fn new(checks: Vec<Check>) -> Result<Self, HprpgError> {
+        if checks.is_empty() {
+            return Err(HprpgError::NoHelpers);
+        }
+        Ok(Teamwork { checks })
+    }
+
+    /// The helpers' checks, the leader first.
+    pub fn checks(&self) -> &[Check] {
+        &self.checks
+    }
+
+    fn pooled(&self, counts: Counts) -> i64 {
+        self.checks[0].net_of_total(counts)
+    }
+
+    /// Rolls each helper's dice in order from `source`.
+    ///
+    /// # Errors
+    /// As [`Check::roll`].
+    pub fn roll(&self, source: &mut dyn DieSource) -> Result<TeamworkRoll, HprpgError> {
+        let rolls = self
+            .checks
+            .iter()
+            .map(|check| check.roll(source))
+            .collect::<Result<Vec<_>, _>>()?;
+        let counts = Counts {
+            successes: rolls.iter().map(|r| r.successes).sum(),
+            catastrophes: rolls.iter().map(|r| r.catastrophes).sum(),
+        };
+        let net = self.pooled(counts);
+        Ok(TeamworkRoll {
+            rolls,
+            successes: counts.successes,
+            catastrophes: counts.catastrophes,
+            net,
+            degree: Degree::of(net),
+        })
+    }
+
+    /// The result of given dice, one slice per helper.
+    ///
+    /// # Errors
+    /// As [`Teamwork::roll`] with a [`omen_core::ScriptedDice`] of the dice in order.
+    pub fn replay(&self, dice: &[&[i64]]) -> Result<TeamworkRoll, HprpgError> {
+        let all = dice.iter().flat_map(|d| d.iter().copied()).collect();
+        self.roll(&mut omen_core::ScriptedDice::new(all))
+    }
+
+    /// The exact distribution of the pooled net.
+    ///
+    /// # Errors
+    /// As [`Check::counts_distribution`].
+    pub fn net_distribution(&self, limits: &Limits) -> Result<Distribution<i64>, HprpgError> {
+        let mut budget = limits.budget();
+        let mut sum = Distribution::constant(Counts::default());
+        for check in &self.checks {
+            let counts = check.counts_distribution(limits)?;
+            let automatic = check.automatic_successes;
+            sum = sum.combine(&counts, &mut budget, |a, b| {
+                Ok(Counts {
+                    successes: a.successes + b.successes + automatic,
+                    catastrophes: a.catastrophes + b.catastrophes,
+                })
+            })?;
+        }
+        Ok(sum.map(|c| self.pooled(*c)))
+    }
+}
+
+/// Passive Perception (003-M14): PERCEPTION + ALERTNESS dots, the DV of sneak checks against the
+/// character (clamped as any DV, 003-A4).
+pub fn passive_perception(perception: u32, alertness: u32) -> i64 {
+    i64::from(perception) + i64::from(alertness)
+}
+
+/// Whether a sneak check of `degree` reveals the sneaker (003-M14): on failure or catastrophe.
+pub fn sneaker_revealed(degree: Degree) -> bool {
+    !degree.is_success()
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Spellcasting (003-M15..M20, A12, A15..A19).
+
+/// The highest spell level, SUMNUS (003-M15).
+pub const MAX_SPELL_LEVEL: u32 = 7;
+
+/// The spell levels' names, NIHIL 0 to SUMNUS 7 (003-M15).
+pub const SPELL_LEVELS: [&str; 8] = [
+    "NIHIL", "PRIMUS", "DUA", "TRIA", "QUARTUM", "QUINTA", "SEXTUS", "SUMNUS",
+];
+
+pub(super) fn check_level(level: u32) -> Result<(), HprpgError> {
+    if level > MAX_SPELL_LEVEL {
+        Err(HprpgError::SpellLevel(level))
+    } else {
+        Ok(())
+    }
+}
+
+/// The casting DV before clamping (003-M16): 8 + spell level − Affinity dots. [`Check::new`] clamps it.
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7.
+pub fn casting_difficulty(level: u32, affinity: u32) -> Result<i64, HprpgError> {
+    check_level(level)?;
+    Ok(8 + i64::from(level) - i64::from(affinity))
+}
+
+/// FORTITUDE a casting costs to exceed the level cap of Affinity dots (003-M15, A12): 1 per level
+/// above Affinity.
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7.
+pub fn level_fortitude(level: u32, affinity: u32) -> Result<u32, HprpgError> {
+    check_level(level)?;
+    Ok(level.saturating_sub(affinity))
+}
+
+/// The casting pool (003-M16): Affinity + Aspect + bonus dice − penalty dice − 1 die per sustained
+/// effect (concentration), at least 0.
+pub fn casting_pool(
+    affinity: u32,
+    aspect: u32,
+    bonuses: u32,
+    penalties: u32,
+    sustained: u32,
+) -> u64 {
+    pool_size(
+        aspect,
+        affinity,
+        bonuses,
+        penalties.saturating_add(sustained),
+    )
+}
+
+/// How a spell reaches its targets, and so its required successes (003-M17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Delivery {
+    /// SELF: no successes required.
+    Caster,
+    /// WANDTIP: 1 per target.
+    Wandtip { targets: u32 },
+    /// RANGED: 2 per target.
+    Ranged { targets: u32 },
+    /// MASS: 4 or more, as the GM sets.
+    Mass { required: u32 },
+}
+
+impl Delivery {
+    /// The successes required (003-M17).
+    pub fn required(self) -> u64 {
+        match self {
+            Delivery::Caster => 0,
+            Delivery::Wandtip { targets } => u64::from(targets),
+            Delivery::Ranged { targets } => 2 * u64::from(targets),
+            Delivery::Mass { required } => u64::from(required.max(4)),
+        }
+    }
+}
+
+/// How the optional successes are spent (003-M18).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(default, deny_unknown_fields)]
+pub struct OptionalSuccesses {
+    /// +1 POWER each.
+    #[schemars(extend("x-cli-flag" = "overpower"))]
+    pub overpower: u64,
+    /// +1 resist DV each.
+    #[schemars(extend("x-cli-flag" = "defy"))]
+    pub defy: u64,
+    /// +1 original duration each.
+    #[schemars(extend("x-cli-flag" = "extend"))]
+    pub extend: u64,
+}
+
+/// The cap on each optional effect (003-M18, A17): 2 × spell level successes, 1 for NIHIL.
+pub fn optional_cap(level: u32) -> u64 {
+    if level == 0 { 1 } else { 2 * u64::from(level) }
+}
+
+/// What a casting's net achieved (003-M17, A16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CastingOutcome {
+    /// Net < 0: the casting fails with a catastrophe (the GM chooses the backfire).
+    Catastrophe,
+    /// Net = 0: the casting fails.
+    Failure,
+    /// Net ≥ 1 but below the requirement: reduce the targets, abandon, or catch-cast (003-M19).
+    Short { net: u64, required: u64 },
+    /// The spell takes effect with `optional` successes to spend.
+    Cast { optional: u64 },
+}
+
+impl CastingOutcome {
+    /// The outcome of a casting's `net` with `required` successes (003-A16: a cast needs net ≥ 1).
+    pub fn of(net: i64, required: u64) -> CastingOutcome {
+        match u64::try_from(net) {
+            Err(_) => CastingOutcome::Catastrophe,
+            Ok(0) => CastingOutcome::Failure,
+            Ok(net) if net < required => CastingOutcome::Short { net, required },
+            Ok(net) => CastingOutcome::Cast {
+                optional: net - required,
+            },
+        }
+    }
+}
+
+/// A spell that took effect, its optional successes spent (003-M18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CastSpell {
+    pub level: u32,
+    pub spent: OptionalSuccesses,
+    /// Optional successes left unused (allowed).
+    pub unused: u64,
+    /// Spell level + OVERPOWER: the levels of harm dealt, or the rounds of a stun.
+    pub power: u64,
+    /// Added to the resist DV of anyone resisting it (003-M20).
+    pub defy: u64,
+}
+
+/// Spends `optional` successes of a spell of `level` as `spent` says (003-M18, A17).
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7; [`HprpgError::OptionalCap`] when an effect exceeds its cap;
+/// [`HprpgError::OptionalSpent`] when more is spent than there is.
+pub fn spend_optional(
+    level: u32,
+    optional: u64,
+    spent: OptionalSuccesses,
+) -> Result<CastSpell, HprpgError> {
+    check_level(level)?;
+    let cap = optional_cap(level);
+    for (effect, count) in [
+        ("overpower", spent.overpower),
+        ("defy", spent.defy),
+        ("extend", spent.extend),
+    ] {
+        if count > cap {
+            return Err(HprpgError::OptionalCap { effect, count, cap });
+        }
+    }
+    let total = spent.overpower + spent.defy + spent.extend;
+    if total > optional {
+        return Err(HprpgError::OptionalSpent { total, optional });
+    }
+    Ok(CastSpell {
+        level,
+        spent,
+        unused: optional - total,
+        power: u64::from(level) + spent.overpower,
+        defy: spent.defy,
+    })
+}
+
+/// The resist DV before clamping (003-M20, A18): 8 + incoming spell level + its DEFY − resist-ability
+/// dots. [`Check::new`] clamps it.
+///
+/// # Errors
+/// [`HprpgError::SpellLevel`] above 7.
+pub fn resist_difficulty(level: u32, defy: u64, resist_dots: u32) -> Result<i64, HprpgError> {
+    check_level(level)?;
+    let defy = i64::try_from(defy).unwrap_or(i64::MAX);
+    Ok((8 + i64::from(level))
+        .saturating_add(defy)
+        .saturating_sub(i64::from(resist_dots)))
+}
+
+/// The POWER left after a resist of `net` (003-M20, A18, A19): each net success removes 1, a net
+/// below 1 removes nothing; 0 nullifies the spell.
+pub fn resisted_power(power: u64, net: i64) -> u64 {
+    power.saturating_sub(u64::try_from(net).unwrap_or(0))
+}
+
+/// Whether a resist of `net` nullifies a spell of `power` (003-M20, A19): the resist succeeds (net ≥ 1)
+/// and leaves POWER 0. A NIHIL spell starts at POWER 0, so a failed resist (net ≤ 0) leaves it at 0
+/// without nullifying it: only a successful resist does.
+pub fn resist_nullifies(power: u64, net: i64) -> bool {
+    net >= 1 && resisted_power(power, net) == 0
+}
+
+/// Where a casting stands between catch-casts (003-S2, M19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CatchCasting {
+    /// Net successes gathered so far.
+    pub accumulated: u64,
+    /// The successes the spell requires.
+    pub required: u64,
+    /// Catch-casts made so far.
+    pub catch_casts: u64,
+}
+
+/// One catch-cast as rolled and what it left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CatchCastRoll {
+    pub roll: CheckRoll,
+    pub outcome: CatchCastOutcome,
+}
+
+/// What a catch-cast did (003-M19, A15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CatchCastOutcome {
+    /// Net ≤ 0: the casting fails (with a catastrophe if `catastrophe`); no further catch-casts.
+    Failed { catastrophe: bool },
+    /// Still short; another catch-cast may follow.
+    Continue(CatchCasting),
+    /// The spell takes effect with `optional` successes to spend (003-A15).
+    Cast { optional: u64 },
+}
+
+impl CatchCasting {
+    /// The state after a first casting of `net` that was cast but short of `required` (003-M19).
+    ///
+    /// # Errors
+    /// [`HprpgError::NotShort`] when the net is below 1 or already meets the requirement.
+    pub fn after(net: i64, required: u64) -> Result<Self, HprpgError> {
+        match CastingOutcome::of(net, required) {
+            CastingOutcome::Short { net, required } => Ok(CatchCasting {
+                accumulated: net,
+                required,
+                catch_casts: 0,
+            }),
+            _ => Err(HprpgError::NotShort { net, required }),
+        }
+    }
+
+    /// The next catch-cast: `casting` (the original casting check) with 1 die fewer per catch-cast
+    /// so far and this one (003-A15), down to the zero pool.
+    ///
+    /// # Errors
+    /// As [`Check::roll`].
+    pub fn catch_cast(
+        &self,
+        casting: &Check,
+        source: &mut dyn DieSource,
+    ) -> Result<CatchCastRoll, HprpgError> {
+        let k = usize::try_from(self.catch_casts + 1).unwrap_or(usize::MAX);
+        let roll = casting
+            .with_dice(casting.dice.saturating_sub(k))
+            .roll(source)?;
+        let outcome = self.advance(roll.net);
+        Ok(CatchCastRoll { roll, outcome })
+    }
+
+    fn advance(&self, net: i64) -> CatchCastOutcome {
+        match u64::try_from(net) {
+            Ok(net) if net >= 1 => {
+                let accumulated = self.accumulated + net;
+                if accumulated >= self.required {
+                    CatchCastOutcome::Cast {
+                        optional: accumulated - self.required,
+                    }
+                } else {
+                    CatchCastOutcome::Continue(CatchCasting {
+                        accumulated,
+                        required: self.required,
+                        catch_casts: self.catch_casts + 1,
+                    })
+                }
+            }
+            _ => CatchCastOutcome::Failed {
+                catastrophe: net < 0,
+            },
+        }
+    }
+
+    /// The exact probability that catch-casting from here completes the spell (003-M19), catching
+    /// until it does or fails. Each catch-cast that continues adds at least 1, so at most
+    /// `required − accumulated` catch-casts follow.
+    ///
+    /// # Errors
+    /// As [`Check::net_distribution`].
+    pub fn completion_probability(
+        &self,
+        casting: &Check,
+        limits: &Limits,
+    ) -> Result<Probability, HprpgError> {
+        let mut memo = std::collections::BTreeMap::new();
+        completion(*self, casting, limits, &mut memo)
+    }
+}
+
+fn completion(
+    state: CatchCasting,
+    casting: &Check,
+    limits: &Limits,
+    memo: &mut std::collections::BTreeMap<(u64, u64), Probability>,
+) -> Result<Probability, HprpgError> {
+    if let Some(p) = memo.get(&(state.accumulated, state.catch_casts)) {
+        return Ok(p.clone());
+    }
+    let k = usize::try_from(state.catch_casts + 1).unwrap_or(usize::MAX);
+    let nets = casting
+        .with_dice(casting.dice.saturating_sub(k))
+        .net_distribution(limits)?;
+    let mut p = Probability::zero();
+    for (net, weight) in nets.entries() {
+        let share = Probability::new(weight.clone(), nets.total().clone());
+        match state.advance(*net) {
+            CatchCastOutcome::Failed { .. } => {}
+            CatchCastOutcome::Cast { .. } => p += share,
+            CatchCastOutcome::Continue(next) => {
+                p += share * completion(next, casting, limits, memo)?;
+            }
+        }
+    }
+    memo.insert((state.accumulated, state.catch_casts), p.clone());
+    Ok(p)
+}
+
+/// The exact probability that a casting of `casting` needing `required` successes takes effect when
+/// the caster catch-casts whenever short (003-M17, M19): net ≥ max(required, 1) at once, or short and
+/// completed by catch-casting.
+///
+/// # Errors
+/// As [`Check::net_distribution`].
+pub fn completion_probability(
+    casting: &Check,
+    required: u64,
+    limits: &Limits,
+) -> Result<Probability, HprpgError> {
+    let nets = casting.net_distribution(limits)?;
+    let mut p = Probability::zero();
+    let mut memo = std::collections::BTreeMap::new();
+    for (net, weight) in nets.entries() {
+        let share = Probability::new(weight.clone(), nets.total().clone());
+        match CastingOutcome::of(*net, required) {
+            CastingOutcome::Cast { .. } => p += share,
+            CastingOutcome::Short { net, required } => {
+                let state = CatchCasting {
+                    accumulated: net,
+                    required,
+                    catch_casts: 0,
+                };
+                p += share * completion(state, casting, limits, &mut memo)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(p)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Appendix 10 (003-M10, A22, E003-1..5).
+
+/// The most dice Appendix 10 prints a row for.
+pub const TABLE_MAX_DICE: usize = 14;
+
+/// The DVs and catastrophe ranges of Appendix 10's 15 tables, identified by content (E003-1), in the
+/// order this module prints them.
+pub const TABLE_DIFFICULTIES: [i64; 5] = [4, 6, 8, 10, 12];
+pub const TABLE_CATASTROPHE_RANGES: [i64; 3] = [1, 2, 3];
+
+/// The column names, in order: net < 0, net = 0, net = 1..6, net ≥ 7.
+pub const TABLE_COLUMNS: [&str; 9] = ["catastrophe", "failure", "1", "2", "3", "4", "5", "6", "7+"];
+
+/// One row of an outcome table: the exact chance of each column for a pool of `dice`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRow {
+    /// 0 is the zero pool (E003-5).
+    pub dice: usize,
+    /// One probability per [`TABLE_COLUMNS`] entry.
+    pub columns: [Probability; 9],
+}
+
+/// An Appendix 10 table: one DV and catastrophe range, rows for 0 to 14 dice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub difficulty: i64,
+    pub catastrophe_range: i64,
+    pub rows: Vec<TableRow>,
+}
+
+/// The Appendix 10 table for `difficulty` and catastrophe range 1..`catastrophe_range`, rows for 0
+/// (the zero pool) to 14 dice, exactly. The difficulty is clamped as a check's is (003-M4), without
+/// intractability.
+///
+/// # Errors
+/// [`HprpgError::CatastropheRange`] outside 0..=11.
+pub fn table(difficulty: i64, catastrophe_range: i64) -> Result<Table, HprpgError> {
+    if !(MIN_DIFFICULTY..=MAX_DIFFICULTY).contains(&difficulty) {
+        return Err(HprpgError::TableDifficulty(difficulty));
+    }
+    table_rows(difficulty, catastrophe_range, TABLE_MAX_DICE)
+}
+
+/// A DV as a GM gives it to a check (003-M2): at least 2. Above 12 it may legitimately be (a Passive
+/// Perception of 14 is the DV of a sneak check) and goes through the clamp or the intractability
+/// option (003-A4); below 2 only a formula can take it (NIHIL with Affinity 7), and a DV given as 0
+/// is a mistake.
+///
+/// # Errors
+/// [`HprpgError::Difficulty`] below 2.
+pub fn given_difficulty(difficulty: i64) -> Result<i64, HprpgError> {
+    if difficulty >= MIN_DIFFICULTY {
+        Ok(difficulty)
+    } else {
+        Err(HprpgError::Difficulty(difficulty))
+    }
+}
+
+/// As [`table`] with rows for 0 to `max_dice` dice (at most 14).
+///
+/// # Errors
+/// [`HprpgError::CatastropheRange`] outside 0..=11; [`HprpgError::TableRows`] above 14.
+pub fn table_rows(
+    difficulty: i64,
+    catastrophe_range: i64,
+    max_dice: usize,
+) -> Result<Table, HprpgError> {
+    if max_dice > TABLE_MAX_DICE {
+        return Err(HprpgError::TableRows(max_dice));
+    }
+    let limits = Limits::default();
+    let options = HprpgOptions::default();
+    let mut rows = Vec::with_capacity(max_dice + 1);
+    let mut effective = difficulty;
+    for dice in 0..=max_dice {
+        let check = Check::new(
+            dice as u64,
+            difficulty,
+            catastrophe_range,
+            0,
+            &options,
+            &limits,
+        )?;
+        effective = check.difficulty();
+        let net = check.net_distribution(&limits)?;
+        let columns = std::array::from_fn(|column| match column {
+            0 => net.probability_where(|&x| x < 0),
+            8 => net.probability_where(|&x| x >= 7),
+            k => net.probability(&(k as i64 - 1)),
+        });
+        rows.push(TableRow { dice, columns });
+    }
+    Ok(Table {
+        difficulty: effective,
+        catastrophe_range,
+        rows,
+    })
+}
+
+impl TableRow {
+    /// The most net successes the row's pool can reach: one die for the zero pool.
+    fn max_net(&self) -> usize {
+        self.dice.max(1)
+    }
+
+    /// The cells as Appendix 10 prints them: "-" where a column needs more successes than the pool
+    /// has dice, "<0.1" for every value below 0.01 % (E003-3, exact zeros included), otherwise the
+    /// percentage to 2 significant figures with exact ties rounded up (E003-4).
+    pub fn cells(&self) -> [String; 9] {
+        std::array::from_fn(|column| {
+            if column >= 2 && column - 1 > self.max_net() {
+                "-".to_string()
+            } else {
+                percent_cell(&self.columns[column])
+            }
+        })
+    }
+}
+
+impl Table {
+    /// The table as markdown, in the seed's layout with one header row and the zero-pool row first;
+    /// newline-terminated lines.
+    pub fn markdown(&self) -> String {
+        let mut out = format!(
+            "Difficulty = {}, Catastrophe Range = 1-{}\n\n",
+            self.difficulty, self.catastrophe_range
+        );
+        out.push_str("| Dice | Catastrophe | Failure | 1 | 2 | 3 | 4 | 5 | 6 | 7+ |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        for row in &self.rows {
+            let _ = writeln!(out, "| {} | {} |", row.dice, row.cells().join(" | "));
+        }
+        out
+    }
+
+    /// The table as JSON: `difficulty`, `catastrophe_range` and `rows`, each row its `dice` and one
+    /// exact fraction `"num/den"` per column name.
+    pub fn to_json(&self) -> String {
+        let mut out = format!(
+            "{{\"difficulty\":{},\"catastrophe_range\":{},\"rows\":[",
+            self.difficulty, self.catastrophe_range
+        );
+        for (index, row) in self.rows.iter().enumerate() {
+            if index > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{{\"dice\":{}", row.dice);
+            for (name, p) in TABLE_COLUMNS.iter().zip(&row.columns) {
+                let _ = write!(out, ",\"{name}\":\"{}\"", fraction(p));
+            }
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
+    }
+}
+
+impl Serialize for TableRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1 + TABLE_COLUMNS.len()))?;
+        map.serialize_entry("dice", &self.dice)?;
+        for (name, p) in TABLE_COLUMNS.iter().zip(&self.columns) {
+            map.serialize_entry(name, &fraction(p))?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Table {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut table = serializer.serialize_struct("Table", 3)?;
+        table.serialize_field("difficulty", &self.difficulty)?;
+        table.serialize_field("catastrophe_range", &self.catastrophe_range)?;
+        table.serialize_field("rows", &self.rows)?;
+        table.end()
+    }
+}
+
+/// Every Appendix 10 table (DV 4, 6, 8, 10, 12 × range 1-1, 1-2, 1-3) as markdown, separated by blank
+/// lines.
+pub fn appendix_10() -> String {
+    let mut out = String::new();
+    for difficulty in TABLE_DIFFICULTIES {
+        for range in TABLE_CATASTROPHE_RANGES {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            let table = table(difficulty, range).expect("the appendix's ranges are valid");
+            out.push_str(&table.markdown());
+        }
+    }
+    out
+}
+
+/// An exact probability as text in lowest terms, a whole number without a denominator.
+pub use crate::analysis::fraction;
+
+// ---------------------------------------------------------------------------------------------------
+// The seed's rounding (E003-3, E003-4), decided on exact rationals.
+
+fn pow10(exponent: u32) -> Weight {
+    num_traits::pow(Weight::from(10u32), exponent as usize)
+}
+
+fn power_of_ten(exponent: i32) -> Probability {
+    if exponent >= 0 {
+        Probability::from_integer(pow10(exponent.unsigned_abs()))
+    } else {
+        Probability::new(Weight::one(), pow10(exponent.unsigned_abs()))
+    }
+}
+
+/// A probability as an Appendix 10 cell: "<0.1" below 0.01 % (the seed's label for it, E003-3),
+/// otherwise the percentage to 2 significant figures.
+pub fn percent_cell(p: &Probability) -> String {
+    let percent = p * Probability::from_integer(Weight::from(100u32));
+    if percent < Probability::new(Weight::one(), Weight::from(100u32)) {
+        "<0.1".to_string()
+    } else {
+        two_significant(&percent)
+    }
+}
+
+/// A positive value rounded to 2 significant figures, exact ties up (E003-4), written as Appendix 10
+/// writes numbers: plain decimals, trailing zeros and point dropped ("1", "0.4", "0.02"), small values
+/// keeping two digits ("0.011"), values from 10 up as whole numbers ("18", "100").
+///
+/// # Panics
+/// Never for a positive value; 0 has no significant figures and is written "0".
+pub fn two_significant(value: &Probability) -> String {
+    if value.is_zero() {
+        return "0".to_string();
+    }
+    // 10^e ≤ value < 10^(e+1)
+    let mut e: i32 = 0;
+    while *value >= power_of_ten(e + 1) {
+        e += 1;
+    }
+    while *value < power_of_ten(e) {
+        e -= 1;
+    }
+    // m = round(value / 10^(e − 1)), two digits
+    let shift = 1 - e;
+    let (numerator, denominator) = if shift >= 0 {
+        (
+            value.numer() * pow10(shift.unsigned_abs()),
+            value.denom().clone(),
+        )
+    } else {
+        (
+            value.numer().clone(),
+            value.denom() * pow10(shift.unsigned_abs()),
+        )
+    };
+    let (mut m, remainder) = numerator.div_rem(&denominator);
+    if remainder * 2u32 >= denominator {
+        m += 1u32;
+    }
+    if m == Weight::from(100u32) {
+        m = Weight::from(10u32);
+        e += 1;
+    }
+    let exponent = e - 1;
+    let text = if exponent >= 0 {
+        (m * pow10(exponent.unsigned_abs())).to_string()
+    } else {
+        let places = exponent.unsigned_abs() as usize;
+        let digits = format!("{m:0>width$}", width = places + 1);
+        let (whole, fraction) = digits.split_at(digits.len() - places);
+        format!("{whole}.{fraction}")
+    };
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ratio(n: u64, d: u64) -> Probability {
+        Probability::new(Weight::from(n), Weight::from(d))
+    }
+
+    #[test]
+    fn two_significant_figures_round_exact_ties_up() {
+        assert_eq!(two_significant(&ratio(625, 100)), "6.3");
+        assert_eq!(two_significant(&ratio(125, 10)), "13");
+        assert_eq!(two_significant(&ratio(375, 10)), "38");
+        assert_eq!(two_significant(&ratio(1, 1)), "1");
+        assert_eq!(two_significant(&ratio(40, 100)), "0.4");
+        assert_eq!(two_significant(&ratio(11, 1000)), "0.011");
+        assert_eq!(two_significant(&ratio(995, 10)), "100");
+        assert_eq!(two_significant(&ratio(25501, 10000)), "2.6");
+    }
+
+    #[test]
+    fn cells_below_a_hundredth_of_a_percent_are_marked() {
+        assert_eq!(percent_cell(&ratio(0, 1)), "<0.1");
+        assert_eq!(percent_cell(&ratio(99, 1_000_000)), "<0.1");
+        assert_eq!(percent_cell(&ratio(1, 10_000)), "0.01");
+        assert_eq!(percent_cell(&ratio(1, 12)), "8.3");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Appendix 10 for any DV and catastrophe range, as an analysis (003-M10).
+
+/// The inputs of the `appendix-10` analysis.
+#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeTableInputs {
+    /// The DV as given (2..12); a catastrophe range reaching it raises it (003-M4).
+    #[serde(default = "standard_difficulty")]
+    #[schemars(range(min = 2, max = 12))]
+    pub difficulty: i64,
+    /// The catastrophe range 1..X (X = 1 by default, 3 with a Broken Wand; 0 for none).
+    #[serde(default = "one")]
+    #[schemars(range(min = 0, max = 11))]
+    pub catastrophe_range: i64,
+}
+
+fn standard_difficulty() -> i64 {
+    8
+}
+
+fn one() -> i64 {
+    1
+}
+
+fn outcome_table(
+    inputs: &serde_json::Value,
+    _limits: &Limits,
+) -> Result<Vec<crate::analysis::AnalysisTable>, String> {
+    use crate::analysis::{AnalysisTable, decode_inputs, probability_cell};
+    let OutcomeTableInputs {
+        difficulty,
+        catastrophe_range,
+    } = decode_inputs(inputs)?;
+    let found = table(difficulty, catastrophe_range).map_err(|e| e.to_string())?;
+    let mut columns = vec!["dice"];
+    columns.extend([
+        "catastrophe",
+        "failure",
+        "net 1",
+        "net 2",
+        "net 3",
+        "net 4",
+        "net 5",
+        "net 6",
+        "net 7+",
+    ]);
+    let mut out = AnalysisTable::new(
+        format!(
+            "P(each outcome) against DV {} with catastrophe range 1–{} (exact; 0 dice is the zero pool)",
+            found.difficulty, found.catastrophe_range
+        ),
+        &columns,
+    );
+    for row in &found.rows {
+        let mut cells = vec![row.dice.to_string()];
+        cells.extend(row.columns.iter().map(probability_cell));
+        out.row(cells);
+    }
+    Ok(vec![out])
+}
+
+pub(super) const APPENDIX_10: crate::analysis::Analysis = crate::analysis::Analysis {
+    name: "appendix-10",
+    spec_items: &["003-M3", "003-M4", "003-M5", "003-M6", "003-M10"],
+    summary: "Appendix 10 for any DV and catastrophe range: the exact chance of each outcome for 0 to \
+              14 dice",
+    inputs: crate::analysis::inputs_schema::<OutcomeTableInputs>,
+    run: outcome_table,
+};
