@@ -224,6 +224,12 @@ pub enum Command {
         after_help = "Examples:\n  omen db migrate --from omen.db --to postgres://omen@db.example/omen"
     )]
     Db(Deferred<crate::database::DbCommand>),
+    /// omen serve's Discord face: `omen discord register` prints (or sends) its slash commands.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  omen discord register > commands.json\n  omen discord register --application-id ID --bot-token TOKEN"
+    )]
+    Discord(Deferred<crate::discord::DiscordCommand>),
     /// List the seed games: their mechanics, options, reference tables and character actions.
     #[command(
         after_help = "Examples:\n  omen rules\n  omen rules hprpg --example -o rook.json\n  omen rules luck --schema\n  omen rules t13 --detail"

@@ -63,6 +63,7 @@ mod database;
 mod decimal;
 mod derived;
 mod diagnostics;
+mod discord;
 mod escape;
 mod file_format;
 mod fit;
@@ -229,6 +230,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Export(args) => status(campaign::export(args)),
         Command::Import(args) => status(campaign::import(args)),
         Command::Db(command) => status(database::run(command)),
+        Command::Discord(command) => status(discord::run(command)),
         Command::Serve(args) => status(serve::run(args)),
     }
 }

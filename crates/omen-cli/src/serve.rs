@@ -119,9 +119,34 @@ pub struct ServeArgs {
     /// HTTPS (`X-Forwarded-Proto`); set it behind a TLS proxy that does not say so.
     #[arg(long)]
     pub secure_cookies: bool,
+    /// The Discord application's public key (the developer portal's "Public Key", 64 hex digits):
+    /// turns on `POST /discord/interactions`, Discord's Interactions Endpoint URL.
+    #[arg(
+        long,
+        value_name = "HEX",
+        env = "OMEN_DISCORD_PUBLIC_KEY",
+        requires = "discord_application_id"
+    )]
+    pub discord_public_key: Option<String>,
+    /// The Discord application's id (the developer portal's "Application ID").
+    #[arg(long, value_name = "ID", env = "OMEN_DISCORD_APPLICATION_ID")]
+    pub discord_application_id: Option<String>,
+    /// Discord's API, where deferred answers are edited (a stand-in's URL in tests).
+    #[arg(long, value_name = "URL", env = "OMEN_DISCORD_API_BASE", default_value = omen_server::discord::DEFAULT_API_BASE)]
+    pub discord_api_base: String,
 }
 
 impl ServeArgs {
+    /// The Discord face, when its public key is given; an error for a key or id that is not
+    /// Discord's.
+    fn discord(&self) -> Result<Option<omen_server::discord::DiscordConfig>, String> {
+        let (Some(key), Some(id)) = (&self.discord_public_key, &self.discord_application_id) else {
+            return Ok(None);
+        };
+        let config = omen_server::discord::DiscordConfig::new(key, id)?;
+        Ok(Some(config.with_api_base(&self.discord_api_base)))
+    }
+
     fn config(&self) -> omen_server::Config {
         let defaults = omen_server::Config::default();
         omen_server::Config {
@@ -157,6 +182,7 @@ impl ServeArgs {
             open_campaigns: !self.no_open_campaigns,
             session_lifetime: defaults.session_lifetime,
             secure_cookies: self.secure_cookies,
+            discord: self.discord().ok().flatten(),
         }
     }
 }
@@ -173,6 +199,10 @@ macro_rules! say {
 /// Serves until SIGINT or SIGTERM; `Ok(false)` when the database cannot be opened or the address
 /// bound.
 pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
+    if let Err(refused) = args.discord() {
+        eprintln!("error: {refused}");
+        return Ok(false);
+    }
     let database = match omen_store::resolve_database(args.db.clone()) {
         Ok(database) => database,
         Err(error) => {
