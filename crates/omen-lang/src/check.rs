@@ -20,6 +20,8 @@ use crate::syntax::ast::{
 };
 use crate::value::Value;
 
+mod pool;
+
 /// The result of checking: the program and any warnings.
 pub struct Checked {
     pub program: Program,
@@ -65,6 +67,7 @@ pub fn check(
         checking_fn: None,
         budget: limits.budget(),
         labels: Vec::new(),
+        pools: Vec::new(),
     };
     let mut bindings: Vec<(usize, String, Option<Node>)> = Vec::new();
     let mut taken: Vec<(String, Value)> = Vec::new();
@@ -107,8 +110,9 @@ pub fn check(
                 bindings.push((slot, name.node.clone(), value));
             }
             Item::Let { name, value } => {
-                let node = checker.expr(value);
+                let node = checker.let_value(value);
                 let slot = checker.bind(&name.node);
+                checker.bind_pool(slot, &node);
                 bindings.push((slot, name.node.clone(), node));
             }
             Item::Fn { name, params, body } => checker.function(name, params, body),
@@ -131,6 +135,9 @@ pub fn check(
         }
     }
     let body = checker.expr(&script.body);
+    for (slot, _, value) in bindings.iter_mut().rev() {
+        checker.finish_pool(*slot, value);
+    }
     if !checker.errors.is_empty() {
         checker.errors.sort_by_key(|d| (d.span.start, d.span.end));
         return Err(checker.errors);
@@ -178,6 +185,8 @@ struct Checker<'a> {
     budget: Budget,
     /// Each label literal and where it is written, for [`Program::labels`].
     labels: Vec<(usize, Value)>,
+    /// The pools bound in the scope being checked, innermost last, with the readings taken so far.
+    pools: Vec<crate::pool::PoolBinding>,
 }
 
 fn compare(op: CompareOp) -> Compare {
@@ -426,6 +435,7 @@ impl Checker<'_> {
             }
             ExprKind::Error => None,
             ExprKind::Var(name) => match self.lookup(name) {
+                Some(slot) if self.pool_at(slot) => self.pool_used_as_value(span, name),
                 Some(slot) => Self::node(span, Type::Any, NodeKind::Var(slot, name.clone())),
                 None => {
                     let help = if self.function_index(name).is_some() {
@@ -564,10 +574,12 @@ impl Checker<'_> {
                 Self::node(span, ty, NodeKind::Match(Box::new(x), checked))
             }
             ExprKind::LetIn(name, value, body) => {
-                let value = self.expr(value);
+                let mut value = self.let_value(value);
                 let saved = (self.scope.len(), self.next_slot);
                 let slot = self.bind(&name.node);
+                self.bind_pool(slot, &value);
                 let body = self.expr(body);
+                self.finish_pool(slot, &mut value);
                 self.scope.truncate(saved.0);
                 self.next_slot = saved.1;
                 let (value, body) = (value?, body?);
@@ -633,10 +645,15 @@ impl Checker<'_> {
             }
             ExprKind::Dice(dice) => self.dice(span, dice),
             ExprKind::Group(group) => self.group(span, group),
+            ExprKind::Pool(_) => self.unbound_pool(span),
+            ExprKind::Point(..) => self.stray_point(span),
         }
     }
 
     fn call(&mut self, span: Span, name: &Spanned<String>, args: &[Expr]) -> Option<Node> {
+        if let Some(reading) = self.reading_call(span, name, args) {
+            return reading;
+        }
         let f = name.node.as_str();
         if let Some((index, arity)) = self.function_index(f) {
             let nodes: Vec<Option<Node>> = args.iter().map(|a| self.expr(a)).collect();

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 mod joint;
+mod pool;
 mod product;
 mod statistics;
 
@@ -700,6 +701,7 @@ impl Evaluator<'_> {
             } => self.process(span, *query, *function, start, steps.as_deref()),
             NodeKind::Dice(dice) => self.dice(span, dice),
             NodeKind::Group(group) => self.group(span, group),
+            NodeKind::Pool(pool) => self.pool_readings(span, pool),
         }
     }
 

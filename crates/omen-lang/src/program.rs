@@ -136,6 +136,7 @@ impl Node {
             NodeKind::Process { start, steps, .. } => {
                 std::iter::once(&**start).chain(steps.as_deref()).collect()
             }
+            NodeKind::Pool(pool) => pool.operands(),
         }
     }
 }
@@ -190,6 +191,8 @@ pub enum NodeKind {
         start: Box<Node>,
         steps: Option<Box<Node>>,
     },
+    /// A pool rolled once: its value is the tuple of its readings, computed jointly.
+    Pool(Box<PoolNode>),
 }
 
 /// A checked `match` pattern.
@@ -358,5 +361,94 @@ impl GroupNode {
 
     pub fn score(&self, value: i64) -> i64 {
         omen_core::count_score(self.success, self.failure, value)
+    }
+}
+
+/// A pool and the readings the script takes of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolNode {
+    pub source: PoolSource,
+    pub readings: Vec<ReadingNode>,
+}
+
+/// What the pool holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolSource {
+    Dice(Vec<PoolMember>),
+    /// `count` cards drawn without replacement from `deck`, a one-die term whose faces (as listed,
+    /// repeats included) are the cards.
+    Draw {
+        count: Node,
+        deck: Node,
+    },
+    /// Genesys dice: how many of each.
+    Symbols(Vec<(i64, &'static omen_core::symbols::SymbolDie)>),
+}
+
+/// Dice of one kind in a pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolMember {
+    /// A dice term without keep, counting or explosion (`3d6`, `2d8ro1`): its dice, each one die of
+    /// the pool. The node is the term (a `NodeKind::Dice`), sampled as written.
+    Dice(Node),
+    /// `count` rolls of `roll`, each one die of the pool whose faces are the roll's outcomes.
+    Repeat { count: Node, roll: Node },
+}
+
+/// One reading of a pool and its arguments (a compare point's value, a number of dice, a target).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadingNode {
+    pub kind: ReadingKind,
+    pub args: Vec<Node>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadingKind {
+    /// `count(p, >=5)`: how many dice meet the point.
+    Count(crate::syntax::ast::CompareOp),
+    /// `sum(p)`.
+    Sum,
+    /// `highest(p)`, `highest(p, k)`: the highest die, the sum of the k highest.
+    Highest,
+    /// `lowest(p)`, `lowest(p, k)`.
+    Lowest,
+    /// `nth(p, k)`: the k-th highest die (0 when the pool has fewer).
+    Nth,
+    /// `nth_lowest(p, k)`.
+    NthLowest,
+    /// `highest_count(p)`: how many dice show the highest face shown.
+    HighestCount,
+    /// `distinct(p)`: how many different faces are shown.
+    Distinct,
+    /// `width(p)`: the most dice showing one face (the widest set).
+    Width,
+    /// `height(p)`: the face of the widest set, the highest of those as wide.
+    Height,
+    /// `run(p)`: the most consecutive faces each shown (a straight's length).
+    Run,
+    /// `raises(p, 10)`: the most groups of dice each summing to the target or more (7th Sea).
+    Raises,
+    /// `symbols(p)`: (net successes, net advantages, triumphs, despairs) of a Genesys pool.
+    Symbols,
+}
+
+impl PoolNode {
+    /// The nodes the pool computes from: its members' counts and rolls, and its readings' arguments.
+    pub fn operands(&self) -> Vec<&Node> {
+        let mut out: Vec<&Node> = Vec::new();
+        match &self.source {
+            PoolSource::Dice(members) => {
+                for member in members {
+                    match member {
+                        PoolMember::Dice(term) => out.push(term),
+                        PoolMember::Repeat { count, roll } => out.extend([count, roll]),
+                    }
+                }
+            }
+            PoolSource::Draw { count, deck } => out.extend([count, deck]),
+            PoolSource::Symbols(_) => {}
+        }
+        out.extend(self.readings.iter().flat_map(|r| r.args.iter()));
+        out
     }
 }

@@ -18,6 +18,8 @@ use crate::program::{
 use crate::span::Span;
 use crate::value::Value;
 
+mod pool;
+
 /// One node of a roll's result tree, mirroring the program.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RollNode {
@@ -503,6 +505,7 @@ impl Sampler<'_> {
             } => self.process(span, *query, *function, start, steps.as_deref())?,
             NodeKind::Dice(dice) => self.dice(span, dice)?,
             NodeKind::Group(group) => self.group(group)?,
+            NodeKind::Pool(pool) => self.pool(span, pool)?,
         };
         Ok(RollNode { span, value, kind })
     }

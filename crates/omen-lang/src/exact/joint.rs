@@ -39,9 +39,11 @@ const SYMMETRY_MAGNITUDE: i64 = 1 << 40;
 fn computes_only(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Const(_) | NodeKind::Var(..) => true,
-        NodeKind::Dice(_) | NodeKind::Group(_) | NodeKind::Call(..) | NodeKind::Process { .. } => {
-            false
-        }
+        NodeKind::Dice(_)
+        | NodeKind::Group(_)
+        | NodeKind::Call(..)
+        | NodeKind::Process { .. }
+        | NodeKind::Pool(_) => false,
         NodeKind::Let { value, body, .. } => computes_only(value) && computes_only(body),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
@@ -75,6 +77,7 @@ fn reads_any(node: &Node, slots: &[usize]) -> bool {
             g.members.iter().any(|n| reads_any(n, slots))
                 || g.points.iter().any(|(_, n)| reads_any(n, slots))
         }
+        NodeKind::Pool(p) => p.operands().into_iter().any(|n| reads_any(n, slots)),
         NodeKind::Let { value, body, .. } => reads_any(value, slots) || reads_any(body, slots),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
@@ -189,7 +192,11 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         NodeKind::Let {
             slot, value, body, ..
         } => Shape::Op(format!("let {slot}"), all(&[value, body])?),
-        NodeKind::Dice(_) | NodeKind::Group(_) | NodeKind::Call(..) | NodeKind::Process { .. } => {
+        NodeKind::Dice(_)
+        | NodeKind::Group(_)
+        | NodeKind::Call(..)
+        | NodeKind::Process { .. }
+        | NodeKind::Pool(_) => {
             return None;
         }
     })
@@ -848,7 +855,11 @@ fn advance(odometer: &mut [usize], classes: &[Class]) -> bool {
 
 fn count_nodes(node: &Node) -> u64 {
     match &node.kind {
-        NodeKind::Dice(_) | NodeKind::Group(_) | NodeKind::Call(..) | NodeKind::Process { .. } => 1,
+        NodeKind::Dice(_)
+        | NodeKind::Group(_)
+        | NodeKind::Call(..)
+        | NodeKind::Process { .. }
+        | NodeKind::Pool(_) => 1,
         _ => 1 + node.operands().into_iter().map(count_nodes).sum::<u64>(),
     }
 }

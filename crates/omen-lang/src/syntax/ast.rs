@@ -66,6 +66,32 @@ pub enum ExprKind {
     Not(Box<Expr>),
     /// `let x = value in body`: a binding inside an expression (e.g. a function body).
     LetIn(Spanned<String>, Box<Expr>, Box<Expr>),
+    /// `pool 8d6`, `pool {d10, d8, d6}`: dice rolled once and read many ways (see [`PoolExpr`]).
+    Pool(Box<PoolExpr>),
+    /// `>=5` as an argument of a pool's reading, e.g. `count(p, >=5)`; a bare number there means `=`.
+    Point(CompareOp, Box<Expr>),
+}
+
+/// What a pool holds: dice (of one kind or several), or cards drawn from a deck.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolExpr {
+    /// `pool 8d6`, `pool {d10, d8, 2d6}`, `pool {6 x (4d6kh3)}`, `pool {3 ability, 2 difficulty}`.
+    Dice(Vec<Spanned<PoolMember>>),
+    /// `pool draw 5 from d{1..13, 1..13}`: `count` cards without replacement from the deck, each
+    /// face listed being one card.
+    Draw { count: Expr, deck: Expr },
+}
+
+/// One member of a pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolMember {
+    /// A dice term without keep or counting (`3d6`, `d8ro1`: that many dice of that die), or any
+    /// other roll (`4d6kh3`, `d6+1`): one die whose faces are that roll's outcomes.
+    Roll(Expr),
+    /// `6 x (4d6kh3)`: `count` rolls of `roll`, each one die of the pool.
+    Repeat { count: Expr, roll: Expr },
+    /// `3 ability`: Genesys symbol dice by name.
+    Symbol { count: i64, name: Spanned<String> },
 }
 
 /// One arm of a `match`.

@@ -72,6 +72,7 @@ mod dice_maiden;
 mod dice_maiden_aliases;
 mod notation;
 mod pieces;
+mod pool;
 mod rescore;
 mod roll20;
 mod runs;
@@ -1680,6 +1681,7 @@ impl<'s> Parser<'s> {
                 Expr::new(ExprKind::Text(text), token.span)
             }
             TokenKind::Word if self.is_dice_start(token) => self.parse_dice(None),
+            TokenKind::Word if self.at_pool() => self.parse_pool(),
             TokenKind::Word => match self.keyword(token) {
                 None => self.parse_name_or_call(),
                 Some(Keyword::True | Keyword::False) => {
@@ -1762,7 +1764,7 @@ impl<'s> Parser<'s> {
         };
         let rounds = matches!(name.node.as_str(), "floor" | "ceil" | "round");
         self.rounding += usize::from(rounds);
-        let arguments = self.parse_list(open, TokenKind::RParen, Self::parse_expr, false);
+        let arguments = self.parse_list(open, TokenKind::RParen, Self::parse_argument, false);
         self.rounding -= usize::from(rounds);
         let span = Span::new(name.span.start, self.prev_end);
         Expr::new(ExprKind::Call(name, arguments), span)

@@ -68,6 +68,8 @@ fn atomic(e: &Expr) -> bool {
         | ExprKind::Text(_)
         | ExprKind::Call(..)
         | ExprKind::Tuple(_)
+        | ExprKind::Pool(_)
+        | ExprKind::Point(..)
         | ExprKind::Error => true,
         ExprKind::Field(inner, _) => atomic(inner),
         _ => false,
@@ -185,6 +187,44 @@ fn expr(out: &mut String, e: &Expr) {
             operand(out, value);
             out.push_str(" in ");
             operand(out, body);
+        }
+        ExprKind::Pool(pool) => pool_term(out, pool),
+        ExprKind::Point(op, value) => {
+            out.push_str(compare_symbol(*op));
+            operand(out, value);
+        }
+    }
+}
+
+/// `pool {…}` with each member as read: `x` between a repeat's count and roll, a symbol die's name.
+fn pool_term(out: &mut String, pool: &crate::syntax::ast::PoolExpr) {
+    use crate::syntax::ast::{PoolExpr, PoolMember};
+    match pool {
+        PoolExpr::Draw { count, deck } => {
+            out.push_str("pool draw ");
+            operand(out, count);
+            out.push_str(" from ");
+            operand(out, deck);
+        }
+        PoolExpr::Dice(members) => {
+            out.push_str("pool {");
+            for (i, member) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match &member.node {
+                    PoolMember::Roll(roll) => expr(out, roll),
+                    PoolMember::Repeat { count, roll } => {
+                        operand(out, count);
+                        out.push_str(" x ");
+                        operand(out, roll);
+                    }
+                    PoolMember::Symbol { count, name } => {
+                        let _ = write!(out, "{count} {}", name.node);
+                    }
+                }
+            }
+            out.push('}');
         }
     }
 }

@@ -154,6 +154,28 @@ fn show(expr: &Expr) -> String {
         ExprKind::LetIn(name, value, body) => {
             format!("(let-in {} {} {})", name.node, show(value), show(body))
         }
+        ExprKind::Pool(pool) => show_pool(pool),
+        ExprKind::Point(op, value) => format!("(point {} {})", show_op(*op), show(value)),
+    }
+}
+
+fn show_pool(pool: &omen_lang::syntax::ast::PoolExpr) -> String {
+    use omen_lang::syntax::ast::{PoolExpr, PoolMember};
+    match pool {
+        PoolExpr::Draw { count, deck } => format!("(draw {} {})", show(count), show(deck)),
+        PoolExpr::Dice(members) => {
+            let members: Vec<String> = members
+                .iter()
+                .map(|m| match &m.node {
+                    PoolMember::Roll(roll) => show(roll),
+                    PoolMember::Repeat { count, roll } => {
+                        format!("(x {} {})", show(count), show(roll))
+                    }
+                    PoolMember::Symbol { count, name } => format!("({count} {})", name.node),
+                })
+                .collect();
+            format!("(pool {})", members.join(" "))
+        }
     }
 }
 
@@ -1628,6 +1650,28 @@ fn check_tree(source: &str, expr: &Expr) -> Result<(), TestCaseError> {
         ExprKind::LetIn(name, value, body) => {
             check_span(source, name.span)?;
             children.extend([&**value, &**body]);
+        }
+        ExprKind::Point(_, value) => children.push(value),
+        ExprKind::Pool(pool) => {
+            use omen_lang::syntax::ast::{PoolExpr, PoolMember};
+            match &**pool {
+                PoolExpr::Draw { count, deck } => children.extend([count, deck]),
+                PoolExpr::Dice(members) => {
+                    prop_assert!(!members.is_empty());
+                    for member in members {
+                        check_span(source, member.span)?;
+                        prop_assert!(
+                            expr.span.start <= member.span.start
+                                && member.span.end <= expr.span.end
+                        );
+                        match &member.node {
+                            PoolMember::Roll(roll) => children.push(roll),
+                            PoolMember::Repeat { count, roll } => children.extend([count, roll]),
+                            PoolMember::Symbol { name, .. } => check_span(source, name.span)?,
+                        }
+                    }
+                }
+            }
         }
     }
     for child in children {

@@ -1,0 +1,267 @@
+//! The exact engine's pools: every reading of one pool in one walk, so their joint distribution is
+//! exact. The readings the core folds outcome by outcome go through [`omen_core::multiset::read`];
+//! a grouping search (raises) needs each whole multiset, listed once by
+//! [`omen_core::grouping::read_whole`], which then reads the other readings from it too.
+
+use num_traits::Zero;
+use omen_core::grouping::{Raises, read_whole};
+use omen_core::multiset::{Builtin, Group, Readings, read};
+use omen_core::symbols::pool_net;
+use omen_core::{CoreError, Distribution, Probability, any_of};
+
+use super::{Eval, Evaluator, either, ints};
+use crate::diagnostic::{Diagnostic, core_diagnostic};
+use crate::pool::{point_range, read_dice};
+use crate::program::{
+    Node, NodeKind, PoolMember, PoolNode, PoolSource, ReadingKind, ReadingNode, SidesNode,
+};
+use crate::span::Span;
+use crate::value::Value;
+
+/// A die of the pool with how many of it, before equal dice are merged into one group.
+type Kind = (Distribution<i64>, usize);
+
+impl Evaluator<'_> {
+    /// The joint distribution of the pool's readings, as tuples.
+    #[inline(never)]
+    pub(super) fn pool_readings(
+        &mut self,
+        span: Span,
+        pool: &PoolNode,
+    ) -> Result<Eval, Diagnostic> {
+        // The numbers the walk needs before it starts: the members' counts and the readings'
+        // arguments. Usually constants; when one is random, the pool is read once per outcome.
+        let mut numbers: Vec<&Node> = Vec::new();
+        let mut rolls: Vec<(Distribution<i64>, Probability)> = Vec::new();
+        match &pool.source {
+            PoolSource::Dice(members) => {
+                for member in members {
+                    let (count, roll) = match member {
+                        PoolMember::Dice(term) => {
+                            let NodeKind::Dice(dice) = &term.kind else {
+                                continue;
+                            };
+                            let mut one = (**dice).clone();
+                            one.count = Node {
+                                span: dice.count.span,
+                                ty: crate::program::Type::Int,
+                                kind: NodeKind::Const(Value::Int(1)),
+                            };
+                            (&dice.count, self.dice(term.span, &one)?)
+                        }
+                        PoolMember::Repeat { count, roll } => (count, self.eval(roll)?),
+                    };
+                    numbers.push(count);
+                    let faces = ints(&roll.dist, span, "a die of a pool")?;
+                    rolls.push((faces, roll.truncated));
+                }
+            }
+            PoolSource::Draw { count, .. } => numbers.push(count),
+            PoolSource::Symbols(_) => {}
+        }
+        let counted = numbers.len();
+        numbers.extend(pool.readings.iter().flat_map(|r| r.args.iter()));
+        let combos = self.joint_numbers(&numbers, span)?;
+        self.branch(&combos, span, |ev, values| {
+            let (counts, args) = values.split_at(counted);
+            ev.pool_with(span, pool, &rolls, counts, args)
+        })
+    }
+
+    /// The joint outcomes of `nodes`, each a whole number.
+    fn joint_numbers(
+        &mut self,
+        nodes: &[&Node],
+        span: Span,
+    ) -> Result<Distribution<Vec<i64>>, Diagnostic> {
+        let mut combos: Distribution<Vec<i64>> = Distribution::constant(Vec::new());
+        for node in nodes {
+            let e = self.eval(node)?;
+            let d = ints(&e.dist, node.span, "a pool's count or a reading's argument")?;
+            combos = combos
+                .combine(&d, self.budget, |prefix, v| {
+                    let mut next = prefix.clone();
+                    next.push(*v);
+                    Ok(next)
+                })
+                .map_err(|e| core_diagnostic(&e, span))?;
+        }
+        Ok(combos)
+    }
+
+    /// The pool read with its counts and arguments known.
+    fn pool_with(
+        &mut self,
+        span: Span,
+        pool: &PoolNode,
+        rolls: &[(Distribution<i64>, Probability)],
+        counts: &[i64],
+        args: &[i64],
+    ) -> Result<Eval, Diagnostic> {
+        let at = |e: CoreError| core_diagnostic(&e, span);
+        let mut per_reading: Vec<Vec<i64>> = Vec::new();
+        let mut rest = args;
+        for reading in &pool.readings {
+            let (mine, after) = rest.split_at(reading.args.len());
+            per_reading.push(mine.to_vec());
+            rest = after;
+        }
+        // A die that may hit the explosion depth is cut short when any of the pool's does.
+        let mut truncated = Probability::zero();
+        let groups = match &pool.source {
+            PoolSource::Symbols(dice) => return self.symbol_pool(span, dice, pool.readings.len()),
+            PoolSource::Dice(_) => {
+                let mut kinds: Vec<Kind> = Vec::new();
+                for ((roll, cut), &count) in rolls.iter().zip(counts) {
+                    let count = self.limits.check_dice(count).map_err(at)?;
+                    if !cut.is_zero() {
+                        truncated = either(&truncated, &any_of(cut, count));
+                    }
+                    match kinds.iter_mut().find(|(d, _)| d == roll) {
+                        Some((_, n)) => *n += count,
+                        None => kinds.push((roll.clone(), count)),
+                    }
+                }
+                let total: usize = kinds.iter().map(|(_, n)| n).sum();
+                self.limits.check_dice(total as i64).map_err(at)?;
+                kinds
+                    .into_iter()
+                    .map(|(die, n)| Group::dice(die, n))
+                    .collect::<Vec<_>>()
+            }
+            PoolSource::Draw { deck, .. } => vec![self.draw(deck, counts[0], span)?],
+        };
+        let d = if pool.readings.iter().any(|r| r.kind == ReadingKind::Raises) {
+            self.whole(&groups, &pool.readings, &per_reading)
+                .map_err(at)?
+        } else {
+            let builtins: Vec<Builtin> = pool
+                .readings
+                .iter()
+                .zip(&per_reading)
+                .map(|(r, a)| builtin(r, a))
+                .collect();
+            let (readings, skip) = Readings::new(builtins);
+            read(&groups, &readings, self.limits, self.budget)
+                .map_err(at)?
+                .map_into(|v| v[skip..].to_vec())
+        };
+        self.limits.check_outcomes(d.len() as u128).map_err(at)?;
+        let d = d.map_into(|v| Value::Tuple(v.into_iter().map(Value::Int).collect()));
+        Ok(Eval::plain(d, truncated))
+    }
+
+    /// `count` cards from the deck written as a die.
+    fn draw(&mut self, deck: &Node, count: i64, span: Span) -> Result<Group, Diagnostic> {
+        let at = |e: CoreError| core_diagnostic(&e, span);
+        let count = self.limits.check_dice(count).map_err(at)?;
+        let NodeKind::Dice(d) = &deck.kind else {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                deck.span,
+                "a deck is one die",
+            ));
+        };
+        let SidesNode::Fixed(die) = &d.sides else {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                deck.span,
+                "a deck is one die",
+            ));
+        };
+        if count as u64 > die.face_count() {
+            return Err(Diagnostic::error(
+                "too-many-cards",
+                span,
+                format!(
+                    "cannot draw {count} cards from a deck of {}",
+                    die.face_count()
+                ),
+            )
+            .with_help("draw at most as many cards as the deck lists faces"));
+        }
+        Ok(Group::draws(die.distribution(), count))
+    }
+
+    /// Every multiset listed once: for a grouping search, with the other readings read from the
+    /// same dice.
+    fn whole(
+        &mut self,
+        groups: &[Group],
+        readings: &[ReadingNode],
+        args: &[Vec<i64>],
+    ) -> Result<Distribution<Vec<i64>>, CoreError> {
+        let solvers: Vec<Option<Raises>> = readings
+            .iter()
+            .zip(args)
+            .map(|(r, a)| (r.kind == ReadingKind::Raises).then(|| Raises::new(a[0])))
+            .collect();
+        read_whole(
+            groups,
+            |multiset, budget| {
+                let mut sorted = Vec::new();
+                for &(x, c) in multiset {
+                    sorted.extend(std::iter::repeat_n(x, c));
+                }
+                let mut out = Vec::with_capacity(readings.len());
+                for ((reading, a), solver) in readings.iter().zip(args).zip(&solvers) {
+                    let mut raises = |_: i64| match solver {
+                        Some(s) => s.solve(multiset, budget),
+                        None => Ok(0),
+                    };
+                    out.push(read_dice(reading.kind, a, &sorted, &mut raises)?);
+                }
+                Ok(out)
+            },
+            self.limits,
+            self.budget,
+        )
+    }
+
+    /// A Genesys pool: each reading is the tuple of net successes, net advantages, triumphs and
+    /// despairs.
+    fn symbol_pool(
+        &mut self,
+        span: Span,
+        dice: &[(i64, &'static omen_core::symbols::SymbolDie)],
+        readings: usize,
+    ) -> Result<Eval, Diagnostic> {
+        let at = |e: CoreError| core_diagnostic(&e, span);
+        let pool: Vec<(&omen_core::symbols::SymbolDie, usize)> = dice
+            .iter()
+            .map(|&(n, die)| Ok((die, self.limits.check_dice(n)?)))
+            .collect::<Result<_, CoreError>>()
+            .map_err(at)?;
+        let net = pool_net(&pool, self.budget).map_err(at)?;
+        let d = net.map_into(|n| {
+            let one = Value::Tuple(n.iter().copied().map(Value::Int).collect());
+            Value::Tuple(std::iter::repeat_n(one, readings).collect())
+        });
+        Ok(Eval::plain(d, Probability::zero()))
+    }
+}
+
+/// The core's fold for one reading with its arguments.
+fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
+    let k = |default: i64| usize::try_from(args.first().copied().unwrap_or(default)).unwrap_or(0);
+    match reading.kind {
+        ReadingKind::Count(op) => match point_range(op, args[0]) {
+            Some((low, high)) => Builtin::Count { low, high },
+            // No face meets it: a range no outcome is in.
+            None => Builtin::Count { low: 1, high: 0 },
+        },
+        ReadingKind::Sum => Builtin::Sum,
+        ReadingKind::Highest if args.is_empty() => Builtin::Highest,
+        ReadingKind::Highest => Builtin::SumHighest(k(1)),
+        ReadingKind::Lowest => Builtin::SumLowest(k(1)),
+        ReadingKind::Nth => Builtin::NthHighest(k(1)),
+        ReadingKind::NthLowest => Builtin::NthLowest(k(1)),
+        ReadingKind::HighestCount => Builtin::HighestCount,
+        ReadingKind::Distinct => Builtin::Distinct,
+        ReadingKind::Width => Builtin::SetWidth,
+        ReadingKind::Height => Builtin::SetHeight,
+        ReadingKind::Run => Builtin::LongestRun,
+        // Read through the whole multiset or the symbol engine, never folded.
+        ReadingKind::Raises | ReadingKind::Symbols => Builtin::Sum,
+    }
+}

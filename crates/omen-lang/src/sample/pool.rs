@@ -1,0 +1,187 @@
+//! The roller's pools: the dice rolled once, every reading taken from them, and the roll shown as
+//! a group of its members (each die, card or symbol face) whose value is the tuple of readings.
+//!
+//! The readings are computed here from the sorted dice themselves ([`read_dice`]), not by the
+//! core's fold the exact engine uses: the two interpreters check each other.
+
+use omen_core::grouping::{Multiset, Raises};
+use omen_core::symbols::{SymbolDie, face_net};
+use omen_core::{CoreError, Die, DieSource};
+
+use super::{RollKind, RollNode, Sampler, int};
+use crate::diagnostic::{Diagnostic, core_diagnostic};
+use crate::pool::read_dice;
+use crate::program::{Node, NodeKind, PoolMember, PoolNode, PoolSource, SidesNode};
+use crate::span::Span;
+use crate::value::Value;
+
+impl Sampler<'_> {
+    #[inline(never)]
+    pub(super) fn pool(
+        &mut self,
+        span: Span,
+        pool: &PoolNode,
+    ) -> Result<(Value, RollKind), Diagnostic> {
+        let at = |e: CoreError| core_diagnostic(&e, span);
+        let mut members: Vec<RollNode> = Vec::new();
+        let mut dice: Vec<i64> = Vec::new();
+        match &pool.source {
+            PoolSource::Dice(list) => {
+                for member in list {
+                    self.member(member, &mut members, &mut dice)?;
+                }
+            }
+            PoolSource::Draw { count, deck } => {
+                let count = self.node(count)?;
+                let n = int(&count, "the number of cards drawn")?;
+                let n = self.limits.check_dice(n).map_err(at)?;
+                for card in self.draw(deck, n, span)? {
+                    dice.push(card);
+                    members.push(constant(deck.span, Value::Int(card)));
+                }
+            }
+            PoolSource::Symbols(kinds) => return self.symbols(span, kinds, pool.readings.len()),
+        }
+        dice.sort_unstable();
+        let mut values = Vec::with_capacity(pool.readings.len());
+        for reading in &pool.readings {
+            let mut args = Vec::with_capacity(reading.args.len());
+            for a in &reading.args {
+                let node = self.node(a)?;
+                args.push(int(&node, "a reading's argument")?);
+            }
+            let budget = &mut *self.source.budget;
+            let mut raises = |target: i64| Raises::new(target).solve(&multiset(&dice), budget);
+            let value = read_dice(reading.kind, &args, &dice, &mut raises).map_err(at)?;
+            values.push(Value::Int(value));
+        }
+        let kept = vec![true; members.len()];
+        Ok((
+            Value::Tuple(values.into()),
+            RollKind::Group { members, kept },
+        ))
+    }
+
+    /// Rolls one member: a dice term as written, or its roll `count` times.
+    fn member(
+        &mut self,
+        member: &PoolMember,
+        members: &mut Vec<RollNode>,
+        dice: &mut Vec<i64>,
+    ) -> Result<(), Diagnostic> {
+        match member {
+            PoolMember::Dice(term) => {
+                let roll = self.node(term)?;
+                if let RollKind::Dice { dice: views, .. } = &roll.kind {
+                    dice.extend(views.iter().map(|v| v.value));
+                }
+                members.push(roll);
+            }
+            PoolMember::Repeat { count, roll } => {
+                let count = self.node(count)?;
+                let n = int(&count, "the number of rolls")?;
+                let n = self
+                    .limits
+                    .check_dice(n)
+                    .map_err(|e| core_diagnostic(&e, count.span))?;
+                for _ in 0..n {
+                    let one = self.node(roll)?;
+                    dice.push(int(&one, "a die of a pool")?);
+                    members.push(one);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `n` cards from the deck, without replacement: each drawn uniformly from those left.
+    fn draw(&mut self, deck: &Node, n: usize, span: Span) -> Result<Vec<i64>, Diagnostic> {
+        let NodeKind::Dice(d) = &deck.kind else {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                deck.span,
+                "a deck is one die",
+            ));
+        };
+        let SidesNode::Fixed(die) = &d.sides else {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                deck.span,
+                "a deck is one die",
+            ));
+        };
+        let size = die.face_count();
+        if n as u64 > size {
+            return Err(Diagnostic::error(
+                "too-many-cards",
+                span,
+                format!("cannot draw {n} cards from a deck of {size}"),
+            )
+            .with_help("draw at most as many cards as the deck lists faces"));
+        }
+        let mut left: Vec<i64> = (0..size).map(|i| die.face(i)).collect();
+        let mut hand = Vec::with_capacity(n);
+        for _ in 0..n {
+            let pick = Die::standard(left.len() as i64, self.limits)
+                .and_then(|d| self.source.roll(&d))
+                .map_err(|e| core_diagnostic(&e, span))?;
+            hand.push(left.swap_remove((pick - 1) as usize));
+        }
+        Ok(hand)
+    }
+
+    /// A Genesys pool: each die's face shown by its letters, each reading the summed net vector.
+    fn symbols(
+        &mut self,
+        span: Span,
+        kinds: &[(i64, &'static SymbolDie)],
+        readings: usize,
+    ) -> Result<(Value, RollKind), Diagnostic> {
+        let at = |e: CoreError| core_diagnostic(&e, span);
+        let mut members = Vec::new();
+        let mut net = [0i64; 4];
+        for &(count, die) in kinds {
+            let count = self.limits.check_dice(count).map_err(at)?;
+            let sides = Die::standard(die.faces.len() as i64, self.limits).map_err(at)?;
+            for _ in 0..count {
+                let face = die.faces[(self.source.roll(&sides).map_err(at)? - 1) as usize];
+                let face_net = face_net(face).map_err(at)?;
+                for (total, x) in net.iter_mut().zip(face_net) {
+                    *total = total
+                        .checked_add(x)
+                        .ok_or(CoreError::Overflow)
+                        .map_err(at)?;
+                }
+                let shown = if face.is_empty() { "blank" } else { face };
+                members.push(constant(
+                    span,
+                    Value::text(&format!("{} {shown}", die.name)),
+                ));
+            }
+        }
+        let one = Value::Tuple(net.iter().copied().map(Value::Int).collect());
+        let value = Value::Tuple(std::iter::repeat_n(one, readings).collect());
+        let kept = vec![true; members.len()];
+        Ok((value, RollKind::Group { members, kept }))
+    }
+}
+
+fn constant(span: Span, value: Value) -> RollNode {
+    RollNode {
+        span,
+        value,
+        kind: RollKind::Constant,
+    }
+}
+
+/// The sorted dice as (face, how many), ascending.
+fn multiset(sorted: &[i64]) -> Multiset {
+    let mut out: Multiset = Vec::new();
+    for &x in sorted {
+        match out.last_mut() {
+            Some((y, c)) if *y == x => *c += 1,
+            _ => out.push((x, 1)),
+        }
+    }
+    out
+}
