@@ -60,10 +60,13 @@ fn same(what: &str, recomputed: &Value, recorded: Option<&Value>) -> Result<(), 
 fn same_state(rule_set: &str, current: &Value, recorded: &Value) -> bool {
     current == recorded
         || game(rule_set).is_ok_and(|game| {
-            (1..game.state_version()).any(|version| {
-                game.load(version, recorded)
-                    .is_ok_and(|loaded| loaded == *current)
-            })
+            // An older version's state as that version wrote it, whole: the loader fills what a
+            // state leaves out, so a state missing a field would otherwise pass as its default.
+            game.is_as_written(recorded)
+                && (1..game.state_version()).any(|version| {
+                    game.load(version, recorded)
+                        .is_ok_and(|loaded| loaded == *current)
+                })
         })
 }
 

@@ -184,3 +184,29 @@ fn a_recorded_state_that_differs_in_more_than_the_upgrade_fails_replay() {
         );
     }
 }
+
+/// Replay accepted a recorded state with a field left out when the loader's default filled it in
+/// (`galleons`, say): the state a build wrote is whole, so one missing a field was never written.
+#[test]
+fn replay_refuses_a_recorded_state_missing_a_field_its_loader_would_default() {
+    let (_, recorded) = recorded_creation();
+    assert_eq!(recorded["sheet"]["galleons"], json!(0), "{recorded}");
+    let mut old_form = recorded.clone();
+    old_form["sheet"].as_object_mut().unwrap().remove("galleons");
+    let mut current_form = old_form.clone();
+    current_form["version"] = json!(2);
+    for (wrong, version, what) in [
+        (old_form, 1, "version 1's form without its galleons"),
+        (current_form, 2, "version 2's form without its galleons"),
+    ] {
+        let (_dir, path, created) = campaign_with_jane(&wrong, version);
+        let store = Store::open_read_only(&path).unwrap();
+        let replayed = store.replay(CAMPAIGN, &Limits::default()).unwrap();
+        assert!(
+            replayed.problems.iter().any(|p| p.sequence == Some(created)
+                && p.problem.contains("recomputing it gives the state")),
+            "{what}: {:?}",
+            replayed.problems
+        );
+    }
+}
