@@ -146,10 +146,16 @@ fn log() -> Value {
 }
 
 fn verify() -> Value {
+    let receipt = option(
+        STRING,
+        "receipt",
+        "A receipt kept earlier (SEQUENCE:HASH): the log must still hold that entry with that hash",
+        false,
+    );
     command(
         "verify",
         "Verify the campaign's log and post a receipt to keep",
-        vec![],
+        vec![receipt],
     )
 }
 

@@ -49,9 +49,10 @@ pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
             })
         }
         "verify" => {
+            let receipt = text(options, "receipt");
             let face2 = face.clone();
             defer(face, &interaction, false, async move {
-                reads::verify(&face2, &seat).await
+                reads::verify(&face2, &seat, receipt).await
             })
         }
         "fairness" => {

@@ -94,18 +94,47 @@ pub(crate) async fn odds(face: &Face, seat: &Seat, expression: String) -> Delive
     Delivery::one(message(&text, true, &[]))
 }
 
-pub(crate) async fn verify(face: &Face, seat: &Seat) -> Delivery {
+/// The verification, and a receipt's check when one is given: the log verified as a whole still
+/// holds the receipt's entry with the receipt's hash, so it was not cut back or rewritten at or
+/// before it (as `omen log verify --since`).
+pub(crate) async fn verify(face: &Face, seat: &Seat, receipt: Option<String>) -> Delivery {
     let report = crate::campaigns::campaign::verify(
         State(face.app.clone()),
         Caller(seat.member.clone()),
         PathParams(seat.campaign.clone()),
     )
     .await;
-    let text = match report {
+    let mut text = match report {
         Ok(Json(report)) => verification(&report),
-        Err(error) => api_error(&error),
+        Err(error) => return Delivery::one(message(&api_error(&error), false, &[])),
     };
+    if let Some(receipt) = receipt {
+        text.push('\n');
+        text.push_str(&check_receipt(face, seat, &receipt).await);
+    }
     Delivery::one(message(&text, false, &[]))
+}
+
+async fn check_receipt(face: &Face, seat: &Seat, receipt: &str) -> String {
+    let parsed = receipt.trim().split_once(':').and_then(|(sequence, hash)| {
+        let fits = (8..=64).contains(&hash.len()) && hash.bytes().all(|b| b.is_ascii_hexdigit());
+        Some((sequence.parse::<u64>().ok()?, hash.to_ascii_lowercase())).filter(|_| fits)
+    });
+    let Some((sequence, hash)) = parsed else {
+        return "The receipt is not `SEQUENCE:HASH` (8 to 64 hex digits of the hash).".to_string();
+    };
+    let shown = super::render::code(receipt.trim());
+    match entry_as(face, &seat.member, sequence).await {
+        Ok(entry) if entry["hash"].as_str().is_some_and(|h| h.starts_with(&hash)) => {
+            format!("Receipt {shown} holds: entry {sequence} is still the one it names.")
+        }
+        Ok(_) => format!(
+            "Receipt {shown} FAILS: entry {sequence} has another hash now; the log was rewritten at or before it."
+        ),
+        Err(_) => {
+            format!("Receipt {shown} FAILS: the log has no entry {sequence} now; it was cut back.")
+        }
+    }
 }
 
 pub(crate) async fn fairness(face: &Face, seat: &Seat) -> Delivery {

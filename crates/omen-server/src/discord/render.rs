@@ -37,6 +37,25 @@ pub(crate) fn entry_line(entry: &Value) -> String {
     }
     let summary = entry["summary"].as_str().unwrap_or_default();
     line.push_str(&format!(" · {}", code(summary)));
+    // Every face, as the viewer may see them: a sum alone would hide how it came about.
+    let faces: Vec<String> = entry["dice"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|die| {
+            Some(format!(
+                "{}={}",
+                die["die"].as_str()?,
+                die["face"].as_i64()?
+            ))
+        })
+        .collect();
+    if !faces.is_empty() {
+        line.push_str(&format!(" · dice {}", faces.join(" ")));
+    }
+    if entry["dice_given"] == true {
+        line.push_str(" (given at the table)");
+    }
     let hidden = entry["redacted"] == true && entry["inputs"]["kind"] == "hidden";
     if let (true, Some(commitment)) = (hidden, entry["commitment"].as_str()) {
         let visibility = entry["visibility"].as_str().unwrap_or("hidden");
@@ -112,6 +131,15 @@ mod tests {
             "commitment": "ab12",
         }));
         assert_eq!(line, "**#4** · `a blind roll` · blind, commitment `ab12`");
+    }
+
+    #[test]
+    fn a_rolls_faces_follow_its_summary() {
+        let line = entry_line(&json!({
+            "sequence": 2, "character": "Cato", "summary": "2d6 = 9",
+            "dice": [{ "die": "d6", "sides": 6, "face": 4 }, { "die": "d6", "sides": 6, "face": 5 }],
+        }));
+        assert_eq!(line, "**#2** `Cato` · `2d6 = 9` · dice d6=4 d6=5");
     }
 
     #[test]

@@ -24,13 +24,13 @@ use super::{Answer, config};
 
 /// One call the stand-in for Discord's API received.
 #[derive(Clone, Debug)]
-struct Recorded {
-    method: String,
-    path: String,
-    body: Value,
+pub(super) struct Recorded {
+    pub method: String,
+    pub path: String,
+    pub body: Value,
 }
 
-type Calls = Arc<Mutex<Vec<Recorded>>>;
+pub(super) type Calls = Arc<Mutex<Vec<Recorded>>>;
 
 /// Discord's webhook API on a local port: records every call and answers 200 with `{}`.
 async fn stand_in() -> (String, Calls) {
@@ -56,32 +56,32 @@ async fn stand_in() -> (String, Calls) {
     (format!("http://{address}/api/v10"), calls)
 }
 
-const CHANNEL: &str = "700000000000000001";
-const GUILD: &str = "600000000000000001";
-const GM_USER: &str = "500000000000000001";
-const AYLA_USER: &str = "500000000000000002";
-const CATO_USER: &str = "500000000000000003";
-const STRANGER: &str = "500000000000000004";
+pub(super) const CHANNEL: &str = "700000000000000001";
+pub(super) const GUILD: &str = "600000000000000001";
+pub(super) const GM_USER: &str = "500000000000000001";
+pub(super) const AYLA_USER: &str = "500000000000000002";
+pub(super) const CATO_USER: &str = "500000000000000003";
+pub(super) const STRANGER: &str = "500000000000000004";
 
 /// The planted game-master-only values: Ayla's intrinsic modifier's source, and one the game
 /// master adds from Discord.
-const PLANTED: [&str; 2] = ["Wyrdcurse", "Hexmark"];
+pub(super) const PLANTED: [&str; 2] = ["Wyrdcurse", "Hexmark"];
 
-struct Table {
-    app: Router,
+pub(super) struct Table {
+    pub app: Router,
     key: SigningKey,
-    calls: Calls,
+    pub calls: Calls,
     next: AtomicU64,
-    gm: String,
-    ayla: String,
-    cato: String,
+    pub gm: String,
+    pub ayla: String,
+    pub cato: String,
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn now() -> String {
+pub(super) fn now() -> String {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
@@ -90,7 +90,12 @@ fn now() -> String {
 }
 
 impl Table {
-    async fn new() -> Table {
+    pub(super) async fn new() -> Table {
+        Table::with(config()).await
+    }
+
+    /// The table on a server configured as `config` says, with the Discord face on.
+    pub(super) async fn with(config: omen_server::Config) -> Table {
         let key = SigningKey::from_bytes(&[9; 32]);
         let (base, calls) = stand_in().await;
         let discord = DiscordConfig::new(&hex(&key.verifying_key().to_bytes()), "4242")
@@ -114,7 +119,7 @@ impl Table {
             .unwrap();
         let config = omen_server::Config {
             discord: Some(discord),
-            ..config()
+            ..config
         };
         let app = omen_server::app(omen_server::AppState::new(store, config));
         Table {
@@ -128,12 +133,12 @@ impl Table {
         }
     }
 
-    fn id(&self) -> u64 {
+    pub(super) fn id(&self) -> u64 {
         self.next.fetch_add(1, Ordering::Relaxed)
     }
 
     /// An interaction as Discord sends one from a server's channel.
-    fn interaction(&self, kind: u8, user: &str, data: Value) -> Value {
+    pub(super) fn interaction(&self, kind: u8, user: &str, data: Value) -> Value {
         let id = self.id();
         json!({
             "id": format!("9{id:017}"), "application_id": "4242", "type": kind, "version": 1,
@@ -143,7 +148,7 @@ impl Table {
         })
     }
 
-    fn command(&self, user: &str, name: &str, options: Value) -> Value {
+    pub(super) fn command(&self, user: &str, name: &str, options: Value) -> Value {
         self.interaction(
             2,
             user,
@@ -151,7 +156,7 @@ impl Table {
         )
     }
 
-    fn subcommand(&self, user: &str, name: &str, sub: &str, options: Value) -> Value {
+    pub(super) fn subcommand(&self, user: &str, name: &str, sub: &str, options: Value) -> Value {
         self.command(
             user,
             name,
@@ -159,7 +164,7 @@ impl Table {
         )
     }
 
-    fn click(&self, user: &str, custom_id: &str) -> Value {
+    pub(super) fn click(&self, user: &str, custom_id: &str) -> Value {
         self.interaction(
             3,
             user,
@@ -167,7 +172,7 @@ impl Table {
         )
     }
 
-    async fn raw(&self, body: &str, timestamp: &str, signature: &str) -> Answer {
+    pub(super) async fn raw(&self, body: &str, timestamp: &str, signature: &str) -> Answer {
         let request = Request::post("/discord/interactions")
             .header("content-type", "application/json")
             .header("x-signature-ed25519", signature)
@@ -191,7 +196,7 @@ impl Table {
         }
     }
 
-    fn sign(&self, timestamp: &str, body: &str) -> String {
+    pub(super) fn sign(&self, timestamp: &str, body: &str) -> String {
         hex(&self
             .key
             .sign(format!("{timestamp}{body}").as_bytes())
@@ -199,14 +204,14 @@ impl Table {
     }
 
     /// Sends `interaction` signed now; its answer.
-    async fn send(&self, interaction: &Value) -> Answer {
+    pub(super) async fn send(&self, interaction: &Value) -> Answer {
         let body = interaction.to_string();
         let at = now();
         self.raw(&body, &at, &self.sign(&at, &body)).await
     }
 
     /// The calls made to the webhook of `interaction`, once there are `count` of them.
-    async fn delivered(&self, interaction: &Value, count: usize) -> Vec<Recorded> {
+    pub(super) async fn delivered(&self, interaction: &Value, count: usize) -> Vec<Recorded> {
         let token = interaction["token"].as_str().unwrap();
         let marker = format!("/webhooks/4242/{token}");
         for _ in 0..500 {
@@ -227,7 +232,7 @@ impl Table {
     }
 
     /// Binds the channel (the game master) and links both players.
-    async fn seated(&self) {
+    pub(super) async fn seated(&self) {
         for (user, sub, token) in [
             (GM_USER, "bind", &self.gm),
             (AYLA_USER, "link", &self.ayla),
@@ -258,11 +263,11 @@ impl Table {
     }
 }
 
-fn text_of(message: &Value) -> &str {
+pub(super) fn text_of(message: &Value) -> &str {
     message["content"].as_str().unwrap_or_default()
 }
 
-fn ephemeral(message: &Value) -> bool {
+pub(super) fn ephemeral(message: &Value) -> bool {
     message["flags"].as_u64().unwrap_or(0) & 64 != 0
 }
 

@@ -10,6 +10,7 @@ mod character_summary;
 mod connections;
 mod creation_warnings;
 mod discord;
+mod discord_bounds;
 mod draws;
 mod fuzz;
 mod games_forms;
