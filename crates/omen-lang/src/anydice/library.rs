@@ -82,7 +82,12 @@ impl Library {
             _ => Rc::new(Vec::new()),
         };
         let v = match self {
-            Library::Absolute => Val::Number(number(0).checked_abs().unwrap_or(i64::MAX)),
+            Library::Absolute => Val::Number(
+                number(0)
+                    .checked_abs()
+                    .ok_or(Fault::Core(omen_core::CoreError::Overflow))
+                    .map_err(at)?,
+            ),
             Library::Contains => Val::Number(items(0).contains(&number(1)) as i64),
             Library::Count => {
                 let (values, seq) = (items(0), items(1));

@@ -32,6 +32,7 @@ mod library;
 mod ops;
 mod parser;
 mod pool;
+mod translate;
 mod value;
 
 use omen_core::{Distribution, Limits};
@@ -42,6 +43,7 @@ use crate::span::Span;
 pub use interp::{MAX_FUNCTION_DEPTH, MAX_WALK_DEPTH};
 pub use lexer::MAX_SOURCE_BYTES;
 pub use parser::MAX_PARSE_DEPTH;
+pub use translate::Translation;
 
 /// One `output` of a program: one column of the answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +89,14 @@ pub fn run(source: &str, limits: &Limits) -> Result<Run, Vec<Diagnostic>> {
 /// The first syntax error.
 pub fn check(source: &str) -> Result<(), Diagnostic> {
     parse(source).map(|_| ())
+}
+
+/// Omen's spelling of each output of the program, where one exists (or why there is none).
+///
+/// # Errors
+/// The first syntax error.
+pub fn translate(source: &str) -> Result<Vec<Translation>, Diagnostic> {
+    parse(source).map(|program| translate::program(&program))
 }
 
 fn parse(source: &str) -> Result<Vec<ast::Stmt>, Diagnostic> {

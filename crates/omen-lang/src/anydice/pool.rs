@@ -20,7 +20,11 @@ pub fn at(positions: &[i64], x: Val, highest_first: bool, work: &mut Work) -> Ou
         Val::Sequence(items) => {
             let mut total = 0i64;
             for &p in positions {
-                if let Some(v) = usize::try_from(p - 1).ok().and_then(|i| items.get(i)) {
+                if let Some(v) = p
+                    .checked_sub(1)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .and_then(|i| items.get(i))
+                {
                     total = total.checked_add(*v).ok_or(CoreError::Overflow)?;
                 }
             }
@@ -47,7 +51,11 @@ fn digits_at(positions: &[i64], n: i64, highest_first: bool) -> Outcome<i64> {
     let sign = if n < 0 { -1 } else { 1 };
     let mut total = 0i64;
     for &p in positions {
-        if let Some(d) = usize::try_from(p - 1).ok().and_then(|i| digits.get(i)) {
+        if let Some(d) = p
+            .checked_sub(1)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| digits.get(i))
+        {
             total += sign * d;
         }
     }

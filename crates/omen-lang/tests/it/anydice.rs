@@ -307,6 +307,16 @@ fn operators_follow_anydices_rules() {
 }
 
 #[test]
+fn a_position_at_the_lowest_integer_is_out_of_range_not_an_overflow() {
+    assert_eq!(only("output (-9223372036854775807 - 1)@{7}"), uniform(&[0]));
+    assert_eq!(only("output (-9223372036854775807 - 1)@123"), uniform(&[0]));
+    assert_eq!(
+        error("output [absolute -9223372036854775807 - 1]").kind,
+        "overflow"
+    );
+}
+
+#[test]
 fn the_d_operator_is_left_associative_and_mixes_a_die_count() {
     assert_eq!(only("output 2d(2d2)"), only("output 4d2"));
     // (1d2)d4: one or two d4, each with probability 1/2.
@@ -421,6 +431,21 @@ fn hostile_programs_are_refused_quickly() {
 }
 
 #[test]
+fn the_deepest_recursion_is_refused_before_the_stack_runs_out() {
+    // 100 levels of calls, each nesting its expression 150 deep: past the walk depth, refused.
+    let nested = format!("{}[f X - 1]{}", "0 + (".repeat(150), ")".repeat(150));
+    let program = format!(
+        "set \"maximum function depth\" to 100\nfunction: f X:n {{ if X = 0 {{ result: 0 }} result: 1 + {nested} }}\noutput [f 100]"
+    );
+    let e = error(&program);
+    assert_eq!(e.kind, "calculation-error");
+    assert!(e.message.contains("nests more than"), "{}", e.message);
+    // Within the depth it answers: 100 levels of 1 + ….
+    let shallow = "set \"maximum function depth\" to 100\nfunction: f X:n { if X = 0 { result: 0 } result: 1 + [f X - 1] }\noutput [f 99]";
+    assert_eq!(only(shallow), uniform(&[99]));
+}
+
+#[test]
 fn heavy_pools_are_read_without_enumerating_rolls() {
     let run = run("output [highest 8 of 16d10]\noutput 300@(1000d100)");
     let top = run.outputs[0].distribution.as_ref().unwrap();
@@ -429,4 +454,25 @@ fn heavy_pools_are_read_without_enumerating_rolls() {
     // The 300th highest of 1000 d100: about the 70th percentile, never at the ends in practice.
     let mean = omen_core::ratio_to_f64(&order.statistics().mean);
     assert!((69.0..72.0).contains(&mean), "{mean}");
+}
+
+/// The programs that time out on anydice.com, timed: run with
+/// `cargo test --release -p omen-lang --test it anydice::heavy -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing, for release builds"]
+fn heavy_programs_timing() {
+    for program in [
+        "output [highest 8 of 16d10]",
+        "output 300@(1000d100)",
+        "output [highest 5 of 10d[explode d10]]",
+        "output [highest 3 of 10d20]",
+        "function: top S:s { result: 1@S + 2@S } output [top 10d10]",
+        "output 100d100",
+    ] {
+        let started = std::time::Instant::now();
+        let run = run(program);
+        let elapsed = started.elapsed();
+        let d = run.outputs[0].distribution.as_ref().unwrap();
+        println!("{elapsed:>12.3?}  {} outcomes  {program}", d.len());
+    }
 }

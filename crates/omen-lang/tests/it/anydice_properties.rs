@@ -173,3 +173,36 @@ proptest! {
         let _ = anydice::check(&source);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn a_translation_means_what_the_program_means(
+        n in 1usize..5, x in 2i64..8, k in 0usize..5, c in -3i64..4, faces in proptest::collection::vec(-2i64..5, 1..4)
+    ) {
+        let list = faces.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+        let programs = [
+            format!("output {n}d{x}"),
+            format!("output [highest {k} of {n}d{x}] + {c}"),
+            format!("output [lowest {k} of {n}d{{{list}}}] * 2"),
+            format!("X: d{x}\noutput X + X - {c} named \"sum\""),
+        ];
+        for program in programs {
+            let translations = anydice::translate(&program).expect("parses");
+            let spelled = translations[0].omen.clone().expect("translates");
+            prop_assert_eq!(anydice_output(&program), omen(&spelled), "{} as {}", program, spelled);
+        }
+    }
+}
+
+#[test]
+fn what_has_no_omen_spelling_says_why() {
+    let t = anydice::translate(
+        "output {1,2} >= 1\noutput 3d6 / 2\noutput [highest 2 of 4d6] named \"best\"",
+    )
+    .unwrap();
+    assert!(t[0].omen.is_err() && t[1].omen.is_err());
+    assert_eq!(t[2].label, "best");
+    assert_eq!(t[2].omen.as_deref(), Ok("4d6kh2"));
+}
