@@ -8,11 +8,11 @@ use axum::extract::State;
 use omen_store::Visibility;
 use serde_json::{Map, Value};
 
-use super::Face;
 use super::deferred::defer;
 use super::definitions::{Field, JSON_OPTION, action_options};
+use super::delivery::{deliver_entry, failed};
+use super::face::Face;
 use super::interaction::{CommandOption, Interaction, reply, text};
-use super::play::{deliver_entry, failed};
 use super::seat::Seat;
 use crate::auth::Caller;
 use crate::campaigns::actions::{ActionRequest, act};

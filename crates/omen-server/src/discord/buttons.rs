@@ -7,10 +7,10 @@
 use omen_store::Visibility;
 use serde_json::Value;
 
-use super::Face;
 use super::deferred::defer;
+use super::delivery::{RollSpec, reveal, roll, stale_button};
+use super::face::Face;
 use super::interaction::{Interaction, reply};
-use super::play::{RollSpec, reveal, roll, stale_button};
 use super::reads;
 use super::render::{api_error, entry_line};
 use super::seat::seat;

@@ -9,7 +9,7 @@ use std::net::{IpAddr, Ipv6Addr};
 
 use serde_json::Value;
 
-use super::Face;
+use super::face::Face;
 use super::interaction::{Interaction, deferred, reply};
 use crate::client::{RequestScope, in_request};
 

@@ -24,6 +24,9 @@ const MAX_OPTIONS: usize = 25;
 /// JavaScript's largest exact whole number: Discord's bounds on numbers.
 const MAX_SAFE: i64 = (1 << 53) - 1;
 
+/// The setup command's name (`/omen bind`, `/omen link`).
+pub(crate) const SETUP: &str = "omen";
+
 /// The option an action's fields take as JSON when they do not fit.
 pub(crate) const JSON_OPTION: &str = "json";
 
@@ -82,7 +85,7 @@ fn visibility() -> Value {
 fn setup() -> Value {
     let token = |what: &str| vec![option(STRING, "token", what, true)];
     command(
-        super::setup::COMMAND,
+        SETUP,
         "Set up Omen in this channel",
         vec![
             json!({ "type": SUB_COMMAND, "name": "bind", "description": "Bind this channel to your campaign (game master; only you see the answer)",

@@ -18,6 +18,8 @@ mod actions;
 mod buttons;
 mod deferred;
 pub mod definitions;
+mod delivery;
+mod face;
 mod gate;
 mod interaction;
 mod play;
@@ -43,22 +45,9 @@ use crate::error::{ApiError, Problem};
 
 pub use settings::{DEFAULT_API_BASE, DiscordConfig};
 
+use face::{Face, FaceInner};
 use gate::{Gate, Refused};
 use interaction::Interaction;
-
-/// What the Discord routes share: the server's state, the gate, Discord's API and the bound on
-/// deferred answers.
-#[derive(Clone)]
-pub(crate) struct Face {
-    pub app: AppState,
-    pub inner: Arc<FaceInner>,
-}
-
-pub(crate) struct FaceInner {
-    pub gate: Gate,
-    pub api: webhook::DiscordApi,
-    pub deferred: Arc<Semaphore>,
-}
 
 /// The Discord route, when the face is configured; none otherwise (the path is then 404 like any
 /// unknown one).
@@ -152,7 +141,7 @@ async fn interactions(State(face): State<Face>, Signed(interaction): Signed) -> 
                 Ok(()) if interaction.kind == interaction::MESSAGE_COMPONENT => {
                     buttons::answer(&face, interaction).await
                 }
-                Ok(()) if interaction.command_name() == setup::COMMAND => {
+                Ok(()) if interaction.command_name() == definitions::SETUP => {
                     setup::answer(&face, interaction).await
                 }
                 Ok(()) => play::answer(&face, interaction).await,

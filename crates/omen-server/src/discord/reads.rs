@@ -7,8 +7,8 @@ use http_body_util::BodyExt;
 use omen_store::Member;
 use serde_json::Value;
 
-use super::Face;
 use super::deferred::Delivery;
+use super::face::Face;
 use super::interaction::message;
 use super::render::{api_error, entry_line, odds_table, verification};
 use super::seat::Seat;

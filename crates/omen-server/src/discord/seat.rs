@@ -6,7 +6,7 @@
 use omen_store::{Member, Role};
 use serde_json::Value;
 
-use super::Face;
+use super::face::Face;
 use super::interaction::{Interaction, reply};
 use super::render::api_error;
 

@@ -5,13 +5,10 @@
 
 use serde_json::Value;
 
-use super::Face;
+use super::face::Face;
 use super::interaction::{Interaction, reply, text};
 use super::render::api_error;
 use crate::auth::{Need, authorise};
-
-/// The setup command's name.
-pub(crate) const COMMAND: &str = "omen";
 
 pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
     let (sub, options) = interaction.options();
