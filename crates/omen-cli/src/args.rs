@@ -590,7 +590,9 @@ pub struct DialectArg {
         long = "dialect",
         value_name = "NAME",
         env = "OMEN_DIALECT",
-        value_parser = clap::builder::PossibleValuesParser::new(omen_lang::syntax::dialect::Dialect::names())
+        value_parser = clap::builder::PossibleValuesParser::new(
+            omen_lang::syntax::dialect::Dialect::names().chain([crate::anydice_prob::ANYDICE])
+        )
     )]
     pub name: Option<String>,
 }

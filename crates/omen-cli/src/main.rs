@@ -55,6 +55,7 @@
 //! lives in the libraries.
 
 mod act;
+mod anydice_prob;
 mod args;
 mod calculators;
 mod campaign;
@@ -363,6 +364,9 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
     if args.campaign.wanted(&args.input) {
         return roll_in_campaign(args, style);
     }
+    if anydice_prob::is_anydice(&args.script.dialect) {
+        return roll_anydice(args, style);
+    }
     let (options, script, checked) =
         match compile_input(&args.input, &args.script, &args.limits, style) {
             Ok(compiled) => compiled,
@@ -445,6 +449,21 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
     succeed(style, input, &warnings, |out| {
         out.write_all(text.as_bytes())
     })
+}
+
+/// `omen roll --dialect anydice`: the program's outputs, one roll each, from the given dice or seed.
+fn roll_anydice(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
+    let limits = args.limits.to_limits();
+    match &args.source.dice {
+        Some(values) => {
+            let mut dice = ScriptedDice::new(values.clone());
+            anydice_prob::roll(&args.input, &limits, &mut dice, style)
+        }
+        None => {
+            let mut dice = ChaChaDice::from_seed(args.source.seed.unwrap_or_else(fresh_seed));
+            anydice_prob::roll(&args.input, &limits, &mut dice, style)
+        }
+    }
 }
 
 /// One distribution `omen prob` computes: an expression or file with its parameters.
@@ -619,10 +638,17 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
             return Ok(Status::BadInput);
         }
     };
-    let mut computed = Vec::new();
-    let mut readings = Vec::new();
+    // An AnyDice program gives its columns itself, one per output; the loop below is Omen's.
+    let anydice = anydice_prob::is_anydice(&args.dialect);
+    let (columns, mut computed, mut readings) = match anydice {
+        true => match anydice_prob::columns(args, &columns, style) {
+            Ok(computed) => computed,
+            Err(status) => return status,
+        },
+        false => (columns, Vec::new(), Vec::new()),
+    };
     let mut bound: u128 = 0;
-    for column in &columns {
+    for column in columns.iter().filter(|_| !anydice) {
         let (options, script, checked) =
             match compile_input(&column.input, &column.script, &args.limits, style) {
                 Ok(compiled) => compiled,

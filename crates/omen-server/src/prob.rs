@@ -20,6 +20,9 @@ use crate::odds::{OddsCache, language_value};
 // The odds moved below the server's state, which caches them; their public path stays.
 pub use crate::odds::{Odds, OddsRow, ParamBody};
 
+#[path = "prob_anydice.rs"]
+mod anydice;
+
 /// Most expressions one `prob` request compares.
 pub const MAX_EXPRESSIONS: usize = 20;
 
@@ -30,7 +33,8 @@ pub struct ProbRequest {
     /// Expressions or scripts in the chosen dialect (1 to 20).
     #[schema(min_items = 1, max_items = 20)]
     pub expressions: Vec<String>,
-    /// `omen` (default), `roll20`, `foundry`, `avrae`, `rpg-dice-roller` or `dice-maiden`.
+    /// `omen` (default), `roll20`, `foundry`, `avrae`, `rpg-dice-roller`, `dice-maiden`, or
+    /// `anydice` (each expression a whole program; one result per `output`, its label in `reading`).
     #[serde(default)]
     #[schema(schema_with = crate::schema::dialect)]
     pub dialect: Option<String>,
@@ -336,6 +340,9 @@ pub async fn prob(
             "{} expressions given; give 1 to {MAX_EXPRESSIONS}",
             request.expressions.len()
         )));
+    }
+    if request.dialect.as_deref() == Some(anydice::ANYDICE) {
+        return anydice::prob(state, request).await;
     }
     let dialect = dialect(request.dialect.as_deref())?;
     let limits = request_limits(&state.limits(), request.explode_depth)?;
