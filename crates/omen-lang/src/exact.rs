@@ -965,6 +965,14 @@ impl Evaluator<'_> {
                 self.limits,
                 self.budget,
             ),
+            // Middle runs of different members: one walk over the pool's sorted outcomes.
+            _ if matches!(
+                group.keep,
+                Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. }
+            ) =>
+            {
+                pool::kept_window(&members, group.keep, &score, self.limits, self.budget)
+            }
             _ => {
                 let units: Vec<Unit> = members.iter().map(Unit::single).collect();
                 sequential_keep_sum(&units, group.keep, &score, self.limits, self.budget)

@@ -198,13 +198,17 @@ impl Checker<'_> {
         } else {
             Type::Int
         };
-        let symbols = match bound {
-            Some(slot) => self.pools.iter().rev().find(|b| b.slot == slot)?.symbols,
-            None => match &first.node {
-                ExprKind::Pool(pool) => matches!(**pool, PoolExpr::Dice(ref m)
-                    if m.iter().any(|m| matches!(m.node, ast::PoolMember::Symbol { .. }))),
-                _ => false,
-            },
+        // A pool read in place is checked first, so that its own errors come before the reading's.
+        let inline = match (bound, &first.node) {
+            (None, ExprKind::Pool(pool)) => Some(self.pool(first.span, pool)?),
+            _ => None,
+        };
+        let symbols = match (&inline, bound) {
+            (Some(node), _) => {
+                matches!(&node.kind, NodeKind::Pool(p) if matches!(p.source, PoolSource::Symbols(_)))
+            }
+            (None, Some(slot)) => self.pools.iter().rev().find(|b| b.slot == slot)?.symbols,
+            (None, None) => return None,
         };
         if symbols != (kind == ReadingKind::Symbols) {
             let message = if symbols {
@@ -238,10 +242,7 @@ impl Checker<'_> {
                 (var, index)
             }
             None => {
-                let ExprKind::Pool(pool) = &first.node else {
-                    return None;
-                };
-                let mut node = self.pool(first.span, pool)?;
+                let mut node = inline?;
                 if let NodeKind::Pool(p) = &mut node.kind {
                     p.readings.push(reading);
                 }

@@ -241,6 +241,64 @@ impl Evaluator<'_> {
     }
 }
 
+/// Σ score over the dice a keep takes from the middle of a pool of different dice (`{1d10, 1d8,
+/// 1d6}kh2kl1`, the middle die): one walk over the pool's outcomes, the dice ranked as they are
+/// placed from the lowest, so the dice are never enumerated. Equal members are one group.
+pub(super) fn kept_window(
+    members: &[Distribution<i64>],
+    keep: omen_core::Keep,
+    score: &dyn Fn(i64) -> i64,
+    limits: &omen_core::Limits,
+    budget: &mut omen_core::Budget,
+) -> Result<Distribution<i64>, CoreError> {
+    let mut kinds: Vec<Kind> = Vec::new();
+    for m in members {
+        match kinds.iter_mut().find(|(d, _)| d == m) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((m.clone(), 1)),
+        }
+    }
+    let groups: Vec<Group> = kinds.into_iter().map(|(d, n)| Group::dice(d, n)).collect();
+    read(&groups, &Window { keep, score }, limits, budget)
+}
+
+/// The fold of [`kept_window`]: (lowest rank kept, past the highest kept, score so far, dice
+/// placed), ranks counted from 0 at the lowest die.
+struct Window<'a> {
+    keep: omen_core::Keep,
+    score: &'a dyn Fn(i64) -> i64,
+}
+
+impl omen_core::multiset::Reading for Window<'_> {
+    type State = [i64; 4];
+    type Value = i64;
+
+    fn initial(&self, dice: usize) -> [i64; 4] {
+        let (dropped, kept) = self.keep.run(dice);
+        [dropped as i64, (dropped + kept) as i64, 0, 0]
+    }
+
+    fn next(&self, state: &[i64; 4], outcome: i64, count: usize) -> Result<[i64; 4], CoreError> {
+        let [low, high, sum, placed] = *state;
+        let n = count as i64;
+        // These n dice hold ranks placed..placed + n; those inside low..high are kept.
+        let kept = (placed + n).min(high) - placed.max(low);
+        let sum = if kept > 0 {
+            (self.score)(outcome)
+                .checked_mul(kept)
+                .and_then(|x| x.checked_add(sum))
+                .ok_or(CoreError::Overflow)?
+        } else {
+            sum
+        };
+        Ok([low, high, sum, placed + n])
+    }
+
+    fn finish(&self, state: &[i64; 4]) -> i64 {
+        state[2]
+    }
+}
+
 /// The core's fold for one reading with its arguments.
 fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
     let k = |default: i64| usize::try_from(args.first().copied().unwrap_or(default)).unwrap_or(0);

@@ -73,7 +73,9 @@ impl Sampler<'_> {
             PoolMember::Dice(term) => {
                 let roll = self.node(term)?;
                 if let RollKind::Dice { dice: views, .. } = &roll.kind {
-                    dice.extend(views.iter().map(|v| v.value));
+                    // A rerolled die stays in the transcript but leaves the pool.
+                    let kept = views.iter().filter(|v| !v.marks.contains(&"rerolled"));
+                    dice.extend(kept.map(|v| v.value));
                 }
                 members.push(roll);
             }

@@ -13,6 +13,7 @@ mod fuzz;
 mod hostile_budget;
 mod modifier_checks;
 mod parse;
+mod pools;
 mod readings;
 mod readme;
 mod roller;

@@ -1797,6 +1797,12 @@ const SCRIPT_PIECES: &[&str] = &[
     ".0",
     "f(",
     "x.1",
+    "pool",
+    "draw",
+    "from",
+    "ability",
+    "count(p, >=5)",
+    "6 x (4d6kh3)",
 ];
 
 fn script_soup() -> impl Strategy<Value = String> {
@@ -1830,6 +1836,11 @@ const SCRIPT_LINES: &[&str] = &[
     "if pool <= 0 then 2d12kl1 else net(pool)",
     "(3d6)<>10 # comment",
     "x.0.1[label] // comment",
+    "let p = pool {d10, d8, 2d6};",
+    "(count(p, >=5), highest(p, 2), nth(p, 3))",
+    "let s = pool 6 x (4d6kh3);",
+    "symbols(pool {3 ability, 2 difficulty})",
+    "let h = pool draw 5 from d{1..13, 1..13};",
 ];
 
 fn script_lines() -> impl Strategy<Value = String> {

@@ -74,6 +74,17 @@ fn roller_agrees_with_exact_engine() {
         "5d6ukh3",
         "4d6uo=5",
         "7d6u",
+        // Pools: one roll read several ways; the roller reads the dice themselves, the exact
+        // engine folds over the pool's outcomes.
+        "let p = pool 8d6; (count(p, >=5), count(p, 1))",
+        "let p = pool {d8, d6, d10, d4}; highest(p, 2) + nth(p, 3)",
+        "{1d10, 1d8, 1d6}kh2kl1",
+        "let p = pool 7d10; (width(p), height(p))",
+        "let p = pool 6d10; raises(p, 10)",
+        "let p = pool 5d6; (run(p), distinct(p))",
+        "symbols(pool {2 ability, proficiency, 2 difficulty}).0",
+        "let h = pool draw 5 from d{1..13, 1..13, 1..13, 1..13}; width(h)",
+        "let s = pool 6 x (4d6kh3); (highest(s), count(s, >=15))",
     ]
     .iter()
     .enumerate()
