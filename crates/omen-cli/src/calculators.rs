@@ -6,7 +6,6 @@
 use clap::{Command, FromArgMatches, Subcommand};
 use omen_core::Limits;
 
-use crate::games::{LuckCommand, SpellDiceCommand};
 use crate::hprpg::HprpgCommand;
 use crate::ritual::RitualCommand;
 
@@ -15,8 +14,6 @@ pub fn add(game: &str, command: Command) -> Command {
     let scratch = Command::new(game.to_string());
     let scratch = match game {
         "ritual" => RitualCommand::augment_subcommands(scratch),
-        "spelldice" => SpellDiceCommand::augment_subcommands(scratch),
-        "luck" => LuckCommand::augment_subcommands(scratch),
         "hprpg" => HprpgCommand::augment_subcommands(scratch),
         _ => return command,
     };
@@ -39,8 +36,6 @@ pub fn add(game: &str, command: Command) -> Command {
 pub fn run(game: &str, matches: &clap::ArgMatches, limits: &Limits) -> anyhow::Result<bool> {
     match game {
         "ritual" => crate::ritual::run(&RitualCommand::from_arg_matches(matches)?, limits),
-        "spelldice" => crate::games::spelldice(&SpellDiceCommand::from_arg_matches(matches)?),
-        "luck" => crate::games::luck(&LuckCommand::from_arg_matches(matches)?, limits),
         "hprpg" => crate::hprpg::run(&HprpgCommand::from_arg_matches(matches)?),
         _ => anyhow::bail!("{game} has no calculator of that name"),
     }

@@ -1,21 +1,13 @@
-//! `omen hprpg` calculators without a rule-set analysis yet: Appendix 10 as the seed rounds it, and
-//! character creation.
+//! `omen hprpg create`, the calculator without a rule-set analysis yet: character creation.
 
 use std::io::Write;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use omen_rules::hprpg::character::CreationChoices;
-use omen_rules::hprpg::table;
 use serde_json::Value;
 
 #[derive(Debug, Subcommand)]
 pub enum HprpgCommand {
-    /// The outcome table of Appendix 10 for a DV and catastrophe range: dice 0..14 against
-    /// catastrophe, failure, 1..6 and 7+ net successes.
-    #[command(
-        after_help = "Examples:\n  omen hprpg table --dv 8\n  omen hprpg table --dv 10 --catastrophe-range 3 --format json"
-    )]
-    Table(TableArgs),
     /// Character creation: the finished sheet from the player's choices, or every rule
     /// the choices break, listed at once. Store it with `omen char new NAME --rules hprpg --sheet
     /// '{"create": CHOICES}'`.
@@ -100,55 +92,9 @@ fn show(format: crate::args::RollFormat, text: &str, json: &Value) -> anyhow::Re
     Ok(true)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TableFormat {
-    /// Percentages rounded as the seed rounds them (2 significant figures); the table to read.
-    #[value(alias = "text")]
-    Markdown,
-    /// Exact fractions, one row per line, for a spreadsheet.
-    Csv,
-    /// Exact fractions.
-    Json,
-}
-
-#[derive(Debug, Args)]
-pub struct TableArgs {
-    /// The difficulty value (DV), 2..12; raised above the catastrophe range as the rules say.
-    #[arg(long, value_name = "D")]
-    pub dv: i64,
-    /// The top of the catastrophe range (1 for 1-1, 3 for a Broken Wand's 1-3).
-    #[arg(long, value_name = "X", default_value_t = 1)]
-    pub catastrophe_range: i64,
-    /// How to print the result.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = TableFormat::Markdown)]
-    pub format: TableFormat,
-}
-
 /// Runs an hprpg command; `Ok(false)` means bad input, already reported.
 pub fn run(command: &HprpgCommand) -> anyhow::Result<bool> {
     match command {
         HprpgCommand::Create(args) => create(args),
-        HprpgCommand::Table(args) => match table(args.dv, args.catastrophe_range) {
-            Ok(t) => {
-                let text = match args.format {
-                    TableFormat::Markdown => {
-                        crate::fit::markdown_tables(&t.markdown(), crate::fit::width())
-                    }
-                    TableFormat::Json => format!("{}\n", t.to_json()),
-                    TableFormat::Csv => {
-                        let json: Value = serde_json::from_str(&t.to_json())?;
-                        let mut columns = vec!["dice"];
-                        columns.extend(omen_rules::hprpg::TABLE_COLUMNS);
-                        crate::tables::Table::from_json(&json, &columns).csv()
-                    }
-                };
-                crate::output::result().write_all(text.as_bytes())?;
-                Ok(true)
-            }
-            Err(error) => {
-                crate::fit::error(error);
-                Ok(false)
-            }
-        },
     }
 }

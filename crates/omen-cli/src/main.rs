@@ -70,7 +70,6 @@ mod file_format;
 mod fit;
 mod float;
 mod fraction;
-mod games;
 mod hprpg;
 mod json_rows;
 mod log_args;

@@ -1,4 +1,4 @@
-//! `omen ritual`: seed 000's Lore and Essence checks and the seed's two tables. Arguments in, the
+//! `omen ritual lore` and `omen ritual essence`: seed 000's Lore and Essence checks without a character. Arguments in, the
 //! rule set's exact answers and rolls out; the rules themselves live in `omen_rules::ritual`.
 
 use std::io::Write;
@@ -7,8 +7,7 @@ use clap::{Args, Subcommand};
 use omen_core::{Limits, Probability, probability_to_f64};
 use omen_rules::ritual::{
     Difficulty, EssenceCheck, EssenceContributions, EssenceOutcome, FamiliarityBonuses, LoreCheck,
-    LoreDice, LoreModifiers, RitualError, RitualOptions, ShortcutThreshold, essence_table,
-    lore_table,
+    LoreDice, LoreModifiers, RitualError, RitualOptions, ShortcutThreshold,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -18,16 +17,6 @@ use crate::args::RollFormat;
 
 #[derive(Debug, Subcommand)]
 pub enum RitualCommand {
-    /// Print seed 000's Appendix C table (Lore check vs. difficulty), byte for byte.
-    #[command(
-        after_help = "Examples:\n  omen ritual lore-table\n  omen ritual lore-table --format json"
-    )]
-    LoreTable(SeedTableArgs),
-    /// Print seed 000's Appendix D pages (Essence check vs. threshold), byte for byte.
-    #[command(
-        after_help = "Examples:\n  omen ritual essence-table\n  omen ritual essence-table --format json"
-    )]
-    EssenceTable(SeedTableArgs),
     /// A Lore check: the exact chance of success, then a roll.
     #[command(
         after_help = "Examples:\n  omen ritual lore --lore 2 --difficulty 4\n  omen ritual lore --lore 1 --difficulty 5 --foreign-tradition --format json"
@@ -86,14 +75,6 @@ pub struct EssenceInputs {
     pub desired: Option<i64>,
 }
 
-/// How a seed table is printed.
-#[derive(Debug, Args)]
-pub struct SeedTableArgs {
-    /// markdown: the seed's table byte for byte (percentages); csv and json: exact fractions.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = crate::hprpg::TableFormat::Markdown)]
-    pub format: crate::hprpg::TableFormat,
-}
-
 #[derive(Debug, Args)]
 pub struct LoreArgs {
     /// The character's Lore (0 for one who has never performed a ritual).
@@ -138,54 +119,6 @@ pub struct EssenceArgs {
 pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
     let mut out = crate::output::result();
     match command {
-        RitualCommand::LoreTable(args) => {
-            match args.format {
-                crate::hprpg::TableFormat::Markdown => out.write_all(
-                    crate::fit::markdown_tables(&lore_table(), crate::fit::width()).as_bytes(),
-                )?,
-                crate::hprpg::TableFormat::Json => writeln!(out, "{}", lore_table_json(limits)?)?,
-                crate::hprpg::TableFormat::Csv => {
-                    let json = lore_table_json(limits)?;
-                    // The difficulties in order after the pool: JSON objects sort their names.
-                    let mut columns = vec!["dice".to_string()];
-                    columns.extend(
-                        Difficulty::all()
-                            .filter(|d| !d.is_automatic())
-                            .map(|d| d.value().to_string()),
-                    );
-                    let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
-                    out.write_all(
-                        crate::tables::Table::from_json(&json, &columns)
-                            .csv()
-                            .as_bytes(),
-                    )?
-                }
-            }
-            Ok(true)
-        }
-        RitualCommand::EssenceTable(args) => {
-            match args.format {
-                crate::hprpg::TableFormat::Markdown => out.write_all(
-                    crate::fit::markdown_tables(&essence_table(), crate::fit::width()).as_bytes(),
-                )?,
-                crate::hprpg::TableFormat::Json => {
-                    writeln!(out, "{}", essence_table_json(limits)?)?
-                }
-                crate::hprpg::TableFormat::Csv => {
-                    let json = essence_table_json(limits)?;
-                    // P(sum ≥ TN) for every TN any row has, in order; a row's missing TN is empty.
-                    let mut columns = vec!["dice".to_string()];
-                    columns.extend((3..=6 * 24).step_by(3).map(|tn| format!("at_least.{tn}")));
-                    let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
-                    out.write_all(
-                        crate::tables::Table::from_json(&json, &columns)
-                            .csv()
-                            .as_bytes(),
-                    )?
-                }
-            }
-            Ok(true)
-        }
         RitualCommand::Lore(args) => {
             let options = RitualOptions {
                 familiarity_bonuses: match options("lore", &args.options) {
@@ -224,37 +157,6 @@ pub fn run(command: &RitualCommand, limits: &Limits) -> anyhow::Result<bool> {
             report(essence(args, &options, limits), &args.source, &mut out)
         }
     }
-}
-
-/// Appendix C's figures exactly: P(success) of a Lore check for pools 0..=12 and each difficulty
-/// that takes a roll.
-fn lore_table_json(limits: &Limits) -> anyhow::Result<Value> {
-    let mut rows = Vec::new();
-    for pool in 0..=12 {
-        let mut row = serde_json::Map::new();
-        row.insert("dice".into(), pool.into());
-        for difficulty in Difficulty::all().filter(|d| !d.is_automatic()) {
-            let p = LoreCheck::from_pool(pool, difficulty, limits)?.success_probability(limits)?;
-            row.insert(difficulty.value().to_string(), p.to_string().into());
-        }
-        rows.push(Value::Object(row));
-    }
-    Ok(serde_json::json!({ "rows": rows }))
-}
-
-/// Appendix D's figures exactly: P(sum of N d6 ≥ TN) for N = 1..=24 and TN = 3, 6, … up to 6N.
-fn essence_table_json(limits: &Limits) -> anyhow::Result<Value> {
-    let mut rows = Vec::new();
-    for dice in 1..=24usize {
-        let sums = omen_rules::ritual::dice_sum_distribution(dice, limits)?;
-        let mut at_least = serde_json::Map::new();
-        for target in (3..=6 * dice as i64).step_by(3) {
-            let p = sums.probability_where(|&s| s >= target);
-            at_least.insert(target.to_string(), p.to_string().into());
-        }
-        rows.push(serde_json::json!({ "dice": dice, "at_least": at_least }));
-    }
-    Ok(serde_json::json!({ "rows": rows }))
 }
 
 fn options(analysis: &str, given: &[String]) -> Result<serde_json::Map<String, Value>, String> {
@@ -301,7 +203,7 @@ fn report(
     }
 }
 
-pub(crate) fn percent(p: &Probability) -> String {
+fn percent(p: &Probability) -> String {
     format!("{:.2}%", probability_to_f64(p) * 100.0)
 }
 

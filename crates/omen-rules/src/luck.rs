@@ -33,9 +33,11 @@
 mod analyses;
 mod description;
 mod game;
+mod ranges;
 mod rules;
 
 pub use analyses::*;
 pub use description::Luck;
 pub use game::*;
+pub use ranges::{RangesInputs, StationaryInputs};
 pub use rules::*;

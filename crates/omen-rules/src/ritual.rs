@@ -12,6 +12,7 @@
 mod description;
 mod game;
 mod rules;
+mod tables;
 
 pub use description::Ritual;
 pub use game::{RitualAction, RitualGame, RitualSheet};

@@ -34,12 +34,14 @@
 //! Every probability is exact; the exhaustion analysis solves the pool's Markov chain by exact
 //! recursion on the pool size (each state only moves to smaller pools or stays put).
 
+mod courtney;
 mod description;
 pub mod exhaustion;
 mod game;
 pub mod odds;
 mod rules;
 
+pub use courtney::CourtneyInputs;
 pub use description::SpellDice;
 pub use game::{SpellDiceAction, SpellDiceGame, SpellDiceSheet, SpellDiceState};
 pub use rules::*;

@@ -20,7 +20,7 @@ use std::sync::Mutex;
 
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 use omen_core::Limits;
-use omen_rules::analysis::{Analysis, AnalysisTable};
+use omen_rules::analysis::{Analysis, AnalysisTable, Answer};
 use serde_json::Value;
 
 use crate::tables::{Table, TableFormat};
@@ -217,25 +217,50 @@ fn run_analysis(analysis: &Analysis, given: &ArgMatches, limits: &Limits) -> any
         .get_one::<TableFormat>("format")
         .copied()
         .unwrap_or(TableFormat::Text);
-    let tables = match (analysis.run)(&inputs, limits) {
-        Ok(tables) => tables,
+    let answer = match analysis.answer {
+        Some(answer) => answer(&inputs, limits),
+        None => (analysis.run)(&inputs, limits).map(Answer::tables),
+    };
+    let answer = match answer {
+        Ok(answer) => answer,
         Err(message) => return fail(message),
     };
     let mut out = crate::output::result();
-    let width = crate::fit::width();
-    let text = match format {
-        TableFormat::Json => format!("{}\n", serde_json::json!({ "tables": tables })),
+    let text = render(&answer, format, crate::fit::width());
+    out.write_all(text.as_bytes())?;
+    Ok(true)
+}
+
+/// An answer in `format`: the analysis's own text, markdown or JSON where it has them, else its
+/// tables (CSV is always the tables: exact fractions for a spreadsheet).
+fn render(answer: &Answer, format: TableFormat, width: usize) -> String {
+    let tables = &answer.tables;
+    match format {
+        TableFormat::Json => match &answer.json {
+            Some(json) => format!("{json}\n"),
+            None => format!("{}\n", serde_json::json!({ "tables": tables })),
+        },
         TableFormat::Csv => tables
             .iter()
             .map(|t| exact(table(t)).csv())
             .collect::<Vec<_>>()
             .join("\n"),
+        TableFormat::Text if answer.text.is_some() => {
+            crate::fit::wrap(answer.text.as_deref().unwrap_or_default(), width)
+        }
+        TableFormat::Text | TableFormat::Markdown if answer.markdown.is_some() => {
+            crate::fit::markdown_tables(answer.markdown.as_deref().unwrap_or_default(), width)
+        }
         TableFormat::Markdown => {
             let markdown = tables
                 .iter()
                 .map(|t| {
+                    let table = table(t).markdown();
+                    if t.caption.is_empty() {
+                        return table;
+                    }
                     let caption = crate::fit::wrap(&t.caption, width);
-                    format!("{}\n\n{}", caption.trim_end(), table(t).markdown())
+                    format!("{}\n\n{table}", caption.trim_end())
                 })
                 .collect::<Vec<_>>()
                 .join("\n");
@@ -246,15 +271,17 @@ fn run_analysis(analysis: &Analysis, given: &ArgMatches, limits: &Limits) -> any
             .map(|t| text_table(t, width))
             .collect::<Vec<_>>()
             .join("\n"),
-    };
-    out.write_all(text.as_bytes())?;
-    Ok(true)
+    }
 }
 
 /// A table to read: the caption, then the columns aligned when they fit the width, else each row
 /// as its label and its other cells named by their headings, wrapped under the label.
 fn text_table(table: &AnalysisTable, width: usize) -> String {
-    let mut text = crate::fit::wrap(&format!("{}:\n", table.caption), width);
+    let mut text = if table.caption.is_empty() {
+        String::new()
+    } else {
+        crate::fit::wrap(&format!("{}:\n", table.caption), width)
+    };
     let mut widths: Vec<usize> = table.columns.iter().map(|c| c.chars().count()).collect();
     for row in &table.rows {
         for (w, cell) in widths.iter_mut().zip(row) {

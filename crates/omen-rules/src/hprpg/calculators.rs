@@ -507,6 +507,7 @@ pub const CONTEST: Analysis = Analysis {
               the table scored",
     inputs: inputs_schema::<ContestInputs>,
     run: contest,
+    answer: None,
 };
 
 /// The working-together analysis (003-M12, A7).
@@ -517,6 +518,7 @@ pub const TEAMWORK: Analysis = Analysis {
               chance of each degree, and the dice rolled at the table scored",
     inputs: inputs_schema::<TeamworkInputs>,
     run: teamwork,
+    answer: None,
 };
 
 /// The passive-perception analysis (003-M14).
@@ -527,6 +529,7 @@ pub const PERCEPTION: Analysis = Analysis {
               or a catastrophe: the exact chance, and the sneak's dice rolled at the table scored",
     inputs: inputs_schema::<PerceptionInputs>,
     run: perception,
+    answer: None,
 };
 
 #[cfg(test)]

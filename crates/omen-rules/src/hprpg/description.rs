@@ -1,8 +1,8 @@
 //! Seed 003 as the registry lists it: its spec items, mechanics, options, tables, analyses and game.
 
-use super::calculators;
 use super::game::HprpgGame;
 use super::rules::{APPENDIX_10, SEED_FILE, appendix_10};
+use super::{calculators, seed_table};
 use crate::vocabulary::stateful::{Game, serve};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
@@ -181,4 +181,5 @@ pub(crate) const ANALYSES: &[crate::analysis::Analysis] = &[
     calculators::CONTEST,
     calculators::TEAMWORK,
     calculators::PERCEPTION,
+    seed_table::SEED_TABLE,
 ];

@@ -1546,4 +1546,5 @@ pub(super) const APPENDIX_10: crate::analysis::Analysis = crate::analysis::Analy
               14 dice",
     inputs: crate::analysis::inputs_schema::<OutcomeTableInputs>,
     run: outcome_table,
+    answer: None,
 };

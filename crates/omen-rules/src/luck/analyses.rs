@@ -6,6 +6,7 @@ use omen_core::Limits;
 use serde::{Deserialize, Serialize};
 
 use super::game::{outcome_text, signed};
+use super::ranges::{RANGES, STATIONARY};
 use super::rules::{Karma, LuckHistory, LuckOutcome, RunKind, long_run, ranges};
 
 // ---------------------------------------------------------------------------------------------------
@@ -107,11 +108,14 @@ fn calculator(
     Ok(vec![table, frequencies, runs, histories])
 }
 
-pub(crate) const ANALYSES: &[crate::analysis::Analysis] = &[crate::analysis::Analysis {
+pub(crate) const ANALYSES: &[crate::analysis::Analysis] = &[CALCULATOR, RANGES, STATIONARY];
+
+const CALCULATOR: crate::analysis::Analysis = crate::analysis::Analysis {
     name: "calculator",
     spec_items: &["002-M1", "002-M2", "002-M5", "002-M6"],
     summary: "the seed's luck calculator: the d50's three ranges and their chances for a combined \
               modifier, and the karmic rule's long run at that modifier",
     inputs: crate::analysis::inputs_schema::<CalculatorInputs>,
     run: calculator,
-}];
+    answer: None,
+};

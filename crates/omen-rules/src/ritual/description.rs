@@ -2,6 +2,7 @@
 
 use super::game::RitualGame;
 use super::rules::{SEED_FILE, essence_table, lore_table};
+use super::tables;
 use crate::vocabulary::stateful::{Game, serve};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
@@ -130,6 +131,10 @@ static DESCRIPTION: Description = Description {
 impl RuleSet for Ritual {
     fn describe(&self) -> &'static Description {
         &DESCRIPTION
+    }
+
+    fn analyses(&self) -> &'static [crate::analysis::Analysis] {
+        &[tables::LORE_TABLE, tables::ESSENCE_TABLE]
     }
 
     fn game(&self) -> Option<&'static dyn Game> {

@@ -1,8 +1,8 @@
 //! Seed 001 as the registry lists it.
 
-use super::exhaustion;
 use super::game::SpellDiceGame;
 use super::rules::{SEED_FILE, courtney_table, exhaustion_table, extremes_table};
+use super::{courtney, exhaustion, odds};
 use crate::vocabulary::stateful::{Game, serve};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
@@ -98,7 +98,7 @@ impl RuleSet for SpellDice {
     }
 
     fn analyses(&self) -> &'static [crate::analysis::Analysis] {
-        exhaustion::ANALYSES
+        ANALYSES
     }
 
     fn game(&self) -> Option<&'static dyn Game> {
@@ -127,4 +127,12 @@ const TABLES: &[ReferenceTable] = &[
         summary: "Courtney's threefold result table, reference data from a different system",
         render: courtney_table,
     },
+];
+
+/// The analyses of seed 001.
+const ANALYSES: &[crate::analysis::Analysis] = &[
+    exhaustion::EXHAUST,
+    odds::ODDS,
+    odds::EXTREMES,
+    courtney::COURTNEY,
 ];

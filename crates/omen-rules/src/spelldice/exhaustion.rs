@@ -207,10 +207,8 @@ pub const EXHAUST: Analysis = Analysis {
               the dice committed at each pool size, and every strategy side by side",
     inputs: inputs_schema::<ExhaustInputs>,
     run: exhaustion,
+    answer: None,
 };
-
-/// The analyses of seed 001.
-pub(crate) const ANALYSES: &[Analysis] = &[EXHAUST, super::odds::ODDS, super::odds::EXTREMES];
 
 #[cfg(test)]
 mod tests {

@@ -128,6 +128,7 @@ pub const ODDS: Analysis = Analysis {
               committed, with an armour or encumbrance penalty",
     inputs: inputs_schema::<CastOddsInputs>,
     run: odds,
+    answer: None,
 };
 
 /// The extremes among the dice (001-M8, A2, E001-1..3).
@@ -138,6 +139,7 @@ pub const EXTREMES: Analysis = Analysis {
               numbers are, P(either extreme), which is what its words say, and P(both)",
     inputs: inputs_schema::<ExtremesInputs>,
     run: extremes,
+    answer: None,
 };
 
 #[cfg(test)]

@@ -24,6 +24,33 @@ pub struct Analysis {
     pub inputs: fn() -> Value,
     /// Runs it on inputs of that shape.
     pub run: fn(&Value, &Limits) -> Result<Vec<AnalysisTable>, String>,
+    /// The same answer with the analysis's own words beside its tables (a seed's table byte for
+    /// byte, a JSON shape of its own), for the faces that print it; `None` when the tables say all.
+    pub answer: Option<AnswerFn>,
+}
+
+/// What [`Analysis::answer`] runs: the inputs in, the answer out.
+pub type AnswerFn = fn(&Value, &Limits) -> Result<Answer, String>;
+
+/// An analysis's answer as [`Analysis::answer`] gives it: the tables every face shows, and where the
+/// analysis has them, its text to read, its markdown (a seed's table as the seed prints it) and its
+/// JSON. A face shows the form asked for when the analysis has it, else the tables.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Answer {
+    pub tables: Vec<AnalysisTable>,
+    pub text: Option<String>,
+    pub markdown: Option<String>,
+    pub json: Option<Value>,
+}
+
+impl Answer {
+    /// An answer of tables alone.
+    pub fn tables(tables: Vec<AnalysisTable>) -> Self {
+        Answer {
+            tables,
+            ..Answer::default()
+        }
+    }
 }
 
 /// A table an analysis answers with: a caption, column headings and rows of text cells (the first
