@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use num_traits::One;
-use omen_core::{Distribution, Weight};
+use num_traits::{One, Zero};
+use omen_core::{Distribution, Probability, Weight};
 
 use super::ast::{CallPart, Kind};
 use super::interp::{Callable, Flow, Frame, Interp, Run};
@@ -53,6 +53,7 @@ impl Interp {
             // AnyDice's rule: past the maximum depth a call gives the empty die without running.
             self.truncated += 1;
             self.truncated_at.get_or_insert(span);
+            self.affected = Probability::one();
             return Ok(Val::Empty);
         }
         self.enter(span)?;
@@ -218,6 +219,8 @@ impl Interp {
         self.check_combinations(combinations).map_err(at)?;
         let mut shared = self.frame_for(callable, &values, frame).map_err(at)?;
         let mut fold = Fold::default();
+        let outer = std::mem::replace(&mut self.affected, Probability::zero());
+        let mut affected = Affected::default();
         let mut index = vec![0usize; choices.len()];
         loop {
             self.work.pay(1).map_err(at)?;
@@ -231,6 +234,10 @@ impl Interp {
                 }
             }
             let result = self.body(callable, &values, &mut shared, span)?;
+            affected.add(
+                &weight,
+                std::mem::replace(&mut self.affected, Probability::zero()),
+            );
             fold.add(result, weight, self).map_err(at)?;
             // The first parameter varies fastest.
             let Some(k) = (0..index.len()).find(|&k| index[k] + 1 < choices[k].len()) else {
@@ -239,6 +246,9 @@ impl Interp {
             index[k] += 1;
             index[..k].iter_mut().for_each(|i| *i = 0);
         }
+        // This call's share joins what the caller's value had already met (as if independent).
+        let share = affected.share();
+        self.affected = &outer + &share - &outer * &share;
         fold.finish(self).map_err(at)
     }
 
@@ -258,6 +268,33 @@ fn callable_param(callable: &Callable, index: usize) -> Option<String> {
     match callable {
         Callable::User(f) => f.params.get(index).map(|p| p.name.clone()),
         Callable::Library(_) => None,
+    }
+}
+
+/// The iterations' weights and the shares of them a depth cut could change.
+#[derive(Default)]
+struct Affected {
+    total: Weight,
+    touched: Option<Probability>,
+}
+
+impl Affected {
+    fn add(&mut self, weight: &Weight, share: Probability) {
+        if !share.is_zero() {
+            let part = share * Probability::from_integer(weight.clone());
+            self.touched = Some(match self.touched.take() {
+                Some(t) => t + part,
+                None => part,
+            });
+        }
+        self.total += weight;
+    }
+
+    fn share(self) -> Probability {
+        match self.touched {
+            Some(t) if !self.total.is_zero() => t / Probability::from_integer(self.total),
+            _ => Probability::zero(),
+        }
     }
 }
 

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use omen_core::Limits;
+use num_traits::Zero;
+use omen_core::{Limits, Probability};
 
 use super::ast::{Binary, Expr, Function, Part, Setting, Stmt, Unary};
 use super::library::Library;
@@ -55,6 +56,11 @@ pub struct Interp {
     /// Calls refused for the maximum function depth, and where the first was.
     pub truncated: u64,
     pub truncated_at: Option<Span>,
+    /// The share of the value being computed that a call cut by the maximum function depth could
+    /// have changed: 1 where a cut call is met directly, and an expanded call's iterations' shares
+    /// weighed by their chances. Exact for a recursion through one expanded parameter, an upper
+    /// bound otherwise.
+    pub affected: Probability,
 }
 
 pub type Run<T> = Result<T, Diagnostic>;
@@ -81,6 +87,7 @@ impl Interp {
             walk_depth: 0,
             truncated: 0,
             truncated_at: None,
+            affected: Probability::zero(),
         }
     }
 
@@ -220,6 +227,7 @@ impl Interp {
 
     fn output(&mut self, expr: &Expr, name: Option<&str>, span: Span, frame: &Frame) -> Run<()> {
         let before = self.truncated;
+        self.affected = Probability::zero();
         let v = self.eval(expr, frame)?;
         let number = self.outputs.len() + 1;
         let label = match name {
@@ -230,7 +238,8 @@ impl Interp {
             .output(&mut self.work)
             .map_err(|f| calculation_error(expr.span(), f))?;
         if self.truncated > before {
-            self.warn_truncated(span, self.truncated - before);
+            let affected = std::mem::replace(&mut self.affected, Probability::zero());
+            self.warn_truncated(span, self.truncated - before, &affected);
         }
         self.outputs.push(Output {
             label,
@@ -240,14 +249,14 @@ impl Interp {
         Ok(())
     }
 
-    fn warn_truncated(&mut self, span: Span, calls: u64) {
+    fn warn_truncated(&mut self, span: Span, calls: u64, affected: &Probability) {
         let depth = self.settings.function_depth;
         self.warnings.push(
             Diagnostic::warning(
                 "function-depth",
                 self.truncated_at.unwrap_or(span),
                 format!(
-                    "the maximum function depth ({depth}) cut {calls} call(s) short: each gave the empty die, whose share of the probability was dropped and the rest scaled up, as AnyDice does silently"
+                    "the maximum function depth ({depth}) cut {calls} call(s) short, which AnyDice does silently: each gave the empty die (counted as 0 in + and -, dropped from a function's results with the rest scaled up); at most {affected} of this output's probability is changed by it"
                 ),
             )
             .with_help("raise it with `set \"maximum function depth\" to N` to see how much it matters"),

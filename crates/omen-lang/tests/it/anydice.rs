@@ -207,9 +207,33 @@ fn the_iterations_of_an_expanded_call_share_one_frame() {
 
 #[test]
 fn past_the_maximum_function_depth_a_call_gives_the_empty_die() {
-    let run = run("function: depth { result: 1 + [depth] }\noutput [depth]");
-    assert_eq!(table(&run.outputs[0]), uniform(&[10]));
-    assert!(run.warnings.iter().any(|w| w.kind == "function-depth"));
+    let depth = run("function: depth { result: 1 + [depth] }\noutput [depth]");
+    assert_eq!(table(&depth.outputs[0]), uniform(&[10]));
+    let warning = depth
+        .warnings
+        .iter()
+        .find(|w| w.kind == "function-depth")
+        .unwrap();
+    assert!(
+        warning.message.contains("at most 1 of"),
+        "{}",
+        warning.message
+    );
+    // A recursion through an expanded parameter: only the rolls that reach the tenth level are
+    // changed by the cut, (1/6)^10 of them.
+    let boom = run(
+        "function: boom X:n { if X = 6 { result: X + [boom d6] } result: X }\noutput [boom d6]",
+    );
+    let warning = boom
+        .warnings
+        .iter()
+        .find(|w| w.kind == "function-depth")
+        .unwrap();
+    assert!(
+        warning.message.contains("at most 1/60466176 of"),
+        "{}",
+        warning.message
+    );
     let deeper = only(
         "set \"maximum function depth\" to 20\nfunction: depth { result: 1 + [depth] }\noutput [depth]",
     );
