@@ -22,6 +22,10 @@ pub type Frame = HashMap<String, Val>;
 /// parser bounds one expression, this bounds their nesting through calls.
 pub const MAX_WALK_DEPTH: usize = 2_000;
 
+/// Most outputs one program may have: far more columns than anyone reads side by side, few
+/// enough that a loop over a long sequence cannot hold memory with them.
+pub const MAX_OUTPUTS: usize = 1_000;
+
 /// The deepest "maximum function depth" a program may set: each level is a real recursion.
 pub const MAX_FUNCTION_DEPTH: i64 = 100;
 
@@ -61,6 +65,8 @@ pub struct Interp {
     /// weighed by their chances. Exact for a recursion through one expanded parameter, an upper
     /// bound otherwise.
     pub affected: Probability,
+    /// Bytes of the outputs' labels so far.
+    label_bytes: u64,
 }
 
 pub type Run<T> = Result<T, Diagnostic>;
@@ -88,6 +94,7 @@ impl Interp {
             truncated: 0,
             truncated_at: None,
             affected: Probability::zero(),
+            label_bytes: 0,
         }
     }
 
@@ -226,6 +233,13 @@ impl Interp {
     }
 
     fn output(&mut self, expr: &Expr, name: Option<&str>, span: Span, frame: &Frame) -> Run<()> {
+        if self.outputs.len() >= MAX_OUTPUTS {
+            return Err(calculation_error(
+                span,
+                Fault::calculation(format!("the program has more than {MAX_OUTPUTS} outputs"))
+                    .with_help("show fewer outputs, e.g. one loop instead of two"),
+            ));
+        }
         let before = self.truncated;
         self.affected = Probability::zero();
         let v = self.eval(expr, frame)?;
@@ -234,6 +248,19 @@ impl Interp {
             Some(text) => super::label::fill(text, frame, span)?,
             None => format!("output {number}"),
         };
+        // Labels are held until the end: their bytes are paid for and bounded like any output.
+        self.label_bytes = self.label_bytes.saturating_add(label.len() as u64);
+        let paid = self.work.pay(label.len()).and_then(|()| {
+            if self.label_bytes > self.work.limits.max_output {
+                return Err(Fault::calculation(format!(
+                    "the outputs' names pass {} bytes",
+                    self.work.limits.max_output
+                ))
+                .with_help("shorten the names, or raise --max-output"));
+            }
+            Ok(())
+        });
+        paid.map_err(|f| calculation_error(span, f))?;
         let distribution = v
             .output(&mut self.work)
             .map_err(|f| calculation_error(expr.span(), f))?;

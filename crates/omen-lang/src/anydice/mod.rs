@@ -40,7 +40,7 @@ use omen_core::{Distribution, Limits};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
 use crate::span::Span;
 
-pub use interp::{MAX_FUNCTION_DEPTH, MAX_WALK_DEPTH};
+pub use interp::{MAX_FUNCTION_DEPTH, MAX_OUTPUTS, MAX_WALK_DEPTH};
 pub use lexer::MAX_SOURCE_BYTES;
 pub use parser::MAX_PARSE_DEPTH;
 pub use translate::Translation;

@@ -449,6 +449,21 @@ fn hostile_programs_are_refused_quickly() {
     // A deep expression is refused by the parser.
     let deep = format!("output {}1{}", "(".repeat(5000), ")".repeat(5000));
     assert_eq!(error(&deep).kind, "syntax-error");
+    // A loop cannot pile up outputs, nor long names.
+    let e = run_with("loop N over {1..100000} { output N }", limits.clone()).unwrap_err();
+    assert!(
+        e[0].message.contains("more than 1000 outputs"),
+        "{}",
+        e[0].message
+    );
+    let long = "x".repeat(100_000);
+    let small_output = Limits {
+        max_output: 1_000_000,
+        ..limits.clone()
+    };
+    let program = format!("loop N over {{1..500}} {{ output N named \"{long}\" }}");
+    let e = run_with(&program, small_output).unwrap_err();
+    assert!(e[0].message.contains("names pass"), "{}", e[0].message);
     // A huge sequence is refused before it is built.
     let e = run_with("output {1..1000000000}", limits).unwrap_err();
     assert!(!e.is_empty());
