@@ -192,7 +192,10 @@ fn replay_refuses_a_recorded_state_missing_a_field_its_loader_would_default() {
     let (_, recorded) = recorded_creation();
     assert_eq!(recorded["sheet"]["galleons"], json!(0), "{recorded}");
     let mut old_form = recorded.clone();
-    old_form["sheet"].as_object_mut().unwrap().remove("galleons");
+    old_form["sheet"]
+        .as_object_mut()
+        .unwrap()
+        .remove("galleons");
     let mut current_form = old_form.clone();
     current_form["version"] = json!(2);
     for (wrong, version, what) in [
