@@ -1,9 +1,9 @@
 //! Runs the built `omen` binary the way a user would: arguments in, stdout, stderr and exit code out.
 
 mod actions;
-mod anydice;
 mod address_space;
 mod analyses;
+mod anydice;
 mod campaign;
 mod cluster;
 mod compare;
