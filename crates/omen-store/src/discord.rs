@@ -33,6 +33,18 @@ fn check_snowflake(what: &str, id: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The campaign (id and name) channel `channel` is bound to, while the invite that bound it stands.
+fn bound_campaign(conn: &Conn<'_>, channel: &str) -> Result<Option<(i64, String)>, StoreError> {
+    conn.query_opt(
+        "SELECT c.id, c.name FROM discord_channel AS d
+         JOIN campaign AS c ON c.id = d.campaign_id
+         JOIN invite AS i ON i.id = d.invite_id
+         WHERE d.channel_id = ?1 AND i.revoked IS NULL",
+        params![channel],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )
+}
+
 fn link(conn: &Conn<'_>, member: &Member, user: &str) -> Result<(), StoreError> {
     let campaign = campaign_id(conn, &member.campaign)?;
     conn.execute(
@@ -46,7 +58,7 @@ fn link(conn: &Conn<'_>, member: &Member, user: &str) -> Result<(), StoreError> 
 impl Store {
     /// Binds Discord channel `channel` (of server `guild`) to `member`'s campaign, and links the
     /// game master's Discord account `user` to their invite: a channel is bound by its game master.
-    /// Binding a bound channel again moves it.
+    /// A channel another campaign's binding holds is refused: its game master unbinds it first.
     ///
     /// # Errors
     /// [`StoreError::Forbidden`] for a member who is not the game master, [`StoreError::Invalid`]
@@ -70,6 +82,14 @@ impl Store {
         }
         self.write(|conn| {
             let campaign = campaign_id(conn, &member.campaign)?;
+            // A channel playing another campaign is not taken over by binding it: anyone may make
+            // a campaign of their own on an open server and so be its game master.
+            if bound_campaign(conn, channel)?.is_some_and(|(id, _)| id != campaign) {
+                return Err(StoreError::Forbidden(
+                    "this channel plays another campaign; its game master unbinds it first (`/omen unbind`)"
+                        .to_string(),
+                ));
+            }
             conn.execute(
                 "INSERT INTO discord_channel (channel_id, guild_id, campaign_id, invite_id, created)
                  VALUES (?1, ?2, ?3, ?4, ?5)
@@ -84,6 +104,31 @@ impl Store {
                 ],
             )?;
             link(conn, member, user)
+        })
+    }
+
+    /// Unbinds channel `channel` from `member`'s campaign (its game master); whether it was bound
+    /// to it.
+    ///
+    /// # Errors
+    /// [`StoreError::Forbidden`] for a member who is not the game master, the database's errors.
+    pub fn unbind_discord_channel(
+        &mut self,
+        member: &Member,
+        channel: &str,
+    ) -> Result<bool, StoreError> {
+        if member.role != Role::GameMaster {
+            return Err(StoreError::Forbidden(
+                "only the game master unbinds the channel".to_string(),
+            ));
+        }
+        self.write(|conn| {
+            let campaign = campaign_id(conn, &member.campaign)?;
+            let removed = conn.execute(
+                "DELETE FROM discord_channel WHERE channel_id = ?1 AND campaign_id = ?2",
+                params![channel, campaign],
+            )?;
+            Ok(removed > 0)
         })
     }
 
@@ -111,15 +156,7 @@ impl Store {
             return Ok(nobody);
         }
         self.read(|conn| {
-            let bound: Option<(i64, String)> = conn.query_opt(
-                "SELECT c.id, c.name FROM discord_channel AS d
-                 JOIN campaign AS c ON c.id = d.campaign_id
-                 JOIN invite AS i ON i.id = d.invite_id
-                 WHERE d.channel_id = ?1 AND i.revoked IS NULL",
-                params![channel],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )?;
-            let Some((campaign, name)) = bound else {
+            let Some((campaign, name)) = bound_campaign(conn, channel)? else {
                 return Ok(nobody);
             };
             let invite: Option<i64> = if check_snowflake("user", user).is_ok() {
@@ -227,6 +264,82 @@ mod tests {
         store.bind_discord_channel(&gm, None, "10", "30").unwrap();
         store.revoke_invite("Tak", gm.invite_id).unwrap();
         assert_eq!(store.discord_seat("10", "30").unwrap().campaign, None);
+    }
+
+    #[test]
+    fn a_channel_playing_another_campaign_is_not_taken_over() {
+        let (mut store, gm, _) = campaign_with_gm_and_player();
+        store.bind_discord_channel(&gm, None, "10", "30").unwrap();
+        store.create_campaign("Mine").unwrap();
+        let (_, other) = store.create_invite("Mine", Role::GameMaster, None).unwrap();
+        let other = store.authenticate(&other).unwrap().unwrap();
+        let refused = store.bind_discord_channel(&other, None, "10", "40");
+        assert!(
+            matches!(refused, Err(StoreError::Forbidden(_))),
+            "{refused:?}"
+        );
+        assert_eq!(
+            store.discord_seat("10", "40").unwrap().campaign.as_deref(),
+            Some("Tak")
+        );
+        // Its own game master may bind it again (moving nothing), and unbind it.
+        store.bind_discord_channel(&gm, None, "10", "30").unwrap();
+        assert!(!store.unbind_discord_channel(&other, "10").unwrap());
+        assert!(store.unbind_discord_channel(&gm, "10").unwrap());
+        store
+            .bind_discord_channel(&other, None, "10", "40")
+            .unwrap();
+        assert_eq!(
+            store.discord_seat("10", "40").unwrap().campaign.as_deref(),
+            Some("Mine")
+        );
+    }
+
+    /// The same bindings on PostgreSQL: its migration, its upsert and its joins.
+    #[test]
+    #[cfg_attr(
+        omen_no_postgres,
+        ignore = "needs PostgreSQL: set OMEN_TEST_POSTGRES_URL (.ci/run starts a throwaway cluster)"
+    )]
+    fn bindings_work_alike_on_postgres() {
+        let url = std::env::var("OMEN_TEST_POSTGRES_URL").expect("OMEN_TEST_POSTGRES_URL");
+        let schema = format!("discord_{}", std::process::id());
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("CREATE SCHEMA {schema}"))
+            .unwrap();
+        let separator = if url.contains('?') { '&' } else { '?' };
+        let scoped = format!("{url}{separator}options=-csearch_path%3D{schema}");
+        let mut store = Store::open_postgres_with_new_key(&scoped).unwrap();
+        store.create_campaign("Tak").unwrap();
+        store
+            .create_character("Tak", "Cato", crate::PLAIN, &json!({}))
+            .unwrap();
+        let (_, gm) = store.create_invite("Tak", Role::GameMaster, None).unwrap();
+        let (_, player) = store
+            .create_invite("Tak", Role::Player, Some("Cato"))
+            .unwrap();
+        let gm = store.authenticate(&gm).unwrap().unwrap();
+        let player = store.authenticate(&player).unwrap().unwrap();
+        store
+            .bind_discord_channel(&gm, Some("1"), "10", "30")
+            .unwrap();
+        store.bind_discord_channel(&gm, None, "10", "30").unwrap();
+        store.link_discord_user(&player, "20").unwrap();
+        store.link_discord_user(&player, "20").unwrap();
+        let seat = store.discord_seat("10", "20").unwrap();
+        assert_eq!(
+            (seat.campaign.as_deref(), seat.member),
+            (Some("Tak"), Some(player.clone()))
+        );
+        store.revoke_invite("Tak", player.invite_id).unwrap();
+        assert_eq!(store.discord_seat("10", "20").unwrap().member, None);
+        assert!(store.unbind_discord_channel(&gm, "10").unwrap());
+        assert_eq!(store.discord_seat("10", "30").unwrap().campaign, None);
+        drop(store);
+        client
+            .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+            .unwrap();
     }
 
     #[test]

@@ -92,6 +92,8 @@ fn setup() -> Value {
                     "options": token("Your game master invite's token") }),
             json!({ "type": SUB_COMMAND, "name": "link", "description": "Link your Discord account to your invite (only you see the answer)",
                     "options": token("Your invite's token") }),
+            json!({ "type": SUB_COMMAND, "name": "unbind", "description": "Unbind this channel from your campaign (game master)",
+                    "options": [] }),
         ],
     )
 }

@@ -22,7 +22,8 @@ pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
     let bind = match sub {
         Some("bind") => true,
         Some("link") => false,
-        _ => return reply("`/omen` takes `bind` or `link`.", true),
+        Some("unbind") => return unbind(face, &interaction).await,
+        _ => return reply("`/omen` takes `bind`, `link` or `unbind`.", true),
     };
     // Tokens are long and random; one longer than any invite's is refused without a look-up.
     if token.len() > 256 {
@@ -59,6 +60,29 @@ pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
             ),
             true,
         ),
+    }
+}
+
+/// `/omen unbind`: the game master of the channel's campaign, as their linked account.
+async fn unbind(face: &Face, interaction: &Interaction) -> Value {
+    let seat = match super::seat::seat(face, interaction).await {
+        Ok(seat) => seat,
+        Err(refused) => return refused,
+    };
+    let channel = interaction.channel_id.clone().unwrap_or_default();
+    let member = seat.member.clone();
+    let done = face
+        .app
+        .inner
+        .db
+        .with(move |store| store.unbind_discord_channel(&member, &channel))
+        .await;
+    match done {
+        Ok(_) => reply(
+            &format!("This channel no longer plays `{}`.", seat.campaign),
+            true,
+        ),
+        Err(error) => reply(&api_error(&error), true),
     }
 }
 

@@ -594,3 +594,53 @@ async fn the_command_definitions_include_one_command_per_rule_set() {
         assert!(names.contains(&fixed));
     }
 }
+
+/// Anyone may make a campaign on an open server and so be a game master: binding a channel that
+/// plays another campaign is refused, until that campaign's game master unbinds it.
+#[tokio::test]
+async fn another_campaigns_game_master_cannot_take_a_bound_channel() {
+    let table = Table::new().await;
+    table.seated().await;
+    let made = super::post(
+        &table.app,
+        "/api/v1/campaigns",
+        None,
+        json!({ "name": "Mine" }),
+    )
+    .await;
+    let theirs = made.json()["game_master"]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let bind = |user: &str, token: &str| {
+        table.subcommand(
+            user,
+            "omen",
+            "bind",
+            json!([{ "name": "token", "type": 3, "value": token }]),
+        )
+    };
+    let refused = table.send(&bind(STRANGER, &theirs)).await.json();
+    assert!(
+        text_of(&refused["data"]).contains("plays another campaign"),
+        "{refused}"
+    );
+    // The channel still plays Tak: Cato's roll is logged there.
+    let unbind = table.subcommand(CATO_USER, "omen", "unbind", json!([]));
+    let answer = table.send(&unbind).await.json();
+    assert!(
+        text_of(&answer["data"]).contains("only the game master"),
+        "{answer}"
+    );
+    let unbind = table.subcommand(GM_USER, "omen", "unbind", json!([]));
+    let answer = table.send(&unbind).await.json();
+    assert!(
+        text_of(&answer["data"]).contains("no longer plays `Tak`"),
+        "{answer}"
+    );
+    let moved = table.send(&bind(STRANGER, &theirs)).await.json();
+    assert!(
+        text_of(&moved["data"]).contains("now plays `Mine`"),
+        "{moved}"
+    );
+}
