@@ -153,32 +153,6 @@ impl RollSource {
     }
 }
 
-/// The options `NAME=VALUE` of an analysis (`omen hprpg contest`, `omen ritual lore`), checked
-/// against the rule set's list as an action's are: the option fields and their values.
-pub fn analysis_options(
-    game: &str,
-    analysis: &str,
-    given: &[String],
-) -> Result<serde_json::Map<String, Value>, String> {
-    let rules = omen_rules::find(game).ok_or_else(|| format!("no rule set `{game}`"))?;
-    omen_rules::option_fields(rules, analysis, given).map_err(|e| e.to_string())
-}
-
-/// The option of an analysis as its typed value: the choice named by the option's field, or the
-/// default when the option is not given.
-pub fn typed_option<T: Copy + Default>(
-    fields: &serde_json::Map<String, Value>,
-    field: &str,
-    all: &[T],
-    name: impl Fn(T) -> &'static str,
-) -> T {
-    fields
-        .get(field)
-        .and_then(Value::as_str)
-        .and_then(|chosen| all.iter().copied().find(|&v| name(v) == chosen))
-        .unwrap_or_default()
-}
-
 /// `omen act RULES ACTION`: an action as JSON, for scripts and for actions without their own flags.
 #[derive(Debug, Args)]
 pub struct ActArgs {

@@ -127,6 +127,7 @@ macro_rules! seed_names {
 
 pub mod calculators;
 pub mod character;
+mod creation;
 mod description;
 mod feat;
 pub mod game;
@@ -143,6 +144,7 @@ pub use character::{
     Ability, AbilityType, Archetype, Aspect, AspectType, CharacterSheet, CreationChoices,
     Discipline, Feat, House, Personality, Species,
 };
+pub use creation::CreateInputs;
 pub use description::Hprpg;
 pub use game::{HprpgAction, HprpgGame, HprpgState};
 pub use resources::{FortitudeSpend, Resource, ResourceError};

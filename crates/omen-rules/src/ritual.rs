@@ -9,11 +9,13 @@
 //! progression), M8 with A7 (memorising) and S2 with A8 (repeated attempts until a full night's sleep).
 //! The ritualist as a stateful game, Essence checks included, is [`RitualGame`].
 
+mod checks;
 mod description;
 mod game;
 mod rules;
 mod tables;
 
+pub use checks::{EssenceInputs, LoreInputs};
 pub use description::Ritual;
 pub use game::{RitualAction, RitualGame, RitualSheet};
 pub use rules::*;

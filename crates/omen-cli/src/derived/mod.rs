@@ -92,9 +92,8 @@ fn build(command: Command) -> Command {
     build_game(command, false)
 }
 
-/// A game's subcommands: its actions, its analyses, then the calculators the command line still
-/// writes by hand (see [`crate::calculators`]) whose names the rule set does not take. Each gets its
-/// name and help here, its flags when it is the one given (or at once when `eager`).
+/// A game's subcommands: its actions, then its analyses. Each gets its name and help here, its flags
+/// when it is the one given (or at once when `eager`).
 fn build_game(command: Command, eager: bool) -> Command {
     let name = command.get_name().to_string();
     let mut command = command;
@@ -111,7 +110,7 @@ fn build_game(command: Command, eager: bool) -> Command {
             command = command.subcommand(now_or_deferred(sub, eager, analysis_flags));
         }
     }
-    crate::calculators::add(&name, command)
+    command
 }
 
 /// An action's flags: the runner's (see [`crate::act::Holder`]) and one per field, and its examples.
@@ -202,17 +201,26 @@ pub fn run(game: &str, matches: &ArgMatches, limits: &Limits) -> anyhow::Result<
         omen_rules::find(game).and_then(|rules| rules.analyses().iter().find(|a| a.name == name));
     match analysis {
         Some(analysis) => run_analysis(analysis, given, limits),
-        None => crate::calculators::run(game, matches, limits),
+        None => fail(format!("{game} has no subcommand `{name}`")),
     }
 }
 
 fn run_analysis(analysis: &Analysis, given: &ArgMatches, limits: &Limits) -> anyhow::Result<bool> {
     let root = (analysis.inputs)();
     let fields = schema::object_fields(&root, &root, 0).unwrap_or_default();
-    let inputs = match values::object(given, &fields) {
-        Ok(inputs) => Value::Object(inputs),
+    let mut inputs = match values::object(given, &fields) {
+        Ok(inputs) => inputs,
         Err(message) => return fail(message),
     };
+    // A roll not given a seed gets one picked now, which the answer shows so it can be replayed.
+    for (name, property) in root["properties"].as_object().into_iter().flatten() {
+        if property.get("x-cli-fresh-seed") == Some(&Value::Bool(true))
+            && !inputs.contains_key(name)
+        {
+            inputs.insert(name.clone(), Value::from(crate::fresh_seed()));
+        }
+    }
+    let inputs = Value::Object(inputs);
     let format = given
         .get_one::<TableFormat>("format")
         .copied()
@@ -225,10 +233,36 @@ fn run_analysis(analysis: &Analysis, given: &ArgMatches, limits: &Limits) -> any
         Ok(answer) => answer,
         Err(message) => return fail(message),
     };
+    if !warn(&answer, format) {
+        return Ok(false);
+    }
     let mut out = crate::output::result();
     let text = render(&answer, format, crate::fit::width());
     out.write_all(text.as_bytes())?;
     Ok(true)
+}
+
+/// Says the answer's warnings and notes on stderr (text only: in JSON they are fields of the
+/// answer); `false` when `--strict` makes the warnings errors, and nothing is printed.
+fn warn(answer: &Answer, format: TableFormat) -> bool {
+    let strict = crate::diagnostics::strict() && !answer.warnings.is_empty();
+    if format != TableFormat::Json || strict {
+        for warning in &answer.warnings {
+            eprintln!("warning: {warning}");
+        }
+    }
+    if strict {
+        eprintln!("error: warnings are errors under --strict; no result was printed");
+        return false;
+    }
+    if let Some(notes) = answer
+        .notes
+        .as_deref()
+        .filter(|_| format == TableFormat::Text)
+    {
+        eprint!("{}", crate::fit::wrap(notes, crate::fit::width()));
+    }
+    true
 }
 
 /// An answer in `format`: the analysis's own text, markdown or JSON where it has them, else its

@@ -135,7 +135,7 @@ fn a6_contest_nets_is_an_option_of_hprpg_contest() {
 }
 
 #[test]
-fn a2_familiarity_bonuses_is_an_option_of_ritual_lore() {
+fn a2_familiarity_bonuses_is_a_flag_of_ritual_lore() {
     // Lore 0, deciphered (+1) and performed (+2) before, difficulty 4 (p = 1/2): stacked 3 dice,
     // 1 − (1/2)³ = 7/8; the larger only: 2 dice, 3/4.
     let lore = |options: &[&str], dice: &str| {
@@ -161,7 +161,7 @@ fn a2_familiarity_bonuses_is_an_option_of_ritual_lore() {
         (stacked["pool"].clone(), stacked["probability"].clone()),
         (3.into(), "7/8".into())
     );
-    let larger = lore(&["--option", "familiarity-bonuses=larger-only"], "3,4");
+    let larger = lore(&["--familiarity-bonuses", "larger-only"], "3,4");
     assert_eq!(
         (larger["pool"].clone(), larger["probability"].clone()),
         (2.into(), "3/4".into())
@@ -169,7 +169,7 @@ fn a2_familiarity_bonuses_is_an_option_of_ritual_lore() {
 }
 
 #[test]
-fn a9_shortcut_threshold_is_an_option_of_ritual_essence() {
+fn a9_shortcut_threshold_is_a_flag_of_ritual_essence() {
     // Leader 4, one pair replaced by 7 against a threshold of 7: 7 meets it, so the 2 dice left may
     // be rolled (total 7 + 3 + 3); with 000-A9's other reading 7 does not exceed 7, so rolling fewer
     // than 5 dice is refused.
@@ -194,12 +194,15 @@ fn a9_shortcut_threshold_is_an_option_of_ritual_essence() {
     let meets = essence(&[]);
     assert_eq!(meets.code, 0, "{}", meets.stderr);
     assert_eq!(json(&meets)["total"], 13);
-    let exceeds = essence(&["--option", "shortcut-threshold=exceeds"]);
+    let exceeds = essence(&["--shortcut-threshold", "exceeds"]);
     assert_eq!(exceeds.code, 2);
-    let refused = essence(&["--option", "repeat-counting=global"]);
+    // Repeat counting is the ritualist's (omen ritual perform): this check takes the attempts.
+    let refused = essence(&["--repeat-counting", "global"]);
     assert_eq!(refused.code, 2);
     assert!(
-        refused.stderr.contains("--repeated-attempts"),
+        refused
+            .stderr
+            .contains("unexpected argument '--repeat-counting'"),
         "{}",
         refused.stderr
     );

@@ -2,7 +2,7 @@
 
 use super::game::HprpgGame;
 use super::rules::{APPENDIX_10, SEED_FILE, appendix_10};
-use super::{calculators, seed_table};
+use super::{calculators, creation, seed_table};
 use crate::vocabulary::stateful::{Game, serve};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
@@ -182,4 +182,5 @@ pub(crate) const ANALYSES: &[crate::analysis::Analysis] = &[
     calculators::TEAMWORK,
     calculators::PERCEPTION,
     seed_table::SEED_TABLE,
+    creation::CREATE,
 ];

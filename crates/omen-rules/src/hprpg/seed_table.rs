@@ -52,6 +52,7 @@ fn seed_table_answer(inputs: &Value, _limits: &Limits) -> Result<Answer, String>
         text: None,
         markdown: Some(found.markdown()),
         json: Some(answer),
+        ..Answer::default()
     })
 }
 

@@ -78,6 +78,7 @@ fn ranges_answer(inputs: &Value, _limits: &Limits) -> Result<Answer, String> {
         text: Some(text),
         markdown: None,
         json: Some(answer),
+        ..Answer::default()
     })
 }
 
@@ -123,6 +124,7 @@ fn stationary_answer(inputs: &Value, limits: &Limits) -> Result<Answer, String> 
         text: Some(text),
         markdown: None,
         json: Some(answer),
+        ..Answer::default()
     })
 }
 

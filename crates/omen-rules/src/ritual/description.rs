@@ -2,7 +2,7 @@
 
 use super::game::RitualGame;
 use super::rules::{SEED_FILE, essence_table, lore_table};
-use super::tables;
+use super::{checks, tables};
 use crate::vocabulary::stateful::{Game, serve};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
 
@@ -134,7 +134,12 @@ impl RuleSet for Ritual {
     }
 
     fn analyses(&self) -> &'static [crate::analysis::Analysis] {
-        &[tables::LORE_TABLE, tables::ESSENCE_TABLE]
+        &[
+            tables::LORE_TABLE,
+            tables::ESSENCE_TABLE,
+            checks::LORE,
+            checks::ESSENCE,
+        ]
     }
 
     fn game(&self) -> Option<&'static dyn Game> {

@@ -46,6 +46,7 @@ fn lore_answer(inputs: &Value, limits: &Limits) -> Result<Answer, String> {
         text: None,
         markdown: Some(lore_table()),
         json: Some(json!({ "rows": rows })),
+        ..Answer::default()
     })
 }
 
@@ -80,6 +81,7 @@ fn essence_answer(inputs: &Value, limits: &Limits) -> Result<Answer, String> {
         text: None,
         markdown: Some(essence_table()),
         json: Some(json!({ "rows": rows })),
+        ..Answer::default()
     })
 }
 

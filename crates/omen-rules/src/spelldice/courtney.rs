@@ -54,6 +54,7 @@ fn courtney_answer(inputs: &Value, _limits: &Limits) -> Result<Answer, String> {
             json: Some(Value::Array(
                 COURTNEY_RESULTS.iter().map(row_json).collect(),
             )),
+            ..Answer::default()
         });
     };
     let row = courtney_result(result).ok_or_else(|| {
@@ -64,6 +65,7 @@ fn courtney_answer(inputs: &Value, _limits: &Limits) -> Result<Answer, String> {
         text: Some(format!("{result}: {}\n", row.text)),
         markdown: None,
         json: Some(row_json(row)),
+        ..Answer::default()
     })
 }
 

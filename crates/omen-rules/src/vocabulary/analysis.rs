@@ -41,6 +41,12 @@ pub struct Answer {
     pub text: Option<String>,
     pub markdown: Option<String>,
     pub json: Option<Value>,
+    /// What the rules allow but find unusual in the inputs: said beside the answer, never a reason
+    /// to refuse it (a face may make them errors on request).
+    pub warnings: Vec<String>,
+    /// Text for the person reading along, beside the answer rather than in it (the answer may be
+    /// piped into another command).
+    pub notes: Option<String>,
 }
 
 impl Answer {
