@@ -281,6 +281,10 @@ fn a_name_pool_still_names_a_value() {
     let options = Options::default();
     let got = exact_map(&program("let pool = 3; pool * 2", &options), &options);
     assert_eq!(got[&int(6)], p(1, 1));
+    let called = exact_map(&program("fn pool(x) = x + 1; pool(3)", &options), &options);
+    assert_eq!(called[&int(4)], p(1, 1));
+    let spaced = exact_map(&program("let n = 2; sum(pool (n)d1)", &options), &options);
+    assert_eq!(spaced[&int(2)], p(1, 1));
 }
 
 #[test]
@@ -345,6 +349,73 @@ fn pool_renders_read_back_as_the_same_program() {
             "{source}"
         );
     }
+}
+
+macro_rules! example {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../examples/",
+                $name,
+                ".omen"
+            )),
+        )
+    };
+}
+
+const EXAMPLES: [(&str, &str); 7] = [
+    example!("pool_shadowrun"),
+    example!("pool_cortex_prime"),
+    example!("pool_one_roll_engine"),
+    example!("pool_seventh_sea"),
+    example!("pool_genesys"),
+    example!("pool_poker_hand"),
+    example!("pool_ability_scores"),
+];
+
+#[test]
+fn the_pool_examples_compute_and_roll_to_a_possible_outcome() {
+    let options = Options::default();
+    for (name, source) in EXAMPLES {
+        let program = program(source, &options);
+        let exact = exact_map(&program, &options);
+        let total = exact.values().fold(Probability::zero(), |acc, q| acc + q);
+        assert_eq!(total, p(1, 1), "{name}");
+        for seed in 0..5 {
+            let mut dice = omen_core::ChaChaDice::from_seed(seed);
+            let roll = sample(&program, &options.limits, &mut dice).expect(name);
+            assert!(exact.contains_key(&roll.result), "{name}: {}", roll.result);
+        }
+    }
+}
+
+#[test]
+fn the_shadowrun_example_glitches_as_the_multinomial_says() {
+    // Eight dice: h hits (5, 6), o ones, the rest 2-4: 8!/(h! o! r!) 2^h 3^r of 6^8.
+    let options = Options::default();
+    let got = exact_map(&program(EXAMPLES[0].1, &options), &options);
+    let factorial = |n: u64| (1..=n).product::<u64>();
+    let mut expected: BTreeMap<Value, u64> = BTreeMap::new();
+    for h in 0..=8u64 {
+        for o in 0..=8 - h {
+            let r = 8 - h - o;
+            let ways = factorial(8) / (factorial(h) * factorial(o) * factorial(r));
+            let weight = ways * 2u64.pow(h as u32) * 3u64.pow(r as u32);
+            let outcome = match (o * 2 > 8, h) {
+                (true, 0) => Value::text("critical glitch"),
+                (true, _) => Value::text("glitch"),
+                (false, h) => int(h as i64),
+            };
+            *expected.entry(outcome).or_default() += weight;
+        }
+    }
+    let expected: BTreeMap<Value, Probability> = expected
+        .into_iter()
+        .map(|(v, w)| (v, p(w, 6u64.pow(8))))
+        .collect();
+    assert_eq!(got, expected);
 }
 
 /// A small pool script: a few members of a few kinds, and a few readings.

@@ -1,8 +1,9 @@
 //! Pools: `pool 8d6`, `pool {d10, d8, d6}`, `pool {6 x (4d6kh3)}`, `pool {3 ability, 2 difficulty}`,
 //! `pool draw 5 from d{…}`, and the compare points their readings take as arguments (`count(p, >=5)`).
 //!
-//! `pool` is a keyword only where a pool follows it (a number, `{`, a dice term or `draw`), so a
-//! script that names something `pool` keeps working; `x`, `draw` and `from` are words only inside a
+//! `pool` is a keyword only where a pool follows it (a number, `{`, a dice term, `draw`, or `(`
+//! after a space: `pool (n)d6`, where `pool(n)` calls a function), so a script that names something
+//! `pool` keeps working; `x`, `draw` and `from` are words only inside a
 //! pool, and the Genesys dice's names (`ability`, `difficulty`, …) name dice only as pool members.
 
 use super::Parser;
@@ -46,7 +47,10 @@ impl Parser<'_> {
             return false;
         }
         let next = self.token_at(self.pos + 1);
+        // `pool (n)d6` with a space; `pool(n)` touching is a call of a function named `pool`.
+        let spaced_paren = next.kind == TokenKind::LParen && next.span.start > token.span.end;
         matches!(next.kind, TokenKind::Number | TokenKind::LBrace)
+            || spaced_paren
             || self.is_word(next, "draw")
             || self.is_dice_start(next)
     }
