@@ -143,4 +143,31 @@ mod tests {
         assert_eq!(action, json!({ "action": "roll", "event_modifier": -5 }));
         assert!(read(game, "fly", &options).is_err());
     }
+
+    /// A list (t13's bought dice) has no Discord option: it is typed as JSON, read back as JSON,
+    /// and a malformed one is refused in words before anything is rolled.
+    #[test]
+    fn a_field_with_no_option_is_read_as_json() {
+        let game = omen_rules::stateful::game("t13").unwrap();
+        let bought = r#"[{"kind": "skill", "sides": 6}]"#;
+        let options = [
+            given("character", json!("Vex")),
+            given("difficulty", json!(8)),
+            given("bought", json!(bought)),
+        ];
+        let (_, _, action) = read(game, "test", &options).unwrap();
+        assert_eq!(
+            action,
+            json!({ "action": "test", "difficulty": 8, "bought": [{ "kind": "skill", "sides": 6 }] })
+        );
+        let options = [
+            given("character", json!("Vex")),
+            given("bought", json!("[{")),
+        ];
+        let refused = read(game, "test", &options).unwrap_err();
+        assert!(
+            refused.starts_with("`bought` is not the JSON it needs"),
+            "{refused}"
+        );
+    }
 }

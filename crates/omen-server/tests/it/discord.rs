@@ -411,6 +411,28 @@ async fn a_public_roll_is_logged_signed_and_posted_with_its_buttons() {
             .iter()
             .all(|b| b["custom_id"].as_str().unwrap().len() <= 100)
     );
+    // Logged and signed in the campaign as Cato's player (the game master's view of the log).
+    let log = super::get(
+        &table.app,
+        "/api/v1/campaigns/Tak/log?last=1",
+        Some(&table.gm),
+    )
+    .await;
+    let entry = &log.json()[0];
+    assert_eq!(
+        (entry["action"].as_str(), entry["character"].as_str()),
+        (Some("expression"), Some("Cato"))
+    );
+    let actor = entry["actor"].as_str().unwrap();
+    assert!(actor.starts_with("member:"), "{actor}");
+    assert!(
+        entry["signature"].as_str().is_some_and(|s| s.len() == 128),
+        "{entry}"
+    );
+    assert!(
+        content.contains(&format!("**#{}**", entry["sequence"])),
+        "{content}"
+    );
     // Again is a new logged roll, answered as a new message.
     let again = table.click(CATO_USER, buttons[0]["custom_id"].as_str().unwrap());
     assert_eq!(table.send(&again).await.json()["type"], 5);
