@@ -152,37 +152,47 @@ pub(crate) async fn fairness(face: &Face, seat: &Seat) -> Delivery {
     Delivery::one(message(&text, true, &[]))
 }
 
-/// Every verdict of a fairness report, one line each, with what it can see.
+/// The whole campaign's verdicts of a fairness report (each die, then each expression and
+/// action), one line each, with what the test can see (its power against the first stated bias).
 fn verdicts(report: &Value) -> String {
-    let mut lines = Vec::new();
-    let mut walk = vec![report];
-    // The report nests sections; every object with a `verdict` is one test.
-    while let Some(value) = walk.pop() {
-        match value {
-            Value::Object(map) => {
-                if let Some(verdict) = map.get("verdict") {
-                    let name = ["die", "expression", "mechanic", "name"]
-                        .iter()
-                        .find_map(|k| map.get(*k).and_then(Value::as_str))
-                        .unwrap_or("dice");
-                    let said = verdict
-                        .get("text")
-                        .and_then(Value::as_str)
-                        .or(verdict.as_str())
-                        .unwrap_or_default();
-                    lines.push(format!("{}: {said}", super::render::code(name)));
-                }
-                walk.extend(map.values());
-            }
-            Value::Array(items) => walk.extend(items.iter().rev()),
-            _ => {}
-        }
-        if lines.len() >= 30 {
-            break;
-        }
-    }
+    let whole = &report["whole"];
+    let tests = ["dice", "mechanics"]
+        .iter()
+        .flat_map(|part| whole[*part].as_array().into_iter().flatten());
+    let lines: Vec<String> = tests
+        .filter_map(|test| {
+            let name = test["die"].as_str().or(test["mechanic"].as_str())?;
+            let summary = test["summary"].as_str()?;
+            let power = test["power"][0]["text"].as_str();
+            Some(match power {
+                Some(power) => format!("{}: {summary}; {power}", super::render::code(name)),
+                None => format!("{}: {summary}", super::render::code(name)),
+            })
+        })
+        .take(30)
+        .collect();
     if lines.is_empty() {
         return "No dice to test yet.".to_string();
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_reports_whole_campaign_verdicts_are_listed() {
+        let report = json!({ "whole": {
+            "dice": [{ "die": "d6", "summary": "consistent with fair dice (p = 0.361)",
+                       "verdict": { "verdict": "consistent" },
+                       "power": [{ "text": "tells a fair die from one that never shows 6 40 % of the time" }] }],
+            "mechanics": [{ "mechanic": "1d20", "summary": "too few rolls to tell", "power": [] }],
+        }, "sessions": [{ "dice": [{ "die": "d6", "summary": "a session's" }] }] });
+        assert_eq!(
+            verdicts(&report),
+            "`d6`: consistent with fair dice (p = 0.361); tells a fair die from one that never shows 6 40 % of the time\n`1d20`: too few rolls to tell"
+        );
+    }
 }

@@ -666,3 +666,29 @@ async fn another_campaigns_game_master_cannot_take_a_bound_channel() {
         "{moved}"
     );
 }
+
+/// `/fairness` lists the whole campaign's verdicts, as the member may see them: here the d6 of
+/// 20 rolls made through the API, enough for a verdict (at least 20 rolls, one per face).
+#[tokio::test]
+async fn fairness_lists_the_campaigns_verdicts() {
+    let table = Table::new().await;
+    table.seated().await;
+    for _ in 0..20 {
+        let rolled = super::post(
+            &table.app,
+            "/api/v1/campaigns/Tak/rolls",
+            Some(&table.cato),
+            json!({ "expression": "1d6", "character": "Cato" }),
+        )
+        .await;
+        assert_eq!(rolled.status, StatusCode::OK, "{}", rolled.json());
+    }
+    let fairness = table.command(CATO_USER, "fairness", json!([]));
+    assert_eq!(table.send(&fairness).await.json()["data"]["flags"], 64);
+    let said = text_of(&table.delivered(&fairness, 1).await[0].body).to_string();
+    let d6 = said
+        .lines()
+        .find(|l| l.starts_with("`d6`: "))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(d6.contains("p = ") || d6.contains("suspicious"), "{d6}");
+}
