@@ -190,3 +190,43 @@ fn pick(d: &omen_core::Distribution<i64>, dice: &mut dyn DieSource) -> anyhow::R
     }
     Ok(*d.max_outcome())
 }
+
+/// `omen translate`'s examples.
+pub const TRANSLATE_EXAMPLES: &str = "\
+Examples:
+  omen translate --from anydice 'output [highest 3 of 4d6] named \"stat\"'
+  omen translate --from anydice -f program.txt";
+
+/// `omen translate`: the language the program is written in, and where it comes from.
+#[derive(Debug, clap::Args)]
+pub struct TranslateArgs {
+    /// The language of the program (AnyDice's, for now).
+    #[arg(long, value_name = "LANGUAGE", value_parser = [ANYDICE])]
+    pub from: String,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Prints each output's label and its Omen spelling, or why it has none.
+///
+/// # Errors
+/// I/O errors writing the answer.
+pub fn translate(args: &TranslateArgs) -> anyhow::Result<Status> {
+    let source = match Source::read(&args.input, anydice::MAX_SOURCE_BYTES) {
+        Ok(source) => source,
+        Err(e) => return fail_to_read(Style::Text, &e),
+    };
+    let translations = match anydice::translate(&source.text) {
+        Ok(translations) => translations,
+        Err(error) => return fail(Style::Text, source.input(), &[error], &[]),
+    };
+    let mut out = String::new();
+    for t in &translations {
+        match &t.omen {
+            Ok(omen) => out.push_str(&format!("{}: {omen}\n", t.label)),
+            Err(why) => out.push_str(&format!("{}: no Omen spelling: {why}\n", t.label)),
+        }
+    }
+    std::io::stdout().lock().write_all(out.as_bytes())?;
+    Ok(Status::Success)
+}

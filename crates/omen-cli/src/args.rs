@@ -195,6 +195,9 @@ pub enum Command {
     /// Draw distributions as an SVG or PNG chart: bars for one, lines for several.
     #[command(after_help = PLOT_EXAMPLES)]
     Plot(Deferred<PlotArgs>),
+    /// Print the Omen notation of an AnyDice program's outputs, where one exists.
+    #[command(after_help = crate::anydice_prob::TRANSLATE_EXAMPLES)]
+    Translate(Deferred<crate::anydice_prob::TranslateArgs>),
     /// Campaigns: new, list, show, rename, delete.
     Campaign(Deferred<crate::campaign::CampaignArgs>),
     /// A campaign's characters, each bound to a rule set: new, list, show, edit, rename, delete.

@@ -204,6 +204,7 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
         Command::Plot(args) => plot(args),
+        Command::Translate(args) => anydice_prob::translate(args),
         Command::Rules(args) => status(rules::run(args)),
         Command::Completions(args) => {
             let mut command = args::full_command();

@@ -107,3 +107,25 @@ fn plot_draws_every_output_and_roll_rolls_each_once() {
     assert!((1..=6).contains(&one), "{rolled}");
     assert_eq!(lines[1], "output 2: 5");
 }
+
+#[test]
+fn translate_prints_omens_notation_or_why_there_is_none() {
+    let run = omen_ok(&[
+        "translate",
+        "--from",
+        "anydice",
+        "X: d6\noutput [highest 3 of 4d6] named \"stat\"\noutput X + X\noutput 3d6 / 2",
+    ]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "stat: 4d6kh3");
+    // Every use of X is a new roll: written out, not bound once.
+    assert_eq!(lines[1], "output 2: 1d6 + 1d6");
+    assert!(
+        lines[2].starts_with("output 3: no Omen spelling"),
+        "{}",
+        run.stdout
+    );
+    let bad = omen(&["translate", "--from", "anydice", "output ["]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("syntax error"), "{}", bad.stderr);
+}

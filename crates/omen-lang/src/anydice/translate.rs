@@ -76,7 +76,7 @@ fn spell(
     match expr {
         Expr::Number(n, _) => Ok(n.to_string()),
         Expr::Var(name, _) => match vars.get(name) {
-            Some(Ok(s)) => Ok(format!("({s})")),
+            Some(Ok(s)) => Ok(s.clone()),
             Some(Err(why)) => Err(why.clone()),
             None => Err(format!("{name} is not set before this output")),
         },
@@ -95,13 +95,22 @@ fn spell(
                 Binary::Minus => "-",
                 _ => "*",
             };
-            Ok(format!("({}) {symbol} ({})", next(a)?, next(b)?))
+            Ok(format!("{} {symbol} {}", grouped(next(a)?), grouped(next(b)?)))
         }
         Expr::Call(parts, _) => call(parts),
         Expr::Binary(Binary::Divide, ..) => Err("AnyDice's `/` rounds toward zero and makes x/0 zero".into()),
         Expr::Binary(..) => Err("AnyDice's comparisons, `&`, `|`, `^` and `@` count and sum where Omen's answer true or false".into()),
         Expr::Sequence(..) => Err("sequences have no Omen counterpart".into()),
         Expr::Unary(..) => Err("`#`, `!` and `-` of dice differ in Omen".into()),
+    }
+}
+
+/// A spelling as an operand: in parentheses unless it is one term (no space in it).
+fn grouped(spelled: String) -> String {
+    if spelled.contains(' ') {
+        format!("({spelled})")
+    } else {
+        spelled
     }
 }
 
