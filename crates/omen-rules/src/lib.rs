@@ -35,6 +35,8 @@ pub mod ritual;
 pub mod spelldice;
 pub mod stateful;
 pub mod t13;
+#[cfg(any(test, feature = "test-game"))]
+pub mod test_game;
 pub mod vocabulary;
 
 use std::sync::OnceLock;
@@ -45,12 +47,24 @@ pub use vocabulary::{analysis, render, schema_check};
 use vocabulary::stateful::Game;
 
 /// Every seed game, in seed order. A new game is one line here.
+#[cfg(not(any(test, feature = "test-game")))]
 static REGISTRY: &[&dyn RuleSet] = &[
     &ritual::Ritual,
     &spelldice::SpellDice,
     &luck::Luck,
     &hprpg::Hprpg,
     &t13::T13,
+];
+
+/// The seed games and, last, the test game (see [`test_game`]), for tests only.
+#[cfg(any(test, feature = "test-game"))]
+static REGISTRY: &[&dyn RuleSet] = &[
+    &ritual::Ritual,
+    &spelldice::SpellDice,
+    &luck::Luck,
+    &hprpg::Hprpg,
+    &t13::T13,
+    &test_game::Coin,
 ];
 
 /// The registered rule sets, in seed order.

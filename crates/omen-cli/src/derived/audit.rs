@@ -28,7 +28,16 @@ fn words(
         kind => placeholder(kind),
     };
     words.extend(flags_of(field, &value, reserved));
-    words
+    // The flags are shell words (a JSON value is quoted for the examples); argv takes them bare.
+    words.into_iter().map(|word| unquote(&word)).collect()
+}
+
+/// A single-quoted shell word as the shell passes it on.
+fn unquote(word: &str) -> String {
+    match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+        Some(inner) => inner.replace("'\\''", "'"),
+        None => word.to_string(),
+    }
 }
 
 /// The problems of one subcommand: a field without help, or one whose value does not arrive.

@@ -25,6 +25,7 @@ mod rough_edges;
 mod script;
 mod serve;
 mod stateful;
+mod test_game;
 mod views;
 mod width;
 mod worked_examples;

@@ -19,7 +19,7 @@ fn prob_2d6(address: &str) -> String {
     answer
 }
 
-fn request(address: &str, method: &str, path: &str, body: &str) -> String {
+pub(crate) fn request(address: &str, method: &str, path: &str, body: &str) -> String {
     let mut stream = TcpStream::connect(address).unwrap();
     write!(
         stream,
@@ -69,7 +69,7 @@ pub(crate) fn spawn_server(
 
 /// Sends SIGTERM to a server and waits for it to exit.
 #[cfg(unix)]
-fn terminate(server: &mut std::process::Child) -> std::process::ExitStatus {
+pub(crate) fn terminate(server: &mut std::process::Child) -> std::process::ExitStatus {
     let status = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status()
