@@ -62,6 +62,12 @@ PROBLEMS = {
     "markov": lambda: icepool.Die([0]).map(lambda x: x if x >= 10 else x + d6, repeat="inf"),
 }
 
+# The pool problems live beside this file; importing them defines classes only, nothing is computed.
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from icepool_pools import POOL_PROBLEMS  # noqa: E402
+
+PROBLEMS.update(POOL_PROBLEMS)
+
 
 def main() -> None:
     problem, output = sys.argv[1], sys.argv[2]
