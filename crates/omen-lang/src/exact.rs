@@ -971,7 +971,7 @@ impl Evaluator<'_> {
                 Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. }
             ) =>
             {
-                pool::kept_window(&members, group.keep, &score, self.limits, self.budget)
+                self.kept_window(&members, group.keep, &score)
             }
             _ => {
                 let units: Vec<Unit> = members.iter().map(Unit::single).collect();

@@ -241,28 +241,30 @@ impl Evaluator<'_> {
     }
 }
 
-/// Σ score over the dice a keep takes from the middle of a pool of different dice (`{1d10, 1d8,
-/// 1d6}kh2kl1`, the middle die): one walk over the pool's outcomes, the dice ranked as they are
-/// placed from the lowest, so the dice are never enumerated. Equal members are one group.
-pub(super) fn kept_window(
-    members: &[Distribution<i64>],
-    keep: omen_core::Keep,
-    score: &dyn Fn(i64) -> i64,
-    limits: &omen_core::Limits,
-    budget: &mut omen_core::Budget,
-) -> Result<Distribution<i64>, CoreError> {
-    let mut kinds: Vec<Kind> = Vec::new();
-    for m in members {
-        match kinds.iter_mut().find(|(d, _)| d == m) {
-            Some((_, n)) => *n += 1,
-            None => kinds.push((m.clone(), 1)),
+impl Evaluator<'_> {
+    /// Σ score over the dice a keep takes from the middle of a pool of different dice (`{1d10,
+    /// 1d8, 1d6}kh2kl1`, the middle die): one walk over the pool's outcomes, the dice ranked as
+    /// they are placed from the lowest, so the dice are never enumerated. Equal members are one
+    /// group.
+    pub(super) fn kept_window(
+        &mut self,
+        members: &[Distribution<i64>],
+        keep: omen_core::Keep,
+        score: &dyn Fn(i64) -> i64,
+    ) -> Result<Distribution<i64>, CoreError> {
+        let mut kinds: Vec<Kind> = Vec::new();
+        for m in members {
+            match kinds.iter_mut().find(|(d, _)| d == m) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((m.clone(), 1)),
+            }
         }
+        let groups: Vec<Group> = kinds.into_iter().map(|(d, n)| Group::dice(d, n)).collect();
+        read(&groups, &Window { keep, score }, self.limits, self.budget)
     }
-    let groups: Vec<Group> = kinds.into_iter().map(|(d, n)| Group::dice(d, n)).collect();
-    read(&groups, &Window { keep, score }, limits, budget)
 }
 
-/// The fold of [`kept_window`]: (lowest rank kept, past the highest kept, score so far, dice
+/// The fold of [`Evaluator::kept_window`]: (lowest rank kept, past the highest kept, score so far, dice
 /// placed), ranks counted from 0 at the lowest die.
 struct Window<'a> {
     keep: omen_core::Keep,
