@@ -27,6 +27,8 @@
 //! with the status codes 400 (malformed), 401 (no or unknown token), 403 (a role that may not), 404,
 //! 409 (a name that is taken), 413 (body too large), 422 (an expression or action that is well
 //! formed but refused), 429 (rate limit) and 503 with `Retry-After` (a saturated pool, a timeout).
+//! With [`Config::discord`] set, `POST /discord/interactions` answers Discord's interactions
+//! ([`discord`]): Discord's protocol, so outside the OpenAPI document.
 //!
 //! # Limits
 //!

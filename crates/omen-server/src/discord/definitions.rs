@@ -84,16 +84,26 @@ fn visibility() -> Value {
 
 fn setup() -> Value {
     let token = |what: &str| vec![option(STRING, "token", what, true)];
+    let sub = |name: &str, description: &str, options: Vec<Value>| json!({ "type": SUB_COMMAND, "name": name, "description": clip(description), "options": options });
     command(
         SETUP,
         "Set up Omen in this channel",
         vec![
-            json!({ "type": SUB_COMMAND, "name": "bind", "description": "Bind this channel to your campaign (game master; only you see the answer)",
-                    "options": token("Your game master invite's token") }),
-            json!({ "type": SUB_COMMAND, "name": "link", "description": "Link your Discord account to your invite (only you see the answer)",
-                    "options": token("Your invite's token") }),
-            json!({ "type": SUB_COMMAND, "name": "unbind", "description": "Unbind this channel from your campaign (game master)",
-                    "options": [] }),
+            sub(
+                "bind",
+                "Bind this channel to your campaign (game master; only you see the answer)",
+                token("Your game master invite's token"),
+            ),
+            sub(
+                "link",
+                "Link your Discord account to your invite (only you see the answer)",
+                token("Your invite's token"),
+            ),
+            sub(
+                "unbind",
+                "Unbind this channel from your campaign (game master)",
+                vec![],
+            ),
         ],
     )
 }

@@ -2,9 +2,9 @@
 //! interactions, no gateway connection). On when [`DiscordConfig`] is in the server's
 //! [`crate::Config`].
 //!
-//! Every interaction passes the [`gate`] first (Discord's Ed25519 signature over the timestamp and
-//! the raw body, a recent timestamp, an id not seen before: 401 otherwise), then the rates of its
-//! Discord user and server. A command then finds its seat ([`seat::Seat`]): the campaign the
+//! Every interaction passes the gate (`gate.rs`) first (Discord's Ed25519 signature over the
+//! timestamp and the raw body, a recent timestamp, an id not seen before: 401 otherwise), then the
+//! rates of its Discord user and server. A command then finds its seat (`seat.rs`): the campaign the
 //! channel is bound to and the member the user's Discord account is linked to, and acts as that
 //! member through the API's own handlers, so the roles, the log, the signatures and the redaction
 //! are the API's. What goes to the channel is rendered from what an observer of the campaign may
