@@ -59,7 +59,10 @@ impl Raises {
     }
 
     fn best(&self, dice: &Multiset, budget: &mut Budget) -> Result<i64, CoreError> {
-        let total: i64 = dice.iter().map(|&(x, c)| x.saturating_mul(c as i64)).sum();
+        // Saturating: faces near the 64-bit limit must not wrap the bound below.
+        let total = dice.iter().fold(0i64, |acc, &(x, c)| {
+            acc.saturating_add(x.saturating_mul(c as i64))
+        });
         if total < self.target || dice.is_empty() {
             return Ok(0);
         }
@@ -440,6 +443,15 @@ mod charged {
         let mut room = Budget::unlimited();
         assert_eq!(Raises::new(12).solve(&dice, &mut room), Ok(3));
         assert!(room.spent() >= TRY_COST);
+    }
+
+    #[test]
+    fn faces_near_the_largest_integer_do_not_overflow_the_bound() {
+        let dice: Multiset = vec![(i64::MAX - 1, 1), (i64::MAX, 2)];
+        assert_eq!(
+            Raises::new(10).solve(&dice, &mut Budget::unlimited()),
+            Ok(3)
+        );
     }
 
     #[test]
