@@ -248,6 +248,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<bool> {
         );
         say!("the API: http://{address}/api/v1/ (OpenAPI: http://{address}/api/v1/openapi.json)");
         say!("database: {database}");
+        if args.discord_public_key.is_some() {
+            say!(
+                "Discord: http://{address}/discord/interactions (behind your HTTPS proxy: the portal's Interactions Endpoint URL)"
+            );
+        }
         let connections = omen_server::connection_limit(args.max_connections as usize);
         match descriptors {
             Some(limit) => say!("connections: at most {connections} at once (descriptor limit {limit})"),
