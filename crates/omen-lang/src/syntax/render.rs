@@ -204,7 +204,8 @@ fn pool_term(out: &mut String, pool: &crate::syntax::ast::PoolExpr) {
             out.push_str("pool draw ");
             operand(out, count);
             out.push_str(" from ");
-            operand(out, deck);
+            // A deck is one die written out (the checker refuses anything else): no brackets.
+            expr(out, deck);
         }
         PoolExpr::Dice(members) => {
             out.push_str("pool {");
