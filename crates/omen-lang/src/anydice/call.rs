@@ -11,9 +11,10 @@ use num_traits::{One, Zero};
 use omen_core::{Distribution, Probability, Weight};
 
 use super::ast::{CallPart, Kind};
-use super::interp::{Callable, Flow, Frame, Interp, Run};
-use super::value::{Fault, Outcome, Val, sum};
-use super::{calculation_error, pool};
+use super::error::{Run, calculation_error};
+use super::interp::{Callable, Flow, Interp};
+use super::pool;
+use super::value::{Fault, Frame, Outcome, Val, sum};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -148,7 +149,7 @@ impl Interp {
                     Flow::Normal => Val::Empty,
                 })
             }
-            Callable::Library(l) => l.run(self, values, span),
+            Callable::Library(l) => self.run_library(*l, values, span),
         }
     }
 

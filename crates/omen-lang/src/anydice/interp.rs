@@ -9,14 +9,13 @@ use num_traits::Zero;
 use omen_core::{Limits, Probability};
 
 use super::ast::{Binary, Expr, Function, Part, Setting, Stmt, Unary};
-use super::library::Library;
-use super::value::{Fault, Outcome, Val, Work};
-use super::{Output, calculation_error, ops, pool};
+use super::builtin::Library;
+use super::error::{Run, calculation_error};
+use super::output::Output;
+use super::value::{Fault, Frame, Outcome, Val, Work};
+use super::{label, ops, pool};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-
-/// A frame of variables.
-pub type Frame = HashMap<String, Val>;
 
 /// How deep the interpreter's own recursion (expressions, blocks and calls together) may go; the
 /// parser bounds one expression, this bounds their nesting through calls.
@@ -68,8 +67,6 @@ pub struct Interp {
     /// Bytes of the outputs' labels so far.
     label_bytes: u64,
 }
-
-pub type Run<T> = Result<T, Diagnostic>;
 
 impl Interp {
     pub fn new(limits: &Limits) -> Self {
@@ -245,7 +242,7 @@ impl Interp {
         let v = self.eval(expr, frame)?;
         let number = self.outputs.len() + 1;
         let label = match name {
-            Some(text) => super::label::fill(text, frame, span)?,
+            Some(text) => label::fill(text, frame, span)?,
             None => format!("output {number}"),
         };
         // Labels are held until the end: their bytes are paid for and bounded like any output.

@@ -1,9 +1,8 @@
 //! Output names: `[VAR]` in a name is replaced by the variable's value as AnyDice shows it (a
 //! number's digits, `d4` or `2d4` for dice written so, `d{?}` for other dice, `{?}` for sequences).
 
-use super::calculation_error;
-use super::interp::{Frame, Run};
-use super::value::Fault;
+use super::error::{Run, calculation_error};
+use super::value::{Fault, Frame};
 use crate::span::Span;
 
 /// The name with every `[NAME]` filled in from `frame`.

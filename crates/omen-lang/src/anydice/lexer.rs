@@ -5,7 +5,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
-use super::syntax_error;
+use super::error::syntax_error;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Token {

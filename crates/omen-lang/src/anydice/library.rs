@@ -6,72 +6,18 @@ use std::rc::Rc;
 use num_traits::{One, Zero};
 use omen_core::{Distribution, Probability, Weight};
 
-use super::ast::Kind;
-use super::interp::{Interp, Run};
+use super::builtin::Library;
+use super::error::{Run, calculation_error};
+use super::interp::Interp;
+use super::pool;
 use super::value::{Fault, Outcome, Val};
-use super::{calculation_error, pool};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Library {
-    Absolute,
-    Contains,
-    Count,
-    Explode,
-    Highest,
-    Lowest,
-    Middle,
-    HighestOf,
-    LowestOf,
-    Maximum,
-    Reverse,
-    Sort,
-}
-
-use Kind::{Die, Number, Sequence};
-
-impl Library {
-    pub fn all() -> Vec<Library> {
-        use Library::*;
-        vec![
-            Absolute, Contains, Count, Explode, Highest, Lowest, Middle, HighestOf, LowestOf,
-            Maximum, Reverse, Sort,
-        ]
-    }
-
-    pub fn signature(self) -> &'static str {
-        match self {
-            Library::Absolute => "absolute ?",
-            Library::Contains => "? contains ?",
-            Library::Count => "count ? in ?",
-            Library::Explode => "explode ?",
-            Library::Highest => "highest ? of ?",
-            Library::Lowest => "lowest ? of ?",
-            Library::Middle => "middle ? of ?",
-            Library::HighestOf => "highest of ? and ?",
-            Library::LowestOf => "lowest of ? and ?",
-            Library::Maximum => "maximum of ?",
-            Library::Reverse => "reverse ?",
-            Library::Sort => "sort ?",
-        }
-    }
-
-    /// The parameters' types, as AnyDice's documentation declares them.
-    pub fn kinds(self) -> &'static [Kind] {
-        match self {
-            Library::Absolute => &[Number],
-            Library::Contains => &[Sequence, Number],
-            Library::Count => &[Sequence, Sequence],
-            Library::Explode | Library::Maximum => &[Die],
-            Library::Highest | Library::Lowest | Library::Middle => &[Number, Die],
-            Library::HighestOf | Library::LowestOf => &[Number, Number],
-            Library::Reverse | Library::Sort => &[Sequence],
-        }
-    }
-
-    /// Runs on coerced arguments (numbers for `:n`, sequences for `:s`, dice for `:d`).
-    pub fn run(self, interp: &mut Interp, args: &[Val], span: Span) -> Run<Val> {
+impl Interp {
+    /// Runs a library function on coerced arguments (numbers for `:n`, sequences for `:s`, dice
+    /// for `:d`).
+    pub fn run_library(&mut self, which: Library, args: &[Val], span: Span) -> Run<Val> {
         let at = |f: Fault| calculation_error(span, f);
         let number = |i: usize| match &args[i] {
             Val::Number(n) => *n,
@@ -81,7 +27,7 @@ impl Library {
             Val::Sequence(s) => s.clone(),
             _ => Rc::new(Vec::new()),
         };
-        let v = match self {
+        let v = match which {
             Library::Absolute => Val::Number(
                 number(0)
                     .checked_abs()
@@ -91,7 +37,7 @@ impl Library {
             Library::Contains => Val::Number(items(0).contains(&number(1)) as i64),
             Library::Count => {
                 let (values, seq) = (items(0), items(1));
-                interp.work.pay(values.len() * seq.len()).map_err(at)?;
+                self.work.pay(values.len() * seq.len()).map_err(at)?;
                 let n = values
                     .iter()
                     .map(|v| seq.iter().filter(|x| *x == v).count() as i64)
@@ -104,16 +50,16 @@ impl Library {
             Library::Reverse => Val::sequence(items(0).iter().rev().copied().collect()),
             Library::Sort => {
                 let mut s = items(0).to_vec();
-                interp.work.pay(s.len()).map_err(at)?;
+                self.work.pay(s.len()).map_err(at)?;
                 s.sort_unstable();
-                if interp.settings.highest_first {
+                if self.settings.highest_first {
                     s.reverse();
                 }
                 Val::sequence(s)
             }
-            Library::Explode => return explode(interp, args[0].clone(), span),
+            Library::Explode => return explode(self, args[0].clone(), span),
             Library::Highest | Library::Lowest | Library::Middle => {
-                select(self, number(0), args[1].clone(), interp).map_err(at)?
+                select(which, number(0), args[1].clone(), self).map_err(at)?
             }
         };
         Ok(v)

@@ -24,113 +24,24 @@
 //! ```
 
 mod ast;
+mod builtin;
 mod call;
+mod error;
 mod interp;
 mod label;
 mod lexer;
 mod library;
 mod ops;
+mod output;
 mod parser;
 mod pool;
+mod program;
 mod translate;
 mod value;
 
-use omen_core::{Distribution, Limits};
-
-use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::span::Span;
-
 pub use interp::{MAX_FUNCTION_DEPTH, MAX_OUTPUTS, MAX_WALK_DEPTH};
 pub use lexer::MAX_SOURCE_BYTES;
+pub use output::{Output, Run};
 pub use parser::MAX_PARSE_DEPTH;
+pub use program::{check, run, translate};
 pub use translate::Translation;
-
-/// One `output` of a program: one column of the answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Output {
-    /// As AnyDice labels it: the name given (with `[VAR]` filled in), or `output K` for the K-th
-    /// output of the program.
-    pub label: String,
-    /// The distribution; `None` for an empty table (`output d{}`).
-    pub distribution: Option<Distribution<i64>>,
-    /// The `output` statement.
-    pub span: Span,
-}
-
-/// What a program printed, and what it should be warned about.
-#[derive(Clone, Debug)]
-pub struct Run {
-    pub outputs: Vec<Output>,
-    pub warnings: Vec<Diagnostic>,
-}
-
-/// Parses and runs an AnyDice program.
-///
-/// Deep programs recurse: run it on a thread with [`crate::STACK_BYTES`] of stack, as the CLI and
-/// the server do.
-///
-/// # Errors
-/// The first syntax error, or the calculation error that stopped the run (a core limit among them:
-/// the work budget, cancellation, too many outcomes), each with a span and, where there is one, a hint.
-pub fn run(source: &str, limits: &Limits) -> Result<Run, Vec<Diagnostic>> {
-    let program = parse(source).map_err(|d| vec![d])?;
-    let mut interp = interp::Interp::new(limits);
-    let mut globals = interp::Frame::new();
-    interp.block(&program, &mut globals).map_err(|d| vec![d])?;
-    Ok(Run {
-        outputs: interp.outputs,
-        warnings: interp.warnings,
-    })
-}
-
-/// Whether `source` parses as an AnyDice program.
-///
-/// # Errors
-/// The first syntax error.
-pub fn check(source: &str) -> Result<(), Diagnostic> {
-    parse(source).map(|_| ())
-}
-
-/// Omen's spelling of each output of the program, where one exists (or why there is none).
-///
-/// # Errors
-/// The first syntax error.
-pub fn translate(source: &str) -> Result<Vec<Translation>, Diagnostic> {
-    parse(source).map(|program| translate::program(&program))
-}
-
-fn parse(source: &str) -> Result<Vec<ast::Stmt>, Diagnostic> {
-    let tokens = lexer::lex(source)?;
-    parser::Parser::new(&tokens, source.len()).program()
-}
-
-/// A syntax error in AnyDice's class, with Omen's span.
-pub(crate) fn syntax_error(span: Span, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::error(
-        "syntax-error",
-        span,
-        format!("syntax error: {}", message.into()),
-    )
-}
-
-/// A calculation error in AnyDice's class (a core limit keeps its own kind), with Omen's span.
-pub(crate) fn calculation_error(span: Span, fault: value::Fault) -> Diagnostic {
-    match fault {
-        value::Fault::Calculation { message, help } => {
-            let d = Diagnostic::error(
-                "calculation-error",
-                span,
-                format!("calculation error: {message}"),
-            );
-            match help {
-                Some(h) => d.with_help(h),
-                None => d,
-            }
-        }
-        value::Fault::Core(e) => {
-            let mut d = core_diagnostic(&e, span);
-            d.message = format!("calculation error: {}", d.message);
-            d
-        }
-    }
-}

@@ -9,8 +9,8 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
 use super::ast::{Binary, CallPart, Expr, Function, Kind, Param, Part, Setting, Stmt, Unary};
+use super::error::syntax_error;
 use super::lexer::Token;
-use super::syntax_error;
 
 /// The deepest nesting of expressions and blocks the parser accepts.
 pub const MAX_PARSE_DEPTH: usize = 200;

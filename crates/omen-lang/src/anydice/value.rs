@@ -1,12 +1,16 @@
 //! AnyDice's values: numbers, sequences, dice (the empty die among them) and collections of dice
 //! not yet summed, with the conversions between them that every operator shares.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use omen_core::{Budget, CoreError, Distribution, Limits};
 
 /// A die's distribution, shared: variables are copied into every call's frame.
 pub type Dist = Rc<Distribution<i64>>;
+
+/// A frame of variables.
+pub type Frame = HashMap<String, Val>;
 
 /// How a die was written when it was `NdX` of a number `X`: `[VAR]` in an output's name shows it so.
 pub type Shape = Option<(u64, i64)>;
