@@ -125,6 +125,7 @@ macro_rules! seed_names {
     };
 }
 
+mod appendix;
 pub mod calculators;
 pub mod character;
 mod creation;
@@ -140,6 +141,7 @@ pub mod state_version;
 pub mod summary;
 pub mod zero_dots;
 
+pub use appendix::*;
 pub use character::{
     Ability, AbilityType, Archetype, Aspect, AspectType, CharacterSheet, CreationChoices,
     Discipline, Feat, House, Personality, Species,

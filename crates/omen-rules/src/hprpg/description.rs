@@ -1,7 +1,8 @@
 //! Seed 003 as the registry lists it: its spec items, mechanics, options, tables, analyses and game.
 
+use super::appendix::{APPENDIX_10, appendix_10};
 use super::game::HprpgGame;
-use super::rules::{APPENDIX_10, SEED_FILE, appendix_10};
+use super::rules::SEED_FILE;
 use super::{calculators, creation, seed_table};
 use crate::vocabulary::stateful::{Game, serve};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};

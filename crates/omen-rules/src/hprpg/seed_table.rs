@@ -5,7 +5,7 @@ use omen_core::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::rules::{TABLE_COLUMNS, table};
+use super::appendix::{TABLE_COLUMNS, table};
 use crate::analysis::{Analysis, AnalysisTable, Answer, decode_inputs, fraction, inputs_schema};
 
 /// The inputs of the `table` analysis.
