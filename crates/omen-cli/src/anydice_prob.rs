@@ -10,105 +10,123 @@
 
 use std::io::Write;
 
+use anyhow::Context;
 use num_traits::Zero;
-use omen_core::{DieSource, Probability};
+use omen_core::{DieSource, Limits, Probability};
 use omen_lang::{Criticals, Diagnostic, ExactResult, Span, ValueDistribution, anydice};
 
-use crate::args::{DialectArg, InputArgs, ProbArgs, ScriptArgs};
-use crate::diagnostics::Style;
-use crate::{Column, MAX_COLUMNS, Source, Status, fail, fail_to_read};
+use crate::diagnostics::{Input, Style, render_diagnostics};
 
 /// The name `--dialect` takes.
 pub const ANYDICE: &str = "anydice";
 
-/// Whether `--dialect anydice` was given.
-pub fn is_anydice(dialect: &DialectArg) -> bool {
-    dialect.name.as_deref() == Some(ANYDICE)
+/// Whether `--dialect anydice` was given (`dialect` is `--dialect`'s value, if any).
+pub fn is_anydice(dialect: Option<&str>) -> bool {
+    dialect == Some(ANYDICE)
 }
 
-/// One computed column: the program it came from, its warnings, its distribution, the explosion
-/// depth (unused: AnyDice's depth cuts are reported as warnings).
-pub type Computed = (Source, Vec<Diagnostic>, ExactResult, u64);
+/// One program given to `omen prob`: its text, where it came from, and the label its columns carry
+/// when there are several programs.
+pub struct Program<'a> {
+    pub label: &'a str,
+    pub input: Input<'a>,
+}
 
-/// The columns, their computations and their reading lines, in output order.
-pub type Columns = (Vec<Column>, Vec<Computed>, Vec<String>);
+/// One output of one program, computed: a column of the answer.
+pub struct OutputColumn {
+    pub label: String,
+    /// Which of the programs it came from.
+    pub program: usize,
+    /// The program's warnings, carried by its first column only (so they are shown once).
+    pub warnings: Vec<Diagnostic>,
+    pub result: ExactResult,
+    /// The reading line: the label, and Omen's spelling where there is one.
+    pub reading: String,
+}
 
-/// Runs each program (`-f`, `-e`/EXPR or stdin) and returns one column per output.
+/// What bounds a `prob` answer: the limits, the most columns, and each column's output size.
+pub struct Bounds<'a> {
+    pub limits: Limits,
+    pub max_columns: usize,
+    pub output_bound: &'a dyn Fn(&ExactResult) -> u128,
+}
+
+/// Runs each program and returns one column per output, in order; `None` when an error stopped it
+/// (already written to stderr).
 ///
 /// # Errors
-/// The command's status, the errors already reported.
+/// I/O errors writing diagnostics.
 pub fn columns(
-    args: &ProbArgs,
-    inputs: &[Column],
+    programs: &[Program<'_>],
+    bounds: &Bounds<'_>,
     style: Style,
-) -> Result<Columns, anyhow::Result<Status>> {
-    if !args.params.is_empty() {
-        eprintln!("error: AnyDice programs take no --param; set a variable in the program instead");
-        return Err(Ok(Status::BadInput));
-    }
-    let limits = args.limits.to_limits();
+) -> anyhow::Result<Option<Vec<OutputColumn>>> {
     let mut columns = Vec::new();
-    let mut computed = Vec::new();
-    let mut readings = Vec::new();
     let mut bound: u128 = 0;
-    for input in inputs {
-        let source = Source::read(&input.input, anydice::MAX_SOURCE_BYTES)
-            .map_err(|e| fail_to_read(style, &e))?;
-        let run = anydice::run(&source.text, &limits)
-            .map_err(|errors| fail(style, source.input(), &errors, &[]))?;
+    for (number, program) in programs.iter().enumerate() {
+        let run = match anydice::run(program.input.text, &bounds.limits) {
+            Ok(run) => run,
+            Err(errors) => return report(style, program.input, &errors, &[]).map(|_| None),
+        };
         let mut warnings = run.warnings;
         // Omen's spelling of each output, where there is one, goes on its reading line.
-        let spellings = anydice::translate(&source.text).unwrap_or_default();
+        let spellings = anydice::translate(program.input.text).unwrap_or_default();
         for (index, output) in run.outputs.into_iter().enumerate() {
-            let label = if inputs.len() == 1 {
+            let label = if programs.len() == 1 {
                 output.label
             } else {
-                format!("{}: {}", input.label, output.label)
+                format!("{}: {}", program.label, output.label)
             };
             let Some(distribution) = output.distribution else {
                 warnings.push(empty_output(&label, output.span));
                 continue;
             };
             let result = exact_result(distribution);
-            bound = bound.saturating_add(crate::odds::output_bound(&result, args.format));
-            if columns.len() == MAX_COLUMNS || bound > u128::from(limits.max_output) {
+            bound = bound.saturating_add((bounds.output_bound)(&result));
+            if columns.len() == bounds.max_columns || bound > u128::from(bounds.limits.max_output) {
                 let message = format!(
-                    "the program has too many outputs to show (at most {MAX_COLUMNS}, within --max-output)"
+                    "the program has too many outputs to show (at most {}, within --max-output)",
+                    bounds.max_columns
                 );
                 let error = Diagnostic::error("too-many-outputs", output.span, message)
                     .with_help("split the program, or show fewer outputs");
-                return Err(fail(style, source.input(), &[error], &warnings));
+                return report(style, program.input, &[error], &warnings).map(|_| None);
             }
-            readings.push(match spellings.get(index).map(|t| &t.omen) {
+            let reading = match spellings.get(index).map(|t| &t.omen) {
                 Some(Ok(omen)) => format!("{label} = {omen}"),
                 _ => label.clone(),
-            });
-            columns.push(Column {
-                label,
-                input: InputArgs {
-                    expression: input.input.expression.clone(),
-                    file: input.input.file.clone(),
-                },
-                script: ScriptArgs {
-                    params: Vec::new(),
-                    dialect: input.script.dialect.clone(),
-                },
-            });
-            let text = Source {
-                text: source.text.clone(),
-                file: source.file.clone(),
             };
-            // The program's warnings are shown once, with its first column.
-            computed.push((text, std::mem::take(&mut warnings), result, 0));
+            columns.push(OutputColumn {
+                label,
+                program: number,
+                warnings: std::mem::take(&mut warnings),
+                result,
+                reading,
+            });
         }
         if !warnings.is_empty() {
             eprint!(
                 "{}",
-                crate::diagnostics::render_diagnostics(style, source.input(), &[], &warnings)
+                render_diagnostics(style, program.input, &[], &warnings)
             );
         }
     }
-    Ok((columns, computed, readings))
+    Ok(Some(columns))
+}
+
+/// Writes errors and warnings to stderr: the input is refused (`false`).
+fn report(
+    style: Style,
+    input: Input<'_>,
+    errors: &[Diagnostic],
+    warnings: &[Diagnostic],
+) -> anyhow::Result<bool> {
+    let text = render_diagnostics(style, input, errors, warnings);
+    std::io::stderr()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("writing errors to stderr")?;
+    Ok(false)
 }
 
 fn empty_output(label: &str, span: Span) -> Diagnostic {
@@ -135,23 +153,16 @@ fn exact_result(distribution: omen_core::Distribution<i64>) -> ExactResult {
 /// # Errors
 /// I/O errors writing the answer.
 pub fn roll(
-    input: &InputArgs,
-    limits: &omen_core::Limits,
+    program: Input<'_>,
+    limits: &Limits,
     dice: &mut dyn DieSource,
     style: Style,
-) -> anyhow::Result<Status> {
-    let source = match Source::read(input, anydice::MAX_SOURCE_BYTES) {
-        Ok(source) => source,
-        Err(e) => return fail_to_read(style, &e),
-    };
-    let run = match anydice::run(&source.text, limits) {
+) -> anyhow::Result<bool> {
+    let run = match anydice::run(program.text, limits) {
         Ok(run) => run,
-        Err(errors) => return fail(style, source.input(), &errors, &[]),
+        Err(errors) => return report(style, program, &errors, &[]),
     };
-    eprint!(
-        "{}",
-        crate::diagnostics::render_diagnostics(style, source.input(), &[], &run.warnings)
-    );
+    eprint!("{}", render_diagnostics(style, program, &[], &run.warnings));
     let mut out = String::new();
     for output in &run.outputs {
         let shown = match &output.distribution {
@@ -161,7 +172,7 @@ pub fn roll(
         out.push_str(&format!("{}: {shown}\n", output.label));
     }
     std::io::stdout().lock().write_all(out.as_bytes())?;
-    Ok(Status::Success)
+    Ok(true)
 }
 
 /// One outcome of `d`, drawn by weight: a uniform number below the total weight, built from rolls
@@ -197,28 +208,25 @@ Examples:
   omen translate --from anydice 'output [highest 3 of 4d6] named \"stat\"'
   omen translate --from anydice -f program.txt";
 
-/// `omen translate`: the language the program is written in, and where it comes from.
+/// `omen translate`: the language the program is written in, and where it comes from (`I`, the
+/// command line's EXPR or `--file`, is the one `omen prob` takes).
 #[derive(Debug, clap::Args)]
-pub struct TranslateArgs {
+pub struct TranslateArgs<I: clap::Args> {
     /// The language of the program (AnyDice's, for now).
     #[arg(long, value_name = "LANGUAGE", value_parser = [ANYDICE])]
     pub from: String,
     #[command(flatten)]
-    pub input: InputArgs,
+    pub input: I,
 }
 
 /// Prints each output's label and its Omen spelling, or why it has none.
 ///
 /// # Errors
 /// I/O errors writing the answer.
-pub fn translate(args: &TranslateArgs) -> anyhow::Result<Status> {
-    let source = match Source::read(&args.input, anydice::MAX_SOURCE_BYTES) {
-        Ok(source) => source,
-        Err(e) => return fail_to_read(Style::Text, &e),
-    };
-    let translations = match anydice::translate(&source.text) {
+pub fn translate(program: Input<'_>) -> anyhow::Result<bool> {
+    let translations = match anydice::translate(program.text) {
         Ok(translations) => translations,
-        Err(error) => return fail(Style::Text, source.input(), &[error], &[]),
+        Err(error) => return report(Style::Text, program, &[error], &[]),
     };
     let mut out = String::new();
     for t in &translations {
@@ -228,5 +236,5 @@ pub fn translate(args: &TranslateArgs) -> anyhow::Result<Status> {
         }
     }
     std::io::stdout().lock().write_all(out.as_bytes())?;
-    Ok(Status::Success)
+    Ok(true)
 }

@@ -197,7 +197,7 @@ pub enum Command {
     Plot(Deferred<PlotArgs>),
     /// Print the Omen notation of an AnyDice program's outputs, where one exists.
     #[command(after_help = crate::anydice_prob::TRANSLATE_EXAMPLES)]
-    Translate(Deferred<crate::anydice_prob::TranslateArgs>),
+    Translate(Deferred<crate::anydice_prob::TranslateArgs<InputArgs>>),
     /// Campaigns: new, list, show, rename, delete.
     Campaign(Deferred<crate::campaign::CampaignArgs>),
     /// A campaign's characters, each bound to a rule set: new, list, show, edit, rename, delete.

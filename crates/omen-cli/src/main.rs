@@ -92,7 +92,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use omen_core::{ChaChaDice, Limits, ScriptedDice};
 use omen_lang::{
-    Checked, Diagnostic, Options, Roll, RollNode, Span, Value, compile, exact, sample,
+    Checked, Diagnostic, ExactResult, Options, Roll, RollNode, Span, Value, anydice, compile,
+    exact, sample,
 };
 use serde::Serialize;
 
@@ -204,7 +205,10 @@ fn run(cli: &Cli) -> anyhow::Result<Status> {
         Command::Roll(args) => roll(args),
         Command::Prob(args) => prob(args),
         Command::Plot(args) => plot(args),
-        Command::Translate(args) => anydice_prob::translate(args),
+        Command::Translate(args) => match Source::read(&args.input, anydice::MAX_SOURCE_BYTES) {
+            Ok(source) => status(anydice_prob::translate(source.input())),
+            Err(e) => fail_to_read(Style::Text, &e),
+        },
         Command::Rules(args) => status(rules::run(args)),
         Command::Completions(args) => {
             let mut command = args::full_command();
@@ -361,7 +365,7 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
     if args.campaign.wanted(&args.input) {
         return roll_in_campaign(args, style);
     }
-    if anydice_prob::is_anydice(&args.script.dialect) {
+    if anydice_prob::is_anydice(args.script.dialect.name.as_deref()) {
         return roll_anydice(args, style);
     }
     let (options, script, checked) =
@@ -451,16 +455,87 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
 /// `omen roll --dialect anydice`: the program's outputs, one roll each, from the given dice or seed.
 fn roll_anydice(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
     let limits = args.limits.to_limits();
-    match &args.source.dice {
-        Some(values) => {
-            let mut dice = ScriptedDice::new(values.clone());
-            anydice_prob::roll(&args.input, &limits, &mut dice, style)
-        }
-        None => {
-            let mut dice = ChaChaDice::from_seed(args.source.seed.unwrap_or_else(fresh_seed));
-            anydice_prob::roll(&args.input, &limits, &mut dice, style)
+    let source = match Source::read(&args.input, anydice::MAX_SOURCE_BYTES) {
+        Ok(source) => source,
+        Err(e) => return fail_to_read(style, &e),
+    };
+    let mut dice: Box<dyn omen_core::DieSource> = match &args.source.dice {
+        Some(values) => Box::new(ScriptedDice::new(values.clone())),
+        None => Box::new(ChaChaDice::from_seed(
+            args.source.seed.unwrap_or_else(fresh_seed),
+        )),
+    };
+    status(anydice_prob::roll(
+        source.input(),
+        &limits,
+        dice.as_mut(),
+        style,
+    ))
+}
+
+/// The computed columns, their reading lines: with `--dialect anydice`, one column per output.
+type Computed = (
+    Vec<Column>,
+    Vec<(Source, Vec<Diagnostic>, ExactResult, u64)>,
+    Vec<String>,
+);
+
+/// `prob --dialect anydice`: each program's outputs are its columns (explosion depth unused: the
+/// program's depth cuts are its warnings).
+fn anydice_columns(
+    args: &ProbArgs,
+    inputs: Vec<Column>,
+    style: Style,
+) -> Result<Computed, anyhow::Result<Status>> {
+    if !args.params.is_empty() {
+        eprintln!("error: AnyDice programs take no --param; set a variable in the program instead");
+        return Err(Ok(Status::BadInput));
+    }
+    let mut sources = Vec::new();
+    for column in &inputs {
+        match Source::read(&column.input, anydice::MAX_SOURCE_BYTES) {
+            Ok(source) => sources.push(source),
+            Err(e) => return Err(fail_to_read(style, &e)),
         }
     }
+    let programs: Vec<_> = (inputs.iter().zip(&sources))
+        .map(|(column, source)| anydice_prob::Program {
+            label: &column.label,
+            input: source.input(),
+        })
+        .collect();
+    let bounds = anydice_prob::Bounds {
+        limits: args.limits.to_limits(),
+        max_columns: MAX_COLUMNS,
+        output_bound: &|result| odds::output_bound(result, args.format),
+    };
+    let outputs = match anydice_prob::columns(&programs, &bounds, style) {
+        Ok(Some(outputs)) => outputs,
+        Ok(None) => return Err(Ok(Status::BadInput)),
+        Err(e) => return Err(Err(e)),
+    };
+    let mut computed: Computed = Default::default();
+    for output in outputs {
+        let (column, source) = (&inputs[output.program], &sources[output.program]);
+        computed.0.push(Column {
+            label: output.label,
+            input: InputArgs {
+                expression: column.input.expression.clone(),
+                file: column.input.file.clone(),
+            },
+            script: ScriptArgs {
+                params: Vec::new(),
+                dialect: column.script.dialect.clone(),
+            },
+        });
+        let text = Source {
+            text: source.text.clone(),
+            file: source.file.clone(),
+        };
+        computed.1.push((text, output.warnings, output.result, 0));
+        computed.2.push(output.reading);
+    }
+    Ok(computed)
 }
 
 /// One distribution `omen prob` computes: an expression or file with its parameters.
@@ -636,9 +711,9 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         }
     };
     // An AnyDice program gives its columns itself, one per output; the loop below is Omen's.
-    let anydice = anydice_prob::is_anydice(&args.dialect);
+    let anydice = anydice_prob::is_anydice(args.dialect.name.as_deref());
     let (columns, mut computed, mut readings) = match anydice {
-        true => match anydice_prob::columns(args, &columns, style) {
+        true => match anydice_columns(args, columns, style) {
             Ok(computed) => computed,
             Err(status) => return status,
         },
