@@ -25,6 +25,33 @@ pub fn is_anydice(dialect: Option<&str>) -> bool {
     dialect == Some(ANYDICE)
 }
 
+/// Where `--dialect anydice` is refused, because the command would read the text as dice notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// `omen roll` in a campaign: its rolls are logged and replayed as dice expressions.
+    CampaignRoll,
+    /// `omen prob @NAME`: a saved roll is kept in Omen's notation.
+    SavedRoll,
+}
+
+/// Says on stderr why `--dialect anydice` (or `OMEN_DIALECT=anydice`) cannot be used here, and
+/// what to do instead; the command then exits with bad input.
+pub fn refuse(place: Refused) {
+    let (why, help) = match place {
+        Refused::CampaignRoll => (
+            "a campaign's rolls are dice expressions, logged and replayed as such, so a roll in \
+             a campaign takes no AnyDice program",
+            "roll the program without --campaign, --char, --visibility or @NAME, or roll \
+             its Omen spelling (`omen translate --from anydice PROGRAM`) in the campaign",
+        ),
+        Refused::SavedRoll => (
+            "`@NAME` is a saved roll, kept in Omen's notation, not an AnyDice program",
+            "drop --dialect anydice (or unset OMEN_DIALECT) to compute the saved roll",
+        ),
+    };
+    eprintln!("error: --dialect anydice: {why}\n  = help: {help}");
+}
+
 /// One program given to `omen prob`: its text, where it came from, and the label its columns carry
 /// when there are several programs.
 pub struct Program<'a> {

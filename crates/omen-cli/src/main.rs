@@ -362,10 +362,15 @@ fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         RollFormat::Text => Style::Text,
         RollFormat::Json => Style::Json,
     };
+    let anydice = anydice_prob::is_anydice(args.script.dialect.name.as_deref());
     if args.campaign.wanted(&args.input) {
+        if anydice {
+            anydice_prob::refuse(anydice_prob::Refused::CampaignRoll);
+            return Ok(Status::BadInput);
+        }
         return roll_in_campaign(args, style);
     }
-    if anydice_prob::is_anydice(args.script.dialect.name.as_deref()) {
+    if anydice {
         return roll_anydice(args, style);
     }
     let (options, script, checked) =
@@ -703,6 +708,11 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         );
         return Ok(Status::BadInput);
     }
+    let anydice = anydice_prob::is_anydice(args.dialect.name.as_deref());
+    if anydice && args.expressions().iter().any(|e| e.starts_with('@')) {
+        anydice_prob::refuse(anydice_prob::Refused::SavedRoll);
+        return Ok(Status::BadInput);
+    }
     let columns = match columns(args) {
         Ok(columns) => columns,
         Err(message) => {
@@ -711,7 +721,6 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         }
     };
     // An AnyDice program gives its columns itself, one per output; the loop below is Omen's.
-    let anydice = anydice_prob::is_anydice(args.dialect.name.as_deref());
     let (columns, mut computed, mut readings) = match anydice {
         true => match anydice_columns(args, columns, style) {
             Ok(computed) => computed,
