@@ -36,7 +36,7 @@ pub struct ProbRequest {
     /// `omen` (default), `roll20`, `foundry`, `avrae`, `rpg-dice-roller`, `dice-maiden`, or
     /// `anydice` (each expression a whole program; one result per `output`, its label in `reading`).
     #[serde(default)]
-    #[schema(schema_with = crate::schema::dialect)]
+    #[schema(schema_with = anydice::dialect_schema)]
     pub dialect: Option<String>,
     /// Values for the scripts' `param` declarations: numbers, true/false, labels, arrays as tuples.
     #[serde(default)]
@@ -86,6 +86,7 @@ fn remember(cache: &OddsCache, key: [u8; 32], odds: Arc<Odds>) {
 pub(crate) fn dialect(name: Option<&str>) -> Result<&'static Dialect, ApiError> {
     match name {
         None => Ok(&omen_lang::syntax::dialect::OMEN),
+        Some(_) if anydice::is_anydice(name) => Err(anydice::refused()),
         Some(name) => Dialect::named(name).ok_or_else(|| {
             let known: Vec<&str> = Dialect::names().collect();
             ApiError::new(
@@ -341,7 +342,7 @@ pub async fn prob(
             request.expressions.len()
         )));
     }
-    if request.dialect.as_deref() == Some(anydice::ANYDICE) {
+    if anydice::is_anydice(request.dialect.as_deref()) {
         return anydice::prob(state, request).await;
     }
     let dialect = dialect(request.dialect.as_deref())?;

@@ -4,8 +4,9 @@
 //! AnyDice gives it (`output K`, or the name with `[VAR]` filled in).
 
 use axum::Json;
-use axum::http::{HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use omen_lang::anydice;
+use utoipa::openapi::{RefOr, Schema};
 
 use super::{
     MAX_EXPRESSIONS, Odds, ProbRequest, ProbResponse, modes, request_limits, rows, size,
@@ -16,6 +17,41 @@ use crate::error::{ApiError, Problem};
 
 /// The dialect's name in a request.
 pub(crate) const ANYDICE: &str = "anydice";
+
+/// Whether a request names the AnyDice dialect (in any case, with surrounding spaces, as the server
+/// reads every dialect's name).
+pub(crate) fn is_anydice(name: Option<&str>) -> bool {
+    name.is_some_and(|name| name.trim().eq_ignore_ascii_case(ANYDICE))
+}
+
+/// `"dialect": "anydice"` where an expression is rolled (`/roll`, a campaign's rolls): an AnyDice
+/// program has outputs, not one roll, and only `/prob` runs it.
+pub(crate) fn refused() -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        Problem::new(
+            "unsupported-dialect",
+            "the anydice dialect is a whole AnyDice program, which only POST /api/v1/prob runs",
+        )
+        .with_help(
+            "compute the program's odds with /api/v1/prob, or roll its Omen spelling \
+             (`omen translate --from anydice PROGRAM` prints it) in Omen's notation",
+        ),
+    )
+}
+
+/// `/prob`'s dialects: the language's notations and AnyDice's programs. The other routes take the
+/// notations only ([`crate::schema::dialect`]).
+pub(crate) fn dialect_schema() -> RefOr<Schema> {
+    let names: Vec<&str> = omen_lang::syntax::dialect::Dialect::names()
+        .chain([ANYDICE])
+        .collect();
+    crate::schema::nullable(crate::schema::words(
+        &names,
+        "The dialect the expressions are written in (default `omen`); `anydice` reads each as a \
+         whole AnyDice program.",
+    ))
+}
 
 pub(crate) async fn prob(
     state: AppState,

@@ -26,7 +26,7 @@ fn string(pattern: String, max_length: usize, description: &str) -> ObjectBuilde
         .description(Some(description))
 }
 
-fn nullable(schema: ObjectBuilder) -> RefOr<Schema> {
+pub(crate) fn nullable(schema: ObjectBuilder) -> RefOr<Schema> {
     let one_of = OneOfBuilder::new()
         .item(schema.build())
         .item(ObjectBuilder::new().schema_type(SchemaType::Type(Type::Null)))
@@ -64,7 +64,7 @@ pub(crate) fn commitment() -> RefOr<Schema> {
     ))
 }
 
-fn words(words: &[&str], description: &str) -> ObjectBuilder {
+pub(crate) fn words(words: &[&str], description: &str) -> ObjectBuilder {
     ObjectBuilder::new()
         .schema_type(Type::String)
         .enum_values(Some(words.iter().copied()))

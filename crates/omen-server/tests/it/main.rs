@@ -1,6 +1,7 @@
 //! The server through `tower::ServiceExt::oneshot` (no socket), and against a real socket where
 //! streams and concurrency need one.
 
+mod anydice_api;
 mod blind;
 mod browser;
 mod calculator_api;
