@@ -4,6 +4,7 @@ mod actions;
 mod address_space;
 mod analyses;
 mod anydice;
+mod anydice_readme;
 mod anydice_refused;
 mod campaign;
 mod cluster;
