@@ -144,9 +144,11 @@ mod tests {
                 "the page's dialect menu lacks `{name}`"
             );
         }
+        // And AnyDice's whole programs, which only the odds take (`/api/v1/prob`).
+        assert!(page.contains("<option value=\"anydice\""));
         assert_eq!(
             page.matches("<option value=").count(),
-            omen_lang::syntax::Dialect::names().count(),
+            omen_lang::syntax::Dialect::names().count() + 1,
             "the page offers a dialect the language does not have"
         );
     }

@@ -37,10 +37,12 @@ function addExpression(text = "") {
   const fit = () => (input.rows = Math.min(12, Math.max(1, input.value.split("\n").length)));
   fit();
   input.addEventListener("input", fit);
-  // Enter calculates a plain expression; in a script (it has `;`) it starts a new line.
+  // Enter calculates a plain expression; in a script (it has `;`) or an AnyDice program (a program
+  // of lines) it starts a new line.
   input.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || event.shiftKey) return;
-    if (event.ctrlKey || event.metaKey || !input.value.includes(";")) {
+    const lines = input.value.includes(";") || $("dialect").value === "anydice";
+    if (event.ctrlKey || event.metaKey || !lines) {
       event.preventDefault();
       $("calculator").requestSubmit();
     }
@@ -189,6 +191,8 @@ function cell(result, outcome) {
 
 // A short name for a result: a script by its last expression and the values its parameters took.
 function label(result, index) {
+  // An AnyDice output is named by the program (`output K`, or its `named` text).
+  if (result.output) return result.output;
   const source = result.expression ?? "";
   let name = source.trim();
   if (name.includes(";") || name.includes("\n")) {
@@ -550,10 +554,12 @@ async function calculate() {
   const rows = [...$("expression-list").children];
   $("status").textContent = "Calculating…";
   try {
+    const anydice = s.dialect === "anydice";
     const { ok, json } = await post("/api/v1/prob", {
       expressions: s.expressions,
       dialect: s.dialect,
-      expression_params: s.expressions.map((e) => paramsFor(e, s.params)),
+      // AnyDice programs set their variables themselves: they take no parameters.
+      expression_params: anydice ? [] : s.expressions.map((e) => paramsFor(e, s.params)),
     });
     if (!ok) {
       // The answer before this one is not this input's: it goes, so nothing under the error
@@ -563,6 +569,8 @@ async function calculate() {
       $("status").textContent = `Error: ${(json.errors ?? []).map((e) => e.message).join("; ")}`;
       return;
     }
+    // Each output of an AnyDice program is one result, its name in `reading`.
+    if (anydice) json.results = json.results.map((r) => ({ ...r, output: r.reading }));
     last = { settings: s, results: json.results };
     renderParams(s.expressions, json.results);
     renderTable(s, json.results);

@@ -19,6 +19,8 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+mod anydice;
+
 /// The browser: `OMEN_CHROMIUM`, else Debian's (the build script looks for the same one).
 fn chromium() -> PathBuf {
     std::env::var_os("OMEN_CHROMIUM")
