@@ -227,7 +227,7 @@ pub enum Command {
         after_help = "Examples:\n  omen db migrate --from omen.db --to postgres://omen@db.example/omen"
     )]
     Db(Deferred<crate::database::DbCommand>),
-    /// omen serve's Discord face: `omen discord register` prints (or sends) its slash commands.
+    /// Print omen serve's Discord slash commands, or send them to Discord
     #[command(
         subcommand,
         after_help = "Examples:\n  omen discord register > commands.json\n  omen discord register --application-id ID --bot-token TOKEN"

@@ -8,6 +8,9 @@ use clap::{Args, Subcommand};
 #[derive(Debug, Subcommand)]
 pub enum DiscordCommand {
     /// Print the slash commands as Discord's JSON, or send them with --bot-token.
+    #[command(
+        after_help = "Examples:\n  omen discord register > commands.json\n  omen discord register --application-id 123456789012345678 --bot-token TOKEN"
+    )]
     Register(RegisterArgs),
 }
 

@@ -186,7 +186,15 @@ pub(crate) async fn server_and_api() -> (SocketAddr, axum::Router) {
         .await
         .expect("a port");
     let address = listener.local_addr().expect("address");
-    let state = super::state_with(super::config());
+    // A page asks for several computations at once, and on a loaded machine (the whole suite
+    // running, a debug build) they can wait past the default 2 s turn in the pool: the pages'
+    // tests are about the page, so their server waits as long as a request may run.
+    let defaults = super::config();
+    let config = omen_server::Config {
+        queue_timeout: defaults.request_timeout,
+        ..defaults
+    };
+    let state = super::state_with(config);
     let api = omen_server::app(state.clone());
     tokio::spawn(omen_server::serve(listener, state, std::future::pending()));
     (address, api)

@@ -96,12 +96,21 @@ async fn every_rule_sets_tables_and_analyses_are_served_by_name() {
                 .find(|a| a["name"] == analysis.name)
                 .expect("listed")["inputs"];
             assert_eq!(schema["type"], "object", "{schema}");
-            // Every input has a default: an empty object is a complete request.
+            // An analysis whose inputs all have defaults takes an empty object; one with required
+            // inputs (a check needs its Lore and difficulty) takes its schema's first example,
+            // which the document therefore must carry.
+            let required = schema["required"].as_array().is_some_and(|r| !r.is_empty());
+            let request = if required {
+                schema["examples"][0].clone()
+            } else {
+                json!({})
+            };
+            assert!(request.is_object(), "{}: {schema}", analysis.name);
             let answer = post(
                 &app,
                 &format!("/api/v1/rules/{}/analyses/{}", rules.name(), analysis.name),
                 None,
-                json!({}),
+                request,
             )
             .await;
             assert_eq!(answer.status, StatusCode::OK, "{}", analysis.name);
