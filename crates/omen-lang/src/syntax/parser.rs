@@ -774,7 +774,17 @@ impl<'s> Parser<'s> {
             }
             (false, Some(awaiting)) => format!("an operator or {awaiting}"),
         };
-        let diagnostic = self.unexpected(token, &expected);
+        let mut diagnostic = self.unexpected(token, &expected);
+        if let ExprKind::Call(name, _) = &innermost.node
+            && name.node == "pool"
+            && token.span.start == self.prev_end
+        {
+            // `pool(3)d6`: the brackets touching the word make a call of a function `pool`.
+            diagnostic = diagnostic.with_help(
+                "a pool of a computed count needs a space after `pool`: `pool (3)d6`; \
+                 `pool(…)` touching is a call of a function named `pool`",
+            );
+        }
         self.report(diagnostic);
         self.skip_to_follow();
         self.recovered_at = Some(self.prev_end);

@@ -287,6 +287,16 @@ fn a_name_pool_still_names_a_value() {
     assert_eq!(spaced[&int(2)], p(1, 1));
 }
 
+/// `pool(3)d6` read as a call of `pool` followed by stray dice, with nothing to say what was meant.
+#[test]
+fn a_pool_count_touching_the_word_is_refused_with_the_spaced_spelling() {
+    let errors = compile("let p = pool(3)d6; sum(p)", &Options::default())
+        .err()
+        .expect("a call of `pool` followed by `d6` does not parse");
+    let help = errors[0].help.as_deref().unwrap_or_default();
+    assert!(help.contains("`pool (3)d6`"), "{errors:?}");
+}
+
 #[test]
 fn a_pool_that_would_pass_the_budget_is_refused_before_it_runs() {
     let limits = Limits {
