@@ -4,18 +4,18 @@
 use std::collections::BTreeSet;
 
 use omen_rules::ritual::{self, FamiliarityBonuses, ShortcutThreshold};
-use omen_rules::{RuleSet, find, registry};
+use omen_rules::{RuleSet, find, seed_games};
 
 use crate::support::read_fixture;
 
 #[test]
 fn registry_lists_each_seed_game_once() {
-    let names: Vec<&str> = registry().iter().map(|rules| rules.name()).collect();
+    let names: Vec<&str> = seed_games().iter().map(|rules| rules.name()).collect();
     // In seed order, one per seed game implemented so far.
     assert_eq!(names, ["ritual", "spelldice", "luck", "hprpg", "t13"]);
     let unique: BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(unique.len(), names.len());
-    let seeds: BTreeSet<&str> = registry().iter().map(|rules| rules.seed_file()).collect();
+    let seeds: BTreeSet<&str> = seed_games().iter().map(|rules| rules.seed_file()).collect();
     assert_eq!(seeds.len(), names.len());
     assert!(find("ritual").is_some());
     assert!(find("luck").is_some());
@@ -30,7 +30,7 @@ fn descriptions_name_real_seeds_and_spec_items() {
     let spec: BTreeSet<&str> = spec_items.lines().collect();
     let seed_files = read_fixture("seed_files.txt");
     let seeds: BTreeSet<&str> = seed_files.lines().collect();
-    for rules in registry() {
+    for rules in seed_games() {
         let name = rules.name();
         assert!(
             seeds.contains(rules.seed_file()),

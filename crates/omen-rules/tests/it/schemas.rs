@@ -1,11 +1,11 @@
 //! Each game publishes the JSON Schemas of its sheet, state and actions, derived from its Rust types,
 //! and its sheet's schema carries examples that make valid characters.
 
-use omen_rules::registry;
+use omen_rules::seed_games;
 use omen_rules::stateful::game;
 
 fn games() -> Vec<&'static dyn omen_rules::stateful::Game> {
-    registry()
+    seed_games()
         .iter()
         .filter_map(|rules| game(rules.name()))
         .collect()
