@@ -51,4 +51,6 @@ def test_every_reference_table_renders_and_the_rule_sets_are_the_commands(omen_c
         for table in rule_set["tables"]:
             text = omen.reference_table(rule_set["name"], table["name"])
             assert text.strip(), (rule_set["name"], table["name"])
-    assert {r["name"] for r in omen_cli("rules")} == set(sets)
+    # The omen binary CI hands over is the one the workspace's tests built, and they register
+    # omen-rules' test game ("coin", its test-game feature); omen_dice is built without it.
+    assert {r["name"] for r in omen_cli("rules")} - {"coin"} == set(sets)
