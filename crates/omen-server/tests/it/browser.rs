@@ -66,7 +66,7 @@ pub(crate) fn driver() -> Option<Driver> {
         panic!("{how}; set OMEN_SKIP_BROWSER_TESTS=1 to skip them knowingly");
     };
     // A driver that dies before announcing its port (seen once in CI, never reproduced) is
-    // started again, up to three times, and the last attempt's exit status and stderr are quoted.
+    // started again, up to three times, and each attempt's exit status and stderr are quoted.
     let mut failures = Vec::new();
     for _ in 0..3 {
         match start_driver(&program) {
