@@ -262,21 +262,32 @@ fn enumerate(count: u32, sides: u64) -> (Vec<(u64, u64)>, u64) {
 
 /// The odds table the page must show for `2d6` and `3d4`, cell by cell, from enumeration.
 fn expected_table() -> Vec<Vec<String>> {
-    let (two_d6, d6_total) = enumerate(2, 6);
-    let (three_d4, d4_total) = enumerate(3, 4);
-    let cells = |table: &[(u64, u64)], total: u64, outcome: u64| {
-        table
-            .iter()
-            .find(|(o, _)| *o == outcome)
-            .map_or([String::new(), String::new()], |&(_, w)| {
-                [fraction(w, total), percent(w, total)]
-            })
-    };
-    (2..=12)
+    expected_columns(&[(2, 6), (3, 4)], 2..=12)
+}
+
+/// The odds table of `count`d`sides` columns side by side, over `outcomes`: each row the outcome,
+/// then each column's fraction and percentage (empty cells where a column cannot show it).
+fn expected_columns(
+    columns: &[(u32, u64)],
+    outcomes: std::ops::RangeInclusive<u64>,
+) -> Vec<Vec<String>> {
+    let enumerated: Vec<_> = columns
+        .iter()
+        .map(|&(count, sides)| enumerate(count, sides))
+        .collect();
+    outcomes
         .map(|outcome| {
             let mut row = vec![outcome.to_string()];
-            row.extend(cells(&two_d6, d6_total, outcome));
-            row.extend(cells(&three_d4, d4_total, outcome));
+            for (table, total) in &enumerated {
+                row.extend(
+                    table
+                        .iter()
+                        .find(|(o, _)| *o == outcome)
+                        .map_or([String::new(), String::new()], |&(_, w)| {
+                            [fraction(w, *total), percent(w, *total)]
+                        }),
+                );
+            }
             row
         })
         .collect()

@@ -4,31 +4,14 @@
 
 use fantoccini::Locator;
 
-use super::{CONTROL, ENTER, click, enumerate, fraction, percent, press, server, session, table};
+use super::{CONTROL, ENTER, click, expected_columns, press, server, session, table};
 use super::{driver, type_keys, wait_for};
 
 const PROGRAM: &str = "output 1d4 named \"one\"\noutput 2d4 named \"two\"";
 
 /// `d4` and `2d4`, outcome by outcome (1 to 8), as fraction and percentage cells.
 fn expected_table() -> Vec<Vec<String>> {
-    let (one, one_total) = enumerate(1, 4);
-    let (two, two_total) = enumerate(2, 4);
-    let cells = |table: &[(u64, u64)], total: u64, outcome: u64| {
-        table
-            .iter()
-            .find(|(o, _)| *o == outcome)
-            .map_or([String::new(), String::new()], |&(_, w)| {
-                [fraction(w, total), percent(w, total)]
-            })
-    };
-    (1..=8)
-        .map(|outcome| {
-            let mut row = vec![outcome.to_string()];
-            row.extend(cells(&one, one_total, outcome));
-            row.extend(cells(&two, two_total, outcome));
-            row
-        })
-        .collect()
+    expected_columns(&[(1, 4), (2, 4)], 1..=8)
 }
 
 async fn headers(client: &fantoccini::Client) -> Vec<String> {
