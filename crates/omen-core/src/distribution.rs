@@ -187,6 +187,15 @@ impl<T: Ord + Clone> Distribution<T> {
         Self::from_sorted_unchecked(sorted_merged(pairs))
     }
 
+    /// [`Self::from_weights`] for weights known to sum to `total`, which is not summed again.
+    pub(crate) fn from_weights_with_total(
+        pairs: impl IntoIterator<Item = (T, Weight)>,
+        total: Weight,
+    ) -> Result<Self, CoreError> {
+        let pairs: Vec<(T, Weight)> = pairs.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+        Self::from_sorted_with_total(sorted_merged(pairs), total)
+    }
+
     /// From pairs already sorted by outcome, strictly increasing, zero weights allowed (dropped).
     pub(crate) fn from_sorted_unchecked(entries: Vec<(T, Weight)>) -> Result<Self, CoreError> {
         let entries: Vec<(T, Weight)> = entries.into_iter().filter(|(_, w)| !w.is_zero()).collect();

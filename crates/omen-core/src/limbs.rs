@@ -78,34 +78,6 @@ pub(crate) fn div_small(x: &mut [u64], d: u64) -> u64 {
     rem as u64
 }
 
-/// One step of a walk over growing powers: with `next` = `x` << `shift` (as wide as `prev`), writes
-/// next − prev to `digits` as 32-bit digits (little-endian, possibly with zeros on top) and leaves
-/// `next` in `prev`. One pass over the limbs, where a copy, a shift, a second copy, a subtraction
-/// and a conversion took five; the caller guarantees next ≥ prev and that next fits.
-pub(crate) fn shifted_step(x: &[u64], shift: usize, prev: &mut [u64], digits: &mut Vec<u32>) {
-    let (whole, bits) = (shift / 64, shift % 64);
-    // next's limbs: zeros below the shift, then x's shifted (x may be narrower than prev).
-    let mut carry = 0u64;
-    let shifted = x.iter().copied().chain(std::iter::repeat(0)).map(|v| {
-        let limb = if bits == 0 { v } else { (v << bits) | carry };
-        carry = if bits == 0 { 0 } else { v >> (64 - bits) };
-        limb
-    });
-    let next = std::iter::repeat_n(0, whole).chain(shifted);
-    digits.clear();
-    digits.resize(2 * prev.len(), 0);
-    let mut borrow = false;
-    for ((p, d), limb) in prev.iter_mut().zip(digits.chunks_exact_mut(2)).zip(next) {
-        let (v1, b1) = limb.overflowing_sub(*p);
-        let (v2, b2) = v1.overflowing_sub(u64::from(borrow));
-        borrow = b1 | b2;
-        d[0] = v2 as u32;
-        d[1] = (v2 >> 32) as u32;
-        *p = limb;
-    }
-    debug_assert!(!borrow, "shifted_step: next < prev");
-}
-
 /// x ·= m in place; the caller guarantees the product fits.
 pub(crate) fn mul_small(x: &mut [u64], m: u64) {
     let mut carry: u128 = 0;
@@ -224,26 +196,6 @@ mod tests {
             let mut dst = vec![0u64; 2 * a.len() + 1];
             square_into(&mut dst, &a);
             assert_eq!(number(&dst), num_traits::pow(number(&a), 2), "{a:?}");
-        }
-    }
-
-    #[test]
-    fn a_shifted_step_gives_the_difference_and_keeps_the_new_power() {
-        for (x, shift) in [(3u64, 0usize), (3, 5), (5, 64), (7, 130), (u64::MAX, 63)] {
-            let width = 5;
-            let mut prev = vec![0u64; width];
-            prev[0] = 2;
-            let before = number(&prev);
-            let x_limbs = [x, 1];
-            let next = number(&x_limbs) << shift;
-            let mut digits = Vec::new();
-            shifted_step(&x_limbs, shift, &mut prev, &mut digits);
-            assert_eq!(
-                BigUint::from_slice(&digits),
-                &next - &before,
-                "{x} << {shift}"
-            );
-            assert_eq!(number(&prev), next, "{x} << {shift}");
         }
     }
 

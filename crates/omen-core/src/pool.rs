@@ -168,12 +168,11 @@ fn keep_sum_with(
     if k == 0 {
         return Ok(Distribution::constant(0));
     }
-    let scored = die.map(|&x| score(x));
-    if k == n {
-        return scored.sum_of(n, limits, budget);
-    }
     if k == 1 {
         return extreme_of(die, n, highest, score, budget);
+    }
+    if k == n {
+        return die.map(|&x| score(x)).sum_of(n, limits, budget);
     }
     let keep_walk_estimate = keep_walk_cost(die, n, k, score);
     if let Keep::DropLowest(d) | Keep::DropHighest(d) = keep {

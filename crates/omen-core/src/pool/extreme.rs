@@ -25,8 +25,11 @@ pub(super) fn extreme_of(
     budget.spend_estimate(
         faces.len() as u128 * (total_limbs * total_limbs + crate::distribution::BIG_OP),
     )?;
-    if let Some(pairs) = extreme_weights_small(&faces, n, die.total()) {
-        return Distribution::from_weights(pairs.into_iter().map(|(x, w)| (score(x), w)));
+    // The last power is C(max)ⁿ, the pool's total: handed over, where summing the weights again
+    // cost a first call on a big pool as much as a tenth of its arithmetic.
+    if let Some((pairs, total)) = extreme_weights_small(&faces, n, die.total()) {
+        let scored = pairs.into_iter().map(|(x, w)| (score(x), w));
+        return Distribution::from_weights_with_total(scored, total);
     }
     let mut below = Weight::zero();
     let mut below_pow = Weight::zero();
@@ -37,26 +40,25 @@ pub(super) fn extreme_of(
         pairs.push((score(x), &pow - &below_pow));
         below_pow = pow;
     }
-    let d = Distribution::from_weights(pairs)?;
-    debug_assert!(d.total() == &num_traits::pow(die.total().clone(), n));
-    Ok(d)
+    debug_assert!(below_pow == num_traits::pow(die.total().clone(), n));
+    Distribution::from_weights_with_total(pairs, below_pow)
 }
 
-/// [`extreme_of`]'s weights, face by face in walk order, when the die's total fits in a limb (any
-/// die but a huge mixture): in machine integers when the pool's total fits in a u128, otherwise in
-/// fixed-width limbs where C(x)ⁿ is the power of C(x)'s odd part shifted by its factors of two, and
-/// each odd part's power is computed once (for a d20, 9 powers instead of 20).
+/// [`extreme_of`]'s weights, face by face in walk order, and their sum, when the die's total fits in
+/// a limb (any die but a huge mixture): in machine integers when the pool's total fits in a u128,
+/// otherwise with C(x)ⁿ the power of C(x)'s odd part (in fixed-width limbs) shifted by its factors
+/// of two, each odd part's power computed once (for a d20, 9 powers instead of 20).
 fn extreme_weights_small(
     faces: &[(i64, &Weight)],
     n: usize,
     total: &Weight,
-) -> Option<Vec<(i64, Weight)>> {
+) -> Option<(Vec<(i64, Weight)>, Weight)> {
     use num_traits::ToPrimitive;
     let total_bits = total.bits() as usize * n;
     let mut below = 0u64;
     if total_bits <= 128 {
         let (mut below_pow, n) = (0u128, u32::try_from(n).ok()?);
-        return faces
+        let pairs = faces
             .iter()
             .map(|&(x, w)| {
                 below += w.to_u64()?;
@@ -65,14 +67,17 @@ fn extreme_weights_small(
                 below_pow = pow;
                 Some((x, weight))
             })
-            .collect();
+            .collect::<Option<_>>()?;
+        return Some((pairs, Weight::from(below_pow)));
     }
     total.to_u64()?;
     let width = total_bits / 64 + 1;
-    let mut odd_powers: Vec<(u64, Vec<u64>)> = Vec::new();
-    // C(x⁻)ⁿ, replaced face by face by C(x)ⁿ in the same pass that writes their difference.
-    let mut below_pow = vec![0u64; width];
-    let mut digits: Vec<u32> = Vec::with_capacity(2 * width);
+    let mut odd_powers: Vec<(u64, Weight)> = Vec::new();
+    // C(x⁻)ⁿ: each face's weight is C(x)ⁿ − C(x⁻)ⁿ, with C(x)ⁿ an odd part's power shifted. A
+    // shift and a subtraction of big integers cost less than one pass over fixed-width limbs that
+    // wrote 32-bit digits for `BigUint::from_slice` to pack again (10.5 µs against 11.9 µs for
+    // 1000d20kh1's twenty weights).
+    let mut below_pow = Weight::zero();
     let mut pairs = Vec::with_capacity(faces.len());
     for &(x, w) in faces {
         below += w.to_u64()?;
@@ -81,12 +86,15 @@ fn extreme_weights_small(
         let at = match odd_powers.iter().position(|(o, _)| *o == odd) {
             Some(at) => at,
             None => {
-                odd_powers.push((odd, crate::limbs::pow_small(odd, n, width)));
+                let limbs = crate::limbs::pow_small(odd, n, width);
+                let power = Weight::from_slice(&crate::limbs::to_u32_digits(&limbs));
+                odd_powers.push((odd, power));
                 odd_powers.len() - 1
             }
         };
-        crate::limbs::shifted_step(&odd_powers[at].1, twos * n, &mut below_pow, &mut digits);
-        pairs.push((x, Weight::from_slice(&digits)));
+        let pow = &odd_powers[at].1 << (twos * n);
+        pairs.push((x, &pow - &below_pow));
+        below_pow = pow;
     }
-    Some(pairs)
+    Some((pairs, below_pow))
 }
