@@ -15,7 +15,9 @@ use num_traits::Zero;
 use omen_core::{DieSource, Limits, Probability};
 use omen_lang::{Criticals, Diagnostic, ExactResult, Span, ValueDistribution, anydice};
 
-use crate::diagnostics::{Input, Style, render_diagnostics};
+use serde::Serialize;
+
+use crate::diagnostics::{Input, Style, render_diagnostics, too_much_output};
 
 /// The name `--dialect` takes.
 pub const ANYDICE: &str = "anydice";
@@ -119,10 +121,7 @@ pub fn columns(
                     .with_help("split the program, or show fewer outputs");
                 return report(style, program.input, &[error], &warnings).map(|_| None);
             }
-            let reading = match spellings.get(index).map(|t| &t.omen) {
-                Some(Ok(omen)) => format!("{label} = {omen}"),
-                _ => label.clone(),
-            };
+            let reading = reading(&label, spellings.get(index));
             columns.push(OutputColumn {
                 label,
                 program: number,
@@ -175,31 +174,101 @@ fn exact_result(distribution: omen_core::Distribution<i64>) -> ExactResult {
     }
 }
 
-/// `omen roll --dialect anydice`: one roll of each output's exact distribution, a line each.
+/// What `omen roll --dialect anydice --format json` prints: the shape of an Omen roll's JSON where
+/// it applies (the program as `expression`, the `seed` to replay it), with one entry per output in
+/// place of the one result and its tree (an output is drawn from its distribution, not rolled die by
+/// die, so it has no tree).
+#[derive(Serialize)]
+struct RollReport<'a> {
+    expression: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    outputs: Vec<RolledOutput<'a>>,
+}
+
+/// One output's roll: its label, the value drawn (`null` for the empty die, which has none), and
+/// its reading line as `omen prob` shows it.
+#[derive(Serialize)]
+struct RolledOutput<'a> {
+    label: &'a str,
+    result: Option<i64>,
+    reading: String,
+}
+
+/// Where `omen roll --dialect anydice` draws from: the dice given, or a seeded source and its seed.
+pub struct RollDice<'a> {
+    pub dice: &'a mut dyn DieSource,
+    /// Printed first (text) or as `seed` (JSON), so the roll can be replayed; `None` with `--dice`.
+    pub seed: Option<u64>,
+}
+
+/// `omen roll --dialect anydice`: one roll of each output's exact distribution, after the seed line
+/// a `label: value` line each, or the JSON of [`RollReport`] with `--format json`.
 ///
 /// # Errors
 /// I/O errors writing the answer.
 pub fn roll(
     program: Input<'_>,
     limits: &Limits,
-    dice: &mut dyn DieSource,
+    source: RollDice<'_>,
     style: Style,
 ) -> anyhow::Result<bool> {
     let run = match anydice::run(program.text, limits) {
         Ok(run) => run,
         Err(errors) => return report(style, program, &errors, &[]),
     };
-    eprint!("{}", render_diagnostics(style, program, &[], &run.warnings));
-    let mut out = String::new();
-    for output in &run.outputs {
-        let shown = match &output.distribution {
-            Some(d) => pick(d, dice)?.to_string(),
-            None => "(empty)".to_string(),
+    let spellings = anydice::translate(program.text).unwrap_or_default();
+    let mut outputs = Vec::with_capacity(run.outputs.len());
+    for (index, output) in run.outputs.iter().enumerate() {
+        let result = match &output.distribution {
+            Some(d) => Some(pick(d, &mut *source.dice)?),
+            None => None,
         };
-        out.push_str(&format!("{}: {shown}\n", output.label));
+        outputs.push(RolledOutput {
+            label: &output.label,
+            result,
+            reading: reading(&output.label, spellings.get(index)),
+        });
     }
-    std::io::stdout().lock().write_all(out.as_bytes())?;
+    let text = match style {
+        Style::Text => {
+            let mut text = source
+                .seed
+                .map_or_else(String::new, |seed| format!("seed: {seed}\n"));
+            for output in &outputs {
+                let shown = output
+                    .result
+                    .map_or_else(|| "(empty)".to_string(), |v| v.to_string());
+                text.push_str(&format!("{}: {shown}\n", output.label));
+            }
+            text
+        }
+        Style::Json => {
+            let report = RollReport {
+                expression: program.text,
+                seed: source.seed,
+                outputs,
+            };
+            format!("{}\n", serde_json::to_string(&report)?)
+        }
+    };
+    if text.len() as u128 > u128::from(limits.max_output) {
+        let error = too_much_output(text.len() as u128, limits.max_output)
+            .with_help("split the program, or raise --max-output");
+        return report(style, program, &[error], &run.warnings);
+    }
+    eprint!("{}", render_diagnostics(style, program, &[], &run.warnings));
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(true)
+}
+
+/// An output's reading line: its label, and Omen's spelling where there is one, as
+/// `omen translate --from anydice` gives it.
+fn reading(label: &str, spelling: Option<&anydice::Translation>) -> String {
+    match spelling.map(|t| &t.omen) {
+        Some(Ok(omen)) => format!("{label} = {omen}"),
+        _ => label.to_string(),
+    }
 }
 
 /// One outcome of `d`, drawn by weight: a uniform number below the total weight, built from rolls

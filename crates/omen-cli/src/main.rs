@@ -464,18 +464,18 @@ fn roll_anydice(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
         Ok(source) => source,
         Err(e) => return fail_to_read(style, &e),
     };
-    let mut dice: Box<dyn omen_core::DieSource> = match &args.source.dice {
-        Some(values) => Box::new(ScriptedDice::new(values.clone())),
-        None => Box::new(ChaChaDice::from_seed(
-            args.source.seed.unwrap_or_else(fresh_seed),
-        )),
+    let (mut dice, seed): (Box<dyn omen_core::DieSource>, _) = match &args.source.dice {
+        Some(values) => (Box::new(ScriptedDice::new(values.clone())), None),
+        None => {
+            let seed = args.source.seed.unwrap_or_else(fresh_seed);
+            (Box::new(ChaChaDice::from_seed(seed)), Some(seed))
+        }
     };
-    status(anydice_prob::roll(
-        source.input(),
-        &limits,
-        dice.as_mut(),
-        style,
-    ))
+    let dice = anydice_prob::RollDice {
+        dice: dice.as_mut(),
+        seed,
+    };
+    status(anydice_prob::roll(source.input(), &limits, dice, style))
 }
 
 /// The computed columns, their reading lines: with `--dialect anydice`, one column per output.

@@ -102,10 +102,130 @@ fn plot_draws_every_output_and_roll_rolls_each_once() {
     ])
     .stdout;
     let lines: Vec<&str> = rolled.lines().collect();
-    assert_eq!(lines.len(), 2, "{rolled}");
-    let one: i64 = lines[0].strip_prefix("one: ").unwrap().parse().unwrap();
+    assert_eq!(lines.len(), 3, "{rolled}");
+    // The seed first, as an Omen roll prints it, so the roll can be replayed.
+    assert_eq!(lines[0], "seed: 7");
+    let one: i64 = lines[1].strip_prefix("one: ").unwrap().parse().unwrap();
     assert!((1..=6).contains(&one), "{rolled}");
-    assert_eq!(lines[1], "output 2: 5");
+    assert_eq!(lines[2], "output 2: 5");
+}
+
+#[test]
+fn roll_as_json_has_one_entry_per_output_with_its_label_value_and_reading() {
+    let program = "output 3d6 named \"three\"\noutput d{}\noutput 2d6 / 2";
+    // Each output is drawn by weight from a uniform number below its total weight, one face of a
+    // 65,536-sided die here (216 and 36 fit in one): face f is the number f - 1. By hand: 3d6 has
+    // one roll of 3 and three of 4, so the number 1 (face 2) is past 3's one roll and within 4's.
+    // 2d6 / 2 has 36 rolls; the number 35 (face 36) is the last, 6 + 6, halved: 6. The empty die
+    // draws nothing.
+    let run = omen_ok(&[
+        "roll",
+        "--dialect",
+        "anydice",
+        "--format",
+        "json",
+        "--dice",
+        "2,36",
+        program,
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let expected = serde_json::json!({
+        "expression": program,
+        "outputs": [
+            {"label": "three", "result": 4, "reading": "three = 3d6"},
+            {"label": "output 2", "result": null, "reading": "output 2"},
+            {"label": "output 3", "result": 6, "reading": "output 3"},
+        ],
+    });
+    assert_eq!(json, expected, "{}", run.stdout);
+
+    // Seeded: the seed is given back, and the values are the text roll's.
+    let args = |format: &'static str| {
+        omen_ok(&[
+            "roll",
+            "--dialect",
+            "anydice",
+            "--format",
+            format,
+            "--seed",
+            "11",
+            program,
+        ])
+        .stdout
+    };
+    let json: serde_json::Value = serde_json::from_str(&args("json")).unwrap();
+    assert_eq!(json["seed"], 11);
+    let text = args("text");
+    let from_json: Vec<String> = json["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            let value = match &o["result"] {
+                serde_json::Value::Null => "(empty)".to_string(),
+                v => v.to_string(),
+            };
+            format!("{}: {value}", o["label"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(text, format!("seed: 11\n{}\n", from_json.join("\n")));
+}
+
+#[test]
+fn roll_as_json_reports_an_error_as_json() {
+    let run = omen(&[
+        "roll",
+        "--dialect",
+        "anydice",
+        "--format",
+        "json",
+        "output [higest 1 of 2d20]",
+    ]);
+    assert_eq!(run.code, 2);
+    let json: serde_json::Value = serde_json::from_str(&run.stderr).unwrap();
+    let error = &json["errors"][0];
+    assert_eq!(error["kind"], "calculation-error", "{}", run.stderr);
+    assert_eq!(
+        error["help"], "the closest function is [highest ? of ?]",
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_single_output_shows_its_reading_with_omens_spelling() {
+    // As `omen translate --from anydice` spells it.
+    let spelled = omen_ok(&["translate", "--from", "anydice", "output 3d6"]).stdout;
+    assert_eq!(spelled, "output 1: 3d6\n");
+    let text = omen_ok(&["prob", "--dialect", "anydice", "output 3d6"]).stdout;
+    assert_eq!(
+        text.lines().next(),
+        Some("reading: output 1 = 3d6"),
+        "{text}"
+    );
+    let markdown = omen_ok(&[
+        "prob",
+        "--dialect",
+        "anydice",
+        "--format",
+        "markdown",
+        "output [highest 1 of 2d20] named \"advantage\"",
+    ])
+    .stdout;
+    assert_eq!(
+        markdown.lines().next(),
+        Some("reading: advantage = 2d20kh1"),
+        "{markdown}"
+    );
+    // Without a spelling, the reading is the label alone.
+    let text = omen_ok(&[
+        "prob",
+        "--dialect",
+        "anydice",
+        "output 3d6 / 2 named \"half\"",
+    ])
+    .stdout;
+    assert_eq!(text.lines().next(), Some("reading: half"), "{text}");
 }
 
 #[test]

@@ -123,5 +123,5 @@ fn outside_a_campaign_roll_prob_and_plot_still_run_the_program() {
         "output 1 named \"one\"",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.stdout, "one: 1\n");
+    assert_eq!(run.stdout, "seed: 7\none: 1\n");
 }
