@@ -174,32 +174,13 @@ pub fn tokenize_with(source: &str, comments: Comments) -> (Vec<Token>, Vec<Span>
             pos = run_end(bytes, pos, is_word_byte);
             TokenKind::Word
         } else if c == '[' {
-            match source[pos..].find(']') {
-                Some(offset) => {
-                    pos += offset + 1;
-                    TokenKind::Label { closed: true }
-                }
-                None => {
-                    pos = source.len();
-                    TokenKind::Label { closed: false }
-                }
-            }
+            let (kind, end) = label(source, pos);
+            pos = end;
+            kind
         } else if c == '"' {
-            let rest = &source[pos + 1..];
-            match rest.find(['"', '\n']) {
-                Some(offset) if rest.as_bytes()[offset] == b'"' => {
-                    pos += offset + 2;
-                    TokenKind::Text { closed: true }
-                }
-                Some(offset) => {
-                    pos += offset + 1;
-                    TokenKind::Text { closed: false }
-                }
-                None => {
-                    pos = source.len();
-                    TokenKind::Text { closed: false }
-                }
-            }
+            let (kind, end) = text(source, pos);
+            pos = end;
+            kind
         } else if let Some((kind, len)) = punctuation(&bytes[pos..]) {
             pos += len;
             kind
@@ -224,6 +205,27 @@ pub fn tokenize_with(source: &str, comments: Comments) -> (Vec<Token>, Vec<Span>
         span: Span::new(source.len(), source.len()),
     });
     (tokens, comment_spans)
+}
+
+/// A label from the `[` at `pos`: its token kind and where it ends (the input's end when unclosed).
+fn label(source: &str, pos: usize) -> (TokenKind, usize) {
+    match source[pos..].find(']') {
+        Some(offset) => (TokenKind::Label { closed: true }, pos + offset + 1),
+        None => (TokenKind::Label { closed: false }, source.len()),
+    }
+}
+
+/// A string from the `"` at `pos`: its token kind and where it ends. An unclosed string ends at its line's
+/// end, so that one missing quote does not swallow the lines after it.
+fn text(source: &str, pos: usize) -> (TokenKind, usize) {
+    let rest = &source[pos + 1..];
+    match rest.find(['"', '\n']) {
+        Some(offset) if rest.as_bytes()[offset] == b'"' => {
+            (TokenKind::Text { closed: true }, pos + offset + 2)
+        }
+        Some(offset) => (TokenKind::Text { closed: false }, pos + offset + 1),
+        None => (TokenKind::Text { closed: false }, source.len()),
+    }
 }
 
 fn is_word_byte(byte: u8) -> bool {

@@ -154,20 +154,7 @@ fn expr(out: &mut String, e: &Expr) {
             out.push_str(" else ");
             operand(out, otherwise);
         }
-        ExprKind::Match(scrutinee, arms) => {
-            out.push_str("match ");
-            operand(out, scrutinee);
-            out.push_str(" { ");
-            for (i, arm) in arms.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                pattern(out, &arm.pattern);
-                out.push_str(" => ");
-                operand(out, &arm.body);
-            }
-            out.push_str(" }");
-        }
+        ExprKind::Match(scrutinee, arms) => match_term(out, scrutinee, arms),
         ExprKind::And(left, right) | ExprKind::Or(left, right) => {
             let word = if matches!(e.node, ExprKind::And(..)) {
                 "and"
@@ -194,6 +181,22 @@ fn expr(out: &mut String, e: &Expr) {
             operand(out, value);
         }
     }
+}
+
+/// `match x { p => e, … }`, each arm's body as an operand.
+fn match_term(out: &mut String, scrutinee: &Expr, arms: &[crate::syntax::ast::MatchArm]) {
+    out.push_str("match ");
+    operand(out, scrutinee);
+    out.push_str(" { ");
+    for (i, arm) in arms.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        pattern(out, &arm.pattern);
+        out.push_str(" => ");
+        operand(out, &arm.body);
+    }
+    out.push_str(" }");
 }
 
 /// `pool {…}` with each member as read: `x` between a repeat's count and roll, a symbol die's name.

@@ -2,8 +2,9 @@
 //! for a dice term with modifiers, its display flags before the roll (`p 4d6`, `s 4d6`), and double
 //! successes (`t7ds10`), which score each die 0, 1 or 2. Switched on by [`Dialect::game_aliases`].
 
-use super::pieces::{kept_then_step, one_die_term};
-use super::{Parser, Rescore};
+use super::Parser;
+use super::pieces::{add_dice, kept_then_step, one_die_term, shorten};
+use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -113,7 +114,7 @@ impl Parser<'_> {
                 format!(
                     "`{}` reads as Dice Maiden rolls it, without explosions (`d10 f1 t…`); its README \
                      lists 10s exploding too (`ie10`)",
-                    super::shorten(self.text(at))
+                    shorten(self.text(at))
                 ),
             )
             .with_help("for the README's roll, write it out, e.g. `4d10 f1 ie10 t8`"),
@@ -256,7 +257,7 @@ impl Parser<'_> {
         });
         if plain {
             let extra = i64::try_from(net.unsigned_abs()).unwrap_or(i64::MAX);
-            *count = Some(super::add_dice(count.take(), extra, at));
+            *count = Some(add_dice(count.take(), extra, at));
             modifiers.insert(0, Spanned::new(advantage_keep(net, extra), at));
             return None;
         }

@@ -4,6 +4,7 @@
 //! as a syntax tree, so the reading shows it. Switched on by [`Dialect::game_aliases`].
 
 use super::Parser;
+use super::pieces::shorten;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -224,7 +225,7 @@ impl Parser<'_> {
         for _ in 0..3 {
             self.bump();
         }
-        let written = super::shorten(self.text(at));
+        let written = shorten(self.text(at));
         self.warnings.push(
             Diagnostic::warning(
                 "sign-before-die-is-advantage",
@@ -272,7 +273,7 @@ impl Parser<'_> {
             return;
         }
         let at = sign.span.to(size.span);
-        let written = super::shorten(self.text(at));
+        let written = shorten(self.text(at));
         let alias = if sign.kind == TokenKind::Plus {
             "advantage"
         } else {

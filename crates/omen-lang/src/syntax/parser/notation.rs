@@ -2,7 +2,8 @@
 //! gives one of them a spelling. Kept apart from the parser's main file, which is already long.
 
 use super::Parser;
-use super::pieces::{Point, face_bounds, one_kept_then_step, shorten};
+use super::pieces::{Point, compare_op, face_bounds, one_kept_then_step, shorten};
+use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -195,7 +196,7 @@ impl Parser<'_> {
         let token = self.peek();
         if !self.dialect.capped_counts
             || token.span.start != self.prev_end
-            || super::compare_op(token.kind).is_none()
+            || compare_op(token.kind).is_none()
         {
             return false;
         }
@@ -296,7 +297,7 @@ impl Parser<'_> {
 
     /// After a set or group: a per-die score by value (Avrae's `(1, 2, 3)k1`, `p3`) applies to the
     /// members, which is not computed yet; refused instead of being lost or reaching the next term.
-    pub(super) fn refuse_set_rescore(&mut self, outer: Option<(super::Rescore, Span)>) {
+    pub(super) fn refuse_set_rescore(&mut self, outer: Option<(Rescore, Span)>) {
         if let Some((_, at)) = std::mem::replace(&mut self.rescore, outer) {
             self.report(
                 Diagnostic::error(

@@ -187,3 +187,133 @@ pub(super) fn kept_then_step(
     );
     Some(Expr::new(ExprKind::Paren(Box::new(bound)), span))
 }
+
+pub(super) fn binary_op(kind: TokenKind) -> Option<BinOp> {
+    match kind {
+        TokenKind::Plus => Some(BinOp::Add),
+        TokenKind::Minus => Some(BinOp::Sub),
+        TokenKind::Star => Some(BinOp::Mul),
+        TokenKind::Slash | TokenKind::SlashSlash => Some(BinOp::Div),
+        TokenKind::Percent => Some(BinOp::Mod),
+        TokenKind::Caret => Some(BinOp::Pow),
+        _ => None,
+    }
+}
+
+/// The most single dice a group with one member is spread into (Roll20's `{5d6!!}>8`).
+pub(super) const MAX_SINGLE_DICE: i64 = 100;
+
+/// Spreads a sum of dice terms with written counts into single dice, each with the term's modifiers;
+/// `false` when `expr` is anything else.
+pub(super) fn single_dice(expr: &Expr, out: &mut Vec<Expr>) -> bool {
+    match &expr.node {
+        ExprKind::Paren(inner) => single_dice(inner, out),
+        ExprKind::Binary(BinOp::Add, left, right) => {
+            single_dice(left, out) && single_dice(right, out)
+        }
+        ExprKind::Dice(dice) => {
+            let count = match dice.count.as_ref().map(|c| &c.node) {
+                None => 1,
+                Some(ExprKind::Number(n)) => *n,
+                Some(_) => return false,
+            };
+            let per_die = dice.modifiers.iter().all(|m| {
+                matches!(
+                    m.node,
+                    Modifier::Explode { .. }
+                        | Modifier::RerollOnce(_)
+                        | Modifier::RerollRecursive(_)
+                        | Modifier::ClampMin(_)
+                        | Modifier::ClampMax(_)
+                )
+            });
+            if !per_die || count < 0 || out.len() as i64 + count > MAX_SINGLE_DICE {
+                return false;
+            }
+            for _ in 0..count {
+                out.push(Expr::new(
+                    ExprKind::Dice(Box::new(DiceExpr {
+                        count: None,
+                        sides: dice.sides.clone(),
+                        modifiers: dice.modifiers.clone(),
+                    })),
+                    expr.span,
+                ));
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The lowest face of a die known from its sides alone, which a bare `r` or `ro` rerolls.
+pub(super) fn lowest_face(sides: &Sides) -> Option<i64> {
+    match sides {
+        Sides::Number(Expr {
+            node: ExprKind::Number(_),
+            ..
+        })
+        | Sides::Percent => Some(1),
+        Sides::Number(_) => None,
+        Sides::Fudge => Some(-1),
+        Sides::Custom(items) => items
+            .iter()
+            .map(|item| match item.node {
+                FaceItem::Face(n) | FaceItem::Range(n, _) => n,
+            })
+            .min(),
+    }
+}
+
+/// Foundry's margin of success: `4d6ms>=10` is the total minus 10, `4d6ms<=10` is 10 minus the total.
+pub(super) fn margin_of_success(dice: Expr, point: ComparePoint, at: Span) -> Expr {
+    let span = dice.span;
+    let target = match point.value {
+        PointValue::Int(n) => Expr::new(ExprKind::Number(n), at),
+        PointValue::Name(name) => Expr::new(ExprKind::Var(name.node), name.span),
+        // Only rerolls take a set of faces.
+        PointValue::Faces(_) => Expr::new(ExprKind::Error, at),
+    };
+    let paren = |e: Expr| {
+        let span = e.span;
+        Expr::new(ExprKind::Paren(Box::new(e)), span)
+    };
+    let (left, right) = match point.op {
+        CompareOp::Le | CompareOp::Lt => (target, paren(dice)),
+        _ => (paren(dice), target),
+    };
+    Expr::new(
+        ExprKind::Binary(BinOp::Sub, Box::new(left), Box::new(right)),
+        span,
+    )
+}
+
+/// A hint for typographic characters that look like ASCII notation: a minus sign (U+2212) or dash for
+/// `-`, `×` for `*`, full-width digits and operators.
+pub(super) fn look_alike(text: &str) -> Option<&'static str> {
+    let c = text.chars().next()?;
+    Some(match c {
+        '\u{2212}' | '\u{2013}' | '\u{2014}' | '\u{2010}' | '\u{2011}' | '\u{FE63}'
+        | '\u{FF0D}' => {
+            "this character looks like a minus but is not one: type the ASCII hyphen-minus `-`"
+        }
+        '\u{00D7}' | '\u{2715}' | '\u{2716}' | '\u{22C5}' | '\u{00B7}' | '\u{FF0A}' => {
+            "this character looks like a multiplication sign: type `*`"
+        }
+        '\u{00F7}' | '\u{2215}' | '\u{FF0F}' => {
+            "this character looks like a division sign: type `/`"
+        }
+        '\u{FF10}'..='\u{FF19}' => {
+            "full-width digits are not read as numbers: type the ASCII digits `0`-`9`"
+        }
+        '\u{FF0B}' => "this is a full-width plus: type `+`",
+        '\u{FF1E}' | '\u{FF1C}' | '\u{FF1D}' | '\u{2265}' | '\u{2264}' | '\u{2260}' => {
+            "this character looks like a comparison: type `>`, `<`, `>=`, `<=`, `=` or `!=`"
+        }
+        '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}' => {
+            "curly quotes are not read as quotes: type the ASCII `\"`"
+        }
+        '\u{FF44}' | '\u{FF24}' => "this is a full-width `d`: type the ASCII letter `d`",
+        _ => return None,
+    })
+}

@@ -3,7 +3,8 @@
 //! makes on each die with the arithmetic added, and an inline roll as a compare point
 //! (`3d6>[[1+3]]`, `3d6>[[1d4+2]]`), which stands for its value, rolled before the dice.
 
-use super::{Parser, single_dice};
+use super::Parser;
+use super::pieces::{shorten, single_dice};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Modifier, PointValue, Spanned};
 use crate::syntax::dialect::GroupOfOne;
@@ -83,7 +84,7 @@ impl Parser<'_> {
                 format!(
                     "the inline roll `{}` is rolled once, before the dice, and every die is compared with \
                      that one value; it is not rolled again for each die",
-                    super::shorten(self.text(roll.span))
+                    shorten(self.text(roll.span))
                 ),
             )
             .with_help("to compare each die with its own roll, compare the dice one by one, e.g. `{1d6 - 1d4, 1d6 - 1d4}>0`"),

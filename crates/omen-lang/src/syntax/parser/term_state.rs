@@ -4,7 +4,7 @@
 //! a value rolled before the term and bound by a name around it.
 
 use super::Parser;
-use super::pieces::{TermState, kept_then_step, one_kept_then_step};
+use super::pieces::{Point, TermState, kept_then_step, one_kept_then_step, shorten};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{BinOp, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, Sides, Spanned};
@@ -38,7 +38,7 @@ impl Parser<'_> {
                     at,
                     format!(
                         "`{}` in the {} dialect: {}",
-                        super::shorten(self.text(at)),
+                        shorten(self.text(at)),
                         self.dialect.name,
                         if count < 0 {
                             "the number of dice to pick cannot be negative"
@@ -58,9 +58,9 @@ impl Parser<'_> {
     /// once read (on one die only).
     pub(super) fn reroll_and_add(&mut self, keyword: Span) -> Option<Modifier> {
         let point = match self.parse_point_signed(false, false) {
-            super::Point::Absent => None,
-            super::Point::Present(point) => Some(point),
-            super::Point::Invalid => return None,
+            Point::Absent => None,
+            Point::Present(point) => Some(point),
+            Point::Invalid => return None,
         };
         self.term.reroll_and_add = Some(Span::new(keyword.start, self.prev_end));
         Some(Modifier::Explode {
@@ -416,7 +416,7 @@ impl Parser<'_> {
                     "`{}` picks the highest and the lowest dice each the earliest of equal dice first, as \
                      d20 does: when dice tie both ends may pick the same die (of four 3s, `k{{h1, l1}}` \
                      keeps one 3, not two)",
-                    super::shorten(self.text(span))
+                    shorten(self.text(span))
                 ),
             )
             .with_help("this is d20's rule; ends that always take different dice are not computed yet"),

@@ -1,0 +1,218 @@
+//! Dice terms: the count, `d`, the sides (a number, `%`, `F` and its variants, listed faces).
+
+use super::pieces::{highest_face, lowest_face, margin_of_success};
+use super::rescore::rescored_faces;
+use super::{Parser, SIDES_HELP};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast::{DiceExpr, Expr, ExprKind, FaceItem, Sides, Spanned};
+use crate::syntax::lexer::TokenKind;
+
+impl Parser<'_> {
+    /// `count` followed by a dice term if a `d` follows, else `count` itself.
+    pub(super) fn parse_dice_after(&mut self, count: Expr) -> Expr {
+        if let Some(alias) = self.game_alias(&count) {
+            return alias;
+        }
+        if self.word_starts_with(self.peek(), b'd') {
+            self.parse_dice(Some(count))
+        } else {
+            count
+        }
+    }
+
+    /// A dice term from its `d`, which starts the current word.
+    #[inline(never)]
+    pub(super) fn parse_dice(&mut self, count: Option<Expr>) -> Expr {
+        let d = self.take_word_prefix(1);
+        let start = count.as_ref().map_or(d.start, |count| count.span.start);
+        let sides = self.parse_sides(d);
+        let outer = (
+            self.lowest_face.take(),
+            self.margin.take(),
+            self.rescore.take(),
+            self.advantage.take(),
+        );
+        self.lowest_face = lowest_face(&sides.node);
+        let outer_highest = std::mem::replace(&mut self.highest_face, highest_face(&sides.node));
+        let outer_term = self.begin_term();
+        let mut modifiers = self.parse_modifiers();
+        let term = self.end_term(outer_term);
+        self.highest_face = outer_highest;
+        self.unite_selectors(&mut modifiers);
+        let plain = modifiers.is_empty()
+            && self.rescore.is_none()
+            && self.advantage.is_none()
+            && self.margin.is_none();
+        self.refuse_term_combinations(&modifiers);
+        self.warn_compounding_rerolls(&modifiers);
+        let margin = std::mem::replace(&mut self.margin, outer.1);
+        let rescore = std::mem::replace(&mut self.rescore, outer.2);
+        let advantage = std::mem::replace(&mut self.advantage, outer.3);
+        self.lowest_face = outer.0;
+        let mut count = count;
+        let mut sides = sides;
+        let rescore = self.resolve_double_success(rescore, &mut modifiers);
+        if let Some((rescore, at)) = rescore {
+            match rescored_faces(&sides.node, &rescore, &modifiers) {
+                Ok(faces) => {
+                    let span = sides.span;
+                    let faces = faces
+                        .into_iter()
+                        .map(|f| Spanned::new(FaceItem::Face(f), span))
+                        .collect();
+                    sides = Spanned::new(Sides::Custom(faces), span);
+                }
+                Err(why) => self.report(
+                    Diagnostic::error("unsupported-modifier", at, why)
+                        .with_help("see docs/dialects.md for what each dialect supports"),
+                ),
+            }
+        }
+        if let Some(kept) = self.kept_die_then_step(count.as_ref(), &sides, &modifiers, start) {
+            return kept;
+        }
+        if let Some((net, at)) = advantage.filter(|(net, _)| *net != 0)
+            && let Some(kept) = self.apply_advantage(&mut count, &sides, &mut modifiers, net, at)
+        {
+            return kept;
+        }
+        let dice = Expr::new(
+            ExprKind::Dice(Box::new(DiceExpr {
+                count,
+                sides,
+                modifiers,
+            })),
+            Span::new(start, self.prev_end),
+        );
+        let dice = self.finish_dice_term(dice, term, plain);
+        match margin {
+            Some((point, at)) => margin_of_success(dice, point, at),
+            None => dice,
+        }
+    }
+
+    pub(super) fn parse_sides(&mut self, d: Span) -> Spanned<Sides> {
+        let token = self.peek();
+        match token.kind {
+            TokenKind::Number => Spanned::new(Sides::Number(self.parse_number()), token.span),
+            TokenKind::Percent if self.dialect.d20_numbers => {
+                self.bump();
+                self.tens_die(token.span)
+            }
+            TokenKind::Percent => {
+                self.bump();
+                Spanned::new(Sides::Percent, token.span)
+            }
+            TokenKind::Word if self.word_starts_with(token, b'f') => {
+                let letter = self.take_word_prefix(1);
+                self.fudge_variant(letter)
+            }
+            TokenKind::Word if self.dialect.coin && self.word_starts_with(token, b'c') => {
+                let letter = self.take_word_prefix(1);
+                let face = |n| Spanned::new(FaceItem::Face(n), letter);
+                Spanned::new(Sides::Custom(vec![face(0), face(1)]), letter)
+            }
+            TokenKind::LBrace => self.parse_faces(),
+            TokenKind::LParen => {
+                let paren = self.parse_paren();
+                let span = paren.span;
+                Spanned::new(Sides::Number(paren), span)
+            }
+            _ => {
+                let mut diagnostic = self.unexpected(token, "the number of sides after `d`");
+                diagnostic.kind = "expected-sides";
+                self.report(diagnostic.with_help(SIDES_HELP));
+                let at = Span::new(d.end, d.end);
+                Spanned::new(Sides::Number(Expr::new(ExprKind::Error, at)), at)
+            }
+        }
+    }
+
+    /// `F` after `d`, or the variant `F.1` (one face of six is −1, one +1, four 0) or `F.2` (the usual
+    /// Fudge die).
+    pub(super) fn fudge_variant(&mut self, letter: Span) -> Spanned<Sides> {
+        let dot = self.peek();
+        let digit = self.tokens.get(self.pos + 1).copied();
+        let variant = match digit {
+            Some(digit)
+                if dot.kind == TokenKind::Dot
+                    && dot.span.start == letter.end
+                    && digit.kind == TokenKind::Number
+                    && digit.span.start == dot.span.end =>
+            {
+                digit
+            }
+            _ => return Spanned::new(Sides::Fudge, letter),
+        };
+        self.bump();
+        self.bump();
+        let span = Span::new(letter.start, variant.span.end);
+        match self.text(variant.span) {
+            "2" => Spanned::new(Sides::Fudge, span),
+            "1" => {
+                let face = |n| Spanned::new(FaceItem::Face(n), span);
+                let faces = vec![face(-1), face(0), face(0), face(0), face(0), face(1)];
+                Spanned::new(Sides::Custom(faces), span)
+            }
+            other => {
+                self.report(
+                    Diagnostic::error(
+                        "unknown-fudge-variant",
+                        span,
+                        format!("unknown Fudge die variant `F.{other}`"),
+                    )
+                    .with_help("`dF` (or `dF.2`) has −1, 0 and +1 alike; `dF.1` has one −1, four 0 and one +1"),
+                );
+                Spanned::new(Sides::Fudge, span)
+            }
+        }
+    }
+
+    pub(super) fn parse_faces(&mut self) -> Spanned<Sides> {
+        let open = self.bump();
+        let items = self.parse_list(open, TokenKind::RBrace, Self::parse_face, false);
+        let span = Span::new(open.span.start, self.prev_end);
+        if items.is_empty() {
+            self.report(
+                Diagnostic::error(
+                    "empty-faces",
+                    span,
+                    "a die needs at least one face: `{}` has none",
+                )
+                .with_help("list the faces, e.g. `d{1,1,2,3}` or `d{-1..1}`"),
+            );
+        }
+        Spanned::new(Sides::Custom(items.into_iter().flatten().collect()), span)
+    }
+
+    pub(super) fn parse_face(&mut self) -> Option<Spanned<FaceItem>> {
+        let start = self.peek().span.start;
+        let low = self.parse_int(
+            "a face (a number such as `3` or a range such as `1..6`)",
+            None,
+        )?;
+        // Face ranges are inclusive either way; `..=` reads as it does in patterns.
+        if self.eat(TokenKind::DotDot).is_none() && self.eat(TokenKind::DotDotEq).is_none() {
+            return Some(Spanned::new(
+                FaceItem::Face(low),
+                Span::new(start, self.prev_end),
+            ));
+        }
+        let high = self.parse_int("a number after `..`", None)?;
+        let span = Span::new(start, self.prev_end);
+        if low > high {
+            self.report(
+                Diagnostic::error(
+                    "bad-face-range",
+                    span,
+                    format!(
+                        "empty face range `{low}..{high}`: the first face is greater than the last"
+                    ),
+                )
+                .with_help(format!("write the lower face first: `{high}..{low}`")),
+            );
+        }
+        Some(Spanned::new(FaceItem::Range(low, high), span))
+    }
+}
