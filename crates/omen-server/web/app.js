@@ -55,7 +55,16 @@ function addExpression(text = "") {
   });
   row.querySelector(".roll").addEventListener("click", () => roll(row));
   numberRows();
+  offerRolls();
   return row;
+}
+
+// The server rolls dice expressions, and refuses AnyDice programs at /roll: with that dialect the
+// Roll buttons are hidden and a note says why and what rolls a program instead.
+function offerRolls() {
+  const anydice = $("dialect").value === "anydice";
+  for (const button of document.querySelectorAll(".expression .roll")) button.hidden = anydice;
+  $("roll-note").hidden = !anydice;
 }
 
 function numberRows() {
@@ -114,6 +123,7 @@ function restore() {
   }
   $("param-list").replaceChildren();
   $("params").hidden = true;
+  offerRolls();
   return expressions.length > 0;
 }
 
@@ -743,6 +753,7 @@ function start() {
     calculate();
   });
   $("cancel").addEventListener("click", () => controller && controller.abort());
+  $("dialect").addEventListener("change", offerRolls);
   for (const button of document.querySelectorAll("[data-export]")) {
     button.addEventListener("click", () => download(button.dataset.export));
   }

@@ -1,6 +1,7 @@
 //! The calculator with the AnyDice dialect: a program typed over several lines (Enter starts a new
 //! line, Ctrl+Enter calculates), one column per `output` named as the program names it, and a
-//! permalink that holds the whole program. The expected table is enumerated here.
+//! permalink that holds the whole program; no Roll button while the dialect is AnyDice, since the
+//! server rolls only dice expressions. The expected table is enumerated here.
 
 use fantoccini::Locator;
 
@@ -12,6 +13,24 @@ const PROGRAM: &str = "output 1d4 named \"one\"\noutput 2d4 named \"two\"";
 /// `d4` and `2d4`, outcome by outcome (1 to 8), as fraction and percentage cells.
 fn expected_table() -> Vec<Vec<String>> {
     expected_columns(&[(1, 4), (2, 4)], 1..=8)
+}
+
+/// Whether the first row's Roll button and the note on rolling AnyDice programs are shown: the
+/// server refuses `/roll` for AnyDice, so the page must not offer it.
+async fn roll_offered(client: &fantoccini::Client) -> (bool, bool) {
+    let shown = |selector: &'static str| async move {
+        client
+            .find(Locator::Css(selector))
+            .await
+            .expect(selector)
+            .is_displayed()
+            .await
+            .expect("displayed")
+    };
+    (
+        shown("#expression-list .expression .roll").await,
+        shown("#roll-note").await,
+    )
 }
 
 async fn headers(client: &fantoccini::Client) -> Vec<String> {
@@ -40,13 +59,33 @@ async fn an_anydice_program_of_two_outputs_is_two_columns_and_its_permalink_hold
         .goto(&format!("http://{address}/"))
         .await
         .expect("the page");
-    client
+    let menu = client
         .find(Locator::Id("dialect"))
         .await
-        .expect("the dialect menu")
-        .select_by_value("anydice")
+        .expect("the dialect menu");
+    wait_for(client, "#expression-1").await;
+    assert_eq!(roll_offered(client).await, (true, false), "Omen rolls");
+    menu.select_by_value("anydice")
         .await
         .expect("AnyDice is offered");
+    // No Roll button for a program, and a note saying what rolls one instead.
+    assert_eq!(
+        roll_offered(client).await,
+        (false, true),
+        "AnyDice has no Roll"
+    );
+    click(client, "#add-expression").await;
+    let second_roll = client
+        .find(Locator::Css(
+            "#expression-list .expression:nth-child(2) .roll",
+        ))
+        .await
+        .expect("the new row's Roll");
+    assert!(
+        !second_roll.is_displayed().await.expect("displayed"),
+        "a row added under AnyDice has no Roll either"
+    );
+    click(client, "#expression-list .expression:nth-child(2) .remove").await;
     let input = wait_for(client, "#expression-1").await;
     input.clear().await.expect("clear");
     click(client, "#expression-1").await;
@@ -91,5 +130,23 @@ async fn an_anydice_program_of_two_outputs_is_two_columns_and_its_permalink_hold
         .await
         .expect("value");
     assert_eq!(dialect.as_deref(), Some("anydice"));
+    assert_eq!(
+        roll_offered(client).await,
+        (false, true),
+        "the permalink's AnyDice page has no Roll"
+    );
+    // Back to Omen's notation: the Roll button returns, the note goes.
+    client
+        .find(Locator::Id("dialect"))
+        .await
+        .expect("the menu")
+        .select_by_value("omen")
+        .await
+        .expect("Omen");
+    assert_eq!(
+        roll_offered(client).await,
+        (true, false),
+        "Omen rolls again"
+    );
     second.client.close().await.expect("close");
 }
