@@ -14,6 +14,10 @@ pub enum Library {
     Middle,
     HighestOf,
     LowestOf,
+    /// `[highest N of A and B]` (2025): the highest N of the dice of A and B together.
+    HighestAmong,
+    /// `[lowest N of A and B]` (2025).
+    LowestAmong,
     Maximum,
     Reverse,
     Sort,
@@ -24,7 +28,7 @@ impl Library {
         use Library::*;
         vec![
             Absolute, Contains, Count, Explode, Highest, Lowest, Middle, HighestOf, LowestOf,
-            Maximum, Reverse, Sort,
+            HighestAmong, LowestAmong, Maximum, Reverse, Sort,
         ]
     }
 
@@ -39,6 +43,8 @@ impl Library {
             Library::Middle => "middle ? of ?",
             Library::HighestOf => "highest of ? and ?",
             Library::LowestOf => "lowest of ? and ?",
+            Library::HighestAmong => "highest ? of ? and ?",
+            Library::LowestAmong => "lowest ? of ? and ?",
             Library::Maximum => "maximum of ?",
             Library::Reverse => "reverse ?",
             Library::Sort => "sort ?",
@@ -55,6 +61,7 @@ impl Library {
             Library::Explode | Library::Maximum => &[Die],
             Library::Highest | Library::Lowest | Library::Middle => &[Number, Die],
             Library::HighestOf | Library::LowestOf => &[Number, Number],
+            Library::HighestAmong | Library::LowestAmong => &[Number, Die, Die],
             Library::Reverse | Library::Sort => &[Sequence],
         }
     }

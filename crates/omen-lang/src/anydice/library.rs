@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use num_traits::{One, Zero};
+use omen_core::multiset::Group;
 use omen_core::{Distribution, Probability, Weight};
 
 use super::builtin::Library;
@@ -61,6 +62,9 @@ impl Interp {
             Library::Highest | Library::Lowest | Library::Middle => {
                 select(which, number(0), args[1].clone(), self).map_err(at)?
             }
+            Library::HighestAmong | Library::LowestAmong => {
+                among(which, number(0), &args[1..], self).map_err(at)?
+            }
         };
         Ok(v)
     }
@@ -94,6 +98,31 @@ fn select(which: Library, n: i64, dice: Val, interp: &mut Interp) -> Outcome<Val
     };
     let positions: Vec<i64> = (first..first + n).collect();
     pool::at(&positions, dice, true, &mut interp.work)
+}
+
+/// `[highest N of A and B]`, `[lowest …]`: the dice of both arguments make one pool (a number is a
+/// die of one face, as `:d` makes it), and the N highest or lowest of them are summed, walked
+/// outcome by outcome without enumerating rolls. An empty die empties the answer, as it does every
+/// selection.
+fn among(which: Library, n: i64, dice: &[Val], interp: &mut Interp) -> Outcome<Val> {
+    let mut groups = Vec::with_capacity(dice.len());
+    for value in dice {
+        let (die, count) = match value {
+            Val::Die(die, _) => ((**die).clone(), 1),
+            Val::Pool { count, die, .. } => ((**die).clone(), *count),
+            Val::Number(x) => (Distribution::constant(*x), 1),
+            Val::Sequence(items) => (Distribution::constant(super::value::sum(items)?), 1),
+            Val::Empty => return Ok(Val::Empty),
+        };
+        groups.push(Group::dice(die, count));
+    }
+    let count: usize = groups.iter().map(|g| g.count).sum();
+    let n = usize::try_from(n.max(0)).unwrap_or(usize::MAX).min(count);
+    let first = match which {
+        Library::HighestAmong => 1,
+        _ => count - n + 1,
+    };
+    pool::ranks_of(&groups, first, n, &mut interp.work)
 }
 
 /// `[explode DIE]`: roll again on the highest face, at most "explode depth" times, the last

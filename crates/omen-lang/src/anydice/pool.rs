@@ -122,6 +122,22 @@ fn pool_at(
     Ok(Val::die(d))
 }
 
+/// The sum of the `n` dice ranked `first..first + n` from the top (1 the highest) of a pool made of
+/// `groups`, which may hold different dice.
+pub fn ranks_of(groups: &[Group], first: usize, n: usize, work: &mut Work) -> Outcome<Val> {
+    let count: usize = groups.iter().map(|g| g.count).sum();
+    work.pay(count)?;
+    let mut times = vec![0i64; count + 1];
+    for rank in first..first + n {
+        if let Some(t) = times.get_mut(rank) {
+            *t = 1;
+        }
+    }
+    let reading = RankSum::new(&times);
+    let d = read(groups, &reading, &work.limits, &mut work.budget)?;
+    Ok(Val::die(d))
+}
+
 fn is_run(ranks: &[usize], first: usize) -> bool {
     ranks.iter().enumerate().all(|(i, &r)| r == first + i)
 }

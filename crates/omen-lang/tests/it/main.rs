@@ -1,6 +1,7 @@
 //! Omen-lang's integration tests: one binary, one module per area.
 
 mod anydice;
+mod anydice_among;
 mod anydice_programs;
 mod anydice_properties;
 mod dialect_aliases;
