@@ -27,8 +27,20 @@ impl Library {
     pub fn all() -> Vec<Library> {
         use Library::*;
         vec![
-            Absolute, Contains, Count, Explode, Highest, Lowest, Middle, HighestOf, LowestOf,
-            HighestAmong, LowestAmong, Maximum, Reverse, Sort,
+            Absolute,
+            Contains,
+            Count,
+            Explode,
+            Highest,
+            Lowest,
+            Middle,
+            HighestOf,
+            LowestOf,
+            HighestAmong,
+            LowestAmong,
+            Maximum,
+            Reverse,
+            Sort,
         ]
     }
 
