@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::{Args, Parser, Subcommand, ValueEnum, value_parser};
-use omen_core::{Ceilings, Limits};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use omen_lang::Value;
 
 pub use crate::file_format::{PlotFormat, ProbFormat};
+use crate::shared_args::{DialectArg, InputArgs, LimitArgs, ScriptArgs, parse_param};
 
 /// Roll dice and compute exact odds from one dice notation.
 // No bare `about`: it would take the package description, whose Markdown backticks land in the
@@ -203,7 +203,7 @@ pub enum Command {
     /// A campaign's characters, each bound to a rule set: new, list, show, edit, rename, delete.
     Char(Deferred<crate::campaign::CharArgs>),
     /// The roll log: list and filter, verify the hash chain, replay from the recorded dice, statistics.
-    Log(Deferred<crate::campaign::LogArgs>),
+    Log(Deferred<crate::log_args::LogArgs>),
     /// Save a named, parameterised roll in a campaign, for `omen roll @NAME`.
     #[command(
         after_help = "Examples:\n  omen save fireball 8d6 --description \"a level 3 fireball\"\n  omen save check 'param dice = 3; (dice)d12>=8' --param dice=5\n  omen roll @fireball"
@@ -237,7 +237,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  omen rules\n  omen rules hprpg --example -o rook.json\n  omen rules luck --schema\n  omen rules t13 --detail"
     )]
-    Rules(Deferred<RulesArgs>),
+    Rules(Deferred<crate::rules::RulesArgs>),
     /// Any game action given as JSON, e.g. omen act luck '{"action":"roll","event_modifier":-5}'
     /// (`omen rules` lists each game's actions).
     #[command(
@@ -363,37 +363,6 @@ Transcript marks (after a die's value):
   =          one of a set of matching dice (m, mt)
   15(6+6+3)  the value, then the rolls that made it (compounded or clamped dice)";
 
-/// Where the expression or script comes from: the EXPR argument or `--file`, exactly one of them.
-#[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
-pub struct InputArgs {
-    /// The dice expression or script, e.g. "4d6kh3 + 2" or "param n = 3; (n)d6kh1".
-    #[arg(value_name = "EXPR", allow_hyphen_values = true)]
-    pub expression: Option<String>,
-    /// Read the script from FILE (UTF-8) instead of EXPR; `-` reads standard input.
-    #[arg(short = 'f', long = "file", value_name = "FILE")]
-    pub file: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct RulesArgs {
-    /// One game only (ritual, spelldice, luck, hprpg, t13).
-    #[arg(value_name = "GAME")]
-    pub game: Option<String>,
-    /// Print the JSON Schemas of the game's sheet (with creation choices), state and actions.
-    #[arg(long, requires = "game", conflicts_with = "example")]
-    pub schema: bool,
-    /// Print a complete, valid sheet (and creation choices) to start a character from.
-    #[arg(long, requires = "game")]
-    pub example: bool,
-    /// For designers: the seed file and the spec items each mechanic, option and action implements.
-    #[arg(long)]
-    pub detail: bool,
-    /// How to print the listing.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
-    pub format: RollFormat,
-}
-
 #[derive(Debug, Args)]
 pub struct RollArgs {
     #[command(flatten)]
@@ -427,40 +396,7 @@ pub struct CampaignRollArgs {
     /// blind (the game master only), self (the roller only). A hidden roll is committed in the log
     /// and shown later with `omen log reveal`.
     #[arg(long, value_enum, ignore_case = true, value_name = "WHO")]
-    pub visibility: Option<VisibilityArg>,
-}
-
-/// Who may see a logged roll, as `--visibility` takes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum VisibilityArg {
-    /// Everyone.
-    Public,
-    /// The roller and the game master.
-    Private,
-    /// The game master only; the roller sees that a roll happened.
-    Blind,
-    /// The roller only.
-    #[value(name = "self")]
-    SelfOnly,
-}
-
-impl VisibilityArg {
-    /// How the command line logs a roll: made by the game master at the database, with the
-    /// visibility asked for (nothing recorded for a plain public roll, as before).
-    pub fn options(visibility: Option<VisibilityArg>) -> omen_store::EntryOptions {
-        match visibility {
-            None => omen_store::EntryOptions::default(),
-            Some(visibility) => omen_store::EntryOptions::new(
-                match visibility {
-                    VisibilityArg::Public => omen_store::Visibility::Public,
-                    VisibilityArg::Private => omen_store::Visibility::Private,
-                    VisibilityArg::Blind => omen_store::Visibility::Blind,
-                    VisibilityArg::SelfOnly => omen_store::Visibility::SelfOnly,
-                },
-                Some(omen_store::Actor::GameMaster),
-            ),
-        }
-    }
+    pub visibility: Option<crate::shared_args::VisibilityArg>,
 }
 
 impl CampaignRollArgs {
@@ -566,172 +502,10 @@ pub(crate) fn parse_prob_param(text: &str) -> Result<ProbParam, String> {
     }
 }
 
-#[derive(Debug, Args)]
-pub struct ScriptArgs {
-    /// Set a script parameter (`param name = default;`): an integer, true/false, or a label.
-    /// Repeat for more.
-    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
-    pub params: Vec<(String, Value)>,
-    #[command(flatten)]
-    pub dialect: DialectArg,
-}
-
-impl ScriptArgs {
-    /// The dialect named by `--dialect` (clap has checked the name).
-    pub fn dialect(&self) -> &'static omen_lang::syntax::Dialect {
-        self.dialect.dialect()
-    }
-}
-
-/// `--dialect`, declared once for every command that reads an expression.
-#[derive(Clone, Debug, Args)]
-pub struct DialectArg {
-    /// The notation the expression is written in: Omen's own, or another roller's with that roller's
-    /// meanings (see docs/dialects.md). The reading line shows how it was read. [default: the
-    /// campaign's dialect when rolling in one (`omen campaign set NAME --dialect D`), else omen]
-    #[arg(
-        long = "dialect",
-        value_name = "NAME",
-        env = "OMEN_DIALECT",
-        value_parser = clap::builder::PossibleValuesParser::new(
-            omen_lang::syntax::dialect::Dialect::names().chain([crate::anydice_prob::ANYDICE])
-        )
-    )]
-    pub name: Option<String>,
-}
-
-impl DialectArg {
-    /// Omen's own notation, for inputs that name none (saved rolls are stored in it).
-    pub fn omen() -> Self {
-        DialectArg {
-            name: Some("omen".to_string()),
-        }
-    }
-
-    /// The dialect named (clap has checked the name), Omen's when none is.
-    pub fn dialect(&self) -> &'static omen_lang::syntax::Dialect {
-        self.given().unwrap_or_default()
-    }
-
-    /// The dialect named by `--dialect` or `OMEN_DIALECT`, if one is.
-    pub fn given(&self) -> Option<&'static omen_lang::syntax::Dialect> {
-        self.name
-            .as_deref()
-            .and_then(omen_lang::syntax::Dialect::named)
-    }
-}
-
-/// `name=value`, the value read the way the language reads parameter values.
-pub(crate) fn parse_param(text: &str) -> Result<(String, Value), String> {
-    let (name, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("expected NAME=VALUE, got `{text}`"))?;
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(format!("expected a name before `=` in `{text}`"));
-    }
-    let value = omen_lang::parse_param_value(value);
-    if let Value::Text(text) = &value
-        && looks_like_an_integer(text)
-    {
-        // A number past 64 bits would otherwise become a label and pass unnoticed.
-        return Err(format!(
-            "`{text}` does not fit in a 64-bit integer (from {} to {})",
-            i64::MIN,
-            i64::MAX
-        ));
-    }
-    Ok((name.to_string(), value))
-}
-
-/// An optional sign and ASCII digits: what a player means as a number.
-fn looks_like_an_integer(text: &str) -> bool {
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// The output of a command that prints one result: text to read, or JSON for programs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RollFormat {
-    /// Text to read.
-    Text,
-    /// One JSON object on one line, exact fractions as strings.
-    Json,
-}
-
-/// The limits every request runs under; defaults come from `omen_core::Limits::default()`, ceilings
-/// from `omen_core::Ceilings` (a value past its ceiling is a usage error, exit 2).
-#[derive(Clone, Debug, Args)]
-#[command(next_help_heading = "Limits")]
-pub struct LimitArgs {
-    /// Extra dice one die may add by exploding (at most 1,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().explode_depth,
-          value_parser = value_parser!(u64).range(0..=Ceilings::EXPLODE_DEPTH))]
-    pub explode_depth: u64,
-    /// Dice in one pool (at most 1,000,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_dice,
-          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_DICE))]
-    pub max_dice: u64,
-    /// Sides of one die, and faces of a custom die (at most 10,000,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_sides,
-          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_SIDES))]
-    pub max_sides: u64,
-    /// Distinct outcomes of any one distribution (at most 10,000,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_outcomes,
-          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_OUTCOMES))]
-    pub max_outcomes: u64,
-    /// States a dynamic program may hold at once (at most 200,000,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states,
-          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_STATES))]
-    pub max_states: u64,
-    /// States of one process (`after`, `absorb`, `stationary`); solved exactly, in time cubic in this
-    /// (at most 5,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_chain_states,
-          value_parser = value_parser!(u64).range(1..=Ceilings::MAX_CHAIN_STATES))]
-    pub max_chain_states: u64,
-    /// Steps one rolled process may take: `after`'s count, or the steps before `absorb` settles
-    /// (at most 10,000,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_process_steps,
-          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_PROCESS_STEPS))]
-    pub max_process_steps: u64,
-    /// Nested calls of user functions (recursion depth; at most 10,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_call_depth,
-          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_CALL_DEPTH))]
-    pub max_call_depth: u64,
-    /// Work of one computation, in 64-bit multiply-adds (multiplying two big weights costs the
-    /// product of their lengths in 64-bit limbs; a rolled step or die costs a fixed amount). The
-    /// default is about two seconds (at most 1,000,000,000,000).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().work_budget,
-          value_parser = value_parser!(u64).range(0..=Ceilings::WORK_BUDGET))]
-    pub work_budget: u64,
-    /// Bytes of output (a distribution's table or JSON, a roll's transcript); a larger result is
-    /// refused before it is written (at most 1 GiB).
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output,
-          value_parser = value_parser!(u64).range(0..=Ceilings::MAX_OUTPUT))]
-    pub max_output: u64,
-}
-
-impl LimitArgs {
-    pub fn to_limits(&self) -> Limits {
-        Limits {
-            explode_depth: self.explode_depth,
-            max_dice: self.max_dice,
-            max_sides: self.max_sides,
-            max_outcomes: self.max_outcomes,
-            max_states: self.max_states,
-            max_chain_states: self.max_chain_states,
-            max_process_steps: self.max_process_steps,
-            max_call_depth: self.max_call_depth,
-            work_budget: self.work_budget,
-            max_output: self.max_output,
-            ..Limits::default()
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
+    use omen_core::Limits;
 
     use super::*;
 
@@ -773,17 +547,6 @@ mod tests {
             panic!("expected roll");
         };
         assert_eq!(args.source.dice, Some(vec![-1, 0, 1, -1]));
-    }
-
-    #[test]
-    fn params_split_at_the_first_equals_sign() {
-        assert_eq!(parse_param("dv=8"), Ok(("dv".to_string(), Value::Int(8))));
-        assert_eq!(
-            parse_param("mood=a=b"),
-            Ok(("mood".to_string(), Value::text("a=b")))
-        );
-        assert!(parse_param("8").is_err());
-        assert!(parse_param("=8").is_err());
     }
 
     #[test]

@@ -21,11 +21,14 @@ use omen_store::{Dice, LogFilter, Member, Role, SavedRoll, Store, StoreError, Vi
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::act::{Holder, action_name, json_argument};
-use crate::args::{InputArgs, RollFormat, ScriptArgs};
+use crate::act::{Holder, action_name};
 use crate::diagnostics::{Input, Style, render_diagnostics};
 use crate::escape;
+use crate::json_input::{json_argument, read_text_at_most};
 pub use crate::log_args::{LogArgs, LogCommand, LogFilterArgs};
+use crate::shared_args::{
+    DialectArg, InputArgs, RollFormat, ScriptArgs, ViewArg, VisibilityArg, parse_param,
+};
 pub use crate::store_access::{DbArgs, open, open_read};
 use crate::store_access::{open_to_create, open_write};
 use crate::words::count;
@@ -275,7 +278,7 @@ pub struct ExportArgs {
     /// Export what this viewer may see: gm, or player (hidden rolls and game-master-only fields
     /// withheld). Such a copy is for reading: import refuses it.
     #[arg(long, value_enum, ignore_case = true)]
-    pub view: Option<crate::act::ViewArg>,
+    pub view: Option<ViewArg>,
     /// With --view player: the player of this character (repeat for each); else an observer.
     #[arg(long = "as-char", value_name = "NAME", requires = "view")]
     pub as_characters: Vec<String>,
@@ -716,7 +719,7 @@ pub fn act(
         (Some(values), _) => Dice::Given(values.clone()),
         (None, seed) => seed.map_or(Dice::Derived, Dice::Seed),
     };
-    let options = crate::args::VisibilityArg::options(holder.visibility);
+    let options = VisibilityArg::options(holder.visibility);
     let request = omen_store::ActionRequest::new(&campaign, name, &action)
         .with_dice(dice)
         .with_limits(limits.clone())
@@ -753,14 +756,10 @@ pub fn act(
 
 /// The viewer `--view` and `--as-char` name: the game master, or a player known by the characters
 /// they own (an observer without any); `None` for the database's whole content.
-fn viewer(
-    campaign: &str,
-    view: Option<crate::act::ViewArg>,
-    characters: &[String],
-) -> Option<Viewer> {
+fn viewer(campaign: &str, view: Option<ViewArg>, characters: &[String]) -> Option<Viewer> {
     match view? {
-        crate::act::ViewArg::Gm => Some(Viewer::GameMaster),
-        crate::act::ViewArg::Player => Some(Viewer::Member(Member {
+        ViewArg::Gm => Some(Viewer::GameMaster),
+        ViewArg::Player => Some(Viewer::Member(Member {
             campaign: campaign.to_string(),
             role: if characters.is_empty() {
                 Role::Observer
@@ -854,7 +853,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
     let format = args.db.format;
     let named = attempt!(args.campaign());
     if let Some(LogCommand::Reveal { words }) = &args.command {
-        let sequence = attempt!(crate::usage::entry_number(words));
+        let sequence = attempt!(crate::log_args::entry_number(words));
         let mut store = attempt!(open_write(&args.db));
         let campaign = &attempt!(campaign_name(&store, &named));
         let entry = attempt!(store.reveal(campaign, sequence));
@@ -872,7 +871,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
     // `omen log verfy` reads as a campaign named `verfy`: name the subcommand it resembles.
     if let (None, Some(name)) = (&args.command, &args.campaign)
         && store.campaign(name).is_err()
-        && let Some(meant) = crate::usage::log_subcommand_like(name)
+        && let Some(meant) = crate::log_args::log_subcommand_like(name)
     {
         let name = escape::line(name);
         return fail(format!(
@@ -1155,7 +1154,7 @@ pub fn log(args: &LogArgs, limits: &Limits) -> anyhow::Result<bool> {
 fn json_params(params: &[String]) -> Result<BTreeMap<String, Value>, String> {
     let parsed = params
         .iter()
-        .map(|p| crate::args::parse_param(p))
+        .map(|p| parse_param(p))
         .collect::<Result<Vec<_>, String>>()?;
     json_param_values(&parsed)
 }
@@ -1200,7 +1199,7 @@ pub fn saved_input(
         // A saved roll is kept in Omen's own notation.
         ScriptArgs {
             params,
-            dialect: crate::args::DialectArg::omen(),
+            dialect: DialectArg::omen(),
         },
     ))
 }
@@ -1322,7 +1321,7 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<bool> {
 pub const DEFAULT_MAX_IMPORT: u64 = 64 << 20;
 
 pub fn import(args: &ImportArgs) -> anyhow::Result<bool> {
-    let text = attempt!(crate::act::read_text_at_most(
+    let text = attempt!(read_text_at_most(
         &args.file,
         args.max_input,
         "raise --max-input if it really is an export"

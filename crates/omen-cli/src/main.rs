@@ -69,13 +69,16 @@ mod file_format;
 mod fit;
 mod float;
 mod fraction;
+mod json_input;
 mod json_rows;
 mod log_args;
 mod odds;
 mod output;
 mod plot;
 mod rules;
+mod seed;
 mod serve;
+mod shared_args;
 mod store_access;
 mod tables;
 mod transcript;
@@ -87,7 +90,6 @@ use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use omen_core::{ChaChaDice, Limits, ScriptedDice};
@@ -97,12 +99,11 @@ use omen_lang::{
 };
 use serde::Serialize;
 
-use crate::args::{
-    Cli, Command, InputArgs, LimitArgs, PlotFormat, ProbArgs, ProbFormat, ProbParam, RollArgs,
-    RollFormat, ScriptArgs,
-};
+use crate::args::{Cli, Command, PlotFormat, ProbArgs, ProbFormat, ProbParam, RollArgs};
 use crate::diagnostics::{Input, Style, render_diagnostics, render_input_error};
 use crate::odds::Odds;
+use crate::seed::fresh_seed;
+use crate::shared_args::{InputArgs, LimitArgs, RollFormat, ScriptArgs, VisibilityArg};
 use crate::transcript::{render_transcript, render_transcript_within};
 
 /// How a command ended, when it ended on its own terms.
@@ -259,7 +260,7 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
         crate::fit::error(message);
         Ok(Status::BadInput)
     };
-    let mut store = match campaign::open(&args.campaign.db) {
+    let mut store = match store_access::open(&args.campaign.db) {
         Ok(store) => store,
         Err(error) => return bad(error.to_string()),
     };
@@ -294,7 +295,7 @@ fn roll_in_campaign(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
             .map_or(omen_store::Dice::Derived, omen_store::Dice::Seed),
     };
     let character = args.campaign.character.as_deref();
-    let options = args::VisibilityArg::options(args.campaign.visibility);
+    let options = VisibilityArg::options(args.campaign.visibility);
     let request = match saved {
         Some(saved) => omen_store::RollRequest::saved(&name, saved),
         None => omen_store::RollRequest::expression(&name, &source.text)
@@ -1083,17 +1084,4 @@ fn succeed(
 fn strict_failure() -> anyhow::Result<Status> {
     eprintln!("error: warnings are errors under --strict; no result was printed");
     Ok(Status::BadInput)
-}
-
-/// A seed for an unseeded roll: clock and process id, mixed so close calls give unrelated seeds.
-pub(crate) fn fresh_seed() -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    // splitmix64's finaliser.
-    let mut x =
-        (nanos ^ u64::from(std::process::id()).rotate_left(32)).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }

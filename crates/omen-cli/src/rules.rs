@@ -3,10 +3,31 @@
 
 use std::io::Write;
 
+use clap::Args;
 use omen_rules::{RuleSet, registry};
 use serde::Serialize;
 
-use crate::args::{RollFormat, RulesArgs};
+use crate::shared_args::RollFormat;
+
+// No doc comment: clap would make it the command's about, over the one `Command::Rules` gives.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// One game only (ritual, spelldice, luck, hprpg, t13).
+    #[arg(value_name = "GAME")]
+    pub game: Option<String>,
+    /// Print the JSON Schemas of the game's sheet (with creation choices), state and actions.
+    #[arg(long, requires = "game", conflicts_with = "example")]
+    pub schema: bool,
+    /// Print a complete, valid sheet (and creation choices) to start a character from.
+    #[arg(long, requires = "game")]
+    pub example: bool,
+    /// For designers: the seed file and the spec items each mechanic, option and action implements.
+    #[arg(long)]
+    pub detail: bool,
+    /// How to print the listing.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RollFormat::Text)]
+    pub format: RollFormat,
+}
 
 #[derive(Serialize)]
 struct Listing<'a> {

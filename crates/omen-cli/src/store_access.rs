@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use omen_store::{Store, StoreError};
 
-use crate::args::RollFormat;
+use crate::shared_args::RollFormat;
 
 /// The database and the output format, shared by the campaign commands.
 #[derive(Debug, Args)]

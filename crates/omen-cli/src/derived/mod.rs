@@ -217,7 +217,7 @@ fn run_analysis(analysis: &Analysis, given: &ArgMatches, limits: &Limits) -> any
         if property.get("x-cli-fresh-seed") == Some(&Value::Bool(true))
             && !inputs.contains_key(name)
         {
-            inputs.insert(name.clone(), Value::from(crate::fresh_seed()));
+            inputs.insert(name.clone(), Value::from(crate::seed::fresh_seed()));
         }
     }
     let inputs = Value::Object(inputs);

@@ -86,7 +86,7 @@ fn parse(kind: &Kind, text: &str, flag: &str) -> Result<Value, String> {
         Kind::Choice { open: true, .. } | Kind::Text => Ok(Value::from(text)),
         Kind::Record(parts) => record(parts, text, flag),
         Kind::Json | Kind::Nested(_) | Kind::List(_) => {
-            crate::act::json_argument(text).map_err(|message| format!("--{flag}: {message}"))
+            crate::json_input::json_argument(text).map_err(|message| format!("--{flag}: {message}"))
         }
     }
 }
@@ -95,7 +95,8 @@ fn parse(kind: &Kind, text: &str, flag: &str) -> Result<Value, String> {
 /// starts with `{` is the object as JSON.
 fn record(parts: &[(String, Kind)], text: &str, flag: &str) -> Result<Value, String> {
     if text.trim_start().starts_with('{') {
-        return crate::act::json_argument(text).map_err(|message| format!("--{flag}: {message}"));
+        return crate::json_input::json_argument(text)
+            .map_err(|message| format!("--{flag}: {message}"));
     }
     let pieces: Vec<&str> = text.split(':').collect();
     let shape = parts
