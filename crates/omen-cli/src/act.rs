@@ -20,7 +20,7 @@ use std::io::Write;
 use clap::Args;
 use omen_core::{Limits, RecordingDice};
 use omen_rules::Part;
-use omen_rules::stateful::{self, ActionError};
+use omen_rules::stateful::{self, ActionError, Game};
 use serde_json::{Value, json};
 
 pub use self::holder::{Holder, RollSource, Seen, action_name};
@@ -111,35 +111,65 @@ pub fn run(
             Err(message) => return fail(message),
         },
     };
-    let seen = Seen::of(game_name, holder.view);
+    let character = Character { state, created };
     if holder.odds {
-        return match game.odds(&state, &action, limits) {
-            Ok(odds) => {
-                let mut text =
-                    format!("odds of {}:{}", action_name(&action), seen.odds_text(&odds));
-                // The odds roll nothing, so they write nothing: a missing state file stays missing.
-                if let Some(path) = holder.state.as_ref().filter(|_| created) {
-                    text.push_str(&format!(
-                        "state: {} not created (odds change nothing); the first action creates it\n",
-                        path.display()
-                    ));
-                }
-                print(
-                    holder.source.format,
-                    &text,
-                    &json!({
-                        "action": seen.show(Part::Action, &action),
-                        "odds": seen.show(Part::Odds, &odds),
-                    }),
-                )?;
-                Ok(true)
-            }
+        return match game.odds(&character.state, &action, limits) {
+            Ok(odds) => print_odds(game, &character, &action, &odds, holder),
             Err(error) => fail(error),
         };
     }
+    apply(game, &character, &action, holder, limits)
+}
+
+/// The character an action is for: its state, and whether it was made now (from `--sheet`, its
+/// state file not written yet).
+struct Character {
+    state: Value,
+    created: bool,
+}
+
+/// `--odds`: the exact odds of the action from the character's state, as the view may see them.
+fn print_odds(
+    game: &dyn Game,
+    character: &Character,
+    action: &Value,
+    odds: &Value,
+    holder: &Holder,
+) -> anyhow::Result<bool> {
+    let seen = Seen::of(game.name(), holder.view);
+    let created = character.created;
+    let mut text = format!("odds of {}:{}", action_name(action), seen.odds_text(odds));
+    // The odds roll nothing, so they write nothing: a missing state file stays missing.
+    if let Some(path) = holder.state.as_ref().filter(|_| created) {
+        text.push_str(&format!(
+            "state: {} not created (odds change nothing); the first action creates it\n",
+            path.display()
+        ));
+    }
+    print(
+        holder.source.format,
+        &text,
+        &json!({
+            "action": seen.show(Part::Action, action),
+            "odds": seen.show(Part::Odds, odds),
+        }),
+    )?;
+    Ok(true)
+}
+
+/// The action applied: dice rolled, the state file replaced (when there is one), the answer printed.
+fn apply(
+    game: &dyn Game,
+    character: &Character,
+    action: &Value,
+    holder: &Holder,
+    limits: &Limits,
+) -> anyhow::Result<bool> {
+    let (state, created) = (&character.state, character.created);
+    let seen = Seen::of(game.name(), holder.view);
     let (mut source, seed) = holder.source.dice_source();
     let mut recorder = RecordingDice::new(source.as_mut());
-    let applied = match game.apply(&state, &action, &mut recorder, limits) {
+    let applied = match game.apply(state, action, &mut recorder, limits) {
         Ok(applied) => applied,
         Err(error) => return fail(describe(&error)),
     };
@@ -165,7 +195,7 @@ pub fn run(
             ));
         }
     }
-    let summary = seen.summary(&action, &applied.result, &applied.summary);
+    let summary = seen.summary(action, &applied.result, &applied.summary);
     let state_after = seen.show(Part::State, &applied.state);
     let mut text = format!("{summary}\n");
     if !dice.is_empty() {
@@ -181,12 +211,12 @@ pub fn run(
     }
     let report = json!({
         "rules": game.name(),
-        "action": seen.show(Part::Action, &action),
+        "action": seen.show(Part::Action, action),
         "seed": seed,
         "dice": dice,
         "result": seen.show(Part::Result, &applied.result),
         "summary": summary,
-        "state_before": seen.show(Part::State, &state),
+        "state_before": seen.show(Part::State, state),
         "state_after": state_after,
     });
     print(holder.source.format, &text, &report)?;

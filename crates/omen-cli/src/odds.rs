@@ -393,6 +393,17 @@ impl<'a> Odds<'a> {
             writeln!(out, "{line}")?;
         }
         writeln!(out)?;
+        self.write_statistics(out, layout, shortened)
+    }
+
+    /// The statistics under the table, fitted to `layout.width`, and the note when fractions were
+    /// shortened to decimals (`shortened` on entry: the table's were).
+    fn write_statistics(
+        &self,
+        out: &mut dyn Write,
+        layout: &Layout,
+        mut shortened: bool,
+    ) -> io::Result<()> {
         let stats = self.statistics_fitted(layout, &mut shortened);
         let label_width = stats.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
         for (label, value) in stats {

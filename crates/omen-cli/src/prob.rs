@@ -15,11 +15,10 @@ use crate::status::{Status, fail, fail_to_read, strict_failure, succeed};
 use crate::{anydice_prob, campaign, compare, file_format, fit, output, plot};
 
 /// The computed columns, their reading lines: with `--dialect anydice`, one column per output.
-type Computed = (
-    Vec<Column>,
-    Vec<(Source, Vec<Diagnostic>, ExactResult, u64)>,
-    Vec<String>,
-);
+type Computed = (Vec<Column>, Vec<Distribution>, Vec<String>);
+
+/// One computed distribution: its script, warnings, exact result and explosion depth.
+type Distribution = (Source, Vec<Diagnostic>, ExactResult, u64);
 
 /// `prob --dialect anydice`: each program's outputs are its columns (explosion depth unused: the
 /// program's depth cuts are its warnings).
@@ -213,21 +212,8 @@ pub fn plot(args: &PlotArgs) -> anyhow::Result<Status> {
 
 /// `plot` is the image format for `omen plot`, `None` for `omen prob`.
 fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Status> {
-    let style = match args.format {
-        ProbFormat::Json => Style::Json,
-        ProbFormat::Text | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
-    };
-    if args.seed.is_some() {
-        eprintln!(
-            "error: `omen prob` takes no --seed: it computes the exact odds, and rolls no dice\n  \
-             = help: seeds belong to `omen roll`, e.g. `omen roll 2d6 --seed 3`"
-        );
-        return Ok(Status::BadInput);
-    }
-    let anydice = anydice_prob::is_anydice(args.dialect.name.as_deref());
-    if anydice && args.expressions().iter().any(|e| e.starts_with('@')) {
-        anydice_prob::refuse(anydice_prob::Refused::SavedRoll);
-        return Ok(Status::BadInput);
+    if let Some(status) = refused(args) {
+        return Ok(status);
     }
     let columns = match columns(args) {
         Ok(columns) => columns,
@@ -236,50 +222,9 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
             return Ok(Status::BadInput);
         }
     };
-    // An AnyDice program gives its columns itself, one per output; the loop below is Omen's.
-    let (columns, mut computed, mut readings) = match anydice {
-        true => match anydice_columns(args, columns, style) {
-            Ok(computed) => computed,
-            Err(status) => return status,
-        },
-        false => (columns, Vec::new(), Vec::new()),
-    };
-    let mut bound: u128 = 0;
-    for column in columns.iter().filter(|_| !anydice) {
-        let (options, script, checked) =
-            match compile_input(&column.input, &column.script, &args.limits, style) {
-                Ok(compiled) => compiled,
-                Err(status) => return status,
-            };
-        let result = match exact(&checked.program, &options.limits) {
-            Ok(result) => result,
-            Err(error) => return fail(style, script.input(), &[error], &checked.warnings),
-        };
-        // Side by side, each distribution's own report bounds its column from above.
-        bound = bound.saturating_add(odds::output_bound(&result, args.format));
-        if bound > u128::from(options.limits.max_output) {
-            return fail(
-                style,
-                script.input(),
-                &[diagnostics::too_much_output(
-                    bound,
-                    options.limits.max_output,
-                )],
-                &checked.warnings,
-            );
-        }
-        readings.push(checked.reading);
-        computed.push((
-            script,
-            checked.warnings,
-            result,
-            options.limits.explode_depth,
-        ));
-    }
-    let layout = odds::Layout {
-        width: text_width(),
-        exact: args.exact,
-        decimals: usize::from(args.decimals),
+    let (columns, computed, readings) = match compute(args, columns) {
+        Ok(computed) => computed,
+        Err(status) => return status,
     };
     // One expression gets the full table, unless --view or --transpose asks for the side-by-side
     // one (JSON has every view of every outcome either way).
@@ -292,43 +237,163 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
             return strict_failure();
         }
     }
-    if let [(script, warnings, result, explode_depth)] = computed.as_slice()
+    if let [one] = computed.as_slice()
         && plot.is_none()
         && (!reshaped || args.format == ProbFormat::Json)
     {
-        let reading = readings.first().map_or("", String::as_str);
-        let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
-        if let Some(note) = odds.depth_limit_warning(args.exact)
-            && (args.format == ProbFormat::Csv || diagnostics::strict())
-        {
-            // CSV has no place for it, and a cut-off result must never pass silently; under
-            // --strict it is a warning like any other.
-            eprint!(
-                "{}",
-                fit::wrap(
-                    &format!("warning: explosion depth limit reached: {note}\n"),
-                    fit::width()
-                )
-            );
-            if diagnostics::strict() {
-                return strict_failure();
-            }
-        }
-        let reading = fit::wrap(&format!("reading: {reading}\n"), layout.width);
-        return succeed(style, script.input(), warnings, |out| match args.format {
-            ProbFormat::Text => out
-                .write_all(reading.as_bytes())
-                .and_then(|()| odds.table(out, &layout)),
-            ProbFormat::Markdown => out
-                .write_all(reading.as_bytes())
-                .and_then(|()| odds.markdown(out)),
-            ProbFormat::Csv => odds.csv(out),
-            ProbFormat::Json => odds.json(out),
-        });
+        return print_one(args, one, readings.first().map_or("", String::as_str));
     }
-    // Side by side: each column's warnings and depth-limit notes first, named by its column.
+    side_by_side(args, &columns, &computed, plot)
+}
+
+/// How diagnostics are written: as JSON when the result is.
+fn style(args: &ProbArgs) -> Style {
+    match args.format {
+        ProbFormat::Json => Style::Json,
+        ProbFormat::Text | ProbFormat::Markdown | ProbFormat::Csv => Style::Text,
+    }
+}
+
+/// Arguments `omen prob` refuses before reading anything, reported: a seed, and a saved roll read
+/// as an AnyDice program.
+fn refused(args: &ProbArgs) -> Option<Status> {
+    if args.seed.is_some() {
+        eprintln!(
+            "error: `omen prob` takes no --seed: it computes the exact odds, and rolls no dice\n  \
+             = help: seeds belong to `omen roll`, e.g. `omen roll 2d6 --seed 3`"
+        );
+        return Some(Status::BadInput);
+    }
+    let anydice = anydice_prob::is_anydice(args.dialect.name.as_deref());
+    if anydice && args.expressions().iter().any(|e| e.starts_with('@')) {
+        anydice_prob::refuse(anydice_prob::Refused::SavedRoll);
+        return Some(Status::BadInput);
+    }
+    None
+}
+
+/// Each column's exact distribution and reading, within the output limit; on failure the errors are
+/// reported, and the command's status is returned as the error.
+fn compute(args: &ProbArgs, columns: Vec<Column>) -> Result<Computed, anyhow::Result<Status>> {
+    let style = style(args);
+    // An AnyDice program gives its columns itself, one per output; the loop below is Omen's.
+    if anydice_prob::is_anydice(args.dialect.name.as_deref()) {
+        return anydice_columns(args, columns, style);
+    }
+    let (mut computed, mut readings) = (Vec::new(), Vec::new());
+    let mut bound: u128 = 0;
+    for column in &columns {
+        let (options, script, checked) =
+            compile_input(&column.input, &column.script, &args.limits, style)?;
+        let result = match exact(&checked.program, &options.limits) {
+            Ok(result) => result,
+            Err(error) => return Err(fail(style, script.input(), &[error], &checked.warnings)),
+        };
+        // Side by side, each distribution's own report bounds its column from above.
+        bound = bound.saturating_add(odds::output_bound(&result, args.format));
+        if bound > u128::from(options.limits.max_output) {
+            return Err(fail(
+                style,
+                script.input(),
+                &[diagnostics::too_much_output(
+                    bound,
+                    options.limits.max_output,
+                )],
+                &checked.warnings,
+            ));
+        }
+        readings.push(checked.reading);
+        computed.push((
+            script,
+            checked.warnings,
+            result,
+            options.limits.explode_depth,
+        ));
+    }
+    Ok((columns, computed, readings))
+}
+
+/// One distribution: its full table (or CSV, or JSON report) under its reading line.
+fn print_one(args: &ProbArgs, one: &Distribution, reading: &str) -> anyhow::Result<Status> {
+    let (script, warnings, result, explode_depth) = one;
+    let style = style(args);
+    let layout = odds::Layout {
+        width: text_width(),
+        exact: args.exact,
+        decimals: usize::from(args.decimals),
+    };
+    let odds = Odds::new(&script.text, result, *explode_depth).with_reading(reading);
+    if let Some(note) = odds.depth_limit_warning(args.exact)
+        && (args.format == ProbFormat::Csv || diagnostics::strict())
+    {
+        // CSV has no place for it, and a cut-off result must never pass silently; under
+        // --strict it is a warning like any other.
+        eprint!(
+            "{}",
+            fit::wrap(
+                &format!("warning: explosion depth limit reached: {note}\n"),
+                fit::width()
+            )
+        );
+        if diagnostics::strict() {
+            return strict_failure();
+        }
+    }
+    let reading = fit::wrap(&format!("reading: {reading}\n"), layout.width);
+    succeed(style, script.input(), warnings, |out| match args.format {
+        ProbFormat::Text => out
+            .write_all(reading.as_bytes())
+            .and_then(|()| odds.table(out, &layout)),
+        ProbFormat::Markdown => out
+            .write_all(reading.as_bytes())
+            .and_then(|()| odds.markdown(out)),
+        ProbFormat::Csv => odds.csv(out),
+        ProbFormat::Json => odds.json(out),
+    })
+}
+
+/// Several distributions (or one that --view or --transpose reshapes): side by side in a table, or
+/// drawn as a chart.
+fn side_by_side(
+    args: &ProbArgs,
+    columns: &[Column],
+    computed: &[Distribution],
+    plot: Option<PlotFormat>,
+) -> anyhow::Result<Status> {
+    let style = style(args);
+    if column_warnings(args, columns, computed, style)? && diagnostics::strict() {
+        return strict_failure();
+    }
+    let comparison = compare::Comparison::new(
+        computed
+            .iter()
+            .zip(columns)
+            .map(|((_, _, result, _), column)| {
+                compare::Series::new(column.label.clone(), &result.distribution, &result.labels)
+            })
+            .collect(),
+        args.view,
+    );
+    if let Some(refused) = comparison.unordered_view() {
+        eprintln!("error: {refused}");
+        return Ok(Status::BadInput);
+    }
+    match plot {
+        Some(format) => draw(&comparison, format),
+        None => print_comparison(args, columns, computed, &comparison),
+    }
+}
+
+/// Side by side: each column's warnings and depth-limit notes first, named by its column; whether
+/// there were any.
+fn column_warnings(
+    args: &ProbArgs,
+    columns: &[Column],
+    computed: &[Distribution],
+    style: Style,
+) -> anyhow::Result<bool> {
     let mut stderr = String::new();
-    for ((script, warnings, result, explode_depth), column) in computed.iter().zip(&columns) {
+    for ((script, warnings, result, explode_depth), column) in computed.iter().zip(columns) {
         stderr.push_str(&render_diagnostics(style, script.input(), &[], warnings));
         if args.format != ProbFormat::Json
             && let Some(note) =
@@ -347,42 +412,39 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         .lock()
         .write_all(stderr.as_bytes())
         .context("writing warnings to stderr")?;
-    if !stderr.is_empty() && diagnostics::strict() {
-        return strict_failure();
-    }
-    let comparison = compare::Comparison::new(
-        computed
-            .iter()
-            .zip(&columns)
-            .map(|((_, _, result, _), column)| {
-                compare::Series::new(column.label.clone(), &result.distribution, &result.labels)
-            })
-            .collect(),
-        args.view,
-    );
-    if let Some(refused) = comparison.unordered_view() {
-        eprintln!("error: {refused}");
-        return Ok(Status::BadInput);
-    }
-    if let Some(format) = plot {
-        let image = match format {
-            PlotFormat::Svg => plot::svg(&comparison).map(String::into_bytes),
-            PlotFormat::Png => plot::png(&comparison),
-        };
-        let image = match image {
-            Ok(image) => image,
-            Err(message) => {
-                crate::fit::error(message);
-                return Ok(Status::BadInput);
-            }
-        };
-        output::result().write_all(&image)?;
-        if let Some(path) = output::file() {
-            // The chart went to a file, so stdout is silent: say what was written, and where.
-            eprintln!("{}", plot::written(&path, format, image.len()));
+    Ok(!stderr.is_empty())
+}
+
+/// `omen plot`: the chart, to the -o file or stdout.
+fn draw(comparison: &compare::Comparison, format: PlotFormat) -> anyhow::Result<Status> {
+    let image = match format {
+        PlotFormat::Svg => plot::svg(comparison).map(String::into_bytes),
+        PlotFormat::Png => plot::png(comparison),
+    };
+    let image = match image {
+        Ok(image) => image,
+        Err(message) => {
+            crate::fit::error(message);
+            return Ok(Status::BadInput);
         }
-        return Ok(Status::Success);
+    };
+    output::result().write_all(&image)?;
+    if let Some(path) = output::file() {
+        // The chart went to a file, so stdout is silent: say what was written, and where.
+        eprintln!("{}", plot::written(&path, format, image.len()));
     }
+    Ok(Status::Success)
+}
+
+/// The side-by-side table, in the format asked for.
+fn print_comparison(
+    args: &ProbArgs,
+    columns: &[Column],
+    computed: &[Distribution],
+    comparison: &compare::Comparison,
+) -> anyhow::Result<Status> {
+    let style = style(args);
+    let width = text_width();
     let exact = args.exact;
     let transpose = args.transpose;
     let no_input = Input {
@@ -390,7 +452,7 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
         file: None,
     };
     succeed(style, no_input, &[], |out| match args.format {
-        ProbFormat::Text => comparison.text(out, exact, transpose, layout.width),
+        ProbFormat::Text => comparison.text(out, exact, transpose, width),
         ProbFormat::Markdown => comparison.markdown(out, exact, transpose),
         ProbFormat::Csv => comparison.csv(out, transpose),
         ProbFormat::Json => {
@@ -398,7 +460,7 @@ fn prob_or_plot(args: &ProbArgs, plot: Option<PlotFormat>) -> anyhow::Result<Sta
             // first.
             out.write_all(b"[")?;
             for (i, ((script, _, result, explode_depth), column)) in
-                computed.iter().zip(&columns).enumerate()
+                computed.iter().zip(columns).enumerate()
             {
                 if i > 0 {
                     out.write_all(b",")?;

@@ -80,118 +80,20 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<bool> {
         },
         None => registry().to_vec(),
     };
-    let mut out = crate::output::result();
     if args.schema || args.example {
-        let Some(game) = omen_rules::stateful::game(rule_sets[0].name()) else {
-            eprintln!(
-                "error: `{}` keeps no characters, so it has no sheet",
-                rule_sets[0].name()
-            );
-            return Ok(false);
-        };
-        let schemas = game.schemas();
-        let printed = if args.schema {
-            schemas
-        } else {
-            // The first example the sheet's schema carries: creation choices, or a sheet.
-            schemas["sheet"]["examples"][0].clone()
-        };
-        writeln!(out, "{}", serde_json::to_string_pretty(&printed)?)?;
-        return Ok(true);
+        return sheet(args, rule_sets[0]);
     }
+    let mut out = crate::output::result();
     let all: Vec<Listing> = rule_sets.iter().map(|r| listing(*r)).collect();
     if args.format == RollFormat::Json {
         writeln!(out, "{}", serde_json::to_string(&all)?)?;
         return Ok(true);
     }
     let detail = args.detail;
-    // Spec item ids and seed file names are for designers: shown with --detail only.
-    let items = |ids: &[&str]| {
-        if detail {
-            format!(" [{}]", ids.join(", "))
-        } else {
-            String::new()
-        }
-    };
     // Built whole, then wrapped to the terminal: the summaries are long prose.
     let mut text = Vec::new();
     for game in &all {
-        if detail {
-            writeln!(
-                text,
-                "{} (seed {}): {}",
-                game.name, game.seed_file, game.description
-            )?;
-        } else {
-            writeln!(text, "{}: {}", game.name, game.description)?;
-        }
-        for m in game.mechanics {
-            writeln!(
-                text,
-                "  mechanic {}: {}{}",
-                m.name,
-                m.summary,
-                items(m.spec_items)
-            )?;
-        }
-        for o in game.options {
-            let item = if detail {
-                format!(" ({})", o.spec_item)
-            } else {
-                String::new()
-            };
-            writeln!(
-                text,
-                "  option {}{}: {}; choices {}, default {}; --option {}=VALUE on {}",
-                o.name,
-                item,
-                o.summary,
-                o.choices.join(" | "),
-                o.default,
-                o.name,
-                o.actions.join(", ")
-            )?;
-        }
-        let hidden = game.game_master_only;
-        if hidden.hides_anything() {
-            let parts = [
-                ("action", hidden.action),
-                ("sheet", hidden.sheet),
-                ("state", hidden.state),
-                ("result", hidden.result),
-                ("odds", hidden.odds),
-            ];
-            let listed: Vec<String> = parts
-                .iter()
-                .filter(|(_, paths)| !paths.is_empty())
-                .map(|(part, paths)| format!("{part} {}", paths.join(", ")))
-                .collect();
-            writeln!(
-                text,
-                "  game-master-only (hidden from --view player): {}",
-                listed.join("; ")
-            )?;
-        }
-        for t in &game.tables {
-            writeln!(text, "  table {t}")?;
-        }
-        for a in game.actions {
-            writeln!(
-                text,
-                "  action {}: {}{}",
-                a.name,
-                a.summary,
-                items(a.spec_items)
-            )?;
-        }
-        if game.state_version.is_some() {
-            writeln!(
-                text,
-                "  characters: `omen rules {} --example` prints a sheet to start from, --schema its \
-                 JSON Schema",
-                game.name
-            )?;
-        }
+        describe(game, detail, &mut text)?;
         writeln!(text)?;
     }
     if !detail {
@@ -204,4 +106,118 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<bool> {
         crate::fit::wrap(&String::from_utf8_lossy(&text), crate::fit::width()).as_bytes(),
     )?;
     Ok(true)
+}
+
+/// `omen rules GAME --schema` or `--example`: the JSON Schemas of the game's sheet, state and
+/// actions, or a complete sheet to start a character from.
+fn sheet(args: &RulesArgs, rules: &dyn RuleSet) -> anyhow::Result<bool> {
+    let Some(game) = omen_rules::stateful::game(rules.name()) else {
+        eprintln!(
+            "error: `{}` keeps no characters, so it has no sheet",
+            rules.name()
+        );
+        return Ok(false);
+    };
+    let schemas = game.schemas();
+    let printed = if args.schema {
+        schemas
+    } else {
+        // The first example the sheet's schema carries: creation choices, or a sheet.
+        schemas["sheet"]["examples"][0].clone()
+    };
+    writeln!(
+        crate::output::result(),
+        "{}",
+        serde_json::to_string_pretty(&printed)?
+    )?;
+    Ok(true)
+}
+
+/// One game's lines of the listing: its mechanics, options, hidden fields, tables and actions.
+fn describe(game: &Listing, detail: bool, text: &mut Vec<u8>) -> std::io::Result<()> {
+    // Spec item ids and seed file names are for designers: shown with --detail only.
+    let items = |ids: &[&str]| {
+        if detail {
+            format!(" [{}]", ids.join(", "))
+        } else {
+            String::new()
+        }
+    };
+    if detail {
+        writeln!(
+            text,
+            "{} (seed {}): {}",
+            game.name, game.seed_file, game.description
+        )?;
+    } else {
+        writeln!(text, "{}: {}", game.name, game.description)?;
+    }
+    for m in game.mechanics {
+        writeln!(
+            text,
+            "  mechanic {}: {}{}",
+            m.name,
+            m.summary,
+            items(m.spec_items)
+        )?;
+    }
+    for o in game.options {
+        let item = if detail {
+            format!(" ({})", o.spec_item)
+        } else {
+            String::new()
+        };
+        writeln!(
+            text,
+            "  option {}{}: {}; choices {}, default {}; --option {}=VALUE on {}",
+            o.name,
+            item,
+            o.summary,
+            o.choices.join(" | "),
+            o.default,
+            o.name,
+            o.actions.join(", ")
+        )?;
+    }
+    let hidden = game.game_master_only;
+    if hidden.hides_anything() {
+        let parts = [
+            ("action", hidden.action),
+            ("sheet", hidden.sheet),
+            ("state", hidden.state),
+            ("result", hidden.result),
+            ("odds", hidden.odds),
+        ];
+        let listed: Vec<String> = parts
+            .iter()
+            .filter(|(_, paths)| !paths.is_empty())
+            .map(|(part, paths)| format!("{part} {}", paths.join(", ")))
+            .collect();
+        writeln!(
+            text,
+            "  game-master-only (hidden from --view player): {}",
+            listed.join("; ")
+        )?;
+    }
+    for t in &game.tables {
+        writeln!(text, "  table {t}")?;
+    }
+    for a in game.actions {
+        writeln!(
+            text,
+            "  action {}: {}{}",
+            a.name,
+            a.summary,
+            items(a.spec_items)
+        )?;
+    }
+    if game.state_version.is_some() {
+        writeln!(
+            text,
+            "  characters: `omen rules {} --example` prints a sheet to start from, --schema its \
+             JSON Schema",
+            game.name
+        )?;
+    }
+    Ok(())
 }

@@ -122,23 +122,7 @@ impl Transcript<'_> {
                     self.item(feeder, indent + 1, None);
                 }
             }
-            RollKind::Group { members, kept } => {
-                let values: Vec<String> = members
-                    .iter()
-                    .zip(kept)
-                    .map(|(m, &k)| strike(m.value.to_string(), !k))
-                    .collect();
-                let text = format!(
-                    "{} → {{{}}} = {}",
-                    self.written(node),
-                    values.join(", "),
-                    node.value
-                );
-                self.line(indent, label, &text);
-                for m in members {
-                    self.item(m, indent + 1, None);
-                }
-            }
+            RollKind::Group { .. } => self.group(node, indent, label),
             RollKind::Label { label: own, inner } => {
                 let joined = match label {
                     Some(outer) => format!("{outer}: {own}"),
@@ -204,6 +188,28 @@ impl Transcript<'_> {
                 let text = format!("{query} after {} step{plural}: {}", steps.len(), node.value);
                 self.line(indent, label, &text);
             }
+        }
+    }
+
+    /// A group's line: its members' values, the dropped ones struck, then each member under it.
+    fn group(&mut self, node: &RollNode, indent: usize, label: Option<&str>) {
+        let RollKind::Group { members, kept } = &node.kind else {
+            return;
+        };
+        let values: Vec<String> = members
+            .iter()
+            .zip(kept)
+            .map(|(m, &k)| strike(m.value.to_string(), !k))
+            .collect();
+        let text = format!(
+            "{} → {{{}}} = {}",
+            self.written(node),
+            values.join(", "),
+            node.value
+        );
+        self.line(indent, label, &text);
+        for m in members {
+            self.item(m, indent + 1, None);
         }
     }
 

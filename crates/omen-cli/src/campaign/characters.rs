@@ -1,11 +1,13 @@
 //! `omen char`: a campaign's characters, each bound to a rule set (or to none).
 
+use omen_store::Store;
 use serde_json::json;
 
 use super::args::{CharArgs, CharCommand};
 use super::shared::{attempt, campaign_name, confirmed, fail, print};
 use crate::escape;
 use crate::json_input::json_argument;
+use crate::shared_args::RollFormat;
 use crate::store_access::{open_read, open_write};
 
 pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
@@ -54,26 +56,7 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
             }
             print(format, &text, &characters)
         }
-        CharCommand::Show { name } => {
-            let c = attempt!(store.character(&campaign, name));
-            // The rule set's reading of the state for people (rating names, …), after the state.
-            let summary = omen_rules::stateful::game(&c.rule_set).and_then(|g| g.summary(&c.state));
-            let text = format!(
-                "{} ({}, state version {})\n{}\n{}",
-                escape::line(&c.name),
-                escape::line(&c.rule_set),
-                c.state_version,
-                escape::lines(&format!("{:#}", c.state)),
-                summary
-                    .as_ref()
-                    .map_or(String::new(), |(text, _)| escape::lines(text).into_owned())
-            );
-            let mut json = serde_json::to_value(&c)?;
-            if let Some((_, summary)) = summary {
-                json["summary"] = summary;
-            }
-            print(format, &text, &json)
-        }
+        CharCommand::Show { name } => show(&store, format, &campaign, name),
         CharCommand::Edit { name, state } => {
             let state = attempt!(json_argument(state));
             let c = attempt!(store.set_state(&campaign, name, &state));
@@ -116,4 +99,26 @@ pub fn character(args: &CharArgs) -> anyhow::Result<bool> {
             )
         }
     }
+}
+
+/// `omen char show`: the character's rule set and state, and the rule set's reading of it.
+fn show(store: &Store, format: RollFormat, campaign: &str, name: &str) -> anyhow::Result<bool> {
+    let c = attempt!(store.character(campaign, name));
+    // The rule set's reading of the state for people (rating names, …), after the state.
+    let summary = omen_rules::stateful::game(&c.rule_set).and_then(|g| g.summary(&c.state));
+    let text = format!(
+        "{} ({}, state version {})\n{}\n{}",
+        escape::line(&c.name),
+        escape::line(&c.rule_set),
+        c.state_version,
+        escape::lines(&format!("{:#}", c.state)),
+        summary
+            .as_ref()
+            .map_or(String::new(), |(text, _)| escape::lines(text).into_owned())
+    );
+    let mut json = serde_json::to_value(&c)?;
+    if let Some((_, summary)) = summary {
+        json["summary"] = summary;
+    }
+    print(format, &text, &json)
 }
