@@ -11,6 +11,7 @@ mod calls;
 mod criticals;
 mod dice;
 mod joint;
+mod operators;
 mod pool;
 mod pool_spec;
 mod product;
@@ -23,7 +24,6 @@ use criticals::criticals;
 pub use pool_spec::pool_spec;
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::Ratio;
 use num_traits::{One, Zero};
 use omen_core::{Budget, Compare, CoreError, Distribution, Limits, Probability, Weight};
@@ -390,21 +390,7 @@ impl Evaluator<'_> {
             )),
             NodeKind::Let {
                 slot, value, body, ..
-            } => {
-                if let Some(r) = self.joint_bindings(node) {
-                    return r;
-                }
-                let v = self.eval(value)?;
-                let mut r = self.branch(&v.dist, span, |ev, x| {
-                    ev.env.truncate(*slot);
-                    ev.env.push(x.clone());
-                    let r = ev.eval(body);
-                    ev.env.truncate(*slot);
-                    r
-                })?;
-                r.truncated = either(&v.truncated, &r.truncated);
-                Ok(r)
-            }
+            } => self.binding(node, *slot, value, body),
             NodeKind::Label(_, inner) => self.eval(inner),
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
                 let e = self.eval(inner)?;
@@ -420,92 +406,11 @@ impl Evaluator<'_> {
                 let d = map_number(&e.dist, inner.span, &what, span, |x| number::round(*how, x))?;
                 Ok(Eval::plain(d, e.truncated))
             }
-            NodeKind::Binary(op, l, r) => {
-                let a = self.eval(l)?;
-                let b = self.eval(r)?;
-                let side =
-                    |e: &Eval, n: &Node, side: &str| -> Result<Distribution<i64>, Diagnostic> {
-                        ints_named(&e.dist, n.span, || {
-                            format!("the {side} side of `{}`", op_symbol(*op))
-                        })
-                    };
-                let whole =
-                    |d: &Distribution<Value>| d.outcomes().all(|v| matches!(v, Value::Int(_)));
-                if *op == BinOp::Quotient || !whole(&a.dist) || !whole(&b.dist) {
-                    return self.fractions(*op, (&a, l), (&b, r), span);
-                }
-                let (x, y) = (side(&a, l, "left")?, side(&b, r, "right")?);
-                let d = match op {
-                    BinOp::Add => x.add(&y, self.limits, self.budget),
-                    BinOp::Sub => y
-                        .try_map(|v| v.checked_neg().ok_or(CoreError::Overflow))
-                        .and_then(|ny| x.add(&ny, self.limits, self.budget)),
-                    BinOp::Mul => x.combine(&y, self.budget, |p, q| {
-                        p.checked_mul(*q).ok_or(CoreError::Overflow)
-                    }),
-                    BinOp::Div => {
-                        if !y.weight(&0).is_zero() {
-                            return Err(core_diagnostic(&CoreError::DivisionByZero, r.span));
-                        }
-                        x.combine(&y, self.budget, |p, q| {
-                            if *p == i64::MIN && *q == -1 {
-                                return Err(CoreError::Overflow);
-                            }
-                            Ok(Integer::div_floor(p, q))
-                        })
-                    }
-                    BinOp::Mod | BinOp::Pow | BinOp::Quotient => {
-                        x.combine(&y, self.budget, |p, q| op.apply_extra(*p, *q))
-                    }
-                }
-                .map_err(at)?;
-                self.limits.check_outcomes(d.len() as u128).map_err(at)?;
-                Ok(Eval::plain(
-                    from_ints(d),
-                    either(&a.truncated, &b.truncated),
-                ))
-            }
+            NodeKind::Binary(op, l, r) => self.binary(*op, l, r, span),
             NodeKind::Min(args) | NodeKind::Max(args) => {
-                let is_min = matches!(node.kind, NodeKind::Min(_));
-                let mut acc: Option<(Distribution<Value>, Probability)> = None;
-                for a in args {
-                    let e = self.eval(a)?;
-                    let d = map_number(&e.dist, a.span, "an argument", span, |v| Ok(v.clone()))?;
-                    acc = Some(match acc {
-                        None => (d, e.truncated),
-                        Some((acc, t)) => (
-                            acc.combine(&d, self.budget, |x, y| {
-                                Ok(if is_min { x.min(y) } else { x.max(y) }.clone())
-                            })
-                            .map_err(at)?,
-                            either(&t, &e.truncated),
-                        ),
-                    });
-                }
-                let (d, t) = acc.expect("checked: at least one argument");
-                Ok(Eval::plain(d, t))
+                self.min_max(matches!(node.kind, NodeKind::Min(_)), args, span)
             }
-            NodeKind::Compare(op, l, r) => {
-                let a = self.eval(l)?;
-                let b = self.eval(r)?;
-                let mut err = None;
-                let d = a
-                    .dist
-                    .combine(&b.dist, self.budget, |x, y| {
-                        Ok(compare_values(*op, x, y, span).unwrap_or_else(|e| {
-                            err.get_or_insert(e);
-                            false
-                        }))
-                    })
-                    .map_err(at)?;
-                if let Some(e) = err {
-                    return Err(e);
-                }
-                Ok(Eval::plain(
-                    d.map(|&b| Value::Bool(b)),
-                    either(&a.truncated, &b.truncated),
-                ))
-            }
+            NodeKind::Compare(op, l, r) => self.compare(*op, l, r, span),
             NodeKind::And(l, r) | NodeKind::Or(l, r) => {
                 let is_and = matches!(node.kind, NodeKind::And(..));
                 let a = self.eval(l)?;
@@ -541,32 +446,7 @@ impl Evaluator<'_> {
                 r.truncated = either(&cond.truncated, &r.truncated);
                 Ok(r)
             }
-            NodeKind::Match(x, arms) => {
-                let e = self.eval(x)?;
-                // Which arm each outcome takes; the arms' bodies then mix by those weights.
-                let mut err = None;
-                let chosen: Distribution<usize> = e.dist.map(|v| {
-                    arms.iter()
-                        .position(|(p, _)| p.matches(v))
-                        .unwrap_or_else(|| {
-                            err.get_or_insert_with(|| {
-                                Diagnostic::error(
-                                    "no-match",
-                                    span,
-                                    format!("no arm of this `match` matches {v}"),
-                                )
-                                .with_help("add a last arm `_ => …` for everything else")
-                            });
-                            0
-                        })
-                });
-                if let Some(err) = err {
-                    return Err(err);
-                }
-                let mut r = self.branch(&chosen, span, |ev, &i| ev.eval(&arms[i].1))?;
-                r.truncated = either(&e.truncated, &r.truncated);
-                Ok(r)
-            }
+            NodeKind::Match(x, arms) => self.match_arms(x, arms, span),
             NodeKind::Call(f, args) => {
                 // Every combination of argument values, each rolled once for the whole call.
                 let (combos, t) = self.product(args, span)?;
