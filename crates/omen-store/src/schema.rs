@@ -433,6 +433,65 @@ mod upgrade_tests {
             .collect()
     }
 
+    /// A database as omen wrote it at schema version 2: campaign Tak with Ayla (in `state`, made at
+    /// `created`), a saved roll and the unsigned `entries`, under a chain head and no key.
+    fn write_version_two(
+        path: &std::path::Path,
+        state: &serde_json::Value,
+        created: &str,
+        entries: &[LogEntry],
+    ) {
+        let mut conn = Connection::open(path).unwrap();
+        migrate(&mut conn, 2, None).unwrap();
+        conn.pragma_update(None, "application_id", 0).unwrap();
+        conn.execute(
+            "INSERT INTO campaign (id, name, created) VALUES (1, 'Tak', '2026-01-01T00:00:00.000Z')",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO character (id, campaign_id, name, rule_set, sheet, state, state_version, created, updated)
+             VALUES (1, 1, 'Ayla', 'luck', '{}', ?1, 1, ?2, ?2)",
+            rusqlite::params![state.to_string(), created],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO saved_roll (campaign_id, name, expression, params) VALUES (1, 'attack', 'd20 + 5', '{}')",
+            [],
+        )
+        .unwrap();
+        for entry in entries {
+            conn.execute(
+                "INSERT INTO roll_log (campaign_id, sequence, time, campaign, character_id, character, action,
+                     inputs, seed, dice, result, state_before, state_after, summary, previous_hash, hash)
+                 VALUES (1, ?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                rusqlite::params![
+                    entry.sequence as i64,
+                    entry.time,
+                    entry.campaign,
+                    entry.character,
+                    entry.action,
+                    entry.inputs.to_string(),
+                    entry.seed.map(|s| s.to_string()),
+                    serde_json::to_string(&entry.dice).unwrap(),
+                    entry.result.to_string(),
+                    entry.state_before.as_ref().map(|v| v.to_string()),
+                    entry.state_after.as_ref().map(|v| v.to_string()),
+                    entry.summary,
+                    entry.previous_hash,
+                    entry.hash,
+                ],
+            )
+            .unwrap();
+        }
+        let last = entries.last().unwrap();
+        conn.execute(
+            "INSERT INTO chain_head (campaign_id, sequence, hash) VALUES (1, ?1, ?2)",
+            rusqlite::params![last.sequence as i64, last.hash],
+        )
+        .unwrap();
+    }
+
     /// A database written at version 2 (chain heads, no signatures) keeps its campaigns, characters,
     /// saved rolls and log when opened by this build; its log is re-anchored under a new key by a
     /// signed migration entry that holds each character's state, verifies, replays and goes on.
@@ -460,57 +519,7 @@ mod upgrade_tests {
 
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("omen.db");
-        {
-            let mut conn = Connection::open(&path).unwrap();
-            migrate(&mut conn, 2, None).unwrap();
-            conn.pragma_update(None, "application_id", 0).unwrap();
-            conn.execute(
-                "INSERT INTO campaign (id, name, created) VALUES (1, 'Tak', '2026-01-01T00:00:00.000Z')",
-                [],
-            )
-            .unwrap();
-            conn.execute(
-                "INSERT INTO character (id, campaign_id, name, rule_set, sheet, state, state_version, created, updated)
-                 VALUES (1, 1, 'Ayla', 'luck', '{}', ?1, 1, ?2, ?2)",
-                rusqlite::params![ayla.state.to_string(), ayla.created],
-            )
-            .unwrap();
-            conn.execute(
-                "INSERT INTO saved_roll (campaign_id, name, expression, params) VALUES (1, 'attack', 'd20 + 5', '{}')",
-                [],
-            )
-            .unwrap();
-            for entry in &entries {
-                conn.execute(
-                    "INSERT INTO roll_log (campaign_id, sequence, time, campaign, character_id, character, action,
-                         inputs, seed, dice, result, state_before, state_after, summary, previous_hash, hash)
-                     VALUES (1, ?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                    rusqlite::params![
-                        entry.sequence as i64,
-                        entry.time,
-                        entry.campaign,
-                        entry.character,
-                        entry.action,
-                        entry.inputs.to_string(),
-                        entry.seed.map(|s| s.to_string()),
-                        serde_json::to_string(&entry.dice).unwrap(),
-                        entry.result.to_string(),
-                        entry.state_before.as_ref().map(|v| v.to_string()),
-                        entry.state_after.as_ref().map(|v| v.to_string()),
-                        entry.summary,
-                        entry.previous_hash,
-                        entry.hash,
-                    ],
-                )
-                .unwrap();
-            }
-            let last = entries.last().unwrap();
-            conn.execute(
-                "INSERT INTO chain_head (campaign_id, sequence, hash) VALUES (1, ?1, ?2)",
-                rusqlite::params![last.sequence as i64, last.hash],
-            )
-            .unwrap();
-        }
+        write_version_two(&path, &ayla.state, &ayla.created, &entries);
         assert!(!dir.path().join("omen.db.key").exists());
         let mut store = Store::open(&path).unwrap();
         assert!(
