@@ -1,8 +1,9 @@
 //! Every worked example of the five seeds replayed from the command line with the seed's own dice
 //! (or, where the seed gives outcomes but no dice, dice chosen in the outcome's range), each checked
-//! against the seed's figure. The commands and the figures are in `tests/fixtures/worked_examples.json`
-//! (numbers, not the seeds' prose); the expected figures were worked out by hand from the seeds and
-//! the spec, not taken from omen's output.
+//! against the seed's figure. The commands and the figures are in the repository's
+//! `fixtures/worked_examples.json` (numbers, not the seeds' prose; the server's tests replay them
+//! too); the expected figures were worked out by hand from the seeds and the spec, not taken from
+//! omen's output.
 //!
 //! Where the seed's own number is wrong, the example names the erratum and holds the corrected
 //! figure:
@@ -22,7 +23,7 @@ use crate::{omen, scratch_dir};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/worked_examples.json"
+    "/../../fixtures/worked_examples.json"
 );
 
 /// The spec's item ids, kept with omen-rules' tests.
