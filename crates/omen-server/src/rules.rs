@@ -127,6 +127,12 @@ pub struct AnalysisTableBody {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct AnalysisBody {
     pub tables: Vec<AnalysisTableBody>,
+    /// The analysis's own JSON where it has one, as `omen GAME ANALYSIS --format json` prints it
+    /// (seed 000's checks, the luck ranges): its figures as values, exact fractions as text. Absent
+    /// when the tables say all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub json: Option<Value>,
 }
 
 /// Runs one of a rule set's analyses on the inputs its schema describes.
@@ -168,13 +174,19 @@ pub async fn analysis(
                 ),
             )
         })?;
-    let run = found.run;
+    let (run, answer) = (found.run, found.answer);
     let limits = state.limits();
-    let tables = state
+    let answer = state
         .inner
         .compute
         .run(move || {
-            run(&inputs, &limits).map_err(|message| {
+            // The whole answer where the analysis has one: its JSON is what the command line
+            // prints, and the API answers with no less.
+            match answer {
+                Some(answer) => answer(&inputs, &limits),
+                None => run(&inputs, &limits).map(omen_rules::analysis::Answer::tables),
+            }
+            .map_err(|message| {
                 ApiError::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     Problem::new("invalid", message),
@@ -183,7 +195,9 @@ pub async fn analysis(
         })
         .await??;
     Ok(Json(AnalysisBody {
-        tables: tables
+        json: answer.json,
+        tables: answer
+            .tables
             .into_iter()
             .map(|t| AnalysisTableBody {
                 caption: t.caption,
