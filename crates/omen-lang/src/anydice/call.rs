@@ -88,6 +88,11 @@ impl Interp {
         frame: &Frame,
     ) -> Run<Val> {
         let at = |f: Fault| calculation_error(span, f);
+        // A body that reads its collection only as a pool evaluator can is answered without
+        // running it once per sorted roll (pool_call.rs); any other body is enumerated below.
+        if let Some(v) = self.read_pool_call(callable, &args, frame).map_err(at)? {
+            return Ok(v);
+        }
         let kinds = kinds(callable);
         let mut coerced = Vec::with_capacity(args.len());
         let mut sum_result = false;

@@ -35,6 +35,7 @@ mod ops;
 mod output;
 mod parser;
 mod pool;
+mod pool_call;
 mod program;
 mod translate;
 mod value;

@@ -1,0 +1,169 @@
+//! `:s` calls answered as readings of the pool: a body that reads its collection only through a
+//! count, a position, the sum or the length gives, without enumerating rolls, exactly what running
+//! it once per sorted roll gives. Each program is checked against itself with an assignment put
+//! first in the body (which the reading path does not take, so that copy is enumerated), and
+//! against rolls enumerated here or a formula worked by hand.
+
+use std::collections::BTreeMap;
+
+use omen_core::{Limits, Probability};
+
+use crate::anydice::{enumerate, only, run_with};
+
+/// The same program with `ENUMERATED: 0` first in the (first) function's body: the assignment
+/// changes nothing the body computes, and sends the call down the enumerating path.
+fn enumerated(program: &str) -> String {
+    assert!(program.starts_with("function:"), "{program}");
+    let brace = program.find('{').expect("a body");
+    format!(
+        "{}{{ ENUMERATED: 0\n{}",
+        &program[..brace],
+        &program[brace + 1..]
+    )
+}
+
+/// Both paths agree, and the answer is returned.
+fn agreed(program: &str) -> BTreeMap<i64, Probability> {
+    let read = only(program);
+    assert_eq!(read, only(&enumerated(program)), "{program}");
+    read
+}
+
+fn d(sides: i64) -> Vec<i64> {
+    (1..=sides).collect()
+}
+
+fn sorted_desc(roll: &[i64]) -> Vec<i64> {
+    let mut r = roll.to_vec();
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    r
+}
+
+#[test]
+fn a_count_of_a_value() {
+    let t = agreed("function: sixes S:s { result: [count 6 in S] }\noutput [sixes 4d6]");
+    assert_eq!(
+        t,
+        enumerate(4, &d(6), |r| Some(
+            r.iter().filter(|&&x| x == 6).count() as i64
+        ))
+    );
+}
+
+#[test]
+fn successes_minus_ones_against_a_fixed_target() {
+    // A target from a number parameter: hits at or over it, less the ones.
+    let program =
+        "function: hits S:s over T:n { result: (S >= T) - (S = 1) }\noutput [hits 5d6 over 4]";
+    assert_eq!(
+        agreed(program),
+        enumerate(5, &d(6), |r| Some(
+            r.iter().filter(|&&x| x >= 4).count() as i64
+                - r.iter().filter(|&&x| x == 1).count() as i64
+        ))
+    );
+    // The number on the left counts the dice it beats: 3 < S is S > 3.
+    let program = "function: f S:s { result: 3 < S }\noutput [f 4d6]";
+    assert_eq!(
+        agreed(program),
+        enumerate(4, &d(6), |r| Some(
+            r.iter().filter(|&&x| x > 3).count() as i64
+        ))
+    );
+    let program = "function: f S:s { result: (S != 2) * 10 + (S <= 2) }\noutput [f 3d4]";
+    assert_eq!(
+        agreed(program),
+        enumerate(3, &d(4), |r| Some(
+            r.iter().filter(|&&x| x != 2).count() as i64 * 10
+                + r.iter().filter(|&&x| x <= 2).count() as i64
+        ))
+    );
+}
+
+#[test]
+fn positions_branches_and_the_position_order() {
+    // Doubles on the two highest dice score their sum, else the highest die.
+    let program =
+        "function: f S:s { if 1@S = 2@S { result: 1@S + 2@S } result: 1@S }\noutput [f 3d6]";
+    let expected = enumerate(3, &d(6), |r| {
+        let s = sorted_desc(r);
+        Some(if s[0] == s[1] { s[0] + s[1] } else { s[0] })
+    });
+    assert_eq!(agreed(program), expected);
+    // Lowest first, position 1 is the lowest die.
+    let program = "set \"position order\" to \"lowest first\"\nfunction: f S:s { result: 1@S * 10 + 3@S }\noutput [f 3d4]";
+    let expected = enumerate(3, &d(4), |r| {
+        let s = sorted_desc(r);
+        Some(s[2] * 10 + s[0])
+    });
+    let read = only(program);
+    let forced = only(&program.replacen("S:s {", "S:s { ENUMERATED: 0\n", 1));
+    assert_eq!(read, forced);
+    assert_eq!(read, expected);
+    // A position past the dice is 0; a position list from a variable is summed.
+    let program = "function: f S:s { result: 4@S + P@S }\nP: {1, 3, 3}\noutput [f 3d4]";
+    let expected = enumerate(3, &d(4), |r| {
+        let s = sorted_desc(r);
+        Some(s[0] + 2 * s[2])
+    });
+    assert_eq!(agreed(program), expected);
+}
+
+#[test]
+fn the_empty_die_and_a_body_without_result_drop_the_roll() {
+    // Rolls with a 1 are dropped (d{} or no result), the rest renormalised: the sum of 2d4 given
+    // no die shows 1 is the sum of 2d{2,3,4}.
+    for body in [
+        "if [S contains 1] { result: d{} } result: S",
+        "if !(S = 1) { result: S }",
+    ] {
+        let program = format!("function: f S:s {{ {body} }}\noutput [f 2d4]");
+        let expected = enumerate(2, &[2, 3, 4], |r| Some(r.iter().sum()));
+        assert_eq!(agreed(&program), expected, "{body}");
+    }
+}
+
+#[test]
+fn numbers_from_the_callers_frame_and_the_length() {
+    // Dynamic scope: T is the caller's variable when the call runs; #S is the number of dice.
+    let program = "function: f S:s { result: [count V in S] * #S + T + -S + !S }\nT: 5\nV: {6, 6, 1}\noutput [f 3d6]";
+    let expected = enumerate(3, &d(6), |r| {
+        let count = |v: i64| r.iter().filter(|&&x| x == v).count() as i64;
+        let sum: i64 = r.iter().sum();
+        Some((2 * count(6) + count(1)) * 3 + 5 - sum)
+    });
+    assert_eq!(agreed(program), expected);
+}
+
+#[test]
+fn twenty_d20_counts_its_twenties_without_enumerating() {
+    // 20d20 has C(39, 19) = 68,923,264,410 sorted rolls, past --max-states: only the reading
+    // path answers. P(k twenties) = C(20, k) · 19^(20 − k) / 20^20, by the binomial law.
+    let program = "function: crits S:s { result: [count 20 in S] }\noutput [crits 20d20]";
+    let t = only(program);
+    let mut choose = 1u128;
+    for k in 0..=20u32 {
+        let n = choose * 19u128.pow(20 - k);
+        let expected = Probability::new(n.into(), 20u128.pow(20).into());
+        assert_eq!(t[&i64::from(k)], expected, "P({k} twenties)");
+        choose = choose * u128::from(20 - k) / u128::from(k + 1);
+    }
+    let refused = run_with(&enumerated(program), Limits::default());
+    assert!(refused.is_err(), "the enumerating path refuses 20d20");
+}
+
+#[test]
+fn a_body_that_needs_each_roll_is_still_enumerated() {
+    // A loop over the roll: not a reading, so enumerated, and still right.
+    let program =
+        "function: f S:s { N: 0 loop X over S { if X > N { N: X } } result: N }\noutput [f 3d4]";
+    let expected = enumerate(3, &d(4), |r| r.iter().max().copied());
+    assert_eq!(only(program), expected);
+    // A comparison with a number that varies with the roll: enumerated.
+    let program = "function: f S:s { result: S > 1@S }\noutput [f 3d4]";
+    let expected = enumerate(3, &d(4), |r| {
+        let top = *r.iter().max().unwrap();
+        Some(r.iter().filter(|&&x| x > top).count() as i64)
+    });
+    assert_eq!(only(program), expected);
+}
