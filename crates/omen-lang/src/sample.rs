@@ -9,15 +9,16 @@ use omen_core::{
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, core_diagnostic, kind_error};
-use crate::exact::{call_distribution, compare_values, field, pool_spec, recursion_error};
+use crate::exact::{call_distribution, field, pool_spec, recursion_error};
 use crate::group_scale;
-use crate::number::{self, NumberError};
+use crate::number::NumberError;
 use crate::program::{
     DiceNode, GroupNode, Node, NodeKind, PointTarget, ProcessQuery, Program, SidesNode,
 };
 use crate::span::Span;
 use crate::value::Value;
 
+mod operators;
 mod pool;
 
 /// One node of a roll's result tree, mirroring the program.
@@ -294,22 +295,7 @@ impl Sampler<'_> {
                 name,
                 value,
                 body,
-            } => {
-                let bound = self.node(value)?;
-                self.env.truncate(*slot);
-                self.env.push(bound.value.clone());
-                let body = self.node(body);
-                self.env.truncate(*slot);
-                let body = body?;
-                (
-                    body.value.clone(),
-                    RollKind::Let {
-                        name: name.clone(),
-                        bound: Box::new(bound),
-                        body: Box::new(body),
-                    },
-                )
-            }
+            } => self.binding(*slot, name, value, body)?,
             NodeKind::Label(label, inner) => {
                 let inner = self.node(inner)?;
                 (
@@ -321,79 +307,13 @@ impl Sampler<'_> {
                 )
             }
             NodeKind::Neg(inner) | NodeKind::Abs(inner) => {
-                let inner = self.node(inner)?;
-                let neg = matches!(node.kind, NodeKind::Neg(_));
-                let v = number::negate(&inner.value, !neg)
-                    .map_err(|e| unary_error(e, &inner, "the operand", span))?;
-                (
-                    v,
-                    if neg {
-                        RollKind::Unary {
-                            op: "-",
-                            operand: Box::new(inner),
-                        }
-                    } else {
-                        RollKind::Call {
-                            function: "abs",
-                            args: vec![inner],
-                        }
-                    },
-                )
+                self.negate(matches!(node.kind, NodeKind::Neg(_)), inner, span)?
             }
-            NodeKind::Round(how, inner) => {
-                let inner = self.node(inner)?;
-                let what = format!("the argument of `{}`", how.name());
-                let v = number::round(*how, &inner.value)
-                    .map_err(|e| unary_error(e, &inner, &what, span))?;
-                (
-                    v,
-                    RollKind::Call {
-                        function: how.name(),
-                        args: vec![inner],
-                    },
-                )
-            }
-            NodeKind::Binary(op, l, r) => {
-                let l = self.node(l)?;
-                let r = self.node(r)?;
-                let sym = op.symbol();
-                let v = number::binary(*op, &l.value, &r.value)
-                    .map_err(|e| e.diagnostic(&format!("`{sym}`"), l.span, r.span, span))?;
-                (
-                    v,
-                    RollKind::Binary {
-                        op: sym,
-                        left: Box::new(l),
-                        right: Box::new(r),
-                    },
-                )
-            }
-            NodeKind::Compare(op, l, r) => {
-                let l = self.node(l)?;
-                let r = self.node(r)?;
-                let v = compare_values(*op, &l.value, &r.value, span)?;
-                (
-                    Value::Bool(v),
-                    RollKind::Binary {
-                        op: op.symbol(),
-                        left: Box::new(l),
-                        right: Box::new(r),
-                    },
-                )
-            }
+            NodeKind::Round(how, inner) => self.round(*how, inner, span)?,
+            NodeKind::Binary(op, l, r) => self.binary(*op, l, r, span)?,
+            NodeKind::Compare(op, l, r) => self.compare(*op, l, r, span)?,
             NodeKind::And(l, r) | NodeKind::Or(l, r) => {
-                let is_and = matches!(node.kind, NodeKind::And(..));
-                let l = self.node(l)?;
-                let r = self.node(r)?;
-                let (a, b) = (boolean(&l, "each side")?, boolean(&r, "each side")?);
-                (
-                    Value::Bool(if is_and { a && b } else { a || b }),
-                    RollKind::Binary {
-                        op: if is_and { "and" } else { "or" },
-                        left: Box::new(l),
-                        right: Box::new(r),
-                    },
-                )
+                self.and_or(matches!(node.kind, NodeKind::And(..)), l, r)?
             }
             NodeKind::Not(inner) => {
                 let inner = self.node(inner)?;
@@ -407,25 +327,7 @@ impl Sampler<'_> {
                 )
             }
             NodeKind::Min(args) | NodeKind::Max(args) => {
-                let is_min = matches!(node.kind, NodeKind::Min(_));
-                let args: Vec<RollNode> = args
-                    .iter()
-                    .map(|a| self.node(a))
-                    .collect::<Result<_, _>>()?;
-                for a in &args {
-                    if !a.value.is_number() {
-                        return Err(kind_error(a.span, "an argument", "a number", &a.value));
-                    }
-                }
-                let values = args.iter().map(|a| &a.value);
-                let v = if is_min { values.min() } else { values.max() };
-                (
-                    v.expect("checked: at least one argument").clone(),
-                    RollKind::Call {
-                        function: if is_min { "min" } else { "max" },
-                        args,
-                    },
-                )
+                self.min_max(matches!(node.kind, NodeKind::Min(_)), args)?
             }
             NodeKind::Tuple(items) => {
                 let members: Vec<RollNode> = items
@@ -446,57 +348,9 @@ impl Sampler<'_> {
                     },
                 )
             }
-            NodeKind::If(c, a, b) => {
-                let condition = self.node(c)?;
-                let which = boolean(&condition, "the condition of `if`")?;
-                let branch = self.node(if which { a } else { b })?;
-                (
-                    branch.value.clone(),
-                    RollKind::If {
-                        condition: Box::new(condition),
-                        branch: Box::new(branch),
-                    },
-                )
-            }
-            NodeKind::Match(x, arms) => {
-                let scrutinee = self.node(x)?;
-                let arm = arms
-                    .iter()
-                    .position(|(p, _)| p.matches(&scrutinee.value))
-                    .ok_or_else(|| {
-                        Diagnostic::error(
-                            "no-match",
-                            span,
-                            format!("no arm of this `match` matches {}", scrutinee.value),
-                        )
-                        .with_help("add a last arm `_ => …` for everything else")
-                    })?;
-                let body = self.node(&arms[arm].1)?;
-                (
-                    body.value.clone(),
-                    RollKind::Match {
-                        scrutinee: Box::new(scrutinee),
-                        arm,
-                        body: Box::new(body),
-                    },
-                )
-            }
-            NodeKind::Call(f, args) => {
-                let args: Vec<RollNode> = args
-                    .iter()
-                    .map(|a| self.node(a))
-                    .collect::<Result<_, _>>()?;
-                let values: Vec<Value> = args.iter().map(|a| a.value.clone()).collect();
-                let body = self.call(*f, &values, span)?;
-                (
-                    body.value.clone(),
-                    RollKind::Apply {
-                        function: self.program.functions[*f].name.clone(),
-                        args,
-                        body: Box::new(body),
-                    },
-                )
-            }
+            NodeKind::If(c, a, b) => self.branch(c, a, b)?,
+            NodeKind::Match(x, arms) => self.match_arm(x, arms, span)?,
+            NodeKind::Call(f, args) => self.apply(*f, args, span)?,
             NodeKind::Process {
                 query,
                 function,
