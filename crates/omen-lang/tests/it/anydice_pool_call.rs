@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use omen_core::{Limits, Probability};
+use proptest::prelude::*;
 
 use crate::anydice::{enumerate, only, run_with};
 
@@ -166,4 +167,62 @@ fn a_body_that_needs_each_roll_is_still_enumerated() {
         Some(r.iter().filter(|&&x| x > top).count() as i64)
     });
     assert_eq!(only(program), expected);
+}
+
+/// A number the body computes from its collection `S`, the caller's `T` and small numbers.
+fn body_expression() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("S".to_string()),
+        (1i64..4).prop_map(|p| format!("{p}@S")),
+        Just("#S".to_string()),
+        (1i64..5).prop_map(|v| format!("[count {v} in S]")),
+        (1i64..5).prop_map(|v| format!("[S contains {v}]")),
+        (1i64..5, 0usize..6).prop_map(|(v, op)| {
+            let op = ["=", "!=", "<", ">", "<=", ">="][op];
+            format!("(S {op} {v})")
+        }),
+        (1i64..5).prop_map(|v| format!("({v} < S)")),
+        (0i64..4).prop_map(|n| n.to_string()),
+        Just("T".to_string()),
+    ];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone(), 0usize..8).prop_map(|(a, b, op)| {
+                let op = ["+", "-", "*", "/", ">", "=", "&", "|"][op];
+                format!("({a} {op} {b})")
+            }),
+            inner.clone().prop_map(|a| format!("!{a}")),
+            inner.prop_map(|a| format!("-{a}")),
+        ]
+    })
+}
+
+/// The program's only output, or `None` for the empty die; errors as their messages.
+fn outcome(program: &str) -> Result<Option<omen_core::Distribution<i64>>, String> {
+    match run_with(program, Limits::default()) {
+        Ok(mut run) => Ok(run.outputs.remove(0).distribution),
+        Err(errors) => Err(errors[0].message.clone()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_read_body_agrees_with_its_enumeration(
+        condition in body_expression(),
+        value in body_expression(),
+        otherwise in body_expression(),
+        drop in any::<bool>(),
+        count in 1usize..5,
+        sides in 2i64..6,
+        lowest_first in any::<bool>(),
+    ) {
+        let branch = if drop { "d{}".to_string() } else { value };
+        let order = if lowest_first { "set \"position order\" to \"lowest first\"\n" } else { "" };
+        let program = format!(
+            "function: f S:s {{ if {condition} {{ result: {branch} }} result: {otherwise} }}\nT: 2\n{order}output [f {count}d{sides}]"
+        );
+        prop_assert_eq!(outcome(&program), outcome(&enumerated(&program)), "{}", program);
+    }
 }
