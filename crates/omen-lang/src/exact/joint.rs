@@ -646,6 +646,26 @@ impl Evaluator<'_> {
         Some(self.joint(node, &chain, rest))
     }
 
+    /// The distributions of a chain's bound values, each evaluated as at its place in the chain
+    /// (its own bindings after it), and the mass their explosions cut.
+    fn chain_values(
+        &mut self,
+        chain: &[(usize, &Node)],
+    ) -> Result<(Vec<Distribution<Value>>, Probability), Diagnostic> {
+        let first = chain[0].0;
+        let mut truncated = Probability::zero();
+        let mut values: Vec<Distribution<Value>> = Vec::with_capacity(chain.len());
+        for &(slot, value) in chain {
+            self.env.resize(slot, Value::Int(0));
+            let e = self.eval(value);
+            self.env.truncate(first);
+            let e = e?;
+            truncated = either(&truncated, &e.truncated);
+            values.push(e.dist);
+        }
+        Ok((values, truncated))
+    }
+
     fn joint(
         &mut self,
         node: &Node,
@@ -655,112 +675,27 @@ impl Evaluator<'_> {
         let span = node.span;
         let at = |e: CoreError| core_diagnostic(&e, span);
         let first = chain[0].0;
-        let mut truncated = Probability::zero();
-        let mut values: Vec<Distribution<Value>> = Vec::with_capacity(chain.len());
-        for &(slot, value) in chain {
-            // The value runs as it would at its place in the chain: its own bindings go after it.
-            self.env.resize(slot, Value::Int(0));
-            let e = self.eval(value);
-            self.env.truncate(first);
-            let e = e?;
-            truncated = either(&truncated, &e.truncated);
-            values.push(e.dist);
-        }
-        // Exchangeable classes: bindings of one distribution that the rest reads symmetrically.
-        let mut members: Vec<(usize, Vec<usize>)> = Vec::new();
-        let mut assigned = vec![false; chain.len()];
-        for i in 0..chain.len() {
-            if assigned[i] {
-                continue;
-            }
-            assigned[i] = true;
-            let mut class = vec![chain[i].0];
-            if small_numbers(&values[i]) {
-                for j in i + 1..chain.len() {
-                    let last = *class.last().expect("one member");
-                    if !assigned[j]
-                        && values[j] == values[i]
-                        && symmetric_in(rest, last, chain[j].0)
-                    {
-                        assigned[j] = true;
-                        class.push(chain[j].0);
-                    }
-                }
-            }
-            members.push((i, class));
-        }
+        let (values, truncated) = self.chain_values(chain)?;
+        let members = exchangeable(chain, &values, rest);
         // Refused before any combination is built when there are too many to run.
-        let combinations = members.iter().try_fold(1u128, |acc, (i, class)| {
-            acc.checked_mul(multisets(values[*i].len(), class.len())?)
-        });
-        let per_combination =
-            count_nodes(rest) as u128 * SCALAR_NODE_COST as u128 + COMBINATION_COST as u128;
         self.budget
-            .spend_estimate(combinations.map_or(u128::MAX, |c| c.saturating_mul(per_combination)))
+            .spend_estimate(combinations_cost(&members, &values, rest))
             .map_err(at)?;
         let classes: Vec<Class> = members
             .into_iter()
             .map(|(i, class)| Class::new(class, &values[i]))
             .collect();
-        // Weights in machine words when every product of one combination from each class fits.
-        let bits: u64 = classes.iter().map(Class::bits).sum();
-        let words: Option<Vec<&[u128]>> = if bits <= 127 {
-            classes
-                .iter()
-                .map(|c| match &c.weights {
-                    Weights::Words(w) => Some(w.as_slice()),
-                    Weights::Big(_) => None,
-                })
-                .collect()
-        } else {
-            None
-        };
+        let words = word_weights(&classes);
         let mut sums: BTreeMap<Value, Accumulator> = BTreeMap::new();
         let mut big_sums: BTreeMap<Value, Weight> = BTreeMap::new();
         let top = chain.iter().map(|(s, _)| *s).max().expect("a chain") + 1;
         self.env.resize(top, Value::Int(0));
-        // The machine sees the outer frame's numbers and the chain's, when they are all numbers or
-        // all true/false.
-        let word_of = |v: &Value| match v {
-            Value::Int(_) => Some(Word::Int),
-            Value::Bool(_) => Some(Word::Bool),
-            _ => None,
-        };
-        let mut kinds: Vec<Option<Word>> = self.env.iter().map(word_of).collect();
-        let mut registers: Vec<i64> = self
-            .env
-            .iter()
-            .map(|v| match v {
-                Value::Int(x) => *x,
-                Value::Bool(b) => i64::from(*b),
-                _ => 0,
-            })
-            .collect();
-        for class in &classes {
-            let kind = class
-                .outcomes
-                .iter()
-                .map(word_of)
-                .reduce(|a, b| if a == b { a } else { None })
-                .flatten();
-            for &slot in &class.slots {
-                kinds[slot] = kind;
-            }
-        }
+        let (mut kinds, mut registers) = machine_frame(&self.env, &classes);
         let machine = Machine::compile(rest, &mut kinds);
         registers.resize(kinds.len().max(top), 0);
         let words_of: Vec<Vec<i64>> = classes
             .iter()
-            .map(|c| {
-                c.outcomes
-                    .iter()
-                    .map(|v| match v {
-                        Value::Int(x) => *x,
-                        Value::Bool(b) => i64::from(*b),
-                        _ => 0,
-                    })
-                    .collect()
-            })
+            .map(|c| c.outcomes.iter().map(register_of).collect())
             .collect();
         let mut word_sums: BTreeMap<i64, Accumulator> = BTreeMap::new();
         let mut odometer = vec![0usize; classes.len()];
@@ -862,4 +797,100 @@ fn count_nodes(node: &Node) -> u64 {
         | NodeKind::Pool(_) => 1,
         _ => 1 + node.operands().into_iter().map(count_nodes).sum::<u64>(),
     }
+}
+
+/// Exchangeable classes: bindings of one distribution that `rest` reads symmetrically, each as the
+/// index of its first binding in the chain and the slots of all its members.
+fn exchangeable(
+    chain: &[(usize, &Node)],
+    values: &[Distribution<Value>],
+    rest: &Node,
+) -> Vec<(usize, Vec<usize>)> {
+    let mut members: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut assigned = vec![false; chain.len()];
+    for i in 0..chain.len() {
+        if assigned[i] {
+            continue;
+        }
+        assigned[i] = true;
+        let mut class = vec![chain[i].0];
+        if small_numbers(&values[i]) {
+            for j in i + 1..chain.len() {
+                let last = *class.last().expect("one member");
+                if !assigned[j] && values[j] == values[i] && symmetric_in(rest, last, chain[j].0) {
+                    assigned[j] = true;
+                    class.push(chain[j].0);
+                }
+            }
+        }
+        members.push((i, class));
+    }
+    members
+}
+
+/// What running `rest` once for every combination of the classes' members costs (saturating).
+fn combinations_cost(
+    members: &[(usize, Vec<usize>)],
+    values: &[Distribution<Value>],
+    rest: &Node,
+) -> u128 {
+    let combinations = members.iter().try_fold(1u128, |acc, (i, class)| {
+        acc.checked_mul(multisets(values[*i].len(), class.len())?)
+    });
+    let per_combination =
+        count_nodes(rest) as u128 * SCALAR_NODE_COST as u128 + COMBINATION_COST as u128;
+    combinations.map_or(u128::MAX, |c| c.saturating_mul(per_combination))
+}
+
+/// The classes' weights in machine words, when every product of one combination from each class
+/// fits in one.
+fn word_weights(classes: &[Class]) -> Option<Vec<&[u128]>> {
+    let bits: u64 = classes.iter().map(Class::bits).sum();
+    if bits > 127 {
+        return None;
+    }
+    classes
+        .iter()
+        .map(|c| match &c.weights {
+            Weights::Words(w) => Some(w.as_slice()),
+            Weights::Big(_) => None,
+        })
+        .collect()
+}
+
+/// The kind of machine word a value is: the machine sees numbers and true/false only.
+fn word_of(v: &Value) -> Option<Word> {
+    match v {
+        Value::Int(_) => Some(Word::Int),
+        Value::Bool(_) => Some(Word::Bool),
+        _ => None,
+    }
+}
+
+/// A value as a machine register (true/false as 1/0; anything else never reaches the machine).
+fn register_of(v: &Value) -> i64 {
+    match v {
+        Value::Int(x) => *x,
+        Value::Bool(b) => i64::from(*b),
+        _ => 0,
+    }
+}
+
+/// The machine's view of the frame: each slot's word kind (a class's slots take the kind all its
+/// outcomes share, if they share one) and the registers holding the outer frame's values.
+fn machine_frame(env: &[Value], classes: &[Class]) -> (Vec<Option<Word>>, Vec<i64>) {
+    let mut kinds: Vec<Option<Word>> = env.iter().map(word_of).collect();
+    let registers: Vec<i64> = env.iter().map(register_of).collect();
+    for class in classes {
+        let kind = class
+            .outcomes
+            .iter()
+            .map(word_of)
+            .reduce(|a, b| if a == b { a } else { None })
+            .flatten();
+        for &slot in &class.slots {
+            kinds[slot] = kind;
+        }
+    }
+    (kinds, registers)
 }
