@@ -35,6 +35,7 @@ mod table_reveal;
 mod visibility;
 mod worked_examples;
 mod worked_examples_api;
+mod worked_examples_odds_page;
 mod worked_examples_page;
 
 use axum::Router;

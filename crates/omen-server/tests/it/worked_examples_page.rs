@@ -24,7 +24,7 @@ fn section(name: &str) -> String {
 
 /// A field's label as the page writes it (forms.js `humanise`): `resistor_pool` as "Resistor
 /// pool"; names from a seed (`FITNESS`) keep their case.
-fn label(key: &str) -> String {
+pub(crate) fn label(key: &str) -> String {
     let words = key
         .split(['_', '-'])
         .filter(|w| !w.is_empty())
@@ -55,16 +55,47 @@ async fn fill(client: &Client, name: &str, key: &str, value: &Value) {
         .await
         .expect("for")
         .expect("a label for a control");
-    let control = client.find(Locator::Id(&id)).await.expect("the control");
+    set_control(client, &id, value).await;
+}
+
+/// Gives `value` to the form control `id` as a person would: types into a number box, a text box
+/// or a list box (numbers separated by commas, lines, or JSON where the page asks for JSON), picks
+/// from a menu, ticks a box.
+pub(crate) async fn set_control(client: &Client, id: &str, value: &Value) {
+    let control = client.find(Locator::Id(id)).await.expect("the control");
     let tag = control.tag_name().await.expect("a tag");
     let kind = control.attr("type").await.expect("a type");
+    let json = control
+        .attr("data-json")
+        .await
+        .expect("data-json")
+        .is_some();
+    let text = match value {
+        _ if json => value.to_string(),
+        Value::Array(items) if tag == "textarea" => items
+            .iter()
+            .map(|item| {
+                item.as_str()
+                    .map_or_else(|| item.to_string(), str::to_string)
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Array(items) => items
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
     match (tag.as_str(), kind.as_deref(), value) {
         ("select", _, value) => {
+            // A menu's values are JSON (`"INTELLIGENCE"`, `true`).
             let option = format!("option[value='{value}']");
             control
                 .find(Locator::Css(&option))
                 .await
-                .unwrap_or_else(|e| panic!("{name}: {key} offers no {value}: {e}"))
+                .unwrap_or_else(|e| panic!("{id} offers no {value}: {e}"))
                 .click()
                 .await
                 .expect("choose");
@@ -74,20 +105,11 @@ async fn fill(client: &Client, name: &str, key: &str, value: &Value) {
                 control.click().await.expect("tick");
             }
         }
-        ("input", _, value) => {
-            let text = match value {
-                Value::Array(items) => items
-                    .iter()
-                    .map(Value::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                Value::String(text) => text.clone(),
-                other => other.to_string(),
-            };
+        ("input" | "textarea", _, _) => {
             control.clear().await.expect("clear");
             control.send_keys(&text).await.expect("type");
         }
-        other => panic!("{name}: no way to give {key} {other:?}"),
+        other => panic!("{id}: no way to give {other:?}"),
     }
 }
 
