@@ -65,6 +65,8 @@ use crate::syntax::dialect::{Dialect, SlashSlash};
 use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 
 mod brackets;
+mod capped;
+mod counted;
 mod d20;
 mod dice;
 mod dice_maiden;

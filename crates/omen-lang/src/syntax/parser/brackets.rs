@@ -1,5 +1,6 @@
 //! Bracketed operands: parentheses, tuples, lists, groups `{…}` and a group of one member.
 
+use super::counted::fraction_members_counted;
 use super::pieces::{MAX_SINGLE_DICE, shorten, single_dice};
 use super::{Parser, Stop};
 use crate::diagnostic::Diagnostic;
@@ -150,6 +151,11 @@ impl<'s> Parser<'s> {
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
         let span = Span::new(open.span.start, self.prev_end);
+        if members.len() > 1
+            && let Some(counted) = fraction_members_counted(&members, &modifiers, span)
+        {
+            return self.finish_group(counted, term);
+        }
         let members = if members.len() == 1 && !modifiers.is_empty() {
             match self.dice_with_arithmetic(&members[0], &modifiers) {
                 Some(dice) => dice,
@@ -214,7 +220,9 @@ impl<'s> Parser<'s> {
                         "group-of-one-dice",
                         members[0].span,
                         format!(
-                            "in {} a group with one member keeps and counts that member's single dice; Omen can                              do so only for a sum of dice terms with written counts, at most {MAX_SINGLE_DICE} dice,                              without keep, drop or counting of their own",
+                            "in {} a group with one member keeps and counts that member's single dice; Omen can \
+                             do so only for a sum of dice terms with written counts, at most {MAX_SINGLE_DICE} dice, \
+                             without keep, drop or counting of their own",
                             self.dialect.source
                         ),
                     )

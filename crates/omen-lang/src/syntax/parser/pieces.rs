@@ -27,7 +27,12 @@ pub(super) struct TermState {
     pub reroll_and_add: Option<Span>,
     /// Roll20's inline rolls written as compare points, each with the name its value is bound to.
     pub inline_points: Vec<(Spanned<String>, Expr)>,
+    /// Foundry's capped reroll (`r1=1`).
+    pub capped_reroll: Option<CappedReroll>,
 }
+
+/// A capped reroll read after a dice term: the cap, the point, where it is written.
+pub(super) type CappedReroll = (i64, ComparePoint, Span);
 
 pub(super) fn compare_op(kind: TokenKind) -> Option<CompareOp> {
     match kind {

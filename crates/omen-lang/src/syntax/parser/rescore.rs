@@ -115,9 +115,19 @@ pub(super) fn rescored_faces(
                 .to_string(),
         );
     }
-    let too_many =
-        || format!("scoring each die by its value needs at most {MAX_RESCORED_FACES} faces");
-    let faces: Vec<i64> = match sides {
+    let faces = listed_faces(sides, "scoring each die by its value")?;
+    faces
+        .into_iter()
+        .map(|f| rescore.score(f))
+        .collect::<Option<Vec<i64>>>()
+        .ok_or_else(|| "a scored face does not fit in a 64-bit integer".to_string())
+}
+
+/// Every face of a die known from its sides alone, each once per time it is listed, for `what` (named in
+/// the error): at most [`MAX_RESCORED_FACES`].
+pub(super) fn listed_faces(sides: &Sides, what: &str) -> Result<Vec<i64>, String> {
+    let too_many = || format!("{what} needs at most {MAX_RESCORED_FACES} faces");
+    Ok(match sides {
         Sides::Number(Expr {
             node: ExprKind::Number(n),
             ..
@@ -144,14 +154,8 @@ pub(super) fn rescored_faces(
         }
         Sides::Number(_) => {
             return Err(format!(
-                "scoring each die by its value needs a die of 1 to {MAX_RESCORED_FACES} sides written \
-                 as a number"
+                "{what} needs a die of 1 to {MAX_RESCORED_FACES} sides written as a number"
             ));
         }
-    };
-    faces
-        .into_iter()
-        .map(|f| rescore.score(f))
-        .collect::<Option<Vec<i64>>>()
-        .ok_or_else(|| "a scored face does not fit in a 64-bit integer".to_string())
+    })
 }

@@ -13,17 +13,22 @@ use crate::syntax::lexer::TokenKind;
 impl Parser<'_> {
     /// `{3d20+5}>21f<10` in Roll20: "for each roll add 5", then count each result against the points,
     /// so the members are the single dice each with the arithmetic, `{d20 + 5, d20 + 5, d20 + 5}`.
-    /// Only with success and failure points on the group, and with whole numbers added, subtracted or
-    /// multiplied after the dice; `None` leaves the group to the general rule.
+    /// Keeping and dropping follow the same rule, a group of one member being a group of its single
+    /// rolls: `{3d6+1}kh1` keeps the highest of the three `d6 + 1`. Only with success and failure
+    /// points, keeps and drops on the group, and with whole numbers added, subtracted or multiplied
+    /// after the dice; `None` leaves the group to the general rule.
     pub(super) fn dice_with_arithmetic(
         &self,
         member: &Expr,
         modifiers: &[Spanned<Modifier>],
     ) -> Option<Vec<Expr>> {
         if self.dialect.group_of_one != GroupOfOne::Dice
-            || !modifiers
-                .iter()
-                .all(|m| matches!(m.node, Modifier::Success(_) | Modifier::Failure(_)))
+            || !modifiers.iter().all(|m| {
+                matches!(
+                    m.node,
+                    Modifier::Success(_) | Modifier::Failure(_) | Modifier::Keep { .. }
+                )
+            })
         {
             return None;
         }

@@ -81,6 +81,9 @@ impl Parser<'_> {
         if let Some(at) = state.reroll_and_add {
             self.check_reroll_and_add(&dice, at);
         }
+        if let Some(capped) = state.capped_reroll {
+            dice = self.capped_reroll_term(dice, capped, plain);
+        }
         bind_inline_points(dice, state.inline_points)
     }
 
@@ -94,6 +97,16 @@ impl Parser<'_> {
                     "rerolling by rank applies to dice, not to the members of a set",
                 )
                 .with_help("reroll the dice inside the set, e.g. `(4d6rol1, 3)kh1`"),
+            );
+        }
+        if let Some((_, _, at)) = state.capped_reroll {
+            self.report(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    at,
+                    "a capped reroll applies to dice, not to the members of a group",
+                )
+                .with_help("reroll the dice inside the group, e.g. `{4d6r1=1}`"),
             );
         }
         bind_inline_points(group, state.inline_points)

@@ -38,13 +38,7 @@ impl Parser<'_> {
                 self.parse_keep_count(KeepWhich::DropLowest, keyword_span)
             }
             Word::KeepMiddle => self.parse_keep_count(KeepWhich::KeepMiddle, keyword_span),
-            Word::RerollOnce => {
-                let point = self.word_point(keyword_span, true, true, "rerolls once the dice")?;
-                if self.refuse_capped_count(keyword_span) {
-                    return None;
-                }
-                Some(Modifier::RerollOnce(point))
-            }
+            Word::RerollOnce => self.reroll_once_word(keyword_span),
             Word::RerollRecursive => self.reroll_recursive_word(&keyword),
             Word::Failure
             | Word::CountSuccesses
@@ -153,7 +147,7 @@ impl Parser<'_> {
     }
 
     /// The compare point a modifier word requires, with the warning for a point read differently elsewhere.
-    fn word_point(
+    pub(super) fn word_point(
         &mut self,
         keyword: Span,
         reroll: bool,

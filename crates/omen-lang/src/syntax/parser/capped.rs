@@ -1,0 +1,212 @@
+//! Foundry's reroll with a cap, `20d20r1=1`: the number before the compare point is how many dice the
+//! whole roll may reroll. Foundry walks the dice in the order rolled and rerolls, once each, the first
+//! ones meeting the point until the cap is spent ("20d20r1=1: reroll a single 1" in its API reference).
+//!
+//! The dice are exchangeable, so the order does not matter to the total: with `k` of the `n` dice meeting
+//! the point, `m = min(k, cap)` of them are rerolled, and given `k` the dice that keep their roll are
+//! independent, each uniform over the faces meeting the point (or over the others). The term therefore
+//! reads as `let k = (n dice counted against the point) in (n - k)d{other faces} + (k - m)d{meeting
+//! faces} + (m)d{all faces}`, which the exact engine weighs value by value of `k`.
+
+use super::Parser;
+use super::pieces::{CappedReroll, Point, compare_op, shorten};
+use super::rescore::{listed_faces, meets};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast::{
+    BinOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, Modifier, PointValue, Sides, Spanned,
+};
+
+impl Parser<'_> {
+    /// Foundry's `r`: reroll once, with a cap when a compare point follows the number at once
+    /// (`r1=1`). A capped one is kept for the term as a whole and returns no modifier.
+    pub(super) fn reroll_once_word(&mut self, keyword: Span) -> Option<Modifier> {
+        let point = self.word_point(keyword, true, true, "rerolls once the dice")?;
+        let token = self.peek();
+        let glued_point = token.span.start == self.prev_end
+            && compare_op(token.kind).is_some()
+            && self
+                .text(Span::new(keyword.end, self.prev_end))
+                .bytes()
+                .all(|b| b.is_ascii_digit());
+        if !self.dialect.capped_counts || !glued_point || keyword.end == self.prev_end {
+            return Some(Modifier::RerollOnce(point));
+        }
+        let PointValue::Int(cap) = point.value else {
+            return Some(Modifier::RerollOnce(point));
+        };
+        let capped = match self.parse_point(false) {
+            Point::Present(capped) => capped,
+            Point::Absent | Point::Invalid => return None,
+        };
+        let at = Span::new(keyword.start, self.prev_end);
+        if self.term.capped_reroll.is_some() {
+            self.refuse_capped(at, "a second capped reroll on one term is not computed yet");
+        } else {
+            self.term.capped_reroll = Some((cap, capped, at));
+        }
+        None
+    }
+
+    fn refuse_capped(&mut self, at: Span, why: &str) {
+        let written = shorten(self.text(at));
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                format!("`{written}` in the {} dialect: {why}", self.dialect.name),
+            )
+            .with_help("leave the cap out when every die may reroll, e.g. `20d20r=1`"),
+        );
+    }
+
+    /// The dice term with its capped reroll applied (see the module's header), or refused when the term
+    /// is not plain dice with a written count and faces known from its sides.
+    pub(super) fn capped_reroll_term(
+        &mut self,
+        dice: Expr,
+        (cap, point, at): CappedReroll,
+        plain: bool,
+    ) -> Expr {
+        match capped_reading(&dice, cap, &point, at, plain) {
+            Ok(read) => read,
+            Err(why) => {
+                self.refuse_capped(at, &why);
+                dice
+            }
+        }
+    }
+}
+
+/// The reading of a capped reroll, or why it is not computed.
+fn capped_reading(
+    dice: &Expr,
+    cap: i64,
+    point: &ComparePoint,
+    at: Span,
+    plain: bool,
+) -> Result<Expr, String> {
+    let ExprKind::Dice(term) = &dice.node else {
+        return Err("a capped reroll applies to dice".to_string());
+    };
+    if !plain {
+        return Err(
+            "a capped reroll together with other modifiers on one term is not computed yet".into(),
+        );
+    }
+    let count = match term.count.as_ref().map(|c| &c.node) {
+        None => 1,
+        Some(ExprKind::Number(n)) if *n >= 0 => *n,
+        Some(_) => return Err("a capped reroll needs the number of dice written out".into()),
+    };
+    if cap < 0 {
+        return Err("the cap on rerolls cannot be negative".into());
+    }
+    let PointValue::Int(target) = point.value else {
+        return Err("a capped reroll's point must be a number".into());
+    };
+    let faces = listed_faces(&term.sides.node, "a capped reroll")?;
+    let (meeting, other): (Vec<i64>, Vec<i64>) =
+        faces.iter().partition(|&&f| meets(point.op, target, f));
+    let span = dice.span;
+    let name = format!("rerolled_{}", span.start);
+    let var = || Expr::new(ExprKind::Var(name.clone()), at);
+    let number = |n: i64| Expr::new(ExprKind::Number(n), at);
+    let binary =
+        |op, a: Expr, b: Expr| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), span);
+    let rerolled = || {
+        Expr::new(
+            ExprKind::Call(
+                Spanned::new("min".to_string(), at),
+                vec![var(), number(cap)],
+            ),
+            at,
+        )
+    };
+    let dice_of = |count: Expr, sides: Spanned<Sides>| {
+        Expr::new(
+            ExprKind::Dice(Box::new(DiceExpr {
+                count: Some(count),
+                sides,
+                modifiers: Vec::new(),
+            })),
+            span,
+        )
+    };
+    let counted = Expr::new(
+        ExprKind::Dice(Box::new(DiceExpr {
+            count: term.count.clone(),
+            sides: term.sides.clone(),
+            modifiers: vec![Spanned::new(Modifier::Success(point.clone()), at)],
+        })),
+        span,
+    );
+    let mut parts = Vec::new();
+    if !other.is_empty() {
+        let kept = binary(BinOp::Sub, number(count), var());
+        parts.push(dice_of(kept, listed(&other, term.sides.span)));
+    }
+    if !meeting.is_empty() {
+        let kept = binary(BinOp::Sub, var(), rerolled());
+        parts.push(dice_of(kept, listed(&meeting, term.sides.span)));
+    }
+    parts.push(dice_of(rerolled(), term.sides.clone()));
+    let body = parts
+        .into_iter()
+        .reduce(|sum, part| binary(BinOp::Add, sum, part))
+        .unwrap_or_else(|| number(0));
+    Ok(Expr::new(
+        ExprKind::LetIn(Spanned::new(name, at), Box::new(counted), Box::new(body)),
+        span,
+    ))
+}
+
+/// Faces as a die's list, runs of consecutive values written as ranges (`{2..20}`).
+fn listed(faces: &[i64], span: Span) -> Spanned<Sides> {
+    let mut items: Vec<Spanned<FaceItem>> = Vec::new();
+    let mut run: Option<(i64, i64)> = None;
+    let close = |run: (i64, i64), items: &mut Vec<Spanned<FaceItem>>| {
+        let item = if run.0 == run.1 {
+            FaceItem::Face(run.0)
+        } else {
+            FaceItem::Range(run.0, run.1)
+        };
+        items.push(Spanned::new(item, span));
+    };
+    for &face in faces {
+        run = match run {
+            Some((lo, hi)) if hi.checked_add(1) == Some(face) => Some((lo, face)),
+            Some(done) => {
+                close(done, &mut items);
+                Some((face, face))
+            }
+            None => Some((face, face)),
+        };
+    }
+    if let Some(done) = run {
+        close(done, &mut items);
+    }
+    Spanned::new(Sides::Custom(items), span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faces_are_listed_as_runs() {
+        let sides = listed(&[2, 3, 4, 7, 9, 10], Span::new(0, 0));
+        let Sides::Custom(items) = sides.node else {
+            panic!("custom sides")
+        };
+        let items: Vec<FaceItem> = items.into_iter().map(|i| i.node).collect();
+        assert_eq!(
+            items,
+            [
+                FaceItem::Range(2, 4),
+                FaceItem::Face(7),
+                FaceItem::Range(9, 10)
+            ]
+        );
+    }
+}
