@@ -255,7 +255,8 @@ impl Interp {
         // This call's share joins what the caller's value had already met (as if independent).
         let share = affected.share();
         self.affected = &outer + &share - &outer * &share;
-        fold.finish(self).map_err(at)
+        let folded = fold.finish(self).map_err(at)?;
+        self.settle(folded, span).map_err(at)
     }
 
     fn check_combinations(&self, combinations: u128) -> Outcome<()> {

@@ -13,7 +13,7 @@ use super::builtin::Library;
 use super::error::{Run, calculation_error};
 use super::output::Output;
 use super::value::{Fault, Frame, Outcome, Val, Work};
-use super::{label, ops, pool};
+use super::{approximate, label, ops, pool};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -66,6 +66,11 @@ pub struct Interp {
     pub affected: Probability,
     /// Bytes of the outputs' labels so far.
     label_bytes: u64,
+    /// The significant bits kept in the approximate mode (`None`: exact), how many times values
+    /// were rounded, and where first.
+    pub precision_bits: Option<u64>,
+    pub roundings: u64,
+    pub rounded_at: Option<Span>,
 }
 
 impl Interp {
@@ -92,7 +97,34 @@ impl Interp {
             truncated_at: None,
             affected: Probability::zero(),
             label_bytes: 0,
+            precision_bits: None,
+            roundings: 0,
+            rounded_at: None,
         }
+    }
+
+    /// A value about to be kept (assigned, returned, output): in the approximate mode, a die's
+    /// weights rounded to the precision; otherwise the value itself.
+    pub fn settle(&mut self, v: Val, span: Span) -> Outcome<Val> {
+        let Some(bits) = self.precision_bits else {
+            return Ok(v);
+        };
+        let rounded = match &v {
+            Val::Die(d, _) => approximate::round(d, bits)?.map(Val::die),
+            Val::Pool { count, die, .. } => approximate::round(die, bits)?.map(|d| Val::Pool {
+                count: *count,
+                die: Rc::new(d),
+                shape: None,
+            }),
+            _ => None,
+        };
+        let Some(rounded) = rounded else {
+            return Ok(v);
+        };
+        self.work.pay(1)?;
+        self.roundings += 1;
+        self.rounded_at.get_or_insert(span);
+        Ok(rounded)
     }
 
     pub fn enter(&mut self, span: Span) -> Run<()> {
@@ -127,6 +159,7 @@ impl Interp {
         match stmt {
             Stmt::Assign { name, expr, .. } => {
                 let v = self.eval(expr, frame)?;
+                let v = self.settle(v, expr.span()).map_err(at(expr.span()))?;
                 frame.insert(name.clone(), v);
             }
             Stmt::Output { expr, name, span } => {
@@ -136,7 +169,11 @@ impl Interp {
                 self.functions
                     .insert(f.signature.clone(), Callable::User(f.clone()));
             }
-            Stmt::Result(expr) => return Ok(Flow::Result(self.eval(expr, frame)?)),
+            Stmt::Result(expr) => {
+                let v = self.eval(expr, frame)?;
+                let v = self.settle(v, expr.span()).map_err(at(expr.span()))?;
+                return Ok(Flow::Result(v));
+            }
             Stmt::Loop { var, over, body } => {
                 let items = self.eval(over, frame)?;
                 let items = self.sequence_items(&items).map_err(at(over.span()))?;
@@ -240,6 +277,9 @@ impl Interp {
         let before = self.truncated;
         self.affected = Probability::zero();
         let v = self.eval(expr, frame)?;
+        let v = self
+            .settle(v, expr.span())
+            .map_err(|f| calculation_error(expr.span(), f))?;
         let number = self.outputs.len() + 1;
         let label = match name {
             Some(text) => label::fill(text, frame, span)?,

@@ -23,6 +23,7 @@
 //! assert_eq!(d.probability(&20).to_string(), "39/400");
 //! ```
 
+mod approximate;
 mod ast;
 mod builtin;
 mod call;
@@ -40,9 +41,10 @@ mod program;
 mod translate;
 mod value;
 
+pub use approximate::{MAX_DIGITS, Precision};
 pub use interp::{MAX_FUNCTION_DEPTH, MAX_OUTPUTS, MAX_WALK_DEPTH};
 pub use lexer::MAX_SOURCE_BYTES;
 pub use output::{Output, Run};
 pub use parser::MAX_PARSE_DEPTH;
-pub use program::{check, run, translate};
+pub use program::{check, run, run_with, translate};
 pub use translate::Translation;

@@ -2,6 +2,7 @@
 
 mod anydice;
 mod anydice_among;
+mod anydice_approximate;
 mod anydice_pool_call;
 mod anydice_programs;
 mod anydice_properties;
