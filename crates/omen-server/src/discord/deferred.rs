@@ -11,12 +11,14 @@ use serde_json::Value;
 
 use super::face::Face;
 use super::interaction::{Interaction, deferred, reply};
+use super::multipart::Attachment;
 use crate::client::{RequestScope, in_request};
 
-/// What a deferred answer delivers: the promised message, then follow-ups (each ephemeral or not,
-/// as its flags say).
+/// What a deferred answer delivers: the promised message with its files (a chart), then
+/// follow-ups (each ephemeral or not, as its flags say).
 pub(crate) struct Delivery {
     pub original: Value,
+    pub files: Vec<Attachment>,
     pub follow_ups: Vec<Value>,
 }
 
@@ -24,6 +26,7 @@ impl Delivery {
     pub fn one(original: Value) -> Self {
         Delivery {
             original,
+            files: Vec::new(),
             follow_ups: Vec::new(),
         }
     }
@@ -67,7 +70,10 @@ where
                 &[],
             )),
         };
-        if let Err(error) = api.edit_original(&token, &delivery.original).await {
+        if let Err(error) = api
+            .edit_original(&token, &delivery.original, &delivery.files)
+            .await
+        {
             tracing::warn!("discord: the deferred answer was not delivered: {error}");
             return;
         }

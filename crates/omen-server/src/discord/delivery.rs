@@ -187,8 +187,8 @@ pub(crate) async fn deliver_entry(
         &[],
     );
     Delivery {
-        original: placeholder,
         follow_ups: vec![to_roller],
+        ..Delivery::one(placeholder)
     }
 }
 

@@ -16,12 +16,14 @@
 
 mod actions;
 mod buttons;
+mod chart;
 mod deferred;
 pub mod definitions;
 mod delivery;
 mod face;
 mod gate;
 mod interaction;
+pub mod multipart;
 mod play;
 mod reads;
 mod render;

@@ -1,5 +1,6 @@
 //! What a member reads in Discord, through the API's own handlers as that member: one entry, the
-//! last entries, the exact odds of an expression, the verification and the fairness report.
+//! last entries, the exact odds of an expression (a table and a chart), the verification and the
+//! fairness report.
 
 use axum::Json;
 use axum::extract::State;
@@ -85,13 +86,16 @@ pub(crate) async fn odds(face: &Face, seat: &Seat, expression: String) -> Delive
         expression_params: Vec::new(),
         explode_depth: None,
     };
-    let text = match crate::prob::prob(State(face.app.clone()), Body(request)).await {
-        Ok((_, Json(answer))) => serde_json::to_value(&answer.results[0])
-            .map(|odds| odds_table(&odds))
-            .unwrap_or_default(),
-        Err(error) => api_error(&error),
+    let odds = match crate::prob::prob(State(face.app.clone()), Body(request)).await {
+        Ok((_, Json(answer))) => serde_json::to_value(&answer.results[0]).unwrap_or_default(),
+        Err(error) => return Delivery::one(message(&api_error(&error), true, &[])),
     };
-    Delivery::one(message(&text, true, &[]))
+    let table = message(&odds_table(&odds), true, &[]);
+    let (original, files) = super::chart::with_chart(face, &odds, table).await;
+    Delivery {
+        files,
+        ..Delivery::one(original)
+    }
 }
 
 /// The verification, and a receipt's check when one is given: the log verified as a whole still

@@ -13,6 +13,8 @@ use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 
+use super::multipart::Attachment;
+
 /// A call to Discord that takes longer is given up.
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -43,18 +45,25 @@ impl DiscordApi {
         }
     }
 
-    /// Edits the message a deferred answer promised.
+    /// Edits the message a deferred answer promised, with `files` attached (none: a JSON body;
+    /// some: a `multipart/form-data` one, as Discord takes files).
     ///
     /// # Errors
     /// As [`DiscordApi::call`]; a token with characters Discord's never have.
-    pub async fn edit_original(&self, token: &str, message: &Value) -> Result<Answer, String> {
+    pub async fn edit_original(
+        &self,
+        token: &str,
+        message: &Value,
+        files: &[Attachment],
+    ) -> Result<Answer, String> {
         let url = format!(
             "{}/webhooks/{}/{}/messages/@original",
             self.base,
             self.application_id,
             checked_token(token)?
         );
-        self.call("PATCH", &url, None, message).await
+        self.call_with(Request::new("PATCH", &url, message, files))
+            .await
     }
 
     /// Sends a follow-up message to the interaction (ephemeral when its flags say so).
@@ -96,9 +105,45 @@ impl DiscordApi {
         authorization: Option<&str>,
         body: &Value,
     ) -> Result<Answer, String> {
-        tokio::time::timeout(CALL_TIMEOUT, send(method, url, authorization, body))
+        let mut request = Request::new(method, url, body, &[]);
+        request.authorization = authorization.map(str::to_string);
+        self.call_with(request).await
+    }
+
+    async fn call_with(&self, request: Request) -> Result<Answer, String> {
+        let (method, url) = (request.method.clone(), request.url.clone());
+        tokio::time::timeout(CALL_TIMEOUT, send(request))
             .await
-            .map_err(|_| format!("{method} {}: no answer within 10 s", shown(url)))?
+            .map_err(|_| format!("{method} {}: no answer within 10 s", shown(&url)))?
+    }
+}
+
+/// One request to Discord: JSON, or a form when files go with the message.
+struct Request {
+    method: String,
+    url: String,
+    authorization: Option<String>,
+    content_type: String,
+    body: Bytes,
+}
+
+impl Request {
+    fn new(method: &str, url: &str, message: &Value, files: &[Attachment]) -> Self {
+        let (content_type, body) = if files.is_empty() {
+            (
+                "application/json".to_string(),
+                message.to_string().into_bytes(),
+            )
+        } else {
+            super::multipart::form(message, files)
+        };
+        Request {
+            method: method.to_string(),
+            url: url.to_string(),
+            authorization: None,
+            content_type,
+            body: Bytes::from(body),
+        }
     }
 }
 
@@ -153,22 +198,24 @@ fn target(url: &str) -> Result<Target<'_>, String> {
     })
 }
 
-async fn send(
-    method: &str,
-    url: &str,
-    authorization: Option<&str>,
-    body: &Value,
-) -> Result<Answer, String> {
-    let target = target(url)?;
-    let failed = |what: &dyn std::fmt::Display| format!("{method} {}: {what}", shown(url));
+async fn send(request: Request) -> Result<Answer, String> {
+    let Request {
+        method,
+        url,
+        authorization,
+        content_type,
+        body,
+    } = request;
+    let target = target(&url)?;
+    let failed = |what: &dyn std::fmt::Display| format!("{method} {}: {what}", shown(&url));
     let tcp = tokio::net::TcpStream::connect((target.host, target.port))
         .await
         .map_err(|e| failed(&e))?;
     let mut request = hyper::Request::builder()
-        .method(method)
+        .method(method.as_str())
         .uri(target.path)
         .header("host", target.host)
-        .header("content-type", "application/json")
+        .header("content-type", content_type)
         .header(
             "user-agent",
             "DiscordBot (https://example.invalid/omen, 0.1)",
@@ -176,9 +223,7 @@ async fn send(
     if let Some(authorization) = authorization {
         request = request.header("authorization", authorization);
     }
-    let request = request
-        .body(Full::new(Bytes::from(body.to_string())))
-        .map_err(|e| failed(&e))?;
+    let request = request.body(Full::new(body)).map_err(|e| failed(&e))?;
     let response = if target.tls {
         let stream = tls_connector()
             .map_err(|e| failed(&e))?

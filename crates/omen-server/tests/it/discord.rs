@@ -22,17 +22,74 @@ use tower::ServiceExt;
 
 use super::{Answer, config};
 
-/// One call the stand-in for Discord's API received.
+/// One call the stand-in for Discord's API received: its JSON (a form's `payload_json`) and the
+/// files of a form.
 #[derive(Clone, Debug)]
 pub(super) struct Recorded {
     pub method: String,
     pub path: String,
+    pub authorization: Option<String>,
     pub body: Value,
+    pub files: Vec<Part>,
+}
+
+/// One part of a `multipart/form-data` body.
+#[derive(Clone, Debug)]
+pub(super) struct Part {
+    pub name: String,
+    pub filename: Option<String>,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
 }
 
 pub(super) type Calls = Arc<Mutex<Vec<Recorded>>>;
 
-/// Discord's webhook API on a local port: records every call and answers 200 with `{}`.
+/// The parts of a form body whose boundary is `boundary`, as RFC 7578 lays them out: each after
+/// `--BOUNDARY\r\n`, its headers, a blank line and its content, up to `\r\n--BOUNDARY`.
+fn parts(body: &[u8], boundary: &str) -> Vec<Part> {
+    let find = |haystack: &[u8], needle: &[u8]| {
+        haystack
+            .windows(needle.len())
+            .position(|window| window == needle)
+    };
+    let delimiter = format!("--{boundary}");
+    let mut rest = &body[find(body, delimiter.as_bytes()).expect("a first boundary")..];
+    let mut parts = Vec::new();
+    loop {
+        rest = &rest[delimiter.len()..];
+        if rest.starts_with(b"--") {
+            return parts;
+        }
+        rest = rest.strip_prefix(b"\r\n").expect("CRLF after a boundary");
+        let blank = find(rest, b"\r\n\r\n").expect("a part's headers end");
+        let headers = String::from_utf8(rest[..blank].to_vec()).unwrap();
+        rest = &rest[blank + 4..];
+        let end = find(rest, format!("\r\n{delimiter}").as_bytes()).expect("a part ends");
+        let header = |name: &str| {
+            headers
+                .split("\r\n")
+                .find_map(|line| line.strip_prefix(name))
+                .map(str::to_string)
+        };
+        let disposition = header("Content-Disposition: form-data; ").expect("a disposition");
+        let field = |key: &str| {
+            disposition
+                .split("; ")
+                .find_map(|pair| pair.strip_prefix(&format!("{key}=\"")))
+                .map(|value| value.trim_end_matches('"').to_string())
+        };
+        parts.push(Part {
+            name: field("name").expect("a part's name"),
+            filename: field("filename"),
+            content_type: header("Content-Type: "),
+            bytes: rest[..end].to_vec(),
+        });
+        rest = &rest[end + 2..];
+    }
+}
+
+/// Discord's API on a local port: records every call (a form's `payload_json` as its body, its
+/// other parts as files) and answers 200 with `{}`.
 async fn stand_in() -> (String, Calls) {
     let calls: Calls = Arc::default();
     let recorder = calls.clone();
@@ -41,12 +98,42 @@ async fn stand_in() -> (String, Calls) {
         async move {
             let method = request.method().to_string();
             let path = request.uri().path().to_string();
+            let (content_type, authorization) = {
+                let header = |name: &str| {
+                    request
+                        .headers()
+                        .get(name)
+                        .map(|v| v.to_str().unwrap().to_string())
+                };
+                (header("content-type"), header("authorization"))
+            };
             let bytes = request.into_body().collect().await.unwrap().to_bytes();
-            let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-            recorder
-                .lock()
-                .unwrap()
-                .push(Recorded { method, path, body });
+            let boundary = content_type
+                .as_deref()
+                .and_then(|t| t.strip_prefix("multipart/form-data; boundary="));
+            let (body, files) = match boundary {
+                Some(boundary) => {
+                    let mut files = parts(&bytes, boundary);
+                    let payload = files.remove(
+                        files
+                            .iter()
+                            .position(|p| p.name == "payload_json")
+                            .expect("payload_json"),
+                    );
+                    (serde_json::from_slice(&payload.bytes).unwrap(), files)
+                }
+                None => (
+                    serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+                    Vec::new(),
+                ),
+            };
+            recorder.lock().unwrap().push(Recorded {
+                method,
+                path,
+                authorization,
+                body,
+                files,
+            });
             axum::Json(json!({}))
         }
     });

@@ -12,6 +12,7 @@ mod connections;
 mod creation_warnings;
 mod discord;
 mod discord_bounds;
+mod discord_odds;
 mod draws;
 mod fuzz;
 mod games_forms;
@@ -33,10 +34,6 @@ mod table_forms;
 mod table_page;
 mod table_reveal;
 mod visibility;
-mod worked_examples;
-mod worked_examples_api;
-mod worked_examples_odds_page;
-mod worked_examples_page;
 
 use axum::Router;
 use axum::body::Body;
