@@ -34,6 +34,10 @@ mod table_forms;
 mod table_page;
 mod table_reveal;
 mod visibility;
+mod worked_examples;
+mod worked_examples_api;
+mod worked_examples_odds_page;
+mod worked_examples_page;
 
 use axum::Router;
 use axum::body::Body;
