@@ -582,6 +582,7 @@ fn new_dialect_readings_parse_back_in_omen() {
         ("avrae", "(1d4 + 1, 2)p<3"),
         ("avrae", "(1,)"),
         ("dice-maiden", "4cod"),
+        ("dice-maiden", "dndstats"),
         ("dice-maiden", "4codr"),
         ("dice-maiden", "3wh4+"),
         ("dice-maiden", "6d10 t7ds10"),

@@ -164,3 +164,31 @@ fn rpg_dice_roller_group_with_fraction_members_counts_the_members_meeting_the_po
     // Whole members still count as a group.
     assert_eq!(reading("rpg-dice-roller", "{1d4, 1d2}>1"), "{1d4, 1d2}>1");
 }
+
+#[test]
+fn dice_maiden_dndstats_is_six_sets_of_four_d6_keeping_three_totalled() {
+    // One set: the three highest of four d6, enumerated over the 1296 rolls.
+    let mut set = BTreeMap::new();
+    for r in rolls(4, 6) {
+        let mut r = r.clone();
+        r.sort_unstable();
+        *set.entry(r[1] + r[2] + r[3]).or_insert_with(Q::zero) += q(1, 1296);
+    }
+    // Six independent sets, added (Dice Maiden's total of a roll of sets).
+    let mut total: BTreeMap<i64, Q> = BTreeMap::from([(0, q(1, 1))]);
+    for _ in 0..6 {
+        let mut next = BTreeMap::new();
+        for (a, p) in &total {
+            for (b, r) in &set {
+                *next.entry(a + b).or_insert_with(Q::zero) += p * r;
+            }
+        }
+        total = next;
+    }
+    let want: BTreeMap<Q, Q> = total.into_iter().map(|(v, p)| (q(v, 1), p)).collect();
+    assert_eq!(omen("dice-maiden", "dndstats"), Ok(want));
+    assert_eq!(
+        reading("dice-maiden", "dndstats"),
+        "sum(pool {6 x (4d6kh3)})"
+    );
+}

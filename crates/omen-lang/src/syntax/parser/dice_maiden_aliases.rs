@@ -1,5 +1,5 @@
 //! Dice Maiden's aliases that stand alone rather than after a count: `sr6`, `sp4`, `snm5`, `dd34`,
-//! `age`, `attack`/`skill`/`save`, `d6s4`, and advantage as a sign before a die (`+d20`, `-d%`).
+//! `age`, `attack`/`skill`/`save`, `dndstats`, `d6s4`, and advantage as a sign before a die (`+d20`, `-d%`).
 //! Dice Maiden rewrites each into a roll before reading it (its alias table); Omen builds the same roll
 //! as a syntax tree, so the reading shows it. Switched on by [`Dialect::game_aliases`].
 
@@ -9,7 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
     BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, PointValue,
-    Sides, Spanned,
+    PoolExpr, PoolMember, Sides, Spanned,
 };
 use crate::syntax::lexer::{Token, TokenKind};
 
@@ -57,6 +57,32 @@ fn binary(op: BinOp, left: Expr, right: Expr, at: Span) -> Expr {
     )
 }
 
+/// `dndstats`: Dice Maiden's alias for six sets of `4d6 k3` (the ability scores of D&D), whose result
+/// is the sets' total ("Results Total"). Each set is a roll of its own: a pool of six rolls of `4d6kh3`,
+/// summed, so the transcript shows the six scores.
+fn ability_scores(at: Span) -> Expr {
+    let keep = Modifier::Keep {
+        which: KeepWhich::KeepHighest,
+        count: 3,
+    };
+    let roll = Expr::new(
+        ExprKind::Paren(Box::new(dice(4, sides(6, at), vec![keep], at))),
+        at,
+    );
+    let member = PoolMember::Repeat {
+        count: Expr::new(ExprKind::Number(6), at),
+        roll,
+    };
+    let pool = Expr::new(
+        ExprKind::Pool(Box::new(PoolExpr::Dice(vec![Spanned::new(member, at)]))),
+        at,
+    );
+    Expr::new(
+        ExprKind::Call(Spanned::new("sum".to_string(), at), vec![pool]),
+        at,
+    )
+}
+
 impl Parser<'_> {
     /// The token after the current one, when it touches it.
     fn glued_after(&self, token: Token) -> Option<Token> {
@@ -88,6 +114,9 @@ impl Parser<'_> {
         let (expr, tokens) = match (text.as_str(), number) {
             ("attack" | "skill" | "save", None) if self.ends_word(1, word.span.end) => {
                 (dice(1, sides(20, word.span), Vec::new(), word.span), 1)
+            }
+            ("dndstats", None) if self.ends_word(1, word.span.end) => {
+                (ability_scores(word.span), 1)
             }
             ("age", None) if self.ends_word(1, word.span.end) => {
                 let at = word.span;
