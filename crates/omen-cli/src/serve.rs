@@ -134,6 +134,15 @@ pub struct ServeArgs {
     /// Discord's API, where deferred answers are edited (a stand-in's URL in tests).
     #[arg(long, value_name = "URL", env = "OMEN_DISCORD_API_BASE", default_value = omen_server::discord::DEFAULT_API_BASE)]
     pub discord_api_base: String,
+    /// The Discord bot's token: the dice of private and blind rolls are posted to the game
+    /// master's channel a campaign names (`/omen gm-channel`).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "OMEN_DISCORD_BOT_TOKEN",
+        hide_env_values = true
+    )]
+    pub discord_bot_token: Option<String>,
 }
 
 impl ServeArgs {
@@ -143,8 +152,12 @@ impl ServeArgs {
         let (Some(key), Some(id)) = (&self.discord_public_key, &self.discord_application_id) else {
             return Ok(None);
         };
-        let config = omen_server::discord::DiscordConfig::new(key, id)?;
-        Ok(Some(config.with_api_base(&self.discord_api_base)))
+        let config = omen_server::discord::DiscordConfig::new(key, id)?
+            .with_api_base(&self.discord_api_base);
+        match &self.discord_bot_token {
+            Some(token) => config.with_bot_token(token).map(Some),
+            None => Ok(Some(config)),
+        }
     }
 
     fn config(&self) -> omen_server::Config {

@@ -178,6 +178,90 @@ impl Store {
     }
 }
 
+/// The channel a campaign's game master named for the dice of private and blind rolls, and the
+/// game master whose invite named it (as whom the dice are read).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiscordGmChannel {
+    pub channel: String,
+    pub game_master: Member,
+}
+
+impl Store {
+    /// Names Discord channel `channel` the game master's channel of `member`'s campaign (its game
+    /// master), or with `None` names none; whether one was named before. A channel bound to a
+    /// campaign is refused: its players read it.
+    ///
+    /// # Errors
+    /// [`StoreError::Forbidden`] for a member who is not the game master or a channel players play
+    /// in, [`StoreError::Invalid`] for an id that is not Discord's, the database's errors.
+    pub fn set_discord_gm_channel(
+        &mut self,
+        member: &Member,
+        channel: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        if member.role != Role::GameMaster {
+            return Err(StoreError::Forbidden(
+                "only the game master names the game master's channel".to_string(),
+            ));
+        }
+        if let Some(channel) = channel {
+            check_snowflake("channel", channel)?;
+        }
+        self.write(|conn| {
+            let campaign = campaign_id(conn, &member.campaign)?;
+            let removed = conn.execute(
+                "DELETE FROM discord_gm_channel WHERE campaign_id = ?1",
+                params![campaign],
+            )?;
+            let Some(channel) = channel else {
+                return Ok(removed > 0);
+            };
+            if let Some((_, played)) = bound_campaign(conn, channel)? {
+                return Err(StoreError::Forbidden(format!(
+                    "players play `{played}` in that channel; name a channel only the game master reads"
+                )));
+            }
+            conn.execute(
+                "INSERT INTO discord_gm_channel (campaign_id, channel_id, invite_id, created)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![campaign, channel, member.invite_id, crate::time::now()],
+            )?;
+            Ok(removed > 0)
+        })
+    }
+
+    /// The game master's channel of campaign `campaign`: none when none is named, when the invite
+    /// that named it is revoked, or when the channel has since been bound to a campaign (its
+    /// players would read the dice there).
+    ///
+    /// # Errors
+    /// The database's errors.
+    pub fn discord_gm_channel(
+        &self,
+        campaign: &str,
+    ) -> Result<Option<DiscordGmChannel>, StoreError> {
+        self.read(|conn| {
+            let named: Option<(String, i64)> = conn.query_opt(
+                "SELECT g.channel_id, g.invite_id FROM discord_gm_channel AS g
+                 JOIN campaign AS c ON c.id = g.campaign_id
+                 JOIN invite AS i ON i.id = g.invite_id
+                 WHERE c.name = ?1 AND i.revoked IS NULL
+                 AND NOT EXISTS (SELECT 1 FROM discord_channel AS d WHERE d.channel_id = g.channel_id)",
+                params![campaign],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )?;
+            named
+                .map(|(channel, invite)| {
+                    Ok(DiscordGmChannel {
+                        channel,
+                        game_master: member_of(conn, invite)?,
+                    })
+                })
+                .transpose()
+        })
+    }
+}
+
 impl LogEntry {
     /// The exact text a revealed hidden entry's commitment is the SHA-256 of, as this copy shows it:
     /// anyone holding it checks the commitment by hand (`printf %s TEXT | sha256sum`). `None` for an
@@ -295,6 +379,39 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_game_masters_channel_is_named_by_the_game_master_and_never_a_played_one() {
+        let (mut store, gm, player) = campaign_with_gm_and_player();
+        assert_eq!(store.discord_gm_channel("Tak").unwrap(), None);
+        let refused = store.set_discord_gm_channel(&player, Some("50"));
+        assert!(
+            matches!(refused, Err(StoreError::Forbidden(_))),
+            "{refused:?}"
+        );
+        assert!(!store.set_discord_gm_channel(&gm, Some("50")).unwrap());
+        let named = store.discord_gm_channel("Tak").unwrap().unwrap();
+        assert_eq!((named.channel.as_str(), &named.game_master), ("50", &gm));
+        // The channel the campaign is played in is refused, and one bound later is no longer used.
+        store.bind_discord_channel(&gm, None, "10", "30").unwrap();
+        let refused = store.set_discord_gm_channel(&gm, Some("10"));
+        assert!(
+            matches!(refused, Err(StoreError::Forbidden(_))),
+            "{refused:?}"
+        );
+        store.set_discord_gm_channel(&gm, Some("50")).unwrap();
+        store.unbind_discord_channel(&gm, "10").unwrap();
+        store.bind_discord_channel(&gm, None, "50", "30").unwrap();
+        assert_eq!(store.discord_gm_channel("Tak").unwrap(), None);
+        store.unbind_discord_channel(&gm, "50").unwrap();
+        assert!(store.discord_gm_channel("Tak").unwrap().is_some());
+        // Named none, and ended with the game master's invite.
+        assert!(store.set_discord_gm_channel(&gm, None).unwrap());
+        assert_eq!(store.discord_gm_channel("Tak").unwrap(), None);
+        store.set_discord_gm_channel(&gm, Some("51")).unwrap();
+        store.revoke_invite("Tak", gm.invite_id).unwrap();
+        assert_eq!(store.discord_gm_channel("Tak").unwrap(), None);
+    }
+
     /// The same bindings on PostgreSQL: its migration, its upsert and its joins.
     #[test]
     #[cfg_attr(
@@ -336,6 +453,9 @@ mod tests {
         assert_eq!(store.discord_seat("10", "20").unwrap().member, None);
         assert!(store.unbind_discord_channel(&gm, "10").unwrap());
         assert_eq!(store.discord_seat("10", "30").unwrap().campaign, None);
+        store.set_discord_gm_channel(&gm, Some("50")).unwrap();
+        let named = store.discord_gm_channel("Tak").unwrap().unwrap();
+        assert_eq!((named.channel.as_str(), named.game_master), ("50", gm));
         drop(store);
         client
             .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))

@@ -161,7 +161,7 @@ pub use audience::Visibility;
 pub use channel::LOG_CHANNEL;
 pub use copy::CopyReport;
 pub use dice::{Dice, RolledDie};
-pub use discord::DiscordSeat;
+pub use discord::{DiscordGmChannel, DiscordSeat};
 pub use error::{Existing, Missing, StoreError};
 pub use exchange::{EXPORT_FORMAT, EXPORT_VERSION};
 pub use fairness::{

@@ -117,6 +117,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0009_discord.sql",
         include_str!("../migrations/postgres/0009_discord.sql"),
     ),
+    (
+        "0010_discord_gm_channel.sql",
+        include_str!("../migrations/postgres/0010_discord_gm_channel.sql"),
+    ),
 ];
 
 /// The key every process migrating one database takes turns on (`pg_advisory_xact_lock`): "OMEN".

@@ -46,6 +46,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0009_discord.sql",
         include_str!("../migrations/0009_discord.sql"),
     ),
+    (
+        "0010_discord_gm_channel.sql",
+        include_str!("../migrations/0010_discord_gm_channel.sql"),
+    ),
 ];
 
 /// The version that signs logs: upgrading to it re-anchors every campaign under the key.

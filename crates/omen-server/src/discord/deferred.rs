@@ -10,16 +10,19 @@ use std::net::{IpAddr, Ipv6Addr};
 use serde_json::Value;
 
 use super::face::Face;
+use super::gm_channel::ChannelPost;
 use super::interaction::{Interaction, deferred, reply};
 use super::multipart::Attachment;
 use crate::client::{RequestScope, in_request};
 
 /// What a deferred answer delivers: the promised message with its files (a chart), then
-/// follow-ups (each ephemeral or not, as its flags say).
+/// follow-ups (each ephemeral or not, as its flags say), then posts to other channels by the bot
+/// (the game master's).
 pub(crate) struct Delivery {
     pub original: Value,
     pub files: Vec<Attachment>,
     pub follow_ups: Vec<Value>,
+    pub posts: Vec<ChannelPost>,
 }
 
 impl Delivery {
@@ -28,6 +31,7 @@ impl Delivery {
             original,
             files: Vec::new(),
             follow_ups: Vec::new(),
+            posts: Vec::new(),
         }
     }
 }
@@ -60,6 +64,13 @@ where
         cancel: omen_core::Cancel::new().with_deadline(std::time::Instant::now() + timeout),
     };
     let (api, token) = (face.inner.api.clone(), interaction.token.clone());
+    let bot = face
+        .app
+        .inner
+        .config
+        .discord
+        .as_ref()
+        .and_then(|d| d.bot_token.clone());
     tokio::spawn(async move {
         let _permit = permit;
         let delivery = match tokio::time::timeout(timeout, in_request(scope, work)).await {
@@ -80,6 +91,12 @@ where
         for message in &delivery.follow_ups {
             if let Err(error) = api.follow_up(&token, message).await {
                 tracing::warn!("discord: a follow-up was not delivered: {error}");
+            }
+        }
+        for post in delivery.posts.iter().filter(|_| bot.is_some()) {
+            let bot = bot.as_ref().map(|b| b.expose()).unwrap_or_default();
+            if let Err(error) = api.post_to_channel(bot, &post.channel, &post.message).await {
+                tracing::warn!("discord: a post to a channel was not delivered: {error}");
             }
         }
     });

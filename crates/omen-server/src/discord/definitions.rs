@@ -16,6 +16,7 @@ const SUB_COMMAND: u8 = 1;
 const STRING: u8 = 3;
 const INTEGER: u8 = 4;
 const BOOLEAN: u8 = 5;
+const CHANNEL: u8 = 7;
 const NUMBER: u8 = 10;
 
 /// Discord's most options of a command or subcommand, and choices of an option.
@@ -104,8 +105,25 @@ fn setup() -> Value {
                 "Unbind this channel from your campaign (game master)",
                 vec![],
             ),
+            sub(
+                "gm-channel",
+                "Name the channel the dice of private and blind rolls go to (game master; none: stop)",
+                vec![gm_channel_option()],
+            ),
         ],
     )
+}
+
+/// A text channel (type 0), as Discord's picker offers them.
+fn gm_channel_option() -> Value {
+    let mut option = option(
+        CHANNEL,
+        "channel",
+        "A channel only you read; leave out to name none",
+        false,
+    );
+    option["channel_types"] = json!([0]);
+    option
 }
 
 fn roll() -> Value {

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::deferred::{Delivery, defer};
 use super::face::Face;
+use super::gm_channel::post_for_game_master;
 use super::interaction::{CommandOption, Interaction, button, message, reply, text};
 use super::reads;
 use super::render::{api_error, entry_line};
@@ -145,7 +146,8 @@ pub(crate) fn failed(error: &ApiError, visibility: Visibility) -> Delivery {
 
 /// The messages of a logged entry: a public one in the channel (as the channel may see it); a
 /// `self` one to its roller alone; a private or blind one as a placeholder with its commitment in
-/// the channel, and what the roller may see of it to them alone.
+/// the channel, what the roller may see of it to them alone, and its dice to the game master's
+/// channel when the campaign names one.
 pub(crate) async fn deliver_entry(
     face: &Face,
     seat: &Seat,
@@ -186,8 +188,10 @@ pub(crate) async fn deliver_entry(
         true,
         &[],
     );
+    let posts = post_for_game_master(face, seat, sequence).await;
     Delivery {
         follow_ups: vec![to_roller],
+        posts: posts.into_iter().collect(),
         ..Delivery::one(placeholder)
     }
 }

@@ -22,6 +22,7 @@ pub mod definitions;
 mod delivery;
 mod face;
 mod gate;
+mod gm_channel;
 mod interaction;
 pub mod multipart;
 mod play;

@@ -15,6 +15,8 @@ use super::render::api_error;
 pub(crate) struct Seat {
     pub campaign: String,
     pub member: Member,
+    /// The Discord channel the interaction came from.
+    pub channel_id: String,
 }
 
 impl Seat {
@@ -46,7 +48,10 @@ pub(crate) async fn seat(face: &Face, interaction: &Interaction) -> Result<Seat,
         .app
         .inner
         .db
-        .with(move |store| store.discord_seat(&channel, &user))
+        .with({
+            let channel = channel.clone();
+            move |store| store.discord_seat(&channel, &user)
+        })
         .await
         .map_err(|e| reply(&api_error(&e), true))?;
     let Some(campaign) = found.campaign else {
@@ -63,5 +68,9 @@ pub(crate) async fn seat(face: &Face, interaction: &Interaction) -> Result<Seat,
             true,
         ));
     };
-    Ok(Seat { campaign, member })
+    Ok(Seat {
+        campaign,
+        member,
+        channel_id: channel,
+    })
 }

@@ -28,6 +28,26 @@ pub struct DiscordConfig {
     /// Deferred answers being worked on at once (default 64); past it an interaction is answered
     /// at once that the server is busy.
     pub max_deferred: usize,
+    /// The bot's token: with it, the dice of private and blind rolls are posted to the game
+    /// master's channel a campaign names (`/omen gm-channel`). Without it they go to the roller
+    /// alone (and the game master reads them in the log).
+    pub bot_token: Option<BotToken>,
+}
+
+/// A bot token, kept out of `Debug` output (a configuration is logged at start).
+#[derive(Clone)]
+pub struct BotToken(String);
+
+impl BotToken {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for BotToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BotToken(…)")
+    }
 }
 
 impl DiscordConfig {
@@ -56,6 +76,7 @@ impl DiscordConfig {
             per_user_per_minute: 30,
             per_guild_per_minute: 300,
             max_deferred: 64,
+            bot_token: None,
         })
     }
 
@@ -63,6 +84,22 @@ impl DiscordConfig {
     pub fn with_api_base(mut self, base: &str) -> Self {
         self.api_base = base.trim_end_matches('/').to_string();
         self
+    }
+
+    /// The same face posting to game masters' channels as the bot whose token is `token`.
+    ///
+    /// # Errors
+    /// An empty token, or one with characters that cannot go in an HTTP header.
+    pub fn with_bot_token(mut self, token: &str) -> Result<Self, String> {
+        let token = token.trim();
+        if token.is_empty() || token.len() > 200 || !token.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(
+                "the Discord bot token is the developer portal's \"Token\" (printable characters, no spaces)"
+                    .to_string(),
+            );
+        }
+        self.bot_token = Some(BotToken(token.to_string()));
+        Ok(self)
     }
 }
 
@@ -98,5 +135,10 @@ mod tests {
         assert!(DiscordConfig::new(&key, "12a").is_err());
         let local = config.with_api_base("http://127.0.0.1:9/api/");
         assert_eq!(local.api_base, "http://127.0.0.1:9/api");
+        let bot = local.clone().with_bot_token(" secret.token ").unwrap();
+        assert_eq!(bot.bot_token.as_ref().unwrap().expose(), "secret.token");
+        assert!(!format!("{bot:?}").contains("secret"));
+        assert!(local.clone().with_bot_token("two words").is_err());
+        assert!(local.with_bot_token("").is_err());
     }
 }

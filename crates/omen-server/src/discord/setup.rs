@@ -1,5 +1,6 @@
 //! `/omen bind` and `/omen link`: the game master binds a channel to their campaign, a player links
-//! their Discord account to their invite. Each takes the invite's token as an option and is answered
+//! their Discord account to their invite (`/omen unbind` and `/omen gm-channel` act as the
+//! channel's seated game master, see `gm_channel.rs`). Each takes the invite's token as an option and is answered
 //! ephemerally, so the token is seen by its holder and Discord only, never in the channel; the
 //! answer never repeats it. Quick database calls, answered at once.
 
@@ -23,7 +24,13 @@ pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
         Some("bind") => true,
         Some("link") => false,
         Some("unbind") => return unbind(face, &interaction).await,
-        _ => return reply("`/omen` takes `bind`, `link` or `unbind`.", true),
+        Some("gm-channel") => return super::gm_channel::name(face, &interaction).await,
+        _ => {
+            return reply(
+                "`/omen` takes `bind`, `link`, `unbind` or `gm-channel`.",
+                true,
+            );
+        }
     };
     // Tokens are long and random; one longer than any invite's is refused without a look-up.
     if token.len() > 256 {

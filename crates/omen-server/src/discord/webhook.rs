@@ -1,5 +1,6 @@
 //! Discord's API as Omen calls it: a deferred answer's edit and follow-ups through the
-//! interaction's webhook, and the command definitions sent with a bot token.
+//! interaction's webhook, and, with a bot token, the command definitions and the posts to a game
+//! master's channel.
 //!
 //! The client is hyper's own HTTP/1 connection (hyper and hyper-util are the server's already) over
 //! tokio-rustls with the Mozilla roots (already built for PostgreSQL's TLS): one request per
@@ -78,6 +79,26 @@ impl DiscordApi {
             checked_token(token)?
         );
         self.call("POST", &url, None, message).await
+    }
+
+    /// Posts `message` to channel `channel` as the bot (the game master's channel: an interaction's
+    /// webhook answers in the interaction's own channel only).
+    ///
+    /// # Errors
+    /// As [`DiscordApi::call`]; a channel id that is not digits.
+    pub async fn post_to_channel(
+        &self,
+        bot_token: &str,
+        channel: &str,
+        message: &Value,
+    ) -> Result<Answer, String> {
+        if channel.is_empty() || channel.len() > 20 || !channel.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err("a Discord channel id is 1 to 20 digits".to_string());
+        }
+        let url = format!("{}/channels/{channel}/messages", self.base);
+        let authorization = format!("Bot {}", bot_token.trim());
+        self.call("POST", &url, Some(&authorization), message).await
     }
 
     /// Replaces the application's global commands with `commands` (a bot token's call).

@@ -149,6 +149,10 @@ pub(super) const GM_USER: &str = "500000000000000001";
 pub(super) const AYLA_USER: &str = "500000000000000002";
 pub(super) const CATO_USER: &str = "500000000000000003";
 pub(super) const STRANGER: &str = "500000000000000004";
+/// The channel the game master reads alone.
+pub(super) const GM_CHANNEL: &str = "700000000000000009";
+/// The bot's token the server posts to channels with.
+pub(super) const BOT_TOKEN: &str = "bot.test-token";
 
 /// The planted game-master-only values: Ayla's intrinsic modifier's source, and one the game
 /// master adds from Discord.
@@ -187,7 +191,9 @@ impl Table {
         let (base, calls) = stand_in().await;
         let discord = DiscordConfig::new(&hex(&key.verifying_key().to_bytes()), "4242")
             .unwrap()
-            .with_api_base(&base);
+            .with_api_base(&base)
+            .with_bot_token(BOT_TOKEN)
+            .unwrap();
         let mut store = Store::open_in_memory().unwrap();
         store.create_campaign("Tak").unwrap();
         let sheet = json!({ "intrinsic": [{ "source": PLANTED[0], "value": 3 }] });

@@ -12,6 +12,7 @@ mod connections;
 mod creation_warnings;
 mod discord;
 mod discord_bounds;
+mod discord_gm;
 mod discord_odds;
 mod draws;
 mod fuzz;
