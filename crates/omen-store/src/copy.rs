@@ -1,5 +1,7 @@
 //! Moving a whole database to another (`omen db migrate`): every campaign with its characters,
-//! saved rolls, log, chain head and invites, row for row. Unlike an import, nothing is re-signed:
+//! saved rolls, log, chain head and invites, row for row, and how Discord reaches them (channels
+//! bound, accounts linked, the game master's channel: the server moves, its Discord application
+//! stays). Unlike an import, nothing is re-signed:
 //! the log goes on under the same key, with the same hashes, signatures and head, so a receipt taken
 //! before the move still verifies after it.
 
@@ -19,6 +21,12 @@ pub struct CopyReport {
     pub saved_rolls: u64,
     pub log_entries: u64,
     pub invites: u64,
+    /// Discord channels bound to a campaign, and game masters' channels.
+    #[serde(default)]
+    pub discord_channels: u64,
+    /// Discord accounts linked to an invite.
+    #[serde(default)]
+    pub discord_links: u64,
 }
 
 /// The columns copied from each table, the row id (when it has one) first. Ids are the database's
@@ -35,6 +43,9 @@ const DRAW: &str = "campaign_id, sequence, nonce, commitment";
 const HEAD: &str = "campaign_id, sequence, hash, signature";
 const INVITE: &str = "id, campaign_id, role, token_hash, created, revoked";
 const INVITE_CHARACTER: &str = "invite_id, character_id";
+const DISCORD_CHANNEL: &str = "channel_id, guild_id, campaign_id, invite_id, created";
+const DISCORD_LINK: &str = "user_id, campaign_id, invite_id, created";
+const DISCORD_GM_CHANNEL: &str = "campaign_id, channel_id, invite_id, created";
 
 struct Table {
     name: &'static str,
@@ -94,6 +105,24 @@ const TABLES: &[Table] = &[
         columns: INVITE_CHARACTER,
         has_id: false,
         links: &[(0, "invite"), (1, "character")],
+    },
+    Table {
+        name: "discord_channel",
+        columns: DISCORD_CHANNEL,
+        has_id: false,
+        links: &[(2, "campaign"), (3, "invite")],
+    },
+    Table {
+        name: "discord_link",
+        columns: DISCORD_LINK,
+        has_id: false,
+        links: &[(1, "campaign"), (2, "invite")],
+    },
+    Table {
+        name: "discord_gm_channel",
+        columns: DISCORD_GM_CHANNEL,
+        has_id: false,
+        links: &[(0, "campaign"), (2, "invite")],
     },
 ];
 
@@ -180,6 +209,8 @@ impl Store {
                         "saved_roll" => report.saved_rolls += 1,
                         "roll_log" => report.log_entries += 1,
                         "invite" => report.invites += 1,
+                        "discord_channel" | "discord_gm_channel" => report.discord_channels += 1,
+                        "discord_link" => report.discord_links += 1,
                         _ => {}
                     }
                 }

@@ -412,6 +412,105 @@ mod tests {
         assert_eq!(store.discord_gm_channel("Tak").unwrap(), None);
     }
 
+    /// A store with channel 10 bound, player account 20 and game master account 30 linked, and
+    /// channel 50 the game master's.
+    fn bound_store() -> (Store, Member, Member) {
+        let (mut store, gm, player) = campaign_with_gm_and_player();
+        store
+            .bind_discord_channel(&gm, Some("1"), "10", "30")
+            .unwrap();
+        store.link_discord_user(&player, "20").unwrap();
+        store.set_discord_gm_channel(&gm, Some("50")).unwrap();
+        (store, gm, player)
+    }
+
+    /// Who sits where in `store`: the player's and the game master's seats in channel 10 (role and
+    /// characters: invite ids are the target's own), and the game master's channel.
+    fn seating(store: &Store) -> Vec<String> {
+        let seat = |user: &str| {
+            let seat = store.discord_seat("10", user).unwrap();
+            let member = seat.member.map(|m| (m.role, m.characters));
+            format!("{:?} {member:?}", seat.campaign)
+        };
+        let gm_channel = store
+            .discord_gm_channel("Tak")
+            .unwrap()
+            .map(|g| (g.channel, g.game_master.role));
+        vec![
+            seat("20"),
+            seat("30"),
+            seat("40"),
+            format!("{gm_channel:?}"),
+        ]
+    }
+
+    fn expected_seating() -> Vec<String> {
+        vec![
+            r#"Some("Tak") Some((Player, ["Cato"]))"#.to_string(),
+            r#"Some("Tak") Some((GameMaster, []))"#.to_string(),
+            r#"Some("Tak") None"#.to_string(),
+            r#"Some(("50", GameMaster))"#.to_string(),
+        ]
+    }
+
+    /// `omen db migrate` carries a server's Discord bindings: the server moves, its Discord
+    /// application and its channels stay, and players should not link again.
+    #[test]
+    fn a_moved_database_keeps_its_discord_bindings() {
+        let (source, _, _) = bound_store();
+        assert_eq!(seating(&source), expected_seating());
+        let mut target = Store::open_in_memory().unwrap();
+        let report = source.copy_into(&mut target).unwrap();
+        assert_eq!((report.discord_channels, report.discord_links), (2, 2));
+        assert_eq!(seating(&target), expected_seating());
+    }
+
+    /// A campaign's export carries none of it: a binding names a server's channel and a link a
+    /// person's account, which belong to the server the campaign is played on, not to the campaign.
+    #[test]
+    fn a_campaigns_export_holds_no_discord_id() {
+        let (source, _, _) = bound_store();
+        let export = source.export_campaign("Tak").unwrap().to_string();
+        for id in ["\"10\"", "\"20\"", "\"30\"", "\"50\"", "discord"] {
+            assert!(!export.contains(id), "{id} in {export}");
+        }
+        let mut elsewhere = Store::open_in_memory().unwrap();
+        elsewhere
+            .import_campaign(&source.export_campaign("Tak").unwrap(), None)
+            .unwrap();
+        assert_eq!(elsewhere.discord_seat("10", "20").unwrap().campaign, None);
+        assert_eq!(elsewhere.discord_gm_channel("Tak").unwrap(), None);
+    }
+
+    /// The same move from SQLite into PostgreSQL and back.
+    #[test]
+    #[cfg_attr(
+        omen_no_postgres,
+        ignore = "needs PostgreSQL: set OMEN_TEST_POSTGRES_URL (.ci/run starts a throwaway cluster)"
+    )]
+    fn discord_bindings_move_between_the_engines() {
+        let url = std::env::var("OMEN_TEST_POSTGRES_URL").expect("OMEN_TEST_POSTGRES_URL");
+        let schema = format!("discord_move_{}", std::process::id());
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("CREATE SCHEMA {schema}"))
+            .unwrap();
+        let separator = if url.contains('?') { '&' } else { '?' };
+        let scoped = format!("{url}{separator}options=-csearch_path%3D{schema}");
+        let (source, _, _) = bound_store();
+        let mut postgres = Store::open_postgres_with_new_key(&scoped).unwrap();
+        let report = source.copy_into(&mut postgres).unwrap();
+        assert_eq!((report.discord_channels, report.discord_links), (2, 2));
+        assert_eq!(seating(&postgres), expected_seating());
+        let mut back = Store::open_in_memory().unwrap();
+        postgres.copy_into(&mut back).unwrap();
+        assert_eq!(seating(&back), expected_seating());
+        drop(postgres);
+        client
+            .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+            .unwrap();
+    }
+
     /// The same bindings on PostgreSQL: its migration, its upsert and its joins.
     #[test]
     #[cfg_attr(
