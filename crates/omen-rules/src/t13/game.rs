@@ -604,6 +604,207 @@ fn level_counts(success: u64, failure: u64) -> String {
     }
 }
 
+/// A Dice Test (004-M1..M5, M7): the roll, the levels to spend and what it cost.
+fn apply_test(
+    state: &T13State,
+    action: &T13Action,
+    source: &mut dyn DieSource,
+    limits: &Limits,
+) -> Result<(Value, T13State, String), ActionError> {
+    let plan = plan(state, action, limits)?;
+    let mut roll = test(&plan.dice, plan.opposition, &plan.options, source).map_err(dice_error)?;
+    let opponent_rolled = roll_opponent(&plan, &mut roll, source)?;
+    let opponent_total = opponent_rolled
+        .as_ref()
+        .map(|(_, t)| *t)
+        .or(plan.opponent_total);
+    let mut after = paid(state, &plan.cost);
+    let result = roll.result;
+    let opponent_levels = opponent_total.map(|total| opponent_success_levels(roll.total, total));
+    let to_spend = levels_to_spend(&result, state.character_type, opponent_levels);
+    after.levels = (to_spend.success > 0 || to_spend.failure > 0).then_some(to_spend.clone());
+    let character = state.character_type;
+    let crisis_opposite = result.crisis_opposite().map_or(
+        Value::Null,
+        |(level, levels)| json!({ "level": level, "levels": levels }),
+    );
+    let value = json!({
+        "boon": roll.boon,
+        "descendant": roll.descendant,
+        "proficiency": roll.proficiency,
+        "bought": roll.bought,
+        "total": roll.total,
+        "opposition": opposition_json(&plan),
+        "level": result.level,
+        "success_levels": result.success_levels,
+        "capped_success_levels": result.capped_success_levels(character),
+        "extra_success_levels": result.extra_success_levels(character),
+        "failure_levels": result.failure_levels,
+        "opponent_success_levels": opponent_levels,
+        "failure_levels_suffered": suffered_failure_levels(result.failure_levels, opponent_levels),
+        "crisis": result.crisis,
+        "crisis_opposite": crisis_opposite,
+        "opponent_dice": opponent_rolled.as_ref().map(|(faces, _)| faces),
+        "opponent_rolled_total": opponent_rolled.as_ref().map(|(_, total)| total),
+        "to_spend": { "success": to_spend.success, "failure": to_spend.failure },
+        "paid": plan.cost,
+    });
+    let summary = test_summary(&plan, &roll, opponent_rolled.as_ref(), &to_spend);
+    Ok((value, after, summary))
+}
+
+/// The opponent's roll when the opponent rolls too: its faces and total, and `roll`'s result
+/// against that total.
+fn roll_opponent(
+    plan: &TestPlan,
+    roll: &mut super::TestRoll,
+    source: &mut dyn DieSource,
+) -> Result<Option<(Vec<i64>, i64)>, ActionError> {
+    Ok(match &plan.opponent_roll {
+        Some((dice, modifier)) => {
+            let faces = dice
+                .iter()
+                .map(|&sides| source.roll(&omen_core::Die::Standard(sides.unsigned_abs())))
+                .collect::<Result<Vec<_>, _>>()?;
+            let total = faces
+                .iter()
+                .try_fold(*modifier, |a, &b| a.checked_add(b))
+                .ok_or(omen_core::CoreError::Overflow)?;
+            roll.result = super::TestResult::new(
+                roll.total,
+                Difficulty::opponent_total(total.max(1)).map_err(dice_error)?,
+                roll.result.crisis,
+            );
+            Some((faces, total))
+        }
+        None => None,
+    })
+}
+
+/// A Dice Test's summary: the dice against the opposition, the level, any crisis, what is left to
+/// spend and what was paid.
+fn test_summary(
+    plan: &TestPlan,
+    roll: &super::TestRoll,
+    opponent_rolled: Option<&(Vec<i64>, i64)>,
+    to_spend: &LevelsToSpend,
+) -> String {
+    let result = roll.result;
+    let against = match &opponent_rolled {
+        Some((faces, total)) => format!("the opponent's {faces:?} = {total}"),
+        None => plan.opposition.to_string(),
+    };
+    let mut summary = format!(
+        "{:?} = {} against {against}: {} ({})",
+        roll.dice(),
+        roll.total,
+        result.level,
+        level_counts(result.success_levels, result.failure_levels)
+    );
+    if let Some((level, levels)) = result.crisis_opposite() {
+        let counts = if level.is_success() {
+            level_counts(levels, 0)
+        } else {
+            level_counts(0, levels)
+        };
+        summary.push_str(&format!(", Proficiency Crisis: also {level} ({counts})"));
+    }
+    if to_spend.success > 0 || to_spend.failure > 0 {
+        summary.push_str(&format!(
+            "; to spend: {} extra success level(s), {} failure inversion(s)",
+            to_spend.success, to_spend.failure
+        ));
+    }
+    if plan.cost != Cost::default() {
+        summary.push_str(&format!(
+            "; paid {} sway, {} chi, {} yarn",
+            plan.cost.sway, plan.cost.chi, plan.cost.yarn
+        ));
+    }
+    summary
+}
+
+/// Sway, Chi and Yarn gained (004-M6).
+fn gain(
+    state: &T13State,
+    sway: u64,
+    chi: u64,
+    yarn: u64,
+) -> Result<(Value, T13State, String), ActionError> {
+    let mut problems = Problems::new();
+    let mut add = |has: u64, more: u64, name: &str| {
+        has.checked_add(more).unwrap_or_else(|| {
+            problems.push(format!("{name} would overflow; gain a sensible amount"));
+            has
+        })
+    };
+    let after = T13State {
+        sway: add(state.sway, sway, "sway"),
+        chi: add(state.chi, chi, "chi"),
+        yarn: add(state.yarn, yarn, "yarn"),
+        ..state.clone()
+    };
+    problems.into_result(())?;
+    let summary = format!(
+        "gained {sway} sway, {chi} chi, {yarn} yarn: now {} / {} / {}",
+        after.sway, after.chi, after.yarn
+    );
+    Ok((
+        json!({ "sway": after.sway, "chi": after.chi, "yarn": after.yarn }),
+        after,
+        summary,
+    ))
+}
+
+/// Sway, Chi and Yarn spent, a shortfall paid another way at the Ref's choice (004-M8).
+fn spend(
+    state: &T13State,
+    cost: Cost,
+    shortfall_paid_as: Option<LossPayment>,
+) -> Result<(Value, T13State, String), ActionError> {
+    let short = shortfalls(state, &cost);
+    if !short.is_empty() && shortfall_paid_as.is_none() {
+        let ways: Vec<&str> = LossPayment::ALL.iter().map(|w| w.name()).collect();
+        let mut problems: Vec<String> = short
+            .iter()
+            .map(|&(currency, needed, has)| {
+                format!("spending {}", short_text(currency, needed, has))
+            })
+            .collect();
+        problems.push(format!(
+            "a loss beyond the balances may be paid another way at the Ref's choice; give shortfall_paid_as: {}",
+            ways.join(", ")
+        ));
+        return Err(Problems(problems).into());
+    }
+    let mut after = paid(state, &cost);
+    let shortfall = json!(
+        short
+            .iter()
+            .map(|&(currency, needed, has)| (currency.name(), needed - has))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    );
+    let paid_as = shortfall_paid_as.filter(|_| !short.is_empty());
+    if paid_as == Some(LossPayment::LostProficiencies) {
+        after.proficiency = after.proficiency.saturating_sub(1);
+    }
+    let mut summary = format!(
+        "spent: now {} sway, {} chi, {} yarn",
+        after.sway, after.chi, after.yarn
+    );
+    if let Some(way) = paid_as {
+        summary.push_str(&format!("; the shortfall is paid as {}", way.description()));
+    }
+    let result = json!({
+        "sway": after.sway,
+        "chi": after.chi,
+        "yarn": after.yarn,
+        "shortfall": shortfall,
+        "shortfall_paid_as": paid_as,
+    });
+    Ok((result, after, summary))
+}
+
 impl Stateful for T13Game {
     const NAME: &'static str = "t13";
     const VERSION: u32 = 1;
@@ -637,127 +838,9 @@ impl Stateful for T13Game {
         limits: &Limits,
     ) -> Result<(Value, T13State, String), ActionError> {
         match action {
-            T13Action::Test { .. } => {
-                let plan = plan(state, action, limits)?;
-                let mut roll =
-                    test(&plan.dice, plan.opposition, &plan.options, source).map_err(dice_error)?;
-                let opponent_rolled = match &plan.opponent_roll {
-                    Some((dice, modifier)) => {
-                        let faces = dice
-                            .iter()
-                            .map(|&sides| {
-                                source.roll(&omen_core::Die::Standard(sides.unsigned_abs()))
-                            })
-                            .collect::<Result<Vec<_>, _>>()?;
-                        let total = faces
-                            .iter()
-                            .try_fold(*modifier, |a, &b| a.checked_add(b))
-                            .ok_or(omen_core::CoreError::Overflow)?;
-                        roll.result = super::TestResult::new(
-                            roll.total,
-                            Difficulty::opponent_total(total.max(1)).map_err(dice_error)?,
-                            roll.result.crisis,
-                        );
-                        Some((faces, total))
-                    }
-                    None => None,
-                };
-                let opponent_total = opponent_rolled
-                    .as_ref()
-                    .map(|(_, t)| *t)
-                    .or(plan.opponent_total);
-                let mut after = paid(state, &plan.cost);
-                let result = roll.result;
-                let opponent_levels =
-                    opponent_total.map(|total| opponent_success_levels(roll.total, total));
-                let to_spend = levels_to_spend(&result, state.character_type, opponent_levels);
-                after.levels =
-                    (to_spend.success > 0 || to_spend.failure > 0).then_some(to_spend.clone());
-                let character = state.character_type;
-                let crisis_opposite = result.crisis_opposite().map_or(
-                    Value::Null,
-                    |(level, levels)| json!({ "level": level, "levels": levels }),
-                );
-                let value = json!({
-                    "boon": roll.boon,
-                    "descendant": roll.descendant,
-                    "proficiency": roll.proficiency,
-                    "bought": roll.bought,
-                    "total": roll.total,
-                    "opposition": opposition_json(&plan),
-                    "level": result.level,
-                    "success_levels": result.success_levels,
-                    "capped_success_levels": result.capped_success_levels(character),
-                    "extra_success_levels": result.extra_success_levels(character),
-                    "failure_levels": result.failure_levels,
-                    "opponent_success_levels": opponent_levels,
-                    "failure_levels_suffered": suffered_failure_levels(result.failure_levels, opponent_levels),
-                    "crisis": result.crisis,
-                    "crisis_opposite": crisis_opposite,
-                    "opponent_dice": opponent_rolled.as_ref().map(|(faces, _)| faces),
-                    "opponent_rolled_total": opponent_rolled.as_ref().map(|(_, total)| total),
-                    "to_spend": { "success": to_spend.success, "failure": to_spend.failure },
-                    "paid": plan.cost,
-                });
-                let against = match &opponent_rolled {
-                    Some((faces, total)) => format!("the opponent's {faces:?} = {total}"),
-                    None => plan.opposition.to_string(),
-                };
-                let mut summary = format!(
-                    "{:?} = {} against {against}: {} ({})",
-                    roll.dice(),
-                    roll.total,
-                    result.level,
-                    level_counts(result.success_levels, result.failure_levels)
-                );
-                if let Some((level, levels)) = result.crisis_opposite() {
-                    let counts = if level.is_success() {
-                        level_counts(levels, 0)
-                    } else {
-                        level_counts(0, levels)
-                    };
-                    summary.push_str(&format!(", Proficiency Crisis: also {level} ({counts})"));
-                }
-                if to_spend.success > 0 || to_spend.failure > 0 {
-                    summary.push_str(&format!(
-                        "; to spend: {} extra success level(s), {} failure inversion(s)",
-                        to_spend.success, to_spend.failure
-                    ));
-                }
-                if plan.cost != Cost::default() {
-                    summary.push_str(&format!(
-                        "; paid {} sway, {} chi, {} yarn",
-                        plan.cost.sway, plan.cost.chi, plan.cost.yarn
-                    ));
-                }
-                Ok((value, after, summary))
-            }
+            T13Action::Test { .. } => apply_test(state, action, source, limits),
             T13Action::SpendLevels { effects } => spend_levels(state, effects),
-            T13Action::Gain { sway, chi, yarn } => {
-                let mut problems = Problems::new();
-                let mut add = |has: u64, more: u64, name: &str| {
-                    has.checked_add(more).unwrap_or_else(|| {
-                        problems.push(format!("{name} would overflow; gain a sensible amount"));
-                        has
-                    })
-                };
-                let after = T13State {
-                    sway: add(state.sway, *sway, "sway"),
-                    chi: add(state.chi, *chi, "chi"),
-                    yarn: add(state.yarn, *yarn, "yarn"),
-                    ..state.clone()
-                };
-                problems.into_result(())?;
-                let summary = format!(
-                    "gained {sway} sway, {chi} chi, {yarn} yarn: now {} / {} / {}",
-                    after.sway, after.chi, after.yarn
-                );
-                Ok((
-                    json!({ "sway": after.sway, "chi": after.chi, "yarn": after.yarn }),
-                    after,
-                    summary,
-                ))
-            }
+            T13Action::Gain { sway, chi, yarn } => gain(state, *sway, *chi, *yarn),
             T13Action::Spend {
                 sway,
                 chi,
@@ -769,47 +852,7 @@ impl Stateful for T13Game {
                     chi: *chi,
                     yarn: *yarn,
                 };
-                let short = shortfalls(state, &cost);
-                if !short.is_empty() && shortfall_paid_as.is_none() {
-                    let ways: Vec<&str> = LossPayment::ALL.iter().map(|w| w.name()).collect();
-                    let mut problems: Vec<String> = short
-                        .iter()
-                        .map(|&(currency, needed, has)| {
-                            format!("spending {}", short_text(currency, needed, has))
-                        })
-                        .collect();
-                    problems.push(format!(
-                        "a loss beyond the balances may be paid another way at the Ref's choice; give shortfall_paid_as: {}",
-                        ways.join(", ")
-                    ));
-                    return Err(Problems(problems).into());
-                }
-                let mut after = paid(state, &cost);
-                let shortfall = json!(
-                    short
-                        .iter()
-                        .map(|&(currency, needed, has)| (currency.name(), needed - has))
-                        .collect::<std::collections::BTreeMap<_, _>>()
-                );
-                let paid_as = shortfall_paid_as.filter(|_| !short.is_empty());
-                if paid_as == Some(LossPayment::LostProficiencies) {
-                    after.proficiency = after.proficiency.saturating_sub(1);
-                }
-                let mut summary = format!(
-                    "spent: now {} sway, {} chi, {} yarn",
-                    after.sway, after.chi, after.yarn
-                );
-                if let Some(way) = paid_as {
-                    summary.push_str(&format!("; the shortfall is paid as {}", way.description()));
-                }
-                let result = json!({
-                    "sway": after.sway,
-                    "chi": after.chi,
-                    "yarn": after.yarn,
-                    "shortfall": shortfall,
-                    "shortfall_paid_as": paid_as,
-                });
-                Ok((result, after, summary))
+                spend(state, cost, *shortfall_paid_as)
             }
         }
     }
