@@ -10,7 +10,6 @@ use std::net::{IpAddr, Ipv6Addr};
 use serde_json::Value;
 
 use super::face::Face;
-use super::gm_channel::ChannelPost;
 use super::interaction::{Interaction, deferred, reply};
 use super::multipart::Attachment;
 use crate::client::{RequestScope, in_request};
@@ -23,6 +22,12 @@ pub(crate) struct Delivery {
     pub files: Vec<Attachment>,
     pub follow_ups: Vec<Value>,
     pub posts: Vec<ChannelPost>,
+}
+
+/// A message the bot posts in a channel other than the interaction's (the game master's).
+pub(crate) struct ChannelPost {
+    pub channel: String,
+    pub message: Value,
 }
 
 impl Delivery {

@@ -5,17 +5,12 @@
 
 use serde_json::Value;
 
+use super::deferred::ChannelPost;
 use super::face::Face;
 use super::interaction::{Interaction, message, reply, text};
 use super::reads;
 use super::render::{api_error, entry_line};
 use super::seat::Seat;
-
-/// A message to post in a channel by the bot.
-pub(crate) struct ChannelPost {
-    pub channel: String,
-    pub message: Value,
-}
 
 /// The post of entry `sequence` (private or blind, just logged in `seat`'s campaign) to the game
 /// master's channel: none when the campaign names none or the server has no bot token.
