@@ -34,6 +34,8 @@ pub enum Refused {
     CampaignRoll,
     /// `omen prob @NAME`: a saved roll is kept in Omen's notation.
     SavedRoll,
+    /// `--approximate` without `--dialect anydice`: Omen's notation is always computed exactly.
+    Approximate,
 }
 
 /// Says on stderr why `--dialect anydice` (or `OMEN_DIALECT=anydice`) cannot be used here, and
@@ -50,6 +52,13 @@ pub fn refuse(place: Refused) {
             "`@NAME` is a saved roll, kept in Omen's notation, not an AnyDice program",
             "drop --dialect anydice (or unset OMEN_DIALECT) to compute the saved roll",
         ),
+        Refused::Approximate => {
+            eprintln!(
+                "error: --approximate is for AnyDice programs; Omen's notation is always computed exactly\n  \
+                 = help: drop --approximate, or add --dialect anydice if the input is an AnyDice program"
+            );
+            return;
+        }
     };
     eprintln!("error: --dialect anydice: {why}\n  = help: {help}");
 }
@@ -73,8 +82,37 @@ pub struct OutputColumn {
     pub reading: String,
 }
 
-/// What bounds a `prob` answer: the limits, the most columns, and each column's output size.
+/// `--approximate DIGITS`: the approximate mode for AnyDice programs whose exact weights run away.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct ApproximateArg {
+    /// With --dialect anydice: keep about DIGITS significant digits where a program's exact
+    /// weights run away (a die mixed with itself each round doubles its digits); the answer then
+    /// warns that it is approximate. Without it every answer is an exact fraction.
+    #[arg(long, value_name = "DIGITS", value_parser = clap::value_parser!(u32).range(1..=i64::from(anydice::MAX_DIGITS)))]
+    pub approximate: Option<u32>,
+}
+
+impl ApproximateArg {
+    /// The precision AnyDice programs are run at.
+    pub fn precision(&self) -> anydice::Precision {
+        self.approximate
+            .map_or(anydice::Precision::Exact, anydice::Precision::Digits)
+    }
+
+    /// Whether `--approximate` is refused: given without `--dialect anydice`.
+    pub fn refused(&self, anydice: bool) -> bool {
+        let refused = self.approximate.is_some() && !anydice;
+        if refused {
+            refuse(Refused::Approximate);
+        }
+        refused
+    }
+}
+
+/// What bounds a `prob` answer: the limits, the most columns, and each column's output size, and
+/// the precision the programs run at.
 pub struct Bounds<'a> {
+    pub precision: anydice::Precision,
     pub limits: Limits,
     pub max_columns: usize,
     pub output_bound: &'a dyn Fn(&ExactResult) -> u128,
@@ -93,7 +131,7 @@ pub fn columns(
     let mut columns = Vec::new();
     let mut bound: u128 = 0;
     for (number, program) in programs.iter().enumerate() {
-        let run = match anydice::run(program.input.text, &bounds.limits) {
+        let run = match anydice::run_with(program.input.text, &bounds.limits, bounds.precision) {
             Ok(run) => run,
             Err(errors) => return report(style, program.input, &errors, &[]).map(|_| None),
         };

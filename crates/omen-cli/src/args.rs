@@ -288,6 +288,8 @@ pub struct PlotArgs {
     #[command(flatten)]
     pub dialect: DialectArg,
     #[command(flatten)]
+    pub approximate: crate::anydice_prob::ApproximateArg,
+    #[command(flatten)]
     pub limits: LimitArgs,
     /// The campaign whose saved roll `@NAME` names.
     #[arg(long, value_name = "NAME", help_heading = "Campaign")]
@@ -313,6 +315,7 @@ impl PlotArgs {
             decimals: 4,
             params: self.params.clone(),
             dialect: self.dialect.clone(),
+            approximate: self.approximate.clone(),
             limits: self.limits.clone(),
             campaign: self.campaign.clone(),
             db: self.db.clone(),
@@ -451,6 +454,8 @@ pub struct ProbArgs {
     pub params: Vec<ProbParam>,
     #[command(flatten)]
     pub dialect: DialectArg,
+    #[command(flatten)]
+    pub approximate: crate::anydice_prob::ApproximateArg,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The campaign whose saved roll `@NAME` names.

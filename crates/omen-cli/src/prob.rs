@@ -45,6 +45,7 @@ fn anydice_columns(
         })
         .collect();
     let bounds = anydice_prob::Bounds {
+        precision: args.approximate.precision(),
         limits: args.limits.to_limits(),
         max_columns: MAX_COLUMNS,
         output_bound: &|result| odds::output_bound(result, args.format),
@@ -265,6 +266,9 @@ fn refused(args: &ProbArgs) -> Option<Status> {
         return Some(Status::BadInput);
     }
     let anydice = anydice_prob::is_anydice(args.dialect.name.as_deref());
+    if args.approximate.refused(anydice) {
+        return Some(Status::BadInput);
+    }
     if anydice && args.expressions().iter().any(|e| e.starts_with('@')) {
         anydice_prob::refuse(anydice_prob::Refused::SavedRoll);
         return Some(Status::BadInput);

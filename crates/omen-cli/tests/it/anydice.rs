@@ -249,3 +249,54 @@ fn translate_prints_omens_notation_or_why_there_is_none() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("syntax error"), "{}", bad.stderr);
 }
+
+#[test]
+fn approximate_answers_a_runaway_program_and_says_it_is_approximate() {
+    // The highest of 2^40 d6: exactly, its total has 6^(2^40) digits; to 20 digits, D is 6 with
+    // probability 1 − (5/6)^(2^40), which is 1 to far more digits than asked for.
+    let program = "D: d6\nloop I over {1..40} { D: [highest of D and D] }\noutput D";
+    let run = omen_ok(&[
+        "prob",
+        "--dialect",
+        "anydice",
+        "--approximate",
+        "20",
+        "--format",
+        "csv",
+        program,
+    ]);
+    // One row: 6, with probability 1 (and 100% at least and at most).
+    let rows: Vec<&str> = run.stdout.lines().skip(1).collect();
+    assert_eq!(rows, ["6,1,100,1,100,1,100"], "{}", run.stdout);
+    assert!(run.stderr.contains("approximate"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("20 significant digits"),
+        "{}",
+        run.stderr
+    );
+
+    // A small program is exact either way, and unwarned.
+    let small = omen_ok(&[
+        "prob",
+        "--dialect",
+        "anydice",
+        "--approximate",
+        "20",
+        "--format",
+        "csv",
+        "output 2d6",
+    ]);
+    assert!(small.stdout.contains("\n7,1/6,"), "{}", small.stdout);
+    assert!(small.stderr.is_empty(), "{}", small.stderr);
+
+    // Omen's notation is always exact: --approximate without the dialect is refused.
+    let refused = omen(&["prob", "--approximate", "20", "2d6"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused
+            .stderr
+            .contains("--approximate is for AnyDice programs"),
+        "{}",
+        refused.stderr
+    );
+}
