@@ -84,6 +84,7 @@ mod recovery;
 mod rescore;
 mod roll20;
 mod runs;
+mod set_ends;
 mod term_state;
 mod words;
 

@@ -192,3 +192,51 @@ fn dice_maiden_dndstats_is_six_sets_of_four_d6_keeping_three_totalled() {
         "sum(pool {6 x (4d6kh3)})"
     );
 }
+
+/// d20's `kh1kl1` (or `dh1dl1`) on a set, done as d20 does it: the highest and the lowest member are
+/// each the earliest of equal members, the kept (dropped) members are those either picks.
+fn d20_set_ends(values: &[Q], drop: bool) -> Q {
+    let high = (0..values.len())
+        .find(|&i| values.iter().all(|v| v <= &values[i]))
+        .unwrap_or(0);
+    let low = (0..values.len())
+        .find(|&i| values.iter().all(|v| v >= &values[i]))
+        .unwrap_or(0);
+    values
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (*i == high || *i == low) != drop)
+        .map(|(_, v)| v.clone())
+        .sum()
+}
+
+#[test]
+fn avrae_set_keeps_or_drops_both_ends_picking_the_earliest_of_equal_members() {
+    let literal = |vs: &[i64]| vs.iter().map(|&v| q(v, 1)).collect::<Vec<_>>();
+    assert_eq!(d20_set_ends(&literal(&[1, 5, 3]), false), q(6, 1));
+    assert_eq!(
+        omen("avrae", "(1, 5, 3)kh1kl1"),
+        Ok(BTreeMap::from([(q(6, 1), q(1, 1))]))
+    );
+    assert_eq!(
+        omen("avrae", "(3, 3)kh1kl1"),
+        Ok(BTreeMap::from([(q(3, 1), q(1, 1))]))
+    );
+    // (1d4, 2, 1d6): enumerate the 24 rolls, keeping and dropping both ends.
+    for (source, drop) in [
+        ("(1d4, 2, 1d6)kh1kl1", false),
+        ("(1d4, 2, 1d6)ph1pl1", true),
+    ] {
+        let mut want = BTreeMap::new();
+        for a in 1..=4 {
+            for c in 1..=6 {
+                let v = d20_set_ends(&literal(&[a, 2, c]), drop);
+                *want.entry(v).or_insert_with(Q::zero) += q(1, 24);
+            }
+        }
+        assert_eq!(omen("avrae", source), Ok(want), "{source}");
+    }
+    assert!(reading("avrae", "(1, 5, 3)kh1kl1").starts_with("let set_0_0 = 1 in"));
+    // Other counts at the ends are not computed on a set.
+    assert!(omen("avrae", "(1, 5, 3)kh2kl1").is_err_and(|e| e.contains(&"unsupported-modifier")));
+}

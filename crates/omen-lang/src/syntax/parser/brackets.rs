@@ -2,6 +2,7 @@
 
 use super::counted::fraction_members_counted;
 use super::pieces::{MAX_SINGLE_DICE, shorten, single_dice};
+use super::set_ends::set_ends;
 use super::{Parser, Stop};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
@@ -199,6 +200,10 @@ impl<'s> Parser<'s> {
         self.unite_selectors(&mut modifiers);
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
+        let span = Span::new(tuple.span.start, self.prev_end);
+        if let Some(ends) = set_ends(&members, &modifiers, span) {
+            return self.finish_group(ends, term);
+        }
         let set = Expr::new(
             ExprKind::Group(Box::new(GroupExpr { members, modifiers })),
             Span::new(tuple.span.start, self.prev_end),
