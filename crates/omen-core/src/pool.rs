@@ -181,6 +181,20 @@ fn keep_sum_with(
             return drop_walk(die, n, d, from_lowest, score, limits, budget, beyond);
         }
     }
+    keep_walk(die, n, (highest, k), score, limits, budget)
+}
+
+/// Σ score over the `k` highest (or lowest) of `n` dice, by a walk over the faces from the kept
+/// end: the state is how many dice are chosen so far (all kept) and their score sum, and a face
+/// takes any number of the dice left, binomially weighted.
+fn keep_walk(
+    die: &Distribution<i64>,
+    n: usize,
+    (highest, k): (bool, usize),
+    score: &dyn Fn(i64) -> i64,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Distribution<i64>, CoreError> {
     // Faces in walk order (from the kept end), with their scores and weights.
     let mut faces: Vec<(i64, &Weight)> =
         die.entries().iter().map(|(x, w)| (score(*x), w)).collect();
@@ -193,26 +207,7 @@ fn keep_sum_with(
     limits.check_outcomes(width * k as u128 + 1)?;
     let held: u128 = (0..k as u128).map(|c| c * width + 1).sum();
     limits.check_states(held)?;
-    // Each face visits every state (c < k kept so far, each with c·width+1 sums) with up to k−c
-    // choices, and builds n powers of two weights.
-    let states: u128 = (0..k as u128)
-        .map(|c| (k as u128 - c) * (c * width + 1))
-        .sum();
-    let per_face = states + 2 * n as u128 + (k as u128) * (k as u128);
-    // Each step multiplies a number as wide as the total by a coefficient up to as wide.
-    let total_limbs = crate::distribution::limbs_of(die.total().bits() * n as u64);
-    let coef_limbs = crate::distribution::limbs_of(
-        die.entries()
-            .iter()
-            .map(|(_, w)| w.bits())
-            .max()
-            .unwrap_or(1)
-            * k as u64
-            + n as u64,
-    );
-    budget.spend_estimate(
-        per_face * faces.len() as u128 * total_limbs * coef_limbs.min(total_limbs),
-    )?;
+    budget.spend_estimate(keep_walk_work(die, n, k, width))?;
 
     // Every weight the program holds is at most the total, so fixed-width numbers of the total's
     // size never overflow: the hot loop then multiplies and adds in place, without allocating.
@@ -301,6 +296,27 @@ fn keep_sum_with(
         states = next;
     }
     from_limbs(&out, limbs, out_lo, total)
+}
+
+/// The work of [`keep_walk`], paid before it starts: each face visits every state (c < k kept so
+/// far, each with c·width+1 sums) with up to k−c choices and builds n powers of two weights; each
+/// step multiplies a number as wide as the total by a coefficient up to as wide.
+fn keep_walk_work(die: &Distribution<i64>, n: usize, k: usize, width: u128) -> u128 {
+    let states: u128 = (0..k as u128)
+        .map(|c| (k as u128 - c) * (c * width + 1))
+        .sum();
+    let per_face = states + 2 * n as u128 + (k as u128) * (k as u128);
+    let total_limbs = crate::distribution::limbs_of(die.total().bits() * n as u64);
+    let coef_limbs = crate::distribution::limbs_of(
+        die.entries()
+            .iter()
+            .map(|(_, w)| w.bits())
+            .max()
+            .unwrap_or(1)
+            * k as u64
+            + n as u64,
+    );
+    per_face * die.len() as u128 * total_limbs * coef_limbs.min(total_limbs)
 }
 
 /// The distribution a walk accumulated as fixed-width limbs, one weight per sum from `out_lo` up;

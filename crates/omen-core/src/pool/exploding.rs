@@ -59,78 +59,30 @@ pub fn exploding_keep_sum(
     let p = exploding.total().clone();
     let q = stopping.total().clone();
     let t = &p + &q;
-    budget.spend_estimate(
-        (n as u128 + 1)
-            * (max_rolls as u128 + 1)
-            * (depth as u128 + 2)
-            * (crate::distribution::limbs_of(t.bits() * max_rolls as u64 + 64).pow(2)
-                + BIG_OP_COST),
-    )?;
-    let mut chain: Vec<Vec<Weight>> = vec![vec![Weight::zero(); depth + 2]; 2];
-    for (j, w) in chain[1].iter_mut().take(depth + 1).enumerate() {
-        *w = num_traits::pow(p.clone(), j) * &q * num_traits::pow(t.clone(), depth - j);
-    }
-    chain[0][depth + 1] = num_traits::pow(p.clone(), depth + 1);
-    // joint[x][e]: weight of x stopping rolls and e exploding rolls so far.
-    let mut joint: Vec<Vec<Weight>> = vec![vec![Weight::one()]];
-    for _ in 0..n {
-        let mut next: Vec<Vec<Weight>> = vec![Vec::new(); joint.len() + 1];
-        for (x, row) in joint.iter().enumerate() {
-            for (e, w) in row.iter().enumerate() {
-                if w.is_zero() {
-                    continue;
-                }
-                for (dx, chain_row) in chain.iter().enumerate() {
-                    for (de, cw) in chain_row.iter().enumerate() {
-                        if cw.is_zero() {
-                            continue;
-                        }
-                        let target = &mut next[x + dx];
-                        if target.len() <= e + de {
-                            target.resize(e + de + 1, Weight::zero());
-                        }
-                        target[e + de] += w * cw;
-                    }
-                }
-            }
-        }
-        joint = next;
-    }
+    spend_for_chains(n, depth, max_rolls, &t, budget)?;
+    let chain: Vec<(usize, usize, Weight)> = (0..=depth)
+        .map(|j| {
+            (
+                1,
+                j,
+                num_traits::pow(p.clone(), j) * &q * num_traits::pow(t.clone(), depth - j),
+            )
+        })
+        .chain(std::iter::once((
+            0,
+            depth + 1,
+            num_traits::pow(p.clone(), depth + 1),
+        )))
+        .collect();
+    let joint = pool_rolls(n, &chain);
     let (upper, lower) = if exploding_upper {
         (&exploding, &stopping)
     } else {
         (&stopping, &exploding)
     };
-    // Each (upper count, lower count) is: the whole of one kind summed, plus a partial keep of the
-    // other. Grouped by the partial keep: (upper kind?, count, keep) -> [(weight, whole count)].
-    let mut groups: std::collections::BTreeMap<(bool, usize, KeepKey), Vec<(Weight, usize)>> =
-        std::collections::BTreeMap::new();
-    for (x, row) in joint.iter().enumerate() {
-        for (e, w) in row.iter().enumerate() {
-            if w.is_zero() {
-                continue;
-            }
-            let (u, l) = if exploding_upper { (e, x) } else { (x, e) };
-            // (partial on the upper kind?, partial count, its keep, whole count)
-            let (on_upper, count, partial, whole) = match keep {
-                Keep::All => (true, u, Keep::All, l),
-                Keep::Highest(k) if k <= u => (true, u, Keep::Highest(k), 0),
-                Keep::Highest(k) => (false, l, Keep::Highest(k - u), u),
-                Keep::Lowest(k) if k <= l => (false, l, Keep::Lowest(k), 0),
-                Keep::Lowest(k) => (true, u, Keep::Lowest(k - l), l),
-                Keep::DropLowest(d) if d <= l => (false, l, Keep::DropLowest(d), u),
-                Keep::DropLowest(d) => (true, u, Keep::DropLowest(d - l), 0),
-                Keep::DropHighest(d) if d <= u => (true, u, Keep::DropHighest(d), l),
-                Keep::DropHighest(d) => (false, l, Keep::DropHighest(d - u), 0),
-                // A middle run mixes both kinds in ways this split does not cover.
-                Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => return Ok(None),
-            };
-            groups
-                .entry((on_upper, count, KeepKey::of(partial)))
-                .or_default()
-                .push((w.clone(), whole));
-        }
-    }
+    let Some(groups) = partial_keep_groups(&joint, exploding_upper, keep) else {
+        return Ok(None);
+    };
     let mut sums: std::collections::HashMap<(bool, usize), Distribution<i64>> =
         std::collections::HashMap::new();
     let (mut upper_beyond, mut lower_beyond) = (SumsBeyond::default(), SumsBeyond::default());
@@ -197,31 +149,10 @@ fn interleaved_keep_sum(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Option<Distribution<i64>>, CoreError> {
-    // (walk from the highest face?, kept dice of a pool of `size` rolls)
-    let (from_highest, target): (bool, Box<dyn Fn(usize) -> usize>) = match keep {
-        Keep::Highest(k) => (true, Box::new(move |size: usize| k.min(size))),
-        Keep::Lowest(k) => (false, Box::new(move |size: usize| k.min(size))),
-        Keep::DropLowest(d) => (true, Box::new(move |size: usize| size.saturating_sub(d))),
-        Keep::DropHighest(d) => (false, Box::new(move |size: usize| size.saturating_sub(d))),
-        Keep::All => (true, Box::new(|size: usize| size)),
-        Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => return Ok(None),
+    let Some((from_highest, target)) = kept_of_pool(keep) else {
+        return Ok(None);
     };
-    // Each value's weight as an exploding roll and as a stopping one, in walk order.
-    let mut by_value: std::collections::BTreeMap<i64, (Weight, Weight)> =
-        std::collections::BTreeMap::new();
-    for ((explodes, v), w) in element.entries() {
-        let slot = by_value.entry(*v).or_default();
-        if *explodes {
-            slot.0 += w;
-        } else {
-            slot.1 += w;
-        }
-    }
-    let mut faces: Vec<(i64, Weight, Weight)> =
-        by_value.into_iter().map(|(v, (a, b))| (v, a, b)).collect();
-    if from_highest {
-        faces.reverse();
-    }
+    let faces = faces_by_kind(element, from_highest);
     let p: Weight = faces.iter().map(|f| &f.1).sum();
     let q: Weight = faces.iter().map(|f| &f.2).sum();
     if p.is_zero() || q.is_zero() {
@@ -229,80 +160,19 @@ fn interleaved_keep_sum(
     }
     let t = &p + &q;
     let max_rolls = n.checked_mul(depth + 1).ok_or(CoreError::Overflow)?;
-    budget.spend_estimate(
-        (n as u128 + 1)
-            * (max_rolls as u128 + 1)
-            * (depth as u128 + 2)
-            * (crate::distribution::limbs_of(t.bits() * max_rolls as u64 + 64).pow(2)
-                + BIG_OP_COST),
-    )?;
-    // joint[x][e]: the weight of n chains making x stopping and e exploding rolls, each roll's face
-    // left to the walk: a chain of j exploding rolls then a stopping one weighs t^(depth − j) (the
-    // rolls it did not make), one the limit stopped after depth + 1 exploding rolls weighs 1.
-    let chain: Vec<(usize, usize, Weight)> = (0..=depth)
-        .map(|j| (1, j, num_traits::pow(t.clone(), depth - j)))
-        .chain(std::iter::once((0, depth + 1, Weight::one())))
-        .collect();
-    let mut joint: Vec<Vec<Weight>> = vec![vec![Weight::one()]];
-    for _ in 0..n {
-        let mut next: Vec<Vec<Weight>> = vec![Vec::new(); joint.len() + 1];
-        for (x, row) in joint.iter().enumerate() {
-            for (e, w) in row.iter().enumerate() {
-                if w.is_zero() {
-                    continue;
-                }
-                for (dx, de, cw) in &chain {
-                    let target = &mut next[x + dx];
-                    if target.len() <= e + de {
-                        target.resize(e + de + 1, Weight::zero());
-                    }
-                    target[e + de] += w * cw;
-                }
-            }
-        }
-        joint = next;
-    }
+    spend_for_chains(n, depth, max_rolls, &t, budget)?;
+    let joint = pool_rolls(n, &unplaced_chains(depth, &t));
     let scores: Vec<i64> = faces.iter().map(|f| score(f.0)).collect();
-    let smin = *scores.iter().min().expect("a die has faces");
-    let smax = *scores.iter().max().expect("a die has faces");
-    let width = usize::try_from(smax as i128 - smin as i128).map_err(|_| CoreError::Overflow)?;
+    let (smin, width) = score_range(&scores)?;
     let max_kept = target(max_rolls);
     limits.check_outcomes((width as u128) * max_kept as u128 + 1)?;
-    // The largest weight is the total, t^(n·(depth + 1)).
+    // The largest weight is the total, t^(n·(depth + 1)); a kept sum's weights are smaller.
     let total_limbs = crate::distribution::limbs_of(t.bits() * max_rolls as u64);
     let face_limbs = crate::distribution::limbs_of(t.bits() * max_kept as u64);
     let op_cost = total_limbs * face_limbs.min(total_limbs) + BIG_OP_COST;
-    // binomials[m][j] = C(m, j) for j ≤ m ≤ max_rolls.
-    let mut binomials: Vec<Vec<Weight>> = vec![vec![Weight::one()]];
     budget.spend_estimate((max_rolls as u128 + 1).pow(2) * total_limbs)?;
-    for m in 1..=max_rolls {
-        let prev = &binomials[m - 1];
-        let mut row = Vec::with_capacity(m + 1);
-        row.push(Weight::one());
-        for j in 1..m {
-            row.push(&prev[j - 1] + &prev[j]);
-        }
-        row.push(Weight::one());
-        binomials.push(row);
-    }
-    let mut out: HashMap<i64, Weight> = HashMap::new();
-    // (e, x, c) -> weights by score sum, from c·smin up.
-    type Key = (usize, usize, usize);
-    let mut states: HashMap<Key, Vec<Weight>> = HashMap::new();
-    for (x, row) in joint.into_iter().enumerate() {
-        for (e, w) in row.into_iter().enumerate() {
-            if w.is_zero() {
-                continue;
-            }
-            if target(e + x) == 0 {
-                // Nothing kept: every roll shows any face.
-                *out.entry(0).or_default() +=
-                    w * num_traits::pow(p.clone(), e) * num_traits::pow(q.clone(), x);
-            } else {
-                states.insert((e, x, 0), vec![w]);
-            }
-        }
-    }
+    let binomials = binomial_rows(max_rolls);
+    let (mut out, mut states) = first_states(joint, &target, &p, &q);
     let mut after_a: Weight = p.clone();
     let mut after_b: Weight = q.clone();
     for (i, (_, a, b)) in faces.iter().enumerate() {
@@ -311,43 +181,21 @@ fn interleaved_keep_sum(
         after_a -= a;
         after_b -= b;
         let (big_a, big_b) = (&after_a, &after_b);
-        let power_table = |base: &Weight, up_to: usize| -> Vec<Weight> {
-            let mut v = Vec::with_capacity(up_to + 1);
-            let mut cur = Weight::one();
-            for _ in 0..up_to {
-                let nxt = &cur * base;
-                v.push(cur);
-                cur = nxt;
-            }
-            v.push(cur);
-            v
-        };
         let max_e = states.keys().map(|k| k.0).max().unwrap_or(0);
         let max_x = states.keys().map(|k| k.1).max().unwrap_or(0);
         budget.spend_estimate(
             (2 * (max_e + max_x) as u128 + 4) * (total_limbs * total_limbs + BIG_OP_COST),
         )?;
-        let a_pow = power_table(a, max_e);
-        let b_pow = power_table(b, max_x);
-        let big_a_pow = power_table(big_a, max_e);
-        let big_b_pow = power_table(big_b, max_x);
-        let all_a_pow = power_table(&(a + big_a), max_e);
-        let all_b_pow = power_table(&(b + big_b), max_x);
+        let [a_pow, big_a_pow, all_a_pow] = [a, big_a, &(a + big_a)].map(|w| powers(w, max_e));
+        let [b_pow, big_b_pow, all_b_pow] = [b, big_b, &(b + big_b)].map(|w| powers(w, max_x));
         // The weight of ja exploding and jb stopping dice showing this face, of e and x.
         let here = |e: usize, ja: usize, x: usize, jb: usize| -> Weight {
             &binomials[e][ja] * &a_pow[ja] * &binomials[x][jb] * &b_pow[jb]
         };
-        let mut next: HashMap<Key, Vec<Weight>> = HashMap::with_capacity(states.len());
+        let mut next: HashMap<WalkKey, Vec<Weight>> = HashMap::with_capacity(states.len());
         for ((e, x, c), row) in states {
             let need = target(c + e + x) - c;
-            // (ja, jb) that leave the state open: fewer than `need` dice here.
-            let ja_max = if a.is_zero() { 0 } else { e.min(need - 1) };
-            let open: Vec<(usize, usize)> = (0..=ja_max)
-                .flat_map(|ja| {
-                    let jb_max = if b.is_zero() { 0 } else { x.min(need - 1 - ja) };
-                    (0..=jb_max).map(move |jb| (ja, jb))
-                })
-                .collect();
+            let open = open_choices((e, a.is_zero()), (x, b.is_zero()), need);
             budget.spend_estimate(
                 (row.len() as u128 * (open.len() as u128 + 1) + 2 * open.len() as u128 + 2)
                     * op_cost,
@@ -408,6 +256,117 @@ fn interleaved_keep_sum(
     Ok(Some(d.normalized()))
 }
 
+/// The walk's state: (exploding rolls left to place, stopping rolls left, dice kept so far).
+type WalkKey = (usize, usize, usize);
+
+/// For a keep: whether the walk starts from the highest face, and how many dice a pool of `size`
+/// rolls keeps. `None` for a middle run.
+#[allow(clippy::type_complexity)] // a pair, named by the comment above
+fn kept_of_pool(keep: Keep) -> Option<(bool, Box<dyn Fn(usize) -> usize>)> {
+    Some(match keep {
+        Keep::Highest(k) => (true, Box::new(move |size: usize| k.min(size))),
+        Keep::Lowest(k) => (false, Box::new(move |size: usize| k.min(size))),
+        Keep::DropLowest(d) => (true, Box::new(move |size: usize| size.saturating_sub(d))),
+        Keep::DropHighest(d) => (false, Box::new(move |size: usize| size.saturating_sub(d))),
+        Keep::All => (true, Box::new(|size: usize| size)),
+        Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => return None,
+    })
+}
+
+/// Each value's weight as an exploding roll and as a stopping one, in walk order.
+fn faces_by_kind(element: &ChainElement, from_highest: bool) -> Vec<(i64, Weight, Weight)> {
+    let mut by_value: std::collections::BTreeMap<i64, (Weight, Weight)> =
+        std::collections::BTreeMap::new();
+    for ((explodes, v), w) in element.entries() {
+        let slot = by_value.entry(*v).or_default();
+        if *explodes {
+            slot.0 += w;
+        } else {
+            slot.1 += w;
+        }
+    }
+    let mut faces: Vec<(i64, Weight, Weight)> =
+        by_value.into_iter().map(|(v, (a, b))| (v, a, b)).collect();
+    if from_highest {
+        faces.reverse();
+    }
+    faces
+}
+
+/// The walk's first states, one per (e exploding, x stopping) rolls of `joint` that keeps a die,
+/// and the weight of the pools that keep none (sum 0: every roll shows any face, weighing pᵉ·qˣ).
+#[allow(clippy::type_complexity)] // a pair, named by the comment above
+fn first_states(
+    joint: Vec<Vec<Weight>>,
+    target: &dyn Fn(usize) -> usize,
+    p: &Weight,
+    q: &Weight,
+) -> (HashMap<i64, Weight>, HashMap<WalkKey, Vec<Weight>>) {
+    let mut out: HashMap<i64, Weight> = HashMap::new();
+    let mut states: HashMap<WalkKey, Vec<Weight>> = HashMap::new();
+    for (x, row) in joint.into_iter().enumerate() {
+        for (e, w) in row.into_iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            if target(e + x) == 0 {
+                *out.entry(0).or_default() +=
+                    w * num_traits::pow(p.clone(), e) * num_traits::pow(q.clone(), x);
+            } else {
+                states.insert((e, x, 0), vec![w]);
+            }
+        }
+    }
+    (out, states)
+}
+
+/// joint's chains with each roll's face left to the walk: a chain of j exploding rolls then a
+/// stopping one weighs t^(depth − j) (the rolls it did not make), one the limit stopped after
+/// depth + 1 exploding rolls weighs 1; as (stopping rolls, exploding rolls, weight).
+fn unplaced_chains(depth: usize, t: &Weight) -> Vec<(usize, usize, Weight)> {
+    (0..=depth)
+        .map(|j| (1, j, num_traits::pow(t.clone(), depth - j)))
+        .chain(std::iter::once((0, depth + 1, Weight::one())))
+        .collect()
+}
+
+/// The (ja, jb) exploding and stopping dice showing this face that leave a state open: fewer than
+/// `need` dice here, of the e and x left (none of a kind whose weight on this face is zero).
+fn open_choices(
+    (e, a_zero): (usize, bool),
+    (x, b_zero): (usize, bool),
+    need: usize,
+) -> Vec<(usize, usize)> {
+    let ja_max = if a_zero { 0 } else { e.min(need - 1) };
+    (0..=ja_max)
+        .flat_map(|ja| {
+            let jb_max = if b_zero { 0 } else { x.min(need - 1 - ja) };
+            (0..=jb_max).map(move |jb| (ja, jb))
+        })
+        .collect()
+}
+
+/// The lowest score and the width of the scores' range.
+fn score_range(scores: &[i64]) -> Result<(i64, usize), CoreError> {
+    let smin = *scores.iter().min().expect("a die has faces");
+    let smax = *scores.iter().max().expect("a die has faces");
+    let width = usize::try_from(smax as i128 - smin as i128).map_err(|_| CoreError::Overflow)?;
+    Ok((smin, width))
+}
+
+/// base⁰ … base^up_to.
+fn powers(base: &Weight, up_to: usize) -> Vec<Weight> {
+    let mut v = Vec::with_capacity(up_to + 1);
+    let mut cur = Weight::one();
+    for _ in 0..up_to {
+        let nxt = &cur * base;
+        v.push(cur);
+        cur = nxt;
+    }
+    v.push(cur);
+    v
+}
+
 /// A `Keep` as a map key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct KeepKey(Keep);
@@ -420,4 +379,106 @@ impl KeepKey {
     fn keep(self) -> Keep {
         self.0
     }
+}
+
+/// Pools grouped by the keep they leave on one kind: each (upper count, lower count) of `joint` is
+/// the whole of one kind summed plus a partial keep of the other, keyed (upper kind?, count, keep)
+/// with the weights and whole counts that go with it. `None` for a middle run, which mixes both
+/// kinds in ways this split does not cover.
+#[allow(clippy::type_complexity)] // one map, named by the comment above
+fn partial_keep_groups(
+    joint: &[Vec<Weight>],
+    exploding_upper: bool,
+    keep: Keep,
+) -> Option<std::collections::BTreeMap<(bool, usize, KeepKey), Vec<(Weight, usize)>>> {
+    let mut groups: std::collections::BTreeMap<(bool, usize, KeepKey), Vec<(Weight, usize)>> =
+        std::collections::BTreeMap::new();
+    for (x, row) in joint.iter().enumerate() {
+        for (e, w) in row.iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            let (u, l) = if exploding_upper { (e, x) } else { (x, e) };
+            // (partial on the upper kind?, partial count, its keep, whole count)
+            let (on_upper, count, partial, whole) = match keep {
+                Keep::All => (true, u, Keep::All, l),
+                Keep::Highest(k) if k <= u => (true, u, Keep::Highest(k), 0),
+                Keep::Highest(k) => (false, l, Keep::Highest(k - u), u),
+                Keep::Lowest(k) if k <= l => (false, l, Keep::Lowest(k), 0),
+                Keep::Lowest(k) => (true, u, Keep::Lowest(k - l), l),
+                Keep::DropLowest(d) if d <= l => (false, l, Keep::DropLowest(d), u),
+                Keep::DropLowest(d) => (true, u, Keep::DropLowest(d - l), 0),
+                Keep::DropHighest(d) if d <= u => (true, u, Keep::DropHighest(d), l),
+                Keep::DropHighest(d) => (false, l, Keep::DropHighest(d - u), 0),
+                Keep::Middle(_) | Keep::Slice { .. } | Keep::DropBoth { .. } => return None,
+            };
+            groups
+                .entry((on_upper, count, KeepKey::of(partial)))
+                .or_default()
+                .push((w.clone(), whole));
+        }
+    }
+    Some(groups)
+}
+
+/// The work of the chains' joint counts, paid up front: about n·(rolls + 1)·(depth + 2) products
+/// of numbers as large as the pool's total.
+fn spend_for_chains(
+    n: usize,
+    depth: usize,
+    max_rolls: usize,
+    t: &Weight,
+    budget: &mut Budget,
+) -> Result<(), CoreError> {
+    budget.spend_estimate(
+        (n as u128 + 1)
+            * (max_rolls as u128 + 1)
+            * (depth as u128 + 2)
+            * (crate::distribution::limbs_of(t.bits() * max_rolls as u64 + 64).pow(2)
+                + BIG_OP_COST),
+    )
+}
+
+/// joint[x][e]: the weight of `n` chains making x stopping and e exploding rolls in all, where one
+/// chain makes (dx, de) rolls with weight w for each (dx, de, w) of `chain`.
+fn pool_rolls(n: usize, chain: &[(usize, usize, Weight)]) -> Vec<Vec<Weight>> {
+    let mut joint: Vec<Vec<Weight>> = vec![vec![Weight::one()]];
+    for _ in 0..n {
+        let mut next: Vec<Vec<Weight>> = vec![Vec::new(); joint.len() + 1];
+        for (x, row) in joint.iter().enumerate() {
+            for (e, w) in row.iter().enumerate() {
+                if w.is_zero() {
+                    continue;
+                }
+                for (dx, de, cw) in chain {
+                    if cw.is_zero() {
+                        continue;
+                    }
+                    let target = &mut next[x + dx];
+                    if target.len() <= e + de {
+                        target.resize(e + de + 1, Weight::zero());
+                    }
+                    target[e + de] += w * cw;
+                }
+            }
+        }
+        joint = next;
+    }
+    joint
+}
+
+/// binomials[m][j] = C(m, j) for j ≤ m ≤ `max`.
+fn binomial_rows(max: usize) -> Vec<Vec<Weight>> {
+    let mut binomials: Vec<Vec<Weight>> = vec![vec![Weight::one()]];
+    for m in 1..=max {
+        let prev = &binomials[m - 1];
+        let mut row = Vec::with_capacity(m + 1);
+        row.push(Weight::one());
+        for j in 1..m {
+            row.push(&prev[j - 1] + &prev[j]);
+        }
+        row.push(Weight::one());
+        binomials.push(row);
+    }
+    binomials
 }
