@@ -31,6 +31,8 @@ pub(super) struct Recorded {
     pub authorization: Option<String>,
     pub body: Value,
     pub files: Vec<Part>,
+    /// The body's bytes as they arrived.
+    pub raw: Vec<u8>,
 }
 
 /// One part of a `multipart/form-data` body.
@@ -133,6 +135,7 @@ async fn stand_in() -> (String, Calls) {
                 authorization,
                 body,
                 files,
+                raw: bytes.to_vec(),
             });
             axum::Json(json!({}))
         }

@@ -129,6 +129,8 @@ async fn a_blind_rolls_dice_go_to_the_game_masters_channel_and_the_channel_gets_
         "components": [{ "type": 1, "components": [button("Show me", "show"), button("Reveal", "reveal")] }],
     });
     assert_eq!(calls[0].body, expected);
+    // Byte for byte: the JSON as sent, with nothing beside it (no file, no other key).
+    assert_eq!(String::from_utf8_lossy(&calls[0].raw), expected.to_string());
     assert!(calls[0].files.is_empty());
     // The roller: the same, to them alone.
     assert!(ephemeral(&calls[1].body));
