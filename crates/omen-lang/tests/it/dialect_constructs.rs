@@ -233,7 +233,7 @@ fn dialect_constructs_read_another_way_are_refused_as_unsupported() {
         ("foundry", "5d10x5>=8"),
         ("foundry", "5d10x9x10"),
         ("avrae", "4d6rrl1"),
-        ("avrae", "2d6ra6"),
+        ("avrae", "4d6kh3ra6"),
         ("avrae", "4d6kh3ro1"),
     ] {
         let kinds = errors(dialect, source);
@@ -582,6 +582,7 @@ fn new_dialect_readings_parse_back_in_omen() {
         ("avrae", "(1,)"),
         ("dice-maiden", "4cod"),
         ("dice-maiden", "dndstats"),
+        ("avrae", "3d4ra>2"),
         ("avrae", "(1d4, 2, 1d6)ph1pl1"),
         ("dice-maiden", "4codr"),
         ("dice-maiden", "3wh4+"),

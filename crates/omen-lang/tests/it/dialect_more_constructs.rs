@@ -240,3 +240,28 @@ fn avrae_set_keeps_or_drops_both_ends_picking_the_earliest_of_equal_members() {
     // Other counts at the ends are not computed on a set.
     assert!(omen("avrae", "(1, 5, 3)kh2kl1").is_err_and(|e| e.contains(&"unsupported-modifier")));
 }
+
+#[test]
+fn avrae_reroll_and_add_on_several_dice_adds_one_die_for_the_first_meeting_it() {
+    // d20's `ra`: when some die meets the point, one more die is rolled and added, once for the roll.
+    let added_once = |n: u32, sides: i64, meets: &dyn Fn(i64) -> bool| {
+        let mut want = BTreeMap::new();
+        let each = q(1, sides.pow(n));
+        for r in rolls(n, sides) {
+            let total: i64 = r.iter().sum();
+            if r.iter().any(|&f| meets(f)) {
+                for extra in 1..=sides {
+                    *want.entry(q(total + extra, 1)).or_insert_with(Q::zero) += &each * q(1, sides);
+                }
+            } else {
+                *want.entry(q(total, 1)).or_insert_with(Q::zero) += each.clone();
+            }
+        }
+        want
+    };
+    assert_eq!(omen("avrae", "2d6ra6"), Ok(added_once(2, 6, &|f| f == 6)));
+    assert_eq!(omen("avrae", "3d4ra"), Ok(added_once(3, 4, &|f| f == 4)));
+    assert_eq!(omen("avrae", "3d4ra>2"), Ok(added_once(3, 4, &|f| f > 2)));
+    // With another operation on the term: not computed.
+    assert!(omen("avrae", "4d6kh3ra6").is_err_and(|e| e.contains(&"unsupported-modifier")));
+}

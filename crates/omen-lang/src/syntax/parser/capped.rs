@@ -14,7 +14,8 @@ use super::rescore::{listed_faces, meets};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, Modifier, PointValue, Sides, Spanned,
+    BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, Modifier, PointValue,
+    Sides, Spanned,
 };
 
 impl Parser<'_> {
@@ -68,7 +69,7 @@ impl Parser<'_> {
         (cap, point, at): CappedReroll,
         plain: bool,
     ) -> Expr {
-        match capped_reading(&dice, cap, &point, at, plain) {
+        match capped_reading(&dice, cap, &point, at, plain, false) {
             Ok(read) => read,
             Err(why) => {
                 self.refuse_capped(at, &why);
@@ -78,13 +79,71 @@ impl Parser<'_> {
     }
 }
 
-/// The reading of a capped reroll, or why it is not computed.
+impl Parser<'_> {
+    /// d20's `ra` on more than one die (`2d6ra6`): one more die rolled, and added, for the first die
+    /// meeting the point, so at most one for the whole roll: the capped form above with a cap of one,
+    /// the dice meeting the point keeping their roll. Refused with other operations on the term.
+    pub(super) fn added_once_term(&mut self, dice: Expr, at: Span) -> Expr {
+        let read = match &dice.node {
+            ExprKind::Dice(term) => match term.modifiers.as_slice() {
+                [
+                    Spanned {
+                        node: Modifier::Explode { point, .. },
+                        ..
+                    },
+                ] => {
+                    let mut plain = dice.clone();
+                    if let ExprKind::Dice(plain_term) = &mut plain.node {
+                        plain_term.modifiers.clear();
+                    }
+                    let point = match point.clone() {
+                        Some(point) => Ok(point),
+                        None => listed_faces(&term.sides.node, "`ra`")
+                            .map_err(|e| e.to_string())
+                            .and_then(|faces| {
+                                faces
+                                    .into_iter()
+                                    .max()
+                                    .ok_or_else(|| "a die with no faces".into())
+                            })
+                            .map(|top| ComparePoint {
+                                op: CompareOp::Eq,
+                                value: PointValue::Int(top),
+                            }),
+                    };
+                    point.and_then(|point| capped_reading(&plain, 1, &point, at, true, true))
+                }
+                _ => Err("`ra` with other operations on one term is not computed yet".into()),
+            },
+            _ => Err("`ra` applies to dice".into()),
+        };
+        match read {
+            Ok(read) => read,
+            Err(why) => {
+                let written = shorten(self.text(at));
+                self.report(
+                    Diagnostic::error(
+                        "unsupported-modifier",
+                        at,
+                        format!("`{written}` in the {} dialect: {why}", self.dialect.name),
+                    )
+                    .with_help("see docs/dialects.md for what each dialect supports"),
+                );
+                dice
+            }
+        }
+    }
+}
+
+/// The reading of a capped reroll, or why it is not computed; with `added`, the dice meeting the point
+/// keep their roll and the new dice are added beside them (d20's `ra`).
 fn capped_reading(
     dice: &Expr,
     cap: i64,
     point: &ComparePoint,
     at: Span,
     plain: bool,
+    added: bool,
 ) -> Result<Expr, String> {
     let ExprKind::Dice(term) = &dice.node else {
         return Err("a capped reroll applies to dice".to_string());
@@ -109,7 +168,11 @@ fn capped_reading(
     let (meeting, other): (Vec<i64>, Vec<i64>) =
         faces.iter().partition(|&&f| meets(point.op, target, f));
     let span = dice.span;
-    let name = format!("rerolled_{}", span.start);
+    let name = if added {
+        format!("meeting_{}", span.start)
+    } else {
+        format!("rerolled_{}", span.start)
+    };
     let var = || Expr::new(ExprKind::Var(name.clone()), at);
     let number = |n: i64| Expr::new(ExprKind::Number(n), at);
     let binary =
@@ -147,7 +210,12 @@ fn capped_reading(
         parts.push(dice_of(kept, listed(&other, term.sides.span)));
     }
     if !meeting.is_empty() {
-        let kept = binary(BinOp::Sub, var(), rerolled());
+        // Rerolled dice leave their roll; added ones keep it beside the new die.
+        let kept = if added {
+            var()
+        } else {
+            binary(BinOp::Sub, var(), rerolled())
+        };
         parts.push(dice_of(kept, listed(&meeting, term.sides.span)));
     }
     parts.push(dice_of(rerolled(), term.sides.clone()));

@@ -78,8 +78,10 @@ impl Parser<'_> {
         if let Some((reroll, highest, count, at)) = state.ranked {
             dice = self.rerolled_by_rank(dice, (reroll, highest, count, at), plain);
         }
-        if let Some(at) = state.reroll_and_add {
-            self.check_reroll_and_add(&dice, at);
+        if let Some(at) = state.reroll_and_add
+            && self.needs_added_once(&dice)
+        {
+            dice = self.added_once_term(dice, at);
         }
         if let Some(capped) = state.capped_reroll {
             dice = self.capped_reroll_term(dice, capped, plain);
@@ -203,25 +205,16 @@ impl Parser<'_> {
     /// d20's `ra` rolls one more die for at most one die of the whole roll (the first meeting its
     /// value): on one die that is Omen's `!o`; on several the extra die depends on all of them, which
     /// is not computed yet.
-    fn check_reroll_and_add(&mut self, dice: &Expr, at: Span) {
+    /// Whether `ra` on this term adds a die for at most one of several dice (see
+    /// [`Self::added_once_term`]); on one die it is an explosion once, as read.
+    fn needs_added_once(&self, dice: &Expr) -> bool {
         let ExprKind::Dice(term) = &dice.node else {
-            return;
+            return false;
         };
-        if matches!(
+        !matches!(
             term.count.as_ref().map(|c| &c.node),
             None | Some(ExprKind::Number(0 | 1))
-        ) {
-            return;
-        }
-        self.report(
-            Diagnostic::error(
-                "unsupported-modifier",
-                at,
-                "in d20 `ra` rolls one more die for at most one die of the whole roll (the first that \
-                 meets it); on more than one die that is not computed yet",
-            )
-            .with_help("for one extra die per die meeting it, explode once: write it per die, e.g. `1d6ra6 + 1d6ra6`"),
-        );
+        )
     }
 }
 
