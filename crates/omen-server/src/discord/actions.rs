@@ -126,6 +126,7 @@ mod tests {
             kind: 3,
             value: Some(value),
             options: Vec::new(),
+            focused: false,
         }
     }
 

@@ -126,6 +126,12 @@ fn gm_channel_option() -> Value {
     option
 }
 
+/// An option whose values Discord asks Omen to suggest as they are typed (the campaign's names).
+fn suggested(mut option: Value) -> Value {
+    option["autocomplete"] = json!(true);
+    option
+}
+
 fn roll() -> Value {
     command(
         "roll",
@@ -137,13 +143,18 @@ fn roll() -> Value {
                 "An expression in the campaign's dialect, e.g. 2d20kh1+5",
                 false,
             ),
-            option(
+            suggested(option(
                 STRING,
                 "saved",
                 "A saved roll's name, instead of an expression",
                 false,
-            ),
-            option(STRING, "character", "The character it is rolled for", false),
+            )),
+            suggested(option(
+                STRING,
+                "character",
+                "The character it is rolled for",
+                false,
+            )),
             visibility(),
         ],
     )

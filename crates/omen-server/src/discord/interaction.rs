@@ -8,11 +8,17 @@ use serde_json::{Value, json};
 pub(crate) const PING: u8 = 1;
 pub(crate) const APPLICATION_COMMAND: u8 = 2;
 pub(crate) const MESSAGE_COMPONENT: u8 = 3;
+pub(crate) const AUTOCOMPLETE: u8 = 4;
 
 /// Answer types.
 const PONG: u8 = 1;
 const CHANNEL_MESSAGE: u8 = 4;
 const DEFERRED_CHANNEL_MESSAGE: u8 = 5;
+const AUTOCOMPLETE_RESULT: u8 = 8;
+
+/// Discord's most choices in an autocomplete answer, and longest choice name.
+pub(crate) const MAX_CHOICES: usize = 25;
+const MAX_CHOICE: usize = 100;
 
 /// A message only its recipient sees.
 pub(crate) const EPHEMERAL: u64 = 1 << 6;
@@ -74,6 +80,9 @@ pub(crate) struct CommandOption {
     pub value: Option<Value>,
     #[serde(default)]
     pub options: Vec<CommandOption>,
+    /// The option being typed, in an autocomplete interaction.
+    #[serde(default)]
+    pub focused: bool,
 }
 
 impl Interaction {
@@ -122,6 +131,18 @@ pub(crate) fn text(options: &[CommandOption], name: &str) -> Option<String> {
 /// Option `name`'s value as JSON.
 pub(crate) fn value<'a>(options: &'a [CommandOption], name: &str) -> Option<&'a Value> {
     options.iter().find(|o| o.name == name)?.value.as_ref()
+}
+
+/// An autocomplete answer: `names` as choices (at most [`MAX_CHOICES`]; a name longer than
+/// Discord takes is left out rather than cut, since a cut name would name nothing).
+pub(crate) fn choices(names: &[String]) -> Value {
+    let choices: Vec<Value> = names
+        .iter()
+        .filter(|name| !name.is_empty() && name.chars().count() <= MAX_CHOICE)
+        .take(MAX_CHOICES)
+        .map(|name| json!({ "name": name, "value": name }))
+        .collect();
+    json!({ "type": AUTOCOMPLETE_RESULT, "data": { "choices": choices } })
 }
 
 pub(crate) fn pong() -> Value {

@@ -15,6 +15,7 @@
 //! request timeout and work budget, with at most [`DiscordConfig::max_deferred`] at once.
 
 mod actions;
+mod autocomplete;
 mod buttons;
 mod chart;
 mod deferred;
@@ -150,7 +151,12 @@ async fn interactions(State(face): State<Face>, Signed(interaction): Signed) -> 
                 Ok(()) => play::answer(&face, interaction).await,
             }
         }
-        // Autocomplete and modals are not offered, so never sent.
+        // Past a rate, no suggestions: an autocomplete answer cannot carry a message.
+        interaction::AUTOCOMPLETE => match rate(&face, &interaction) {
+            Err(_) => interaction::choices(&[]),
+            Ok(()) => autocomplete::answer(&face, interaction).await,
+        },
+        // Modals are not offered, so never sent.
         _ => interaction::reply("Omen does not answer this kind of interaction.", true),
     };
     Json(answer).into_response()

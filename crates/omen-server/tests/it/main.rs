@@ -11,6 +11,7 @@ mod character_summary;
 mod connections;
 mod creation_warnings;
 mod discord;
+mod discord_autocomplete;
 mod discord_bounds;
 mod discord_gm;
 mod discord_odds;
