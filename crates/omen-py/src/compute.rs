@@ -195,46 +195,36 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
         ));
     }
     let out = PyDict::new(py);
-    let (kind, entries) = match &result.distribution {
-        ValueDistribution::Int(d) => (
-            "int",
-            d.entries()
-                .iter()
-                .map(|(o, w)| Ok((o.into_pyobject(py)?.into_any(), w.clone())))
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
-        ValueDistribution::Bool(d) => (
-            "bool",
-            d.entries()
-                .iter()
-                .map(|(o, w)| Ok((values::to_python(py, &Value::Bool(*o))?, w.clone())))
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
+    // Outcomes and quantities converted straight from the distribution's entries: cloning each big
+    // weight first cost as much as a tenth of `prob("1000d20kh1")`.
+    let (kind, outcomes, quantities) = match &result.distribution {
+        ValueDistribution::Int(d) => {
+            let (outcomes, quantities) =
+                listed(py, d.entries(), |o| Ok(o.into_pyobject(py)?.into_any()))?;
+            ("int", outcomes, quantities)
+        }
+        ValueDistribution::Bool(d) => {
+            let (outcomes, quantities) =
+                listed(py, d.entries(), |o| values::to_python(py, &Value::Bool(*o)))?;
+            ("bool", outcomes, quantities)
+        }
         ValueDistribution::Values(d) => {
             // Labels name outcomes without ordering them: listed in the order the script first
             // writes them, as every face of Omen lists them (see `omen_lang::labels`).
             let labelled = labels::any_label(d.outcomes());
-            let ordered = if labelled {
-                labels::in_written_order(d.entries(), &result.labels)
+            let (outcomes, quantities) = if labelled {
+                let ordered = labels::in_written_order(d.entries(), &result.labels);
+                listed(py, &ordered, |o| values::to_python(py, o))?
             } else {
-                d.entries().to_vec()
+                listed(py, d.entries(), |o| values::to_python(py, o))?
             };
-            let listed = ordered
-                .iter()
-                .map(|(o, w)| Ok((values::to_python(py, o)?, w.clone())))
-                .collect::<PyResult<Vec<_>>>()?;
             let kind = if labelled { "labels" } else { "values" };
-            (kind, listed)
+            (kind, outcomes, quantities)
         }
     };
     // Keys interned once; outcomes and quantities as tuples, which the Python layer keeps as they are.
     out.set_item(intern!(py, "kind"), kind)?;
-    let (outcomes, quantities): (Vec<_>, Vec<_>) = entries.into_iter().unzip();
     out.set_item(intern!(py, "outcomes"), PyTuple::new(py, outcomes)?)?;
-    let quantities = quantities
-        .iter()
-        .map(|w| values::weight(py, w))
-        .collect::<PyResult<Vec<_>>>()?;
     out.set_item(intern!(py, "quantities"), PyTuple::new(py, quantities)?)?;
     out.set_item(
         intern!(py, "denominator"),
@@ -258,6 +248,24 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
     };
     out.set_item(intern!(py, "expected_steps"), steps)?;
     Ok(out)
+}
+
+/// One column of a distribution for Python: its outcomes or its quantities, in order.
+type Column<'py> = Vec<Bound<'py, PyAny>>;
+
+/// The Python outcomes (by `outcome`) and quantities of a distribution's entries, in their order.
+fn listed<'py, T>(
+    py: Python<'py>,
+    entries: &[(T, omen_core::Weight)],
+    outcome: impl Fn(&T) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<(Column<'py>, Column<'py>)> {
+    let mut outcomes = Vec::with_capacity(entries.len());
+    let mut quantities = Vec::with_capacity(entries.len());
+    for (o, w) in entries {
+        outcomes.push(outcome(o)?);
+        quantities.push(values::weight(py, w)?);
+    }
+    Ok((outcomes, quantities))
 }
 
 /// Where a roll's dice come from: a seed for Omen's ChaCha roller, or the faces given.
