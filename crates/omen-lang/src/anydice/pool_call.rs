@@ -34,6 +34,8 @@ enum Term {
     Const(i64),
     /// The value of the i-th reading.
     Reading(usize),
+    /// The value of the i-th variable the body assigned.
+    Local(usize),
     Negate(Box<Term>),
     Not(Box<Term>),
     Binary(Binary, Box<Term>, Box<Term>),
@@ -44,6 +46,8 @@ enum Term {
 enum Step {
     /// `result:` of a number, or of the empty die (`None`), which drops the roll.
     Result(Option<Term>),
+    /// `NAME: …` at the body's top level: the i-th variable.
+    Assign(usize, Term),
     If {
         branches: Vec<(Term, Vec<Step>)>,
         otherwise: Option<Vec<Step>>,
@@ -53,6 +57,8 @@ enum Step {
 /// What the body needs from the pool, and how its statements read it.
 struct Plan {
     readings: Vec<Builtin>,
+    /// How many variables the body assigns.
+    locals: usize,
     steps: Vec<Step>,
 }
 
@@ -64,6 +70,11 @@ struct Compiler<'a> {
     count: usize,
     highest_first: bool,
     readings: Vec<Builtin>,
+    /// The variables the body assigned so far, by slot.
+    locals: Vec<String>,
+    /// Every variable the body assigns: one read before its assignment would see, in AnyDice's
+    /// shared frame, what the previous roll left there, so such a body is enumerated.
+    assigned: std::collections::HashSet<String>,
 }
 
 impl Interp {
@@ -124,12 +135,22 @@ impl Interp {
             count,
             highest_first: self.settings.highest_first,
             readings: Vec::new(),
+            locals: Vec::new(),
+            assigned: function
+                .body
+                .iter()
+                .filter_map(|stmt| match stmt {
+                    Stmt::Assign { name, .. } => Some(name.clone()),
+                    _ => None,
+                })
+                .collect(),
         };
         let Some(steps) = compiler.block(&function.body, 0) else {
             return Ok(None);
         };
         let plan = Plan {
             readings: compiler.readings,
+            locals: compiler.locals.len(),
             steps,
         };
         self.work.pay(function.body.len())?;
@@ -152,7 +173,9 @@ impl Plan {
         let mut points: BTreeMap<i64, Weight> = BTreeMap::new();
         for (values, weight) in joint.entries() {
             interp.work.budget.check()?;
-            if let Ended::Result(Some(v)) = run_block(&self.steps, &values[skipped..])? {
+            let mut locals = vec![0; self.locals];
+            let values = &values[skipped..];
+            if let Ended::Result(Some(v)) = run_block(&self.steps, values, &mut locals)? {
                 *points.entry(v).or_default() += weight;
             }
         }
@@ -172,26 +195,27 @@ enum Ended {
 }
 
 /// Runs a block for one set of reading values.
-fn run_block(steps: &[Step], values: &[i64]) -> Outcome<Ended> {
+fn run_block(steps: &[Step], values: &[i64], locals: &mut [i64]) -> Outcome<Ended> {
     for step in steps {
         match step {
             Step::Result(None) => return Ok(Ended::Result(None)),
             Step::Result(Some(term)) => {
-                return evaluate(term, values).map(|v| Ended::Result(Some(v)));
+                return evaluate(term, values, locals).map(|v| Ended::Result(Some(v)));
             }
+            Step::Assign(slot, term) => locals[*slot] = evaluate(term, values, locals)?,
             Step::If {
                 branches,
                 otherwise,
             } => {
                 let mut taken = None;
                 for (condition, body) in branches {
-                    if evaluate(condition, values)? != 0 {
+                    if evaluate(condition, values, locals)? != 0 {
                         taken = Some(body);
                         break;
                     }
                 }
                 if let Some(body) = taken.or(otherwise.as_ref())
-                    && let ended @ Ended::Result(_) = run_block(body, values)?
+                    && let ended @ Ended::Result(_) = run_block(body, values, locals)?
                 {
                     return Ok(ended);
                 }
@@ -201,15 +225,17 @@ fn run_block(steps: &[Step], values: &[i64]) -> Outcome<Ended> {
     Ok(Ended::Normal)
 }
 
-fn evaluate(term: &Term, values: &[i64]) -> Outcome<i64> {
+fn evaluate(term: &Term, values: &[i64], locals: &[i64]) -> Outcome<i64> {
+    let next = |t: &Term| evaluate(t, values, locals);
     Ok(match term {
         Term::Const(n) => *n,
         Term::Reading(i) => values[*i],
-        Term::Negate(t) => evaluate(t, values)?
+        Term::Local(i) => locals[*i],
+        Term::Negate(t) => next(t)?
             .checked_neg()
             .ok_or(Fault::Core(CoreError::Overflow))?,
-        Term::Not(t) => (evaluate(t, values)? == 0) as i64,
-        Term::Binary(op, a, b) => ops::number_op(*op, evaluate(a, values)?, evaluate(b, values)?)?,
+        Term::Not(t) => (next(t)? == 0) as i64,
+        Term::Binary(op, a, b) => ops::number_op(*op, next(a)?, next(b)?)?,
     })
 }
 
@@ -222,6 +248,21 @@ impl Compiler<'_> {
         for stmt in stmts {
             steps.push(match stmt {
                 Stmt::Result(expr) if is_empty_die(expr) => Step::Result(None),
+                // Only at the top level, where it runs on every path that goes on past it.
+                Stmt::Assign { name, expr } if depth == 0 && name != self.param => {
+                    if self.maybe_sequence(expr) {
+                        return None;
+                    }
+                    let term = self.number(expr, depth + 1)?;
+                    let slot = match self.locals.iter().position(|l| l == name) {
+                        Some(slot) => slot,
+                        None => {
+                            self.locals.push(name.clone());
+                            self.locals.len() - 1
+                        }
+                    };
+                    Step::Assign(slot, term)
+                }
                 Stmt::Result(expr) => Step::Result(Some(self.number(expr, depth + 1)?)),
                 Stmt::If {
                     branches,
@@ -259,6 +300,9 @@ impl Compiler<'_> {
         Some(match expr {
             Expr::Number(n, _) => Term::Const(*n),
             Expr::Var(..) if self.is_param(expr) => self.reading(Builtin::Sum)?,
+            Expr::Var(name, _) if self.assigned.contains(name) => {
+                Term::Local(self.locals.iter().position(|l| l == name)?)
+            }
             Expr::Var(name, _) => match self.frame.get(name)? {
                 Val::Number(n) => Term::Const(*n),
                 _ => return None,
@@ -309,12 +353,19 @@ impl Compiler<'_> {
     fn maybe_sequence(&self, expr: &Expr) -> bool {
         match expr {
             Expr::Number(..) => false,
+            // The body's own variables hold numbers.
+            Expr::Var(name, _) if self.assigned.contains(name) => name == self.param,
             Expr::Var(name, _) => {
                 name == self.param || !matches!(self.frame.get(name), Some(Val::Number(_)))
             }
             Expr::Unary(Unary::Plus, operand, _) => self.maybe_sequence(operand),
             Expr::Unary(..) | Expr::Binary(..) => false,
-            Expr::Sequence(..) | Expr::Call(..) => true,
+            // The library's count and contains answer numbers; any other call may not.
+            Expr::Call(parts, _) => !matches!(
+                self.functions.get(&signature(parts)),
+                Some(Callable::Library(Library::Count | Library::Contains))
+            ),
+            Expr::Sequence(..) => true,
         }
     }
 
@@ -375,11 +426,13 @@ impl Compiler<'_> {
     fn positions(&mut self, positions: &Expr) -> Option<Term> {
         let list = match positions {
             Expr::Number(n, _) => vec![*n],
-            Expr::Var(name, _) if name != self.param => match self.frame.get(name)? {
-                Val::Number(n) => vec![*n],
-                Val::Sequence(s) if s.len() <= MAX_READINGS => s.to_vec(),
-                _ => return None,
-            },
+            Expr::Var(name, _) if name != self.param && !self.assigned.contains(name) => {
+                match self.frame.get(name)? {
+                    Val::Number(n) => vec![*n],
+                    Val::Sequence(s) if s.len() <= MAX_READINGS => s.to_vec(),
+                    _ => return None,
+                }
+            }
             _ => return None,
         };
         let mut term = Term::Const(0);
@@ -407,29 +460,27 @@ impl Compiler<'_> {
     /// The library's `[count V in S]` and `[S contains N]` on the collection, when the program
     /// has not replaced them.
     fn call(&mut self, parts: &[CallPart]) -> Option<Term> {
-        let mut words = Vec::with_capacity(parts.len());
-        let mut args = Vec::new();
-        for part in parts {
-            match part {
-                CallPart::Word(w) => words.push(w.as_str()),
-                CallPart::Arg(e) => {
-                    words.push("?");
-                    args.push(e);
-                }
-            }
-        }
-        let Callable::Library(library) = self.functions.get(&words.join(" "))? else {
+        let args: Vec<&Expr> = parts
+            .iter()
+            .filter_map(|part| match part {
+                CallPart::Arg(e) => Some(e),
+                CallPart::Word(_) => None,
+            })
+            .collect();
+        let Callable::Library(library) = self.functions.get(&signature(parts))? else {
             return None;
         };
         match (library, args.as_slice()) {
             (Library::Count, [values, collection]) if self.is_param(collection) => {
                 let values = match values {
                     Expr::Number(n, _) => vec![*n],
-                    Expr::Var(name, _) if name != self.param => match self.frame.get(name)? {
-                        Val::Number(n) => vec![*n],
-                        Val::Sequence(s) if s.len() <= MAX_READINGS => s.to_vec(),
-                        _ => return None,
-                    },
+                    Expr::Var(name, _) if name != self.param && !self.assigned.contains(name) => {
+                        match self.frame.get(name)? {
+                            Val::Number(n) => vec![*n],
+                            Val::Sequence(s) if s.len() <= MAX_READINGS => s.to_vec(),
+                            _ => return None,
+                        }
+                    }
                     _ => return None,
                 };
                 // Each value counted, a repeated one twice, as the library counts.
@@ -468,6 +519,18 @@ impl Compiler<'_> {
         self.readings.push(builtin);
         Some(Term::Reading(self.readings.len() - 1))
     }
+}
+
+/// A call's signature: its words, and `?` for each argument.
+fn signature(parts: &[CallPart]) -> String {
+    let words: Vec<&str> = parts
+        .iter()
+        .map(|part| match part {
+            CallPart::Word(w) => w.as_str(),
+            CallPart::Arg(_) => "?",
+        })
+        .collect();
+    words.join(" ")
 }
 
 /// `d{}`, the empty die, written out: a body's way to drop a roll.

@@ -433,10 +433,10 @@ fn hostile_programs_are_refused_quickly() {
         work_budget: 10_000_000,
         ..Limits::default()
     };
-    // A call expanded over 30 d10s' sorted rolls (a body with an assignment, which is not read
-    // as a pool): refused before it runs.
+    // A call expanded over 30 d10s' sorted rolls (a body with a loop, which is not read as a
+    // pool): refused before it runs.
     let e = run_with(
-        "function: f S:s { N: 1 result: N }\noutput [f 30d10]",
+        "function: f S:s { loop I over {1} { } result: 1 }\noutput [f 30d10]",
         limits.clone(),
     )
     .unwrap_err();

@@ -1,6 +1,6 @@
 //! `:s` calls answered as readings of the pool: a body that reads its collection only through a
 //! count, a position, the sum or the length gives, without enumerating rolls, exactly what running
-//! it once per sorted roll gives. Each program is checked against itself with an assignment put
+//! it once per sorted roll gives. Each program is checked against itself with an empty loop put
 //! first in the body (which the reading path does not take, so that copy is enumerated), and
 //! against rolls enumerated here or a formula worked by hand.
 
@@ -11,13 +11,13 @@ use proptest::prelude::*;
 
 use crate::anydice::{enumerate, only, run_with};
 
-/// The same program with `ENUMERATED: 0` first in the (first) function's body: the assignment
-/// changes nothing the body computes, and sends the call down the enumerating path.
+/// The same program with an empty loop first in the (first) function's body: the loop changes
+/// nothing the body computes, and sends the call down the enumerating path.
 fn enumerated(program: &str) -> String {
     assert!(program.starts_with("function:"), "{program}");
     let brace = program.find('{').expect("a body");
     format!(
-        "{}{{ ENUMERATED: 0\n{}",
+        "{}{{ loop ENUMERATED over {{0}} {{ }}\n{}",
         &program[..brace],
         &program[brace + 1..]
     )
@@ -98,7 +98,7 @@ fn positions_branches_and_the_position_order() {
         Some(s[2] * 10 + s[0])
     });
     let read = only(program);
-    let forced = only(&program.replacen("S:s {", "S:s { ENUMERATED: 0\n", 1));
+    let forced = only(&program.replacen("S:s {", "S:s { loop E over {0} { }\n", 1));
     assert_eq!(read, forced);
     assert_eq!(read, expected);
     // A position past the dice is 0; a position list from a variable is summed.
@@ -154,6 +154,33 @@ fn twenty_d20_counts_its_twenties_without_enumerating() {
 }
 
 #[test]
+fn variables_assigned_at_the_top_of_the_body() {
+    let program = "function: f S:s { N: [count 6 in S] H: 1@S if N >= 2 { result: H * 10 + N } result: H }\noutput [f 4d6]";
+    let expected = enumerate(4, &d(6), |r| {
+        let sixes = r.iter().filter(|&&x| x == 6).count() as i64;
+        let high = *r.iter().max().unwrap();
+        Some(if sixes >= 2 { high * 10 + sixes } else { high })
+    });
+    assert_eq!(agreed(program), expected);
+    // Read by the pool: 40d6 has 1,221,759 sorted rolls, past the limit on a call's runs.
+    let big = only(&program.replace("4d6", "40d6"));
+    // Only forty 1s give 1 (no six, the highest a 1): 6^-40.
+    let all_ones = Probability::new(
+        1u8.into(),
+        num_traits::pow(omen_core::Weight::from(6u8), 40),
+    );
+    assert_eq!(big[&1], all_ones);
+    // A variable read before the body assigns it sees, in AnyDice's shared frame, what the
+    // previous roll left: that body is enumerated, in AnyDice's order.
+    let program =
+        "function: f S:s { if N = 4 { result: 100 } N: 1@S result: N }\nN: 0\noutput [f 2d4]";
+    assert_eq!(only(program), only(&enumerated(program)));
+    // So is one assigned in a branch, which not every roll runs.
+    let program = "function: f S:s { if 1@S > 2 { N: 1 } result: N }\nN: 0\noutput [f 2d4]";
+    assert_eq!(only(program), only(&enumerated(program)));
+}
+
+#[test]
 fn a_body_that_needs_each_roll_is_still_enumerated() {
     // A loop over the roll: not a reading, so enumerated, and still right.
     let program =
@@ -184,6 +211,7 @@ fn body_expression() -> impl Strategy<Value = String> {
         (1i64..5).prop_map(|v| format!("({v} < S)")),
         (0i64..4).prop_map(|n| n.to_string()),
         Just("T".to_string()),
+        Just("N".to_string()),
     ];
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![
@@ -210,6 +238,7 @@ proptest! {
 
     #[test]
     fn a_read_body_agrees_with_its_enumeration(
+        assigned in body_expression(),
         condition in body_expression(),
         value in body_expression(),
         otherwise in body_expression(),
@@ -221,7 +250,7 @@ proptest! {
         let branch = if drop { "d{}".to_string() } else { value };
         let order = if lowest_first { "set \"position order\" to \"lowest first\"\n" } else { "" };
         let program = format!(
-            "function: f S:s {{ if {condition} {{ result: {branch} }} result: {otherwise} }}\nT: 2\n{order}output [f {count}d{sides}]"
+            "function: f S:s {{ N: {assigned} if {condition} {{ result: {branch} }} result: {otherwise} }}\nT: 2\nN: 1\n{order}output [f {count}d{sides}]"
         );
         prop_assert_eq!(outcome(&program), outcome(&enumerated(&program)), "{}", program);
     }
