@@ -265,3 +265,32 @@ fn avrae_reroll_and_add_on_several_dice_adds_one_die_for_the_first_meeting_it() 
     // With another operation on the term: not computed.
     assert!(omen("avrae", "4d6kh3ra6").is_err_and(|e| e.contains(&"unsupported-modifier")));
 }
+
+#[test]
+fn foundry_capped_explode_once_explodes_the_first_dice_meeting_the_point() {
+    // `xo` with a cap: the dice walked in order, each of the first `cap` meeting the point rolls one
+    // more die (not checked again); enumerate the rolls and the added dice.
+    let capped = |n: u32, sides: i64, cap: usize, meets: &dyn Fn(i64) -> bool| {
+        let mut want = BTreeMap::new();
+        let each = q(1, sides.pow(n));
+        for r in rolls(n, sides) {
+            let total: i64 = r.iter().sum();
+            let added = r.iter().filter(|&&f| meets(f)).count().min(cap) as u32;
+            for extra in rolls(added, sides) {
+                let v = total + extra.iter().sum::<i64>();
+                *want.entry(q(v, 1)).or_insert_with(Q::zero) += &each * q(1, sides.pow(added));
+            }
+        }
+        want
+    };
+    assert_eq!(
+        omen("foundry", "3d6xo1>=5"),
+        Ok(capped(3, 6, 1, &|f| f >= 5))
+    );
+    assert_eq!(
+        omen("foundry", "4d4xo2=4"),
+        Ok(capped(4, 4, 2, &|f| f == 4))
+    );
+    // The recursive `x` with a cap stays refused.
+    assert!(omen("foundry", "5d10x5>=8").is_err_and(|e| e.contains(&"unsupported-modifier")));
+}

@@ -152,7 +152,9 @@ impl<'s> Parser<'s> {
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
         let span = Span::new(open.span.start, self.prev_end);
+        // Only where `/` keeps the fraction: in Omen's notation a fraction counted is an error.
         if members.len() > 1
+            && self.dialect.keeps_fractions
             && let Some(counted) = fraction_members_counted(&members, &modifiers, span)
         {
             return self.finish_group(counted, term);

@@ -23,6 +23,27 @@ impl Parser<'_> {
     /// (`r1=1`). A capped one is kept for the term as a whole and returns no modifier.
     pub(super) fn reroll_once_word(&mut self, keyword: Span) -> Option<Modifier> {
         let point = self.word_point(keyword, true, true, "rerolls once the dice")?;
+        match self.take_cap(keyword, &point, false)? {
+            true => None,
+            false => Some(Modifier::RerollOnce(point)),
+        }
+    }
+
+    /// Foundry's `xo` with a cap (`5d10xo2>=8`): each of the first dice meeting the point (at most the
+    /// cap) explodes once, the new dice not checked again, so the capped form with the dice kept and
+    /// the new ones added. `Some(true)` when taken, `Some(false)` when there is no cap.
+    pub(super) fn capped_explode_once(
+        &mut self,
+        keyword: Span,
+        point: &ComparePoint,
+    ) -> Option<bool> {
+        self.take_cap(keyword, point, true)
+    }
+
+    /// When the number just read as `point` is a cap (a compare point follows it at once, in a dialect
+    /// with caps), reads that point and keeps the capped step for the term: `Some(true)`. `Some(false)`
+    /// when it is no cap, `None` when the point after it is malformed (reported).
+    fn take_cap(&mut self, keyword: Span, point: &ComparePoint, added: bool) -> Option<bool> {
         let token = self.peek();
         let glued_point = token.span.start == self.prev_end
             && compare_op(token.kind).is_some()
@@ -31,10 +52,10 @@ impl Parser<'_> {
                 .bytes()
                 .all(|b| b.is_ascii_digit());
         if !self.dialect.capped_counts || !glued_point || keyword.end == self.prev_end {
-            return Some(Modifier::RerollOnce(point));
+            return Some(false);
         }
         let PointValue::Int(cap) = point.value else {
-            return Some(Modifier::RerollOnce(point));
+            return Some(false);
         };
         let capped = match self.parse_point(false) {
             Point::Present(capped) => capped,
@@ -44,9 +65,9 @@ impl Parser<'_> {
         if self.term.capped_reroll.is_some() {
             self.refuse_capped(at, "a second capped reroll on one term is not computed yet");
         } else {
-            self.term.capped_reroll = Some((cap, capped, at));
+            self.term.capped_reroll = Some((cap, capped, at, added));
         }
-        None
+        Some(true)
     }
 
     fn refuse_capped(&mut self, at: Span, why: &str) {
@@ -66,10 +87,10 @@ impl Parser<'_> {
     pub(super) fn capped_reroll_term(
         &mut self,
         dice: Expr,
-        (cap, point, at): CappedReroll,
+        (cap, point, at, added): CappedReroll,
         plain: bool,
     ) -> Expr {
-        match capped_reading(&dice, cap, &point, at, plain, false) {
+        match capped_reading(&dice, cap, &point, at, plain, added) {
             Ok(read) => read,
             Err(why) => {
                 self.refuse_capped(at, &why);

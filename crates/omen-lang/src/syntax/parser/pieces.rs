@@ -31,8 +31,9 @@ pub(super) struct TermState {
     pub capped_reroll: Option<CappedReroll>,
 }
 
-/// A capped reroll read after a dice term: the cap, the point, where it is written.
-pub(super) type CappedReroll = (i64, ComparePoint, Span);
+/// A capped reroll (or explosion once, when the flag is set) read after a dice term: the cap, the
+/// point, where it is written, and whether the dice meeting it keep their roll beside the new ones.
+pub(super) type CappedReroll = (i64, ComparePoint, Span, bool);
 
 pub(super) fn compare_op(kind: TokenKind) -> Option<CompareOp> {
     match kind {

@@ -101,7 +101,7 @@ impl Parser<'_> {
                 .with_help("reroll the dice inside the set, e.g. `(4d6rol1, 3)kh1`"),
             );
         }
-        if let Some((_, _, at)) = state.capped_reroll {
+        if let Some((_, _, at, _)) = state.capped_reroll {
             self.report(
                 Diagnostic::error(
                     "unsupported-modifier",

@@ -252,6 +252,12 @@ impl Parser<'_> {
             Point::Present(point) => Some(point),
             Point::Invalid => return None,
         };
+        if once
+            && let Some(first) = &point
+            && self.capped_explode_once(keyword_span, first)?
+        {
+            return None;
+        }
         if self.refuse_capped_count(keyword_span) {
             return None;
         }
