@@ -34,6 +34,7 @@
 //! Every probability is exact; the exhaustion analysis solves the pool's Markov chain by exact
 //! recursion on the pool size (each state only moves to smaller pools or stays put).
 
+mod analyses;
 mod courtney;
 mod description;
 pub mod exhaustion;
@@ -41,6 +42,7 @@ mod game;
 pub mod odds;
 mod rules;
 
+pub use analyses::*;
 pub use courtney::CourtneyInputs;
 pub use description::SpellDice;
 pub use game::{SpellDiceAction, SpellDiceGame, SpellDiceSheet, SpellDiceState};

@@ -5,7 +5,7 @@ use omen_core::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::rules::{COURTNEY_RESULTS, CourtneyRow, courtney_result, courtney_table};
+use super::analyses::{COURTNEY_RESULTS, CourtneyRow, courtney_result, courtney_table};
 use crate::analysis::{Analysis, AnalysisTable, Answer, decode_inputs, inputs_schema};
 
 /// The inputs of the `courtney` analysis.

@@ -1,7 +1,8 @@
 //! Seed 001 as the registry lists it.
 
+use super::analyses::{courtney_table, exhaustion_table, extremes_table};
 use super::game::SpellDiceGame;
-use super::rules::{SEED_FILE, courtney_table, exhaustion_table, extremes_table};
+use super::rules::SEED_FILE;
 use super::{courtney, exhaustion, odds};
 use crate::vocabulary::stateful::{Game, serve};
 use crate::{Description, Mechanic, ReferenceTable, RuleOption, RuleSet};
