@@ -13,9 +13,11 @@ mod checks;
 mod description;
 mod game;
 mod rules;
+mod state;
 mod tables;
 
 pub use checks::{EssenceInputs, LoreInputs};
 pub use description::Ritual;
 pub use game::{RitualAction, RitualGame, RitualSheet};
 pub use rules::*;
+pub use state::*;
