@@ -59,8 +59,8 @@ fn kronecker_sums_equal_pairwise_sums_with_gaps_and_big_weights() {
         (&gappy, &shifted),
         (&shifted, &big),
     ] {
-        let span = (a.max_outcome() + b.max_outcome() - a.min_outcome() - b.min_outcome() + 1)
-            as usize;
+        let span =
+            (a.max_outcome() + b.max_outcome() - a.min_outcome() - b.min_outcome() + 1) as usize;
         let total = &a.total * &b.total;
         let weights = kronecker_sum(a, b, span, &total);
         let low = a.min_outcome() + b.min_outcome();
@@ -97,8 +97,7 @@ fn two_d6_sum_has_the_triangle_shape() {
 #[test]
 fn sum_by_squaring_matches_one_at_a_time() {
     let limits = Limits::default();
-    let big =
-        Distribution::from_weights((0..70).map(|i| (i, Weight::from(i as u32 + 1)))).unwrap();
+    let big = Distribution::from_weights((0..70).map(|i| (i, Weight::from(i as u32 + 1)))).unwrap();
     let by_squaring = big.sum_of(5, &limits, &mut limits.budget()).unwrap();
     let mut one_at_a_time = big.clone();
     for _ in 1..5 {
@@ -278,8 +277,7 @@ fn statistics_of_a_d6() {
 
 #[test]
 fn equality_ignores_common_factors() {
-    let a =
-        Distribution::from_weights([(1, Weight::from(2u32)), (2, Weight::from(2u32))]).unwrap();
+    let a = Distribution::from_weights([(1, Weight::from(2u32)), (2, Weight::from(2u32))]).unwrap();
     assert_eq!(a, d(2));
     assert_ne!(a, d(3));
 }
