@@ -195,8 +195,8 @@ pub fn prob<'py>(py: Python<'py>, request: Request) -> PyResult<Bound<'py, PyDic
         ));
     }
     let out = PyDict::new(py);
-    // Outcomes and quantities converted straight from the distribution's entries: cloning each big
-    // weight first cost as much as a tenth of `prob("1000d20kh1")`.
+    // Outcomes and quantities converted straight from the distribution's entries, without cloning
+    // each weight first (twenty allocations and copies of up to 4,322 bits for 1000d20kh1).
     let (kind, outcomes, quantities) = match &result.distribution {
         ValueDistribution::Int(d) => {
             let (outcomes, quantities) =

@@ -25,8 +25,8 @@ pub(super) fn extreme_of(
     budget.spend_estimate(
         faces.len() as u128 * (total_limbs * total_limbs + crate::distribution::BIG_OP),
     )?;
-    // The last power is C(max)ⁿ, the pool's total: handed over, where summing the weights again
-    // cost a first call on a big pool as much as a tenth of its arithmetic.
+    // The last power is C(max)ⁿ, the pool's total: handed over rather than summed again from the
+    // weights (twenty additions of numbers up to 4,322 bits for 1000d20kh1).
     if let Some((pairs, total)) = extreme_weights_small(&faces, n, die.total()) {
         let scored = pairs.into_iter().map(|(x, w)| (score(x), w));
         return Distribution::from_weights_with_total(scored, total);
