@@ -161,7 +161,7 @@ fn a_version_three_database_gains_members_visibilities_and_draws() {
         // no draws.
         let conn = raw(&path);
         conn.execute_batch(
-            "DROP TABLE discord_link; DROP TABLE discord_channel;
+            "DROP TABLE discord_gm_channel; DROP TABLE discord_link; DROP TABLE discord_channel;
              DROP TABLE web_session; DROP TABLE invite_character; DROP TABLE invite;
              DROP TABLE draw_pending;
              DELETE FROM roll_log; DELETE FROM chain_head; DELETE FROM character;
