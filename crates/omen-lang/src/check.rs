@@ -1,7 +1,7 @@
 //! From syntax to a checked program: names, types, modifier order, shorthands, and the limits known
 //! before any dice are rolled.
 
-use omen_core::{Budget, Compare, Condition, CoreError, Keep, Limits};
+use omen_core::{Budget, Compare, Condition, Keep, Limits};
 
 use crate::diagnostic::Diagnostic;
 // Its home is the diagnostics module, below the interpreters that use it too; the path stays.
@@ -9,14 +9,18 @@ pub use crate::diagnostic::core_diagnostic;
 use crate::program::{Function, Node, NodeKind, PointTarget, Program, Type};
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinOp, CompareOp, ComparePoint, Expr, ExprKind, Item, PointValue, Script, Spanned,
+    CompareOp, ComparePoint, Expr, ExprKind, Item, PointValue, Script, Spanned,
 };
 use crate::value::Value;
 
+mod branches;
 mod calls;
 mod dice;
 mod modifiers;
+mod operators;
 mod pool;
+mod scope;
+mod tuples;
 
 /// The result of checking: the program and any warnings.
 pub struct Checked {
@@ -248,10 +252,6 @@ fn compose_keep(first: Keep, second: Keep) -> Option<Keep> {
     })
 }
 
-fn op_word(op: BinOp) -> String {
-    format!("`{}`", op.symbol())
-}
-
 impl Checker<'_> {
     fn error(&mut self, d: Diagnostic) -> Option<Node> {
         self.errors.push(d);
@@ -430,206 +430,18 @@ impl Checker<'_> {
                 Some(node)
             }
             ExprKind::Error => None,
-            ExprKind::Var(name) => match self.lookup(name) {
-                Some(slot) if self.pool_at(slot) => self.pool_used_as_value(span, name),
-                Some(slot) => Self::node(span, Type::Any, NodeKind::Var(slot, name.clone())),
-                None => {
-                    let help = if self.function_index(name).is_some() {
-                        format!("`{name}` is a function; call it, e.g. `{name}(…)`")
-                    } else {
-                        format!("declare it first, e.g. `let {name} = 3d6;` or `param {name} = 3;`")
-                    };
-                    self.error(
-                        Diagnostic::error("unknown-name", span, format!("unknown name `{name}`"))
-                            .with_help(help),
-                    )
-                }
-            },
-            ExprKind::Neg(inner) => {
-                let node = self.expr(inner)?;
-                if !self.expect_int(&node, "the operand of `-`") {
-                    return None;
-                }
-                if let NodeKind::Const(Value::Int(n)) = node.kind {
-                    return match n.checked_neg() {
-                        Some(v) => Self::node(span, Type::Int, NodeKind::Const(Value::Int(v))),
-                        None => self.error(core_diagnostic(&CoreError::Overflow, span)),
-                    };
-                }
-                Self::node(span, Type::Int, NodeKind::Neg(Box::new(node)))
-            }
-            ExprKind::Binary(op, l, r) => {
-                let l = self.expr(l);
-                let r = self.expr(r);
-                let (l, r) = (l?, r?);
-                if !l.ty.may_be_int() || !r.ty.may_be_int() {
-                    return self.error(
-                        Diagnostic::error(
-                            "type-mismatch",
-                            span,
-                            format!(
-                                "{} needs two numbers, but the left side is {} and the right side is {}",
-                                op_word(*op),
-                                l.ty.describe(),
-                                r.ty.describe()
-                            ),
-                        )
-                        .with_help("arithmetic works on numbers only"),
-                    );
-                }
-                if matches!(op, BinOp::Div | BinOp::Mod | BinOp::Quotient)
-                    && matches!(r.kind, NodeKind::Const(Value::Int(0)))
-                {
-                    return self.error(core_diagnostic(&CoreError::DivisionByZero, r.span));
-                }
-                Self::node(
-                    span,
-                    Type::Int,
-                    NodeKind::Binary(*op, Box::new(l), Box::new(r)),
-                )
-            }
-            ExprKind::Compare(op, l, r) => {
-                let l = self.expr(l);
-                let r = self.expr(r);
-                let (l, r) = (l?, r?);
-                let known = l.ty != Type::Any && r.ty != Type::Any;
-                let ordering = !matches!(op, CompareOp::Eq | CompareOp::Ne);
-                if known && (l.ty != r.ty || (ordering && l.ty == Type::Bool)) {
-                    return self.error(Diagnostic::error(
-                        "type-mismatch",
-                        span,
-                        format!(
-                            "cannot compare {} with {}",
-                            l.ty.describe(),
-                            r.ty.describe()
-                        ),
-                    ));
-                }
-                Self::node(
-                    span,
-                    Type::Bool,
-                    NodeKind::Compare(compare(*op), Box::new(l), Box::new(r)),
-                )
-            }
-            ExprKind::And(l, r) | ExprKind::Or(l, r) => {
-                let is_and = matches!(e.node, ExprKind::And(..));
-                let word = if is_and { "`and`" } else { "`or`" };
-                let l = self.expr(l);
-                let r = self.expr(r);
-                let (l, r) = (l?, r?);
-                let what = format!("each side of {word}");
-                let (l, r) = (self.condition(l, &what), self.condition(r, &what));
-                let (l, r) = (l?, r?);
-                let kind = if is_and {
-                    NodeKind::And(Box::new(l), Box::new(r))
-                } else {
-                    NodeKind::Or(Box::new(l), Box::new(r))
-                };
-                Self::node(span, Type::Bool, kind)
-            }
-            ExprKind::Not(inner) => {
-                let node = self.expr(inner)?;
-                let node = self.condition(node, "the operand of `not`")?;
-                Self::node(span, Type::Bool, NodeKind::Not(Box::new(node)))
-            }
-            ExprKind::If(c, a, b) => {
-                let c = self.expr(c);
-                let a = self.expr(a);
-                let b = self.expr(b);
-                let (c, a, b) = (c?, a?, b?);
-                let c = self.condition(c, "the condition of `if`")?;
-                let ty = if a.ty == b.ty { a.ty } else { Type::Any };
-                Self::node(
-                    span,
-                    ty,
-                    NodeKind::If(Box::new(c), Box::new(a), Box::new(b)),
-                )
-            }
-            ExprKind::Match(x, arms) => {
-                let x = self.expr(x);
-                let mut checked = Vec::with_capacity(arms.len());
-                let mut ok = true;
-                for arm in arms {
-                    let p = self.pattern(&arm.pattern);
-                    let b = self.expr(&arm.body);
-                    match (p, b) {
-                        (Some(p), Some(b)) => checked.push((p, b)),
-                        _ => ok = false,
-                    }
-                }
-                let x = x?;
-                if !ok {
-                    return None;
-                }
-                let first = checked[0].1.ty;
-                let ty = if checked.iter().all(|(_, b)| b.ty == first) {
-                    first
-                } else {
-                    Type::Any
-                };
-                Self::node(span, ty, NodeKind::Match(Box::new(x), checked))
-            }
-            ExprKind::LetIn(name, value, body) => {
-                let mut value = self.let_value(value);
-                let saved = (self.scope.len(), self.next_slot);
-                let slot = self.bind(&name.node);
-                self.bind_pool(slot, &value);
-                let body = self.expr(body);
-                self.finish_pool(slot, &mut value);
-                self.scope.truncate(saved.0);
-                self.next_slot = saved.1;
-                let (value, body) = (value?, body?);
-                Self::node(
-                    span,
-                    body.ty,
-                    NodeKind::Let {
-                        slot,
-                        name: name.node.clone(),
-                        value: Box::new(value),
-                        body: Box::new(body),
-                    },
-                )
-            }
-            ExprKind::Tuple(items) => {
-                let nodes: Vec<Option<Node>> = items.iter().map(|i| self.expr(i)).collect();
-                let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
-                Self::node(span, Type::Tuple, NodeKind::Tuple(nodes))
-            }
-            ExprKind::Field(inner, index) => {
-                let node = self.expr(inner)?;
-                if !matches!(node.ty, Type::Tuple | Type::Any) {
-                    return self.error(Diagnostic::error(
-                        "type-mismatch",
-                        index.span,
-                        format!(
-                            "`.{}` needs a tuple, but this is {}",
-                            index.node,
-                            node.ty.describe()
-                        ),
-                    ));
-                }
-                if let NodeKind::Tuple(items) = &node.kind
-                    && index.node >= items.len()
-                {
-                    return self.error(
-                        Diagnostic::error(
-                            "no-such-field",
-                            index.span,
-                            format!(
-                                "the tuple has {} members; `.{}` is past the end",
-                                items.len(),
-                                index.node
-                            ),
-                        )
-                        .with_help("members count from 0"),
-                    );
-                }
-                let ty = match &node.kind {
-                    NodeKind::Tuple(items) => items[index.node].ty,
-                    _ => Type::Any,
-                };
-                Self::node(span, ty, NodeKind::Field(Box::new(node), index.node))
-            }
+            ExprKind::Var(name) => self.variable(span, name),
+            ExprKind::Neg(inner) => self.negation(span, inner),
+            ExprKind::Binary(op, l, r) => self.binary(span, *op, l, r),
+            ExprKind::Compare(op, l, r) => self.comparison(span, *op, l, r),
+            ExprKind::And(l, r) => self.and_or(span, true, l, r),
+            ExprKind::Or(l, r) => self.and_or(span, false, l, r),
+            ExprKind::Not(inner) => self.not(span, inner),
+            ExprKind::If(c, a, b) => self.if_else(span, c, a, b),
+            ExprKind::Match(x, arms) => self.match_arms(span, x, arms),
+            ExprKind::LetIn(name, value, body) => self.let_in(span, name, value, body),
+            ExprKind::Tuple(items) => self.tuple(span, items),
+            ExprKind::Field(inner, index) => self.field(span, inner, index),
             ExprKind::Call(name, args) => self.call(span, name, args),
             ExprKind::Label(inner, label) => {
                 let node = self.expr(inner)?;
