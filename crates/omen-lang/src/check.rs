@@ -16,6 +16,7 @@ use crate::value::Value;
 mod branches;
 mod calls;
 mod dice;
+mod faces;
 mod modifiers;
 mod operators;
 mod pool;
