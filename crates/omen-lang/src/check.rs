@@ -21,6 +21,7 @@ mod modifiers;
 mod operators;
 mod pool;
 mod scope;
+mod script;
 mod tuples;
 
 /// The result of checking: the program and any warnings.
@@ -77,29 +78,7 @@ pub fn check(
         match &item.node {
             Item::Param { name, default } => {
                 declared_params.push(name.node.clone());
-                let given = params.iter().find(|(n, _)| *n == name.node);
-                let value = match (given, default) {
-                    (Some((_, v)), _) => Some(Node {
-                        span: name.span,
-                        ty: Type::of(v),
-                        kind: NodeKind::Const(v.clone()),
-                    }),
-                    (None, Some(e)) => checker.expr(e),
-                    (None, None) => {
-                        checker.errors.push(
-                            Diagnostic::error(
-                                "missing-parameter",
-                                name.span,
-                                format!("the parameter `{}` has no default and no value was given", name.node),
-                            )
-                            .with_help(format!(
-                                "give it a value, e.g. `--param {}=3`, or a default: `param {} = 3;`",
-                                name.node, name.node
-                            )),
-                        );
-                        None
-                    }
-                };
+                let value = checker.param_value(name, default.as_ref(), params);
                 if let Some(Node {
                     kind: NodeKind::Const(v),
                     ..
@@ -119,22 +98,7 @@ pub fn check(
             Item::Fn { name, params, body } => checker.function(name, params, body),
         }
     }
-    for (name, _) in params {
-        if !declared_params.contains(name) {
-            checker.errors.push(
-                Diagnostic::error(
-                    "unknown-parameter",
-                    Span::new(0, 0),
-                    format!("the script has no parameter named `{name}`"),
-                )
-                .with_help(if declared_params.is_empty() {
-                    "the script declares no parameters".to_string()
-                } else {
-                    format!("its parameters are: {}", declared_params.join(", "))
-                }),
-            );
-        }
-    }
+    checker.refuse_unknown_params(params, &declared_params);
     let body = checker.expr(&script.body);
     for (slot, _, value) in bindings.iter_mut().rev() {
         checker.finish_pool(*slot, value);
