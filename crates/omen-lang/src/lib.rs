@@ -21,6 +21,9 @@
 //! assert_eq!(d.len(), 6);
 //! ```
 
+// STYLE.md 16: no function over 100 lines; a longer one is split into named steps.
+#![deny(clippy::too_many_lines)]
+
 pub mod anydice;
 pub mod check;
 pub mod diagnostic;
