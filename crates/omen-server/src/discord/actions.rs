@@ -9,8 +9,9 @@ use omen_store::Visibility;
 use serde_json::{Map, Value};
 
 use super::deferred::defer;
-use super::definitions::{Field, JSON_OPTION, action_options};
+use super::definitions::{Field, JSON_OPTION, RESERVED, action_options};
 use super::delivery::{deliver_entry, failed};
+use super::draw::RollerDraw;
 use super::face::Face;
 use super::interaction::{CommandOption, Interaction, reply, text};
 use super::seat::Seat;
@@ -32,6 +33,10 @@ pub(crate) fn answer(face: &Face, interaction: &Interaction, seat: Seat, name: &
         Ok(read) => read,
         Err(refused) => return reply(&refused, true),
     };
+    let draw = match RollerDraw::from_options(options) {
+        Ok(draw) => draw,
+        Err(refused) => return reply(&refused, true),
+    };
     let face2 = face.clone();
     defer(
         face,
@@ -43,8 +48,8 @@ pub(crate) fn answer(face: &Face, interaction: &Interaction, seat: Seat, name: &
                 odds: false,
                 dice: None,
                 visibility: Some(visibility),
-                entropy: None,
-                commitment: None,
+                entropy: draw.entropy,
+                commitment: draw.commitment,
             };
             let applied = act(
                 State(face2.app.clone()),
@@ -83,7 +88,7 @@ fn read(
     let schema = game.action_schema();
     for (option, how) in action_options(&schema, action) {
         let name = option["name"].as_str().unwrap_or_default();
-        if matches!(name, "character" | "visibility") {
+        if RESERVED.contains(&name) {
             continue;
         }
         let Some(value) = options

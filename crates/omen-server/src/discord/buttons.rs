@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::deferred::defer;
 use super::delivery::{RollSpec, reveal, roll, stale_button};
+use super::draw::RollerDraw;
 use super::face::Face;
 use super::interaction::{Interaction, reply};
 use super::reads;
@@ -59,6 +60,8 @@ pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
                 expression: None,
                 character: entry["character"].as_str().map(str::to_string),
                 visibility,
+                // A click carries nothing typed: the server's entropy, and the entry says so.
+                draw: RollerDraw::default(),
             };
             // A saved roll is rolled again by its name (its defaults may have changed since, as
             // they would for `/roll saved:`); an expression by its logged text.

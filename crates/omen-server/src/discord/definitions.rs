@@ -31,6 +31,11 @@ pub(crate) const SETUP: &str = "omen";
 /// The option an action's fields take as JSON when they do not fit.
 pub(crate) const JSON_OPTION: &str = "json";
 
+/// The options every rolling command adds to its own: the roller's part in the draw
+/// ([`draw_options`]) and who sees the result. A rule set's field of one of these names would be
+/// shadowed, so such an action takes its fields as JSON.
+pub(crate) const RESERVED: [&str; 4] = ["character", "entropy", "commitment", "visibility"];
+
 /// How one option's value becomes a field of the action.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Field {
@@ -126,6 +131,30 @@ fn gm_channel_option() -> Value {
     option
 }
 
+/// The roller's part in a roll's draw, as the API's `entropy` and `commitment` (see the README's
+/// trust model): entropy of their own, so the server, which knows the draw's secret, did not choose
+/// the roll; and the draw's commitment they read (`/log` shows the next one), so no entry slipped
+/// in before theirs.
+fn draw_options() -> [Value; 2] {
+    let mut entropy = option(
+        STRING,
+        "entropy",
+        "Your own randomness for the draw (8 to 128 characters, e.g. random words): the server then chose no roll",
+        false,
+    );
+    entropy["min_length"] = json!(omen_store::draw::MIN_ENTROPY);
+    entropy["max_length"] = json!(omen_store::draw::MAX_ENTROPY);
+    let mut commitment = option(
+        STRING,
+        "commitment",
+        "The next draw's commitment as /log shows it: refused if another entry took that draw first",
+        false,
+    );
+    commitment["min_length"] = json!(64);
+    commitment["max_length"] = json!(64);
+    [entropy, commitment]
+}
+
 /// An option whose values Discord asks Omen to suggest as they are typed (the campaign's names).
 fn suggested(mut option: Value) -> Value {
     option["autocomplete"] = json!(true);
@@ -156,6 +185,8 @@ fn roll() -> Value {
                 false,
             )),
             visibility(),
+            draw_options()[0].clone(),
+            draw_options()[1].clone(),
         ],
     )
 }
@@ -196,10 +227,17 @@ fn verify() -> Value {
         "A receipt kept earlier (SEQUENCE:HASH): the log must still hold that entry with that hash",
         false,
     );
+    let mut entry = option(
+        INTEGER,
+        "entry",
+        "An entry whose draw to show and check: its commitment, secret, entropy and seed",
+        false,
+    );
+    entry["min_value"] = json!(1);
     command(
         "verify",
         "Verify the campaign's log and post a receipt to keep",
-        vec![receipt],
+        vec![receipt, entry],
     )
 }
 
@@ -257,21 +295,26 @@ fn rule_set(game: &dyn omen_rules::stateful::Game) -> Option<Value> {
     Some(command(game.name(), description, subcommands))
 }
 
-/// The options of action `name` of `schema` (`character` first, `visibility` last), each with how
-/// its value becomes a field.
+/// The options of action `name` of `schema` (`character` first, then the fields, `visibility`,
+/// `entropy` and `commitment`), each with how its value becomes a field.
 pub(crate) fn action_options(schema: &Value, name: &str) -> Vec<(Value, Field)> {
     let character = (
         option(STRING, "character", "The character who acts", true),
         Field::Plain,
     );
-    let closing = (visibility(), Field::Plain);
+    let closing = [
+        visibility(),
+        draw_options()[0].clone(),
+        draw_options()[1].clone(),
+    ];
     let fields = variant(schema, name)
         .map(|v| fields(schema, v))
         .unwrap_or_default();
-    let fits = fields.len() + 2 <= MAX_OPTIONS
-        && fields
-            .iter()
-            .all(|(o, _)| valid_name(o["name"].as_str().unwrap_or("")));
+    let fits = fields.len() + 1 + closing.len() <= MAX_OPTIONS
+        && fields.iter().all(|(o, _)| {
+            let name = o["name"].as_str().unwrap_or("");
+            valid_name(name) && !RESERVED.contains(&name)
+        });
     let mut options = vec![character];
     if fits {
         options.extend(fields);
@@ -279,7 +322,7 @@ pub(crate) fn action_options(schema: &Value, name: &str) -> Vec<(Value, Field)> 
         let described = "The action's fields as a JSON object (they do not fit in options)";
         options.push((option(STRING, JSON_OPTION, described, false), Field::Json));
     }
-    options.push(closing);
+    options.extend(closing.into_iter().map(|o| (o, Field::Plain)));
     // Discord lists the required options first.
     options.sort_by_key(|(o, _)| o["required"] != true);
     options
@@ -458,7 +501,16 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["character", "count", "list", "maybe", "mode", "visibility"]
+            [
+                "character",
+                "count",
+                "list",
+                "maybe",
+                "mode",
+                "visibility",
+                "entropy",
+                "commitment"
+            ]
         );
         let count = &options[1].0;
         assert_eq!(
@@ -468,5 +520,31 @@ mod tests {
         assert_eq!(options[2].1, Field::Json);
         assert_eq!(options[4].0["choices"][1]["value"], "b");
         assert_eq!(options[3].0["choices"].as_array().unwrap().len(), 2);
+    }
+
+    /// A rule set's field named as one of the options every rolling command adds would be read as
+    /// that option: such an action takes its fields as JSON instead.
+    #[test]
+    fn a_field_named_like_a_shared_option_is_taken_as_json() {
+        let schema = json!({ "oneOf": [{
+            "properties": { "action": { "const": "go" }, "entropy": { "type": "integer" } },
+            "required": ["action"]
+        }] });
+        let options = action_options(&schema, "go");
+        let names: Vec<&str> = options
+            .iter()
+            .map(|(o, _)| o["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "character",
+                JSON_OPTION,
+                "visibility",
+                "entropy",
+                "commitment"
+            ]
+        );
+        assert_eq!(options[1].1, Field::Json);
     }
 }

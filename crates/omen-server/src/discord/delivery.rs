@@ -8,6 +8,7 @@ use omen_store::Visibility;
 use serde_json::{Value, json};
 
 use super::deferred::{Delivery, defer};
+use super::draw::{RollerDraw, hint};
 use super::face::Face;
 use super::gm_channel::post_for_game_master;
 use super::interaction::{CommandOption, Interaction, button, message, reply, text};
@@ -67,6 +68,8 @@ pub(crate) struct RollSpec {
     pub saved: Option<String>,
     pub character: Option<String>,
     pub visibility: Visibility,
+    /// The roller's entropy and the commitment they read; none from a button.
+    pub draw: RollerDraw,
 }
 
 impl RollSpec {
@@ -82,6 +85,7 @@ impl RollSpec {
             saved: text(options, "saved"),
             character: text(options, "character"),
             visibility,
+            draw: RollerDraw::from_options(options)?,
         };
         match (&spec.expression, &spec.saved) {
             (Some(_), None) | (None, Some(_)) => Ok(spec),
@@ -100,8 +104,8 @@ pub(crate) async fn roll(face: &Face, seat: &Seat, spec: RollSpec) -> Delivery {
                 params: Default::default(),
                 character: spec.character.clone(),
                 visibility: Some(spec.visibility),
-                entropy: None,
-                commitment: None,
+                entropy: spec.draw.entropy.clone(),
+                commitment: spec.draw.commitment.clone(),
             };
             roll_in_campaign(
                 State(app),
@@ -115,6 +119,8 @@ pub(crate) async fn roll(face: &Face, seat: &Seat, spec: RollSpec) -> Delivery {
             let request = SavedRollRequest {
                 character: spec.character.clone(),
                 visibility: Some(spec.visibility),
+                entropy: spec.draw.entropy.clone(),
+                commitment: spec.draw.commitment.clone(),
                 ..SavedRollRequest::default()
             };
             let name = saved.clone().unwrap_or_default();
@@ -136,12 +142,14 @@ pub(crate) async fn roll(face: &Face, seat: &Seat, spec: RollSpec) -> Delivery {
     }
 }
 
+/// A refusal in words, to whoever would have seen the roll; with a Discord hint where the API's
+/// names a route.
 pub(crate) fn failed(error: &ApiError, visibility: Visibility) -> Delivery {
-    Delivery::one(message(
-        &api_error(error),
-        visibility == Visibility::SelfOnly,
-        &[],
-    ))
+    let mut text = api_error(error);
+    if let Some(hint) = error.errors.first().and_then(|p| hint(&p.kind)) {
+        text.push_str(&format!("\n{hint}"));
+    }
+    Delivery::one(message(&text, visibility == Visibility::SelfOnly, &[]))
 }
 
 /// The messages of a logged entry: a public one in the channel (as the channel may see it); a

@@ -21,6 +21,7 @@ mod chart;
 mod deferred;
 pub mod definitions;
 mod delivery;
+mod draw;
 mod face;
 mod gate;
 mod gm_channel;

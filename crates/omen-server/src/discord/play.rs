@@ -46,9 +46,10 @@ pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
         }
         "verify" => {
             let receipt = text(options, "receipt");
+            let entry = options_number(options, "entry");
             let face2 = face.clone();
             defer(face, &interaction, false, async move {
-                reads::verify(&face2, &seat, receipt).await
+                reads::verify(&face2, &seat, receipt, entry).await
             })
         }
         "fairness" => {

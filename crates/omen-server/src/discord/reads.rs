@@ -9,6 +9,7 @@ use omen_store::Member;
 use serde_json::Value;
 
 use super::deferred::Delivery;
+use super::draw::draw_check;
 use super::face::Face;
 use super::interaction::message;
 use super::render::{api_error, entry_line, odds_table, verification};
@@ -58,16 +59,33 @@ pub(crate) async fn log(face: &Face, seat: &Seat, last: u64) -> Delivery {
         last: Some(last as usize),
         ..LogQuery::default()
     };
-    let text = match entries_as(face, &seat.member, query).await {
+    let mut text = match entries_as(face, &seat.member, query).await {
         Ok(entries) if entries.is_empty() => "The log is empty.".to_string(),
         Ok(entries) => entries
             .iter()
             .map(entry_line)
             .collect::<Vec<_>>()
             .join("\n"),
-        Err(error) => api_error(&error),
+        Err(error) => return Delivery::one(message(&api_error(&error), true, &[])),
     };
+    if let Some(next) = next_draw(face, seat).await {
+        text.push_str(&format!(
+            "\nNext draw: commitment `{next}` (give it as `commitment`, with your own `entropy`, to be sure your roll takes it)"
+        ));
+    }
     Delivery::one(message(&text, true, &[]))
+}
+
+/// The commitment of the draw the next entry will take, as the head route publishes it.
+async fn next_draw(face: &Face, seat: &Seat) -> Option<String> {
+    let head = crate::campaigns::campaign::head(
+        State(face.app.clone()),
+        Caller(seat.member.clone()),
+        PathParams(seat.campaign.clone()),
+    )
+    .await
+    .ok()?;
+    head.0["next_draw_commitment"].as_str().map(str::to_string)
 }
 
 pub(crate) async fn odds(face: &Face, seat: &Seat, expression: String) -> Delivery {
@@ -85,6 +103,7 @@ pub(crate) async fn odds(face: &Face, seat: &Seat, expression: String) -> Delive
         params: Default::default(),
         expression_params: Vec::new(),
         explode_depth: None,
+        approximate: None,
     };
     let odds = match crate::prob::prob(State(face.app.clone()), Body(request)).await {
         Ok((_, Json(answer))) => serde_json::to_value(&answer.results[0]).unwrap_or_default(),
@@ -100,23 +119,51 @@ pub(crate) async fn odds(face: &Face, seat: &Seat, expression: String) -> Delive
 
 /// The verification, and a receipt's check when one is given: the log verified as a whole still
 /// holds the receipt's entry with the receipt's hash, so it was not cut back or rewritten at or
-/// before it (as `omen log verify --since`).
-pub(crate) async fn verify(face: &Face, seat: &Seat, receipt: Option<String>) -> Delivery {
+/// before it (as `omen log verify --since`); and one entry's draw when one is named.
+pub(crate) async fn verify(
+    face: &Face,
+    seat: &Seat,
+    receipt: Option<String>,
+    entry: Option<u64>,
+) -> Delivery {
     let report = crate::campaigns::campaign::verify(
         State(face.app.clone()),
         Caller(seat.member.clone()),
         PathParams(seat.campaign.clone()),
     )
     .await;
-    let mut text = match report {
-        Ok(Json(report)) => verification(&report),
+    let (mut text, report) = match report {
+        Ok(Json(report)) => (verification(&report), report),
         Err(error) => return Delivery::one(message(&api_error(&error), false, &[])),
     };
+    if let Some(sequence) = entry {
+        text.push('\n');
+        text.push_str(&check_draw(face, seat, sequence, &report).await);
+    }
     if let Some(receipt) = receipt {
         text.push('\n');
         text.push_str(&check_receipt(face, seat, &receipt).await);
     }
     Delivery::one(message(&text, false, &[]))
+}
+
+/// Entry `sequence`'s draw as the channel may see it (what is posted is the channel's), with the
+/// entry before it, and whether the verification named it.
+async fn check_draw(face: &Face, seat: &Seat, sequence: u64, report: &Value) -> String {
+    let entry = match entry_as(face, &seat.channel(), sequence).await {
+        Ok(entry) => entry,
+        Err(error) => return api_error(&error),
+    };
+    let before = match sequence {
+        0 | 1 => None,
+        _ => entry_as(face, &seat.channel(), sequence - 1).await.ok(),
+    };
+    let verifies = !report["problems"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|p| p["sequence"].as_u64() == Some(sequence));
+    draw_check(&entry, before.as_ref(), verifies)
 }
 
 async fn check_receipt(face: &Face, seat: &Seat, receipt: &str) -> String {

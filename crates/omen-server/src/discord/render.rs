@@ -56,6 +56,11 @@ pub(crate) fn entry_line(entry: &Value) -> String {
     if entry["dice_given"] == true {
         line.push_str(" (given at the table)");
     }
+    // Whose entropy the draw took, where the viewer may see the draw: the roller's means the
+    // server, which knows the secret, did not choose the roll (`/verify entry:N` shows the rest).
+    if entry["draw"]["entropy_from"] == "caller" {
+        line.push_str(" · the roller's entropy");
+    }
     let hidden = entry["redacted"] == true && entry["inputs"]["kind"] == "hidden";
     if let (true, Some(commitment)) = (hidden, entry["commitment"].as_str()) {
         let visibility = entry["visibility"].as_str().unwrap_or("hidden");
@@ -140,6 +145,20 @@ mod tests {
             "dice": [{ "die": "d6", "sides": 6, "face": 4 }, { "die": "d6", "sides": 6, "face": 5 }],
         }));
         assert_eq!(line, "**#2** `Cato` · `2d6 = 9` · dice d6=4 d6=5");
+    }
+
+    #[test]
+    fn a_draw_with_the_rollers_entropy_says_so_and_the_servers_is_not_named() {
+        let mut entry = json!({
+            "sequence": 3, "character": null, "summary": "1d20 = 7",
+            "draw": { "secret": "s", "entropy": "dice-for-ayla", "entropy_from": "caller" },
+        });
+        assert_eq!(
+            entry_line(&entry),
+            "**#3** · `1d20 = 7` · the roller's entropy"
+        );
+        entry["draw"]["entropy_from"] = json!("server");
+        assert_eq!(entry_line(&entry), "**#3** · `1d20 = 7`");
     }
 
     #[test]

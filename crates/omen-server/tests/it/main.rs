@@ -13,6 +13,7 @@ mod creation_warnings;
 mod discord;
 mod discord_autocomplete;
 mod discord_bounds;
+mod discord_draws;
 mod discord_gm;
 mod discord_odds;
 mod draws;
