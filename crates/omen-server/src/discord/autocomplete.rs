@@ -1,8 +1,11 @@
-//! Suggestions while `/roll`'s `saved` or `character` is typed: the names of the channel's
-//! campaign that contain what was typed (in any case), those that start with it first, at most
-//! Discord's 25. Only a seated member gets any: an unbound channel or an unlinked account gets
-//! none, as it would get nothing else.
+//! Suggestions while `/roll`'s `saved` or `character`, or a rule set's command's `character`, is
+//! typed: the names of the channel's campaign that contain what was typed (in any case), those that
+//! start with it first, at most Discord's 25. Only a seated member gets any: an unbound channel or
+//! an unlinked account gets none, as it would get nothing else. A character is suggested only to
+//! whom may act for it (the game master, or the player whose invite names it: the API refuses the
+//! rest), and to a rule set's command only if it plays that rule set.
 
+use omen_store::{Character, Member, Role};
 use serde_json::Value;
 
 use super::face::Face;
@@ -31,16 +34,37 @@ pub(crate) async fn answer(face: &Face, interaction: Interaction) -> Value {
             .with(move |store| store.saved_rolls(&campaign))
             .await
             .map(|rolls| rolls.into_iter().map(|r| r.name).collect::<Vec<_>>()),
-        ("roll", "character") => db
-            .with(move |store| store.characters(&campaign))
-            .await
-            .map(|found| found.into_iter().map(|c| c.name).collect::<Vec<_>>()),
+        (command, "character") => {
+            let game = match command {
+                "roll" => None,
+                game if omen_rules::stateful::game(game).is_some() => Some(game.to_string()),
+                _ => return none,
+            };
+            let member = seat.member.clone();
+            db.with(move |store| store.characters(&campaign))
+                .await
+                .map(|found| actable(found, &member, game.as_deref()))
+        }
         _ => return none,
     };
     match names {
         Ok(names) => choices(&matching(names, &typed)),
         Err(_) => none,
     }
+}
+
+/// The names of the characters `member` may act for, of rule set `game` when one is given.
+fn actable(characters: Vec<Character>, member: &Member, game: Option<&str>) -> Vec<String> {
+    characters
+        .into_iter()
+        .filter(|c| game.is_none_or(|game| c.rule_set == game))
+        .filter(|c| match member.role {
+            Role::GameMaster => true,
+            Role::Player => member.characters.contains(&c.name),
+            _ => false,
+        })
+        .map(|c| c.name)
+        .collect()
 }
 
 /// The names containing `typed` (lower case), those starting with it first, each group in order.

@@ -1,11 +1,12 @@
-//! Autocomplete of `/roll`'s `saved` and `character`, in the payload shape Discord documents
-//! (interaction type 4, the option being typed marked `focused`): the campaign's names, to seated
-//! members only.
+//! Autocomplete of `/roll`'s `saved` and `character` and of the rule sets' commands' `character`,
+//! in the payload shape Discord documents (interaction type 4, the option being typed marked
+//! `focused`): the campaign's names, to seated members only, and a character only to whom may act
+//! for it.
 
 use axum::http::Method;
 use serde_json::{Value, json};
 
-use super::discord::{CATO_USER, STRANGER, Table};
+use super::discord::{AYLA_USER, CATO_USER, GM_USER, STRANGER, Table};
 
 fn typing(table: &Table, user: &str, option: &str, typed: &str) -> Value {
     table.interaction(
@@ -46,8 +47,17 @@ async fn roll_suggests_the_campaigns_characters_and_saved_rolls() {
             { "name": "misfire", "value": "misfire" },
         ] } })
     );
+    // Cato's invite names Cato: Ayla, whom the API would refuse him, is not suggested to him.
     let answer = table
         .send(&typing(&table, CATO_USER, "character", "a"))
+        .await
+        .json();
+    assert_eq!(
+        answer["data"]["choices"],
+        json!([{ "name": "Cato", "value": "Cato" }])
+    );
+    let answer = table
+        .send(&typing(&table, GM_USER, "character", "a"))
         .await
         .json();
     assert_eq!(
@@ -63,4 +73,42 @@ async fn roll_suggests_the_campaigns_characters_and_saved_rolls() {
         .await
         .json();
     assert_eq!(answer, json!({ "type": 8, "data": { "choices": [] } }));
+}
+
+/// The names suggested while `/GAME ACTION character:` is typed by `user`.
+async fn suggested(table: &Table, user: &str, game: &str, typed: &str) -> Value {
+    let typing = table.interaction(
+        4,
+        user,
+        json!({ "id": "1", "name": game, "type": 1, "options": [
+            { "name": "roll", "type": 1, "options": [
+                { "name": "character", "type": 3, "value": typed, "focused": true },
+            ] },
+        ] }),
+    );
+    table.send(&typing).await.json()["data"]["choices"].clone()
+}
+
+/// `/luck roll character:` suggests the luck characters the typist may act for: Ayla to her
+/// player and to the game master; nothing to Cato's player (Cato plays no luck, and Ayla is not
+/// his), nor to an unlinked account. Cato, a plain character, is suggested to no one there.
+#[tokio::test]
+async fn a_rule_sets_command_suggests_only_its_characters_one_may_act_for() {
+    let table = Table::new().await;
+    table.seated().await;
+    let ayla = json!([{ "name": "Ayla", "value": "Ayla" }]);
+    assert_eq!(suggested(&table, AYLA_USER, "luck", "").await, ayla);
+    assert_eq!(suggested(&table, AYLA_USER, "luck", "YL").await, ayla);
+    assert_eq!(
+        suggested(&table, AYLA_USER, "luck", "cato").await,
+        json!([])
+    );
+    assert_eq!(suggested(&table, GM_USER, "luck", "").await, ayla);
+    assert_eq!(suggested(&table, CATO_USER, "luck", "").await, json!([]));
+    assert_eq!(suggested(&table, STRANGER, "luck", "").await, json!([]));
+    // A command that is no rule set's suggests nothing.
+    assert_eq!(
+        suggested(&table, GM_USER, "nosuchgame", "").await,
+        json!([])
+    );
 }
