@@ -10,9 +10,10 @@ use crate::words::count;
 /// `omen db COMMAND`.
 #[derive(Debug, Subcommand)]
 pub enum DbCommand {
-    /// Move every campaign, character, saved roll, log entry and invite from one database to
-    /// another, empty one (SQLite to PostgreSQL or back): nothing is re-signed, so the logs verify
-    /// as before, and the signing key is copied beside the target when it has none.
+    /// Move every campaign, character, saved roll, log entry and invite, and the Discord channel
+    /// bindings, account links and game masters' channels, from one database to another, empty one
+    /// (SQLite to PostgreSQL or back): nothing is re-signed, so the logs verify as before, and the
+    /// signing key is copied beside the target when it has none.
     #[command(after_help = "Examples:\n  \
         omen db migrate --from omen.db --to postgres://omen@db.example/omen\n  \
         omen db migrate --from sqlite://table.db --to postgres://omen@localhost/omen --to-key /etc/omen/omen.key\n  \
@@ -80,13 +81,21 @@ pub fn run(command: &DbCommand) -> anyhow::Result<bool> {
         std::fs::copy(&from_key, &to_key)?;
         note = format!("\nthe signing key was copied to {}", to_key.display());
     }
+    // Discord's part on a line of its own: what lets its channels and players go on as before.
     let text = format!(
-        "moved {} ({}, {}, {}, {}) from {from} to {to}{note}\n",
+        "moved {} ({}, {}, {}, {}) from {from} to {to}\nand for Discord: {}, {}, {}{note}\n",
         count(report.campaigns, "campaign", "campaigns"),
         count(report.characters, "character", "characters"),
         count(report.saved_rolls, "saved roll", "saved rolls"),
         count(report.log_entries, "log entry", "log entries"),
-        count(report.invites, "invite", "invites")
+        count(report.invites, "invite", "invites"),
+        count(report.discord_bindings, "bound channel", "bound channels"),
+        count(report.discord_links, "linked account", "linked accounts"),
+        count(
+            report.discord_gm_channels,
+            "game master's channel",
+            "game masters' channels"
+        )
     );
     let mut out = crate::output::result();
     use std::io::Write;

@@ -21,12 +21,15 @@ pub struct CopyReport {
     pub saved_rolls: u64,
     pub log_entries: u64,
     pub invites: u64,
-    /// Discord channels bound to a campaign, and game masters' channels.
+    /// Discord channels bound to a campaign.
     #[serde(default)]
-    pub discord_channels: u64,
+    pub discord_bindings: u64,
     /// Discord accounts linked to an invite.
     #[serde(default)]
     pub discord_links: u64,
+    /// Channels game masters named for the dice of private and blind rolls.
+    #[serde(default)]
+    pub discord_gm_channels: u64,
 }
 
 /// The columns copied from each table, the row id (when it has one) first. Ids are the database's
@@ -209,8 +212,9 @@ impl Store {
                         "saved_roll" => report.saved_rolls += 1,
                         "roll_log" => report.log_entries += 1,
                         "invite" => report.invites += 1,
-                        "discord_channel" | "discord_gm_channel" => report.discord_channels += 1,
+                        "discord_channel" => report.discord_bindings += 1,
                         "discord_link" => report.discord_links += 1,
+                        "discord_gm_channel" => report.discord_gm_channels += 1,
                         _ => {}
                     }
                 }

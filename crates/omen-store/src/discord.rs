@@ -461,7 +461,14 @@ mod tests {
         assert_eq!(seating(&source), expected_seating());
         let mut target = Store::open_in_memory().unwrap();
         let report = source.copy_into(&mut target).unwrap();
-        assert_eq!((report.discord_channels, report.discord_links), (2, 2));
+        assert_eq!(
+            (
+                report.discord_bindings,
+                report.discord_links,
+                report.discord_gm_channels
+            ),
+            (1, 2, 1)
+        );
         assert_eq!(seating(&target), expected_seating());
     }
 
@@ -500,7 +507,14 @@ mod tests {
         let (source, _, _) = bound_store();
         let mut postgres = Store::open_postgres_with_new_key(&scoped).unwrap();
         let report = source.copy_into(&mut postgres).unwrap();
-        assert_eq!((report.discord_channels, report.discord_links), (2, 2));
+        assert_eq!(
+            (
+                report.discord_bindings,
+                report.discord_links,
+                report.discord_gm_channels
+            ),
+            (1, 2, 1)
+        );
         assert_eq!(seating(&postgres), expected_seating());
         let mut back = Store::open_in_memory().unwrap();
         postgres.copy_into(&mut back).unwrap();

@@ -620,7 +620,25 @@ fn a_whole_database_moves_to_another_engine_and_back() {
     ok(&db, &["char", "new", "Ayla", "--rules", "luck"]);
     ok(&db, &["luck", "roll", "--char", "Ayla"]);
     ok(&db, &["save", "fireball", "8d6"]);
-    ok(&db, &["campaign", "invite", "Tak", "--role", "gm"]);
+    let invited = ok(&db, &["campaign", "invite", "Tak", "--role", "gm"]);
+    let token = invited
+        .stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("token: "))
+        .expect("the token is printed");
+    // What `/omen bind` and `/omen gm-channel` leave in the database: channel 10 bound by the game
+    // master's account 30 (which links it), and channel 50 theirs.
+    {
+        let mut store = omen_store::Store::open(&db).unwrap();
+        let gm = store
+            .authenticate(token)
+            .unwrap()
+            .expect("the invite's member");
+        store
+            .bind_discord_channel(&gm, Some("1"), "10", "30")
+            .unwrap();
+        store.set_discord_gm_channel(&gm, Some("50")).unwrap();
+    }
     let dir = db.parent().unwrap();
     let scratch = ScratchPostgres::new("db_migrate");
     let middle = match &scratch {
@@ -642,7 +660,10 @@ fn a_whole_database_moves_to_another_engine_and_back() {
     assert_eq!(moved.code, 0, "{}", moved.stderr);
     let said = crate::words(&moved.stdout);
     assert!(
-        said.contains("moved 1 campaign (1 character, 1 saved roll, 3 log entries, 1 invite)"),
+        said.contains("moved 1 campaign (1 character, 1 saved roll, 3 log entries, 1 invite)")
+            && said.contains(
+                "and for Discord: 1 bound channel, 1 linked account, 1 game master's channel"
+            ),
         "{said}"
     );
     assert!(middle_key.is_file(), "the key goes along");
