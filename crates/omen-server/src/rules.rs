@@ -133,6 +133,11 @@ pub struct AnalysisBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub json: Option<Value>,
+    /// What the rules allow but find unusual in the inputs, one sentence each, as the command line
+    /// says them beside its answer (seed 003's creation: dots left unspent, a bonus count the seed
+    /// prints unreadably and the rules assume, a rating above the advancement cap). Empty when
+    /// nothing is; never a reason the inputs are refused.
+    pub warnings: Vec<String>,
 }
 
 /// Runs one of a rule set's analyses on the inputs its schema describes.
@@ -196,6 +201,7 @@ pub async fn analysis(
         .await??;
     Ok(Json(AnalysisBody {
         json: answer.json,
+        warnings: answer.warnings,
         tables: answer
             .tables
             .into_iter()

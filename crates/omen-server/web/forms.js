@@ -272,6 +272,23 @@ export function field(name, schema, value, defs, onChange, required = true) {
   };
 }
 
+// Whole numbers typed in one box, separated by spaces, commas or both (`3 5 6`, `3, 5, 6`,
+// `-1,0,1` for fudge dice): the numbers, or why the text is not such a list. Which numbers fit is
+// the rules' to say (a face of the die rolled, as many as the action rolls), not the form's.
+export function integerList(text) {
+  const tokens = String(text ?? "").split(/[\s,]+/).filter(Boolean);
+  const values = [];
+  for (const token of tokens) {
+    const value = /^[+-]?\d+$/.test(token) ? Number(token) : NaN;
+    if (!Number.isSafeInteger(value)) {
+      const why = Number.isNaN(value) ? "is not a whole number" : "is too large for a die";
+      return { error: `“${token}” ${why}: give whole numbers separated by spaces or commas, e.g. 3 5 6` };
+    }
+    values.push(value);
+  }
+  return { values };
+}
+
 export function objectFields(schema, value, defs, onChange, into) {
   const required = new Set(schema.required ?? []);
   const parts = [];

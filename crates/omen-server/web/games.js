@@ -70,6 +70,14 @@ function problems(json) {
   return element("div", { role: "alert" }, list);
 }
 
+// What the rules allow but find unusual (a sheet's dots left unspent, a rating above the
+// advancement cap), as the server words it: beside the answer, never instead of it.
+function warningList(warnings, about) {
+  if (!(warnings ?? []).length) return [];
+  return [element("ul", { class: "warnings", "aria-label": `warnings about ${about}` },
+    ...warnings.map((w) => element("li", {}, `Warning: ${w}`)))];
+}
+
 // ---- results: tables from any JSON the rules answer with ----
 
 function table(caption, columns, rows) {
@@ -171,7 +179,9 @@ function renderAnalyses() {
       output.setAttribute("aria-busy", "true");
       try {
         const { ok, json } = await request(key, "POST", `/api/v1/rules/${game.name}/analyses/${analysis.name}`, inputs);
-        output.replaceChildren(...(ok ? json.tables.map((t) => table(t.caption, t.columns, t.rows)) : [problems(json)]));
+        output.replaceChildren(...(ok
+          ? [...warningList(json.warnings, `the ${analysis.name} inputs`), ...json.tables.map((t) => table(t.caption, t.columns, t.rows))]
+          : [problems(json)]));
       } catch (error) {
         if (error.name !== "AbortError") output.replaceChildren(element("p", {}, `The request failed: ${error.message}`));
       } finally {
@@ -242,7 +252,7 @@ function renderCharacter() {
     try {
       const { ok, json } = await request("sheet", "POST", `/api/v1/rules/${game.name}/sheets`, { sheet });
       if (ok) {
-        $("sheet-problems").replaceChildren(element("p", { class: "valid" }, "✓ The sheet keeps every rule."));
+        $("sheet-problems").replaceChildren(element("p", { class: "valid" }, "✓ The sheet keeps every rule."), ...warningList(json.warnings, "the sheet"));
       } else {
         const count = (json.errors ?? []).length;
         $("sheet-problems").replaceChildren(element("p", { class: "invalid" }, `✗ ${count} problem${count === 1 ? "" : "s"} with the sheet:`), problems(json));

@@ -3,7 +3,7 @@
 // fragment is wiped. Everything shown comes from the server already redacted for this member: the
 // page hides nothing itself.
 
-import { cleanHelp, element, humanise, objectFields, playerVariant, readObject, resolve, tagOf } from "/forms.js";
+import { cleanHelp, element, humanise, integerList, objectFields, playerVariant, readObject, resolve, tagOf } from "/forms.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -24,8 +24,11 @@ function svgElement(tag, attributes = {}) {
 
 class ApiFailure extends Error {
   constructor(status, body) {
-    const problem = body && body.errors && body.errors[0];
-    super(problem ? problem.message + (problem.help ? ` (${problem.help})` : "") : `error ${status}`);
+    // Every problem the server lists, in its words, each with its hint.
+    const problems = (body && body.errors) || [];
+    super(problems.length
+      ? problems.map((p) => p.message + (p.help ? ` (${p.help})` : "")).join("; ")
+      : `error ${status}`);
     this.status = status;
   }
 }
@@ -105,6 +108,9 @@ async function start() {
   document.body.dataset.role = me.role;
   $("logout").hidden = false;
   $("table").hidden = false;
+  // Dice rolled at the table are the game master's to give (the server refuses them from anyone
+  // else): the control exists on the game master's page alone.
+  if (me.role === "gm") $("act-fields").after(diceRow());
   for (const rule of await api("GET", "/api/v1/rules")) rules.set(rule.name, rule);
   await loadCharacters();
   await loadLog();
@@ -155,9 +161,16 @@ function sheetArticle(character) {
   const summary = character.summary && character.summary.text
     ? [element("p", { class: "sheet-summary" }, character.summary.text)]
     : [];
+  // What the rules allow but find unusual in the sheet (dots left unspent, a rating above the
+  // advancement cap), as every other face says it.
+  const warnings = (character.warnings || []).length
+    ? [element("ul", { class: "warnings", "aria-label": `warnings about ${character.name}` },
+      ...character.warnings.map((w) => element("li", {}, `Warning: ${w}`)))]
+    : [];
   return element("article", { class: "sheet", "aria-label": character.name },
     element("h3", {}, `${character.name} `, element("small", {}, `(${character.rule_set})`)),
     ...summary,
+    ...warnings,
     list);
 }
 
@@ -242,6 +255,8 @@ function showFields() {
   const info = (rules.get(character.rule_set).actions || []).find((a) => a.name === $("act-action").value);
   $("act-summary").textContent = (info && info.summary) || cleanHelp(variant.description).help;
   $("odds-button").hidden = !(info && info.rolls);
+  // Only an action that rolls uses dice; the box keeps what was typed while it is hidden.
+  if ($("act-dice-row")) $("act-dice-row").hidden = !(info && info.rolls);
   // The form starts from the schema's defaults, never from its examples: a roll made at once is
   // made with the inputs the rules take when none are given.
   actionParts = objectFields(variant, {}, defs, () => $("odds").replaceChildren(), fields);
@@ -250,6 +265,41 @@ function showFields() {
 
 function action() {
   return readObject(actionParts);
+}
+
+// ---- dice rolled at the table (the game master's) ----
+//
+// One box beside the action's fields, not among them: the fields are drawn from the rule set's
+// schema and redrawn when the action changes, while the dice are the request's (`dice`), for any
+// action that rolls. The box is drawn once, so nothing but a roll that used its dice empties it.
+
+function diceRow() {
+  const input = element("input", {
+    id: "act-dice", type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false",
+    "aria-describedby": "act-dice-help act-dice-error",
+  });
+  input.addEventListener("input", () => diceGiven());
+  return element("div", { id: "act-dice-row", class: "field dice-row" },
+    element("label", { for: "act-dice" }, "Dice rolled at the table"),
+    input,
+    element("small", { id: "act-dice-help", class: "help" },
+      "Optional: the faces rolled at the table, in the order the action rolls its dice, separated by spaces or commas "
+      + "(e.g. 38, or 3 5 6). The entry logs them as given. Left empty, the log draws the dice."),
+    element("p", { id: "act-dice-error", class: "error", role: "alert" }));
+}
+
+// The dice typed, when the action sends them: `{ dice }` (none when the box is empty, absent or
+// hidden), or `{ error }` said beside the box.
+function diceGiven() {
+  const row = $("act-dice-row");
+  if (!row || row.hidden) return {};
+  const input = $("act-dice");
+  const parsed = integerList(input.value);
+  $("act-dice-error").textContent = parsed.error ? `Dice rolled at the table: ${parsed.error}` : "";
+  if (parsed.error) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+  if (parsed.error) return { error: parsed.error };
+  return parsed.values.length ? { dice: parsed.values } : {};
 }
 
 $("act-character").addEventListener("change", showActions);
@@ -312,12 +362,20 @@ $("act-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("act-error").textContent = "";
   const name = $("act-character").value;
+  const given = diceGiven();
+  if (given.error) {
+    // Nothing is sent: the box says why, and keeps the text to mend.
+    $("roll-card").replaceChildren();
+    $("act-error").textContent = "Not rolled: the dice rolled at the table are not a list of whole numbers.";
+    $("act-dice").focus();
+    return;
+  }
   try {
-    const answer = await api("POST", campaignPath(`/characters/${encodeURIComponent(name)}/actions`), {
-      action: action(),
-      visibility: $("act-visibility").value,
-      entropy: entropy(),
-    });
+    const request = { action: action(), visibility: $("act-visibility").value, entropy: entropy() };
+    if (given.dice) request.dice = given.dice;
+    const answer = await api("POST", campaignPath(`/characters/${encodeURIComponent(name)}/actions`), request);
+    // Dice rolled once are used once: the next roll starts from an empty box.
+    if (given.dice) $("act-dice").value = "";
     $("roll-card").replaceChildren(card(answer.entry));
     add(answer.entry, false);
     await loadCharacters();
@@ -343,11 +401,16 @@ function diceList(entry) {
   return list;
 }
 
+// Dice entered by hand are marked as such wherever the entry is shown: the log says it of them.
+function givenMark(entry) {
+  return entry.dice_given ? [element("span", { class: "given" }, "dice rolled at the table")] : [];
+}
+
 function card(entry) {
   const title = `${entry.character || "table"}: ${entry.action}`;
   return element("article", { class: "roll-card", "aria-label": `roll ${entry.sequence}` },
     element("h3", {}, title),
-    element("p", {}, hidden(entry) ? "?" : entry.summary, diceList(entry)),
+    element("p", {}, hidden(entry) ? "?" : entry.summary, diceList(entry), ...givenMark(entry)),
     element("p", { class: "meta" }, `entry ${entry.sequence}, ${entry.visibility || "public"}`));
 }
 
@@ -366,6 +429,7 @@ function entryItem(entry) {
     item.append(element("span", { class: "visibility" }, entry.visibility));
   }
   if ((entry.dice || []).length || hidden(entry)) item.append(diceList(entry));
+  item.append(...givenMark(entry));
   if (mayReveal(entry)) {
     const button = element("button", { type: "button", class: "reveal" }, `Reveal #${entry.sequence}`);
     button.addEventListener("click", async () => {

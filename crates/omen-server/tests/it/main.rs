@@ -1,6 +1,7 @@
 //! The server through `tower::ServiceExt::oneshot` (no socket), and against a real socket where
 //! streams and concurrency need one.
 
+mod analysis_warnings;
 mod anydice_api;
 mod blind;
 mod browser;
@@ -33,6 +34,7 @@ mod session;
 mod shares;
 mod starvation;
 mod stateless;
+mod table_dice;
 mod table_forms;
 mod table_page;
 mod table_reveal;
