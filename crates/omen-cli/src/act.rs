@@ -33,8 +33,10 @@ use crate::shared_args::RollFormat;
 /// `omen act RULES ACTION`: an action as JSON, for scripts and for actions without their own flags.
 #[derive(Debug, Args)]
 pub struct ActArgs {
-    /// The rule set: ritual, spelldice, luck, hprpg or t13.
-    #[arg(value_name = "RULES")]
+    #[arg(value_name = "RULES", help = format!(
+        "The rule set: {}.",
+        crate::shared_args::rule_set_names(true)
+    ))]
     pub rules: String,
     /// The action: JSON text with an "action" field, or @FILE.
     #[arg(value_name = "ACTION")]

@@ -12,8 +12,10 @@ use crate::shared_args::RollFormat;
 // No doc comment: clap would make it the command's about, over the one `Command::Rules` gives.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// One game only (ritual, spelldice, luck, hprpg, t13).
-    #[arg(value_name = "GAME")]
+    #[arg(value_name = "GAME", help = format!(
+        "One game only: {}.",
+        crate::shared_args::rule_set_names(false)
+    ))]
     pub game: Option<String>,
     /// Print the JSON Schemas of the game's sheet (with creation choices), state and actions.
     #[arg(long, requires = "game", conflicts_with = "example")]

@@ -236,6 +236,24 @@ impl ViewArg {
     }
 }
 
+/// The names of the registered rule sets as help text reads them ("a, b or c"), from omen-rules'
+/// registry, so a flag's help never lists the games by hand and a new game appears in it unasked.
+pub fn rule_set_names(stateful_only: bool) -> String {
+    let names: Vec<&str> = if stateful_only {
+        omen_rules::games().iter().map(|game| game.name()).collect()
+    } else {
+        omen_rules::registry()
+            .iter()
+            .map(|rules| rules.name())
+            .collect()
+    };
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -146,9 +146,10 @@ pub enum CharCommand {
     New {
         /// The character's name, unique in the campaign.
         name: String,
-        /// The rule set: ritual, spelldice, luck, hprpg or t13; none (the default) for a plain
-        /// character.
-        #[arg(long, value_name = "RULES", default_value = omen_store::PLAIN)]
+        #[arg(long, value_name = "RULES", default_value = omen_store::PLAIN, help = format!(
+            "The rule set: {}; none (the default) for a plain character.",
+            crate::shared_args::rule_set_names(false)
+        ))]
         rules: String,
         /// The sheet: JSON text, or @FILE [default: {}].
         #[arg(long, value_name = "JSON")]

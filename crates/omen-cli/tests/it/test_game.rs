@@ -21,6 +21,39 @@ fn the_test_game_is_listed_by_omen_rules() {
 }
 
 #[test]
+fn a_games_help_lists_every_subcommand_with_its_help_and_an_actions_help_has_its_own() {
+    // `omen GAME ACTION` builds the help of the action given alone: the list and a typo still get
+    // every subcommand, with its help.
+    let game = omen_ok(&["coin", "--help"]).stdout;
+    assert!(game.contains("Flips the coin: a d2, 2 is heads."), "{game}");
+    assert!(game.contains("the chance of heads on every one"), "{game}");
+    let flip = omen_ok(&["coin", "flip", "--help"]).stdout;
+    assert!(flip.starts_with("Flips the coin: a d2, 2 is heads."), "{flip}");
+    let streak = omen_ok(&["coin", "streak", "--help"]).stdout;
+    assert!(streak.starts_with("the chance of heads on every one"), "{streak}");
+    let typo = omen(&["coin", "flp"]);
+    assert_eq!(typo.code, 2);
+    assert!(typo.stderr.contains("'flip'"), "{}", typo.stderr);
+}
+
+#[test]
+fn the_flags_that_take_a_rule_set_name_the_test_game_in_their_help() {
+    // The help of every flag or argument that takes a rule set is built from the registry, so the
+    // test game is listed beside the seed games without this crate naming it.
+    for args in [
+        &["act", "--help"][..],
+        &["rules", "--help"],
+        &["char", "new", "--help"],
+    ] {
+        let help = omen_ok(args).stdout;
+        assert!(
+            help.contains("hprpg") && help.contains("coin"),
+            "{args:?}: {help}"
+        );
+    }
+}
+
+#[test]
 fn the_test_games_action_and_analysis_are_subcommands_with_help_from_the_schema() {
     let help = omen_ok(&["coin", "--help"]).stdout;
     assert!(help.contains("flip") && help.contains("streak"), "{help}");
