@@ -17,6 +17,7 @@ mod branches;
 mod calls;
 mod dice;
 mod faces;
+mod fold;
 mod modifiers;
 mod operators;
 mod pool;

@@ -13,6 +13,7 @@ mod dice;
 mod joint;
 mod operators;
 mod pool;
+mod pool_fold;
 mod pool_spec;
 mod product;
 mod statistics;

@@ -19,7 +19,7 @@ pub(crate) struct PoolBinding {
 }
 
 /// The readings by name, with how many arguments each takes after the pool (at least, at most).
-pub const READINGS: [(&str, ReadingKind, usize, usize); 13] = [
+pub const READINGS: [(&str, ReadingKind, usize, usize); 15] = [
     ("count", ReadingKind::Count(CompareOp::Eq), 1, 1),
     ("sum", ReadingKind::Sum, 0, 0),
     ("highest", ReadingKind::Highest, 0, 1),
@@ -33,6 +33,17 @@ pub const READINGS: [(&str, ReadingKind, usize, usize); 13] = [
     ("run", ReadingKind::Run, 0, 0),
     ("raises", ReadingKind::Raises, 1, 1),
     ("symbols", ReadingKind::Symbols, 0, 0),
+    // The function indices are filled in by the checker from the arguments.
+    (
+        "fold",
+        ReadingKind::Fold {
+            step: 0,
+            finish: None,
+        },
+        2,
+        3,
+    ),
+    ("score", ReadingKind::Score(0), 1, 1),
 ];
 
 /// The faces from `low` to `high` that a count's point takes, for a point of `op` against `value`;
@@ -104,8 +115,9 @@ pub fn read_dice(
             best
         }
         ReadingKind::Raises => raises(arg(0, 10))?,
-        // A symbol pool is read by its own engine; numbers have no symbols.
-        ReadingKind::Symbols => 0,
+        // A symbol pool is read by its own engine; numbers have no symbols. A fold calls the
+        // script's functions, which each interpreter does itself.
+        ReadingKind::Symbols | ReadingKind::Fold { .. } | ReadingKind::Score(_) => 0,
     })
 }
 
@@ -116,7 +128,7 @@ fn checked_sum<'a>(dice: impl Iterator<Item = &'a i64>) -> Result<i64, omen_core
 }
 
 /// The faces shown, ascending, each with how many dice show it.
-fn faces_with_counts(sorted: &[i64]) -> Vec<(i64, i64)> {
+pub fn faces_with_counts(sorted: &[i64]) -> Vec<(i64, i64)> {
     let mut out: Vec<(i64, i64)> = Vec::new();
     for &x in sorted {
         match out.last_mut() {

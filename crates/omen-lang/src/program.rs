@@ -430,6 +430,12 @@ pub enum ReadingKind {
     Raises,
     /// `symbols(p)`: (net successes, net advantages, triumphs, despairs) of a Genesys pool.
     Symbols,
+    /// `fold(p, step, start)`, `fold(p, step, start, finish)`: the designer's own reading, the
+    /// functions `step(state, face, count)` over the faces shown, ascending, then `finish(state)`
+    /// (indices into `Program::functions`). The reading's one argument is the start.
+    Fold { step: usize, finish: Option<usize> },
+    /// `score(p, f)`: Σ f(die) over the dice, `f` a function of one face.
+    Score(usize),
 }
 
 impl PoolNode {

@@ -20,10 +20,10 @@ use crate::value::Value;
 
 const READ_HELP: &str = "read a pool with `count(p, >=5)`, `sum(p)`, `highest(p, 2)`, \
     `lowest(p)`, `nth(p, 3)`, `highest_count(p)`, `distinct(p)`, `width(p)`, `height(p)`, `run(p)`, \
-    `raises(p, 10)` or `symbols(p)`";
+    `raises(p, 10)`, `symbols(p)`, `score(p, f)` or your own `fold(p, step, start)`";
 
 impl Checker<'_> {
-    fn refuse<T>(&mut self, d: Diagnostic) -> Option<T> {
+    pub(super) fn refuse<T>(&mut self, d: Diagnostic) -> Option<T> {
         self.errors.push(d);
         None
     }
@@ -192,11 +192,16 @@ impl Checker<'_> {
         bound: Option<usize>,
         first: &Expr,
     ) -> Option<Node> {
-        let (kind, args) = self.reading_args(kind, rest)?;
-        let ty = if kind == ReadingKind::Symbols {
-            Type::Tuple
-        } else {
-            Type::Int
+        let (kind, args) = match kind {
+            ReadingKind::Fold { .. } | ReadingKind::Score(_) => {
+                self.fold_args(kind, rest, bound)?
+            }
+            _ => self.reading_args(kind, rest)?,
+        };
+        let ty = match kind {
+            ReadingKind::Symbols => Type::Tuple,
+            ReadingKind::Fold { .. } => Type::Any,
+            _ => Type::Int,
         };
         // A pool read in place is checked first, so that its own errors come before the reading's.
         let inline = match (bound, &first.node) {

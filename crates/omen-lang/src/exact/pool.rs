@@ -9,6 +9,7 @@ use omen_core::multiset::{Builtin, Group, Readings, read};
 use omen_core::symbols::pool_net;
 use omen_core::{CoreError, Distribution, Probability, any_of};
 
+use super::pool_fold::{FoldTable, Joint};
 use super::{Eval, Evaluator, either, ints};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
 use crate::pool::{point_range, read_dice};
@@ -60,28 +61,39 @@ impl Evaluator<'_> {
             PoolSource::Symbols(_) => {}
         }
         let counted = numbers.len();
-        numbers.extend(pool.readings.iter().flat_map(|r| r.args.iter()));
-        let combos = self.joint_numbers(&numbers, span)?;
+        let mut numbers: Vec<(&Node, bool)> = numbers.into_iter().map(|n| (n, true)).collect();
+        for reading in &pool.readings {
+            // A fold's start may be any value; every other argument is a number.
+            let any = matches!(reading.kind, ReadingKind::Fold { .. });
+            numbers.extend(reading.args.iter().map(|a| (a, !any)));
+        }
+        let combos = self.joint_values(&numbers, span)?;
         self.branch(&combos, span, |ev, values| {
             let (counts, args) = values.split_at(counted);
-            ev.pool_with(span, pool, &rolls, counts, args)
+            let counts: Vec<i64> = counts.iter().map(whole).collect();
+            ev.pool_with(span, pool, &rolls, &counts, args)
         })
     }
 
-    /// The joint outcomes of `nodes`, each a whole number.
-    fn joint_numbers(
+    /// The joint outcomes of `nodes`, each a whole number where its flag says so.
+    fn joint_values(
         &mut self,
-        nodes: &[&Node],
+        nodes: &[(&Node, bool)],
         span: Span,
-    ) -> Result<Distribution<Vec<i64>>, Diagnostic> {
-        let mut combos: Distribution<Vec<i64>> = Distribution::constant(Vec::new());
-        for node in nodes {
+    ) -> Result<Distribution<Vec<Value>>, Diagnostic> {
+        let mut combos: Distribution<Vec<Value>> = Distribution::constant(Vec::new());
+        for &(node, number) in nodes {
             let e = self.eval(node)?;
-            let d = ints(&e.dist, node.span, "a pool's count or a reading's argument")?;
+            let d = if number {
+                ints(&e.dist, node.span, "a pool's count or a reading's argument")?
+                    .map_into(Value::Int)
+            } else {
+                e.dist
+            };
             combos = combos
                 .combine(&d, self.budget, |prefix, v| {
                     let mut next = prefix.clone();
-                    next.push(*v);
+                    next.push(v.clone());
                     Ok(next)
                 })
                 .map_err(|e| core_diagnostic(&e, span))?;
@@ -96,10 +108,10 @@ impl Evaluator<'_> {
         pool: &PoolNode,
         rolls: &[(Distribution<i64>, Probability)],
         counts: &[i64],
-        args: &[i64],
+        args: &[Value],
     ) -> Result<Eval, Diagnostic> {
         let at = |e: CoreError| core_diagnostic(&e, span);
-        let mut per_reading: Vec<Vec<i64>> = Vec::new();
+        let mut per_reading: Vec<Vec<Value>> = Vec::new();
         let mut rest = args;
         for reading in &pool.readings {
             let (mine, after) = rest.split_at(reading.args.len());
@@ -131,23 +143,44 @@ impl Evaluator<'_> {
             }
             PoolSource::Draw { deck, .. } => vec![self.draw(deck, counts[0], span)?],
         };
+        let folds = pool
+            .readings
+            .iter()
+            .any(|r| matches!(r.kind, ReadingKind::Fold { .. } | ReadingKind::Score(_)));
+        let table = if folds {
+            Some(self.fold_table(span, &groups, &pool.readings, &per_reading)?)
+        } else {
+            None
+        };
         let d = if pool.readings.iter().any(|r| r.kind == ReadingKind::Raises) {
-            self.whole(&groups, &pool.readings, &per_reading)
-                .map_err(at)?
+            let d = self
+                .whole(&groups, &pool.readings, &per_reading, table.as_ref())
+                .map_err(at)?;
+            self.finish_folds(span, d, &pool.readings)?
         } else {
             let builtins: Vec<Builtin> = pool
                 .readings
                 .iter()
                 .zip(&per_reading)
-                .map(|(r, a)| builtin(r, a))
+                .filter(|(r, _)| {
+                    !matches!(r.kind, ReadingKind::Fold { .. } | ReadingKind::Score(_))
+                })
+                .map(|(r, a)| builtin(r, &a.iter().map(whole).collect::<Vec<_>>()))
                 .collect();
-            let (readings, skip) = Readings::new(builtins);
-            read(&groups, &readings, self.limits, self.budget)
-                .map_err(at)?
-                .map_into(|v| v[skip..].to_vec())
+            let (builtins, skip) = Readings::new(builtins);
+            match &table {
+                Some(table) => {
+                    let joint = Joint { builtins, table };
+                    let d = read(&groups, &joint, self.limits, self.budget).map_err(at)?;
+                    self.assemble(span, d, &pool.readings, skip)?
+                }
+                None => read(&groups, &builtins, self.limits, self.budget)
+                    .map_err(at)?
+                    .map_into(|v| v[skip..].iter().copied().map(Value::Int).collect()),
+            }
         };
         self.limits.check_outcomes(d.len() as u128).map_err(at)?;
-        let d = d.map_into(|v| Value::Tuple(v.into_iter().map(Value::Int).collect()));
+        let d = d.map_into(|v| Value::Tuple(v.into()));
         Ok(Eval::plain(d, truncated))
     }
 
@@ -189,11 +222,13 @@ impl Evaluator<'_> {
         &mut self,
         groups: &[Group],
         readings: &[ReadingNode],
-        args: &[Vec<i64>],
-    ) -> Result<Distribution<Vec<i64>>, CoreError> {
+        args: &[Vec<Value>],
+        table: Option<&FoldTable>,
+    ) -> Result<Distribution<Vec<Value>>, CoreError> {
+        let args: Vec<Vec<i64>> = args.iter().map(|a| a.iter().map(whole).collect()).collect();
         let solvers: Vec<Option<Raises>> = readings
             .iter()
-            .zip(args)
+            .zip(&args)
             .map(|(r, a)| (r.kind == ReadingKind::Raises).then(|| Raises::new(a[0])))
             .collect();
         read_whole(
@@ -204,12 +239,26 @@ impl Evaluator<'_> {
                     sorted.extend(std::iter::repeat_n(x, c));
                 }
                 let mut out = Vec::with_capacity(readings.len());
-                for ((reading, a), solver) in readings.iter().zip(args).zip(&solvers) {
+                for (i, ((reading, a), solver)) in
+                    readings.iter().zip(&args).zip(&solvers).enumerate()
+                {
+                    if let (Some(table), ReadingKind::Fold { .. } | ReadingKind::Score(_)) =
+                        (table, reading.kind)
+                    {
+                        // The exploration took every transition a multiset of the pool takes.
+                        out.push(table.run(i, multiset).ok_or(CoreError::Empty)?);
+                        continue;
+                    }
                     let mut raises = |_: i64| match solver {
                         Some(s) => s.solve(multiset, budget),
                         None => Ok(0),
                     };
-                    out.push(read_dice(reading.kind, a, &sorted, &mut raises)?);
+                    out.push(Value::Int(read_dice(
+                        reading.kind,
+                        a,
+                        &sorted,
+                        &mut raises,
+                    )?));
                 }
                 Ok(out)
             },
@@ -321,7 +370,18 @@ fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
         ReadingKind::Width => Builtin::SetWidth,
         ReadingKind::Height => Builtin::SetHeight,
         ReadingKind::Run => Builtin::LongestRun,
-        // Read through the whole multiset or the symbol engine, never folded.
-        ReadingKind::Raises | ReadingKind::Symbols => Builtin::Sum,
+        // Read through the whole multiset, the symbol engine or the fold's table, never here.
+        ReadingKind::Raises
+        | ReadingKind::Symbols
+        | ReadingKind::Fold { .. }
+        | ReadingKind::Score(_) => Builtin::Sum,
+    }
+}
+
+/// A value the checker or [`Evaluator::joint_values`] made sure is a whole number.
+fn whole(v: &Value) -> i64 {
+    match v {
+        Value::Int(x) => *x,
+        _ => 0,
     }
 }

@@ -10,8 +10,10 @@ use omen_core::{CoreError, Die, DieSource};
 
 use super::{RollKind, RollNode, Sampler, int};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::pool::read_dice;
-use crate::program::{Node, NodeKind, PoolMember, PoolNode, PoolSource, SidesNode};
+use crate::pool::{faces_with_counts, read_dice};
+use crate::program::{
+    Node, NodeKind, PoolMember, PoolNode, PoolSource, ReadingKind, ReadingNode, SidesNode,
+};
 use crate::span::Span;
 use crate::value::Value;
 
@@ -45,6 +47,10 @@ impl Sampler<'_> {
         dice.sort_unstable();
         let mut values = Vec::with_capacity(pool.readings.len());
         for reading in &pool.readings {
+            if let Some(value) = self.fold(reading, &dice, span)? {
+                values.push(value);
+                continue;
+            }
             let mut args = Vec::with_capacity(reading.args.len());
             for a in &reading.args {
                 let node = self.node(a)?;
@@ -60,6 +66,46 @@ impl Sampler<'_> {
             Value::Tuple(values.into()),
             RollKind::Group { members, kept },
         ))
+    }
+
+    /// A fold or a score of the one roll, `None` for the other readings: the functions the exact
+    /// engine tabulates, called here over the faces shown, ascending, each with how many show it.
+    fn fold(
+        &mut self,
+        reading: &ReadingNode,
+        sorted: &[i64],
+        span: Span,
+    ) -> Result<Option<Value>, Diagnostic> {
+        let faces = faces_with_counts(sorted);
+        match reading.kind {
+            ReadingKind::Fold { step, finish } => {
+                let mut state = match reading.args.first() {
+                    Some(start) => self.node(start)?.value,
+                    None => Value::Int(0),
+                };
+                for (x, n) in faces {
+                    let args = [state, Value::Int(x), Value::Int(n)];
+                    state = self.call(step, &args, span)?.value;
+                }
+                if let Some(f) = finish {
+                    state = self.call(f, &[state], span)?.value;
+                }
+                Ok(Some(state))
+            }
+            ReadingKind::Score(f) => {
+                let mut sum = 0i64;
+                for (x, n) in faces {
+                    let score = self.call(f, &[Value::Int(x)], span)?;
+                    let score = int(&score, "a score")?;
+                    sum = n
+                        .checked_mul(score)
+                        .and_then(|v| v.checked_add(sum))
+                        .ok_or_else(|| core_diagnostic(&CoreError::Overflow, span))?;
+                }
+                Ok(Some(Value::Int(sum)))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// Rolls one member: a dice term as written, or its roll `count` times.

@@ -18,6 +18,7 @@ mod fuzz;
 mod hostile_budget;
 mod modifier_checks;
 mod parse;
+mod pool_folds;
 mod pools;
 mod readings;
 mod readme;

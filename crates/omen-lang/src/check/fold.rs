@@ -1,0 +1,153 @@
+//! Checking a designer's own readings of a pool: `fold(p, step, start)`,
+//! `fold(p, step, start, finish)` and `score(p, f)`.
+//!
+//! The functions a fold names say what dice already rolled mean, so they must not roll dice
+//! themselves: the exact engine computes each transition once and reuses it for every roll that
+//! reaches it, and the roller must read its one roll the same way. A bound pool is read where it
+//! is bound, so its fold's functions must be declared before it: a function declared after sees
+//! bindings that do not exist yet at that point.
+
+use super::Checker;
+use crate::diagnostic::Diagnostic;
+use crate::program::{Function, Node, NodeKind, ReadingKind};
+use crate::span::Span;
+use crate::syntax::ast::{Expr, ExprKind};
+
+impl Checker<'_> {
+    /// The arguments of `fold` or `score` after the pool: the function indices go into the kind,
+    /// and a fold's start is the reading's one argument node.
+    pub(super) fn fold_args(
+        &mut self,
+        kind: ReadingKind,
+        rest: &[Expr],
+        pool_slot: Option<usize>,
+    ) -> Option<(ReadingKind, Vec<Node>)> {
+        if let ReadingKind::Score(_) = kind {
+            let f = self.fold_function(&rest[0], 1, "a score", pool_slot)?;
+            return Some((ReadingKind::Score(f), Vec::new()));
+        }
+        let step = self.fold_function(&rest[0], 3, "a fold's step", pool_slot);
+        let start = self.expr(&rest[1]);
+        let finish = rest
+            .get(2)
+            .map(|e| self.fold_function(e, 1, "a fold's finish", pool_slot));
+        let finish = match finish {
+            Some(f) => Some(f?),
+            None => None,
+        };
+        Some((
+            ReadingKind::Fold {
+                step: step?,
+                finish,
+            },
+            vec![start?],
+        ))
+    }
+
+    /// The index of the function named by `arg`, which must take `arity` arguments, roll no dice,
+    /// and be declared before the pool bound at `pool_slot`.
+    fn fold_function(
+        &mut self,
+        arg: &Expr,
+        arity: usize,
+        role: &str,
+        pool_slot: Option<usize>,
+    ) -> Option<usize> {
+        let example = if arity == 3 {
+            "`fn step(s, x, n) = s + n;`"
+        } else {
+            "`fn f(x) = if x >= 7 then 1 else 0;`"
+        };
+        let ExprKind::Var(name) = &arg.node else {
+            return self.refuse(
+                Diagnostic::error(
+                    "expected-function",
+                    arg.span,
+                    format!("{role} is the name of a function"),
+                )
+                .with_help(format!("declare it first, e.g. {example}")),
+            );
+        };
+        let Some((index, n)) = self.function_index(name) else {
+            return self.refuse(
+                Diagnostic::error(
+                    "unknown-function",
+                    arg.span,
+                    format!("`{name}` is not a function"),
+                )
+                .with_help(format!("declare it first, e.g. {example}")),
+            );
+        };
+        if n != arity {
+            let what = if arity == 3 {
+                "three arguments (the state, a face, how many dice show it)".to_string()
+            } else {
+                "one argument".to_string()
+            };
+            return self.refuse(Diagnostic::error(
+                "wrong-arguments",
+                arg.span,
+                format!("{role} takes {what}; `{name}` takes {n}"),
+            ));
+        }
+        let Some(function) = self.functions.get(index) else {
+            // The function whose body is being checked: it would read a pool by reading itself.
+            return self.refuse(Diagnostic::error(
+                "fold-function-rolls",
+                arg.span,
+                format!("{role} cannot be `{name}` inside its own declaration"),
+            ));
+        };
+        if let Some(slot) = pool_slot
+            && function.globals > slot
+        {
+            return self.refuse(
+                Diagnostic::error(
+                    "fold-after-pool",
+                    arg.span,
+                    format!("`{name}` is declared after the pool it reads"),
+                )
+                .with_help("declare the function before `let p = pool …;`"),
+            );
+        }
+        if let Some(at) = first_roll(&self.functions, &function.body) {
+            // The caret goes under the dice, inside the function, where the fix is.
+            return self.refuse(
+                Diagnostic::error(
+                    "fold-function-rolls",
+                    at,
+                    format!(
+                        "{role} says what dice already rolled mean, but `{name}` rolls dice here"
+                    ),
+                )
+                .with_help("roll these dice outside the function and bind them with `let`"),
+            );
+        }
+        Some(index)
+    }
+}
+
+/// Where `body` (or a function it calls) rolls dice: a dice term, a pool or a process.
+/// Iterative, so that long chains of calls cannot exhaust the stack.
+fn first_roll(functions: &[Function], body: &Node) -> Option<Span> {
+    let mut seen = vec![false; functions.len()];
+    let mut work: Vec<&Node> = vec![body];
+    while let Some(node) = work.pop() {
+        match &node.kind {
+            NodeKind::Dice(_) | NodeKind::Pool(_) | NodeKind::Process { .. } => {
+                return Some(node.span);
+            }
+            NodeKind::Call(f, _) => {
+                if let Some(callee) = functions.get(*f)
+                    && !seen[*f]
+                {
+                    seen[*f] = true;
+                    work.push(&callee.body);
+                }
+            }
+            _ => {}
+        }
+        work.extend(node.operands());
+    }
+    None
+}
