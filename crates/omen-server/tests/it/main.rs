@@ -39,6 +39,7 @@ mod table_forms;
 mod table_page;
 mod table_reveal;
 mod visibility;
+mod warnings_pages;
 mod worked_examples;
 mod worked_examples_api;
 mod worked_examples_odds_page;
