@@ -163,6 +163,10 @@ pub(super) const PLANTED: [&str; 2] = ["Wyrdcurse", "Hexmark"];
 
 pub(super) struct Table {
     pub app: Router,
+    /// The same server on 127.0.0.1, as `omen serve` runs it (`omen_server::serve`), when the
+    /// interactions go over a socket ([`Table::live`]); they go through the router otherwise.
+    live: Option<super::live::Live>,
+    state: omen_server::AppState,
     key: SigningKey,
     pub calls: Calls,
     next: AtomicU64,
@@ -186,6 +190,19 @@ pub(super) fn now() -> String {
 impl Table {
     pub(super) async fn new() -> Table {
         Table::with(config()).await
+    }
+
+    /// The table on a server listening on 127.0.0.1 as `omen serve --public-name
+    /// omen.example.org` listens: every interaction is sent to it over a connection of its own.
+    pub(super) async fn live() -> Table {
+        // Behind the README's reverse proxy, under the name Discord is given.
+        let config = omen_server::Config {
+            public_names: vec!["omen.example.org".to_string()],
+            ..config()
+        };
+        let mut table = Table::with(config).await;
+        table.live = Some(super::live::start(table.state.clone()).await);
+        table
     }
 
     /// The table on a server configured as `config` says, with the Discord face on.
@@ -217,9 +234,12 @@ impl Table {
             discord: Some(discord),
             ..config
         };
-        let app = omen_server::app(omen_server::AppState::new(store, config));
+        let state = omen_server::AppState::new(store, config);
+        let app = omen_server::app(state.clone());
         Table {
             app,
+            live: None,
+            state,
             key,
             calls,
             next: AtomicU64::new(1),
@@ -269,6 +289,9 @@ impl Table {
     }
 
     pub(super) async fn raw(&self, body: &str, timestamp: &str, signature: &str) -> Answer {
+        if let Some(live) = &self.live {
+            return over_the_wire(live.address, body, timestamp, signature).await;
+        }
         let request = Request::post("/discord/interactions")
             .header("content-type", "application/json")
             .header("x-signature-ed25519", signature)
@@ -356,6 +379,50 @@ impl Table {
                     .any(|w| w == token.as_bytes())
             );
         }
+    }
+}
+
+/// `POST /discord/interactions` to a listening server, as Discord sends it: the signature headers
+/// and the JSON body, on a connection of its own; the answer's status and body (a JSON answer
+/// comes with its length).
+async fn over_the_wire(
+    address: std::net::SocketAddr,
+    body: &str,
+    timestamp: &str,
+    signature: &str,
+) -> Answer {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!(
+        "POST /discord/interactions HTTP/1.1\r\nhost: omen.example.org\r\nuser-agent: Discord-Interactions/1.0 (+https://discord.com)\r\ncontent-type: application/json\r\nx-signature-ed25519: {signature}\r\nx-signature-timestamp: {timestamp}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let mut headers = axum::http::HeaderMap::new();
+    for line in head.lines().skip(1) {
+        if let Some((name, value)) = line.split_once(':') {
+            headers.insert(
+                axum::http::HeaderName::from_bytes(name.trim().as_bytes()).unwrap(),
+                value.trim().parse().unwrap(),
+            );
+        }
+    }
+    assert!(
+        headers.get("transfer-encoding").is_none(),
+        "a chunked answer: {head}"
+    );
+    Answer {
+        status: StatusCode::from_u16(status).unwrap(),
+        headers,
+        bytes: raw[split + 4..].to_vec(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The roller's part in a Discord roll's draw, as the README's trust model describes it for the
-//! API: `/log` publishes the next draw's commitment, `/roll` and the rule-set commands take the
+//! API, with interactions signed as Discord signs them and sent (in two of the tests) over a socket
+//! to the server as `omen serve` runs it: `/log` publishes the next draw's commitment, `/roll` and the rule-set commands take the
 //! roller's `entropy` and the `commitment` they read, the entry records both, and `/verify entry:N`
 //! shows the draw with the checks a member can repeat. Each seed is recomputed here from the
 //! documented formula and its dice rolled again from it, independently of the server's code.
@@ -109,7 +110,7 @@ fn roll(table: &Table, user: &str, expression: &str, extra: &[(&str, &str)]) -> 
 /// gives and its dice are the seed's; `/verify entry:N` says all of it in the channel.
 #[tokio::test]
 async fn a_rollers_entropy_goes_into_the_draw_and_verify_shows_it() {
-    let table = Table::new().await;
+    let table = Table::live().await;
     table.seated().await;
     let log = said(&table, &table.command(CATO_USER, "log", json!([]))).await;
     let commitment = log
@@ -229,7 +230,7 @@ async fn a_rule_set_command_takes_entropy_and_again_takes_the_servers() {
 /// refused with nothing drawn or logged.
 #[tokio::test]
 async fn a_roller_cannot_choose_a_roll_by_choosing_entropy() {
-    let table = Table::new().await;
+    let table = Table::live().await;
     table.seated().await;
     let mut answers = Vec::new();
     let entropy = "the-same-words-each-time";
