@@ -1,6 +1,6 @@
 //! `--dialect anydice`: a whole AnyDice program, each `output` one column side by side, labelled as
 //! AnyDice labels it, through every view, format and export `omen prob` and `omen plot` have; and
-//! `omen roll`, one roll of each output's distribution. Where an output has a spelling in Omen's
+//! `omen roll` (in `anydice_roll`), one roll of each output. Where an output has a spelling in Omen's
 //! notation, its reading line shows it (`reading: advantage = 2d20kh1`), so designers learn Omen's
 //! notation from their own programs.
 //!
@@ -12,12 +12,10 @@ use std::io::Write;
 
 use anyhow::Context;
 use num_traits::Zero;
-use omen_core::{DieSource, Limits, Probability};
+use omen_core::{Limits, Probability};
 use omen_lang::{Criticals, Diagnostic, ExactResult, Span, ValueDistribution, anydice};
 
-use serde::Serialize;
-
-use crate::diagnostics::{Input, Style, render_diagnostics, too_much_output};
+use crate::diagnostics::{Input, Style, render_diagnostics};
 
 /// The name `--dialect` takes.
 pub const ANYDICE: &str = "anydice";
@@ -179,7 +177,7 @@ pub fn columns(
 }
 
 /// Writes errors and warnings to stderr: the input is refused (`false`).
-fn report(
+pub(crate) fn report(
     style: Style,
     input: Input<'_>,
     errors: &[Diagnostic],
@@ -212,128 +210,13 @@ fn exact_result(distribution: omen_core::Distribution<i64>) -> ExactResult {
     }
 }
 
-/// What `omen roll --dialect anydice --format json` prints: the shape of an Omen roll's JSON where
-/// it applies (the program as `expression`, the `seed` to replay it), with one entry per output in
-/// place of the one result and its tree (an output is drawn from its distribution, not rolled die by
-/// die, so it has no tree).
-#[derive(Serialize)]
-struct RollReport<'a> {
-    expression: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<u64>,
-    outputs: Vec<RolledOutput<'a>>,
-}
-
-/// One output's roll: its label, the value drawn (`null` for the empty die, which has none), and
-/// its reading line as `omen prob` shows it.
-#[derive(Serialize)]
-struct RolledOutput<'a> {
-    label: &'a str,
-    result: Option<i64>,
-    reading: String,
-}
-
-/// Where `omen roll --dialect anydice` draws from: the dice given, or a seeded source and its seed.
-pub struct RollDice<'a> {
-    pub dice: &'a mut dyn DieSource,
-    /// Printed first (text) or as `seed` (JSON), so the roll can be replayed; `None` with `--dice`.
-    pub seed: Option<u64>,
-}
-
-/// `omen roll --dialect anydice`: one roll of each output's exact distribution, after the seed line
-/// a `label: value` line each, or the JSON of [`RollReport`] with `--format json`.
-///
-/// # Errors
-/// I/O errors writing the answer.
-pub fn roll(
-    program: Input<'_>,
-    limits: &Limits,
-    source: RollDice<'_>,
-    style: Style,
-) -> anyhow::Result<bool> {
-    let run = match anydice::run(program.text, limits) {
-        Ok(run) => run,
-        Err(errors) => return report(style, program, &errors, &[]),
-    };
-    let spellings = anydice::translate(program.text).unwrap_or_default();
-    let mut outputs = Vec::with_capacity(run.outputs.len());
-    for (index, output) in run.outputs.iter().enumerate() {
-        let result = match &output.distribution {
-            Some(d) => Some(pick(d, &mut *source.dice)?),
-            None => None,
-        };
-        outputs.push(RolledOutput {
-            label: &output.label,
-            result,
-            reading: reading(&output.label, spellings.get(index)),
-        });
-    }
-    let text = match style {
-        Style::Text => {
-            let mut text = source
-                .seed
-                .map_or_else(String::new, |seed| format!("seed: {seed}\n"));
-            for output in &outputs {
-                let shown = output
-                    .result
-                    .map_or_else(|| "(empty)".to_string(), |v| v.to_string());
-                text.push_str(&format!("{}: {shown}\n", output.label));
-            }
-            text
-        }
-        Style::Json => {
-            let report = RollReport {
-                expression: program.text,
-                seed: source.seed,
-                outputs,
-            };
-            format!("{}\n", serde_json::to_string(&report)?)
-        }
-    };
-    if text.len() as u128 > u128::from(limits.max_output) {
-        let error = too_much_output(text.len() as u128, limits.max_output)
-            .with_help("split the program, or raise --max-output");
-        return report(style, program, &[error], &run.warnings);
-    }
-    eprint!("{}", render_diagnostics(style, program, &[], &run.warnings));
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(true)
-}
-
 /// An output's reading line: its label, and Omen's spelling where there is one, as
 /// `omen translate --from anydice` gives it.
-fn reading(label: &str, spelling: Option<&anydice::Translation>) -> String {
+pub(crate) fn reading(label: &str, spelling: Option<&anydice::Translation>) -> String {
     match spelling.map(|t| &t.omen) {
         Some(Ok(omen)) => format!("{label} = {omen}"),
         _ => label.to_string(),
     }
-}
-
-/// One outcome of `d`, drawn by weight: a uniform number below the total weight, built from rolls
-/// of a 65,536-sided die (the last number redrawn when it lands past the total, so every number
-/// below it is equally likely), then the outcome whose cumulative weight passes it.
-fn pick(d: &omen_core::Distribution<i64>, dice: &mut dyn DieSource) -> anyhow::Result<i64> {
-    let total = d.total();
-    let digit = omen_core::Die::standard(1 << 16, &omen_core::Limits::default())?;
-    let digits = total.bits().div_ceil(16);
-    let point = loop {
-        let mut candidate = omen_core::Weight::zero();
-        for _ in 0..digits {
-            let face = dice.roll(&digit)?;
-            candidate = (candidate << 16u32) + omen_core::Weight::from(u64::try_from(face - 1)?);
-        }
-        if &candidate < total {
-            break candidate;
-        }
-    };
-    let mut below = omen_core::Weight::zero();
-    for (outcome, weight) in d.entries() {
-        below += weight;
-        if point < below {
-            return Ok(*outcome);
-        }
-    }
-    Ok(*d.max_outcome())
 }
 
 /// `omen translate`'s examples.

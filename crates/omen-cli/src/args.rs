@@ -375,6 +375,9 @@ pub struct RollArgs {
     pub source: crate::act::RollSource,
     #[command(flatten)]
     pub script: ScriptArgs,
+    // With --dialect anydice: draw from approximate distributions where exact ones run away.
+    #[command(flatten)]
+    pub approximate: crate::anydice_prob::ApproximateArg,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]

@@ -59,6 +59,7 @@
 
 mod act;
 mod anydice_prob;
+mod anydice_roll;
 mod args;
 mod campaign;
 mod compare;

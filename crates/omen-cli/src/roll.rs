@@ -15,7 +15,7 @@ use crate::shared_args::{RollFormat, VisibilityArg};
 use crate::source::{Source, compile_input, saved_name};
 use crate::status::{Status, fail, fail_to_read, status, succeed};
 use crate::transcript::{render_transcript, render_transcript_within};
-use crate::{anydice_prob, campaign, fit, store_access};
+use crate::{anydice_prob, anydice_roll, campaign, fit, store_access};
 
 /// `omen roll` in a campaign: a saved roll or an expression, rolled and written to the campaign's log
 /// in one transaction.
@@ -129,6 +129,9 @@ pub fn roll(args: &RollArgs) -> anyhow::Result<Status> {
         RollFormat::Json => Style::Json,
     };
     let anydice = anydice_prob::is_anydice(args.script.dialect.name.as_deref());
+    if args.approximate.refused(anydice) {
+        return Ok(Status::BadInput);
+    }
     if args.campaign.wanted(&args.input) {
         if anydice {
             anydice_prob::refuse(anydice_prob::Refused::CampaignRoll);
@@ -230,18 +233,23 @@ fn roll_anydice(args: &RollArgs, style: Style) -> anyhow::Result<Status> {
         Ok(source) => source,
         Err(e) => return fail_to_read(style, &e),
     };
-    let (mut dice, seed): (Box<dyn omen_core::DieSource>, _) = match &args.source.dice {
-        Some(values) => (Box::new(ScriptedDice::new(values.clone())), None),
+    let precision = args.approximate.precision();
+    let rolled = match &args.source.dice {
+        Some(values) => {
+            let dice = anydice_roll::RollDice::Given(values.clone());
+            anydice_roll::roll(source.input(), &limits, precision, dice, style)
+        }
         None => {
             let seed = args.source.seed.unwrap_or_else(fresh_seed);
-            (Box::new(ChaChaDice::from_seed(seed)), Some(seed))
+            let mut chacha = ChaChaDice::from_seed(seed);
+            let dice = anydice_roll::RollDice::Seeded {
+                dice: &mut chacha,
+                seed,
+            };
+            anydice_roll::roll(source.input(), &limits, precision, dice, style)
         }
     };
-    let dice = anydice_prob::RollDice {
-        dice: dice.as_mut(),
-        seed,
-    };
-    status(anydice_prob::roll(source.input(), &limits, dice, style))
+    status(rolled)
 }
 
 /// A buffer that refuses to grow past `limit` bytes: a writer into it fails instead.

@@ -6,6 +6,7 @@ mod analyses;
 mod anydice;
 mod anydice_readme;
 mod anydice_refused;
+mod anydice_roll;
 mod campaign;
 mod cluster;
 mod compare;

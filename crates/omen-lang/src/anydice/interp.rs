@@ -71,6 +71,9 @@ pub struct Interp {
     pub precision_bits: Option<u64>,
     pub roundings: u64,
     pub rounded_at: Option<Span>,
+    /// The most significant bits of any die's total kept so far: how far exact weights ran, so a
+    /// run stopped by the work budget can say whether the approximate mode would help.
+    pub largest_total_bits: u64,
 }
 
 impl Interp {
@@ -100,12 +103,19 @@ impl Interp {
             precision_bits: None,
             roundings: 0,
             rounded_at: None,
+            largest_total_bits: 0,
         }
     }
 
     /// A value about to be kept (assigned, returned, output): in the approximate mode, a die's
     /// weights rounded to the precision; otherwise the value itself.
     pub fn settle(&mut self, v: Val, span: Span) -> Outcome<Val> {
+        let total_bits = match &v {
+            Val::Die(d, _) => d.total().bits(),
+            Val::Pool { die, .. } => die.total().bits(),
+            _ => 0,
+        };
+        self.largest_total_bits = self.largest_total_bits.max(total_bits);
         let Some(bits) = self.precision_bits else {
             return Ok(v);
         };
@@ -309,6 +319,8 @@ impl Interp {
             label,
             distribution,
             span,
+            // Any rounding so far may have reached this output: an upper bound, never a miss.
+            approximate: self.roundings > 0,
         });
         Ok(())
     }

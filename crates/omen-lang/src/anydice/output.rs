@@ -15,6 +15,9 @@ pub struct Output {
     pub distribution: Option<Distribution<i64>>,
     /// The `output` statement.
     pub span: Span,
+    /// Whether the approximate mode had rounded a value before this output was computed, so that
+    /// it may be approximate (an output computed before any rounding is exact).
+    pub approximate: bool,
 }
 
 /// What a program printed, and what it should be warned about.

@@ -132,6 +132,7 @@ fn the_empty_die_empties_the_answer() {
             label: "output 1".into(),
             distribution: None,
             span: run.outputs[0].span,
+            approximate: false,
         }]
     );
 }

@@ -102,3 +102,57 @@ fn a_small_program_stays_exact_and_unwarned() {
         Probability::new(1u8.into(), 216u8.into())
     );
 }
+
+/// [`run`] under `limits`, keeping the error.
+fn attempt(source: &str, limits: Limits) -> Result<anydice::Run, Vec<omen_lang::Diagnostic>> {
+    let source = source.to_string();
+    std::thread::Builder::new()
+        .stack_size(omen_lang::STACK_BYTES)
+        .spawn(move || anydice::run_with(&source, &limits, Precision::Exact))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn exact_runaway_weights_are_refused_naming_the_approximate_mode() {
+    let limits = Limits {
+        work_budget: 20_000_000,
+        ..Limits::default()
+    };
+    let errors = attempt(&doubling(40), limits.clone()).expect_err("too large exactly");
+    let error = &errors[0];
+    assert_eq!(error.kind, "exact-too-large", "{error:?}");
+    assert!(
+        error
+            .message
+            .contains("the exact weights have grown to about"),
+        "{}",
+        error.message
+    );
+    let help = error.help.as_deref().unwrap_or_default();
+    assert!(
+        help.contains("--approximate DIGITS") && help.contains("\"approximate\": DIGITS"),
+        "{help}"
+    );
+    // A program that spends the budget with small weights is refused by the budget as before:
+    // the approximate mode would not help it.
+    let counting = "X: 0\nloop I over {1..1000} { loop J over {1..1000} { X: X + 1 } }\noutput X";
+    let small = Limits {
+        work_budget: 100_000,
+        ..limits
+    };
+    let errors = attempt(counting, small).expect_err("over the budget");
+    assert_eq!(errors[0].kind, "work-budget", "{:?}", errors[0]);
+}
+
+#[test]
+fn only_outputs_computed_after_a_rounding_are_marked_approximate() {
+    // The first output comes before any rounding, so it is exact; the second is the doubling.
+    let program = format!("output d6\n{}", doubling(40));
+    let run = run(&program, Precision::Digits(20));
+    let marks: Vec<bool> = run.outputs.iter().map(|o| o.approximate).collect();
+    assert_eq!(marks, [false, true]);
+    let exact = run.outputs[0].distribution.as_ref().unwrap();
+    assert_eq!(exact.probability(&1).to_string(), "1/6");
+}
