@@ -50,6 +50,12 @@ pub struct ProbRequest {
     /// Extra dice one die may add by exploding (default: the server's, 20; at most its ceiling).
     #[serde(default)]
     pub explode_depth: Option<u64>,
+    /// With `"dialect": "anydice"` only: keep about this many significant digits (1 to 1,000)
+    /// where a program's exact weights run away, instead of refusing it; every result computed
+    /// after a rounding carries the warning `approximate`. Without it every answer is exact.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 1000)]
+    pub approximate: Option<u32>,
 }
 
 /// The answer to `POST /api/v1/prob`, one entry per expression in the request's order.
@@ -344,6 +350,9 @@ pub async fn prob(
     }
     if anydice::is_anydice(request.dialect.as_deref()) {
         return anydice::prob(state, request).await;
+    }
+    if request.approximate.is_some() {
+        return Err(anydice::approximate_refused());
     }
     let dialect = dialect(request.dialect.as_deref())?;
     let limits = request_limits(&state.limits(), request.explode_depth)?;

@@ -53,6 +53,38 @@ pub(crate) fn dialect_schema() -> RefOr<Schema> {
     ))
 }
 
+/// `approximate` without `"dialect": "anydice"`: Omen's notation is always computed exactly, as
+/// the command line's `--approximate` without `--dialect anydice` is refused.
+pub(crate) fn approximate_refused() -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        Problem::new(
+            "bad-request",
+            "`approximate` is for AnyDice programs; Omen's notation is always computed exactly",
+        )
+        .with_help(
+            "drop `approximate`, or set `\"dialect\": \"anydice\"` if the expressions are AnyDice \
+             programs",
+        ),
+    )
+}
+
+/// The precision a request asks for: exact without `approximate`, else its digits, within
+/// [`anydice::MAX_DIGITS`] (the ceiling the OpenAPI document states).
+fn precision(approximate: Option<u32>) -> Result<anydice::Precision, ApiError> {
+    match approximate {
+        None => Ok(anydice::Precision::Exact),
+        Some(digits) if (1..=anydice::MAX_DIGITS).contains(&digits) => {
+            Ok(anydice::Precision::Digits(digits))
+        }
+        Some(digits) => Err(ApiError::bad_request(format!(
+            "approximate {digits} is out of range; give 1 to {} significant digits, or leave it \
+             out for the exact answer",
+            anydice::MAX_DIGITS
+        ))),
+    }
+}
+
 pub(crate) async fn prob(
     state: AppState,
     request: ProbRequest,
@@ -69,6 +101,7 @@ pub(crate) async fn prob(
         ));
     }
     let limits = request_limits(&state.limits(), request.explode_depth)?;
+    let precision = precision(request.approximate)?;
     let limit = state.inner.config.limits.max_output;
     let mut results = Vec::new();
     let mut bytes: u64 = 0;
@@ -77,7 +110,7 @@ pub(crate) async fn prob(
         let odds = state
             .inner
             .compute
-            .run(move || program_odds(&program, &limits))
+            .run(move || program_odds(&program, &limits, precision))
             .await
             .and_then(|odds| odds)
             .map_err(|error| error.in_expression(index))?;
@@ -94,16 +127,31 @@ pub(crate) async fn prob(
     Ok((headers, Json(ProbResponse { results })))
 }
 
-/// One program's outputs as odds; its warnings ride with its first output.
-fn program_odds(program: &str, limits: &omen_core::Limits) -> Result<Vec<Odds>, ApiError> {
-    let run = anydice::run(program, limits).map_err(|errors| ApiError::language(&errors, &[]))?;
-    let mut warnings: Vec<Problem> = run.warnings.iter().map(Problem::from_diagnostic).collect();
+/// One program's outputs as odds; its warnings ride with its first output, except the warning that
+/// the answer is approximate, which every output computed after a rounding carries (and no other).
+fn program_odds(
+    program: &str,
+    limits: &omen_core::Limits,
+    precision: anydice::Precision,
+) -> Result<Vec<Odds>, ApiError> {
+    let run = anydice::run_with(program, limits, precision)
+        .map_err(|errors| ApiError::language(&errors, &[]))?;
+    let (approximate, others): (Vec<_>, Vec<_>) = run
+        .warnings
+        .iter()
+        .map(Problem::from_diagnostic)
+        .partition(|w| w.kind == "approximate");
+    let mut warnings = others;
     let mut out = Vec::with_capacity(run.outputs.len());
     for output in run.outputs {
         let (outcomes, mode, statistics) = match &output.distribution {
             Some(d) => (rows(d), modes(d), Some(d.statistics())),
             None => (Vec::new(), Vec::new(), None),
         };
+        let mut warnings = std::mem::take(&mut warnings);
+        if output.approximate {
+            warnings.extend(approximate.iter().cloned());
+        }
         out.push(Odds {
             expression: program.to_string(),
             reading: output.label,
@@ -118,7 +166,7 @@ fn program_odds(program: &str, limits: &omen_core::Limits) -> Result<Vec<Odds>, 
             mode,
             depth_limit_probability: "0".to_string(),
             expected_steps: None,
-            warnings: std::mem::take(&mut warnings),
+            warnings,
         });
     }
     Ok(out)
@@ -133,6 +181,7 @@ mod tests {
         let Ok(odds) = program_odds(
             "output d4\noutput 2d4 named \"two\"",
             &omen_core::Limits::default(),
+            anydice::Precision::Exact,
         ) else {
             panic!("the program runs");
         };
@@ -148,6 +197,24 @@ mod tests {
 
     #[test]
     fn a_program_error_is_refused() {
-        assert!(program_odds("output [nothing]", &omen_core::Limits::default()).is_err());
+        let limits = omen_core::Limits::default();
+        assert!(program_odds("output [nothing]", &limits, anydice::Precision::Exact).is_err());
+    }
+
+    #[test]
+    fn approximate_is_bounded_by_the_ceiling_the_document_states() {
+        assert!(precision(None).is_ok_and(|p| p == anydice::Precision::Exact));
+        assert!(precision(Some(0)).is_err());
+        assert!(precision(Some(anydice::MAX_DIGITS)).is_ok());
+        assert!(precision(Some(anydice::MAX_DIGITS + 1)).is_err());
+        // The schema's `maximum` is a literal (utoipa's attribute): it must be the engine's ceiling.
+        let document = serde_json::to_value(crate::openapi()).unwrap();
+        let field = &document["components"]["schemas"]["ProbRequest"]["properties"]["approximate"];
+        assert_eq!(
+            field["maximum"],
+            serde_json::json!(anydice::MAX_DIGITS),
+            "{field}"
+        );
+        assert_eq!(field["minimum"], serde_json::json!(1), "{field}");
     }
 }
