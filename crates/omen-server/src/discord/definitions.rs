@@ -274,7 +274,9 @@ fn clip(text: &str) -> String {
     cut
 }
 
-/// A rule set's command: one subcommand per action (at most 25).
+/// A rule set's command: one subcommand per action (at most 25), within Discord's limit on a
+/// command's text; none for a rule set whose name Discord would refuse or whose command cannot be
+/// made to fit.
 fn rule_set(game: &dyn omen_rules::stateful::Game) -> Option<Value> {
     if !valid_name(game.name()) {
         return None;
@@ -292,7 +294,8 @@ fn rule_set(game: &dyn omen_rules::stateful::Game) -> Option<Value> {
                     "options": fields.into_iter().map(|(o, _)| o).collect::<Vec<_>>() })
         })
         .collect();
-    Some(command(game.name(), description, subcommands))
+    // Past Discord's limit on a command's text, shortened until it fits (see `fit.rs`).
+    super::fit::fitted(command(game.name(), description, subcommands))
 }
 
 /// The options of action `name` of `schema` (`character` first, then the fields, `visibility`,
@@ -452,7 +455,8 @@ fn choices(shape: &Value) -> Option<Vec<Value>> {
 mod tests {
     use super::*;
 
-    /// Every name, description and count within Discord's limits, for every rule set.
+    /// Every name, description and count within Discord's limits, and every command's whole text,
+    /// for every rule set: none is left out.
     #[test]
     fn every_command_keeps_discords_limits() {
         fn check(value: &Value) {
@@ -472,6 +476,12 @@ mod tests {
         let commands = commands();
         for command in commands.as_array().unwrap() {
             check(command);
+            let length = super::super::fit::text_length(command);
+            assert!(
+                length <= super::super::fit::MAX_COMMAND_TEXT,
+                "{}: {length}",
+                command["name"]
+            );
         }
         assert_eq!(
             commands.as_array().unwrap().len(),

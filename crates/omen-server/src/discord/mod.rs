@@ -23,6 +23,7 @@ pub mod definitions;
 mod delivery;
 mod draw;
 mod face;
+mod fit;
 mod gate;
 mod gm_channel;
 mod interaction;
