@@ -3,6 +3,7 @@
 
 mod analysis_warnings;
 mod anydice_api;
+mod anydice_approximate_api;
 mod blind;
 mod browser;
 mod calculator_api;
