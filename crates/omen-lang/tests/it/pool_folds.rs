@@ -301,3 +301,83 @@ fn folds_are_refused_clearly_where_they_cannot_be_computed() {
         assert_eq!(error(source, &limits).kind, kind, "{source}");
     }
 }
+
+macro_rules! example {
+    ($name:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/",
+            $name,
+            ".omen"
+        ))
+    };
+}
+
+#[test]
+fn the_exalted_example_botches_and_scores_as_every_roll_says() {
+    let options = Options::default();
+    let got = exact_map(&program(example!("pool_exalted"), &options), &options);
+    let by_hand = enumerate(&standard(6, 10), |roll| {
+        let successes: i64 = roll
+            .iter()
+            .map(|&x| [0, 0, 0, 0, 0, 0, 1, 1, 1, 2][x as usize - 1])
+            .sum();
+        if successes == 0 && roll.contains(&1) {
+            Value::text("botch")
+        } else {
+            int(successes)
+        }
+    });
+    assert_eq!(got, by_hand);
+}
+
+#[test]
+fn the_godbound_example_reads_the_damage_chart_as_every_roll_says() {
+    let options = Options::default();
+    let got = exact_map(&program(example!("pool_godbound"), &options), &options);
+    let mut dice = vec![(1..=8).collect::<Vec<i64>>()];
+    dice.extend(standard(2, 10));
+    let by_hand = enumerate(&dice, |roll| {
+        int(roll
+            .iter()
+            .map(|&x| [0, 1, 1, 1, 1, 2, 2, 2, 2, 4][x as usize - 1])
+            .sum())
+    });
+    assert_eq!(got, by_hand);
+}
+
+#[test]
+fn the_full_house_example_holds_as_often_as_counting_says() {
+    // Six faces for the three, five for the pair, C(5, 3) places for the three: 300 of 6^5 rolls.
+    let options = Options::default();
+    let got = exact_map(&program(example!("pool_full_house"), &options), &options);
+    assert_eq!(got[&Value::Bool(true)], p(300, 7776));
+    let by_hand = enumerate(&standard(5, 6), |roll| {
+        let mut widths: Vec<i64> = tally(roll).into_values().collect();
+        widths.sort_unstable();
+        Value::Bool(widths == [2, 3])
+    });
+    assert_eq!(got, by_hand);
+}
+
+#[test]
+fn the_fold_examples_roll_to_a_possible_outcome() {
+    let options = Options::default();
+    for source in [
+        example!("pool_exalted"),
+        example!("pool_godbound"),
+        example!("pool_full_house"),
+    ] {
+        let program = program(source, &options);
+        let exact = exact_map(&program, &options);
+        for seed in 0..5 {
+            let mut dice = omen_core::ChaChaDice::from_seed(seed);
+            let roll = omen_lang::sample(&program, &options.limits, &mut dice).expect(source);
+            assert!(
+                exact.contains_key(&roll.result),
+                "{source}: {}",
+                roll.result
+            );
+        }
+    }
+}
