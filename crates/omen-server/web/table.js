@@ -247,6 +247,8 @@ function showFields() {
   fields.dataset.for = character ? `${character.name}\n${character.rule_set}` : "";
   $("odds").replaceChildren();
   actionParts = [];
+  // Hidden until an action that rolls is drawn (a character of no rule set takes none).
+  if ($("act-dice-row")) $("act-dice-row").hidden = true;
   if (!schema) return;
   const defs = schema.$defs || schema.definitions || {};
   const found = actionVariants(schema).find((v) => tagOf(v, defs).value === $("act-action").value);

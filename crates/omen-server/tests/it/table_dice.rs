@@ -4,7 +4,8 @@
 //!
 //! The expected outcomes are worked out here from seed 002's rule (002-M1, M2, M4, M5): a d50 face
 //! against the combined modifier m (intrinsic + event + karmic) is bad luck on 1..=10−m, good luck on
-//! 41−m..=50 and no event between.
+//! 41−m..=50 and no event between; and from seed 003's (003-M1, M2): a check rolls aspect + ability
+//! d12s, each at or above the DV a success, each in the catastrophe range (1) a catastrophe.
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -351,5 +352,112 @@ async fn refusals_are_shown_as_the_server_words_them(t: &Table) {
         // Refused, nothing is logged, and the dice stay in the box to mend.
         assert_eq!(head(&t.api, &t.gm_token).await, before);
         assert_eq!(dice_box(&t.gm).await, text);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
+async fn an_hprpg_check_takes_the_dice_given_in_order_and_says_when_they_run_out() {
+    let Some(driver) = driver() else { return };
+    let (address, api) = server_and_api().await;
+    let made = post(&api, "/api/v1/campaigns", None, json!({ "name": "Tak" })).await;
+    let gm_token = made.json()["game_master"]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rules = get(&api, "/api/v1/rules/hprpg", None).await.json();
+    let sheet = rules["schemas"]["sheet"]["examples"][0].clone();
+    let character = post(
+        &api,
+        "/api/v1/campaigns/Tak/characters",
+        Some(&gm_token),
+        json!({ "name": "Rook", "rule_set": "hprpg", "sheet": sheet }),
+    )
+    .await;
+    assert_eq!(
+        character.status,
+        StatusCode::CREATED,
+        "{}",
+        character.json()
+    );
+    // The pool of a PERCEPTION + ALERTNESS check is the two ratings' dots (003-M1).
+    let ratings = &character.json()["state"]["sheet"];
+    let pool = ratings["aspects"]["PERCEPTION"].as_i64().unwrap()
+        + ratings["abilities"]["ALERTNESS"].as_i64().unwrap();
+    assert_eq!(pool, 6, "{ratings}");
+
+    let browser = session(&driver).await;
+    let client = &browser.client;
+    open_table(client, address, &gm_token).await;
+    fill_check(client).await;
+
+    // Five dice for a pool of six: the server's words say they ran out, and nothing is logged.
+    let before = head(&api, &gm_token).await;
+    type_dice(client, "9 1 12 5 8").await;
+    click(client, "#act-button").await;
+    let action = json!({ "action": "check", "aspect": "PERCEPTION", "ability": "ALERTNESS", "difficulty": 8 });
+    let answer = post(
+        &api,
+        "/api/v1/campaigns/Tak/characters/Rook/actions",
+        Some(&gm_token),
+        json!({ "action": action, "dice": [9, 1, 12, 5, 8] }),
+    )
+    .await;
+    assert!(answer.status.is_client_error(), "{}", answer.json());
+    let words = worded(&answer.json());
+    assert!(words.contains("ran out after 5 dice"), "{words}");
+    for _ in 0..100 {
+        if act_error(client).await == words {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(act_error(client).await, words);
+    assert_eq!(head(&api, &gm_token).await, before);
+
+    // Six, typed with commas and spaces mixed, used in order. Against DV 8 with catastrophes at 1
+    // (the default range): 9, 12 and 8 succeed, 1 is a catastrophe, 5 and 2 are neither, so
+    // 3 successes − 1 catastrophe = net 2.
+    type_dice(client, "9, 1 12,5  8 2").await;
+    let entry = roll_and_wait(client, &api, &gm_token, before).await;
+    assert_eq!(entry["dice_given"], true, "{entry}");
+    let faces: Vec<i64> = entry["dice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["face"].as_i64().unwrap())
+        .collect();
+    assert_eq!(faces, [9, 1, 12, 5, 8, 2]);
+    let summary = entry["summary"].as_str().unwrap();
+    let expected = "6d12 vs DV 8: 9-1-12-5-8-2 → 3 successes, 1 catastrophe, net 2";
+    assert!(summary.starts_with(expected), "{summary}");
+    let text = entry_text(client, before + 1).await;
+    assert!(text.contains(expected), "{text}");
+    assert!(text.contains("dice rolled at the table"), "{text}");
+    browser.client.close().await.expect("close");
+}
+
+/// The check form filled in: PERCEPTION + ALERTNESS against DV 8.
+async fn fill_check(client: &Client) {
+    wait_for(client, "#act-action option[value='check']").await;
+    client
+        .find(Locator::Id("act-action"))
+        .await
+        .unwrap()
+        .select_by_value("check")
+        .await
+        .unwrap();
+    input_in(client, "Inputs", "Aspect")
+        .await
+        .select_by_value("\"PERCEPTION\"")
+        .await
+        .unwrap();
+    for (label, value) in [("Ability", "ALERTNESS"), ("Difficulty", "8")] {
+        let input = input_in(client, "Inputs", label).await;
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
     }
 }
