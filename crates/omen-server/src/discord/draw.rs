@@ -111,7 +111,7 @@ pub(crate) fn draw_check(entry: &Value, before: Option<&Value>, verifies: bool) 
                 .to_string(),
         ),
         _ => lines.push(
-            "Its secret and entropy are hidden from you with its content until it is revealed."
+            "Its secret and entropy are hidden with its content until the game master reveals it."
                 .to_string(),
         ),
     }
@@ -184,7 +184,7 @@ mod tests {
     fn a_hidden_or_sealed_draw_says_so() {
         let mut entry = json!({ "sequence": 2, "draw_commitment": ABC, "redacted": true });
         let text = draw_check(&entry, None, true);
-        assert!(text.contains("hidden from you"), "{text}");
+        assert!(text.contains("hidden with its content"), "{text}");
         entry["sealed"] = json!(true);
         let text = draw_check(&entry, None, true);
         assert!(text.contains("kept with the part"), "{text}");

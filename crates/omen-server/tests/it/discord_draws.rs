@@ -340,7 +340,7 @@ async fn a_blind_rolls_secret_stays_hidden_until_revealed() {
     let asked = verify(AYLA_USER);
     answers.push(table.send(&asked).await.bytes);
     let hidden = text_of(&table.delivered(&asked, 1).await[0].body).to_string();
-    assert!(hidden.contains("hidden from you"), "{hidden}");
+    assert!(hidden.contains("hidden with its content"), "{hidden}");
     let secret = entry["draw"]["secret"].as_str().unwrap();
     let seed = entry["seed"].as_u64().unwrap().to_string();
     let seen = carried(&table, &answers);
