@@ -98,19 +98,47 @@ fn build_game(command: Command, eager: bool) -> Command {
     let name = command.get_name().to_string();
     let mut command = command;
     CURRENT.with(|current| current.replace(name.clone()));
+    let root = action_schema(&name);
+    let rules = omen_rules::find(&name);
+    let analyses = rules.map(|rules| rules.analyses()).unwrap_or_default();
+    // The one subcommand given is all clap shows the help of: the others need their names alone,
+    // which spares the start-up of `omen GAME ACTION` the help of every other action. A word that
+    // names none of them (a typo, `help`, no word) gets every subcommand's help, for the list.
+    let given = (!eager).then(|| word_after(&name)).flatten();
+    let given = given.filter(|word| {
+        schema::action_commands(root).any(|c| c == word) || analyses.iter().any(|a| a.name == word)
+    });
     // Named by its hint alone where it has one (`omen ritual perform` is the action `essence`): the
     // action's own name may be another subcommand's (the Essence check).
-    for action in schema::action_names(action_schema(&name)) {
-        let sub = Command::new(action.command.clone()).about(action.help.unwrap_or_default());
-        command = command.subcommand(now_or_deferred(sub, eager, action_flags));
-    }
-    if let Some(rules) = omen_rules::find(&name) {
-        for analysis in rules.analyses() {
-            let sub = Command::new(analysis.name).about(schema::without_spec_ids(analysis.summary));
-            command = command.subcommand(now_or_deferred(sub, eager, analysis_flags));
+    if let Some(word) = &given {
+        for action in schema::action_commands(root) {
+            let mut sub = Command::new(action.to_string());
+            if action == word {
+                sub = sub.about(schema::action_help(root, action).unwrap_or_default());
+            }
+            command = command.subcommand(now_or_deferred(sub, eager, action_flags));
+        }
+    } else {
+        for action in schema::action_names(root) {
+            let sub = Command::new(action.command.clone()).about(action.help.unwrap_or_default());
+            command = command.subcommand(now_or_deferred(sub, eager, action_flags));
         }
     }
+    for analysis in analyses {
+        let mut sub = Command::new(analysis.name);
+        if given.as_deref().is_none_or(|word| word == analysis.name) {
+            sub = sub.about(schema::without_spec_ids(analysis.summary));
+        }
+        command = command.subcommand(now_or_deferred(sub, eager, analysis_flags));
+    }
     command
+}
+
+/// The word after `game` on this process's command line: the subcommand the user named, if any.
+fn word_after(game: &str) -> Option<String> {
+    let mut words = std::env::args_os().skip(1).skip_while(|word| word != game);
+    words.next();
+    words.next().and_then(|word| word.into_string().ok())
 }
 
 /// An action's flags: the runner's (see [`crate::act::Holder`]) and one per field, and its examples.

@@ -235,10 +235,17 @@ fn field(root: &Value, name: &str, property: &Value, required: bool, depth: u8) 
 }
 
 fn description(schema: &Value) -> Option<String> {
-    schema
-        .get("description")
-        .and_then(Value::as_str)
-        .map(|text| without_spec_ids(&text.split_whitespace().collect::<Vec<_>>().join(" ")))
+    let text = schema.get("description").and_then(Value::as_str)?;
+    // The doc comment's lines become one line of single spaces, built in one string: this runs
+    // for every field of the action given, at every start.
+    let mut flat = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !flat.is_empty() {
+            flat.push(' ');
+        }
+        flat.push_str(word);
+    }
+    Some(without_spec_ids(&flat))
 }
 
 /// One action of a game: its name, its subcommand's name, its help and its fields (all but the
@@ -263,10 +270,23 @@ pub fn action_names(root: &Value) -> Vec<ActionSchema> {
     branches(root).map(|b| action(root, b, false)).collect()
 }
 
+/// The subcommand names of the actions alone, in the schema's order: no help, no fields.
+pub fn action_commands(root: &Value) -> impl Iterator<Item = &str> {
+    branches(root).map(|b| command_of(b).1)
+}
+
+/// The help of the action whose subcommand is `command`, without reading its fields.
+pub fn action_help(root: &Value, command: &str) -> Option<String> {
+    branches(root)
+        .find(|b| command_of(b).1 == command)
+        .and_then(description)
+}
+
 /// The action whose subcommand is `command`, with its fields.
 pub fn action_of(root: &Value, command: &str) -> Option<ActionSchema> {
+    // The search reads names only: the help text is made for the one action found.
     branches(root)
-        .find(|b| action(root, b, false).command == command)
+        .find(|b| command_of(b).1 == command)
         .map(|b| action(root, b, true))
 }
 
@@ -279,11 +299,21 @@ fn branches(root: &Value) -> impl Iterator<Item = &Value> {
         .filter(|b| b.pointer("/properties/action/const").is_some())
 }
 
-fn action(root: &Value, branch: &Value, with_fields: bool) -> ActionSchema {
+/// A branch's action name and its subcommand's (the `x-cli-command` hint, else the name).
+fn command_of(branch: &Value) -> (&str, &str) {
     let name = branch
         .pointer("/properties/action/const")
         .and_then(Value::as_str)
         .unwrap_or_default();
+    let command = branch
+        .get("x-cli-command")
+        .and_then(Value::as_str)
+        .unwrap_or(name);
+    (name, command)
+}
+
+fn action(root: &Value, branch: &Value, with_fields: bool) -> ActionSchema {
+    let (name, command) = command_of(branch);
     let fields = if with_fields {
         object_fields(root, branch, 0)
             .unwrap_or_default()
@@ -295,11 +325,7 @@ fn action(root: &Value, branch: &Value, with_fields: bool) -> ActionSchema {
     };
     ActionSchema {
         name: name.to_string(),
-        command: branch
-            .get("x-cli-command")
-            .and_then(Value::as_str)
-            .unwrap_or(name)
-            .to_string(),
+        command: command.to_string(),
         help: description(branch),
         fields,
     }
@@ -323,6 +349,11 @@ pub fn action_examples(root: &Value, action: &str) -> Vec<Map<String, Value>> {
 /// A rule set's text for everyday help: spec item ids (`003-M24`, `(001-M2..M7)`) belong in
 /// `omen rules GAME --detail`, so parentheses that hold them, and ids standing alone, are left out.
 pub fn without_spec_ids(text: &str) -> String {
+    // Most texts have no id and nothing to tidy: they are their own answer.
+    let untidy = [" :", " ,", " .", "  "].iter().any(|p| text.contains(p));
+    if !has_spec_id(text) && !untidy && text.trim().len() == text.len() {
+        return text.to_string();
+    }
     let mut out = String::new();
     let mut rest = text;
     while let Some(open) = rest.find('(') {
@@ -363,6 +394,28 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn spec_ids_and_the_gaps_they_leave_are_taken_out_of_help_text() {
+        let cases = [
+            // Nothing to take out: the text itself (the fast path).
+            ("Heals levels of health.", "Heals levels of health."),
+            (
+                "A check (any aspect): dots and dice",
+                "A check (any aspect): dots and dice",
+            ),
+            // Parentheses holding ids go, with the space they leave before a stop.
+            ("A check (003-M1..M9, M21): dots", "A check: dots"),
+            ("Spends FORTITUDE (003-M23).", "Spends FORTITUDE."),
+            ("Once a day, 003-M25 says so", "Once a day, says so"),
+            // Untidy text with no id is tidied all the same.
+            ("two  spaces , and a stop .", "two spaces, and a stop."),
+            (" padded ", "padded"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(without_spec_ids(text), expected, "{text:?}");
+        }
+    }
 
     #[test]
     fn optional_references_resolve_to_their_type_and_keep_the_fields_help() {
