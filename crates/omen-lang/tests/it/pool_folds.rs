@@ -381,3 +381,85 @@ fn the_fold_examples_roll_to_a_possible_outcome() {
         }
     }
 }
+
+/// Every first roll of `dice` d6, and for each every reroll of its dice showing 2 to 5, weighted
+/// 1/6^dice · 1/6^rerolled: `value(first, after)`.
+fn pushed(dice: usize, value: impl Fn(&[i64], &[i64]) -> Value) -> BTreeMap<Value, Probability> {
+    let mut out: BTreeMap<Value, Probability> = BTreeMap::new();
+    for (first, p_first) in enumerate(&standard(dice, 6), |roll| {
+        Value::Tuple(roll.iter().copied().map(int).collect())
+    }) {
+        let Value::Tuple(first) = first else {
+            continue;
+        };
+        let first: Vec<i64> = first
+            .iter()
+            .map(|v| match v {
+                Value::Int(x) => *x,
+                _ => 0,
+            })
+            .collect();
+        let kept: Vec<i64> = first
+            .iter()
+            .copied()
+            .filter(|&x| x == 1 || x == 6)
+            .collect();
+        let rerolled = dice - kept.len();
+        let seconds = enumerate(&standard(rerolled, 6), |again| {
+            let mut after = kept.clone();
+            after.extend_from_slice(again);
+            value(&first, &after)
+        });
+        for (v, q) in seconds {
+            *out.entry(v).or_insert_with(|| p(0, 1)) += &p_first * &q;
+        }
+    }
+    out
+}
+
+#[test]
+fn a_year_zero_push_keeps_the_sixes_and_ones_as_every_reroll_says() {
+    let options = Options::default();
+    let count = |dice: &[i64], face: i64| dice.iter().filter(|&&x| x == face).count() as i64;
+    let source = "let p = pool 4d6; let s = count(p, 6); let b = count(p, 1); \
+                  let q = pool (4 - s - b)d6; (s, b, s + count(q, 6), b + count(q, 1))";
+    let by_hand = pushed(4, |first, after| {
+        Value::Tuple(
+            [
+                count(first, 6),
+                count(first, 1),
+                count(after, 6),
+                count(after, 1),
+            ]
+            .into_iter()
+            .map(int)
+            .collect(),
+        )
+    });
+    let program = program(source, &options);
+    assert_eq!(exact_map(&program, &options), by_hand);
+    // The roller over every first roll and every push of three dice.
+    let three = crate::support::program(&source.replace('4', "3"), &options);
+    let walked = brute_force(&three, &options.limits, 200_000).expect("small enough");
+    assert_eq!(walked, exact_map(&three, &options));
+}
+
+#[test]
+fn the_year_zero_example_pushes_a_roll_without_a_success() {
+    let options = Options::default();
+    let count = |dice: &[i64], face: i64| dice.iter().filter(|&&x| x == face).count() as i64;
+    let source = example!("pool_year_zero").replace("param dice = 5;", "param dice = 4;");
+    let by_hand = pushed(4, |first, after| {
+        let (dice, pushed) = if count(first, 6) > 0 {
+            (first, false)
+        } else {
+            (after, true)
+        };
+        let counts = [count(dice, 6), count(dice, 1)].into_iter().map(int);
+        Value::Tuple(counts.chain([Value::Bool(pushed)]).collect())
+    });
+    assert_eq!(exact_map(&program(&source, &options), &options), by_hand);
+    let five = exact_map(&program(example!("pool_year_zero"), &options), &options);
+    let total = five.values().fold(p(0, 1), |acc, q| acc + q);
+    assert_eq!(total, p(1, 1));
+}
