@@ -360,3 +360,41 @@ async fn a_blind_rolls_secret_stays_hidden_until_revealed() {
     assert!(opened.contains("the roller's own"), "{opened}");
     assert_eq!(entry["seed"].as_u64(), Some(seed_of(&entry)));
 }
+
+/// `/roll saved:NAME` takes the roller's entropy and the commitment they read as an expression
+/// does.
+#[tokio::test]
+async fn a_saved_roll_takes_the_rollers_entropy_and_commitment() {
+    let table = Table::new().await;
+    table.seated().await;
+    let saved = super::call(
+        &table.app,
+        axum::http::Method::PUT,
+        "/api/v1/campaigns/Tak/saved/fireball",
+        Some(&table.gm),
+        Some(json!({ "expression": "8d6" })),
+    )
+    .await;
+    assert!(saved.status.is_success(), "{}", saved.json());
+    let commitment = published(&table).await;
+    let fireball = table.command(
+        CATO_USER,
+        "roll",
+        json!([
+            { "name": "saved", "type": 3, "value": "fireball" },
+            { "name": "entropy", "type": 3, "value": "cato-casts-with-care" },
+            { "name": "commitment", "type": 3, "value": commitment },
+        ]),
+    );
+    let shown = said(&table, &fireball).await;
+    assert!(shown.contains("the roller's entropy"), "{shown}");
+    let entry = gm_log(&table).await.pop().unwrap();
+    assert_eq!(entry["draw_commitment"], commitment.as_str());
+    assert_eq!(entry["draw"]["entropy"], "cato-casts-with-care");
+    assert_eq!(entry["seed"].as_u64(), Some(seed_of(&entry)));
+    // Eight d6 from the seed, in order, are the entry's dice.
+    let mut dice = ChaChaDice::from_seed(seed_of(&entry));
+    let d6 = Die::standard(6, &Limits::default()).unwrap();
+    let again: Vec<i64> = (0..8).map(|_| dice.roll(&d6).unwrap()).collect();
+    assert_eq!(faces(&entry), again);
+}
