@@ -11,12 +11,15 @@
 //! ([`ops::number_op`]), and a body that ends without `result:` gives the empty die, dropped with
 //! the rest renormalised, as in the enumerating path.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::rc::Rc;
+
+use num_integer::Integer;
 
 use omen_core::multiset::{Builtin, Group, Readings, read};
 use omen_core::{CoreError, Distribution, Weight};
 
-use super::ast::{Binary, CallPart, Expr, Kind, Stmt, Unary};
+use super::ast::{Binary, CallPart, Expr, Function, Kind, Stmt, Unary};
 use super::builtin::Library;
 use super::interp::{Callable, Interp};
 use super::ops;
@@ -74,13 +77,23 @@ struct Compiler<'a> {
     locals: Vec<String>,
     /// Every variable the body assigns: one read before its assignment would see, in AnyDice's
     /// shared frame, what the previous roll left there, so such a body is enumerated.
-    assigned: std::collections::HashSet<String>,
+    assigned: HashSet<String>,
+}
+
+/// The call's arguments as a plan sees them: the frame the body runs in (every parameter but the
+/// collection and the expanded number set), the collection's die and count, and the `:n`
+/// parameter given a die, if any, with that die.
+struct Setting<'a> {
+    scope: Frame,
+    pooled: (&'a str, Rc<Distribution<i64>>, usize),
+    expanded: Option<(&'a str, Rc<Distribution<i64>>)>,
 }
 
 impl Interp {
-    /// Answers a call of a user function with one `:s` parameter given dice, and every other
-    /// argument fixed, by reading the pool; `None` when the body needs each roll (the caller then
-    /// enumerates them).
+    /// Answers a call of a user function with one `:s` parameter given dice, at most one `:n`
+    /// parameter given a die, and every other argument fixed, by reading the pool (once per
+    /// outcome of the `:n` die); `None` when the body needs each roll (the caller then enumerates
+    /// them).
     pub fn read_pool_call(
         &mut self,
         callable: &Callable,
@@ -98,12 +111,79 @@ impl Interp {
         if pools.count() != 1 {
             return Ok(None);
         }
+        let Some(Setting {
+            mut scope,
+            pooled: (name, die, count),
+            expanded,
+        }) = self.pool_call_setting(function, args, frame)?
+        else {
+            return Ok(None);
+        };
+        let assigned: HashSet<String> = function
+            .body
+            .iter()
+            .filter_map(|stmt| match stmt {
+                Stmt::Assign { name, .. } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        // Without a `:n` die, one walk; with one, a walk per outcome with the number fixed, each
+        // weighed by its outcome's weight, the empty results dropped over all of them together
+        // (as the enumerating path folds every combination of the expanded arguments).
+        let outcomes = match &expanded {
+            None => vec![(None, Weight::from(1u8))],
+            Some((_, d)) => d
+                .entries()
+                .iter()
+                .map(|(o, w)| (Some(*o), w.clone()))
+                .collect(),
+        };
+        let mut mixed = Mixed::default();
+        for (outcome, weight) in outcomes {
+            if let (Some((number, _)), Some(n)) = (&expanded, outcome) {
+                scope.insert((*number).to_string(), Val::Number(n));
+            }
+            let mut compiler = Compiler {
+                param: name,
+                frame: &scope,
+                functions: &self.functions,
+                count,
+                highest_first: self.settings.highest_first,
+                readings: Vec::new(),
+                locals: Vec::new(),
+                assigned: assigned.clone(),
+            };
+            let Some(steps) = compiler.block(&function.body, 0) else {
+                return Ok(None);
+            };
+            let plan = Plan {
+                readings: compiler.readings,
+                locals: compiler.locals.len(),
+                steps,
+            };
+            self.work.pay(function.body.len())?;
+            let (points, total) = plan.points(&die, count, self)?;
+            mixed.add(points, total, weight, &mut self.work)?;
+        }
+        mixed.finish().map(Some)
+    }
+
+    /// The body's frame and what the call reads or expands, or `None` when an argument leaves the
+    /// call to the enumerating path (a second collection or `:n` die, or a die for a number that
+    /// is empty).
+    fn pool_call_setting<'f>(
+        &mut self,
+        function: &'f Function,
+        args: &[Val],
+        frame: &Frame,
+    ) -> Outcome<Option<Setting<'f>>> {
         // The frame the body would run in: the caller's, with every parameter but the collection
         // set to its coerced value. Only numbers and sequences are read by a plan; a die (`:d`, or
         // a die passed untyped) is left in, so a plan that reads it is refused.
         self.work.pay(frame.len() + args.len())?;
         let mut scope = frame.clone();
         let mut pooled = None;
+        let mut expanded = None;
         for (param, arg) in function.params.iter().zip(args) {
             let value = match (param.kind, arg) {
                 (Kind::Sequence, Val::Die(die, _)) if pooled.is_none() => {
@@ -114,54 +194,81 @@ impl Interp {
                     pooled = Some((param.name.as_str(), die.clone(), *count));
                     continue;
                 }
+                (Kind::Number, Val::Die(..) | Val::Pool { .. }) if expanded.is_none() => {
+                    // The die of the number: a pool's sum, as the enumerating path coerces it.
+                    let Some(d) = arg.to_die(&mut self.work)? else {
+                        return Ok(None);
+                    };
+                    expanded = Some((param.name.as_str(), d));
+                    continue;
+                }
                 (Kind::Number, Val::Number(_) | Val::Sequence(_)) => {
                     Val::Number(arg.as_number()?.unwrap_or(0))
                 }
                 (Kind::Sequence, Val::Number(n)) => Val::sequence(vec![*n]),
                 (Kind::Sequence, Val::Sequence(_)) | (Kind::Any, _) => arg.clone(),
                 (Kind::Die, _) => Val::Empty,
-                // A second collection, or a die for a number: the call expands over it too.
+                // A second collection, or a second die for a number: the call expands over it too.
                 _ => return Ok(None),
             };
             scope.insert(param.name.clone(), value);
         }
-        let Some((name, die, count)) = pooled else {
-            return Ok(None);
-        };
-        let mut compiler = Compiler {
-            param: name,
-            frame: &scope,
-            functions: &self.functions,
-            count,
-            highest_first: self.settings.highest_first,
-            readings: Vec::new(),
-            locals: Vec::new(),
-            assigned: function
-                .body
-                .iter()
-                .filter_map(|stmt| match stmt {
-                    Stmt::Assign { name, .. } => Some(name.clone()),
-                    _ => None,
-                })
-                .collect(),
-        };
-        let Some(steps) = compiler.block(&function.body, 0) else {
-            return Ok(None);
-        };
-        let plan = Plan {
-            readings: compiler.readings,
-            locals: compiler.locals.len(),
-            steps,
-        };
-        self.work.pay(function.body.len())?;
-        plan.run(&die, count, self).map(Some)
+        Ok(pooled.map(|pooled| Setting {
+            scope,
+            pooled,
+            expanded,
+        }))
+    }
+}
+
+/// The results of a plan's walks, each walk's points weighed by its `:n` outcome's weight over
+/// the walk's total (the totals are brought to one common multiple, so the weights stay integers).
+#[derive(Default)]
+struct Mixed {
+    walks: Vec<(BTreeMap<i64, Weight>, Weight, Weight)>,
+}
+
+impl Mixed {
+    fn add(
+        &mut self,
+        points: BTreeMap<i64, Weight>,
+        total: Weight,
+        weight: Weight,
+        work: &mut super::value::Work,
+    ) -> Outcome<()> {
+        work.pay(points.len())?;
+        self.walks.push((points, total, weight));
+        Ok(())
+    }
+
+    fn finish(self) -> Outcome<Val> {
+        let common = self
+            .walks
+            .iter()
+            .fold(Weight::from(1u8), |acc, (_, total, _)| acc.lcm(total));
+        let mut points: BTreeMap<i64, Weight> = BTreeMap::new();
+        for (walk, total, weight) in self.walks {
+            let scale = &common / &total * &weight;
+            for (value, w) in walk {
+                *points.entry(value).or_default() += w * &scale;
+            }
+        }
+        if points.is_empty() {
+            return Ok(Val::Empty);
+        }
+        Ok(Val::die(Distribution::from_weights(points)?))
     }
 }
 
 impl Plan {
     /// The joint distribution of the readings over `count` dice of `die`, then the body's value for
-    /// each: the results weighed, the empty ones dropped.
-    fn run(&self, die: &Distribution<i64>, count: usize, interp: &mut Interp) -> Outcome<Val> {
+    /// each: the results' weights (the empty ones dropped) and the walk's total.
+    fn points(
+        &self,
+        die: &Distribution<i64>,
+        count: usize,
+        interp: &mut Interp,
+    ) -> Outcome<(BTreeMap<i64, Weight>, Weight)> {
         let (readings, skipped) = Readings::new(self.readings.clone());
         let groups = [Group::dice(die.clone(), count)];
         let joint = read(
@@ -179,10 +286,7 @@ impl Plan {
                 *points.entry(v).or_default() += weight;
             }
         }
-        if points.is_empty() {
-            return Ok(Val::Empty);
-        }
-        Ok(Val::die(Distribution::from_weights(points)?))
+        Ok((points, joint.total().clone()))
     }
 }
 

@@ -13,7 +13,7 @@ use crate::anydice::{enumerate, only, run_with};
 
 /// The same program with an empty loop first in the (first) function's body: the loop changes
 /// nothing the body computes, and sends the call down the enumerating path.
-fn enumerated(program: &str) -> String {
+pub fn enumerated(program: &str) -> String {
     assert!(program.starts_with("function:"), "{program}");
     let brace = program.find('{').expect("a body");
     format!(
@@ -197,7 +197,7 @@ fn a_body_that_needs_each_roll_is_still_enumerated() {
 }
 
 /// A number the body computes from its collection `S`, the caller's `T` and small numbers.
-fn body_expression() -> impl Strategy<Value = String> {
+pub fn body_expression() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
         Just("S".to_string()),
         (1i64..4).prop_map(|p| format!("{p}@S")),
@@ -226,7 +226,7 @@ fn body_expression() -> impl Strategy<Value = String> {
 }
 
 /// The program's only output, or `None` for the empty die; errors as their messages.
-fn outcome(program: &str) -> Result<Option<omen_core::Distribution<i64>>, String> {
+pub fn outcome(program: &str) -> Result<Option<omen_core::Distribution<i64>>, String> {
     match run_with(program, Limits::default()) {
         Ok(mut run) => Ok(run.outputs.remove(0).distribution),
         Err(errors) => Err(errors[0].message.clone()),
