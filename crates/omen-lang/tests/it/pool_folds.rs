@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use omen_core::{Limits, Probability, Weight};
 use omen_lang::{Options, Value, compile, exact};
+use proptest::prelude::*;
 
 use crate::support::{brute_force, exact_map, program};
 
@@ -462,4 +463,149 @@ fn the_year_zero_example_pushes_a_roll_without_a_success() {
     let five = exact_map(&program(example!("pool_year_zero"), &options), &options);
     let total = five.values().fold(p(0, 1), |acc, q| acc + q);
     assert_eq!(total, p(1, 1));
+}
+
+/// A chi-square statistic of `rolls` seeded rolls against the exact distribution, bins of small
+/// expectation merged; (statistic, degrees of freedom).
+fn chi_square(source: &str, seed: u64, rolls: usize) -> (f64, usize) {
+    let options = Options::default();
+    let program = program(source, &options);
+    let exact = exact_map(&program, &options);
+    let mut counts: BTreeMap<Value, usize> = BTreeMap::new();
+    let mut dice = omen_core::ChaChaDice::from_seed(seed);
+    for _ in 0..rolls {
+        let roll = omen_lang::sample(&program, &options.limits, &mut dice).expect("roll");
+        assert!(
+            exact.contains_key(&roll.result),
+            "{source}: {}",
+            roll.result
+        );
+        *counts.entry(roll.result).or_default() += 1;
+    }
+    let (mut stat, mut bins) = (0.0, 0usize);
+    let (mut expected, mut observed) = (0.0, 0.0);
+    for (value, q) in &exact {
+        expected += omen_core::probability_to_f64(q) * rolls as f64;
+        observed += counts.get(value).copied().unwrap_or(0) as f64;
+        if expected >= 10.0 {
+            stat += (observed - expected) * (observed - expected) / expected;
+            bins += 1;
+            (expected, observed) = (0.0, 0.0);
+        }
+    }
+    if expected > 0.0 {
+        stat += (observed - expected) * (observed - expected) / expected.max(1e-9);
+        bins += 1;
+    }
+    (stat, bins.max(2) - 1)
+}
+
+#[test]
+fn the_roller_folds_big_pools_as_the_exact_engine_says() {
+    for (i, source) in [
+        format!("{BEST_SET} fold(pool 10d10, best_set, 0)"),
+        format!("{RUN} let p = pool 8d10; (fold(p, run, (0, 0, -10), best), count(p, 10))"),
+        "fn ex(x) = match x { 10 => 2, 7..=9 => 1, _ => 0 }; score(pool 12d10, ex)".to_string(),
+        format!("{PAIRS} fold(pool {{d4, d6, d8, d10, d12, d20}}, pairs, 0)"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (stat, df) = chi_square(source, 7000 + i as u64, 20_000);
+        // The chi-square quantile for a one-in-a-million tail (Wilson–Hilferty).
+        let k = df as f64;
+        let critical = k * (1.0 - 2.0 / (9.0 * k) + 4.753 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+        assert!(stat < critical, "{source}: chi-square {stat:.1} on {df}");
+    }
+}
+
+/// A small fold script: a step from a few shapes, a start, sometimes a finish, over a few members,
+/// beside a builtin reading.
+fn fold_script() -> impl Strategy<Value = String> {
+    let member = prop::sample::select(vec![
+        "d4",
+        "2d3",
+        "d{1,1,2}",
+        "dF",
+        "d3ro1",
+        "2 x (d2+1)",
+        "d2min2",
+    ]);
+    let step = prop::sample::select(vec![
+        ("s + n * x", "0"),
+        ("if n >= 2 then s + 1 else s", "0"),
+        ("max(s, x * n)", "-100"),
+        ("(s.0 + n, max(s.1, x))", "(0, -100)"),
+        ("if x > s.1 then (s.0 + 1, x + n) else s", "(0, -100)"),
+        ("match n { 1 => s, 2 => s + x, _ => s - 1 }", "3"),
+        ("if s = \"none\" and n >= 2 then \"set\" else s", "\"none\""),
+    ]);
+    let finish = prop::sample::select(vec!["", ", done"]);
+    let other = prop::sample::select(vec!["sum(p)", "width(p)", "count(p, 1)", "raises(p, 3)"]);
+    (prop::collection::vec(member, 1..4), step, finish, other).prop_map(
+        |(members, (step, start), finish, other)| {
+            format!(
+                "fn step(s, x, n) = {step}; fn done(s) = (s, 1); let p = pool {{{}}}; \
+                 (fold(p, step, {start}{finish}), {other})",
+                members.join(", ")
+            )
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn generated_folds_match_the_roller_over_every_roll(source in fold_script()) {
+        let options = Options::default();
+        let program = program(&source, &options);
+        let walked = brute_force(&program, &options.limits, 100_000).expect("small enough");
+        prop_assert_eq!(exact_map(&program, &options), walked, "{}", source);
+    }
+
+    #[test]
+    fn fold_soup_never_panics(
+        pieces in prop::collection::vec(prop::sample::select(vec![
+            "fold(", "score(", "p", ", ", "f", "g", ")", "0", "(0, 1)", "pool 3d4", "let p = ",
+            ";", "fn f(s, x, n) = ", "fn g(x) = ", "s + n", "x", "d6", "s.0", "match x { 1 => 2, _ => 0 }",
+        ]), 0..24)
+    ) {
+        let source = pieces.concat();
+        let limits = Limits { work_budget: 5_000_000, ..Limits::default() };
+        let options = Options { limits: limits.clone(), ..Options::default() };
+        if let Ok(compiled) = compile(&source, &options) {
+            let _ = exact(&compiled.program, &limits);
+            let _ = omen_lang::sample(&compiled.program, &limits, &mut omen_core::ChaChaDice::from_seed(1));
+        }
+    }
+}
+
+/// Figures, not a check: `cargo test --release -p omen-lang --test it fold_figures -- --ignored
+/// --nocapture` prints how long each reading takes, a fold beside the builtin reading it matches.
+#[test]
+#[ignore = "prints timings"]
+fn fold_figures() {
+    let options = Options::default();
+    for source in [
+        format!("{PAIRS} fold(pool 10d10, pairs, 0)"),
+        format!("{PAIRS} fold(pool 30d10, pairs, 0)"),
+        format!("{RUN} fold(pool 10d10, run, (0, 0, -10), best)"),
+        "run(pool 10d10)".to_string(),
+        format!("{BEST_SET} fold(pool 10d10, best_set, 0)"),
+        "let p = pool 10d10; (width(p), height(p))".to_string(),
+        "fn ex(x) = match x { 10 => 2, 7..=9 => 1, _ => 0 }; score(pool 20d10, ex)".to_string(),
+        "let p = pool 20d10; count(p, >=7) + count(p, 10)".to_string(),
+        format!("{BEST_SET} fold(pool {{d4, d6, d8, d10, d12, d20}}, best_set, 0)"),
+    ] {
+        let program = program(&source, &options);
+        let started = std::time::Instant::now();
+        let result = exact(&program, &options.limits).expect("exact");
+        let took = started.elapsed();
+        eprintln!(
+            "{:>10.3} ms  {:>4} outcomes  {source}",
+            took.as_secs_f64() * 1000.0,
+            result.distribution.values().len()
+        );
+    }
 }
