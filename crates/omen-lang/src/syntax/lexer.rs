@@ -131,7 +131,11 @@ pub fn tokenize_with(source: &str, comments: Comments) -> (Vec<Token>, Vec<Span>
         let rest = &bytes[pos..];
         let comment = matches!(rest, [b'#', ..])
             || (comments.slash_slash && matches!(rest, [b'/', b'/', ..]))
-            || (comments.bang_space && matches!(rest, [b'!'] | [b'!', b' ' | b'\t', ..]));
+            || (comments.bang_space
+                && (matches!(rest, [b'!'] | [b'!', b' ' | b'\t', ..])
+                    // Dice Maiden's README writes `wng 4d6 !soak`: after a space, any `!` starts one.
+                    || (matches!(rest, [b'!', ..])
+                        && bytes[..pos].last().is_some_and(u8::is_ascii_whitespace))));
         if comments.block && matches!(rest, [b'/', b'*', ..]) {
             pos = source[pos + 2..]
                 .find("*/")

@@ -71,6 +71,7 @@ mod d20;
 mod dice;
 mod dice_maiden;
 mod dice_maiden_aliases;
+mod dice_maiden_modes;
 mod items;
 mod modifiers;
 mod notation;

@@ -527,8 +527,9 @@ fn roll20_group_of_one_with_arithmetic_checks_each_die_with_it_added() {
     assert_eq!(omen("roll20", "{3d20+5}>21f<10"), Ok(want));
     // {2d6*2}>8: each die doubled at least 8, so each die 4 or more.
     assert_eq!(omen("roll20", "{2d6*2}>8"), Ok(binomial(2, q(1, 2))));
-    // Arithmetic other than whole numbers after the dice is left to the general rule, which refuses it.
-    assert!(errors("roll20", "{3d6/2}kh1").contains(&"group-of-one-dice"));
+    // Arithmetic with a roll after the dice is left to the general rule, which refuses it (division by a
+    // whole number is read: dialect_modes.rs).
+    assert!(errors("roll20", "{3d6/1d4}kh1").contains(&"group-of-one-dice"));
 }
 
 #[test]

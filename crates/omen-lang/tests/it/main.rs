@@ -9,6 +9,7 @@ mod anydice_programs;
 mod anydice_properties;
 mod dialect_aliases;
 mod dialect_constructs;
+mod dialect_modes;
 mod dialect_more_constructs;
 mod dialect_selectors;
 mod dialects;

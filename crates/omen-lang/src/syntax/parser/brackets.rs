@@ -152,13 +152,7 @@ impl<'s> Parser<'s> {
         self.refuse_term_combinations(&modifiers);
         self.drop_group_sort(&mut modifiers);
         let span = Span::new(open.span.start, self.prev_end);
-        // Only where `/` keeps the fraction: in Omen's notation a fraction counted is an error.
-        if members.len() > 1
-            && self.dialect.keeps_fractions
-            && let Some(counted) = fraction_members_counted(&members, &modifiers, span)
-        {
-            return self.finish_group(counted, term);
-        }
+        // Roll20's `{3d6/2}>1` first becomes its single dice each divided, then is counted as members.
         let members = if members.len() == 1 && !modifiers.is_empty() {
             match self.dice_with_arithmetic(&members[0], &modifiers) {
                 Some(dice) => dice,
@@ -167,6 +161,13 @@ impl<'s> Parser<'s> {
         } else {
             members
         };
+        // Only where `/` keeps the fraction: in Omen's notation a fraction counted is an error.
+        if members.len() > 1
+            && self.dialect.keeps_fractions
+            && let Some(counted) = fraction_members_counted(&members, &modifiers, span)
+        {
+            return self.finish_group(counted, term);
+        }
         let group = Expr::new(
             ExprKind::Group(Box::new(GroupExpr { members, modifiers })),
             span,

@@ -4,12 +4,13 @@
 //! as a syntax tree, so the reading shows it. Switched on by [`Dialect::game_aliases`].
 
 use super::Parser;
+use super::dice_maiden_modes::sets_total;
 use super::pieces::shorten;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
     BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, PointValue,
-    PoolExpr, PoolMember, Sides, Spanned,
+    Sides, Spanned,
 };
 use crate::syntax::lexer::{Token, TokenKind};
 
@@ -58,29 +59,13 @@ fn binary(op: BinOp, left: Expr, right: Expr, at: Span) -> Expr {
 }
 
 /// `dndstats`: Dice Maiden's alias for six sets of `4d6 k3` (the ability scores of D&D), whose result
-/// is the sets' total ("Results Total"). Each set is a roll of its own: a pool of six rolls of `4d6kh3`,
-/// summed, so the transcript shows the six scores.
+/// is the sets' total ("Results Total"), as `6 4d6 k3` reads.
 fn ability_scores(at: Span) -> Expr {
     let keep = Modifier::Keep {
         which: KeepWhich::KeepHighest,
         count: 3,
     };
-    let roll = Expr::new(
-        ExprKind::Paren(Box::new(dice(4, sides(6, at), vec![keep], at))),
-        at,
-    );
-    let member = PoolMember::Repeat {
-        count: Expr::new(ExprKind::Number(6), at),
-        roll,
-    };
-    let pool = Expr::new(
-        ExprKind::Pool(Box::new(PoolExpr::Dice(vec![Spanned::new(member, at)]))),
-        at,
-    );
-    Expr::new(
-        ExprKind::Call(Spanned::new("sum".to_string(), at), vec![pool]),
-        at,
-    )
+    sets_total(6, dice(4, sides(6, at), vec![keep], at), at)
 }
 
 impl Parser<'_> {

@@ -33,7 +33,7 @@ impl<'s> Parser<'s> {
                     );
                     break Expr::new(ExprKind::Error, at);
                 }
-                _ => break self.parse_expr(),
+                _ => break self.parse_roll(),
             }
         };
         self.parse_after_result();

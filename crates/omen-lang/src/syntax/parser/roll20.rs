@@ -15,8 +15,9 @@ impl Parser<'_> {
     /// so the members are the single dice each with the arithmetic, `{d20 + 5, d20 + 5, d20 + 5}`.
     /// Keeping and dropping follow the same rule, a group of one member being a group of its single
     /// rolls: `{3d6+1}kh1` keeps the highest of the three `d6 + 1`. Only with success and failure
-    /// points, keeps and drops on the group, and with whole numbers added, subtracted or multiplied
-    /// after the dice; `None` leaves the group to the general rule.
+    /// points, keeps and drops on the group, and with whole numbers added, subtracted, multiplied or
+    /// divided (the fraction kept: `{3d6/2}kh1`) after the dice; `None` leaves the group to the
+    /// general rule.
     pub(super) fn dice_with_arithmetic(
         &self,
         member: &Expr,
@@ -40,8 +41,16 @@ impl Parser<'_> {
                 ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), left, right)
                     if matches!(right.node, ExprKind::Number(_)) =>
                 {
-                    steps.push((*op, (**right).clone()));
+                    steps.push((Step::Binary(*op), (**right).clone()));
                     dice = left;
+                }
+                // Roll20's `/` keeps the fraction (`div`): `{3d6/2}kh1` keeps the highest half die.
+                ExprKind::Call(name, args)
+                    if name.node == "div"
+                        && matches!(args.as_slice(), [_, b] if matches!(b.node, ExprKind::Number(_))) =>
+                {
+                    steps.push((Step::Divide(name.clone()), args[1].clone()));
+                    dice = &args[0];
                 }
                 _ => break,
             }
@@ -55,12 +64,17 @@ impl Parser<'_> {
             singles
                 .into_iter()
                 .map(|die| {
-                    steps.iter().rev().fold(die, |value, (op, number)| {
+                    steps.iter().rev().fold(die, |value, (step, number)| {
                         let span = value.span.to(number.span);
-                        Expr::new(
-                            ExprKind::Binary(*op, Box::new(value), Box::new(number.clone())),
-                            span,
-                        )
+                        let node = match step {
+                            Step::Binary(op) => {
+                                ExprKind::Binary(*op, Box::new(value), Box::new(number.clone()))
+                            }
+                            Step::Divide(name) => {
+                                ExprKind::Call(name.clone(), vec![value, number.clone()])
+                            }
+                        };
+                        Expr::new(node, span)
                     })
                 })
                 .collect(),
@@ -97,6 +111,14 @@ impl Parser<'_> {
         self.term.inline_points.push((name.clone(), roll));
         Some(Some(PointValue::Name(name)))
     }
+}
+
+/// One step of arithmetic after a group member's dice, applied to each single die.
+enum Step {
+    /// `+`, `-` or `*` a whole number.
+    Binary(BinOp),
+    /// `/` a whole number, keeping the fraction (the dialect's `div`).
+    Divide(Spanned<String>),
 }
 
 /// The value of an expression of whole numbers, `+`, `-` and `*` alone; `None` for anything else
