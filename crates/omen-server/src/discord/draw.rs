@@ -100,12 +100,13 @@ pub(crate) fn draw_check(entry: &Value, before: Option<&Value>, verifies: bool) 
             lines.push(format!("Entropy {} — {whose}.", code(entropy)));
             if let Some(seed) = entry["seed"].as_u64() {
                 lines.push(format!(
-                    "Seed {seed}: `omen roll EXPRESSION --seed {seed}` rolls its dice again."
+                    "Seed {seed}: `--seed {seed}` draws the same dice, in order."
                 ));
             }
         }
-        // A sealed entry's draw would let its dice be recomputed with what the rule set keeps
-        // for the game master, so the store keeps the draw with that part.
+        // A sealed entry's seed binds its whole request, the game master's values included: with
+        // the secret and the entropy, guesses of those values could be tested against the seed,
+        // so the store keeps the draw with them.
         _ if entry["sealed"] == true => lines.push(
             "Its secret and entropy are kept with the part of it the rule set keeps for the game master: the log's verification checks them."
                 .to_string(),
