@@ -138,6 +138,11 @@ pub struct AnalysisBody {
     /// prints unreadably and the rules assume, a rating above the advancement cap). Empty when
     /// nothing is; never a reason the inputs are refused.
     pub warnings: Vec<String>,
+    /// Text for the person reading, as the command line prints it beside its answer (seed 003's
+    /// creation: each rating's name, the personality's Asset and Flaw and its Nourishment). Absent
+    /// when the analysis has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
 
 /// Runs one of a rule set's analyses on the inputs its schema describes.
@@ -202,6 +207,7 @@ pub async fn analysis(
     Ok(Json(AnalysisBody {
         json: answer.json,
         warnings: answer.warnings,
+        notes: answer.notes,
         tables: answer
             .tables
             .into_iter()

@@ -180,7 +180,8 @@ function renderAnalyses() {
       try {
         const { ok, json } = await request(key, "POST", `/api/v1/rules/${game.name}/analyses/${analysis.name}`, inputs);
         output.replaceChildren(...(ok
-          ? [...warningList(json.warnings, `the ${analysis.name} inputs`), ...json.tables.map((t) => table(t.caption, t.columns, t.rows))]
+          ? [...warningList(json.warnings, `the ${analysis.name} inputs`), ...json.tables.map((t) => table(t.caption, t.columns, t.rows)),
+            ...(json.notes ? [element("p", { class: "notes" }, json.notes)] : [])]
           : [problems(json)]));
       } catch (error) {
         if (error.name !== "AbortError") output.replaceChildren(element("p", {}, `The request failed: ${error.message}`));

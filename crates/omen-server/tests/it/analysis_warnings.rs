@@ -150,3 +150,37 @@ async fn a_character_edit_answers_with_the_warnings_of_its_sheet() {
     assert_eq!(edited.status, StatusCode::OK, "{}", edited.json());
     assert_eq!(edited.json()["warnings"], json!([UNSPENT]));
 }
+
+#[tokio::test]
+async fn the_creation_answer_carries_the_notes_the_command_line_prints_beside_it() {
+    // The notes name each rating (003-D1) and the personality's Asset and Flaw (003-D6): the
+    // example is a REBEL, whose asset the seed names DISTINCTIVENESS and whose flaw LACK OF RESPECT;
+    // a rating of 2 dots is Novice.
+    let app = app();
+    let rules = get(&app, "/api/v1/rules/hprpg", None).await.json();
+    let example = rules["analyses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "create")
+        .map(|a| a["inputs"]["examples"][0].clone())
+        .unwrap();
+    assert_eq!(example["choices"]["personality"], "REBEL", "{example}");
+    let answer = post(&app, "/api/v1/rules/hprpg/analyses/create", None, example).await;
+    let notes = answer.json()["notes"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(notes.contains("asset DISTINCTIVENESS"), "{notes}");
+    assert!(notes.contains("flaw LACK OF RESPECT"), "{notes}");
+    assert!(notes.contains("2 (Novice)"), "{notes}");
+    // An analysis with nothing to say beside its tables sends no notes at all.
+    let chances = post(
+        &app,
+        "/api/v1/rules/hprpg/analyses/table",
+        None,
+        json!({"difficulty": 8}),
+    )
+    .await;
+    assert!(chances.json().get("notes").is_none(), "{}", chances.json());
+}

@@ -81,6 +81,18 @@ async fn creation_warnings_are_shown_on_the_games_page_and_at_the_table() {
     let create = "section[aria-labelledby='a.create-heading']";
     wait_for_warnings(client, create, "the create analysis's warning").await;
     assert_eq!(warnings(client, create).await, json!([WARNING]));
+    // Beside the answer, its notes: the personality's Asset and Flaw (003-D6) among them.
+    let notes = client
+        .execute(
+            "return document.querySelector(arguments[0] + ' .notes')?.textContent ?? '';",
+            vec![json!(create)],
+        )
+        .await
+        .unwrap();
+    assert!(
+        notes.as_str().is_some_and(|n| n.contains("asset ")),
+        "{notes}"
+    );
     // The other analyses of the page warn of nothing: no list at all.
     let all = warnings(client, "#analyses").await;
     assert_eq!(all, json!([WARNING]), "{all}");
