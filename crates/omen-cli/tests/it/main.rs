@@ -27,6 +27,7 @@ mod roll;
 mod rough_edges;
 mod script;
 mod serve;
+mod serve_discord;
 mod stateful;
 mod test_game;
 mod views;
