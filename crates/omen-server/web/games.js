@@ -162,6 +162,16 @@ function renderAbout() {
   $("mechanics").replaceChildren(...game.mechanics.flatMap((m) => [element("dt", {}, m.name), element("dd", {}, `${m.summary} (${m.spec_items.join(", ")})`)]));
 }
 
+// An analysis's answer as JSON of its own (a check's probability and dice, the luck ranges), when
+// it has one: its tables give the gist, and some figures are only here. Folded under a summary
+// (keyboard-operable as any `<details>`); the block is focusable so a long line can be scrolled
+// without a mouse.
+function jsonBlock(value) {
+  return element("details", { class: "answer-json" },
+    element("summary", {}, "JSON"),
+    element("pre", { tabindex: "0" }, JSON.stringify(value, null, 2)));
+}
+
 function renderAnalyses() {
   const box = $("analyses");
   box.replaceChildren();
@@ -181,7 +191,8 @@ function renderAnalyses() {
         const { ok, json } = await request(key, "POST", `/api/v1/rules/${game.name}/analyses/${analysis.name}`, inputs);
         output.replaceChildren(...(ok
           ? [...warningList(json.warnings, `the ${analysis.name} inputs`), ...json.tables.map((t) => table(t.caption, t.columns, t.rows)),
-            ...(json.notes ? [element("p", { class: "notes" }, json.notes)] : [])]
+            ...(json.notes ? [element("p", { class: "notes" }, json.notes)] : []),
+            ...(json.json === undefined ? [] : [jsonBlock(json.json)])]
           : [problems(json)]));
       } catch (error) {
         if (error.name !== "AbortError") output.replaceChildren(element("p", {}, `The request failed: ${error.message}`));

@@ -1,21 +1,21 @@
 //! The seeds' worked examples on the games page in a real browser, from the same fixture omen-cli
 //! and the API replay (`fixtures/worked_examples.json`): each example whose steps are analyses
-//! answered in tables (seed 003's contest, working together and passive perception among them) is
-//! typed into the form the page builds from the analysis's schema, and the seed's figures are
-//! checked in the tables the page shows. The page is first held to the API: what it shows is the
-//! API's answer to the inputs it sent, and those hold every value the command line gave.
+//! (seed 003's contest, working together and passive perception among them, seed 000's Lore and
+//! Essence checks, the luck ranges) is typed into the form the page builds from the analysis's
+//! schema, and the seed's figures are checked in what the page shows: the tables, and for an
+//! analysis answered with JSON of its own, that JSON, which the page shows folded under "JSON"
+//! beside the tables. The page is first held to the API: what it shows is the API's answer to the
+//! inputs it sent, and those hold every value the command line gave.
 //!
-//! Not replayed here, and why:
-//! * the analyses answered with JSON of their own (seed 000's Lore and Essence checks, the luck
-//!   ranges): the page shows their tables, and the seed's figures are fields of the JSON;
-//! * the actions (the rest): a character's actions with dice rolled at the table belong to the
-//!   table page, for a campaign's characters; the API replay covers them.
+//! Not replayed here: the actions. A character's actions with dice rolled at the table are replayed
+//! on the table page (`worked_examples_table_page`), the odds of a sheet's action on this page's
+//! odds form (`worked_examples_odds_page`).
 
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
-use crate::browser::{driver, server_and_api, session, wait_for};
-use crate::worked_examples::{Request, examples, expectations, meets, request, words};
+use crate::browser::{assert_accessible, driver, server_and_api, session, wait_for};
+use crate::worked_examples::{Request, api_pointer, examples, expectations, meets, request, words};
 
 /// The section of the analysis `name`, as a CSS selector.
 fn section(name: &str) -> String {
@@ -114,8 +114,9 @@ pub(crate) async fn set_control(client: &Client, id: &str, value: &Value) {
 }
 
 /// What the analysis `name` shows, as the API's answer is written (`{"tables": [{caption, columns,
-/// rows}]}`), and the inputs it last sent (the page keeps them in the address), in one script so a
-/// redraw is read whole, before or after.
+/// rows}], "json": …}`, the JSON read back from the block the page shows it in, left out when
+/// there is none), and the inputs it last sent (the page keeps them in the address), in one script
+/// so a redraw is read whole, before or after.
 async fn shown(client: &Client, name: &str) -> (Value, Value, bool) {
     let script = "const output = document.querySelector(arguments[0] + ' .analysis-output'); \
         const text = (node) => node.textContent.trim(); \
@@ -123,8 +124,10 @@ async fn shown(client: &Client, name: &str) -> (Value, Value, bool) {
             caption: t.caption ? text(t.caption) : '', \
             columns: [...t.querySelectorAll('thead th')].map(text), \
             rows: [...t.querySelectorAll('tbody tr')].map((r) => [...r.cells].map(text)) })); \
+        const block = output.querySelector('details.answer-json > pre'); \
+        const json = block === null ? null : JSON.parse(block.textContent); \
         const sent = new URLSearchParams(location.hash.slice(1)).get(arguments[1]); \
-        return [{ tables }, sent === null ? null : JSON.parse(sent), output.hasAttribute('aria-busy')];";
+        return [{ tables, json }, sent === null ? null : JSON.parse(sent), output.hasAttribute('aria-busy')];";
     let found = client
         .execute(
             script,
@@ -135,7 +138,12 @@ async fn shown(client: &Client, name: &str) -> (Value, Value, bool) {
     let [tables, sent, busy] = found.as_array().expect("three values").as_slice() else {
         panic!("three values: {found}")
     };
-    (tables.clone(), sent.clone(), busy == &Value::Bool(true))
+    let mut page = tables.clone();
+    if page["json"].is_null() {
+        // No block: the answer had no JSON of its own, as the API leaves the field out.
+        page.as_object_mut().expect("an object").remove("json");
+    }
+    (page, sent.clone(), busy == &Value::Bool(true))
 }
 
 /// Whether every value given is among the inputs the page sent.
@@ -165,9 +173,15 @@ async fn replay(
         if !busy && sent_all(inputs, &sent) {
             let path = format!("/api/v1/rules/{game}/analyses/{name}");
             let answer = crate::post(api, &path, None, sent.clone()).await.json();
-            if page["tables"] == answer["tables"] {
+            if page["tables"] == answer["tables"] && page.get("json") == answer.get("json") {
+                let asked = Request::Analysis {
+                    game: game.to_string(),
+                    name: name.to_string(),
+                    inputs: inputs.clone(),
+                };
                 for (pointer, op, wanted) in expectations(step) {
-                    if let Err(why) = meets(&page, &pointer, &op, &wanted) {
+                    let at = api_pointer(&asked, &page, &pointer);
+                    if let Err(why) = meets(&page, &at, &op, &wanted) {
                         panic!("{id}: the page shows {why}");
                     }
                 }
@@ -182,8 +196,8 @@ async fn replay(
     panic!("{id}: the page never showed the answer to its inputs: {last}");
 }
 
-/// 003-M24 (contests), 003-M25 (working together), 003-M27 (passive perception) and the other
-/// analyses' examples, typed into the games page.
+/// 003-M24 (contests), 003-M25 (working together), 003-M27 (passive perception), 000's Lore and
+/// Essence checks, 002's luck ranges and the other analyses' examples, typed into the games page.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     omen_no_browser,
@@ -197,16 +211,14 @@ async fn the_games_page_replays_the_seeds_worked_examples_of_its_analyses() {
     let browser = session(&driver).await;
     let client = &browser.client;
     let mut replayed = Vec::new();
+    let mut json_checked = false;
     for example in examples() {
         let id = example["id"].as_str().expect("an id").to_string();
         let steps = example["steps"].as_array().expect("steps");
-        // The page's analyses answer in tables: the examples whose figures are in tables.
-        let on_page = steps.iter().all(|step| {
-            matches!(request(&rules, &words(step)), Request::Analysis { .. })
-                && expectations(step)
-                    .iter()
-                    .all(|(pointer, _, _)| pointer.starts_with("/tables/"))
-        });
+        // Every analysis: its tables, and its JSON where it has one, are on the page.
+        let on_page = steps
+            .iter()
+            .all(|step| matches!(request(&rules, &words(step)), Request::Analysis { .. }));
         if !on_page {
             continue;
         }
@@ -220,16 +232,35 @@ async fn the_games_page_replays_the_seeds_worked_examples_of_its_analyses() {
                 .goto(&format!("http://{address}/games#game={game}"))
                 .await
                 .expect("the games page");
-            wait_for(
-                client,
-                &format!("{} .analysis-output table", section(&name)),
-            )
-            .await;
+            // The first answer, to the form's defaults (a table, or the problems with them).
+            wait_for(client, &format!("{} .analysis-output > *", section(&name))).await;
             replay(client, &api, &id, (&game, &name, &inputs), step).await;
+            if !json_checked {
+                json_checked = the_json_opens_from_the_keyboard(client, &name).await;
+            }
         }
         replayed.push(id);
     }
-    for required in ["003-bruce-shoves", "003-bruce-and-jane", "003-jane-alert"] {
+    assert!(json_checked, "no analysis showed JSON of its own");
+    // The 7 answered in tables and the 8 answered with JSON of their own.
+    assert!(
+        replayed.len() >= 15,
+        "only {} examples of analyses: {replayed:?}",
+        replayed.len()
+    );
+    for required in [
+        "003-bruce-shoves",
+        "003-bruce-and-jane",
+        "003-jane-alert",
+        "000-lore-one-die",
+        "000-lore-zero-pool",
+        "000-lore-trivial",
+        "000-essence-two-dice-nine",
+        "002-default-ranges",
+        "002-plus-two",
+        "002-minus-two",
+        "002-plus-forty",
+    ] {
         assert!(
             replayed.iter().any(|id| id == required),
             "{required} is not replayed on the page: {replayed:?}"
@@ -241,4 +272,37 @@ async fn the_games_page_replays_the_seeds_worked_examples_of_its_analyses() {
         replayed.join(", ")
     );
     browser.client.close().await.expect("close");
+}
+
+/// Whether the analysis `name` shows a JSON block; if so, it is opened from the keyboard (Enter on
+/// its summary, which takes focus as any control does) and the page with it open passes axe-core.
+async fn the_json_opens_from_the_keyboard(client: &Client, name: &str) -> bool {
+    let selector = format!("{} details.answer-json > summary", section(name));
+    let Ok(summary) = client.find(Locator::Css(&selector)).await else {
+        return false;
+    };
+    let focused = client
+        .execute(
+            "const s = document.querySelector(arguments[0]); s.focus(); \
+             return document.activeElement === s;",
+            vec![json!(selector)],
+        )
+        .await
+        .expect("focus");
+    assert_eq!(
+        focused,
+        Value::Bool(true),
+        "{name}: the JSON's summary takes focus"
+    );
+    summary.send_keys("\u{E007}").await.expect("Enter");
+    let open = client
+        .execute(
+            "return document.querySelector(arguments[0]).parentElement.open;",
+            vec![json!(selector)],
+        )
+        .await
+        .expect("open");
+    assert_eq!(open, Value::Bool(true), "{name}: Enter opens the JSON");
+    assert_accessible(client, "the games page with an analysis's JSON open").await;
+    true
 }
