@@ -408,11 +408,27 @@ function givenMark(entry) {
   return entry.dice_given ? [element("span", { class: "given" }, "dice rolled at the table")] : [];
 }
 
+// What the rules worked out, whole, as the log keeps it: the result and the character's state
+// before and after (the summary gives the gist; a figure such as a spell's power or a price paid is
+// only here). Whatever the member was not shown is left out; nothing when nothing is left. Folded
+// under a summary, and focusable so a long line can be scrolled without a mouse.
+function entryJson(entry) {
+  const shown = {};
+  for (const name of ["result", "state_before", "state_after"]) {
+    if (entry[name] !== null && entry[name] !== undefined) shown[name] = entry[name];
+  }
+  if (hidden(entry) || !Object.keys(shown).length) return [];
+  return [element("details", { class: "entry-json" },
+    element("summary", {}, "Result and state as JSON"),
+    element("pre", { tabindex: "0" }, JSON.stringify(shown, null, 2)))];
+}
+
 function card(entry) {
   const title = `${entry.character || "table"}: ${entry.action}`;
   return element("article", { class: "roll-card", "aria-label": `roll ${entry.sequence}` },
     element("h3", {}, title),
     element("p", {}, hidden(entry) ? "?" : entry.summary, diceList(entry), ...givenMark(entry)),
+    ...entryJson(entry),
     element("p", { class: "meta" }, `entry ${entry.sequence}, ${entry.visibility || "public"}`));
 }
 

@@ -45,6 +45,7 @@ mod worked_examples;
 mod worked_examples_api;
 mod worked_examples_odds_page;
 mod worked_examples_page;
+mod worked_examples_table_page;
 
 use axum::Router;
 use axum::body::Body;

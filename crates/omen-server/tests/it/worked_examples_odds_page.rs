@@ -48,7 +48,7 @@ const FIND: &str = "const [rootSelector, path, names] = arguments; \
 
 /// Gives `value` to the field `key` inside the fieldsets `path` of the form `root`: an object
 /// whose fieldset the page shows field by field, anything else in its control.
-fn give<'a>(
+pub(crate) fn give<'a>(
     client: &'a Client,
     root: &'a str,
     path: Vec<String>,
