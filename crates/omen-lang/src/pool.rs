@@ -9,12 +9,15 @@
 
 use crate::program::{ReadingKind, ReadingNode};
 use crate::syntax::ast::CompareOp;
+use crate::value::Value;
 
 /// A pool bound by `let`, while the checker checks the rest of its scope: where it is, whether it
 /// holds symbol dice, and the readings taken of it so far.
 pub(crate) struct PoolBinding {
     pub slot: usize,
     pub symbols: bool,
+    /// One die of the pool when it holds one kind of die: what `reroll` rolls again.
+    pub die: Option<crate::program::Node>,
     pub readings: Vec<ReadingNode>,
 }
 
@@ -117,7 +120,10 @@ pub fn read_dice(
         ReadingKind::Raises => raises(arg(0, 10))?,
         // A symbol pool is read by its own engine; numbers have no symbols. A fold calls the
         // script's functions, which each interpreter does itself.
-        ReadingKind::Symbols | ReadingKind::Fold { .. } | ReadingKind::Score(_) => 0,
+        ReadingKind::Symbols
+        | ReadingKind::Fold { .. }
+        | ReadingKind::Score(_)
+        | ReadingKind::Kept(_) => 0,
     })
 }
 
@@ -137,4 +143,27 @@ pub fn faces_with_counts(sorted: &[i64]) -> Vec<(i64, i64)> {
         }
     }
     out
+}
+
+/// What [`ReadingKind::Kept`] starts from: no face kept, none rerolled.
+pub fn kept_start() -> Value {
+    Value::Tuple(vec![Value::Tuple(Vec::new().into()), Value::Int(0)].into())
+}
+
+/// [`ReadingKind::Kept`]'s state after `count` dice show `outcome`: kept (appended, the faces
+/// coming in ascending order) or counted as rerolled.
+pub fn kept_next(state: &Value, outcome: i64, count: usize, again: bool) -> Value {
+    let (mut faces, mut rerolled) = (Vec::new(), 0i64);
+    if let Value::Tuple(parts) = state
+        && let [Value::Tuple(kept), Value::Int(n)] = &parts[..]
+    {
+        faces = kept.to_vec();
+        rerolled = *n;
+    }
+    if again {
+        rerolled = rerolled.saturating_add(count as i64);
+    } else {
+        faces.extend(std::iter::repeat_n(Value::Int(outcome), count));
+    }
+    Value::Tuple(vec![Value::Tuple(faces.into()), Value::Int(rerolled)].into())
 }

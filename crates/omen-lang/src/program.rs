@@ -383,6 +383,10 @@ pub enum PoolSource {
     },
     /// Genesys dice: how many of each.
     Symbols(Vec<(i64, &'static omen_core::symbols::SymbolDie)>),
+    /// `reroll(p, f)`: the dice of another pool with those `f` chooses rolled again. `kept` is that
+    /// pool's [`ReadingKind::Kept`] reading, ((the faces kept, ascending), how many rerolled); `die`
+    /// is one die of it, rolled for each.
+    Reroll { kept: Node, die: Node },
 }
 
 /// Dice of one kind in a pool.
@@ -436,6 +440,8 @@ pub enum ReadingKind {
     Fold { step: usize, finish: Option<usize> },
     /// `score(p, f)`: Σ f(die) over the dice, `f` a function of one face.
     Score(usize),
+    /// What `reroll(p, f)` reads of `p`: ((the faces `f` keeps, ascending), how many it rerolls).
+    Kept(usize),
 }
 
 impl PoolNode {
@@ -453,6 +459,7 @@ impl PoolNode {
             }
             PoolSource::Draw { count, deck } => out.extend([count, deck]),
             PoolSource::Symbols(_) => {}
+            PoolSource::Reroll { kept, die } => out.extend([kept, die]),
         }
         out.extend(self.readings.iter().flat_map(|r| r.args.iter()));
         out

@@ -9,7 +9,9 @@
 
 use super::Checker;
 use crate::diagnostic::Diagnostic;
-use crate::program::{Function, Node, NodeKind, ReadingKind};
+use crate::program::{
+    Function, Node, NodeKind, PoolNode, PoolSource, ReadingKind, ReadingNode, Type,
+};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind};
 
@@ -42,6 +44,78 @@ impl Checker<'_> {
             },
             vec![start?],
         ))
+    }
+
+    /// `let q = reroll(p, f);`: the pool `p` with the dice `f` chooses rolled again. `p`'s reading
+    /// of what is kept and what is rerolled is taken where `p` is bound; `q` rolls the rerolled
+    /// dice afresh beside the faces kept.
+    pub(super) fn reroll_pool(&mut self, span: Span, args: &[Expr]) -> Option<Node> {
+        let help = "e.g. `fn pushed(x) = x != 1 and x != 6; let p = pool 5d6; \
+                    let q = reroll(p, pushed);`";
+        let (Some(first), Some(choice), 2) = (args.first(), args.get(1), args.len()) else {
+            return self.refuse(
+                Diagnostic::error(
+                    "wrong-arguments",
+                    span,
+                    "`reroll` takes a pool and a function of a face",
+                )
+                .with_help(help),
+            );
+        };
+        let ExprKind::Var(name) = &first.node else {
+            return self.refuse(
+                Diagnostic::error(
+                    "not-a-pool",
+                    first.span,
+                    "`reroll` rerolls a pool bound by name",
+                )
+                .with_help(help),
+            );
+        };
+        let Some(slot) = self.lookup(name).filter(|&s| self.pool_at(s)) else {
+            return self.refuse(
+                Diagnostic::error("not-a-pool", first.span, format!("`{name}` is no pool"))
+                    .with_help(help),
+            );
+        };
+        let f = self.fold_function(choice, 1, "a reroll's choice", Some(slot))?;
+        let binding = self.pools.iter_mut().rev().find(|b| b.slot == slot)?;
+        let Some(die) = binding.die.clone() else {
+            return self.refuse(Diagnostic::error(
+                "unsupported-modifier",
+                first.span,
+                "`reroll` rolls again dice of one kind; this pool holds several kinds, cards or symbols",
+            ));
+        };
+        let reading = ReadingNode {
+            kind: ReadingKind::Kept(f),
+            args: Vec::new(),
+        };
+        let index = match binding.readings.iter().position(|r| *r == reading) {
+            Some(i) => i,
+            None => {
+                binding.readings.push(reading);
+                binding.readings.len() - 1
+            }
+        };
+        let var = Node {
+            span: first.span,
+            ty: Type::Tuple,
+            kind: NodeKind::Var(slot, name.clone()),
+        };
+        let kept = Node {
+            span: first.span,
+            ty: Type::Tuple,
+            kind: NodeKind::Field(Box::new(var), index),
+        };
+        Some(Node {
+            span,
+            ty: Type::Tuple,
+            kind: NodeKind::Pool(Box::new(PoolNode {
+                source: PoolSource::Reroll { kept, die },
+                readings: Vec::new(),
+            })),
+        })
     }
 
     /// The index of the function named by `arg`, which must take `arity` arguments, roll no dice,

@@ -33,6 +33,11 @@ impl Checker<'_> {
     pub(super) fn let_value(&mut self, value: &Expr) -> Option<Node> {
         match &value.node {
             ExprKind::Pool(pool) => self.pool(value.span, pool),
+            ExprKind::Call(name, args)
+                if name.node == "reroll" && self.function_index("reroll").is_none() =>
+            {
+                self.reroll_pool(value.span, args)
+            }
             _ => self.expr(value),
         }
     }
@@ -48,6 +53,7 @@ impl Checker<'_> {
             self.pools.push(PoolBinding {
                 slot,
                 symbols: matches!(pool.source, PoolSource::Symbols(_)),
+                die: one_die(pool),
                 readings: Vec::new(),
             });
         }
@@ -436,6 +442,32 @@ impl Checker<'_> {
             );
         }
         Some(one_roll(node))
+    }
+}
+
+/// One die of a pool of one kind of die, for `reroll` to roll again.
+fn one_die(pool: &PoolNode) -> Option<Node> {
+    match &pool.source {
+        PoolSource::Dice(members) if members.len() == 1 => match &members[0] {
+            PoolMember::Dice(term) => {
+                let NodeKind::Dice(dice) = &term.kind else {
+                    return None;
+                };
+                let mut one = (**dice).clone();
+                one.count = Node {
+                    span: dice.count.span,
+                    ty: Type::Int,
+                    kind: NodeKind::Const(Value::Int(1)),
+                };
+                Some(Node {
+                    kind: NodeKind::Dice(Box::new(one)),
+                    ..term.clone()
+                })
+            }
+            PoolMember::Repeat { roll, .. } => Some(roll.clone()),
+        },
+        PoolSource::Reroll { die, .. } => Some(die.clone()),
+        _ => None,
     }
 }
 

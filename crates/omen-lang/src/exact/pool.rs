@@ -59,9 +59,18 @@ impl Evaluator<'_> {
             }
             PoolSource::Draw { count, .. } => numbers.push(count),
             PoolSource::Symbols(_) => {}
+            PoolSource::Reroll { die, .. } => {
+                let roll = self.eval(die)?;
+                let faces = ints(&roll.dist, span, "a die of a pool")?;
+                rolls.push((faces, roll.truncated));
+            }
+        }
+        let mut numbers: Vec<(&Node, bool)> = numbers.into_iter().map(|n| (n, true)).collect();
+        if let PoolSource::Reroll { kept, .. } = &pool.source {
+            // The other pool's faces kept and how many it rerolls: a tuple, fixed where it is bound.
+            numbers.push((kept, false));
         }
         let counted = numbers.len();
-        let mut numbers: Vec<(&Node, bool)> = numbers.into_iter().map(|n| (n, true)).collect();
         for reading in &pool.readings {
             // A fold's start may be any value; every other argument is a number.
             let any = matches!(reading.kind, ReadingKind::Fold { .. });
@@ -70,8 +79,7 @@ impl Evaluator<'_> {
         let combos = self.joint_values(&numbers, span)?;
         self.branch(&combos, span, |ev, values| {
             let (counts, args) = values.split_at(counted);
-            let counts: Vec<i64> = counts.iter().map(whole).collect();
-            ev.pool_with(span, pool, &rolls, &counts, args)
+            ev.pool_with(span, pool, &rolls, counts, args)
         })
     }
 
@@ -107,7 +115,7 @@ impl Evaluator<'_> {
         span: Span,
         pool: &PoolNode,
         rolls: &[(Distribution<i64>, Probability)],
-        counts: &[i64],
+        counts: &[Value],
         args: &[Value],
     ) -> Result<Eval, Diagnostic> {
         let at = |e: CoreError| core_diagnostic(&e, span);
@@ -124,7 +132,7 @@ impl Evaluator<'_> {
             PoolSource::Symbols(dice) => return self.symbol_pool(span, dice, pool.readings.len()),
             PoolSource::Dice(_) => {
                 let mut kinds: Vec<Kind> = Vec::new();
-                for ((roll, cut), &count) in rolls.iter().zip(counts) {
+                for ((roll, cut), count) in rolls.iter().zip(counts.iter().map(whole)) {
                     let count = self.limits.check_dice(count).map_err(at)?;
                     if !cut.is_zero() {
                         truncated = either(&truncated, &any_of(cut, count));
@@ -141,12 +149,21 @@ impl Evaluator<'_> {
                     .map(|(die, n)| Group::dice(die, n))
                     .collect::<Vec<_>>()
             }
-            PoolSource::Draw { deck, .. } => vec![self.draw(deck, counts[0], span)?],
+            PoolSource::Draw { deck, .. } => vec![self.draw(deck, whole(&counts[0]), span)?],
+            PoolSource::Reroll { .. } => {
+                let (groups, rerolled) = rerolled(&counts[0], &rolls[0].0);
+                if !rolls[0].1.is_zero() {
+                    truncated = any_of(&rolls[0].1, rerolled);
+                }
+                groups
+            }
         };
-        let folds = pool
-            .readings
-            .iter()
-            .any(|r| matches!(r.kind, ReadingKind::Fold { .. } | ReadingKind::Score(_)));
+        let folds = pool.readings.iter().any(|r| {
+            matches!(
+                r.kind,
+                ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_)
+            )
+        });
         let table = if folds {
             Some(self.fold_table(span, &groups, &pool.readings, &per_reading)?)
         } else {
@@ -163,7 +180,10 @@ impl Evaluator<'_> {
                 .iter()
                 .zip(&per_reading)
                 .filter(|(r, _)| {
-                    !matches!(r.kind, ReadingKind::Fold { .. } | ReadingKind::Score(_))
+                    !matches!(
+                        r.kind,
+                        ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_)
+                    )
                 })
                 .map(|(r, a)| builtin(r, &a.iter().map(whole).collect::<Vec<_>>()))
                 .collect();
@@ -242,8 +262,10 @@ impl Evaluator<'_> {
                 for (i, ((reading, a), solver)) in
                     readings.iter().zip(&args).zip(&solvers).enumerate()
                 {
-                    if let (Some(table), ReadingKind::Fold { .. } | ReadingKind::Score(_)) =
-                        (table, reading.kind)
+                    if let (
+                        Some(table),
+                        ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_),
+                    ) = (table, reading.kind)
                     {
                         // The exploration took every transition a multiset of the pool takes.
                         out.push(table.run(i, multiset).ok_or(CoreError::Empty)?);
@@ -374,8 +396,30 @@ fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
         ReadingKind::Raises
         | ReadingKind::Symbols
         | ReadingKind::Fold { .. }
-        | ReadingKind::Score(_) => Builtin::Sum,
+        | ReadingKind::Score(_)
+        | ReadingKind::Kept(_) => Builtin::Sum,
     }
+}
+
+/// The groups of a pool rerolled from another: each face kept as a die that shows only it, and
+/// the dice rerolled as fresh dice of `die`; with how many were rerolled.
+fn rerolled(kept: &Value, die: &Distribution<i64>) -> (Vec<Group>, usize) {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut again = 0usize;
+    if let Value::Tuple(parts) = kept
+        && let [Value::Tuple(faces), Value::Int(n)] = &parts[..]
+    {
+        for face in faces.iter() {
+            let Value::Int(x) = face else { continue };
+            match groups.last_mut() {
+                Some(g) if *g.die.min_outcome() == *x => g.count += 1,
+                _ => groups.push(Group::dice(Distribution::constant(*x), 1)),
+            }
+        }
+        again = usize::try_from(*n).unwrap_or(0);
+    }
+    groups.push(Group::dice(die.clone(), again));
+    (groups, again)
 }
 
 /// A value the checker or [`Evaluator::joint_values`] made sure is a whole number.

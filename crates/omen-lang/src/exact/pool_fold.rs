@@ -18,6 +18,7 @@ use omen_core::{CoreError, Distribution};
 
 use super::{Evaluator, NODE_COST};
 use crate::diagnostic::{Diagnostic, core_diagnostic, kind_error};
+use crate::pool::{kept_next, kept_start};
 use crate::program::{ReadingKind, ReadingNode};
 use crate::span::Span;
 use crate::value::Value;
@@ -46,6 +47,9 @@ enum Rule {
     Step(usize),
     /// `state + count · score(face)`, the scores of the faces computed once.
     Score(BTreeMap<i64, i64>),
+    /// `reroll`'s choice: ((the faces kept, ascending), how many rerolled), whether each face is
+    /// rerolled computed once.
+    Kept(BTreeMap<i64, bool>),
 }
 
 impl FoldTable {
@@ -99,6 +103,11 @@ impl Evaluator<'_> {
                     Value::Int(0),
                     f,
                 ),
+                ReadingKind::Kept(f) => (
+                    Rule::Kept(self.choices(f, &outcomes, span)?),
+                    kept_start(),
+                    f,
+                ),
                 _ => {
                     folds.push(None);
                     continue;
@@ -131,6 +140,30 @@ impl Evaluator<'_> {
                 ));
             };
             out.insert(x, score);
+        }
+        Ok(out)
+    }
+
+    /// `f(face)` for every face, each true/false: whether `reroll` rolls a die showing it again.
+    fn choices(
+        &mut self,
+        f: usize,
+        outcomes: &[i64],
+        span: Span,
+    ) -> Result<BTreeMap<i64, bool>, Diagnostic> {
+        let mut out = BTreeMap::new();
+        for &x in outcomes {
+            let value = self.fold_call(f, &[Value::Int(x)], span)?;
+            let Value::Bool(again) = value else {
+                let name = &self.program.functions[f].name;
+                return Err(kind_error(
+                    span,
+                    &format!("the choice `{name}({x})`"),
+                    "true/false",
+                    &value,
+                ));
+            };
+            out.insert(x, again);
         }
         Ok(out)
     }
@@ -216,6 +249,12 @@ impl Evaluator<'_> {
                 let args = [state.clone(), Value::Int(outcome), Value::Int(count as i64)];
                 self.fold_call(*f, &args, span)
             }
+            Rule::Kept(choices) => Ok(kept_next(
+                state,
+                outcome,
+                count,
+                choices.get(&outcome).copied().unwrap_or(false),
+            )),
             Rule::Score(scores) => {
                 let Value::Int(sum) = state else {
                     return Err(kind_error(span, "a score", "a whole number", state));
@@ -346,7 +385,7 @@ impl Evaluator<'_> {
             readings
                 .iter()
                 .map(|r| match r.kind {
-                    ReadingKind::Fold { .. } | ReadingKind::Score(_) => {
+                    ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_) => {
                         folds.next().unwrap_or(Value::Int(0))
                     }
                     _ => Value::Int(builtins.next().unwrap_or(0)),

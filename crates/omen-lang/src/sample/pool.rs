@@ -10,7 +10,7 @@ use omen_core::{CoreError, Die, DieSource};
 
 use super::{RollKind, RollNode, Sampler, int};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::pool::{faces_with_counts, read_dice};
+use crate::pool::{faces_with_counts, kept_next, kept_start, read_dice};
 use crate::program::{
     Node, NodeKind, PoolMember, PoolNode, PoolSource, ReadingKind, ReadingNode, SidesNode,
 };
@@ -43,6 +43,27 @@ impl Sampler<'_> {
                 }
             }
             PoolSource::Symbols(kinds) => return self.symbols(span, kinds, pool.readings.len()),
+            PoolSource::Reroll { kept, die } => {
+                let kept = self.node(kept)?;
+                let (faces, again) = match &kept.value {
+                    Value::Tuple(parts) => match &parts[..] {
+                        [Value::Tuple(faces), Value::Int(n)] => (faces.to_vec(), *n),
+                        _ => (Vec::new(), 0),
+                    },
+                    _ => (Vec::new(), 0),
+                };
+                for face in faces {
+                    if let Value::Int(x) = face {
+                        dice.push(x);
+                        members.push(constant(kept.span, face));
+                    }
+                }
+                for _ in 0..again {
+                    let one = self.node(die)?;
+                    dice.push(int(&one, "a die of a pool")?);
+                    members.push(one);
+                }
+            }
         }
         dice.sort_unstable();
         let mut values = Vec::with_capacity(pool.readings.len());
@@ -103,6 +124,22 @@ impl Sampler<'_> {
                         .ok_or_else(|| core_diagnostic(&CoreError::Overflow, span))?;
                 }
                 Ok(Some(Value::Int(sum)))
+            }
+            ReadingKind::Kept(f) => {
+                let mut state = kept_start();
+                for (x, n) in faces {
+                    let choice = self.call(f, &[Value::Int(x)], span)?;
+                    let Value::Bool(again) = choice.value else {
+                        return Err(crate::diagnostic::kind_error(
+                            span,
+                            "a reroll's choice",
+                            "true/false",
+                            &choice.value,
+                        ));
+                    };
+                    state = kept_next(&state, x, n as usize, again);
+                }
+                Ok(Some(state))
             }
             _ => Ok(None),
         }

@@ -569,6 +569,7 @@ proptest! {
         pieces in prop::collection::vec(prop::sample::select(vec![
             "fold(", "score(", "p", ", ", "f", "g", ")", "0", "(0, 1)", "pool 3d4", "let p = ",
             ";", "fn f(s, x, n) = ", "fn g(x) = ", "s + n", "x", "d6", "s.0", "match x { 1 => 2, _ => 0 }",
+            "reroll(", "let q = ", "q", "x > 2",
         ]), 0..24)
     ) {
         let source = pieces.concat();
@@ -607,5 +608,77 @@ fn fold_figures() {
             took.as_secs_f64() * 1000.0,
             result.distribution.values().len()
         );
+    }
+}
+
+#[test]
+fn reroll_pushes_the_dice_year_zero_pushes_as_every_reroll_says() {
+    let options = Options::default();
+    let count = |dice: &[i64], face: i64| dice.iter().filter(|&&x| x == face).count() as i64;
+    let source = "fn pushed(x) = x != 1 and x != 6; let p = pool 4d6; let q = reroll(p, pushed); \
+                  (count(p, 6), count(p, 1), count(q, 6), count(q, 1))";
+    let by_hand = pushed(4, |first, after| {
+        let counts = [
+            count(first, 6),
+            count(first, 1),
+            count(after, 6),
+            count(after, 1),
+        ];
+        Value::Tuple(counts.into_iter().map(int).collect())
+    });
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+    // The two-pool spelling of the docs says the same.
+    let spelled = "let p = pool 4d6; let s = count(p, 6); let b = count(p, 1); \
+                   let q = pool (4 - s - b)d6; (s, b, s + count(q, 6), b + count(q, 1))";
+    assert_eq!(exact_map(&program(spelled, &options), &options), by_hand);
+}
+
+#[test]
+fn rerolled_pools_match_the_roller_over_every_roll() {
+    let options = Options::default();
+    for source in [
+        "fn low(x) = x <= 2; let p = pool 3d4; let q = reroll(p, low); (sum(p), sum(q), highest(q))",
+        "fn odd(x) = x % 2 = 1; let p = pool 2d3ro1; let q = reroll(p, odd); (width(q), count(p, 3))",
+        "fn one(x) = x = 1; let p = pool 3 x (d2 + d2); let q = reroll(p, one); (run(q), sum(p))",
+        "fn low(x) = x < 3; let p = pool 2d3; let q = reroll(p, low); let r = reroll(q, low); (sum(q), sum(r))",
+        "fn no(x) = false; let p = pool 2d3; let q = reroll(p, no); sum(q) - sum(p)",
+        format!("{PAIRS} fn all(x) = true; let p = pool 3d2; let q = reroll(p, all); (fold(q, pairs, 0), fold(p, pairs, 0))").as_str(),
+    ] {
+        let program = program(source, &options);
+        let walked = brute_force(&program, &options.limits, 200_000).expect("small enough");
+        assert_eq!(exact_map(&program, &options), walked, "{source}");
+    }
+}
+
+#[test]
+fn rerolls_are_refused_where_they_mean_nothing() {
+    let limits = Limits::default();
+    for (source, kind) in [
+        (
+            "fn f(x) = x > 1; let q = reroll(3, f); sum(q)",
+            "not-a-pool",
+        ),
+        (
+            "fn f(x) = x > 1; let p = pool {d6, d8}; let q = reroll(p, f); sum(q)",
+            "unsupported-modifier",
+        ),
+        (
+            "fn f(x) = x > d2; let p = pool 3d6; let q = reroll(p, f); sum(q)",
+            "fold-function-rolls",
+        ),
+        (
+            "let p = pool 3d6; fn f(x) = x > 1; let q = reroll(p, f); sum(q)",
+            "fold-after-pool",
+        ),
+        (
+            "fn f(x) = x; let p = pool 3d6; let q = reroll(p, f); sum(q)",
+            "type-mismatch",
+        ),
+        (
+            "fn f(x) = x > 1; let p = pool 3d6; let q = reroll(p); sum(q)",
+            "wrong-arguments",
+        ),
+    ] {
+        assert_eq!(error(source, &limits).kind, kind, "{source}");
     }
 }
