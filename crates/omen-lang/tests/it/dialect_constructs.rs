@@ -229,8 +229,7 @@ fn foundrys_bare_count_words_count_the_highest_or_lowest_face() {
 #[test]
 fn dialect_constructs_read_another_way_are_refused_as_unsupported() {
     for (dialect, source) in [
-        ("foundry", "2d20rr1=1"),
-        ("foundry", "5d10x5>=8"),
+        ("foundry", "5d10x21>=8"),
         ("foundry", "5d10x9x10"),
         ("avrae", "4d6rrl1"),
         ("avrae", "4d6kh3ra6"),

@@ -248,3 +248,88 @@ fn roll20_group_of_one_divided_keeps_each_die_divided() {
     let lowest = enumerate(&[6, 6], |r| q(r[0].min(r[1]), 2) + whole(1));
     check("roll20", "{2d6/2+1}kl1", &lowest);
 }
+
+/// Foundry's capped recursive step done as its dice code does it: the results walked in order, new
+/// dice appended at the end; a die meeting the point, while the cap lasts, explodes (a new die, its
+/// own roll kept) or is rerolled (its roll dropped for a new die); once the cap is spent the walk
+/// stops and the dice not yet checked count as rolled. Worked out die by die over (dice waiting,
+/// cap left, total), with no reference to generations.
+fn foundry_capped(
+    n: usize,
+    sides: i64,
+    cap: usize,
+    explode: bool,
+    meets: fn(i64) -> bool,
+) -> Fractions {
+    let die = q(1, sides);
+    // Keyed first by dice waiting plus cap left, which every step lowers by one: taking the highest
+    // first, every way into a state is added before the state is taken.
+    let mut states: BTreeMap<(usize, usize, usize, i64), Q> =
+        BTreeMap::from([((n + cap, n, cap, 0), q(1, 1))]);
+    let mut out = Fractions::new();
+    while let Some(((_, waiting, left, total), p)) = states.pop_last() {
+        if waiting == 0 {
+            *out.entry(whole(total)).or_insert_with(Q::zero) += p;
+            continue;
+        }
+        if left == 0 {
+            // Unchecked dice: each uniform.
+            let mut rest = BTreeMap::from([(total, p)]);
+            for _ in 0..waiting {
+                let mut next = BTreeMap::new();
+                for (t, r) in rest {
+                    for f in 1..=sides {
+                        *next.entry(t + f).or_insert_with(Q::zero) += &r * &die;
+                    }
+                }
+                rest = next;
+            }
+            for (t, r) in rest {
+                *out.entry(whole(t)).or_insert_with(Q::zero) += r;
+            }
+            continue;
+        }
+        for f in 1..=sides {
+            let next = if meets(f) {
+                let kept = if explode { total + f } else { total };
+                (waiting + left - 1, waiting, left - 1, kept)
+            } else {
+                (waiting + left - 1, waiting - 1, left, total + f)
+            };
+            *states.entry(next).or_insert_with(Q::zero) += &p * &die;
+        }
+    }
+    out
+}
+
+/// Foundry's API reference: `5d10x5>=8` explodes dice of 8 or more, at most 5 times for the whole
+/// roll, the new dice checked too; `2d20rr1=1` rerolls a 1, the new roll checked too, at most once.
+#[test]
+fn foundry_capped_recursive_explosions_and_rerolls_spend_one_cap_for_the_roll() {
+    let want = foundry_capped(5, 10, 5, true, |f| f >= 8);
+    assert_eq!(omen("foundry", "5d10x5>=8"), Ok(want));
+    assert_eq!(
+        omen("foundry", "2d20rr1=1"),
+        Ok(foundry_capped(2, 20, 1, false, |f| f == 1))
+    );
+    assert_eq!(
+        omen("foundry", "4d6rr3<=2"),
+        Ok(foundry_capped(4, 6, 3, false, |f| f <= 2))
+    );
+    // The roller, run along every sequence of dice, agrees.
+    check(
+        "foundry",
+        "2d4x2>=3",
+        &foundry_capped(2, 4, 2, true, |f| f >= 3),
+    );
+    check(
+        "foundry",
+        "3d4rr2<=2",
+        &foundry_capped(3, 4, 2, false, |f| f <= 2),
+    );
+    // Without a point after it the number is the point, as in Foundry: `x5` explodes on 5.
+    assert_eq!(reading("foundry", "2d6x5"), "2d6!=5");
+    // Beyond the caps Omen writes out, and with other modifiers on the term, refused with why.
+    assert_eq!(errors("foundry", "5d10x21>=8"), ["unsupported-modifier"]);
+    assert_eq!(errors("foundry", "5d10x5>=8kh2"), ["unsupported-modifier"]);
+}

@@ -9,6 +9,7 @@
 //! faces} + (m)d{all faces}`, which the exact engine weighs value by value of `k`.
 
 use super::Parser;
+use super::capped_recursive::{MAX_RECURSIVE_CAP, Recursion, capped_recursion};
 use super::pieces::{CappedReroll, Point, compare_op, shorten};
 use super::rescore::{listed_faces, meets};
 use crate::diagnostic::Diagnostic;
@@ -18,12 +19,24 @@ use crate::syntax::ast::{
     Sides, Spanned,
 };
 
+/// The kind of a capped step: whether the dice meeting the point keep their roll beside the new die
+/// (an explosion, d20's `ra`) or are replaced, and whether the new dice are checked again (`x`, `rr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Cap {
+    pub added: bool,
+    pub recursive: bool,
+}
+
 impl Parser<'_> {
     /// Foundry's `r`: reroll once, with a cap when a compare point follows the number at once
     /// (`r1=1`). A capped one is kept for the term as a whole and returns no modifier.
     pub(super) fn reroll_once_word(&mut self, keyword: Span) -> Option<Modifier> {
         let point = self.word_point(keyword, true, true, "rerolls once the dice")?;
-        match self.take_cap(keyword, &point, false)? {
+        let once = Cap {
+            added: false,
+            recursive: false,
+        };
+        match self.take_cap(keyword, &point, once)? {
             true => None,
             false => Some(Modifier::RerollOnce(point)),
         }
@@ -37,13 +50,32 @@ impl Parser<'_> {
         keyword: Span,
         point: &ComparePoint,
     ) -> Option<bool> {
-        self.take_cap(keyword, point, true)
+        let once = Cap {
+            added: true,
+            recursive: false,
+        };
+        self.take_cap(keyword, point, once)
+    }
+
+    /// Foundry's `x` and `rr` with a cap (`5d10x5>=8`, `2d20rr1=1`): the new dice are checked too,
+    /// until the cap is spent (see capped_recursive.rs). `Some(true)` when taken.
+    pub(super) fn capped_recursive(
+        &mut self,
+        keyword: Span,
+        point: &ComparePoint,
+        explode: bool,
+    ) -> Option<bool> {
+        let recursive = Cap {
+            added: explode,
+            recursive: true,
+        };
+        self.take_cap(keyword, point, recursive)
     }
 
     /// When the number just read as `point` is a cap (a compare point follows it at once, in a dialect
     /// with caps), reads that point and keeps the capped step for the term: `Some(true)`. `Some(false)`
     /// when it is no cap, `None` when the point after it is malformed (reported).
-    fn take_cap(&mut self, keyword: Span, point: &ComparePoint, added: bool) -> Option<bool> {
+    fn take_cap(&mut self, keyword: Span, point: &ComparePoint, kind: Cap) -> Option<bool> {
         let token = self.peek();
         let glued_point = token.span.start == self.prev_end
             && compare_op(token.kind).is_some()
@@ -65,7 +97,7 @@ impl Parser<'_> {
         if self.term.capped_reroll.is_some() {
             self.refuse_capped(at, "a second capped reroll on one term is not computed yet");
         } else {
-            self.term.capped_reroll = Some((cap, capped, at, added));
+            self.term.capped_reroll = Some((cap, capped, at, kind));
         }
         Some(true)
     }
@@ -87,10 +119,15 @@ impl Parser<'_> {
     pub(super) fn capped_reroll_term(
         &mut self,
         dice: Expr,
-        (cap, point, at, added): CappedReroll,
+        (cap, point, at, kind): CappedReroll,
         plain: bool,
     ) -> Expr {
-        match capped_reading(&dice, cap, &point, at, plain, added) {
+        let read = if kind.recursive {
+            recursive_reading(&dice, cap, &point, at, plain, kind.added)
+        } else {
+            capped_reading(&dice, cap, &point, at, plain, kind.added)
+        };
+        match read {
             Ok(read) => read,
             Err(why) => {
                 self.refuse_capped(at, &why);
@@ -248,6 +285,58 @@ fn capped_reading(
         ExprKind::LetIn(Spanned::new(name, at), Box::new(counted), Box::new(body)),
         span,
     ))
+}
+
+/// The reading of a capped recursive explosion (`explode`) or reroll, or why it is not computed.
+fn recursive_reading(
+    dice: &Expr,
+    cap: i64,
+    point: &ComparePoint,
+    at: Span,
+    plain: bool,
+    explode: bool,
+) -> Result<Expr, String> {
+    let what = if explode {
+        "a capped explosion"
+    } else {
+        "a capped reroll"
+    };
+    let ExprKind::Dice(term) = &dice.node else {
+        return Err(format!("{what} applies to dice"));
+    };
+    if !plain {
+        return Err(format!(
+            "{what} together with other modifiers on one term is not computed yet"
+        ));
+    }
+    let count = match term.count.as_ref().map(|c| &c.node) {
+        None => 1,
+        Some(ExprKind::Number(n)) if *n >= 0 => *n,
+        Some(_) => return Err(format!("{what} needs the number of dice written out")),
+    };
+    if !(0..=MAX_RECURSIVE_CAP).contains(&cap) {
+        return Err(format!(
+            "{what} is computed with a cap of 0 to {MAX_RECURSIVE_CAP} (each use of the cap is one \
+             more generation of dice written out); without a cap `--explode-depth` bounds the chain"
+        ));
+    }
+    let PointValue::Int(target) = point.value else {
+        return Err(format!("{what}'s point must be a number"));
+    };
+    let faces = listed_faces(&term.sides.node, what)?;
+    let (meeting, other): (Vec<i64>, Vec<i64>) =
+        faces.iter().partition(|&&f| meets(point.op, target, f));
+    if meeting.is_empty() || cap == 0 {
+        return Ok(dice.clone());
+    }
+    let recursion = Recursion {
+        sides: &term.sides,
+        meeting: listed(&meeting, term.sides.span),
+        other: (!other.is_empty()).then(|| listed(&other, term.sides.span)),
+        point,
+        explode,
+    };
+    Ok(capped_recursion(&recursion, count, cap, dice.span, at))
 }
 
 /// Faces as a die's list, runs of consecutive values written as ranges (`{2..20}`).

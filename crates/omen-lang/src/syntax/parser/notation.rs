@@ -2,7 +2,7 @@
 //! gives one of them a spelling. Kept apart from the parser's main file, which is already long.
 
 use super::Parser;
-use super::pieces::{Point, compare_op, face_bounds, one_kept_then_step, shorten};
+use super::pieces::{Point, face_bounds, one_kept_then_step, shorten};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
@@ -189,39 +189,6 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
-    /// Foundry's `20d20r1=1`, `5d10x5>=8`: a number between the word and a compare point caps how many
-    /// rerolls or explosions the whole term makes. The cap ties the dice together, which the engine does
-    /// not compute yet: refused rather than read as a point and a success count. `true` when refused.
-    pub(super) fn refuse_capped_count(&mut self, keyword: Span) -> bool {
-        let token = self.peek();
-        if !self.dialect.capped_counts
-            || token.span.start != self.prev_end
-            || compare_op(token.kind).is_none()
-        {
-            return false;
-        }
-        let count = self.text(Span::new(keyword.end, self.prev_end));
-        if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
-            return false;
-        }
-        let _ = self.parse_point(false);
-        let span = Span::new(keyword.start, self.prev_end);
-        let written = shorten(self.text(span));
-        self.report(
-            Diagnostic::error(
-                "unsupported-modifier",
-                span,
-                format!(
-                    "`{written}` in the {} dialect: the number before the compare point caps how many \
-                     times the whole roll rerolls or explodes, which is not computed yet",
-                    self.dialect.name
-                ),
-            )
-            .with_help("leave the cap out when every die may reroll or explode, e.g. `20d20r=1`"),
-        );
-        true
-    }
-
     /// The refusals that need every modifier of a term: Foundry's explosions one after another
     /// (`5d10x9x10`), and in d20 a reroll or explosion written after a keep or drop, which d20 applies
     /// to the kept dice only (`4d6kh3ro1`).

@@ -31,9 +31,10 @@ pub(super) struct TermState {
     pub capped_reroll: Option<CappedReroll>,
 }
 
-/// A capped reroll (or explosion once, when the flag is set) read after a dice term: the cap, the
-/// point, where it is written, and whether the dice meeting it keep their roll beside the new ones.
-pub(super) type CappedReroll = (i64, ComparePoint, Span, bool);
+/// A capped reroll or explosion read after a dice term: the cap, the point, where it is written, and
+/// its kind (whether the dice meeting it keep their roll beside the new ones, and whether new dice are
+/// checked again).
+pub(super) type CappedReroll = (i64, ComparePoint, Span, super::capped::Cap);
 
 pub(super) fn compare_op(kind: TokenKind) -> Option<CompareOp> {
     match kind {

@@ -226,7 +226,7 @@ impl Parser<'_> {
         let keyword_span = keyword.span;
         let start = self.prev_end;
         let point = self.word_point(keyword_span, true, true, "rerolls the dice")?;
-        if self.refuse_capped_count(keyword_span) {
+        if self.capped_recursive(keyword_span, &point, false)? {
             return None;
         }
         if keyword.written == "r" && self.dialect.warn_other_readings {
@@ -258,7 +258,10 @@ impl Parser<'_> {
         {
             return None;
         }
-        if self.refuse_capped_count(keyword_span) {
+        if !once
+            && let Some(first) = &point
+            && self.capped_recursive(keyword_span, first, true)?
+        {
             return None;
         }
         Some(Modifier::Explode {
