@@ -10,7 +10,7 @@
 
 use super::Parser;
 use super::capped_recursive::{MAX_RECURSIVE_CAP, Recursion, capped_recursion};
-use super::pieces::{CappedReroll, Point, compare_op, shorten};
+use super::pieces::{Cap, CappedReroll, Point, compare_op, shorten};
 use super::rescore::{listed_faces, meets};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
@@ -18,14 +18,6 @@ use crate::syntax::ast::{
     BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, FaceItem, Modifier, PointValue,
     Sides, Spanned,
 };
-
-/// The kind of a capped step: whether the dice meeting the point keep their roll beside the new die
-/// (an explosion, d20's `ra`) or are replaced, and whether the new dice are checked again (`x`, `rr`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Cap {
-    pub added: bool,
-    pub recursive: bool,
-}
 
 impl Parser<'_> {
     /// Foundry's `r`: reroll once, with a cap when a compare point follows the number at once

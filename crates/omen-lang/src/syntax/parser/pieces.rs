@@ -34,7 +34,15 @@ pub(super) struct TermState {
 /// A capped reroll or explosion read after a dice term: the cap, the point, where it is written, and
 /// its kind (whether the dice meeting it keep their roll beside the new ones, and whether new dice are
 /// checked again).
-pub(super) type CappedReroll = (i64, ComparePoint, Span, super::capped::Cap);
+pub(super) type CappedReroll = (i64, ComparePoint, Span, Cap);
+
+/// The kind of a capped step: whether the dice meeting the point keep their roll beside the new die
+/// (an explosion, d20's `ra`) or are replaced, and whether the new dice are checked again (`x`, `rr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Cap {
+    pub added: bool,
+    pub recursive: bool,
+}
 
 pub(super) fn compare_op(kind: TokenKind) -> Option<CompareOp> {
     match kind {
