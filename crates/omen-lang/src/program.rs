@@ -386,7 +386,10 @@ pub enum PoolSource {
     /// `reroll(p, f)`: the dice of another pool with those `f` chooses rolled again. `kept` is that
     /// pool's [`ReadingKind::Kept`] reading, ((the faces kept, ascending), how many rerolled); `die`
     /// is one die of it, rolled for each.
-    Reroll { kept: Node, die: Node },
+    Reroll {
+        kept: Node,
+        die: Node,
+    },
 }
 
 /// Dice of one kind in a pool.

@@ -28,9 +28,15 @@ fn a_games_help_lists_every_subcommand_with_its_help_and_an_actions_help_has_its
     assert!(game.contains("Flips the coin: a d2, 2 is heads."), "{game}");
     assert!(game.contains("the chance of heads on every one"), "{game}");
     let flip = omen_ok(&["coin", "flip", "--help"]).stdout;
-    assert!(flip.starts_with("Flips the coin: a d2, 2 is heads."), "{flip}");
+    assert!(
+        flip.starts_with("Flips the coin: a d2, 2 is heads."),
+        "{flip}"
+    );
     let streak = omen_ok(&["coin", "streak", "--help"]).stdout;
-    assert!(streak.starts_with("the chance of heads on every one"), "{streak}");
+    assert!(
+        streak.starts_with("the chance of heads on every one"),
+        "{streak}"
+    );
     let typo = omen(&["coin", "flp"]);
     assert_eq!(typo.code, 2);
     assert!(typo.stderr.contains("'flip'"), "{}", typo.stderr);

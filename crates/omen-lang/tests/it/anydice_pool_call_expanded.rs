@@ -61,8 +61,7 @@ fn a_target_rolled_on_a_die_varies_the_comparison() {
     let expected = enumerate_both(1, &d(4), 3, &d(6), |t, r| Some(at_least(r, t)));
     assert_eq!(agreed(program), expected);
     // The number on the left, and a count of the value rolled.
-    let program =
-        "function: f S:s with T:n { result: (T < S) * 10 + [count T in S] }\noutput [f 3d4 with d3]";
+    let program = "function: f S:s with T:n { result: (T < S) * 10 + [count T in S] }\noutput [f 3d4 with d3]";
     let expected = enumerate_both(1, &d(3), 3, &d(4), |t, r| {
         let above = r.iter().filter(|&&x| x > t).count() as i64;
         Some(above * 10 + r.iter().filter(|&&x| x == t).count() as i64)
