@@ -335,7 +335,7 @@ async fn one(
     responses(
         (status = 200, description = "the distributions, in the request's order; `X-Omen-Cache` says whether all came from the cache", body = ProbResponse),
         (status = 400, description = "a malformed request", body = ErrorBody),
-        (status = 422, description = "an expression does not compile, or its computation passes a limit", body = ErrorBody),
+        (status = 422, description = "an expression does not compile, its computation passes a limit, or `approximate` is given with Omen's own notation", body = ErrorBody),
     )
 )]
 pub async fn prob(

@@ -54,12 +54,13 @@ pub(crate) fn dialect_schema() -> RefOr<Schema> {
 }
 
 /// `approximate` without `"dialect": "anydice"`: Omen's notation is always computed exactly, as
-/// the command line's `--approximate` without `--dialect anydice` is refused.
+/// the command line's `--approximate` without `--dialect anydice` is refused. 422, not 400: the
+/// request fits the document (the field is optional for every dialect); only its meaning is refused.
 pub(crate) fn approximate_refused() -> ApiError {
     ApiError::new(
-        StatusCode::BAD_REQUEST,
+        StatusCode::UNPROCESSABLE_ENTITY,
         Problem::new(
-            "bad-request",
+            "invalid",
             "`approximate` is for AnyDice programs; Omen's notation is always computed exactly",
         )
         .with_help(
