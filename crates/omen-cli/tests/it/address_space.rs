@@ -2,8 +2,7 @@
 //! full stack reservation (`omen_lang::STACK_BYTES`, 512 MiB) cannot be made: every command still
 //! runs, the deepest walks the language admits included, on the smaller stack that fits.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -118,20 +117,6 @@ fn commands_run_under_a_512_mib_address_space() {
     assert!(run.stderr.contains("nests more than"), "{}", run.stderr);
 }
 
-/// One HTTP request to the server at `address`; the whole answer, head and body.
-fn request(address: &str, path: &str, body: &str) -> String {
-    let mut stream = TcpStream::connect(address).unwrap();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    answer
-}
-
 /// `omen serve` under the limit answers computations and database requests: each runs on a worker
 /// thread of its own, which could not start with the full stack reservation.
 #[cfg(unix)]
@@ -158,8 +143,13 @@ fn serve_answers_under_a_512_mib_address_space() {
         .unwrap_or_else(|| panic!("no address in {first:?}"))
         .to_string();
     let answers = [
-        request(&address, "/api/v1/prob", r#"{"expressions":["2d6"]}"#),
-        request(&address, "/api/v1/campaigns", r#"{"name":"Tak"}"#),
+        crate::serve::request(
+            &address,
+            "POST",
+            "/api/v1/prob",
+            r#"{"expressions":["2d6"]}"#,
+        ),
+        crate::serve::request(&address, "POST", "/api/v1/campaigns", r#"{"name":"Tak"}"#),
     ];
     let largest = largest_mapping_mib(server.id());
     let _ = server.kill();

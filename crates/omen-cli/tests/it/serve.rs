@@ -19,11 +19,23 @@ fn prob_2d6(address: &str) -> String {
     answer
 }
 
+/// One HTTP/1.1 request to the server at `address`; the whole answer, head and body.
 pub(crate) fn request(address: &str, method: &str, path: &str, body: &str) -> String {
+    request_with_headers(address, method, path, "", body)
+}
+
+/// [`request`] with more header lines, each ending in `\r\n`.
+pub(crate) fn request_with_headers(
+    address: &str,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &str,
+) -> String {
     let mut stream = TcpStream::connect(address).unwrap();
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n{headers}content-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();

@@ -2,15 +2,19 @@
 //! interactions endpoint it prints, and refuses a bad signature and a replayed interaction, so the
 //! flags reach the gate the server's own tests check in process.
 
-use std::io::{BufRead, Read, Write};
-use std::net::TcpStream;
+use std::io::BufRead;
 use std::process::Stdio;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ed25519_dalek::{Signer, SigningKey};
 
 use crate::scratch_dir;
-use crate::serve::{spawn_server, terminate};
+use crate::serve::{request_with_headers, spawn_server, terminate};
+
+/// Bytes in lowercase hex, as Discord writes keys and signatures.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// Sends `body` to the interactions endpoint with Discord's two headers: a signature (hex) of the
 /// timestamp followed by `signed_body`, and the timestamp. Returns the whole answer.
@@ -21,21 +25,11 @@ fn interaction(address: &str, key: &SigningKey, body: &str, signed_body: &str) -
         .as_secs()
         .to_string();
     let signature = key.sign(format!("{timestamp}{signed_body}").as_bytes());
-    let hex: String = signature
-        .to_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let mut stream = TcpStream::connect(address).unwrap();
-    write!(
-        stream,
-        "POST /discord/interactions HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\nx-signature-ed25519: {hex}\r\nx-signature-timestamp: {timestamp}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    answer
+    let headers = format!(
+        "x-signature-ed25519: {}\r\nx-signature-timestamp: {timestamp}\r\n",
+        hex(&signature.to_bytes())
+    );
+    request_with_headers(address, "POST", "/discord/interactions", &headers, body)
 }
 
 #[cfg(unix)]
@@ -43,12 +37,7 @@ fn interaction(address: &str, key: &SigningKey, body: &str, signed_body: &str) -
 fn serve_with_discords_flags_answers_a_signed_ping_and_refuses_a_forged_or_replayed_one() {
     let dir = scratch_dir("serve_discord");
     let key = SigningKey::from_bytes(&[7; 32]);
-    let public: String = key
-        .verifying_key()
-        .to_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let public = hex(&key.verifying_key().to_bytes());
     let (db, server_key) = (dir.join("omen.db"), dir.join("omen.key"));
     let (mut server, mut stdout, address) = spawn_server(
         &[

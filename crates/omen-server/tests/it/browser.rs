@@ -347,6 +347,39 @@ pub(crate) fn screenshot_path(name: &str) -> PathBuf {
     directory.join(name)
 }
 
+/// Opens the `<details>` whose `<summary>` is `summary` (found at `selector`) as a keyboard user
+/// would: the summary takes focus, and Enter opens it. Both are checked; `what` names the block in
+/// the failures.
+pub(crate) async fn open_with_enter(
+    client: &Client,
+    summary: fantoccini::elements::Element,
+    selector: &str,
+    what: &str,
+) {
+    let focused = client
+        .execute(
+            "const s = document.querySelector(arguments[0]); s.focus(); \
+             return document.activeElement === s;",
+            vec![json!(selector)],
+        )
+        .await
+        .expect("focus");
+    assert_eq!(
+        focused,
+        Value::Bool(true),
+        "{what}: the summary takes focus"
+    );
+    summary.send_keys("\u{E007}").await.expect("Enter");
+    let open = client
+        .execute(
+            "return document.querySelector(arguments[0]).parentElement.open;",
+            vec![json!(selector)],
+        )
+        .await
+        .expect("open");
+    assert_eq!(open, Value::Bool(true), "{what}: Enter opens it");
+}
+
 /// Saves a screenshot of the page as it stands in `target/screenshots/NAME`, and, when
 /// `OMEN_UPDATE_SCREENSHOTS` is set, as the README's copy in `docs/screenshots/NAME` (only when
 /// asked, so a test run leaves the checkout clean).

@@ -14,7 +14,9 @@
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
-use crate::browser::{assert_accessible, driver, server_and_api, session, wait_for};
+use crate::browser::{
+    assert_accessible, driver, open_with_enter, server_and_api, session, wait_for,
+};
 use crate::worked_examples::{Request, api_pointer, examples, expectations, meets, request, words};
 
 /// The section of the analysis `name`, as a CSS selector.
@@ -281,28 +283,7 @@ async fn the_json_opens_from_the_keyboard(client: &Client, name: &str) -> bool {
     let Ok(summary) = client.find(Locator::Css(&selector)).await else {
         return false;
     };
-    let focused = client
-        .execute(
-            "const s = document.querySelector(arguments[0]); s.focus(); \
-             return document.activeElement === s;",
-            vec![json!(selector)],
-        )
-        .await
-        .expect("focus");
-    assert_eq!(
-        focused,
-        Value::Bool(true),
-        "{name}: the JSON's summary takes focus"
-    );
-    summary.send_keys("\u{E007}").await.expect("Enter");
-    let open = client
-        .execute(
-            "return document.querySelector(arguments[0]).parentElement.open;",
-            vec![json!(selector)],
-        )
-        .await
-        .expect("open");
-    assert_eq!(open, Value::Bool(true), "{name}: Enter opens the JSON");
+    open_with_enter(client, summary, &selector, &format!("{name}'s JSON")).await;
     assert_accessible(client, "the games page with an analysis's JSON open").await;
     true
 }

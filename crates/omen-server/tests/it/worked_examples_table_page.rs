@@ -26,7 +26,8 @@ use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
 use crate::browser::{
-    assert_accessible, driver, open_table, server_and_api, session, until, wait_for,
+    assert_accessible, driver, open_table, open_with_enter, server_and_api, session, until,
+    wait_for,
 };
 use crate::worked_examples::{Holder, Request, examples, expectations, meets, request, words};
 use crate::worked_examples_odds_page::give;
@@ -369,27 +370,6 @@ async fn the_table_page_replays_the_seeds_worked_examples_of_a_characters_action
 async fn the_entry_json_opens_from_the_keyboard(client: &Client) {
     let selector = "#roll-card details.entry-json > summary";
     let summary = wait_for(client, selector).await;
-    let focused = client
-        .execute(
-            "const s = document.querySelector(arguments[0]); s.focus(); \
-             return document.activeElement === s;",
-            vec![json!(selector)],
-        )
-        .await
-        .expect("focus");
-    assert_eq!(
-        focused,
-        Value::Bool(true),
-        "the card's JSON summary takes focus"
-    );
-    summary.send_keys("\u{E007}").await.expect("Enter");
-    let open = client
-        .execute(
-            "return document.querySelector(arguments[0]).parentElement.open;",
-            vec![json!(selector)],
-        )
-        .await
-        .expect("open");
-    assert_eq!(open, Value::Bool(true), "Enter opens the card's JSON");
+    open_with_enter(client, summary, selector, "the card's JSON").await;
     assert_accessible(client, "the table with a roll card's JSON open").await;
 }
