@@ -9,9 +9,8 @@ use serde_json::{Value, json};
 use crate::campaigns::campaign;
 use crate::{app, call, get, post};
 
-/// The inputs of hprpg's `create` analysis, from its own example, with one free archetype dot spent
-/// of the three (003-A9): allowed, with 3 − 1 = 2 dots left unspent.
-async fn choices_with_unspent_dots(app: &axum::Router) -> Value {
+/// The example inputs of hprpg's `create` analysis, as the rule set serves them.
+async fn create_example(app: &axum::Router) -> Value {
     let rules = get(app, "/api/v1/rules/hprpg", None).await.json();
     let create = rules["analyses"]
         .as_array()
@@ -20,8 +19,15 @@ async fn choices_with_unspent_dots(app: &axum::Router) -> Value {
         .find(|a| a["name"] == "create")
         .expect("hprpg has a create analysis")
         .clone();
-    let mut inputs = create["inputs"]["examples"][0].clone();
-    assert!(inputs["choices"].is_object(), "{create}");
+    let example = create["inputs"]["examples"][0].clone();
+    assert!(example["choices"].is_object(), "{create}");
+    example
+}
+
+/// The inputs of hprpg's `create` analysis, from its own example, with one free archetype dot spent
+/// of the three (003-A9): allowed, with 3 − 1 = 2 dots left unspent.
+async fn choices_with_unspent_dots(app: &axum::Router) -> Value {
+    let mut inputs = create_example(app).await;
     inputs["choices"]["archetype_abilities"] = json!({ "TACTICS": 1 });
     inputs
 }
@@ -77,14 +83,7 @@ async fn every_analysis_answers_with_a_list_of_warnings_empty_when_nothing_is_un
     // Most analyses run on their examples or defaults; the check means something only if they do.
     assert!(answered >= 10, "only {answered} analyses answered");
     // The creation example spends every dot: nothing to warn about.
-    let rules = get(&app, "/api/v1/rules/hprpg", None).await.json();
-    let example = rules["analyses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["name"] == "create")
-        .map(|a| a["inputs"]["examples"][0].clone())
-        .unwrap();
+    let example = create_example(&app).await;
     let answer = post(&app, "/api/v1/rules/hprpg/analyses/create", None, example).await;
     assert_eq!(answer.json()["warnings"], json!([]), "{}", answer.json());
 }
@@ -157,14 +156,7 @@ async fn the_creation_answer_carries_the_notes_the_command_line_prints_beside_it
     // example is a REBEL, whose asset the seed names DISTINCTIVENESS and whose flaw LACK OF RESPECT;
     // a rating of 2 dots is Novice.
     let app = app();
-    let rules = get(&app, "/api/v1/rules/hprpg", None).await.json();
-    let example = rules["analyses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["name"] == "create")
-        .map(|a| a["inputs"]["examples"][0].clone())
-        .unwrap();
+    let example = create_example(&app).await;
     assert_eq!(example["choices"]["personality"], "REBEL", "{example}");
     let answer = post(&app, "/api/v1/rules/hprpg/analyses/create", None, example).await;
     let notes = answer.json()["notes"]

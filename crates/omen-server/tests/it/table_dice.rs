@@ -204,12 +204,7 @@ async fn given_dice_are_logged_as_given(t: &Table) -> u64 {
     let entry = roll_and_wait(&t.gm, &t.api, &t.gm_token, before).await;
     assert_eq!(entry["character"], "Ayla");
     assert_eq!(entry["dice_given"], true, "{entry}");
-    let faces: Vec<i64> = entry["dice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["face"].as_i64().unwrap())
-        .collect();
+    let faces = faces(&entry);
     assert_eq!(faces, [38]);
     assert_eq!(entry["result"]["modifier"], 5, "{entry}");
     assert_eq!(entry["result"]["outcome"], "good", "{entry}");
@@ -424,12 +419,7 @@ async fn an_hprpg_check_takes_the_dice_given_in_order_and_says_when_they_run_out
     type_dice(client, "9, 1 12,5  8 2").await;
     let entry = roll_and_wait(client, &api, &gm_token, before).await;
     assert_eq!(entry["dice_given"], true, "{entry}");
-    let faces: Vec<i64> = entry["dice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["face"].as_i64().unwrap())
-        .collect();
+    let faces = faces(&entry);
     assert_eq!(faces, [9, 1, 12, 5, 8, 2]);
     let summary = entry["summary"].as_str().unwrap();
     let expected = "6d12 vs DV 8: 9-1-12-5-8-2 → 3 successes, 1 catastrophe, net 2";
@@ -460,4 +450,14 @@ async fn fill_check(client: &Client) {
         input.clear().await.unwrap();
         input.send_keys(value).await.unwrap();
     }
+}
+
+/// The faces of a logged entry's dice, in the order rolled.
+fn faces(entry: &Value) -> Vec<i64> {
+    entry["dice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["face"].as_i64().unwrap())
+        .collect()
 }
