@@ -87,7 +87,17 @@ impl Problem {
             "{}: the computation is too large for this server",
             &self.message[..cut]
         );
-        self.help = Some(TOO_LARGE_HELP.to_string());
+        // A hint that names no flag says what grew (a pool's fold names itself and how many
+        // states it held): it stays, without the limit the page's user cannot raise.
+        let own = self
+            .help
+            .as_deref()
+            .filter(|help| !names_flag(help))
+            .map(|help| help.trim_end_matches(", or raise the limit").trim_end());
+        self.help = Some(match own {
+            Some(own) if !own.is_empty() => format!("{own}; or {TOO_LARGE_HELP}"),
+            _ => TOO_LARGE_HELP.to_string(),
+        });
         self
     }
 }

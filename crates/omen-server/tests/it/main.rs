@@ -25,6 +25,7 @@ mod live;
 mod openapi;
 mod openapi_strictness;
 mod player_refusals;
+mod pool_api;
 mod readme;
 mod reveal;
 mod roles;
