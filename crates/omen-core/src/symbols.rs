@@ -102,9 +102,32 @@ pub fn die_net(die: &SymbolDie) -> Result<Distribution<Net>, CoreError> {
 /// The exact distribution of a pool of symbol dice after cancellation: `pool` lists each kind of
 /// die with how many are rolled.
 ///
+/// The net vectors of a pool of a few dozen dice fill a small box (each component moves by a few
+/// per die), so they are summed in a dense table of machine-integer weights, one die at a time:
+/// no map of tuples, no big integers until the end. A pool whose box or weights would not fit
+/// that table goes through [`pool_net_convolved`], the pairwise convolution of the same vectors.
+///
 /// # Errors
 /// As [`die_net`]; the work budget (each die's convolution charged before it runs) and cancellation.
 pub fn pool_net(
+    pool: &[(&SymbolDie, usize)],
+    budget: &mut Budget,
+) -> Result<Distribution<Net>, CoreError> {
+    let mut kinds = Vec::with_capacity(pool.len());
+    for &(die, count) in pool {
+        kinds.push((faces_of(die)?, count));
+    }
+    match DenseBox::for_pool(&kinds) {
+        Some(table) => table.sum(&kinds, budget),
+        None => pool_net_convolved(pool, budget),
+    }
+}
+
+/// [`pool_net`] by convolving the dice's distributions of net vectors pairwise, for any pool.
+///
+/// # Errors
+/// As [`pool_net`].
+pub fn pool_net_convolved(
     pool: &[(&SymbolDie, usize)],
     budget: &mut Budget,
 ) -> Result<Distribution<Net>, CoreError> {
@@ -122,6 +145,135 @@ pub fn pool_net(
         }
     }
     Ok(total)
+}
+
+/// A die's distinct net vectors, each with how many faces show it.
+fn faces_of(die: &SymbolDie) -> Result<Vec<(Net, u128)>, CoreError> {
+    let mut faces: Vec<(Net, u128)> = Vec::new();
+    for face in die.faces {
+        let net = face_net(face)?;
+        match faces.iter_mut().find(|(n, _)| *n == net) {
+            Some((_, c)) => *c += 1,
+            None => faces.push((net, 1)),
+        }
+    }
+    if faces.is_empty() {
+        return Err(CoreError::Empty);
+    }
+    Ok(faces)
+}
+
+/// The largest table [`pool_net`] sums in (cells): 8 MiB of weights.
+const MAX_CELLS: usize = 1 << 19;
+
+/// The box the pool's net vectors lie in, each die's vectors shifted by their least component so that
+/// every partial sum lies in it too. A vector's cell is its shifted components read as the digits of
+/// a mixed-radix number, the first component most significant: the cells' order is the vectors'.
+struct DenseBox {
+    /// Σ over the dice of each component's least value: the shift back at the end.
+    low: Net,
+    /// How many values each component takes in the box.
+    sizes: [usize; 4],
+    /// The cell step of one unit in each component.
+    strides: [usize; 4],
+}
+
+impl DenseBox {
+    /// The box for `kinds`, or `None` when it passes [`MAX_CELLS`], a sum could pass 64 bits or the
+    /// pool's total weight 128 bits.
+    fn for_pool(kinds: &[(Vec<(Net, u128)>, usize)]) -> Option<Self> {
+        let mut low = [0i64; 4];
+        let mut sizes = [1usize; 4];
+        let mut total: u128 = 1;
+        for (faces, count) in kinds {
+            let faces_total: u128 = faces.iter().map(|(_, c)| c).sum();
+            for _ in 0..*count {
+                total = total.checked_mul(faces_total)?;
+            }
+            let count = i64::try_from(*count).ok()?;
+            for i in 0..4 {
+                let least = faces.iter().map(|(n, _)| n[i]).min()?;
+                let most = faces.iter().map(|(n, _)| n[i]).max()?;
+                let spread = usize::try_from(most.checked_sub(least)?.checked_mul(count)?).ok()?;
+                low[i] = low[i].checked_add(least.checked_mul(count)?)?;
+                sizes[i] = sizes[i].checked_add(spread)?;
+            }
+        }
+        let cells = sizes
+            .iter()
+            .try_fold(1usize, |acc, &s| acc.checked_mul(s))?;
+        if cells > MAX_CELLS {
+            return None;
+        }
+        let strides = [
+            sizes[1] * sizes[2] * sizes[3],
+            sizes[2] * sizes[3],
+            sizes[3],
+            1,
+        ];
+        Some(DenseBox {
+            low,
+            sizes,
+            strides,
+        })
+    }
+
+    /// The pool's distribution, summed die by die in the table.
+    fn sum(
+        &self,
+        kinds: &[(Vec<(Net, u128)>, usize)],
+        budget: &mut Budget,
+    ) -> Result<Distribution<Net>, CoreError> {
+        let cells: usize = self.sizes.iter().product();
+        budget.spend_estimate(cells as u128)?;
+        let mut table = vec![0u128; cells];
+        let mut next = vec![0u128; cells];
+        table[0] = 1;
+        // Cells 0..=reach can hold weight so far: the box of the dice placed.
+        let mut reach = 0usize;
+        for (faces, count) in kinds {
+            // Each face's cell step, its vector shifted by the die's least components.
+            let least: Vec<i64> = (0..4)
+                .map(|i| faces.iter().map(|(n, _)| n[i]).min().unwrap_or(0))
+                .collect();
+            let steps: Vec<(usize, u128)> = faces
+                .iter()
+                .map(|(n, c)| {
+                    let step = (0..4)
+                        .map(|i| (n[i] - least[i]) as usize * self.strides[i])
+                        .sum();
+                    (step, *c)
+                })
+                .collect();
+            let widest = steps.iter().map(|&(s, _)| s).max().unwrap_or(0);
+            for _ in 0..*count {
+                budget.spend_estimate((reach as u128 + 1) * steps.len() as u128)?;
+                next[..=reach + widest].fill(0);
+                for (cell, &w) in table[..=reach].iter().enumerate() {
+                    if w != 0 {
+                        for &(step, c) in &steps {
+                            // No overflow: every weight is at most the pool's total, checked to fit.
+                            next[cell + step] += w * c;
+                        }
+                    }
+                }
+                reach += widest;
+                std::mem::swap(&mut table, &mut next);
+            }
+        }
+        let entries: Vec<(Net, Weight)> = table[..=reach]
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w != 0)
+            .map(|(cell, w)| (self.vector(cell), Weight::from(*w)))
+            .collect();
+        Ok(Distribution::from_sorted_unchecked(entries)?.normalized())
+    }
+
+    /// The net vector of a cell, shifted back.
+    fn vector(&self, cell: usize) -> Net {
+        std::array::from_fn(|i| self.low[i] + ((cell / self.strides[i]) % self.sizes[i]) as i64)
+    }
 }
 
 #[cfg(test)]
@@ -214,6 +366,50 @@ mod tests {
             d.probability_where(|n| n[0] >= 1),
             margin.probability_where(|m| *m >= 1)
         );
+    }
+
+    #[test]
+    fn the_dense_table_matches_the_pairwise_convolution() {
+        // Every kind at once and each kind alone, in counts up to four: the table's shift, strides
+        // and order against the convolution of the same dice.
+        let names = [
+            "boost",
+            "setback",
+            "ability",
+            "difficulty",
+            "proficiency",
+            "challenge",
+        ];
+        let mut pools: Vec<Vec<(&SymbolDie, usize)>> = Vec::new();
+        for count in 0..=4 {
+            pools.push(
+                names
+                    .iter()
+                    .map(|n| (genesys_die(n).expect("die"), count))
+                    .collect(),
+            );
+            for name in names {
+                pools.push(vec![(genesys_die(name).expect("die"), count)]);
+            }
+        }
+        for pool in pools {
+            let budget = &mut Budget::unlimited();
+            let dense = pool_net(&pool, budget).expect("small");
+            let convolved = pool_net_convolved(&pool, budget).expect("small");
+            assert_eq!(dense, convolved, "{pool:?}");
+            assert_eq!(dense.total(), convolved.total(), "{pool:?}");
+        }
+    }
+
+    #[test]
+    fn a_pool_past_the_table_is_convolved_instead() {
+        let kinds: Vec<(Vec<(Net, u128)>, usize)> = GENESYS
+            .iter()
+            .map(|d| (faces_of(d).expect("faces"), 60))
+            .collect();
+        assert!(DenseBox::for_pool(&kinds).is_none());
+        let few: Vec<(Vec<(Net, u128)>, usize)> = kinds.into_iter().map(|(f, _)| (f, 3)).collect();
+        assert!(DenseBox::for_pool(&few).is_some());
     }
 
     #[test]
