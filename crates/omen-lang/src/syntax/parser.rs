@@ -66,6 +66,7 @@ use crate::syntax::lexer::{self, Comments, Token, TokenKind};
 
 mod brackets;
 mod capped;
+mod capped_pool;
 mod capped_recursive;
 mod counted;
 mod d20;

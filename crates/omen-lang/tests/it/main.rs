@@ -8,6 +8,7 @@ mod anydice_pool_call_expanded;
 mod anydice_programs;
 mod anydice_properties;
 mod dialect_aliases;
+mod dialect_capped;
 mod dialect_constructs;
 mod dialect_modes;
 mod dialect_more_constructs;

@@ -9,6 +9,7 @@
 //! faces} + (m)d{all faces}`, which the exact engine weighs value by value of `k`.
 
 use super::Parser;
+use super::capped_pool::{kinds_of, pooled_reading};
 use super::capped_recursive::{MAX_RECURSIVE_CAP, Recursion, capped_recursion};
 use super::pieces::{Cap, CappedReroll, Point, compare_op, shorten};
 use super::rescore::{listed_faces, meets};
@@ -106,15 +107,27 @@ impl Parser<'_> {
         );
     }
 
-    /// The dice term with its capped reroll applied (see the module's header), or refused when the term
-    /// is not plain dice with a written count and faces known from its sides.
+    /// The dice term with its capped reroll applied (see the module's header), or refused when its
+    /// faces are not known from its sides. A plain term with a written count is a sum of dice terms;
+    /// one with modifiers after the step or a rolled count reads a pool (see capped_pool.rs).
     pub(super) fn capped_reroll_term(
         &mut self,
         dice: Expr,
         (cap, point, at, kind): CappedReroll,
         plain: bool,
+        extras: bool,
     ) -> Expr {
-        let read = if kind.recursive {
+        let written = matches!(&dice.node, ExprKind::Dice(term)
+            if matches!(term.count.as_ref().map(|c| &c.node), None | Some(ExprKind::Number(_))));
+        let read = if !extras && (!plain || !written) {
+            let sides = match &dice.node {
+                ExprKind::Dice(term) => Ok(&term.sides),
+                _ => Err("a capped reroll applies to dice".to_string()),
+            };
+            sides
+                .and_then(|sides| kinds_of(sides, &point, |faces| listed(faces, sides.span)))
+                .and_then(|kinds| pooled_reading(&dice, (cap, &point, at, kind), kinds))
+        } else if kind.recursive {
             recursive_reading(&dice, cap, &point, at, plain, kind.added)
         } else {
             capped_reading(&dice, cap, &point, at, plain, kind.added)

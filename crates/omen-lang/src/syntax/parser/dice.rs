@@ -40,10 +40,8 @@ impl Parser<'_> {
         let term = self.end_term(outer_term);
         self.highest_face = outer_highest;
         self.unite_selectors(&mut modifiers);
-        let plain = modifiers.is_empty()
-            && self.rescore.is_none()
-            && self.advantage.is_none()
-            && self.margin.is_none();
+        let extras = self.rescore.is_some() || self.advantage.is_some() || self.margin.is_some();
+        let plain = modifiers.is_empty() && !extras;
         self.refuse_term_combinations(&modifiers);
         self.warn_compounding_rerolls(&modifiers);
         let margin = std::mem::replace(&mut self.margin, outer.1);
@@ -85,7 +83,7 @@ impl Parser<'_> {
             })),
             Span::new(start, self.prev_end),
         );
-        let dice = self.finish_dice_term(dice, term, plain);
+        let dice = self.finish_dice_term(dice, term, plain, extras);
         match margin {
             Some((point, at)) => margin_of_success(dice, point, at),
             None => dice,

@@ -72,8 +72,15 @@ impl Parser<'_> {
     }
 
     /// The dice term `dice` with what its state says applied. `plain` tells whether the term had no
-    /// other modifier (nor a per-die score, advantage or margin), which a reroll by rank needs.
-    pub(super) fn finish_dice_term(&mut self, dice: Expr, state: TermState, plain: bool) -> Expr {
+    /// other modifier (nor a per-die score, advantage or margin), which a reroll by rank needs;
+    /// `extras`, whether it had a per-die score, advantage or margin.
+    pub(super) fn finish_dice_term(
+        &mut self,
+        dice: Expr,
+        state: TermState,
+        plain: bool,
+        extras: bool,
+    ) -> Expr {
         let mut dice = dice;
         if let Some((reroll, highest, count, at)) = state.ranked {
             dice = self.rerolled_by_rank(dice, (reroll, highest, count, at), plain);
@@ -84,7 +91,7 @@ impl Parser<'_> {
             dice = self.added_once_term(dice, at);
         }
         if let Some(capped) = state.capped_reroll {
-            dice = self.capped_reroll_term(dice, capped, plain);
+            dice = self.capped_reroll_term(dice, capped, plain, extras);
         }
         bind_inline_points(dice, state.inline_points)
     }
