@@ -511,28 +511,92 @@ async function loadLog() {
   }
 }
 
+// Every open table page of one member shares one event stream. A browser keeps at most six HTTP/1.1
+// connections to a server, and a stream holds one for as long as its page is open: with a stream
+// per page, the seventh page of a table (or any request after six) would wait forever. One page
+// holds a lock named after the member and follows the log; it passes each entry to the member's
+// other pages on a broadcast channel, and when it closes, another page takes the lock and resumes
+// from the last entry. Browsers without these APIs give each page its own stream.
+let channel = null;
+let leading = false;
+
+function setLive(live) {
+  document.body.dataset.live = String(live);
+  $("connection").textContent = live
+    ? "Live: new entries appear as they are made."
+    : "Connection lost; reconnecting…";
+}
+
+async function onEntry(entry) {
+  add(entry, true);
+  if (entry.action === "reveal" || entry.action === "edit" || !entry.character) {
+    // A reveal changes what an earlier entry shows; the listing is the one source of it.
+    await loadLog();
+  }
+  if (entry.character) await loadCharacters();
+}
+
 function follow() {
+  if (!("locks" in navigator) || typeof BroadcastChannel === "undefined") {
+    stream();
+    return;
+  }
+  // One member's pages, not the campaign's: a game master's stream carries what a player's must not.
+  const name = `omen-events:${JSON.stringify([me.campaign, me.role, me.characters])}`;
+  channel = new BroadcastChannel(name);
+  let caughtUp = false;
+  channel.addEventListener("message", async ({ data }) => {
+    if (data.kind === "hello" && leading) {
+      channel.postMessage({ kind: "live", live: document.body.dataset.live === "true" });
+    } else if (data.kind === "live" && !leading) {
+      setLive(data.live);
+      // Entries written between this page's listing and its joining the channel came before
+      // the channel could pass them on: ask for them once.
+      if (data.live && !caughtUp) {
+        caughtUp = true;
+        await catchUp();
+      }
+    } else if (data.kind === "entry" && !leading) {
+      await onEntry(data.entry);
+    }
+  });
+  $("connection").textContent = "Connecting…";
+  channel.postMessage({ kind: "hello" });
+  // The lock is held for as long as the page lives (the promise never settles).
+  navigator.locks.request(name, () => {
+    leading = true;
+    stream();
+    return new Promise(() => {});
+  });
+}
+
+async function catchUp() {
+  for (let after = last; ;) {
+    const page = await api("GET", campaignPath(`/log?after=${after}&limit=1000`));
+    if (!page.length) break;
+    for (const entry of page) add(entry, true);
+    after = page[page.length - 1].sequence;
+  }
+}
+
+function stream() {
   if (events) events.close();
-  // The browser resumes with Last-Event-ID by itself; `after` covers a first connection and a
-  // stream opened anew after one the browser gave up on.
+  // The browser resumes with Last-Event-ID by itself; `after` covers a first connection, a stream
+  // opened anew after one the browser gave up on, and a page taking over from one that closed.
   events = new EventSource(campaignPath(`/events?after=${last}`));
   events.addEventListener("open", () => {
-    $("connection").textContent = "Live: new entries appear as they are made.";
-    document.body.dataset.live = "true";
+    setLive(true);
+    if (channel) channel.postMessage({ kind: "live", live: true });
   });
   events.addEventListener("entry", async (event) => {
     const entry = JSON.parse(event.data);
-    add(entry, true);
-    if (entry.action === "reveal" || entry.action === "edit" || !entry.character) {
-      // A reveal changes what an earlier entry shows; the listing is the one source of it.
-      await loadLog();
-    }
-    if (entry.character) await loadCharacters();
+    if (channel) channel.postMessage({ kind: "entry", entry });
+    await onEntry(entry);
   });
   events.addEventListener("error", () => {
-    document.body.dataset.live = "false";
-    $("connection").textContent = "Connection lost; reconnecting…";
-    if (events.readyState === EventSource.CLOSED) setTimeout(follow, 2000);
+    setLive(false);
+    if (channel) channel.postMessage({ kind: "live", live: false });
+    if (events.readyState === EventSource.CLOSED) setTimeout(stream, 2000);
   });
 }
 

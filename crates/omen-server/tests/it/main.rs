@@ -40,6 +40,7 @@ mod table_dice;
 mod table_forms;
 mod table_page;
 mod table_reveal;
+mod table_tabs;
 mod visibility;
 mod warnings_pages;
 mod worked_examples;
