@@ -7,7 +7,9 @@ order: icepool's first call that builds the distribution, once, in this process 
 hit the caches icepool keeps; caches filled by earlier problems do carry over, as they would in a
 notebook: `drop50of100d20` is `top50of100d20` again for icepool), and once in a fresh process
 (bench/icepool_worker.py, as bench/compare measures it; the ratio is against this one); then
-`omen_dice.prob` `--runs` times (Omen keeps no cache between calls; its first call is shown apart).
+`omen_dice.prob` `--runs` times, by default as many calls as fit in about a second (5 to 201: a
+median of a few calls of 20 µs is noise), Omen keeping no cache between calls (its first call is
+shown apart).
 All three distributions must be identical, fraction for fraction. First, the overhead of a warm
 `prob("3d6")`: the whole call, the bare extension call, and a constant.
 
@@ -91,10 +93,18 @@ def warm(f, calls: int) -> float:
     return statistics.median(batches)
 
 
+def calls_for(first_s: float) -> int:
+    """How many calls fit in about a second: a call of 20 µs moves by tens of percent with the
+    machine's state, so a median of a few is noise, while a call of seconds needs few."""
+    return max(5, min(201, int(1.0 / max(first_s, 1e-9))))
+
+
 def main() -> int:
     ids = [p.id for p in compare.PROBLEMS]
     parser = argparse.ArgumentParser(prog="bench/python/run")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=None,
+                        help="calls of omen_dice.prob per problem (default: as many as fit in about "
+                             "a second, from 5 to 201)")
     parser.add_argument("--only", action="append", choices=ids, metavar="ID")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
@@ -119,7 +129,8 @@ def main() -> int:
             fresh, fresh_s = compare.read_icepool(out)
         limits = {"explode_depth": problem.explode_depth} if problem.explode_depth else {}
         first, first_s = timed(lambda: omen_dice.prob(problem.omen, **limits))
-        times = [timed(lambda: omen_dice.prob(problem.omen, **limits))[1] for _ in range(args.runs)]
+        runs = args.runs or calls_for(first_s)
+        times = [timed(lambda: omen_dice.prob(problem.omen, **limits))[1] for _ in range(runs)]
         omen_s = statistics.median(times)
         ours = {o: p for o, p in first.to_dict().items() if p}
         same = ours == icepool_probabilities(die) == {compare.outcome_key(o): p for o, p in fresh.items()}
@@ -133,7 +144,8 @@ def main() -> int:
                     "identical": same})
 
     print(f"omen_dice {omen_dice.__version__}, icepool {icepool.__version__}, Python "
-          f"{platform.python_version()}, {platform.machine()}, runs {args.runs}\n")
+          f"{platform.python_version()}, {platform.machine()}, "
+          f"runs {args.runs or 'about a second per problem (5 to 201)'}\n")
     print("| problem | Omen | icepool first call, this process | icepool first call, fresh process "
           "| omen_dice first call | omen_dice median | ratio (fresh icepool / median) | identical |")
     print("|---|---|---|---|---|---|---|---|")
