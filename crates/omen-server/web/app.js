@@ -266,7 +266,8 @@ function renderTable(s, results) {
 }
 
 function renderStats(results) {
-  const numeric = results.filter((r) => r.mean !== undefined);
+  // Labels and tuples have no mean: the API sends null for them (AnyDice outputs leave it out).
+  const numeric = results.filter((r) => r.mean != null);
   if (!numeric.length) {
     $("stats-area").replaceChildren();
     return;

@@ -26,6 +26,7 @@ mod openapi;
 mod openapi_strictness;
 mod player_refusals;
 mod pool_api;
+mod pool_page;
 mod readme;
 mod reveal;
 mod roles;
