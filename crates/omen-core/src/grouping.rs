@@ -7,15 +7,16 @@
 //! cancellation at every multiset; the search inside each solve pays for every group it tries
 //! before trying it, so a pool whose search explodes is refused by the budget, not left running.
 
+mod packed;
+mod whole;
+
 use std::cell::RefCell;
 
-use foldhash::HashMap;
-use num_traits::{One, Zero};
-
-use crate::distribution::{Distribution, Weight};
+use crate::distribution::Distribution;
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 use crate::multiset::Group;
+use foldhash::HashMap;
 
 /// What the solver pays for each group it tries: a clone of the remaining multiset and a lookup in
 /// its memo, in limb multiply-adds (about the cost of one entry of a hashed state map).
@@ -29,6 +30,8 @@ pub type Multiset = Vec<(i64, usize)>;
 pub struct Raises {
     pub target: i64,
     solved: RefCell<HashMap<Multiset, i64>>,
+    /// The packed searches, one per width used, each with its memo.
+    packed: RefCell<Vec<packed::Packed>>,
 }
 
 impl Raises {
@@ -36,6 +39,7 @@ impl Raises {
         Raises {
             target,
             solved: RefCell::new(HashMap::default()),
+            packed: RefCell::new(Vec::new()),
         }
     }
 
@@ -55,7 +59,41 @@ impl Raises {
         }
         // Dice of 0 or less never help a group reach a positive target.
         let dice: Multiset = dice.iter().copied().filter(|&(x, _)| x > 0).collect();
-        self.best(&dice, budget)
+        match self.packed(&dice, budget) {
+            Some(found) => found,
+            None => self.best(&dice, budget),
+        }
+    }
+
+    /// The search on packed counts ([`packed`]) when the dice below the target fit one integer.
+    /// A die at or above the target is a group of its own in some best grouping (any other dice of
+    /// its group can leave it, and a die in no group can start one), so only the others are
+    /// searched.
+    fn packed(&self, dice: &Multiset, budget: &mut Budget) -> Option<Result<i64, CoreError>> {
+        let below = |&&(x, _): &&(i64, usize)| x < self.target;
+        let most = dice
+            .iter()
+            .filter(below)
+            .map(|&(_, c)| c)
+            .max()
+            .unwrap_or(0);
+        let width = packed::Packed::width_for(self.target, most)?;
+        let alone: usize = dice.iter().filter(|d| !below(d)).map(|&(_, c)| c).sum();
+        let mut searches = self.packed.borrow_mut();
+        let at = match searches.iter().position(|s| s.width() == width) {
+            Some(at) => at,
+            None => {
+                searches.push(packed::Packed::new(self.target, width));
+                searches.len() - 1
+            }
+        };
+        let search = &mut searches[at];
+        let packed = search.pack(dice.iter().filter(below).copied());
+        Some(
+            search
+                .best(packed, budget)
+                .map(|n| alone as i64 + i64::from(n)),
+        )
     }
 
     fn best(&self, dice: &Multiset, budget: &mut Budget) -> Result<i64, CoreError> {
@@ -182,110 +220,13 @@ pub fn read_whole<V: Ord + Clone>(
     budget.spend_estimate(
         listed.saturating_mul(crate::distribution::limbs_of(bits) + crate::distribution::BIG_OP),
     )?;
-    let per_group: Vec<Vec<(Multiset, Weight)>> = groups.iter().map(multisets_of).collect();
-    let mut out: Vec<(V, Weight)> = Vec::new();
-    let mut failed = None;
-    product(
-        &per_group,
-        0,
-        &mut Vec::new(),
-        Weight::one(),
-        &mut |dice, weight| {
-            if failed.is_some() || budget.check().is_err() {
-                failed.get_or_insert(CoreError::Cancelled);
-                return;
-            }
-            match value(dice, budget) {
-                Ok(v) => out.push((v, weight)),
-                Err(error) => failed = Some(error),
-            }
-        },
-    );
-    if let Some(error) = failed {
-        budget.check()?;
-        return Err(error);
+    let groups: Vec<&Group> = groups.iter().filter(|g| g.count > 0).collect();
+    if groups.is_empty() {
+        // No dice: the one empty multiset.
+        let v = value(&Vec::new(), budget)?;
+        return Ok(Distribution::constant(v));
     }
-    Distribution::from_weights(out)
-}
-
-/// Every multiset of the group's dice (or cards), with its weight: count!/∏cᵢ!·∏wᵢ^cᵢ for dice, built
-/// face by face as C(left, c)·w^c; ∏C(copiesᵢ, cᵢ) for cards.
-fn multisets_of(group: &Group) -> Vec<(Multiset, Weight)> {
-    let binomials = crate::pool::binomial_rows(group.count);
-    let mut out = Vec::new();
-    let faces = group.die.entries();
-    let mut dice = Vec::new();
-    each_multiset(
-        group,
-        faces,
-        group.count,
-        &binomials,
-        &mut dice,
-        Weight::one(),
-        &mut out,
-    );
-    out
-}
-
-fn each_multiset(
-    group: &Group,
-    faces: &[(i64, Weight)],
-    left: usize,
-    binomials: &[Vec<Weight>],
-    dice: &mut Multiset,
-    weight: Weight,
-    out: &mut Vec<(Multiset, Weight)>,
-) {
-    let Some(((x, w), rest)) = faces.split_first() else {
-        if left == 0 {
-            out.push((dice.clone(), weight));
-        }
-        return;
-    };
-    // The last face takes every die left.
-    let first = if rest.is_empty() { left } else { 0 };
-    for c in first..=left {
-        let ways = group.ways(w, left, c, binomials);
-        if ways.is_zero() {
-            continue;
-        }
-        if c > 0 {
-            dice.push((*x, c));
-        }
-        each_multiset(group, rest, left - c, binomials, dice, &weight * ways, out);
-        if c > 0 {
-            dice.pop();
-        }
-    }
-}
-
-/// Calls `f` with the union of one multiset from each group and the product of their weights.
-fn product(
-    groups: &[Vec<(Multiset, Weight)>],
-    at: usize,
-    dice: &mut Multiset,
-    weight: Weight,
-    f: &mut impl FnMut(&Multiset, Weight),
-) {
-    let Some(group) = groups.get(at) else {
-        let mut merged = dice.clone();
-        merged.sort_unstable();
-        merged.dedup_by(|b, a| {
-            let same = a.0 == b.0;
-            if same {
-                a.1 += b.1;
-            }
-            same
-        });
-        f(&merged, weight);
-        return;
-    };
-    for (part, w) in group {
-        let len = dice.len();
-        dice.extend_from_slice(part);
-        product(groups, at + 1, dice, &weight * w, f);
-        dice.truncate(len);
-    }
+    whole::listed(&groups, &mut value, budget)
 }
 
 impl Raises {
@@ -311,9 +252,11 @@ impl Raises {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distribution::Weight;
+    use num_traits::One;
 
     /// The most groups by trying every assignment of dice to groups (or to none).
-    fn brute(dice: &[i64], target: i64) -> i64 {
+    pub(super) fn brute(dice: &[i64], target: i64) -> i64 {
         fn go(dice: &[i64], sums: &mut Vec<i64>, target: i64) -> i64 {
             let Some((&x, rest)) = dice.split_first() else {
                 return sums.iter().filter(|&&s| s >= target).count() as i64;
@@ -332,7 +275,7 @@ mod tests {
         go(dice, &mut Vec::new(), target)
     }
 
-    fn multiset(dice: &[i64]) -> Multiset {
+    pub(super) fn multiset(dice: &[i64]) -> Multiset {
         let mut m: Multiset = Vec::new();
         let mut sorted = dice.to_vec();
         sorted.sort_unstable();
@@ -427,22 +370,28 @@ mod charged {
     #[test]
     fn the_raises_search_is_refused_by_the_budget_it_would_pass() {
         // Three raises take at least three groups tried, one per raise: a budget for one must stop
-        // the search, not let it run on unpaid.
-        let dice: Multiset = vec![(1, 6), (2, 6), (3, 6)];
-        let mut tiny = Limits {
-            work_budget: 2 * TRY_COST - 1,
-            ..Limits::default()
+        // the search, not let it run on unpaid. The packed search (faces below 33) and the general
+        // one (a target of 40, faces that do not pack) each pay for what they try.
+        let cases: [(Multiset, i64, u64); 2] = [
+            (vec![(1, 6), (2, 6), (3, 6)], 12, packed::PACKED_TRY_COST),
+            (vec![(10, 6), (20, 3)], 40, TRY_COST),
+        ];
+        for (dice, target, cost) in cases {
+            let mut tiny = Limits {
+                work_budget: 2 * cost - 1,
+                ..Limits::default()
+            }
+            .budget();
+            let raises = Raises::new(target);
+            assert!(matches!(
+                raises.solve(&dice, &mut tiny),
+                Err(CoreError::WorkBudget { .. })
+            ));
+            // With room it answers, and what it spent is what it was charged.
+            let mut room = Budget::unlimited();
+            assert_eq!(Raises::new(target).solve(&dice, &mut room), Ok(3));
+            assert!(room.spent() >= 3 * cost);
         }
-        .budget();
-        let raises = Raises::new(12);
-        assert!(matches!(
-            raises.solve(&dice, &mut tiny),
-            Err(CoreError::WorkBudget { .. })
-        ));
-        // With room it answers, and what it spent is what it was charged.
-        let mut room = Budget::unlimited();
-        assert_eq!(Raises::new(12).solve(&dice, &mut room), Ok(3));
-        assert!(room.spent() >= TRY_COST);
     }
 
     #[test]
@@ -470,6 +419,7 @@ mod charged {
 #[cfg(test)]
 mod ten_dice {
     use super::*;
+    use crate::distribution::Weight;
 
     #[test]
     fn seventh_sea_raises_on_ten_d10_walk_multisets() {

@@ -129,7 +129,7 @@ pub fn read<R: Reading>(
 }
 
 /// A number of ways: a machine integer or a big one.
-trait Ways: Clone + Zero + One + for<'a> AddAssign<&'a Self> {
+pub(crate) trait Ways: Clone + Zero + One + for<'a> AddAssign<&'a Self> {
     fn times(&self, other: &Self) -> Self;
     /// The weight, which the caller has checked fits.
     fn of(w: &Weight) -> Self;
@@ -231,14 +231,14 @@ fn charge(
 
 /// The ways a state's remaining dice can split at one outcome: for each group, `coef[m][j]` =
 /// C(m, j)·wʲ (j of its m remaining dice show the outcome), computed once per outcome.
-struct Step<W> {
-    coef: Vec<Vec<Vec<W>>>,
+pub(crate) struct Step<W> {
+    pub(crate) coef: Vec<Vec<Vec<W>>>,
     /// Groups at their last outcome: every remaining die shows it.
-    forced: Vec<bool>,
+    pub(crate) forced: Vec<bool>,
 }
 
 impl<W: Ways> Step<W> {
-    fn new(groups: &[&Group], outcome: i64, binomials: &[Vec<Weight>]) -> Self {
+    pub(crate) fn new(groups: &[&Group], outcome: i64, binomials: &[Vec<Weight>]) -> Self {
         let coef = groups
             .iter()
             .map(|g| {
