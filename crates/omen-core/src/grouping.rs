@@ -58,10 +58,16 @@ impl Raises {
             return Err(CoreError::Unsupported("raises to a target below 1"));
         }
         // Dice of 0 or less never help a group reach a positive target.
-        let dice: Multiset = dice.iter().copied().filter(|&(x, _)| x > 0).collect();
-        match self.packed(&dice, budget) {
+        let filtered: Multiset;
+        let dice = if dice.iter().all(|&(x, _)| x > 0) {
+            dice
+        } else {
+            filtered = dice.iter().copied().filter(|&(x, _)| x > 0).collect();
+            &filtered
+        };
+        match self.packed(dice, budget) {
             Some(found) => found,
-            None => self.best(&dice, budget),
+            None => self.best(dice, budget),
         }
     }
 
