@@ -7,7 +7,7 @@
 //! distribution in one walk over the pool's sorted outcomes (`omen_core::multiset`), so the
 //! readings stay exactly as dependent as they are on the table.
 
-use crate::program::{ReadingKind, ReadingNode};
+use crate::program::{Node, NodeKind, ReadingKind, ReadingNode, SidesNode};
 use crate::syntax::ast::CompareOp;
 use crate::value::Value;
 
@@ -16,13 +16,15 @@ use crate::value::Value;
 pub(crate) struct PoolBinding {
     pub slot: usize,
     pub symbols: bool,
-    /// One die of the pool when it holds one kind of die: what `reroll` rolls again.
-    pub die: Option<crate::program::Node>,
+    /// One die of each kind the pool holds, when `reroll` can roll its dice again.
+    pub dice: Option<Vec<Node>>,
+    /// Whether every die of the pool has a size, for `effect`.
+    pub sized: bool,
     pub readings: Vec<ReadingNode>,
 }
 
 /// The readings by name, with how many arguments each takes after the pool (at least, at most).
-pub const READINGS: [(&str, ReadingKind, usize, usize); 15] = [
+pub const READINGS: [(&str, ReadingKind, usize, usize); 16] = [
     ("count", ReadingKind::Count(CompareOp::Eq), 1, 1),
     ("sum", ReadingKind::Sum, 0, 0),
     ("highest", ReadingKind::Highest, 0, 1),
@@ -47,6 +49,7 @@ pub const READINGS: [(&str, ReadingKind, usize, usize); 15] = [
         3,
     ),
     ("score", ReadingKind::Score(0), 1, 1),
+    ("effect", ReadingKind::Effect, 1, 1),
 ];
 
 /// The faces from `low` to `high` that a count's point takes, for a point of `op` against `value`;
@@ -123,7 +126,8 @@ pub fn read_dice(
         ReadingKind::Symbols
         | ReadingKind::Fold { .. }
         | ReadingKind::Score(_)
-        | ReadingKind::Kept(_) => 0,
+        | ReadingKind::Kept(_)
+        | ReadingKind::Effect => 0,
     })
 }
 
@@ -145,25 +149,157 @@ pub fn faces_with_counts(sorted: &[i64]) -> Vec<(i64, i64)> {
     out
 }
 
-/// What [`ReadingKind::Kept`] starts from: no face kept, none rerolled.
-pub fn kept_start() -> Value {
-    Value::Tuple(vec![Value::Tuple(Vec::new().into()), Value::Int(0)].into())
+/// The size of a die of a pool, its number of faces (d4 = 4, `d{0,1,1,2}` = 4): what Cortex
+/// Prime's effect die is read by. Known for a die written as one (`d8`, `3d8`, `d10!`, `1 x d8`);
+/// `None` for a roll such as `4d6kh3` or `(d6 + d4)`, which is one die of the pool with no size.
+pub fn kind_size(node: &Node) -> Option<u64> {
+    let NodeKind::Dice(dice) = &node.kind else {
+        return None;
+    };
+    let SidesNode::Fixed(die) = &dice.sides else {
+        return None;
+    };
+    let whole = dice.keep == omen_core::Keep::All
+        && dice.ends.is_none()
+        && dice.success.is_none()
+        && dice.failure.is_none()
+        && dice.unique.is_none();
+    whole.then(|| die.face_count())
 }
 
-/// [`ReadingKind::Kept`]'s state after `count` dice show `outcome`: kept (appended, the faces
-/// coming in ascending order) or counted as rerolled.
-pub fn kept_next(state: &Value, outcome: i64, count: usize, again: bool) -> Value {
-    let (mut faces, mut rerolled) = (Vec::new(), 0i64);
-    if let Value::Tuple(parts) = state
-        && let [Value::Tuple(kept), Value::Int(n)] = &parts[..]
-    {
-        faces = kept.to_vec();
-        rerolled = *n;
+/// The size of a pool member's dice ([`kind_size`]): a repeat's roll has one when it is one die.
+pub fn member_size(member: &crate::program::PoolMember) -> Option<u64> {
+    match member {
+        crate::program::PoolMember::Dice(term) => kind_size(term),
+        crate::program::PoolMember::Repeat { roll, .. } => die_size(roll),
     }
-    if again {
-        rerolled = rerolled.saturating_add(count as i64);
-    } else {
-        faces.extend(std::iter::repeat_n(Value::Int(outcome), count));
+}
+
+/// The size of one die of a pool ([`kind_size`]): `d8` has one, a roll of several dice (`3d6` as one
+/// die of the pool) none.
+pub fn die_size(node: &Node) -> Option<u64> {
+    let one = matches!(&node.kind, NodeKind::Dice(d)
+        if matches!(d.count.kind, NodeKind::Const(crate::value::Value::Int(1))));
+    kind_size(node).filter(|_| one)
+}
+
+/// The order in which a capped reroll takes dice of one face from the kinds: the larger dice
+/// first (they have the more to gain), then the kinds as written.
+pub fn reroll_order(sizes: &[Option<u64>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(sizes[k].unwrap_or(0)), k));
+    order
+}
+
+/// What `reroll(p, f)` and `reroll(p, f, n)` read of `p`, built face by face from the lowest: the
+/// dice kept, each (face, kind), ascending; how many dice of each kind are rolled again; and how
+/// many in all. Kinds are numbered as the pool's members are written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Kept {
+    pub kept: Vec<(i64, usize)>,
+    pub again: Vec<usize>,
+}
+
+impl Kept {
+    pub fn new(kinds: usize) -> Self {
+        Kept {
+            kept: Vec::new(),
+            again: vec![0; kinds],
+        }
     }
-    Value::Tuple(vec![Value::Tuple(faces.into()), Value::Int(rerolled)].into())
+
+    /// After `shown[k]` dice of kind `k` show `face`: all kept when `f(face)` is false; otherwise
+    /// rolled again while fewer than `cap` are, the kinds taken in `order`, the rest kept.
+    pub fn next(&mut self, face: i64, shown: &[usize], again: bool, cap: usize, order: &[usize]) {
+        let mut rolled: usize = self.again.iter().sum();
+        let mut keep = shown.to_vec();
+        if again {
+            for &k in order {
+                let take = keep[k].min(cap.saturating_sub(rolled));
+                keep[k] -= take;
+                self.again[k] += take;
+                rolled += take;
+            }
+        }
+        for (k, &n) in keep.iter().enumerate() {
+            self.kept.extend(std::iter::repeat_n((face, k), n));
+        }
+    }
+
+    /// The reading's value: ((face, kind) kept…), (rerolled of each kind…)).
+    pub fn to_value(&self) -> Value {
+        let kept = self
+            .kept
+            .iter()
+            .map(|&(x, k)| Value::Tuple(vec![Value::Int(x), Value::Int(k as i64)].into()))
+            .collect();
+        let again = self.again.iter().map(|&n| Value::Int(n as i64)).collect();
+        Value::Tuple(vec![Value::Tuple(kept), Value::Tuple(again)].into())
+    }
+
+    /// The reading back from its value, for the pool rerolled from it.
+    pub fn from_value(value: &Value) -> Self {
+        let mut out = Kept::new(0);
+        let Value::Tuple(parts) = value else {
+            return out;
+        };
+        let [Value::Tuple(kept), Value::Tuple(again)] = &parts[..] else {
+            return out;
+        };
+        for die in kept.iter() {
+            if let Value::Tuple(pair) = die
+                && let [Value::Int(x), Value::Int(k)] = &pair[..]
+            {
+                out.kept.push((*x, usize::try_from(*k).unwrap_or(0)));
+            }
+        }
+        out.again = again
+            .iter()
+            .map(|n| match n {
+                Value::Int(n) => usize::try_from(*n).unwrap_or(0),
+                _ => 0,
+            })
+            .collect();
+        out
+    }
+}
+
+/// The effect die when no die is left for it: Cortex Prime's default, a d4.
+pub const EFFECT_DEFAULT: i64 = 4;
+
+/// Cortex Prime's effect die of dice (face, size): the `k` highest faces are taken for the total,
+/// among equal faces the smaller dice first; of the dice left, those showing more than 1 (a 1 is a
+/// hitch, chosen for neither), the largest size; [`EFFECT_DEFAULT`] when none is left.
+pub fn effect(dice: &[(i64, u64)], k: i64) -> i64 {
+    let mut sorted = dice.to_vec();
+    sorted.sort_by_key(|&(x, size)| (std::cmp::Reverse(x), size));
+    let taken = usize::try_from(k).unwrap_or(0);
+    sorted
+        .iter()
+        .skip(taken)
+        .filter(|&&(x, _)| x != 1)
+        .map(|&(_, size)| i64::try_from(size).unwrap_or(i64::MAX))
+        .max()
+        .unwrap_or(EFFECT_DEFAULT)
+}
+
+/// The most dice `reroll(p, f, n)` rolls again, from its arguments: every die chosen without `n`.
+///
+/// # Errors
+/// `n` is negative.
+pub fn reroll_cap(
+    args: &[i64],
+    span: crate::span::Span,
+) -> Result<usize, crate::diagnostic::Diagnostic> {
+    match args.first() {
+        None => Ok(usize::MAX),
+        Some(&n) => usize::try_from(n).map_err(|_| {
+            crate::diagnostic::Diagnostic::error(
+                "bad-reroll",
+                span,
+                format!("`reroll` cannot roll again {n} dice"),
+            )
+            .with_help("give the most dice to roll again as 0 or more, e.g. `reroll(p, f, 2)`")
+        }),
+    }
 }

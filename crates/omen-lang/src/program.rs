@@ -383,12 +383,13 @@ pub enum PoolSource {
     },
     /// Genesys dice: how many of each.
     Symbols(Vec<(i64, &'static omen_core::symbols::SymbolDie)>),
-    /// `reroll(p, f)`: the dice of another pool with those `f` chooses rolled again. `kept` is that
-    /// pool's [`ReadingKind::Kept`] reading, ((the faces kept, ascending), how many rerolled); `die`
-    /// is one die of it, rolled for each.
+    /// `reroll(p, f)`, `reroll(p, f, n)`: the dice of another pool with those `f` chooses rolled
+    /// again. `kept` is that pool's [`ReadingKind::Kept`] reading (see [`crate::pool::Kept`]);
+    /// `dice` holds one die of each of its kinds, as the kinds are numbered there, each rerolled
+    /// die rolled as its kind.
     Reroll {
         kept: Node,
-        die: Node,
+        dice: Vec<Node>,
     },
 }
 
@@ -443,8 +444,13 @@ pub enum ReadingKind {
     Fold { step: usize, finish: Option<usize> },
     /// `score(p, f)`: Σ f(die) over the dice, `f` a function of one face.
     Score(usize),
-    /// What `reroll(p, f)` reads of `p`: ((the faces `f` keeps, ascending), how many it rerolls).
+    /// What `reroll(p, f)` reads of `p`: the dice `f` keeps with their kinds, and how many of each
+    /// kind it rerolls (see [`crate::pool::Kept`]); the reading's one argument, when given, is the
+    /// most dice it rerolls (`reroll(p, f, n)`).
     Kept(usize),
+    /// `effect(p, k)`: Cortex Prime's effect die, the size of the largest die left once the `k`
+    /// highest are taken for the total, dice showing 1 left out (see [`crate::pool::effect`]).
+    Effect,
 }
 
 impl PoolNode {
@@ -462,7 +468,10 @@ impl PoolNode {
             }
             PoolSource::Draw { count, deck } => out.extend([count, deck]),
             PoolSource::Symbols(_) => {}
-            PoolSource::Reroll { kept, die } => out.extend([kept, die]),
+            PoolSource::Reroll { kept, dice } => {
+                out.push(kept);
+                out.extend(dice);
+            }
         }
         out.extend(self.readings.iter().flat_map(|r| r.args.iter()));
         out

@@ -46,18 +46,19 @@ impl Checker<'_> {
         ))
     }
 
-    /// `let q = reroll(p, f);`: the pool `p` with the dice `f` chooses rolled again. `p`'s reading
-    /// of what is kept and what is rerolled is taken where `p` is bound; `q` rolls the rerolled
-    /// dice afresh beside the faces kept.
+    /// `let q = reroll(p, f);`: the pool `p` with the dice `f` chooses rolled again; `reroll(p, f,
+    /// n)` rolls again at most `n` of them, the lowest faces first. `p`'s reading of what is kept
+    /// and what is rerolled is taken where `p` is bound; `q` rolls the rerolled dice afresh, each
+    /// as the kind of die it was, beside the faces kept.
     pub(super) fn reroll_pool(&mut self, span: Span, args: &[Expr]) -> Option<Node> {
         let help = "e.g. `fn pushed(x) = x != 1 and x != 6; let p = pool 5d6; \
-                    let q = reroll(p, pushed);`";
-        let (Some(first), Some(choice), 2) = (args.first(), args.get(1), args.len()) else {
+                    let q = reroll(p, pushed);`, or `reroll(p, pushed, 2)` for at most two dice";
+        let (Some(first), Some(choice), 2..=3) = (args.first(), args.get(1), args.len()) else {
             return self.refuse(
                 Diagnostic::error(
                     "wrong-arguments",
                     span,
-                    "`reroll` takes a pool and a function of a face",
+                    "`reroll` takes a pool, a function of a face, and at most how many dice",
                 )
                 .with_help(help),
             );
@@ -79,17 +80,34 @@ impl Checker<'_> {
             );
         };
         let f = self.fold_function(choice, 1, "a reroll's choice", Some(slot))?;
+        let cap = match args.get(2) {
+            Some(arg) => {
+                let node = self.expr(arg)?;
+                if !self.expect_int(&node, "the most dice a reroll rolls again") {
+                    return None;
+                }
+                vec![node]
+            }
+            None => Vec::new(),
+        };
         let binding = self.pools.iter_mut().rev().find(|b| b.slot == slot)?;
-        let Some(die) = binding.die.clone() else {
-            return self.refuse(Diagnostic::error(
-                "unsupported-modifier",
-                first.span,
-                "`reroll` rolls again dice of one kind; this pool holds several kinds, cards or symbols",
-            ));
+        let Some(dice) = binding.dice.clone() else {
+            return self.refuse(
+                Diagnostic::error(
+                    "unsupported-modifier",
+                    first.span,
+                    "`reroll` rolls dice again as the die each is; this pool holds cards, \
+                     symbols or exploding dice",
+                )
+                .with_help(
+                    "reroll a pool of dice such as `pool 5d6` or `pool {d10, d8, d6}`; for \
+                     exploding dice, count the dice to reroll and roll them as a pool of their own",
+                ),
+            );
         };
         let reading = ReadingNode {
             kind: ReadingKind::Kept(f),
-            args: Vec::new(),
+            args: cap,
         };
         let index = match binding.readings.iter().position(|r| *r == reading) {
             Some(i) => i,
@@ -112,7 +130,7 @@ impl Checker<'_> {
             span,
             ty: Type::Tuple,
             kind: NodeKind::Pool(Box::new(PoolNode {
-                source: PoolSource::Reroll { kept, die },
+                source: PoolSource::Reroll { kept, dice },
                 readings: Vec::new(),
             })),
         })

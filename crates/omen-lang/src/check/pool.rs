@@ -10,7 +10,7 @@ use omen_core::symbols::genesys_die;
 
 use super::Checker;
 use crate::diagnostic::Diagnostic;
-use crate::pool::{PoolBinding, READINGS};
+use crate::pool::{PoolBinding, READINGS, die_size, member_size};
 use crate::program::{
     Node, NodeKind, PoolMember, PoolNode, PoolSource, ReadingKind, ReadingNode, SidesNode, Type,
 };
@@ -53,7 +53,8 @@ impl Checker<'_> {
             self.pools.push(PoolBinding {
                 slot,
                 symbols: matches!(pool.source, PoolSource::Symbols(_)),
-                die: one_die(pool),
+                dice: kinds(pool),
+                sized: sized(pool),
                 readings: Vec::new(),
             });
         }
@@ -221,6 +222,24 @@ impl Checker<'_> {
             (None, Some(slot)) => self.pools.iter().rev().find(|b| b.slot == slot)?.symbols,
             (None, None) => return None,
         };
+        let has_sizes = match (&inline, bound) {
+            (Some(node), _) => matches!(&node.kind, NodeKind::Pool(p) if sized(p)),
+            (None, Some(slot)) => self.pools.iter().rev().find(|b| b.slot == slot)?.sized,
+            (None, None) => false,
+        };
+        if kind == ReadingKind::Effect && !symbols && !has_sizes {
+            return self.error(
+                Diagnostic::error(
+                    "wrong-reading",
+                    span,
+                    "`effect` reads the sizes of the dice left, and a die of this pool has none",
+                )
+                .with_help(
+                    "write each die as one, e.g. `pool {d10, d8, d6}` or `pool {2 x d8}`; a roll \
+                     such as `1 x (4d6kh3)` or cards have no size",
+                ),
+            );
+        }
         if symbols != (kind == ReadingKind::Symbols) {
             let message = if symbols {
                 "a pool of symbol dice is read with `symbols(p)`: (net successes, net advantages, \
@@ -396,7 +415,19 @@ impl Checker<'_> {
 
     /// `3d6` (three dice), or any other roll (one die of its outcomes).
     fn pool_roll(&mut self, roll: &Expr) -> Option<PoolMember> {
+        let warned = self.warnings.len();
         let node = self.expr(roll)?;
+        // In a pool, each die an explosion adds is a die of the pool, to be read as the script
+        // says: `pool 8d10!>=8` has no sum to mistake for a count, so the warning that `8d10!>=8`
+        // adds its dice up does not apply.
+        let mut i = warned;
+        while i < self.warnings.len() {
+            if self.warnings[i].kind == "explode-point-not-counted" {
+                self.warnings.remove(i);
+            } else {
+                i += 1;
+            }
+        }
         if !self.expect_int(&node, "a die of a pool") {
             return None;
         }
@@ -425,49 +456,80 @@ impl Checker<'_> {
         if !reshapes {
             return Some(PoolMember::Dice(node));
         }
-        if dice.explosion.is_some() && !matches!(dice.count.kind, NodeKind::Const(Value::Int(1))) {
-            // Each exploding die's chain is one die of the pool, its total; several of them are
-            // written as a repeat, which says so.
+        let compound = matches!(dice.explosion, Some((true, _))) || dice.penetrate;
+        let only_explodes = dice.keep == Keep::All
+            && matches!(dice.sides, SidesNode::Fixed(_))
+            && dice.before.is_empty()
+            && dice.after.is_empty()
+            && dice.points.is_empty()
+            && dice.ends.is_none()
+            && dice.success.is_none()
+            && dice.failure.is_none()
+            && dice.unique.is_none();
+        if dice.explosion.is_some() && (compound || !only_explodes) {
+            // Each die an explosion adds joins the pool; a compounding or penetrating chain, or
+            // one kept or counted, is one roll, written as a repeat, which says so.
             return self.refuse(
                 Diagnostic::error(
                     "bad-pool-member",
                     roll.span,
-                    "in a pool, each exploding die is one die showing its chain's total",
+                    "in a pool, an exploding die's every die joins the pool: only a plain \
+                     explosion (`8d10!`, `8d10!>=8`) can",
                 )
                 .with_help(format!(
-                    "write the dice as a repeat of one, e.g. `{{8 x (d10!)}}`; \
-                     to roll `{}` as one die of the pool, put it in brackets: `{{1 x ({})}}`",
+                    "to roll `{}` as one die of the pool showing its result, put it in a repeat: \
+                     `{{1 x ({})}}`",
                     dice.notation, dice.notation
                 )),
             );
+        }
+        if dice.explosion.is_some() {
+            // Each die the explosions add is a die of the pool (icepool's explode_to_pool).
+            return Some(PoolMember::Dice(node));
         }
         Some(one_roll(node))
     }
 }
 
-/// One die of a pool of one kind of die, for `reroll` to roll again.
-fn one_die(pool: &PoolNode) -> Option<Node> {
+/// One die of each kind of the pool, numbered as its members are written, for `reroll` to roll
+/// again; `None` for cards, symbols, and exploding dice (whose chains a reroll would have to roll).
+fn kinds(pool: &PoolNode) -> Option<Vec<Node>> {
     match &pool.source {
-        PoolSource::Dice(members) if members.len() == 1 => match &members[0] {
-            PoolMember::Dice(term) => {
-                let NodeKind::Dice(dice) = &term.kind else {
-                    return None;
-                };
-                let mut one = (**dice).clone();
-                one.count = Node {
-                    span: dice.count.span,
-                    ty: Type::Int,
-                    kind: NodeKind::Const(Value::Int(1)),
-                };
-                Some(Node {
-                    kind: NodeKind::Dice(Box::new(one)),
-                    ..term.clone()
-                })
-            }
-            PoolMember::Repeat { roll, .. } => Some(roll.clone()),
-        },
-        PoolSource::Reroll { die, .. } => Some(die.clone()),
+        PoolSource::Dice(members) => members
+            .iter()
+            .map(|member| match member {
+                PoolMember::Dice(term) => {
+                    let NodeKind::Dice(dice) = &term.kind else {
+                        return None;
+                    };
+                    if dice.explosion.is_some() {
+                        return None;
+                    }
+                    let mut one = (**dice).clone();
+                    one.count = Node {
+                        span: dice.count.span,
+                        ty: Type::Int,
+                        kind: NodeKind::Const(Value::Int(1)),
+                    };
+                    Some(Node {
+                        kind: NodeKind::Dice(Box::new(one)),
+                        ..term.clone()
+                    })
+                }
+                PoolMember::Repeat { roll, .. } => Some(roll.clone()),
+            })
+            .collect(),
+        PoolSource::Reroll { dice, .. } => Some(dice.clone()),
         _ => None,
+    }
+}
+
+/// Whether every die of the pool has a size ([`crate::pool::kind_size`]).
+fn sized(pool: &PoolNode) -> bool {
+    match &pool.source {
+        PoolSource::Dice(members) => members.iter().all(|m| member_size(m).is_some()),
+        PoolSource::Reroll { dice, .. } => dice.iter().all(|d| die_size(d).is_some()),
+        _ => false,
     }
 }
 

@@ -10,6 +10,7 @@ use omen_core::symbols::pool_net;
 use omen_core::{CoreError, Distribution, Probability, any_of};
 
 use super::pool_fold::{FoldTable, Joint};
+use super::pool_kinds_eval::{exploding_term, needs_kinds};
 use super::{Eval, Evaluator, either, ints};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
 use crate::pool::{point_range, read_dice};
@@ -38,6 +39,15 @@ impl Evaluator<'_> {
             PoolSource::Dice(members) => {
                 for member in members {
                     let (count, roll) = match member {
+                        PoolMember::Dice(term) if exploding_term(member) => {
+                            // Its chains are laid out by the walk by kind; no die to roll here.
+                            let NodeKind::Dice(dice) = &term.kind else {
+                                continue;
+                            };
+                            numbers.push(&dice.count);
+                            rolls.push((Distribution::constant(0), Probability::zero()));
+                            continue;
+                        }
                         PoolMember::Dice(term) => {
                             let NodeKind::Dice(dice) = &term.kind else {
                                 continue;
@@ -59,10 +69,12 @@ impl Evaluator<'_> {
             }
             PoolSource::Draw { count, .. } => numbers.push(count),
             PoolSource::Symbols(_) => {}
-            PoolSource::Reroll { die, .. } => {
-                let roll = self.eval(die)?;
-                let faces = ints(&roll.dist, span, "a die of a pool")?;
-                rolls.push((faces, roll.truncated));
+            PoolSource::Reroll { dice, .. } => {
+                for die in dice {
+                    let roll = self.eval(die)?;
+                    let faces = ints(&roll.dist, span, "a die of a pool")?;
+                    rolls.push((faces, roll.truncated));
+                }
             }
         }
         let mut numbers: Vec<(&Node, bool)> = numbers.into_iter().map(|n| (n, true)).collect();
@@ -126,6 +138,9 @@ impl Evaluator<'_> {
             per_reading.push(mine.to_vec());
             rest = after;
         }
+        if needs_kinds(pool) {
+            return self.kinds_pool(span, pool, rolls, counts, &per_reading);
+        }
         // A die that may hit the explosion depth is cut short when any of the pool's does.
         let mut truncated = Probability::zero();
         let groups = match &pool.source {
@@ -150,22 +165,19 @@ impl Evaluator<'_> {
                     .collect::<Vec<_>>()
             }
             PoolSource::Draw { deck, .. } => vec![self.draw(deck, whole(&counts[0]), span)?],
+            // The faces kept and the dice rolled again, as the walk by kind lays them out.
             PoolSource::Reroll { .. } => {
-                let (groups, rerolled) = rerolled(&counts[0], &rolls[0].0);
-                if !rolls[0].1.is_zero() {
-                    truncated = any_of(&rolls[0].1, rerolled);
-                }
-                groups
+                let laid = self.lay_out(span, pool, rolls, counts)?;
+                truncated = laid.truncated;
+                laid.groups
             }
         };
-        let folds = pool.readings.iter().any(|r| {
-            matches!(
-                r.kind,
-                ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_)
-            )
-        });
+        let folds = pool
+            .readings
+            .iter()
+            .any(|r| matches!(r.kind, ReadingKind::Fold { .. } | ReadingKind::Score(_)));
         let table = if folds {
-            Some(self.fold_table(span, &groups, &pool.readings, &per_reading)?)
+            Some(self.fold_table(span, &groups, None, &pool.readings, &per_reading)?)
         } else {
             None
         };
@@ -180,10 +192,7 @@ impl Evaluator<'_> {
                 .iter()
                 .zip(&per_reading)
                 .filter(|(r, _)| {
-                    !matches!(
-                        r.kind,
-                        ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_)
-                    )
+                    !matches!(r.kind, ReadingKind::Fold { .. } | ReadingKind::Score(_))
                 })
                 .map(|(r, a)| builtin(r, &a.iter().map(whole).collect::<Vec<_>>()))
                 .collect();
@@ -262,10 +271,8 @@ impl Evaluator<'_> {
                 for (i, ((reading, a), solver)) in
                     readings.iter().zip(&args).zip(&solvers).enumerate()
                 {
-                    if let (
-                        Some(table),
-                        ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_),
-                    ) = (table, reading.kind)
+                    if let (Some(table), ReadingKind::Fold { .. } | ReadingKind::Score(_)) =
+                        (table, reading.kind)
                     {
                         // The exploration took every transition a multiset of the pool takes.
                         out.push(table.run(i, multiset).ok_or(CoreError::Empty)?);
@@ -373,7 +380,7 @@ impl omen_core::multiset::Reading for Window<'_> {
 }
 
 /// The core's fold for one reading with its arguments.
-fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
+pub(super) fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
     let k = |default: i64| usize::try_from(args.first().copied().unwrap_or(default)).unwrap_or(0);
     match reading.kind {
         ReadingKind::Count(op) => match point_range(op, args[0]) {
@@ -397,29 +404,9 @@ fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
         | ReadingKind::Symbols
         | ReadingKind::Fold { .. }
         | ReadingKind::Score(_)
-        | ReadingKind::Kept(_) => Builtin::Sum,
+        | ReadingKind::Kept(_)
+        | ReadingKind::Effect => Builtin::Sum,
     }
-}
-
-/// The groups of a pool rerolled from another: each face kept as a die that shows only it, and
-/// the dice rerolled as fresh dice of `die`; with how many were rerolled.
-fn rerolled(kept: &Value, die: &Distribution<i64>) -> (Vec<Group>, usize) {
-    let mut groups: Vec<Group> = Vec::new();
-    let mut again = 0usize;
-    if let Value::Tuple(parts) = kept
-        && let [Value::Tuple(faces), Value::Int(n)] = &parts[..]
-    {
-        for face in faces.iter() {
-            let Value::Int(x) = face else { continue };
-            match groups.last_mut() {
-                Some(g) if *g.die.min_outcome() == *x => g.count += 1,
-                _ => groups.push(Group::dice(Distribution::constant(*x), 1)),
-            }
-        }
-        again = usize::try_from(*n).unwrap_or(0);
-    }
-    groups.push(Group::dice(die.clone(), again));
-    (groups, again)
 }
 
 /// A value the checker or [`Evaluator::joint_values`] made sure is a whole number.

@@ -18,7 +18,6 @@ use omen_core::{CoreError, Distribution};
 
 use super::{Evaluator, NODE_COST};
 use crate::diagnostic::{Diagnostic, core_diagnostic, kind_error};
-use crate::pool::{kept_next, kept_start};
 use crate::program::{ReadingKind, ReadingNode};
 use crate::span::Span;
 use crate::value::Value;
@@ -47,20 +46,28 @@ enum Rule {
     Step(usize),
     /// `state + count · score(face)`, the scores of the faces computed once.
     Score(BTreeMap<i64, i64>),
-    /// `reroll`'s choice: ((the faces kept, ascending), how many rerolled), whether each face is
-    /// rerolled computed once.
-    Kept(BTreeMap<i64, bool>),
 }
 
 impl FoldTable {
     /// The state after `count` dice show `outcome`, for the fold of reading `i`.
-    fn next(&self, i: usize, state: &Value, outcome: i64, count: usize) -> Option<Value> {
+    pub(super) fn next(
+        &self,
+        i: usize,
+        state: &Value,
+        outcome: i64,
+        count: usize,
+    ) -> Option<Value> {
         if count == 0 {
             return Some(state.clone());
         }
         let at = self.outcomes.binary_search(&outcome).ok()?;
         let fold = self.folds.get(i)?.as_ref()?;
         fold.steps[at].get(&(state.clone(), count)).cloned()
+    }
+
+    /// The start of the fold of reading `i`.
+    pub(super) fn start(&self, i: usize) -> Option<Value> {
+        Some(self.folds.get(i)?.as_ref()?.start.clone())
     }
 
     /// A fold's final state over a multiset listed as (face, how many) ascending.
@@ -75,11 +82,13 @@ impl FoldTable {
 
 impl Evaluator<'_> {
     /// The transitions of the pool's folds, explored face by face from each fold's start (`args`
-    /// holds each reading's argument values; a fold's first is its start).
+    /// holds each reading's argument values; a fold's first is its start), the dice of each group
+    /// being one of `starts` (an exploding pool's several sizes) or else the groups' counts.
     pub(super) fn fold_table(
         &mut self,
         span: Span,
         groups: &[Group],
+        starts: Option<&[Vec<usize>]>,
         readings: &[ReadingNode],
         args: &[Vec<Value>],
     ) -> Result<FoldTable, Diagnostic> {
@@ -103,18 +112,15 @@ impl Evaluator<'_> {
                     Value::Int(0),
                     f,
                 ),
-                ReadingKind::Kept(f) => (
-                    Rule::Kept(self.choices(f, &outcomes, span)?),
-                    kept_start(),
-                    f,
-                ),
                 _ => {
                     folds.push(None);
                     continue;
                 }
             };
             let name = self.program.functions[name].name.clone();
-            let fold = self.explore(span, groups, &outcomes, start, &rule, &name)?;
+            let counts = [groups.iter().map(|g| g.count).collect()];
+            let starts = starts.unwrap_or(&counts);
+            let fold = self.explore(span, (groups, starts), &outcomes, start, &rule, &name)?;
             folds.push(Some(fold));
         }
         Ok(FoldTable { outcomes, folds })
@@ -145,7 +151,7 @@ impl Evaluator<'_> {
     }
 
     /// `f(face)` for every face, each true/false: whether `reroll` rolls a die showing it again.
-    fn choices(
+    pub(super) fn choices(
         &mut self,
         f: usize,
         outcomes: &[i64],
@@ -190,14 +196,16 @@ impl Evaluator<'_> {
     fn explore(
         &mut self,
         span: Span,
-        groups: &[Group],
+        (groups, starts): (&[Group], &[Vec<usize>]),
         outcomes: &[i64],
         start: Value,
         rule: &Rule,
         name: &str,
     ) -> Result<Fold, Diagnostic> {
         let mut frontier: BTreeSet<(Value, Vec<usize>)> = BTreeSet::new();
-        frontier.insert((start.clone(), groups.iter().map(|g| g.count).collect()));
+        for counts in starts {
+            frontier.insert((start.clone(), counts.clone()));
+        }
         let mut steps = Vec::with_capacity(outcomes.len());
         for &outcome in outcomes {
             let refusal = |e: CoreError, states: usize| {
@@ -249,12 +257,6 @@ impl Evaluator<'_> {
                 let args = [state.clone(), Value::Int(outcome), Value::Int(count as i64)];
                 self.fold_call(*f, &args, span)
             }
-            Rule::Kept(choices) => Ok(kept_next(
-                state,
-                outcome,
-                count,
-                choices.get(&outcome).copied().unwrap_or(false),
-            )),
             Rule::Score(scores) => {
                 let Value::Int(sum) = state else {
                     return Err(kind_error(span, "a score", "a whole number", state));
@@ -385,7 +387,7 @@ impl Evaluator<'_> {
             readings
                 .iter()
                 .map(|r| match r.kind {
-                    ReadingKind::Fold { .. } | ReadingKind::Score(_) | ReadingKind::Kept(_) => {
+                    ReadingKind::Fold { .. } | ReadingKind::Score(_) => {
                         folds.next().unwrap_or(Value::Int(0))
                     }
                     _ => Value::Int(builtins.next().unwrap_or(0)),

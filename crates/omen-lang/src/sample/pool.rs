@@ -10,7 +10,7 @@ use omen_core::{CoreError, Die, DieSource};
 
 use super::{RollKind, RollNode, Sampler, int};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::pool::{faces_with_counts, kept_next, kept_start, read_dice};
+use crate::pool::{Kept, die_size, effect, faces_with_counts, member_size, read_dice, reroll_cap};
 use crate::program::{
     Node, NodeKind, PoolMember, PoolNode, PoolSource, ReadingKind, ReadingNode, SidesNode,
 };
@@ -26,11 +26,14 @@ impl Sampler<'_> {
     ) -> Result<(Value, RollKind), Diagnostic> {
         let at = |e: CoreError| core_diagnostic(&e, span);
         let mut members: Vec<RollNode> = Vec::new();
-        let mut dice: Vec<i64> = Vec::new();
+        // Each die with its kind, numbered as the pool's members are written.
+        let mut dice: Vec<(i64, usize)> = Vec::new();
+        let mut sizes: Vec<Option<u64>> = Vec::new();
         match &pool.source {
             PoolSource::Dice(list) => {
-                for member in list {
-                    self.member(member, &mut members, &mut dice)?;
+                for (kind, member) in list.iter().enumerate() {
+                    sizes.push(member_size(member));
+                    self.member(member, kind, &mut members, &mut dice)?;
                 }
             }
             PoolSource::Draw { count, deck } => {
@@ -38,37 +41,33 @@ impl Sampler<'_> {
                 let n = int(&count, "the number of cards drawn")?;
                 let n = self.limits.check_dice(n).map_err(at)?;
                 for card in self.draw(deck, n, span)? {
-                    dice.push(card);
+                    dice.push((card, 0));
                     members.push(constant(deck.span, Value::Int(card)));
                 }
             }
             PoolSource::Symbols(kinds) => return self.symbols(span, kinds, pool.readings.len()),
-            PoolSource::Reroll { kept, die } => {
+            PoolSource::Reroll { kept, dice: kinds } => {
                 let kept = self.node(kept)?;
-                let (faces, again) = match &kept.value {
-                    Value::Tuple(parts) => match &parts[..] {
-                        [Value::Tuple(faces), Value::Int(n)] => (faces.to_vec(), *n),
-                        _ => (Vec::new(), 0),
-                    },
-                    _ => (Vec::new(), 0),
-                };
-                for face in faces {
-                    if let Value::Int(x) = face {
-                        dice.push(x);
-                        members.push(constant(kept.span, face));
+                let read = Kept::from_value(&kept.value);
+                for &(x, kind) in &read.kept {
+                    dice.push((x, kind));
+                    members.push(constant(kept.span, Value::Int(x)));
+                }
+                for (kind, (die, &again)) in kinds.iter().zip(&read.again).enumerate() {
+                    for _ in 0..again {
+                        let one = self.node(die)?;
+                        dice.push((int(&one, "a die of a pool")?, kind));
+                        members.push(one);
                     }
                 }
-                for _ in 0..again {
-                    let one = self.node(die)?;
-                    dice.push(int(&one, "a die of a pool")?);
-                    members.push(one);
-                }
+                sizes = kinds.iter().map(die_size).collect();
             }
         }
         dice.sort_unstable();
+        let faces: Vec<i64> = dice.iter().map(|&(x, _)| x).collect();
         let mut values = Vec::with_capacity(pool.readings.len());
         for reading in &pool.readings {
-            if let Some(value) = self.fold(reading, &dice, span)? {
+            if let Some(value) = self.fold(reading, &faces, span)? {
                 values.push(value);
                 continue;
             }
@@ -77,16 +76,82 @@ impl Sampler<'_> {
                 let node = self.node(a)?;
                 args.push(int(&node, "a reading's argument")?);
             }
-            let budget = &mut *self.source.budget;
-            let mut raises = |target: i64| Raises::new(target).solve(&multiset(&dice), budget);
-            let value = read_dice(reading.kind, &args, &dice, &mut raises).map_err(at)?;
-            values.push(Value::Int(value));
+            let value = match reading.kind {
+                ReadingKind::Kept(f) => {
+                    let cap = reroll_cap(&args, span)?;
+                    self.kept(f, cap, &dice, &sizes, span)?
+                }
+                ReadingKind::Effect => {
+                    let sized: Vec<(i64, u64)> = dice
+                        .iter()
+                        .map(|&(x, kind)| (x, sizes.get(kind).copied().flatten().unwrap_or(0)))
+                        .collect();
+                    Value::Int(effect(&sized, args[0]))
+                }
+                _ => {
+                    let budget = &mut *self.source.budget;
+                    let mut raises =
+                        |target: i64| Raises::new(target).solve(&multiset(&faces), budget);
+                    Value::Int(read_dice(reading.kind, &args, &faces, &mut raises).map_err(at)?)
+                }
+            };
+            values.push(value);
         }
         let kept = vec![true; members.len()];
         Ok((
             Value::Tuple(values.into()),
             RollKind::Group { members, kept },
         ))
+    }
+
+    /// What `reroll(p, f, cap)` reads of the roll: the dice gone through from the lowest face,
+    /// among equal faces the larger dice first, each that `f` chooses rolled again while fewer
+    /// than `cap` are.
+    fn kept(
+        &mut self,
+        f: usize,
+        cap: usize,
+        dice: &[(i64, usize)],
+        sizes: &[Option<u64>],
+        span: Span,
+    ) -> Result<Value, Diagnostic> {
+        let mut order = dice.to_vec();
+        order.sort_by_key(|&(x, kind)| {
+            (
+                x,
+                std::cmp::Reverse(sizes.get(kind).copied().flatten().unwrap_or(0)),
+                kind,
+            )
+        });
+        let mut read = Kept::new(sizes.len());
+        let mut rolled = 0usize;
+        let mut choices: Vec<(i64, bool)> = Vec::new();
+        for (x, kind) in order {
+            let again = match choices.iter().find(|c| c.0 == x) {
+                Some(&(_, again)) => again,
+                None => {
+                    let choice = self.call(f, &[Value::Int(x)], span)?;
+                    let Value::Bool(again) = choice.value else {
+                        return Err(crate::diagnostic::kind_error(
+                            span,
+                            "a reroll's choice",
+                            "true/false",
+                            &choice.value,
+                        ));
+                    };
+                    choices.push((x, again));
+                    again
+                }
+            };
+            if again && rolled < cap {
+                rolled += 1;
+                read.again[kind] += 1;
+            } else {
+                read.kept.push((x, kind));
+            }
+        }
+        read.kept.sort_unstable();
+        Ok(read.to_value())
     }
 
     /// A fold or a score of the one roll, `None` for the other readings: the functions the exact
@@ -125,22 +190,6 @@ impl Sampler<'_> {
                 }
                 Ok(Some(Value::Int(sum)))
             }
-            ReadingKind::Kept(f) => {
-                let mut state = kept_start();
-                for (x, n) in faces {
-                    let choice = self.call(f, &[Value::Int(x)], span)?;
-                    let Value::Bool(again) = choice.value else {
-                        return Err(crate::diagnostic::kind_error(
-                            span,
-                            "a reroll's choice",
-                            "true/false",
-                            &choice.value,
-                        ));
-                    };
-                    state = kept_next(&state, x, n as usize, again);
-                }
-                Ok(Some(state))
-            }
             _ => Ok(None),
         }
     }
@@ -149,8 +198,9 @@ impl Sampler<'_> {
     fn member(
         &mut self,
         member: &PoolMember,
+        kind: usize,
         members: &mut Vec<RollNode>,
-        dice: &mut Vec<i64>,
+        dice: &mut Vec<(i64, usize)>,
     ) -> Result<(), Diagnostic> {
         match member {
             PoolMember::Dice(term) => {
@@ -158,7 +208,7 @@ impl Sampler<'_> {
                 if let RollKind::Dice { dice: views, .. } = &roll.kind {
                     // A rerolled die stays in the transcript but leaves the pool.
                     let kept = views.iter().filter(|v| !v.marks.contains(&"rerolled"));
-                    dice.extend(kept.map(|v| v.value));
+                    dice.extend(kept.map(|v| (v.value, kind)));
                 }
                 members.push(roll);
             }
@@ -171,7 +221,7 @@ impl Sampler<'_> {
                     .map_err(|e| core_diagnostic(&e, count.span))?;
                 for _ in 0..n {
                     let one = self.node(roll)?;
-                    dice.push(int(&one, "a die of a pool")?);
+                    dice.push((int(&one, "a die of a pool")?, kind));
                     members.push(one);
                 }
             }

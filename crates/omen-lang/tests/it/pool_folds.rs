@@ -659,7 +659,7 @@ fn rerolls_are_refused_where_they_mean_nothing() {
             "not-a-pool",
         ),
         (
-            "fn f(x) = x > 1; let p = pool {d6, d8}; let q = reroll(p, f); sum(q)",
+            "fn f(x) = x > 1; let p = pool draw 2 from d6; let q = reroll(p, f); sum(q)",
             "unsupported-modifier",
         ),
         (

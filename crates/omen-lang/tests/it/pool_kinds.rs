@@ -1,0 +1,556 @@
+//! Pools read by kind of die: a capped `reroll(p, f, n)`, `reroll` of a pool of several kinds,
+//! Cortex Prime's `effect(p, k)`, and exploding dice joining a pool (`pool 8d10!`). Each against
+//! every roll enumerated here by hand, outside Omen (first rolls, rerolls and explosion chains),
+//! the roller walked over every sequence of dice against the exact engine, a chi-square of the
+//! roller on bigger pools, and the refusals.
+
+use std::collections::BTreeMap;
+
+use omen_core::{ChaChaDice, Limits, Probability, Weight, probability_to_f64};
+use omen_lang::{Options, Value, compile, exact, sample};
+
+use crate::support::{brute_force, exact_map, options_with_depth, program};
+
+fn tuple(values: &[i64]) -> Value {
+    Value::Tuple(values.iter().copied().map(Value::Int).collect())
+}
+
+/// Adds `weight` (a probability) to `value`'s tally.
+fn tally(out: &mut BTreeMap<Value, Probability>, value: Value, weight: Probability) {
+    let zero = Probability::new(Weight::from(0u32), Weight::from(1u32));
+    *out.entry(value).or_insert(zero) += weight;
+}
+
+fn one_in(n: u64) -> Probability {
+    Probability::new(Weight::from(1u32), Weight::from(n))
+}
+
+/// Every roll of dice with these sizes (faces 1..=size), each with its probability.
+fn rolls(sizes: &[u64]) -> Vec<(Vec<i64>, Probability)> {
+    let mut out = vec![(Vec::new(), one_in(1))];
+    for &size in sizes {
+        let mut next = Vec::new();
+        for (roll, p) in &out {
+            for face in 1..=size as i64 {
+                let mut r = roll.clone();
+                r.push(face);
+                next.push((r, p.clone() * one_in(size)));
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The dice a capped reroll takes again, by hand: the dice that `again` chooses, ordered by face
+/// (lowest first) and, among equal faces, the larger die first, the first `cap` of them.
+fn chosen(roll: &[i64], sizes: &[u64], again: impl Fn(i64) -> bool, cap: usize) -> Vec<usize> {
+    let mut candidates: Vec<usize> = (0..roll.len()).filter(|&i| again(roll[i])).collect();
+    candidates.sort_by(|&a, &b| roll[a].cmp(&roll[b]).then(sizes[b].cmp(&sizes[a])));
+    candidates.truncate(cap);
+    candidates
+}
+
+/// The joint distribution of `read(first roll, after the reroll)`, by hand over every first roll
+/// and every roll of the dice taken again (each as its own size).
+fn rerolled_by_hand(
+    sizes: &[u64],
+    again: impl Fn(i64) -> bool + Copy,
+    cap: usize,
+    read: impl Fn(&[i64], &[i64]) -> Value,
+) -> BTreeMap<Value, Probability> {
+    let mut out = BTreeMap::new();
+    for (first, p) in rolls(sizes) {
+        let taken = chosen(&first, sizes, again, cap);
+        let their_sizes: Vec<u64> = taken.iter().map(|&i| sizes[i]).collect();
+        for (fresh, q) in rolls(&their_sizes) {
+            let mut second = first.clone();
+            for (&i, &x) in taken.iter().zip(&fresh) {
+                second[i] = x;
+            }
+            tally(&mut out, read(&first, &second), p.clone() * q);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_capped_reroll_takes_the_lowest_chosen_dice_as_enumerated_by_hand() {
+    let options = Options::default();
+    let source = "fn low(x) = x <= 2; let p = pool 3d4; let q = reroll(p, low, 1); \
+                  (sum(p), sum(q), count(q, <=2))";
+    let by_hand = rerolled_by_hand(
+        &[4, 4, 4],
+        |x| x <= 2,
+        1,
+        |a, b| {
+            let low = b.iter().filter(|&&x| x <= 2).count() as i64;
+            tuple(&[a.iter().sum(), b.iter().sum(), low])
+        },
+    );
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+    // Empowered Spell: at most two of 4d6 rolled again, the 1s and 2s first.
+    let source = "fn low(x) = x <= 3; let p = pool 4d6; let q = reroll(p, low, 2); sum(q)";
+    let by_hand = rerolled_by_hand(&[6; 4], |x| x <= 3, 2, |_, b| Value::Int(b.iter().sum()));
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+    // A cap of 0 rerolls nothing; a cap past the pool rerolls every die chosen.
+    let none = "fn all(x) = true; let p = pool 2d3; let q = reroll(p, all, 0); sum(q) - sum(p)";
+    let zero = exact_map(&program(none, &options), &options);
+    assert_eq!(
+        zero.into_iter().collect::<Vec<_>>(),
+        vec![(Value::Int(0), one_in(1))]
+    );
+    let wide = "fn low(x) = x < 3; let p = pool 3d3; let q = reroll(p, low, 9); sum(q)";
+    let plain = "fn low(x) = x < 3; let p = pool 3d3; let q = reroll(p, low); sum(q)";
+    assert_eq!(
+        exact_map(&program(wide, &options), &options),
+        exact_map(&program(plain, &options), &options)
+    );
+}
+
+#[test]
+fn a_mixed_pool_rerolls_each_die_as_the_die_it_is_as_enumerated_by_hand() {
+    let options = Options::default();
+    let sizes = [4, 3, 2];
+    let source = "fn one(x) = x = 1; let p = pool {d4, d3, d2}; let q = reroll(p, one); \
+                  (sum(q), count(q, 1), highest(p))";
+    let by_hand = rerolled_by_hand(
+        &sizes,
+        |x| x == 1,
+        usize::MAX,
+        |a, b| {
+            let ones = b.iter().filter(|&&x| x == 1).count() as i64;
+            tuple(&[b.iter().sum(), ones, *a.iter().max().unwrap_or(&0)])
+        },
+    );
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+    // Capped at one, the larger of equal faces goes first: a 1 on the d4 before one on the d2.
+    let source = "fn low(x) = x <= 2; let p = pool {d2, d4, d3}; let q = reroll(p, low, 1); \
+                  (sum(q), lowest(q))";
+    let sizes = [2, 4, 3];
+    let by_hand = rerolled_by_hand(
+        &sizes,
+        |x| x <= 2,
+        1,
+        |_, b| tuple(&[b.iter().sum(), *b.iter().min().unwrap_or(&0)]),
+    );
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+}
+
+/// Cortex Prime's effect die by hand: the `k` dice taken for the total one at a time, each the
+/// highest face left and, among equal faces, the smallest die; then the largest die left that
+/// shows more than 1, or a d4.
+fn effect_by_hand(roll: &[i64], sizes: &[u64], k: usize) -> i64 {
+    let mut left: Vec<usize> = (0..roll.len()).collect();
+    for _ in 0..k.min(roll.len()) {
+        let best = *left
+            .iter()
+            .max_by(|&&a, &&b| roll[a].cmp(&roll[b]).then(sizes[b].cmp(&sizes[a])))
+            .unwrap_or(&0);
+        left.retain(|&i| i != best);
+    }
+    left.iter()
+        .filter(|&&i| roll[i] > 1)
+        .map(|&i| sizes[i] as i64)
+        .max()
+        .unwrap_or(4)
+}
+
+#[test]
+fn the_effect_die_is_the_largest_left_as_enumerated_by_hand() {
+    let options = Options::default();
+    for (source, sizes, k) in [
+        (
+            "let p = pool {d6, d4, d8, d4}; (highest(p, 2), effect(p, 2))",
+            vec![6u64, 4, 8, 4],
+            2usize,
+        ),
+        (
+            "let p = pool {2d6, d10}; (highest(p, 1), effect(p, 1))",
+            vec![6, 6, 10],
+            1,
+        ),
+        (
+            "let p = pool {d8, d12}; (highest(p, 2), effect(p, 2))",
+            vec![8, 12],
+            2,
+        ),
+        (
+            "let p = pool {d4, d6, d4}; (highest(p, 0), effect(p, 0))",
+            vec![4, 6, 4],
+            0,
+        ),
+    ] {
+        let mut by_hand = BTreeMap::new();
+        for (roll, p) in rolls(&sizes) {
+            let mut sorted = roll.clone();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            let total: i64 = sorted.iter().take(k).sum();
+            let value = tuple(&[total, effect_by_hand(&roll, &sizes, k)]);
+            tally(&mut by_hand, value, p);
+        }
+        let program = program(source, &options);
+        assert_eq!(exact_map(&program, &options), by_hand, "{source}");
+        let walked = brute_force(&program, &options.limits, 100_000).expect("small enough");
+        assert_eq!(walked, by_hand, "{source}: the roller");
+    }
+}
+
+#[test]
+fn the_effect_die_of_a_tie_leaves_the_larger_die_and_never_a_hitch() {
+    // d4 and d8 both show 3, d6 shows 1 — written as dice fixed to those faces.
+    let options = Options::default();
+    let source = "let p = pool {d{3,3,3,3}, d{3,3,3,3,3,3,3,3}, d{1,1,1,1,1,1}}; effect(p, 1)";
+    let d = exact_map(&program(source, &options), &options);
+    assert_eq!(
+        d.into_iter().collect::<Vec<_>>(),
+        vec![(Value::Int(8), one_in(1))]
+    );
+    // Only the hitch is left: the default d4.
+    let source = "let p = pool {d{3,3,3,3,3,3,3,3}, d{1,1,1,1,1,1,1,1,1,1,1,1}}; effect(p, 1)";
+    let d = exact_map(&program(source, &options), &options);
+    assert_eq!(
+        d.into_iter().collect::<Vec<_>>(),
+        vec![(Value::Int(4), one_in(1))]
+    );
+}
+
+/// Every way `n` chains of a `faces`-sided die explode into a pool, by hand: each chain rolls a
+/// die, and one that shows a face `hot` chooses rolls again, up to `depth` more dice, the last
+/// counting whatever it shows. Tallies `read(the pool's faces)`.
+fn exploded_by_hand(
+    n: usize,
+    faces: i64,
+    hot: impl Fn(i64) -> bool + Copy,
+    depth: usize,
+    read: impl Fn(&[i64]) -> Value,
+) -> BTreeMap<Value, Probability> {
+    // One chain's outcomes: its faces and probability.
+    let mut chains: Vec<(Vec<i64>, Probability)> = Vec::new();
+    let mut open: Vec<(Vec<i64>, Probability)> = vec![(Vec::new(), one_in(1))];
+    while let Some((chain, p)) = open.pop() {
+        for x in 1..=faces {
+            let mut c = chain.clone();
+            c.push(x);
+            let q = p.clone() * one_in(faces as u64);
+            if hot(x) && c.len() <= depth {
+                open.push((c, q));
+            } else {
+                chains.push((c, q));
+            }
+        }
+    }
+    let mut pools: Vec<(Vec<i64>, Probability)> = vec![(Vec::new(), one_in(1))];
+    for _ in 0..n {
+        let mut next = Vec::new();
+        for (pool, p) in &pools {
+            for (chain, q) in &chains {
+                let mut all = pool.clone();
+                all.extend(chain);
+                next.push((all, p.clone() * q.clone()));
+            }
+        }
+        pools = next;
+    }
+    let mut out = BTreeMap::new();
+    for (pool, p) in pools {
+        tally(&mut out, read(&pool), p);
+    }
+    out
+}
+
+#[test]
+fn exploding_dice_join_the_pool_as_enumerated_by_hand() {
+    for (source, n, faces, threshold, depth) in [
+        (
+            "let p = pool 2d4!; (sum(p), count(p, >=3), highest(p, 2))",
+            2,
+            4,
+            4,
+            2,
+        ),
+        (
+            "let p = pool 3d3!>=2; (sum(p), count(p, 3), lowest(p))",
+            3,
+            3,
+            2,
+            1,
+        ),
+        (
+            "let p = pool 2d4!; (sum(p), count(p, >=3), highest(p, 2))",
+            2,
+            4,
+            4,
+            0,
+        ),
+    ] {
+        let options = options_with_depth(depth as u64);
+        let read = |dice: &[i64]| -> Value {
+            let mut sorted = dice.to_vec();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            let second = if source.contains("lowest") {
+                *sorted.last().unwrap_or(&0)
+            } else {
+                sorted.iter().take(2).sum()
+            };
+            let counted = if source.contains(">=3") {
+                dice.iter().filter(|&&x| x >= 3).count()
+            } else {
+                dice.iter().filter(|&&x| x == 3).count()
+            };
+            tuple(&[dice.iter().sum(), counted as i64, second])
+        };
+        let program = program(source, &options);
+        let exact = exact_map(&program, &options);
+        let walked = brute_force(&program, &options.limits, 200_000).expect("small enough");
+        assert_eq!(exact, walked, "{source}: the roller");
+        let by_hand = exploded_by_hand(n, faces, |x| x >= threshold, depth, read);
+        assert_eq!(exact, by_hand, "{source}");
+    }
+}
+
+#[test]
+fn an_exploding_pool_with_another_die_reads_the_effect_as_enumerated_by_hand() {
+    // `pool {2d3!, d4}`: the chains of two d3s beside one d4, depth 1.
+    let options = options_with_depth(1);
+    let source = "let p = pool {2d3!, d4}; (sum(p), effect(p, 1))";
+    let chains = exploded_by_hand(
+        2,
+        3,
+        |x| x == 3,
+        1,
+        |dice| Value::Tuple(dice.iter().copied().map(Value::Int).collect()),
+    );
+    let mut by_hand = BTreeMap::new();
+    for (value, p) in chains {
+        let Value::Tuple(dice) = value else { continue };
+        for d4 in 1..=4 {
+            let mut roll: Vec<i64> = dice
+                .iter()
+                .map(|v| if let Value::Int(x) = v { *x } else { 0 })
+                .collect();
+            let mut sizes = vec![3u64; roll.len()];
+            roll.push(d4);
+            sizes.push(4);
+            let value = tuple(&[roll.iter().sum(), effect_by_hand(&roll, &sizes, 1)]);
+            tally(&mut by_hand, value, p.clone() * one_in(4));
+        }
+    }
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+}
+
+#[test]
+fn world_of_darkness_ten_again_as_a_pool_is_the_notation_roll() {
+    let options = Options::default();
+    for (pool, notation) in [
+        ("let p = pool 8d10!; count(p, >=8)", "8d10!10>=8"),
+        ("let p = pool 5d10!>=8; count(p, >=8)", "5d10!>=8>=8"),
+    ] {
+        let a = exact(&program(pool, &options), &options.limits).expect("pool");
+        let b = exact(&program(notation, &options), &options.limits).expect("notation");
+        assert_eq!(
+            exact_map(&program(pool, &options), &options),
+            exact_map(&program(notation, &options), &options),
+            "{pool}"
+        );
+        assert_eq!(
+            a.truncated, b.truncated,
+            "{pool}: the mass cut at the depth"
+        );
+        assert!(a.truncated > Probability::new(Weight::from(0u32), Weight::from(1u32)));
+    }
+}
+
+/// A chi-square statistic of seeded rolls against the exact distribution, bins of small expected
+/// count merged; (statistic, degrees of freedom).
+fn chi_square(source: &str, seed: u64, n: usize) -> (f64, usize) {
+    let options = Options::default();
+    let p = program(source, &options);
+    let exact = exact_map(&p, &options);
+    let mut counts = BTreeMap::<Value, usize>::new();
+    let mut dice = ChaChaDice::from_seed(seed);
+    for _ in 0..n {
+        let roll = sample(&p, &options.limits, &mut dice).expect("roll");
+        assert!(
+            exact.contains_key(&roll.result),
+            "{source}: {}",
+            roll.result
+        );
+        *counts.entry(roll.result).or_default() += 1;
+    }
+    let (mut stat, mut bins) = (0.0, 0usize);
+    let (mut expected, mut observed) = (0.0, 0.0);
+    for (value, p) in &exact {
+        expected += probability_to_f64(p) * n as f64;
+        observed += *counts.get(value).unwrap_or(&0) as f64;
+        if expected >= 10.0 {
+            stat += (observed - expected).powi(2) / expected;
+            bins += 1;
+            expected = 0.0;
+            observed = 0.0;
+        }
+    }
+    if expected > 0.0 {
+        stat += (observed - expected).powi(2) / expected.max(1e-9);
+        bins += 1;
+    }
+    (stat, bins.max(2) - 1)
+}
+
+#[test]
+fn the_roller_agrees_with_the_exact_engine_on_bigger_pools_read_by_kind() {
+    for (i, source) in [
+        "let p = pool {d10, d8, d6, d6, d4}; (highest(p, 2), effect(p, 2))",
+        "fn low(x) = x <= 3; let p = pool 6d6; let q = reroll(p, low, 2); sum(q)",
+        "fn low(x) = x <= 3; let p = pool {2d10, 2d8, d6}; let q = reroll(p, low); (sum(q), effect(q, 2))",
+        "let p = pool 6d10!; count(p, >=8)",
+        "let p = pool 4d6!>=5; (count(p, >=5), highest(p, 2))",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (stat, df) = chi_square(source, 9100 + i as u64, 20_000);
+        let k = df as f64;
+        // The chi-square quantile for a one-in-a-million tail (Wilson–Hilferty).
+        let critical = k * (1.0 - 2.0 / (9.0 * k) + 4.753 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+        assert!(stat < critical, "{source}: chi-square {stat:.1} on {df}");
+    }
+}
+
+fn error_kind(source: &str, limits: &Limits) -> String {
+    match compile(source, &Options::default()) {
+        Err(errors) => errors[0].kind.to_string(),
+        Ok(c) => match exact(&c.program, limits) {
+            Err(e) => e.kind.to_string(),
+            Ok(_) => "none".to_string(),
+        },
+    }
+}
+
+#[test]
+fn reads_by_kind_are_refused_where_they_cannot_be_computed() {
+    let limits = Limits::default();
+    for (source, kind) in [
+        (
+            "let p = pool {1 x (4d6kh3), d6}; effect(p, 1)",
+            "wrong-reading",
+        ),
+        ("let p = pool draw 3 from d9; effect(p, 1)", "wrong-reading"),
+        ("let p = pool 3d6; effect(p)", "wrong-arguments"),
+        (
+            "fn f(x) = x < 3; let p = pool 3d6; let q = reroll(p, f, -1); sum(q)",
+            "bad-reroll",
+        ),
+        (
+            "fn f(x) = x < 3; let p = pool 3d6; let q = reroll(p, f, 1, 2); sum(q)",
+            "wrong-arguments",
+        ),
+        (
+            "fn f(x) = x < 3; let p = pool 3d6!; let q = reroll(p, f); sum(q)",
+            "unsupported-modifier",
+        ),
+        (
+            "let p = pool 3d10!; (raises(p, 10), sum(p))",
+            "unsupported-modifier",
+        ),
+        ("sum(pool 3d10!!)", "bad-pool-member"),
+        ("sum(pool 3d10!p)", "bad-pool-member"),
+        ("sum(pool 3d10!ro1)", "bad-pool-member"),
+        ("sum(pool 40d10!)", "work-budget"),
+    ] {
+        assert_eq!(error_kind(source, &limits), kind, "{source}");
+    }
+}
+
+#[test]
+fn a_rolled_cap_rerolls_as_the_caps_it_may_show_on_average() {
+    let options = Options::default();
+    let source = "fn low(x) = x <= 2; let p = pool 3d4; let q = reroll(p, low, d2); sum(q)";
+    let mut by_hand = BTreeMap::new();
+    for cap in 1..=2 {
+        let each = rerolled_by_hand(
+            &[4, 4, 4],
+            |x| x <= 2,
+            cap,
+            |_, b| Value::Int(b.iter().sum()),
+        );
+        for (value, p) in each {
+            tally(&mut by_hand, value, p * one_in(2));
+        }
+    }
+    let program = program(source, &options);
+    assert_eq!(exact_map(&program, &options), by_hand);
+    let walked = brute_force(&program, &options.limits, 200_000).expect("small enough");
+    assert_eq!(walked, by_hand, "the roller");
+}
+
+macro_rules! example {
+    ($name:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/",
+            $name,
+            ".omen"
+        ))
+    };
+}
+
+#[test]
+fn the_cortex_example_reads_total_effect_and_hitches_as_every_roll_says() {
+    let options = Options::default();
+    let sizes = [8u64, 6, 10, 4];
+    let mut by_hand = BTreeMap::new();
+    for (roll, p) in rolls(&sizes) {
+        // The total: the two highest dice that are not hitches.
+        let mut kept: Vec<i64> = roll.iter().copied().filter(|&x| x > 1).collect();
+        kept.sort_unstable_by(|a, b| b.cmp(a));
+        let total: i64 = kept.iter().take(2).sum();
+        let hitches = roll.iter().filter(|&&x| x == 1).count() as i64;
+        let value = tuple(&[total, effect_by_hand(&roll, &sizes, 2), hitches]);
+        tally(&mut by_hand, value, p);
+    }
+    let program = program(example!("pool_cortex_prime"), &options);
+    assert_eq!(exact_map(&program, &options), by_hand);
+}
+
+#[test]
+fn the_world_of_darkness_example_fails_dramatically_as_counting_says() {
+    let options = Options::default();
+    let got = exact_map(
+        &program(example!("pool_world_of_darkness"), &options),
+        &options,
+    );
+    let notation = exact_map(&program("6d10!10>=8", &options), &options);
+    // No success: no die shows 8 or more, so none explodes; six dice of 1 to 7.
+    let none = Probability::new(Weight::from(6u64.pow(6)), Weight::from(10u64.pow(6)));
+    let dramatic = Probability::new(
+        Weight::from(7u64.pow(6) - 6u64.pow(6)),
+        Weight::from(10u64.pow(6)),
+    );
+    assert_eq!(got.get(&Value::text("dramatic failure")), Some(&dramatic));
+    assert_eq!(got.get(&Value::Int(0)), Some(&none));
+    for (value, p) in &notation {
+        if *value != Value::Int(0) {
+            assert_eq!(got.get(value), Some(p), "{value} successes");
+        }
+    }
+    let program = program(example!("pool_world_of_darkness"), &options);
+    for seed in 0..5 {
+        let mut dice = ChaChaDice::from_seed(seed);
+        let roll = sample(&program, &options.limits, &mut dice).expect("rolls");
+        assert!(got.contains_key(&roll.result), "{}", roll.result);
+    }
+}
+
+#[test]
+fn raises_of_a_rerolled_pool_match_the_roller_over_every_roll() {
+    let options = Options::default();
+    for source in [
+        "fn low(x) = x <= 2; let p = pool 3d4; let q = reroll(p, low); (raises(q, 5), sum(p))",
+        "fn low(x) = x <= 2; let p = pool {d4, d3, d2}; let q = reroll(p, low); raises(q, 4)",
+    ] {
+        let program = program(source, &options);
+        let walked = brute_force(&program, &options.limits, 200_000).expect("small enough");
+        assert_eq!(exact_map(&program, &options), walked, "{source}");
+    }
+}
