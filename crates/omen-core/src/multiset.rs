@@ -120,11 +120,66 @@ pub fn read<R: Reading>(
         .map(|g| g.die.total().bits() * g.count as u64)
         .sum();
     // Every weight in the walk divides the pool's total: machine integers when it fits in one.
-    if bits < 128 {
-        let pairs = walk::<u128, R>(&groups, reading, limits, budget)?;
-        Distribution::from_weights(pairs.into_iter().map(|(v, w)| (v, Weight::from(w))))
-    } else {
-        Distribution::from_weights(walk::<Weight, R>(&groups, reading, limits, budget)?)
+    // The dice each group has left are one machine integer too when their counts fit in one.
+    let widths: Vec<u32> = groups
+        .iter()
+        .map(|g| usize::BITS - g.count.leading_zeros())
+        .collect();
+    let packed = widths.iter().sum::<u32>() <= 128;
+    match (bits < 128, packed) {
+        (true, true) => words(walk::<u128, u128, R>(
+            &groups, &widths, reading, limits, budget,
+        )?),
+        (true, false) => words(walk::<u128, Vec<usize>, R>(
+            &groups, &widths, reading, limits, budget,
+        )?),
+        (false, true) => Distribution::from_weights(walk::<Weight, u128, R>(
+            &groups, &widths, reading, limits, budget,
+        )?),
+        (false, false) => Distribution::from_weights(walk::<Weight, Vec<usize>, R>(
+            &groups, &widths, reading, limits, budget,
+        )?),
+    }
+}
+
+fn words<V: Ord + Clone>(pairs: Vec<(V, u128)>) -> Result<Distribution<V>, CoreError> {
+    Distribution::from_weights(pairs.into_iter().map(|(v, w)| (v, Weight::from(w))))
+}
+
+/// The dice each group has left, as the key of a state in the walk's map.
+trait Left: Clone + Eq + Hash {
+    /// The key of `counts`, group `g`'s count below `2^widths[g]`.
+    fn of(counts: &[usize], widths: &[u32]) -> Self;
+    /// The counts of the key, into `counts` (one per group).
+    fn read(&self, widths: &[u32], counts: &mut [usize]);
+}
+
+impl Left for Vec<usize> {
+    fn of(counts: &[usize], _: &[u32]) -> Self {
+        counts.to_vec()
+    }
+    fn read(&self, _: &[u32], counts: &mut [usize]) {
+        counts.copy_from_slice(self);
+    }
+}
+
+/// Each group's count in its own bits, the first group lowest: no allocation per state.
+impl Left for u128 {
+    fn of(counts: &[usize], widths: &[u32]) -> Self {
+        let mut key = 0u128;
+        let mut shift = 0;
+        for (&c, &w) in counts.iter().zip(widths) {
+            key |= (c as u128) << shift;
+            shift += w;
+        }
+        key
+    }
+    fn read(&self, widths: &[u32], counts: &mut [usize]) {
+        let mut shift = 0;
+        for (c, &w) in counts.iter_mut().zip(widths) {
+            *c = ((self >> shift) & ((1u128 << w) - 1)) as usize;
+            shift += w;
+        }
     }
 }
 
@@ -153,11 +208,12 @@ impl Ways for Weight {
     }
 }
 
-type States<S, W> = HashMap<(S, Vec<usize>), W>;
+type States<S, K, W> = HashMap<(S, K), W>;
 
-/// [`read`]'s walk, in `W`.
-fn walk<W: Ways, R: Reading>(
+/// [`read`]'s walk, in `W`, the dice left keyed as `K`.
+fn walk<W: Ways, K: Left, R: Reading>(
     groups: &[&Group],
+    widths: &[u32],
     reading: &R,
     limits: &Limits,
     budget: &mut Budget,
@@ -170,24 +226,26 @@ fn walk<W: Ways, R: Reading>(
     outcomes.sort_unstable();
     outcomes.dedup();
     let binomials = binomial_rows(groups.iter().map(|g| g.count).max().unwrap_or(0));
-    let start = (
-        reading.initial(dice),
-        groups.iter().map(|g| g.count).collect(),
-    );
-    let mut states: States<R::State, W> = HashMap::default();
+    let counts: Vec<usize> = groups.iter().map(|g| g.count).collect();
+    let start = (reading.initial(dice), K::of(&counts, widths));
+    let mut states: States<R::State, K, W> = HashMap::default();
     states.insert(start, W::one());
+    let mut left = counts;
     for &outcome in &outcomes {
         charge(states.len(), groups, limits, budget)?;
         let step = Step::new(groups, outcome, &binomials);
-        let mut next: States<R::State, W> = HashMap::default();
+        let mut next: States<R::State, K, W> = HashMap::default();
         next.reserve(states.len());
-        for ((state, left), weight) in states {
+        for ((state, key), weight) in states {
             budget.check()?;
+            key.read(widths, &mut left);
             let mut failed = None;
             step.each(&left, |after, shown, ways| {
                 match reading.next(&state, outcome, shown) {
                     Ok(read) => {
-                        *next.entry((read, after)).or_insert_with(W::zero) += &weight.times(ways)
+                        *next
+                            .entry((read, K::of(after, widths)))
+                            .or_insert_with(W::zero) += &weight.times(ways)
                     }
                     Err(error) => failed = Some(error),
                 }
@@ -261,7 +319,7 @@ impl<W: Ways> Step<W> {
 
     /// Calls `f(dice left after, dice showing the outcome, ways of the split)` for each split of
     /// `left` with a non-zero weight.
-    fn each(&self, left: &[usize], mut f: impl FnMut(Vec<usize>, usize, &W)) {
+    fn each(&self, left: &[usize], mut f: impl FnMut(&[usize], usize, &W)) {
         let mut after = left.to_vec();
         self.split(0, left, &mut after, 0, &W::one(), &mut f);
     }
@@ -273,10 +331,10 @@ impl<W: Ways> Step<W> {
         after: &mut Vec<usize>,
         shown: usize,
         ways: &W,
-        f: &mut impl FnMut(Vec<usize>, usize, &W),
+        f: &mut impl FnMut(&[usize], usize, &W),
     ) {
         if group == left.len() {
-            f(after.clone(), shown, ways);
+            f(after, shown, ways);
             return;
         }
         let m = left[group];
