@@ -74,6 +74,7 @@ mod dice;
 mod dice_maiden;
 mod dice_maiden_aliases;
 mod dice_maiden_modes;
+mod explosions_in_turn;
 mod items;
 mod modifiers;
 mod notation;

@@ -230,7 +230,7 @@ fn foundrys_bare_count_words_count_the_highest_or_lowest_face() {
 fn dialect_constructs_read_another_way_are_refused_as_unsupported() {
     for (dialect, source) in [
         ("foundry", "5d10x21>=8"),
-        ("foundry", "5d10x9x10"),
+        ("foundry", "5d10x9x10x8x7x6"),
         ("avrae", "4d6rrl1"),
         ("avrae", "4d6kh3ra6"),
         ("avrae", "4d6kh3ro1"),

@@ -10,6 +10,7 @@ mod anydice_properties;
 mod dialect_aliases;
 mod dialect_capped;
 mod dialect_constructs;
+mod dialect_explosions;
 mod dialect_modes;
 mod dialect_more_constructs;
 mod dialect_selectors;

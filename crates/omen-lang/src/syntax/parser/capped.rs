@@ -345,7 +345,7 @@ fn recursive_reading(
 }
 
 /// Faces as a die's list, runs of consecutive values written as ranges (`{2..20}`).
-fn listed(faces: &[i64], span: Span) -> Spanned<Sides> {
+pub(super) fn listed(faces: &[i64], span: Span) -> Spanned<Sides> {
     let mut items: Vec<Spanned<FaceItem>> = Vec::new();
     let mut run: Option<(i64, i64)> = None;
     let close = |run: (i64, i64), items: &mut Vec<Spanned<FaceItem>>| {

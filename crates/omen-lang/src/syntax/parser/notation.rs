@@ -189,30 +189,10 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
-    /// The refusals that need every modifier of a term: Foundry's explosions one after another
-    /// (`5d10x9x10`), and in d20 a reroll or explosion written after a keep or drop, which d20 applies
-    /// to the kept dice only (`4d6kh3ro1`).
+    /// The refusals that need every modifier of a term: in d20 a reroll or explosion written after a
+    /// keep or drop, which d20 applies to the kept dice only (`4d6kh3ro1`). (Foundry's explosions one
+    /// after another, `5d10x9x10`, are read in explosions_in_turn.rs.)
     pub(super) fn refuse_term_combinations(&mut self, modifiers: &[Spanned<Modifier>]) {
-        let explosions: Vec<Span> = modifiers
-            .iter()
-            .filter(|m| matches!(m.node, Modifier::Explode { .. }))
-            .map(|m| m.span)
-            .collect();
-        if self.dialect.explosions_in_turn && explosions.len() > 1 {
-            let span = explosions[0].to(explosions[explosions.len() - 1]);
-            self.report(
-                Diagnostic::error(
-                    "unsupported-modifier",
-                    span,
-                    format!(
-                        "several explosions on one term in the {} dialect run one after another over \
-                         every die so far, which is not computed yet",
-                        self.dialect.name
-                    ),
-                )
-                .with_help("explode once with one point, e.g. `x>=9`, if that is the rule"),
-            );
-        }
         self.refuse_steps_after_keep(modifiers);
     }
 

@@ -90,6 +90,9 @@ impl Parser<'_> {
         {
             dice = self.added_once_term(dice, at);
         }
+        if self.dialect.explosions_in_turn {
+            dice = self.explosions_in_turn(dice, state.capped_reroll.is_some());
+        }
         if let Some(capped) = state.capped_reroll {
             dice = self.capped_reroll_term(dice, capped, plain, extras);
         }
