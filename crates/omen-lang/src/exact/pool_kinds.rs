@@ -129,7 +129,7 @@ impl KindJoint<'_> {
                     // The dice still to come are all higher; of these, the top ones up to k are
                     // taken, the smaller dice first, so any left include the largest shown.
                     let above = (*dice - *placed - count) as i64;
-                    let taken = (k - above).clamp(0, count as i64) as usize;
+                    let taken = k.saturating_sub(above).clamp(0, count as i64) as usize;
                     if count > taken && outcome != 1 {
                         let largest = by_kind
                             .iter()

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use omen_core::{ChaChaDice, Limits, Probability, Weight, probability_to_f64};
 use omen_lang::{Options, Value, compile, exact, sample};
+use proptest::prelude::*;
 
 use crate::support::{brute_force, exact_map, options_with_depth, program};
 
@@ -123,7 +124,10 @@ fn a_mixed_pool_rerolls_each_die_as_the_die_it_is_as_enumerated_by_hand() {
             tuple(&[b.iter().sum(), ones, *a.iter().max().unwrap_or(&0)])
         },
     );
-    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+    let mixed = program(source, &options);
+    assert_eq!(exact_map(&mixed, &options), by_hand);
+    let walked = brute_force(&mixed, &options.limits, 200_000).expect("small enough");
+    assert_eq!(walked, by_hand, "the roller");
     // Capped at one, the larger of equal faces goes first: a 1 on the d4 before one on the d2.
     let source = "fn low(x) = x <= 2; let p = pool {d2, d4, d3}; let q = reroll(p, low, 1); \
                   (sum(q), lowest(q))";
@@ -134,7 +138,10 @@ fn a_mixed_pool_rerolls_each_die_as_the_die_it_is_as_enumerated_by_hand() {
         1,
         |_, b| tuple(&[b.iter().sum(), *b.iter().min().unwrap_or(&0)]),
     );
-    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+    let mixed = program(source, &options);
+    assert_eq!(exact_map(&mixed, &options), by_hand);
+    let walked = brute_force(&mixed, &options.limits, 200_000).expect("small enough");
+    assert_eq!(walked, by_hand, "the roller");
 }
 
 /// Cortex Prime's effect die by hand: the `k` dice taken for the total one at a time, each the
@@ -552,5 +559,60 @@ fn raises_of_a_rerolled_pool_match_the_roller_over_every_roll() {
         let program = program(source, &options);
         let walked = brute_force(&program, &options.limits, 200_000).expect("small enough");
         assert_eq!(exact_map(&program, &options), walked, "{source}");
+    }
+}
+
+/// A pool script with the readings by kind: members of several sizes (some exploding), a reroll
+/// with or without a cap, effect dice of any k, beside builtin readings.
+fn kinds_script() -> impl Strategy<Value = String> {
+    let member = prop_oneof![
+        Just("d2"),
+        Just("d3"),
+        Just("2d2"),
+        Just("d4"),
+        Just("d2!"),
+        Just("2d3!>=3"),
+        Just("1 x (d3 + 1)"),
+    ];
+    let members = proptest::collection::vec(member, 1..=3).prop_map(|m| m.join(", "));
+    let k = prop_oneof![
+        Just(-9_223_372_036_854_775_807i64),
+        -1i64..=4,
+        Just(i64::MAX)
+    ];
+    let cap = prop_oneof![
+        Just(String::new()),
+        (-1i64..=4).prop_map(|n| format!(", {n}"))
+    ];
+    (members, k, cap, 1i64..=3, any::<bool>()).prop_map(|(members, k, cap, low, again)| {
+        let pool = format!("fn low(x) = x <= {low}; let p = pool {{{members}}};");
+        if again {
+            format!(
+                "{pool} let q = reroll(p, low{cap}); \
+                 (effect(p, {k}), sum(q), effect(q, 1), count(q, 1))"
+            )
+        } else {
+            format!("{pool} (effect(p, {k}), sum(p), highest(p, 2), count(p, 1))")
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Never a panic: each script compiles or is refused, and what the roller rolls is an outcome
+    /// the exact engine gives.
+    #[test]
+    fn scripts_read_by_kind_never_panic(source in kinds_script()) {
+        let options = options_with_depth(2);
+        let Ok(c) = compile(&source, &options) else { return Ok(()) };
+        let Ok(result) = exact(&c.program, &options.limits) else { return Ok(()) };
+        let d = result.distribution.values();
+        for seed in 0..3 {
+            let mut dice = ChaChaDice::from_seed(seed);
+            if let Ok(roll) = sample(&c.program, &options.limits, &mut dice) {
+                prop_assert!(d.weight(&roll.result) > Weight::from(0u32), "{source}: {}", roll.result);
+            }
+        }
     }
 }
