@@ -27,6 +27,7 @@ mod pool_kinds;
 mod pools;
 mod readings;
 mod readme;
+mod reroll_explosion;
 mod roller;
 mod scripts;
 mod seed_tables;

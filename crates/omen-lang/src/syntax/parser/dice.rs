@@ -37,6 +37,8 @@ impl Parser<'_> {
         let outer_highest = std::mem::replace(&mut self.highest_face, highest_face(&sides.node));
         let outer_term = self.begin_term();
         let mut modifiers = self.parse_modifiers();
+        let count_text = &self.source[start..d.start];
+        self.warn_reroll_before_explosion(&modifiers, d.start, count_text, self.highest_face);
         let term = self.end_term(outer_term);
         self.highest_face = outer_highest;
         self.unite_selectors(&mut modifiers);

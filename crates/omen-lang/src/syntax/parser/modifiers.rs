@@ -370,3 +370,158 @@ impl<'s> Parser<'s> {
         }
     }
 }
+
+/// How a term's first roll could be rerolled alone: the modifiers of `{die}{steps}{explosion}` read
+/// as a script whose calls each roll one die (None where the term has more than that to say).
+struct FirstRollOnly<'a> {
+    die: &'a str,
+    steps: &'a str,
+    condition: String,
+    tail: String,
+}
+
+impl FirstRollOnly<'_> {
+    fn script(&self, count: &str) -> String {
+        let calls = match count.trim() {
+            "" | "1" => "die()".to_string(),
+            n @ ("2" | "3" | "4") => vec!["die()"; n.parse().unwrap_or(1)].join(" + "),
+            _ => "die() + die() + … (one call per die)".to_string(),
+        };
+        format!(
+            "fn die() = let f = {}{} in if f {} then f + {} else f; {calls}",
+            self.die, self.steps, self.condition, self.tail
+        )
+    }
+}
+
+impl Parser<'_> {
+    /// In Omen's notation, warns that a reroll written before an explosion (`3d6ro1!`, `d10rr1!`)
+    /// rerolls every roll of the chain, the dice the explosion adds too, where a player (and Foundry,
+    /// which applies its modifiers in the order written) may mean the first roll only. The help
+    /// spells that other reading as a script, and names the order that decides the explosion on the
+    /// roll before the reroll.
+    pub(super) fn warn_reroll_before_explosion(
+        &mut self,
+        modifiers: &[Spanned<Modifier>],
+        die_start: usize,
+        count: &str,
+        highest: Option<i64>,
+    ) {
+        if !self.dialect.warn_other_readings {
+            return;
+        }
+        let Some(at) = modifiers
+            .iter()
+            .position(|m| matches!(m.node, Modifier::Explode { .. }))
+        else {
+            return;
+        };
+        let is_reroll = |m: &Spanned<Modifier>| {
+            matches!(
+                m.node,
+                Modifier::RerollOnce(_) | Modifier::RerollRecursive(_)
+            )
+        };
+        let Some(first) = modifiers[..at].iter().find(|m| is_reroll(m)) else {
+            return;
+        };
+        let explosion = &modifiers[at];
+        let source = self.source;
+        let steps = &source[modifiers[0].span.start..explosion.span.start];
+        let rerolls = &source[first.span.start..explosion.span.start];
+        let bang = &source[explosion.span.start..explosion.span.end];
+        let die = &source[die_start..modifiers[0].span.start];
+        let per_roll = modifiers[..at].iter().all(|m| {
+            is_reroll(m) || matches!(m.node, Modifier::ClampMin(_) | Modifier::ClampMax(_))
+        });
+        let alone = per_roll && at + 1 == modifiers.len();
+        let other = first_roll_only(&explosion.node, die, steps, bang, highest)
+            .filter(|_| alone)
+            .map_or_else(
+                || {
+                    "to reroll the first roll only, roll each die through a function that rerolls \
+                     its first roll and adds a plain exploding die when that roll explodes (see \
+                     \"Explosions\" in docs/language.md)"
+                        .to_string()
+                },
+                |found| {
+                    format!(
+                        "to reroll the first roll only, roll each die through a function: `{}`",
+                        found.script(count)
+                    )
+                },
+            );
+        let shown = shorten(rerolls);
+        // The steps before the first reroll (a clamp) stay where they were written.
+        let kept = &source[modifiers[0].span.start..first.span.start];
+        self.warnings.push(
+            Diagnostic::warning(
+                "reroll-before-explosion",
+                Span::new(first.span.start, explosion.span.end),
+                format!(
+                    "`{shown}` before `{bang}` rerolls every roll of the chain, the dice the explosion \
+                     adds as well as the first, and the explosion is decided after the reroll; it is \
+                     not a reroll of the first roll only (as Foundry reads a reroll before `x`)"
+                ),
+            )
+            .with_help(format!(
+                "{other}; to reroll every roll but decide the explosion on the face before the \
+                 reroll, write the reroll after it: `{count}{die}{kept}{bang}{shown}`"
+            )),
+        );
+    }
+}
+
+/// The pieces of the first-roll-only script for one explosion, or None where its condition cannot be
+/// written (an explosion on the highest face of dice whose sides are rolled).
+fn first_roll_only<'a>(
+    explosion: &Modifier,
+    die: &'a str,
+    steps: &'a str,
+    bang: &str,
+    highest: Option<i64>,
+) -> Option<FirstRollOnly<'a>> {
+    let &Modifier::Explode {
+        ref point,
+        once,
+        penetrate,
+        ..
+    } = explosion
+    else {
+        return None;
+    };
+    let condition = match point {
+        None => format!("= {}", highest?),
+        Some(ComparePoint { op, value }) => {
+            let value = match value {
+                PointValue::Int(n) => n.to_string(),
+                PointValue::Name(name) => name.node.clone(),
+                PointValue::Faces(_) => return None,
+            };
+            let symbol = match op {
+                CompareOp::Ge => ">=",
+                CompareOp::Gt => ">",
+                CompareOp::Le => "<=",
+                CompareOp::Lt => "<",
+                CompareOp::Eq => "=",
+                CompareOp::Ne => "!=",
+            };
+            format!("{symbol} {value}")
+        }
+    };
+    // The rolls after the first are plain dice exploding as written: once (`!o`) is one more die;
+    // penetrating ones (`!p`) each count one less, the first of them included.
+    let tail = if once {
+        die.to_string()
+    } else if penetrate {
+        format!("({die}{bang} - 1)")
+    } else {
+        format!("{die}{bang}")
+    };
+    Some(FirstRollOnly {
+        die,
+        steps,
+        condition,
+        tail,
+    })
+}
