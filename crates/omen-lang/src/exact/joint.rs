@@ -21,6 +21,9 @@ use crate::diagnostic::Diagnostic;
 use crate::program::{Node, NodeKind};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
+use fields::Kinds;
+
+mod fields;
 
 /// What running the rest once costs from the work budget, per node of it: a value computed and
 /// dropped, about as long as this many limb multiply-adds.
@@ -495,12 +498,12 @@ struct Machine {
 
 impl Machine {
     /// `kinds[slot]`: what a slot holds when the machine starts (`None`: not a number or true/false).
-    fn compile(node: &Node, kinds: &mut Vec<Option<Word>>) -> Option<Machine> {
+    fn compile(node: &Node, kinds: &mut Kinds) -> Option<Machine> {
         let (root, result) = Self::emit(node, kinds)?;
         Some(Machine { root, result })
     }
 
-    fn emit(node: &Node, kinds: &mut Vec<Option<Word>>) -> Option<(Op, Word)> {
+    fn emit(node: &Node, kinds: &mut Kinds) -> Option<(Op, Word)> {
         let int = |(op, w): (Op, Word)| (w == Word::Int).then_some(Box::new(op));
         let boolean = |(op, w): (Op, Word)| (w == Word::Bool).then_some(Box::new(op));
         Some(match &node.kind {
@@ -566,6 +569,14 @@ impl Machine {
                 Word::Bool,
             ),
             NodeKind::Not(x) => (Op::Not(boolean(Self::emit(x, kinds)?)?), Word::Bool),
+            // A field of a bound tuple of numbers: its own register.
+            NodeKind::Field(x, i) => match x.kind {
+                NodeKind::Var(slot, _) => {
+                    let &(_, first, arity) = kinds.fields.iter().find(|f| f.0 == slot)?;
+                    (*i < arity).then_some((Op::Load(first + i), Word::Int))?
+                }
+                _ => return None,
+            },
             _ => return None,
         })
     }
@@ -690,7 +701,7 @@ impl Evaluator<'_> {
         let mut big_sums: BTreeMap<Value, Weight> = BTreeMap::new();
         let top = chain.iter().map(|(s, _)| *s).max().expect("a chain") + 1;
         self.env.resize(top, Value::Int(0));
-        let (mut kinds, mut registers) = machine_frame(&self.env, &classes);
+        let (mut kinds, mut registers) = machine_frame(&self.env, &classes, rest);
         let machine = Machine::compile(rest, &mut kinds);
         registers.resize(kinds.len().max(top), 0);
         let words_of: Vec<Vec<i64>> = classes
@@ -717,6 +728,13 @@ impl Evaluator<'_> {
                     for ((class, &k), outcomes) in classes.iter().zip(&odometer).zip(&words_of) {
                         for (slot, &i) in class.slots.iter().zip(class.picks(k)) {
                             registers[*slot] = outcomes[i];
+                            if let Some(&(_, first, _)) = kinds.fields.iter().find(|f| f.0 == *slot)
+                                && let Value::Tuple(items) = &class.outcomes[i]
+                            {
+                                for (j, item) in items.iter().enumerate() {
+                                    registers[first + j] = register_of(item);
+                                }
+                            }
                         }
                     }
                     if let Some(x) = machine.run(&mut registers) {
@@ -877,10 +895,16 @@ fn register_of(v: &Value) -> i64 {
 }
 
 /// The machine's view of the frame: each slot's word kind (a class's slots take the kind all its
-/// outcomes share, if they share one) and the registers holding the outer frame's values.
-fn machine_frame(env: &[Value], classes: &[Class]) -> (Vec<Option<Word>>, Vec<i64>) {
-    let mut kinds: Vec<Option<Word>> = env.iter().map(word_of).collect();
+/// outcomes share, if they share one) and the registers holding the outer frame's values. A class
+/// of tuples of numbers of one arity (`let r = symbols(p)`, read as `r.0`, `r.1`) has registers for
+/// its fields, after every slot `rest` binds.
+fn machine_frame(env: &[Value], classes: &[Class], rest: &Node) -> (Kinds, Vec<i64>) {
+    let mut kinds = Kinds {
+        words: env.iter().map(word_of).collect(),
+        fields: Vec::new(),
+    };
     let registers: Vec<i64> = env.iter().map(register_of).collect();
+    fields::tuple_fields(&mut kinds, classes, rest);
     for class in classes {
         let kind = class
             .outcomes

@@ -1,0 +1,126 @@
+//! The machine's registers for the fields of bound tuples of numbers: in `let r = symbols(p);
+//! r.0 * 1000 + r.1`, each field of `r` is a register of its own, so the rest runs on machine words
+//! instead of being evaluated as distributions once per outcome of `r` (508 of them for a pool of
+//! eight Genesys dice).
+
+use super::{Class, Word};
+use crate::program::{Node, NodeKind};
+use crate::value::Value;
+
+/// What each register holds when the machine starts (`None`: not a number or true/false), and the
+/// slots holding tuples of numbers whose fields the machine reads: (slot, first register, arity).
+pub(super) struct Kinds {
+    pub(super) words: Vec<Option<Word>>,
+    pub(super) fields: Vec<(usize, usize, usize)>,
+}
+
+impl std::ops::Deref for Kinds {
+    type Target = Vec<Option<Word>>;
+    fn deref(&self) -> &Self::Target {
+        &self.words
+    }
+}
+
+impl std::ops::DerefMut for Kinds {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.words
+    }
+}
+
+/// Registers after every slot `rest` binds for the fields of each class of tuples of numbers of one
+/// arity, each marked as a number.
+pub(super) fn tuple_fields(kinds: &mut Kinds, classes: &[Class], rest: &Node) {
+    let mut free = kinds.len().max(last_slot(rest) + 1);
+    for class in classes {
+        let arity = |v: &Value| match v {
+            Value::Tuple(items) if items.iter().all(|x| matches!(x, Value::Int(_))) => {
+                Some(items.len())
+            }
+            _ => None,
+        };
+        let Some(n) = class.outcomes.first().and_then(arity) else {
+            continue;
+        };
+        if class.outcomes.iter().all(|v| arity(v) == Some(n)) {
+            for &slot in &class.slots {
+                kinds.fields.push((slot, free, n));
+                free += n;
+            }
+        }
+    }
+    if let Some(&(_, first, n)) = kinds.fields.last() {
+        kinds.resize(first + n, None);
+        for &(_, first, n) in &kinds.fields.clone() {
+            kinds.words[first..first + n].fill(Some(Word::Int));
+        }
+    }
+}
+
+/// The highest slot `node` reads or binds.
+fn last_slot(node: &Node) -> usize {
+    let own = match node.kind {
+        NodeKind::Var(slot, _) | NodeKind::Let { slot, .. } => slot,
+        _ => 0,
+    };
+    node.operands()
+        .into_iter()
+        .map(last_slot)
+        .fold(own, usize::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Options, ValueDistribution, compile, exact};
+
+    fn ints(script: &str) -> omen_core::Distribution<i64> {
+        let options = Options::default();
+        let checked = compile(script, &options).unwrap_or_else(|_| panic!("{script} compiles"));
+        match exact(&checked.program, &options.limits).map(|r| r.distribution) {
+            Ok(ValueDistribution::Int(d)) => d,
+            _ => panic!("{script} is a whole number"),
+        }
+    }
+
+    #[test]
+    fn fields_of_a_bound_tuple_read_on_the_machine_as_the_evaluator_reads_them() {
+        // The same rest with a die of one face added and taken away rolls a die, so it is
+        // evaluated as distributions, once per outcome of `r`.
+        for (pool, rest) in [
+            (
+                "{3 ability, 2 proficiency, 3 difficulty}",
+                "r.0 * 1000000 + r.1 * 1000 + r.2 * 10 + r.3",
+            ),
+            (
+                "{2 boost, 1 challenge}",
+                "max(r.0, r.1) - min(r.2, r.3) * 7",
+            ),
+            ("{1 setback, 2 ability}", "if r.0 >= 1 then r.1 else -r.1"),
+        ] {
+            let script = format!("let r = symbols(pool {pool}); {rest}");
+            let branched = format!("let r = symbols(pool {pool}); {rest} + d1 - 1");
+            assert_eq!(ints(&script), ints(&branched), "{script}");
+        }
+    }
+
+    #[test]
+    fn fields_sum_to_the_net_symbols_counted_die_by_die() {
+        // One ability die and one difficulty die, 64 rolls: net successes read from the faces.
+        let ability = [0, 1, 1, 2, 0, 0, 1, 0];
+        let difficulty = [0, -1, -2, 0, 0, 0, 0, -1];
+        let mut expected = std::collections::BTreeMap::new();
+        for a in ability {
+            for d in difficulty {
+                *expected.entry(a + d).or_insert(0u32) += 1;
+            }
+        }
+        let d = ints("let r = symbols(pool {1 ability, 1 difficulty}); r.0");
+        for (net, rolls) in expected {
+            let p = d.probability(&net);
+            assert_eq!(
+                p,
+                omen_core::Probability::new(rolls.into(), 64u32.into()),
+                "{net}"
+            );
+        }
+    }
+}
