@@ -469,3 +469,47 @@ async fn the_web_refusal_of_a_fold_that_holds_too_many_states_keeps_the_folds_ow
     );
     assert!(!help.contains("raise the limit"), "{help}");
 }
+
+/// The schema the OpenAPI document gives for `status` answers of POST `path`, with the document's
+/// components beside it so its references resolve.
+fn response_schema(document: &Value, path: &str, status: &str) -> Value {
+    let schema = &document["paths"][path]["post"]["responses"][status]["content"]["application/json"]
+        ["schema"];
+    assert!(schema.is_object(), "POST {path} documents no {status} JSON");
+    let mut schema = schema.clone();
+    schema["components"] = document["components"].clone();
+    schema
+}
+
+#[tokio::test]
+async fn pool_answers_and_refusals_are_what_the_openapi_document_says() {
+    let document = serde_json::to_value(omen_server::openapi()).unwrap();
+    let scripts = [
+        "let p = pool 4d6; (count(p, >=5), count(p, 1))",
+        "symbols(pool {2 ability, difficulty})",
+        "fn f(x) = x = 1; let p = pool 2d6; let q = reroll(p, f); (count(p, 1), sum(q))",
+        "pool 3d6",
+    ];
+    for script in scripts {
+        for (path, body) in [
+            ("/api/v1/prob", json!({ "expressions": [script] })),
+            ("/api/v1/roll", json!({ "expression": script, "seed": 3 })),
+        ] {
+            let answer = post(&app(), path, None, body).await;
+            let status = answer.status.as_u16().to_string();
+            let schema = response_schema(&document, path, &status);
+            let validator = jsonschema::validator_for(&schema).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&answer.json())
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{path} {script} ({status}): {errors:?}");
+            // The check has teeth: a probability as a float is not what the document says.
+            if status == "200" && path.ends_with("prob") {
+                let mut wrong = answer.json();
+                wrong["results"][0]["outcomes"][0]["probability"] = json!(0.5);
+                assert!(!validator.is_valid(&wrong), "{script}");
+            }
+        }
+    }
+}
