@@ -73,6 +73,7 @@ mod d20;
 mod dice;
 mod dice_maiden;
 mod dice_maiden_aliases;
+mod dice_maiden_hero;
 mod dice_maiden_modes;
 mod explosions_in_turn;
 mod items;

@@ -59,6 +59,9 @@ impl Parser<'_> {
             return None;
         }
         let text = self.text(word.span).to_ascii_lowercase();
+        if matches!(text.as_str(), "hsn" | "hsk" | "hsh") {
+            return self.hero_system_alias(count, &text);
+        }
         let next = self.tokens.get(self.pos + 1).copied();
         let glued_number = next
             .filter(|n| n.kind == TokenKind::Number && n.span.start == word.span.end)

@@ -4,6 +4,7 @@
 //! as a syntax tree, so the reading shows it. Switched on by [`Dialect::game_aliases`].
 
 use super::Parser;
+use super::dice_maiden_hero::exalted_die;
 use super::dice_maiden_modes::sets_total;
 use super::pieces::shorten;
 use crate::diagnostic::Diagnostic;
@@ -77,6 +78,14 @@ impl Parser<'_> {
             .filter(|n| n.span.start == token.span.end)
     }
 
+    /// The token `offset` places ahead when it is of `kind` and starts at `end`.
+    fn glued_after_at(&self, offset: usize, end: usize, kind: TokenKind) -> Option<Token> {
+        self.tokens
+            .get(self.pos + offset)
+            .copied()
+            .filter(|t| t.kind == kind && t.span.start == end)
+    }
+
     /// Whether the token `offset` places ahead leaves the word that ends at `end`: Dice Maiden's
     /// aliases end at a word boundary (`sr6` but not `sr6x`).
     fn ends_word(&self, offset: usize, end: usize) -> bool {
@@ -122,6 +131,24 @@ impl Parser<'_> {
                     _ => (6, vec![explode(Some(6)), Modifier::Success(at_least(4))]),
                 };
                 (dice(count, sides(faces, at), modifiers, at), 2)
+            }
+            ("ex", Some((count, n))) => {
+                // `exN` is `Nd10 t7 t10`; `exNtT` is `Nd10 tT t10`.
+                let t = self.glued_after_at(2, n.span.end, TokenKind::Word);
+                let target = t
+                    .filter(|t| self.text(t.span).eq_ignore_ascii_case("t"))
+                    .and_then(|t| self.glued_after_at(3, t.span.end, TokenKind::Number))
+                    .and_then(|v| Some((self.text(v.span).parse::<i64>().ok()?, v)));
+                let (target, end, tokens) = match target {
+                    Some((target, v)) => (target, v.span.end, 4),
+                    None => (7, n.span.end, 2),
+                };
+                if !self.ends_word(tokens, end) {
+                    return self.d6_system(word);
+                }
+                let at = Span::new(word.span.start, end);
+                let die = exalted_die(target, at);
+                (dice(count, die.node, Vec::new(), at), tokens)
             }
             ("dd", Some((_, n))) if n.span.len() == 2 && self.ends_word(2, n.span.end) => {
                 // One die for each digit: `dd34` is `(1d3 * 10) + 1d4`.
