@@ -266,7 +266,7 @@ function renderTable(s, results) {
 }
 
 function renderStats(results) {
-  // Labels and tuples have no mean: the API sends null for them (AnyDice outputs leave it out).
+  // Labels and tuples have no mean: the API sends null (not a fraction) for them.
   const numeric = results.filter((r) => r.mean != null);
   if (!numeric.length) {
     $("stats-area").replaceChildren();
