@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use num_traits::{One, Zero};
-use omen_core::multiset::{Group, Reading, Readings};
+use omen_core::multiset::{Builtin, Group, Reading, Readings};
 use omen_core::{CoreError, Distribution, Limits, Probability, Weight, binomial_rows};
 
 use super::pool_fold::FoldTable;
@@ -52,11 +52,10 @@ pub(super) enum Native {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum NativeState {
     Kept(Kept),
-    /// The pool's dice, the dice placed so far (all lower than those to come), the largest size
-    /// left for the effect so far (0 for none).
+    /// The largest size left for the effect so far (0 for none). How many dice are still to
+    /// come is the walk's own count, so that the states of pools of different sizes (an exploding
+    /// pool's starts) merge.
     Effect {
-        dice: usize,
-        placed: usize,
         best: u64,
     },
 }
@@ -79,6 +78,14 @@ pub(super) type Joint = (Vec<i64>, Vec<Value>, Vec<Value>);
 
 impl KindJoint<'_> {
     fn initial(&self, dice: usize, kinds: usize) -> State {
+        // Only the readings ranked from the top need the pool's size; without them, the states
+        // of an exploding pool's starts of different sizes merge.
+        let ranked = self
+            .builtins
+            .0
+            .iter()
+            .any(|b| matches!(b, Builtin::SumHighest(_) | Builtin::NthHighest(_)));
+        let dice = if ranked { dice } else { 0 };
         let folds = match &self.table {
             Some((table, indices)) => indices
                 .iter()
@@ -91,22 +98,19 @@ impl KindJoint<'_> {
             .iter()
             .map(|n| match n {
                 Native::Kept { .. } => NativeState::Kept(Kept::new(kinds)),
-                Native::Effect { .. } => NativeState::Effect {
-                    dice,
-                    placed: 0,
-                    best: 0,
-                },
+                Native::Effect { .. } => NativeState::Effect { best: 0 },
             })
             .collect();
         (self.builtins.initial(dice), folds, natives)
     }
 
-    /// The state after `by_kind[k]` dice of kind `k` show `outcome`, `sizes` the kinds' sizes.
+    /// The state after `by_kind[k]` dice of kind `k` show `outcome`, of `left` dice not placed
+    /// before it; `sizes` are the kinds' sizes.
     fn next(
         &self,
         state: &State,
         outcome: i64,
-        by_kind: &[usize],
+        (by_kind, left): (&[usize], usize),
         sizes: &[u64],
     ) -> Result<State, CoreError> {
         let count: usize = by_kind.iter().sum();
@@ -125,10 +129,10 @@ impl KindJoint<'_> {
                     let again = choices.get(&outcome).copied().unwrap_or(false);
                     kept.next(outcome, by_kind, again, *cap, &self.order);
                 }
-                (Native::Effect { k }, NativeState::Effect { dice, placed, best }) => {
+                (Native::Effect { k }, NativeState::Effect { best }) => {
                     // The dice still to come are all higher; of these, the top ones up to k are
                     // taken, the smaller dice first, so any left include the largest shown.
-                    let above = (*dice - *placed - count) as i64;
+                    let above = left.saturating_sub(count) as i64;
                     let taken = k.saturating_sub(above).clamp(0, count as i64) as usize;
                     if count > taken && outcome != 1 {
                         let largest = by_kind
@@ -140,7 +144,6 @@ impl KindJoint<'_> {
                             .unwrap_or(0);
                         *best = (*best).max(largest);
                     }
-                    *placed += count;
                 }
                 _ => {}
             }
@@ -203,8 +206,12 @@ pub(super) fn read_kinds(
         limits.check_states(states.len() as u128)?;
         // Each state tries every split of its dice among the groups whose die can show the
         // outcome (the others place none here).
+        // (A group at its highest outcome places all its dice: one split.)
         let live: Vec<usize> = (0..pool.groups.len())
-            .filter(|&g| !pool.groups[g].die.weight(&outcome).is_zero())
+            .filter(|&g| {
+                let die = &pool.groups[g].die;
+                !die.weight(&outcome).is_zero() && *die.max_outcome() != outcome
+            })
             .collect();
         let splits: u128 = states
             .keys()
@@ -215,7 +222,10 @@ pub(super) fn read_kinds(
             })
             .fold(0u128, u128::saturating_add);
         budget.spend_estimate(splits.saturating_mul(SPLIT_COST))?;
-        let coef: Vec<Weight> = pool.groups.iter().map(|g| g.die.weight(&outcome)).collect();
+        let most: Vec<usize> = (0..pool.groups.len())
+            .map(|g| states.keys().map(|(_, l)| l[g]).max().unwrap_or(0))
+            .collect();
+        let step = Step::new(&pool.groups, &most, &binomials, outcome);
         let mut next: HashMap<(State, Vec<usize>), Weight> = HashMap::with_capacity(states.len());
         for ((state, left), weight) in states {
             budget.check()?;
@@ -228,18 +238,13 @@ pub(super) fn read_kinds(
                     by_kind[pool.kinds[g]] += j;
                     after[g] -= j;
                 }
-                match reading.next(&state, outcome, &by_kind, &pool.sizes) {
+                let before: usize = left.iter().sum();
+                match reading.next(&state, outcome, (&by_kind, before), &pool.sizes) {
                     Ok(read) => {
                         *next.entry((read, after)).or_insert_with(Weight::zero) += &weight * ways;
                     }
                     Err(e) => failed = Some(e),
                 }
-            };
-            let step = Step {
-                groups: &pool.groups,
-                coef: &coef,
-                binomials: &binomials,
-                outcome,
             };
             step.split(0, &left, &mut shown, &Weight::one(), &mut on_split);
             if let Some(e) = failed {
@@ -258,13 +263,40 @@ pub(super) fn read_kinds(
 /// The splits of a state's dice at one outcome.
 struct Step<'a> {
     groups: &'a [Group],
-    /// Each group's die's weight of the outcome.
-    coef: &'a [Weight],
-    binomials: &'a [Vec<Weight>],
+    /// For each group, `ways[m][j]` = C(m, j)·wʲ, j of its m dice left showing the outcome, w its
+    /// die's weight of it; computed once per outcome, up to the most dice any state has left.
+    /// Empty for a group whose die cannot show the outcome.
+    ways: Vec<Vec<Vec<Weight>>>,
     outcome: i64,
 }
 
-impl Step<'_> {
+impl<'a> Step<'a> {
+    fn new(groups: &'a [Group], most: &[usize], binomials: &[Vec<Weight>], outcome: i64) -> Self {
+        let ways = groups
+            .iter()
+            .zip(most)
+            .map(|(g, &most)| {
+                let w = g.die.weight(&outcome);
+                if w.is_zero() {
+                    return Vec::new();
+                }
+                let mut powers = vec![Weight::one()];
+                for j in 1..=most {
+                    let next = &powers[j - 1] * &w;
+                    powers.push(next);
+                }
+                (0..=most)
+                    .map(|m| (0..=m).map(|j| &binomials[m][j] * &powers[j]).collect())
+                    .collect()
+            })
+            .collect();
+        Step {
+            groups,
+            ways,
+            outcome,
+        }
+    }
+
     /// Calls `f(dice of each group showing the outcome, ways)` for every split with ways: j of a
     /// group's m dice show it in C(m, j)·wʲ ways; a group at its highest outcome shows it with
     /// every die it has left.
@@ -281,20 +313,17 @@ impl Step<'_> {
             return;
         }
         let m = left[g];
-        let w = &self.coef[g];
+        let Some(row) = self.ways[g].get(m) else {
+            // The die cannot show the outcome: none of its dice show it here.
+            shown[g] = 0;
+            self.split(g + 1, left, shown, ways, f);
+            return;
+        };
         let forced = *self.groups[g].die.max_outcome() == self.outcome;
         let first = if forced { m } else { 0 };
-        let last = if w.is_zero() { 0 } else { m };
-        for j in first..=last {
-            if j > 0 && w.is_zero() {
-                continue;
-            }
-            let c = &self.binomials[m][j] * num_traits::pow(w.clone(), j);
-            if c.is_zero() {
-                continue;
-            }
+        for (j, c) in row.iter().enumerate().skip(first) {
             shown[g] = j;
-            self.split(g + 1, left, shown, &(ways * &c), f);
+            self.split(g + 1, left, shown, &(ways * c), f);
         }
         shown[g] = 0;
     }

@@ -616,3 +616,28 @@ proptest! {
         }
     }
 }
+
+/// Wald's identity: the dice of a chain are rolled one after another, each succeeding 3 times in
+/// 10 whatever came before, so the mean successes are 3/10 times the mean dice, 15 chains of
+/// 1 + 3/10 + … + (3/10)²⁰ dice each.
+#[test]
+fn an_exploding_pool_of_fifteen_eight_again_dice_is_read_within_the_default_limits() {
+    // Was refused by the work budget while the walk kept each start's pool size in its states.
+    let options = Options::default();
+    let source = "let p = pool 15d10!>=8; count(p, >=8)";
+    let c = compile(source, &options).expect("compiles");
+    let result = exact(&c.program, &options.limits).expect("within the default limits");
+    let mean = result
+        .distribution
+        .number_statistics()
+        .expect("a number")
+        .mean;
+    let ten = num_traits::pow(Weight::from(10u32), 21);
+    let three = num_traits::pow(Weight::from(3u32), 21);
+    let dice_per_chain =
+        Probability::new(&ten - &three, ten) * Probability::new(10u32.into(), 7u32.into());
+    let expected = Probability::new(15u32.into(), 1u32.into())
+        * Probability::new(3u32.into(), 10u32.into())
+        * dice_per_chain;
+    assert_eq!(mean.to_string(), expected.to_string());
+}
