@@ -23,6 +23,7 @@ use crate::syntax::ast::BinOp;
 use crate::value::Value;
 use fields::Kinds;
 
+mod compiled;
 mod fields;
 
 /// What running the rest once costs from the work budget, per node of it: a value computed and
@@ -483,6 +484,8 @@ enum Op {
     And(Box<Op>, Box<Op>),
     Or(Box<Op>, Box<Op>),
     Not(Box<Op>),
+    /// The second when the first is true, else the third; only the one taken is run.
+    If(Box<Op>, Box<Op>, Box<Op>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -569,6 +572,13 @@ impl Machine {
                 Word::Bool,
             ),
             NodeKind::Not(x) => (Op::Not(boolean(Self::emit(x, kinds)?)?), Word::Bool),
+            NodeKind::If(c, a, b) => {
+                let condition = boolean(Self::emit(c, kinds)?)?;
+                let (then, word) = Self::emit(a, kinds)?;
+                let (otherwise, other) = Self::emit(b, kinds)?;
+                (word == other).then_some(())?;
+                (Op::If(condition, Box::new(then), Box::new(otherwise)), word)
+            }
             // A field of a bound tuple of numbers: its own register.
             NodeKind::Field(x, i) => match x.kind {
                 NodeKind::Var(slot, _) => {
@@ -622,6 +632,13 @@ impl Machine {
             Op::And(a, b) => Self::eval(a, registers)? & Self::eval(b, registers)?,
             Op::Or(a, b) => Self::eval(a, registers)? | Self::eval(b, registers)?,
             Op::Not(x) => 1 - Self::eval(x, registers)?,
+            Op::If(c, a, b) => {
+                if Self::eval(c, registers)? != 0 {
+                    Self::eval(a, registers)?
+                } else {
+                    Self::eval(b, registers)?
+                }
+            }
         })
     }
 
@@ -728,13 +745,7 @@ impl Evaluator<'_> {
                     for ((class, &k), outcomes) in classes.iter().zip(&odometer).zip(&words_of) {
                         for (slot, &i) in class.slots.iter().zip(class.picks(k)) {
                             registers[*slot] = outcomes[i];
-                            if let Some(&(_, first, _)) = kinds.fields.iter().find(|f| f.0 == *slot)
-                                && let Value::Tuple(items) = &class.outcomes[i]
-                            {
-                                for (j, item) in items.iter().enumerate() {
-                                    registers[first + j] = register_of(item);
-                                }
-                            }
+                            kinds.load_fields(*slot, &class.outcomes[i], &mut registers);
                         }
                     }
                     if let Some(x) = machine.run(&mut registers) {

@@ -207,6 +207,11 @@ impl Evaluator<'_> {
             frontier.insert((start.clone(), counts.clone()));
         }
         let mut steps = Vec::with_capacity(outcomes.len());
+        // A step of numbers runs on the machine; any other, or an error, through the evaluator.
+        let mut compiled = match rule {
+            Rule::Step(f) => self.compile_call(*f, &[start.clone(), Value::Int(0), Value::Int(0)]),
+            Rule::Score(_) => None,
+        };
         for &outcome in outcomes {
             let refusal = |e: CoreError, states: usize| {
                 named(core_diagnostic(&e, span), name, states, outcome)
@@ -229,9 +234,13 @@ impl Evaluator<'_> {
                         self.budget
                             .spend(NODE_COST)
                             .map_err(|e| refusal(e, frontier.len()))?;
-                        let v = self
-                            .transition(rule, state, outcome, count, span)
-                            .map_err(|d| named(d, name, frontier.len(), outcome))?;
+                        let args = [state.clone(), Value::Int(outcome), Value::Int(count as i64)];
+                        let v = match compiled.as_mut().and_then(|c| c.call(&args)) {
+                            Some(v) => v,
+                            None => self
+                                .transition(rule, state, outcome, count, span)
+                                .map_err(|d| named(d, name, frontier.len(), outcome))?,
+                        };
                         table.insert((state.clone(), count), v.clone());
                         v
                     };

@@ -27,6 +27,19 @@ impl std::ops::DerefMut for Kinds {
     }
 }
 
+impl Kinds {
+    /// The fields of `value`, bound in `slot`, into their registers when the machine reads them.
+    pub(super) fn load_fields(&self, slot: usize, value: &Value, registers: &mut [i64]) {
+        if let Some(&(_, first, _)) = self.fields.iter().find(|f| f.0 == slot)
+            && let Value::Tuple(items) = value
+        {
+            for (j, item) in items.iter().enumerate() {
+                registers[first + j] = super::register_of(item);
+            }
+        }
+    }
+}
+
 /// Registers after every slot `rest` binds for the fields of each class of tuples of numbers of one
 /// arity, each marked as a number.
 pub(super) fn tuple_fields(kinds: &mut Kinds, classes: &[Class], rest: &Node) {
