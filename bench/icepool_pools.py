@@ -72,6 +72,19 @@ class HighestAndCount(MultisetEvaluator):
         return state[0] * 100 + state[1]
 
 
+class Sets(MultisetEvaluator):
+    """How many faces two or more dice show: the pairs or better (One-Roll Engine's sets)."""
+
+    def initial_state(self, order, outcomes, size):
+        return 0
+
+    def next_state(self, state, order, outcome, count):
+        return state + (count >= 2)
+
+    def final_outcome(self, state, order, outcomes, size):
+        return state
+
+
 class Raises(MultisetEvaluator):
     """7th Sea: the most groups each summing to 10 or more. The whole multiset is carried, then solved
     (memoised) by trying the highest die with each minimal set of others that reaches the target."""
@@ -144,4 +157,5 @@ POOL_PROBLEMS = {
     "genesys": lambda: 3 @ genesys("ability") + 2 @ genesys("proficiency") + 3 @ genesys("difficulty"),
     "hand5of52": lambda: icepool.Deck(range(1, 14), times=4).deal(5).largest_count(),
     "stats6x4d6kh3": lambda: HighestAndCount()(d6.highest(4, 3).pool(6)),
+    "sets8d6": lambda: Sets()(d6.pool(8)),
 }
