@@ -225,3 +225,53 @@ async fn a_pool_left_unread_shows_its_caret_and_the_hint_that_reads_it() {
     assert_accessible(client, "the calculator with a pool refused").await;
     browser.client.close().await.expect("close");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
+async fn a_labelled_result_without_a_mean_shows_its_table_beside_a_number() {
+    // Labels have no mean either (null in the answer), and stopped the page the same way; beside a
+    // number, the statistics row is the number's alone. A d4: "low" on 1 (1/4), else "high".
+    let Some(driver) = driver() else { return };
+    let address = server().await;
+    let browser = session(&driver).await;
+    let client = &browser.client;
+    client
+        .goto(&format!("http://{address}/"))
+        .await
+        .expect("the page");
+    type_into(
+        client,
+        "expression-1",
+        "if d4 = 1 then \"low\" else \"high\"",
+    )
+    .await;
+    click(client, "#add-expression").await;
+    type_into(client, "expression-2", "d4").await;
+    click(client, "#calculate").await;
+    let rows = until(client, "the labels' table", TABLE, |rows| {
+        rows.as_array().is_some_and(|r| r.len() == 6)
+    })
+    .await;
+    let first: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row[0].as_str().unwrap())
+        .collect();
+    // The labels in the order the script writes them, the numbers as they came.
+    assert_eq!(first, ["low", "high", "1", "2", "3", "4"], "{rows}");
+    assert_eq!(rows[0][1], "1/4");
+    assert_eq!(rows[1][1], "3/4");
+    assert_eq!(rows[2][3], "1/4");
+    let statistics = script(
+        client,
+        "return [...document.querySelectorAll('#statistics tbody tr')].map((r) => r.cells[0].innerText + ' ' + r.cells[1].innerText);",
+    )
+    .await;
+    assert_eq!(statistics, json!(["d4 5/2 ≈ 2.5000"]));
+    assert_accessible(client, "the calculator with labels beside a number").await;
+    browser.client.close().await.expect("close");
+}
