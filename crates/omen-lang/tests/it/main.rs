@@ -15,6 +15,7 @@ mod dialect_maiden_aliases;
 mod dialect_modes;
 mod dialect_more_constructs;
 mod dialect_selectors;
+mod dialect_set_ends;
 mod dialects;
 mod engine;
 mod examples;
