@@ -20,7 +20,8 @@ use crate::value::Value;
 
 const READ_HELP: &str = "read a pool with `count(p, >=5)`, `sum(p)`, `highest(p, 2)`, \
     `lowest(p)`, `nth(p, 3)`, `highest_count(p)`, `distinct(p)`, `width(p)`, `height(p)`, `run(p)`, \
-    `raises(p, 10)`, `symbols(p)`, `score(p, f)` or your own `fold(p, step, start)`";
+    `raises(p, 10)`, `symbols(p)`, `effect(p, 2)`, `score(p, f)` or your own \
+    `fold(p, step, start)`";
 
 impl Checker<'_> {
     pub(super) fn refuse<T>(&mut self, d: Diagnostic) -> Option<T> {
