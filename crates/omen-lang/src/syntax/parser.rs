@@ -77,6 +77,7 @@ mod dice_maiden_hero;
 mod dice_maiden_modes;
 mod explosions_in_turn;
 mod items;
+mod kept_steps;
 mod modifiers;
 mod notation;
 mod numbers;

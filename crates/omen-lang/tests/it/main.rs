@@ -11,6 +11,7 @@ mod dialect_aliases;
 mod dialect_capped;
 mod dialect_constructs;
 mod dialect_explosions;
+mod dialect_kept_steps;
 mod dialect_maiden_aliases;
 mod dialect_modes;
 mod dialect_more_constructs;

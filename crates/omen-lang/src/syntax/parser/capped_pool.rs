@@ -33,47 +33,52 @@ enum Reading {
 }
 
 /// Builds expressions at one place in the source, with names made from where the term starts.
-struct Build {
-    at: Span,
-    span: Span,
-    stem: usize,
+pub(super) struct Build {
+    pub at: Span,
+    pub span: Span,
+    pub stem: usize,
 }
 
 impl Build {
-    fn expr(&self, node: ExprKind) -> Expr {
+    pub(super) fn expr(&self, node: ExprKind) -> Expr {
         Expr::new(node, self.at)
     }
-    fn number(&self, n: i64) -> Expr {
+    pub(super) fn number(&self, n: i64) -> Expr {
         self.expr(ExprKind::Number(n))
     }
-    fn name(&self, what: &str) -> String {
+    pub(super) fn name(&self, what: &str) -> String {
         format!("{what}_{}", self.stem)
     }
-    fn var(&self, what: &str) -> Expr {
+    pub(super) fn var(&self, what: &str) -> Expr {
         self.expr(ExprKind::Var(self.name(what)))
     }
-    fn binary(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
+    pub(super) fn binary(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
         Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), self.span)
     }
-    fn call(&self, name: &str, args: Vec<Expr>) -> Expr {
+    pub(super) fn call(&self, name: &str, args: Vec<Expr>) -> Expr {
         self.expr(ExprKind::Call(
             Spanned::new(name.to_string(), self.at),
             args,
         ))
     }
-    fn let_in(&self, name: String, value: Expr, body: Expr) -> Expr {
+    pub(super) fn let_in(&self, name: String, value: Expr, body: Expr) -> Expr {
         Expr::new(
             ExprKind::LetIn(Spanned::new(name, self.at), Box::new(value), Box::new(body)),
             self.span,
         )
     }
-    fn field(&self, tuple: &str, index: usize) -> Expr {
+    pub(super) fn field(&self, tuple: &str, index: usize) -> Expr {
         self.expr(ExprKind::Field(
             Box::new(self.var(tuple)),
             Spanned::new(index, self.at),
         ))
     }
-    fn dice(&self, count: Expr, sides: Spanned<Sides>, modifiers: Vec<Spanned<Modifier>>) -> Expr {
+    pub(super) fn dice(
+        &self,
+        count: Expr,
+        sides: Spanned<Sides>,
+        modifiers: Vec<Spanned<Modifier>>,
+    ) -> Expr {
         Expr::new(
             ExprKind::Dice(Box::new(DiceExpr {
                 count: Some(count),
@@ -84,7 +89,7 @@ impl Build {
         )
     }
     /// `count(p, op value)`.
-    fn count(&self, op: CompareOp, value: i64) -> Expr {
+    pub(super) fn count(&self, op: CompareOp, value: i64) -> Expr {
         let point = self.expr(ExprKind::Point(op, Box::new(self.number(value))));
         self.call("count", vec![self.var("pool"), point])
     }
@@ -335,12 +340,20 @@ fn read(build: &Build, reading: Reading) -> Result<Expr, String> {
             success,
             failure,
         } => {
-            let successes = kept_count(build, keep, success)?;
+            // The pool holds every die of the three kinds.
+            let size = build.binary(
+                BinOp::Add,
+                build.binary(BinOp::Add, build.field("kinds", 0), build.field("kinds", 1)),
+                build.field("kinds", 2),
+            );
+            let successes = kept_count(build, keep, success, &size)?;
             match failure {
                 None => successes,
-                Some(failure) => {
-                    build.binary(BinOp::Sub, successes, kept_count(build, keep, failure)?)
-                }
+                Some(failure) => build.binary(
+                    BinOp::Sub,
+                    successes,
+                    kept_count(build, keep, failure, &size)?,
+                ),
             }
         }
     })
@@ -349,10 +362,11 @@ fn read(build: &Build, reading: Reading) -> Result<Expr, String> {
 /// How many kept dice meet `op t`. Of the highest `c` dice, `min(c, count(p, >=t))` show `t` or more
 /// (of the lowest `c`, `min(c, count(p, <=t))` show `t` or less), and each point is a difference of
 /// two such counts, or of one from all the dice kept.
-fn kept_count(
+pub(super) fn kept_count(
     build: &Build,
     keep: Option<(KeepWhich, i64)>,
     (op, t): (CompareOp, i64),
+    size: &Expr,
 ) -> Result<Expr, String> {
     let overflow = || "a point too large to compare with".to_string();
     let (up, down) = (
@@ -363,11 +377,6 @@ fn kept_count(
         return Ok(build.count(op, t));
     };
     let from_top = matches!(which, KeepWhich::KeepHighest | KeepWhich::DropHighest);
-    let size = build.binary(
-        BinOp::Add,
-        build.binary(BinOp::Add, build.field("kinds", 0), build.field("kinds", 1)),
-        build.field("kinds", 2),
-    );
     let at_most_c = |e: Expr| build.call("min", vec![build.number(c), e]);
     let all = || at_most_c(size.clone());
     let sub = |a, b| build.binary(BinOp::Sub, a, b);

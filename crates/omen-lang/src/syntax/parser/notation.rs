@@ -2,6 +2,7 @@
 //! gives one of them a spelling. Kept apart from the parser's main file, which is already long.
 
 use super::Parser;
+use super::kept_steps::kept_dice_then_step;
 use super::pieces::{Point, face_bounds, one_kept_then_step, shorten};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
@@ -210,7 +211,7 @@ impl Parser<'_> {
         else {
             return;
         };
-        if one_kept_then_step(modifiers).is_some() {
+        if one_kept_then_step(modifiers).is_some() || kept_dice_then_step(modifiers).is_some() {
             // Read as the kept die and a choice (`2d20kh1ro1`), in `Parser::kept_die_then_step`.
             return;
         }

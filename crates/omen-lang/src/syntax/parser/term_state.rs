@@ -455,7 +455,9 @@ impl Parser<'_> {
         if !self.dialect.selectors_unite {
             return None;
         }
-        let step = one_kept_then_step(modifiers)?;
+        let Some(step) = one_kept_then_step(modifiers) else {
+            return self.kept_dice_step_term(count, sides, modifiers, start);
+        };
         let span = Span::new(start, self.prev_end);
         let fixed =
             !matches!(&sides.node, Sides::Number(e) if !matches!(e.node, ExprKind::Number(_)));

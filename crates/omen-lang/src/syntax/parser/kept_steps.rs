@@ -1,0 +1,170 @@
+//! d20's reroll or explosion written after a keep or drop that leaves several dice (`4d6kh3ro1`,
+//! `5d6ph1e6`): d20 applies its operations in the order written, each to the dice still kept, so the
+//! step touches the kept dice only. (One kept die is read in term_state.rs.)
+//!
+//! The roll is a pool, and what the step changes is read from it: of the kept dice, `k` meet the
+//! step's point, counted as capped_pool.rs counts kept dice; under `ro` they are replaced by `k` new
+//! dice, under `rr` by `k` new dice over the faces not meeting the point (rerolled until they do
+//! not), and under `e` each adds a new die that explodes the same way. The kept dice meeting the
+//! point leave their faces (`ro`, `rr`): the sum of each such face times how many kept dice show it.
+
+use super::Parser;
+use super::capped::listed;
+use super::capped_pool::{Build, kept_count};
+use super::rescore::{listed_faces, meets};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast::{
+    BinOp, CompareOp, ComparePoint, Expr, ExprKind, KeepWhich, Modifier, PointValue, PoolExpr,
+    PoolMember, Sides, Spanned,
+};
+
+/// The most faces whose kept counts are summed one by one.
+const MAX_FACES: usize = 100;
+
+/// `[keep, step]` with a keep or drop of any count and a reroll or explosion after it.
+pub(super) fn kept_dice_then_step(
+    modifiers: &[Spanned<Modifier>],
+) -> Option<(KeepWhich, i64, &Spanned<Modifier>)> {
+    match modifiers {
+        [
+            Spanned {
+                node: Modifier::Keep { which, count },
+                ..
+            },
+            step,
+        ] if *which != KeepWhich::KeepMiddle
+            && matches!(
+                step.node,
+                Modifier::RerollOnce(_)
+                    | Modifier::RerollRecursive(_)
+                    | Modifier::Explode {
+                        compound: false,
+                        penetrate: false,
+                        once: false,
+                        ..
+                    }
+            ) =>
+        {
+            Some((*which, *count, step))
+        }
+        _ => None,
+    }
+}
+
+impl Parser<'_> {
+    /// The term read as above, or refused with why (`None` then).
+    pub(super) fn kept_dice_step_term(
+        &mut self,
+        count: Option<&Expr>,
+        sides: &Spanned<Sides>,
+        modifiers: &[Spanned<Modifier>],
+        start: usize,
+    ) -> Option<Expr> {
+        let (which, kept, step) = kept_dice_then_step(modifiers)?;
+        let span = Span::new(start, self.prev_end);
+        let at = modifiers[0].span.to(step.span);
+        match kept_step_reading(count, sides, (which, kept, step), span, at) {
+            Ok(read) => Some(read),
+            Err(why) => {
+                self.report(
+                    Diagnostic::error(
+                        "unsupported-modifier",
+                        at,
+                        format!(
+                            "in the {} dialect a reroll or explosion after a keep or drop touches \
+                             the kept dice only; {why}",
+                            self.dialect.name
+                        ),
+                    )
+                    .with_help("write the step before the keep if it is meant for every die"),
+                );
+                None
+            }
+        }
+    }
+}
+
+fn kept_step_reading(
+    count: Option<&Expr>,
+    sides: &Spanned<Sides>,
+    (which, kept, step): (KeepWhich, i64, &Spanned<Modifier>),
+    span: Span,
+    at: Span,
+) -> Result<Expr, String> {
+    let faces = listed_faces(&sides.node, "a step after a keep")?;
+    if faces.len() > MAX_FACES {
+        return Err(format!(
+            "that is computed on dice of at most {MAX_FACES} faces"
+        ));
+    }
+    let top = faces.iter().copied().max().ok_or("a die with no faces")?;
+    let (point, explode, recursive) = match &step.node {
+        Modifier::RerollOnce(point) => (Some(point), false, false),
+        Modifier::RerollRecursive(point) => (Some(point), false, true),
+        Modifier::Explode { point, .. } => (point.as_ref(), true, true),
+        _ => return Err("only rerolls and explosions are read there".into()),
+    };
+    let (op, target) = match point {
+        None => (CompareOp::Eq, top),
+        Some(ComparePoint {
+            op,
+            value: PointValue::Int(t),
+        }) if *op != CompareOp::Ne => (*op, *t),
+        Some(_) => return Err("the step's point must be a number".into()),
+    };
+    let (meeting, other): (Vec<i64>, Vec<i64>) = faces.iter().partition(|&&f| meets(op, target, f));
+    if recursive && other.is_empty() {
+        return Err("a step every face meets never ends".into());
+    }
+    let build = Build {
+        at,
+        span,
+        stem: span.start,
+    };
+    let count = count.cloned().unwrap_or_else(|| build.number(1));
+    let size = build.var("count");
+    let keep = Some((which, kept));
+    // The kept total, as capped_pool.rs reads a keep of a pool.
+    let pool = || build.var("pool");
+    let sum = || build.call("sum", vec![pool()]);
+    let end = |name: &str| build.call(name, vec![pool(), build.number(kept)]);
+    let total = match which {
+        KeepWhich::KeepHighest => end("highest"),
+        KeepWhich::KeepLowest => end("lowest"),
+        KeepWhich::DropHighest => build.binary(BinOp::Sub, sum(), end("highest")),
+        _ => build.binary(BinOp::Sub, sum(), end("lowest")),
+    };
+    let k = kept_count(&build, keep, (op, target), &size)?;
+    let mut body = total;
+    if !explode {
+        // The faces the rerolled dice leave.
+        for &face in &meeting {
+            let showing = kept_count(&build, keep, (CompareOp::Eq, face), &size)?;
+            let times = build.binary(BinOp::Mul, build.number(face), showing);
+            body = build.binary(BinOp::Sub, body, times);
+        }
+    }
+    let new_sides = if explode || !recursive {
+        sides.clone()
+    } else {
+        listed(&other, sides.span)
+    };
+    let new_steps = if explode {
+        vec![step.clone()]
+    } else {
+        Vec::new()
+    };
+    body = build.binary(
+        BinOp::Add,
+        body,
+        build.dice(build.var("meeting"), new_sides, new_steps),
+    );
+    let body = build.let_in(build.name("meeting"), k, body);
+    let member = build.dice(size.clone(), sides.clone(), Vec::new());
+    let pool = build.expr(ExprKind::Pool(Box::new(PoolExpr::Dice(vec![
+        Spanned::new(PoolMember::Roll(member), at),
+    ]))));
+    let body = build.let_in(build.name("pool"), pool, body);
+    Ok(build.let_in(build.name("count"), count, body))
+}

@@ -1,0 +1,147 @@
+//! d20's reroll or explosion after a keep or drop that leaves several dice (`4d6kh3ro1`): the step
+//! touches the kept dice only, as d20 applies its operations in the order written. The expected
+//! distributions keep the dice as d20 does over every roll, then reroll or explode the kept dice
+//! meeting the point, enumerated here; never read off Omen. The roller must agree.
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+use num_traits::Zero;
+use omen_lang::{Value, compile};
+
+use crate::dialects::{Fractions, Q, omen, options, q};
+use crate::support;
+
+fn every_roll(n: u32, sides: i64) -> Vec<Vec<i64>> {
+    (0..n).fold(vec![Vec::new()], |out, _| {
+        out.into_iter()
+            .flat_map(|r| {
+                (1..=sides).map(move |f| {
+                    let mut r = r.clone();
+                    r.push(f);
+                    r
+                })
+            })
+            .collect()
+    })
+}
+
+/// The dice d20 keeps: `kh`/`kl` the highest/lowest `c`, `ph`/`pl` all but those.
+fn kept(roll: &[i64], which: &str, c: usize) -> Vec<i64> {
+    let mut sorted = roll.to_vec();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let n = sorted.len();
+    match which {
+        "kh" => sorted[..c.min(n)].to_vec(),
+        "kl" => sorted[n - c.min(n)..].to_vec(),
+        "ph" => sorted[c.min(n)..].to_vec(),
+        _ => sorted[..n - c.min(n)].to_vec(),
+    }
+}
+
+/// `NdS` with a keep, then each kept die meeting `meets` replaced by a new die over `new_faces`.
+fn rerolled(
+    n: u32,
+    sides: i64,
+    (which, c): (&str, usize),
+    meets: fn(i64) -> bool,
+    new_faces: &[i64],
+) -> Fractions {
+    let mut out = Fractions::new();
+    let first = q(1, sides.pow(n));
+    for roll in every_roll(n, sides) {
+        let dice = kept(&roll, which, c);
+        let stays: i64 = dice.iter().filter(|&&f| !meets(f)).sum();
+        let k = dice.iter().filter(|&&f| meets(f)).count() as u32;
+        let mut totals = vec![(stays, first.clone())];
+        for _ in 0..k {
+            let p = q(1, new_faces.len() as i64);
+            totals = totals
+                .into_iter()
+                .flat_map(|(t, w)| {
+                    let p = p.clone();
+                    new_faces.iter().map(move |&f| (t + f, &w * &p))
+                })
+                .collect();
+        }
+        for (t, w) in totals {
+            *out.entry(q(t, 1)).or_insert_with(Q::zero) += w;
+        }
+    }
+    out
+}
+
+fn rolled(source: &str) -> Fractions {
+    let options = options("avrae");
+    let program = compile(source, &options).expect("compiles").program;
+    let sampled = support::brute_force(&program, &options.limits, 400_000).expect("small");
+    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
+    for (v, p) in sampled {
+        let Value::Int(v) = v else {
+            panic!("{source}: {v:?}")
+        };
+        let p = Q::new(
+            BigInt::from(p.numer().clone()),
+            BigInt::from(p.denom().clone()),
+        );
+        *out.entry(q(v, 1)).or_insert_with(Q::zero) += p;
+    }
+    out
+}
+
+#[test]
+fn avrae_reroll_after_a_keep_rerolls_the_kept_dice_only() {
+    let d6: Vec<i64> = (1..=6).collect();
+    // `ro1`: each kept 1 rolled once more, the new roll kept.
+    let want = rerolled(4, 6, ("kh", 3), |f| f == 1, &d6);
+    assert_eq!(omen("avrae", "4d6kh3ro1"), Ok(want));
+    let small = rerolled(3, 4, ("kh", 2), |f| f == 1, &[1, 2, 3, 4]);
+    assert_eq!(rolled("3d4kh2ro1"), small);
+    // `rr<3`: rerolled until it shows 3 or more, so the new die is over 3 to 6.
+    let want = rerolled(3, 6, ("kh", 2), |f| f < 3, &[3, 4, 5, 6]);
+    assert_eq!(omen("avrae", "3d6kh2rr<3"), Ok(want));
+    // Drops and keeps from the low end.
+    let want = rerolled(4, 6, ("pl", 1), |f| f <= 2, &d6);
+    assert_eq!(omen("avrae", "4d6pl1ro<=2"), Ok(want));
+    let want = rerolled(4, 6, ("ph", 2), |f| f >= 5, &d6);
+    assert_eq!(omen("avrae", "4d6ph2ro>4"), Ok(want));
+    let want = rerolled(3, 6, ("kl", 2), |f| f == 6, &d6);
+    assert_eq!(omen("avrae", "3d6kl2ro6"), Ok(want));
+}
+
+/// `e` after a keep: each kept die meeting the point adds a new die, which explodes the same way.
+/// Up to the totals a chain cut at the depth (3 in these tests) cannot reach, the walk's
+/// probabilities are exact: a cut chain shows four 4s beyond its die.
+#[test]
+fn avrae_explosion_after_a_keep_explodes_the_kept_dice_only() {
+    let bound = 16;
+    let mut want = Fractions::new();
+    let first = q(1, 4i64.pow(3));
+    for roll in every_roll(3, 4) {
+        let dice = kept(&roll, "kh", 2);
+        let k = dice.iter().filter(|&&f| f == 4).count();
+        // Each kept 4 starts a chain of new d4s, going on while they show 4.
+        let mut totals = vec![(dice.iter().sum::<i64>(), first.clone(), k)];
+        while let Some((t, w, chains)) = totals.pop() {
+            if t > bound {
+                continue;
+            }
+            if chains == 0 {
+                *want.entry(q(t, 1)).or_insert_with(Q::zero) += w;
+                continue;
+            }
+            for f in 1..=4 {
+                let more = if f == 4 { chains } else { chains - 1 };
+                totals.push((t + f, &w * q(1, 4), more));
+            }
+        }
+    }
+    let got: Fractions = omen("avrae", "3d4kh2e4")
+        .expect("computes")
+        .into_iter()
+        .filter(|(t, _)| *t <= q(bound, 1))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(Ok(rolled("2d4kh1e4")), omen("avrae", "2d4kh1e4"));
+    assert_eq!(Ok(rolled("3d3kh2e3")), omen("avrae", "3d3kh2e3"));
+}
