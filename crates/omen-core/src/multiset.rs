@@ -47,6 +47,18 @@ pub trait Reading {
 
     /// The value of the multiset the walk has placed.
     fn finish(&self, state: &Self::State) -> Self::Value;
+
+    /// When the reading is a sum over the dice of numbers given by each die's face alone (counts of
+    /// faces in a range, totals), those numbers for `outcome`; the pool is then summed die by die
+    /// instead of walked, and the value read with [`Reading::value_of_sums`]. `None` by default.
+    fn sums(&self, _outcome: i64) -> Option<Vec<i64>> {
+        None
+    }
+
+    /// The value of a pool whose dice add up to `sums`, for a reading that gives [`Reading::sums`].
+    fn value_of_sums(&self, _sums: &[i64]) -> Self::Value {
+        self.finish(&self.initial(0))
+    }
 }
 
 /// Dice of one kind in a pool: the die's distribution and how many of it; or cards drawn from a
@@ -126,6 +138,11 @@ pub fn read<R: Reading>(
         .map(|g| usize::BITS - g.count.leading_zeros())
         .collect();
     let packed = widths.iter().sum::<u32>() <= 128;
+    if bits < 128
+        && let Some(d) = additive::read(&groups, reading, budget)?
+    {
+        return Ok(d);
+    }
     match (bits < 128, packed) {
         (true, true) => words(walk::<u128, u128, R>(
             &groups, &widths, reading, limits, budget,
@@ -481,6 +498,21 @@ impl Reading for Readings {
         Ok(out)
     }
 
+    fn sums(&self, outcome: i64) -> Option<Vec<i64>> {
+        self.0
+            .iter()
+            .map(|reading| match *reading {
+                Builtin::Count { low, high } => Some(i64::from((low..=high).contains(&outcome))),
+                Builtin::Sum => Some(outcome),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn value_of_sums(&self, sums: &[i64]) -> Vec<i64> {
+        sums.to_vec()
+    }
+
     fn finish(&self, state: &Vec<i64>) -> Vec<i64> {
         let mut at = 1;
         self.0
@@ -531,6 +563,8 @@ impl Readings {
         }
     }
 }
+
+mod additive;
 
 #[cfg(test)]
 #[path = "multiset_tests.rs"]

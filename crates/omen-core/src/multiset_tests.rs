@@ -284,3 +284,46 @@ fn drawing_without_replacement_matches_every_hand_of_physical_cards() {
     );
     assert!(none.is_err(), "{none:?}");
 }
+
+#[test]
+fn counts_and_sums_summed_die_by_die_match_the_walk() {
+    // Counts and totals take the dense sum; the walk of the same readings is the reference, on
+    // weighted, mixed and negative faces (a loaded d6, a d8, a -1..1 die, twenty d6).
+    let loaded = Distribution::from_weights(
+        [1, 2, 3, 4, 5, 6].map(|x| (x, Weight::from(if x == 6 { 3u32 } else { 1 }))),
+    )
+    .expect("faces");
+    let pools = [
+        vec![group(1, 6, 20)],
+        vec![Group::dice(loaded, 3), group(1, 8, 2), group(-1, 1, 4)],
+        vec![group(1, 10, 1), group(1, 8, 1), group(1, 6, 1)],
+    ];
+    let readings = [
+        vec![
+            Builtin::Count { low: 5, high: 6 },
+            Builtin::Count { low: 1, high: 1 },
+        ],
+        vec![Builtin::Sum, Builtin::Count { low: -1, high: 2 }],
+        vec![Builtin::Count { low: 9, high: 3 }],
+    ];
+    let limits = Limits::default();
+    for pool in &pools {
+        let groups: Vec<&Group> = pool.iter().collect();
+        let widths: Vec<u32> = pool.iter().map(|_| 64).collect();
+        for reading in &readings {
+            let reading = Readings(reading.clone());
+            let summed = read(pool, &reading, &limits, &mut limits.budget()).expect("small");
+            let pairs = walk::<Weight, Vec<usize>, _>(
+                &groups,
+                &widths,
+                &reading,
+                &limits,
+                &mut limits.budget(),
+            )
+            .expect("small");
+            let walked = Distribution::from_weights(pairs).expect("rolls");
+            assert_eq!(summed, walked, "{reading:?} of {pool:?}");
+            assert_eq!(summed.total(), walked.total());
+        }
+    }
+}
