@@ -73,6 +73,7 @@ fn explosions(c: &mut Criterion) {
                 condition: Condition::new(Compare::Eq, sides as i64),
                 compound,
                 penetrate: false,
+                first_only: false,
             }),
             ..DiceSpec::plain(Die::Standard(sides))
         },

@@ -268,6 +268,10 @@ pub struct Explosion {
     /// Each extra roll counts one less than it shows (penetrating, `!p`); whether it explodes again is
     /// decided on what it shows.
     pub penetrate: bool,
+    /// The steps written before the explosion shape the first roll only (`3d6ro1!a`, Foundry's
+    /// `3d6r1x`): when that roll explodes, the dice added are plain dice of the die, exploding on
+    /// their own face, with only the steps written after the explosion.
+    pub first_only: bool,
 }
 
 /// One roll of a die inside an explosion chain: whether it explodes, and the value it counts as.

@@ -369,14 +369,19 @@ impl DiceSpec {
                 out.push(die);
             }
             Some(e) => {
-                let steps = self.steps();
-                let at = self.before.len();
+                // The dice added to a first roll rerolled alone are plain: only the steps after `!`.
+                let added = e.first_only.then(|| DiceSpec {
+                    before: Vec::new(),
+                    ..self.clone()
+                });
                 let mut extra = 0;
                 loop {
-                    let die = self.roll_through(Base::Physical, &steps, at, source, out)?;
+                    let this = added.as_ref().filter(|_| extra > 0).unwrap_or(self);
+                    let (steps, at) = (this.steps(), this.before.len());
+                    let die = this.roll_through(Base::Physical, &steps, at, source, out)?;
                     let explodes = e.condition.holds(die.value);
                     let again = explodes && extra < depth;
-                    let mut die = self.apply_steps(
+                    let mut die = this.apply_steps(
                         Base::Physical,
                         &steps,
                         at..steps.len(),
@@ -588,6 +593,13 @@ impl PoolSpec {
                 truncated: none,
             });
         }
+        if let Some(e) = self.dice.explosion.filter(|e| e.first_only) {
+            let (distribution, truncated) = first_only::exact(self, e, limits, budget)?;
+            return Ok(Exact {
+                distribution,
+                truncated,
+            });
+        }
         let (element, truncated_one) = self.dice.element(self.depth, limits, budget)?;
         let distribution = if self.dice.is_chain() && !truncated_one.is_zero() {
             if self.keep == Keep::All {
@@ -687,6 +699,11 @@ impl PoolSpec {
         limits: &Limits,
         budget: &mut Budget,
     ) -> Result<Probability, CoreError> {
+        if self.dice.explosion.is_some_and(|e| e.first_only) {
+            return Err(CoreError::Unsupported(
+                "critical marks on dice whose first roll alone is rerolled",
+            ));
+        }
         let (element, _) = self.dice.element(self.depth, limits, budget)?;
         let total = element.total().clone();
         // P(a roll misses `c`), with the roll counting `shift` less; and split by whether it explodes.
@@ -813,5 +830,6 @@ impl PoolSpec {
     }
 }
 
+mod first_only;
 #[cfg(test)]
 mod tests;

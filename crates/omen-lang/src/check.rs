@@ -17,6 +17,7 @@ mod branches;
 mod calls;
 mod dice;
 mod faces;
+mod first_only;
 mod fold;
 mod modifiers;
 mod operators;

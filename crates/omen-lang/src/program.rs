@@ -286,6 +286,9 @@ pub struct DiceNode {
     pub explode_once: bool,
     /// Each extra roll counts one less (`!p`, `!!p`).
     pub penetrate: bool,
+    /// The steps before the explosion shape each die's first roll only; the dice it adds are plain
+    /// (`!a`).
+    pub first_only: bool,
     /// `cs`: mark the dice meeting this condition as critical successes in the transcript (`Some(None)`:
     /// the highest face). The total is unchanged.
     pub critical_success: Option<Option<Condition>>,

@@ -32,6 +32,7 @@ fn scripted_explosion_adds_dice_and_marks_them() {
         condition: Condition::new(Compare::Eq, 6),
         compound: false,
         penetrate: false,
+        first_only: false,
     });
     let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2, 4])).unwrap();
     assert_eq!(roll.dice.len(), 4);
@@ -47,6 +48,7 @@ fn depth_limit_marks_the_last_die() {
         condition: Condition::new(Compare::Eq, 6),
         compound: true,
         penetrate: false,
+        first_only: false,
     });
     let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6])).unwrap();
     assert_eq!(roll.total, 12);
@@ -137,6 +139,7 @@ fn any_die_meets_matches_enumerating_every_roll() {
                     condition: Condition::new(Compare::Ge, 3),
                     compound,
                     penetrate,
+                    first_only: false,
                 });
                 specs.push(spec.clone());
             }
@@ -165,6 +168,7 @@ fn compound_d6(steps: Vec<DieStep>, depth: u64) -> PoolSpec {
         condition: Condition::new(Compare::Eq, 6),
         compound: true,
         penetrate: false,
+        first_only: false,
     });
     spec.dice.after = steps;
     spec
@@ -245,12 +249,14 @@ fn penetrating_explosions_match_enumerating_every_roll() {
                     condition: ge(4),
                     compound,
                     penetrate: true,
+                    first_only: false,
                 });
                 cases.push(spec.clone());
                 spec.dice.explosion = Some(Explosion {
                     condition: ge(3),
                     compound,
                     penetrate: true,
+                    first_only: false,
                 });
                 cases.push(spec.clone());
                 spec.dice.before = vec![DieStep::RerollOnce(Condition::new(Compare::Eq, 1))];
@@ -281,6 +287,7 @@ fn scripted_penetrating_die_counts_each_extra_roll_one_less() {
         condition: Condition::new(Compare::Eq, 6),
         compound: false,
         penetrate: true,
+        first_only: false,
     });
     let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2])).unwrap();
     assert_eq!(roll.total, 6 + 5 + 1);
@@ -288,6 +295,7 @@ fn scripted_penetrating_die_counts_each_extra_roll_one_less() {
         condition: Condition::new(Compare::Eq, 6),
         compound: true,
         penetrate: true,
+        first_only: false,
     });
     let roll = spec.roll(&mut ScriptedDice::new(vec![6, 6, 2])).unwrap();
     assert_eq!(roll.total, 12);
@@ -588,6 +596,7 @@ fn exploding_pool_with_keep_matches_counting_by_hand() {
         condition: Condition::new(Compare::Eq, 2),
         compound: false,
         penetrate: false,
+        first_only: false,
     });
     let exact = spec
         .exact(&Limits::default(), &mut Budget::unlimited())

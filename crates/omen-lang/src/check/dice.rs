@@ -42,6 +42,7 @@ impl Checker<'_> {
             explosion: mods.explosion,
             explode_once: mods.explode_once,
             penetrate: mods.penetrate,
+            first_only: mods.first_only.is_some(),
             critical_success: mods.critical_success,
             critical_failure: mods.critical_failure,
             sort: mods.sort,

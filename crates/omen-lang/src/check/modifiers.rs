@@ -34,6 +34,7 @@ impl Checker<'_> {
                 explosion: None,
                 explode_once: false,
                 penetrate: false,
+                first_only: None,
                 critical_success: None,
                 critical_failure: None,
                 sort: None,
@@ -60,6 +61,7 @@ impl Checker<'_> {
             }
         }
         self.refuse_combinations(&term);
+        self.refuse_first_only(&term.out, term.ends.is_some());
         (self.errors.len() == errors_before).then_some(term.out)
     }
 
@@ -123,6 +125,10 @@ impl Checker<'_> {
                 term.out.explode_once = once;
                 term.out.penetrate = penetrate;
                 self.read_explode(m.span, compound, point.as_ref(), term);
+                None
+            }
+            Modifier::PlainAdded => {
+                term.out.first_only = Some(m.span);
                 None
             }
             Modifier::RerollOnce(p) => Some(DieStep::RerollOnce(condition(p))),
@@ -456,6 +462,8 @@ pub(super) struct Modifiers {
     pub(super) explosion: Option<(bool, Option<Condition>)>,
     pub(super) explode_once: bool,
     pub(super) penetrate: bool,
+    /// Where `!a` was written: the dice the explosion adds are plain.
+    pub(super) first_only: Option<Span>,
     pub(super) critical_success: Option<Option<Condition>>,
     pub(super) critical_failure: Option<Option<Condition>>,
     pub(super) sort: Option<bool>,

@@ -47,6 +47,7 @@ pub fn pool_spec(
             condition,
             compound,
             penetrate: dice.penetrate,
+            first_only: dice.first_only,
         });
     }
     Ok(PoolSpec {

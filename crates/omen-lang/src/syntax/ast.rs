@@ -291,6 +291,9 @@ pub enum Modifier {
         /// `!p`, `!!p` (penetrating): each extra roll counts one less than it shows.
         penetrate: bool,
     },
+    /// The `a` of `3d6ro1!a`, right after its explosion: the dice the explosion adds are plain dice,
+    /// so the steps written before `!` shape the first roll only (Foundry's reading of `3d6r1x`).
+    PlainAdded,
     /// `ro<=2`: reroll once.
     RerollOnce(ComparePoint),
     /// `rr<=2` (and `r<=2`): reroll until the condition no longer holds.

@@ -76,6 +76,7 @@ mod dice_maiden_aliases;
 mod dice_maiden_hero;
 mod dice_maiden_modes;
 mod explosions_in_turn;
+mod first_roll;
 mod items;
 mod kept_steps;
 mod modifiers;

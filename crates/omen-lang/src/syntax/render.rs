@@ -377,26 +377,15 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                 point,
                 once,
                 penetrate,
-            } => {
-                out.push_str(if *compound { "!!" } else { "!" });
-                if *once {
-                    out.push('o');
-                }
-                if *penetrate {
-                    out.push('p');
-                }
-                match point {
-                    Some(p) => compare_point(out, p),
-                    None => {
-                        let point_follows = modifiers
-                            .get(i + 1)
-                            .is_some_and(|next| matches!(next.node, Modifier::Success(_)));
-                        if let (true, Some(face)) = (point_follows, highest) {
-                            let _ = write!(out, "={face}");
-                        }
-                    }
-                }
-            }
+            } => explode(
+                out,
+                modifiers,
+                i,
+                *compound,
+                point.as_ref(),
+                (*once, *penetrate),
+                highest,
+            ),
             Modifier::RerollOnce(p) => {
                 out.push_str("ro");
                 compare_point(out, p);
@@ -440,6 +429,8 @@ fn modifiers(out: &mut String, modifiers: &[Spanned<Modifier>], highest: Option<
                     compare_point(out, p);
                 }
             }
+            // Written with its explosion, above.
+            Modifier::PlainAdded => {}
             Modifier::Sort { descending } => out.push_str(if *descending { "sd" } else { "sa" }),
             Modifier::Match { total, size, point } => {
                 out.push_str(if *total { "mt" } else { "m" });
@@ -522,4 +513,43 @@ fn compare_symbol(op: CompareOp) -> &'static str {
 
 fn binary_symbol(op: BinOp) -> &'static str {
     op.symbol()
+}
+
+/// `!`, `!!`, with `o`, `p` and `a` (the mark after it in `modifiers`) before its point; a bare `!`
+/// followed by a success point is written with its face, or the point would be read as its own.
+fn explode(
+    out: &mut String,
+    modifiers: &[Spanned<Modifier>],
+    i: usize,
+    compound: bool,
+    point: Option<&ComparePoint>,
+    (once, penetrate): (bool, bool),
+    highest: Option<i64>,
+) {
+    out.push_str(if compound { "!!" } else { "!" });
+    if once {
+        out.push('o');
+    }
+    if penetrate {
+        out.push('p');
+    }
+    // `!a`: the mark follows its explosion in the list, and is written before the point.
+    let next = match modifiers.get(i + 1) {
+        Some(m) if m.node == Modifier::PlainAdded => {
+            out.push('a');
+            i + 2
+        }
+        _ => i + 1,
+    };
+    match point {
+        Some(p) => compare_point(out, p),
+        None => {
+            let point_follows = modifiers
+                .get(next)
+                .is_some_and(|next| matches!(next.node, Modifier::Success(_)));
+            if let (true, Some(face)) = (point_follows, highest) {
+                let _ = write!(out, "={face}");
+            }
+        }
+    }
 }

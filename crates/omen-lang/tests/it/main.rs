@@ -31,6 +31,7 @@ mod pools;
 mod readings;
 mod readme;
 mod reroll_explosion;
+mod reroll_first;
 mod roller;
 mod scripts;
 mod seed_tables;

@@ -245,6 +245,7 @@ fn show_modifier(modifier: &Modifier) -> String {
             point.as_ref().map_or(String::new(), show_point)
         ),
         Modifier::Sort { descending } => (if *descending { "sd" } else { "sa" }).to_string(),
+        Modifier::PlainAdded => "plainadded".to_string(),
         Modifier::RerollOnce(point) => format!("ro{}", show_point(point)),
         Modifier::RerollRecursive(point) => format!("rr{}", show_point(point)),
         Modifier::ClampMin(n) => format!("min{n}"),

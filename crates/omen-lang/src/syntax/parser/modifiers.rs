@@ -11,18 +11,28 @@ impl<'s> Parser<'s> {
     /// Modifiers after a dice term or group, in the order written. Each step consumes at least one token (or
     /// part of a word), so the loop ends.
     pub(super) fn parse_modifiers(&mut self) -> Vec<Spanned<Modifier>> {
+        let mut modifiers = self.parse_modifiers_written();
+        if self.dialect.name == "foundry" {
+            super::first_roll::steps_shape_first_roll(&mut modifiers);
+        }
+        modifiers
+    }
+
+    /// [`Self::parse_modifiers`] as written.
+    fn parse_modifiers_written(&mut self) -> Vec<Spanned<Modifier>> {
         let mut modifiers = Vec::new();
         self.after_name_point = false;
         loop {
             let token = self.peek();
             let start = token.span.start;
+            let mut plain = None;
             self.spaced_modifier = false;
             if token.span.start != self.prev_end && !self.modifier_may_stand_apart(token) {
                 return modifiers;
             }
             self.after_name_point = false;
             let modifier = match token.kind {
-                TokenKind::Bang => self.parse_explode(),
+                TokenKind::Bang => self.parse_explode(&mut plain),
                 // `then`, `and`, …: the dice term is over.
                 TokenKind::Word if self.keyword(token).is_some_and(Keyword::ends_operand) => {
                     return modifiers;
@@ -47,6 +57,9 @@ impl<'s> Parser<'s> {
             };
             if let Some(modifier) = modifier {
                 modifiers.push(Spanned::new(modifier, Span::new(start, self.prev_end)));
+                if let Some(at) = plain {
+                    modifiers.push(Spanned::new(Modifier::PlainAdded, at));
+                }
             }
         }
     }
@@ -179,13 +192,14 @@ impl<'s> Parser<'s> {
         );
     }
 
-    pub(super) fn parse_explode(&mut self) -> Option<Modifier> {
+    /// `!`, `!!`, `!o`, `!p`, …; `plain` is set to where an `a` was written (`!a`, `!oa`, `!pa`).
+    pub(super) fn parse_explode(&mut self, plain: &mut Option<Span>) -> Option<Modifier> {
         let bang = self.bump();
         let compound = self.eat(TokenKind::Bang).is_some();
         // `!p`, `!!p`: penetrating. A `p` that does not start a run of modifier words is a name.
         let penetrate = self.word_starts_with(self.peek(), b'p')
             && self.peek().span.start == self.prev_end
-            && self.is_modifier_run(self.peek().span, 1);
+            && self.explode_rest_is_run(self.peek().span, 1);
         if penetrate {
             self.take_word_prefix(1);
         }
@@ -194,9 +208,20 @@ impl<'s> Parser<'s> {
             && !penetrate
             && self.word_starts_with(self.peek(), b'o')
             && self.peek().span.start == self.prev_end
-            && self.is_modifier_run(self.peek().span, 1);
+            && self.explode_rest_is_run(self.peek().span, 1);
         if once {
             self.take_word_prefix(1);
+        }
+        // `!a` (Omen's notation): the dice the explosion adds are plain dice.
+        // Also after `!!`, for the checker to say that it is not computed yet.
+        if self.dialect.name == "omen"
+            && self.word_starts_with(self.peek(), b'a')
+            && self.peek().span.start == self.prev_end
+            && self.is_modifier_run(self.peek().span, 1)
+        {
+            let at = self.peek().span.start;
+            self.take_word_prefix(1);
+            *plain = Some(Span::new(at, at + 1));
         }
         let point = match self.parse_point_signed(false, false) {
             Point::Absent => None,
@@ -220,6 +245,16 @@ impl<'s> Parser<'s> {
             once,
             penetrate,
         })
+    }
+
+    /// Whether the word at `span` is a run of modifier words from `skip` on, where in Omen's notation
+    /// an `a` may come first (`!oa`, `!pa`: the `a` of [`Modifier::PlainAdded`]).
+    fn explode_rest_is_run(&self, span: Span, skip: usize) -> bool {
+        let a = self.source.as_bytes().get(span.start + skip);
+        self.is_modifier_run(span, skip)
+            || (self.dialect.name == "omen"
+                && a.is_some_and(|c| c.eq_ignore_ascii_case(&b'a'))
+                && self.is_modifier_run(span, skip + 1))
     }
 
     /// In Omen's notation, warns that `dF!-1` explodes and then subtracts, where `ro-1` would be a point.
@@ -416,6 +451,13 @@ impl Parser<'_> {
         else {
             return;
         };
+        // `!a` is the first-roll-only reading itself.
+        if modifiers
+            .get(at + 1)
+            .is_some_and(|m| m.node == Modifier::PlainAdded)
+        {
+            return;
+        }
         let is_reroll = |m: &Spanned<Modifier>| {
             matches!(
                 m.node,
@@ -435,22 +477,27 @@ impl Parser<'_> {
             is_reroll(m) || matches!(m.node, Modifier::ClampMin(_) | Modifier::ClampMax(_))
         });
         let alone = per_roll && at + 1 == modifiers.len();
-        let other = first_roll_only(&explosion.node, die, steps, bang, highest)
+        let plain = plain_added_spelling(source, modifiers, at, die_start, count);
+        let script = first_roll_only(&explosion.node, die, steps, bang, highest)
             .filter(|_| alone)
-            .map_or_else(
-                || {
-                    "to reroll the first roll only, roll each die through a function that rerolls \
-                     its first roll and adds a plain exploding die when that roll explodes (see \
-                     \"Explosions\" in docs/language.md)"
-                        .to_string()
-                },
-                |found| {
-                    format!(
-                        "to reroll the first roll only, roll each die through a function: `{}`",
-                        found.script(count)
-                    )
-                },
-            );
+            .map(|found| found.script(count));
+        let other = match (plain, script) {
+            (Some(plain), Some(script)) => format!(
+                "to reroll the first roll only, mark the added dice plain with `a` after `!`: \
+                 `{plain}` (or, per die, a function: `{script}`)"
+            ),
+            (Some(plain), None) => format!(
+                "to reroll the first roll only, mark the added dice plain with `a` after `!`: \
+                 `{plain}`"
+            ),
+            (None, Some(script)) => format!(
+                "to reroll the first roll only, roll each die through a function: `{script}`"
+            ),
+            (None, None) => "to reroll the first roll only, roll each die through a function \
+                             that rerolls its first roll and adds a plain exploding die when that \
+                             roll explodes (see \"Explosions\" in docs/language.md)"
+                .to_string(),
+        };
         let shown = shorten(rerolls);
         // The steps before the first reroll (a clamp) stay where they were written.
         let kept = &source[modifiers[0].span.start..first.span.start];
@@ -470,6 +517,44 @@ impl Parser<'_> {
             )),
         );
     }
+}
+
+/// `{count}{die}…!a…`: the term as written with `a` after its explosion (and its `o` or `p`), the
+/// dice the explosion adds plain; None where `!a` is refused (compounding, keep or drop, critical
+/// marks).
+fn plain_added_spelling(
+    source: &str,
+    modifiers: &[Spanned<Modifier>],
+    at: usize,
+    die_start: usize,
+    count: &str,
+) -> Option<String> {
+    let explosion = &modifiers[at];
+    let refused = modifiers.iter().any(|m| {
+        matches!(
+            m.node,
+            Modifier::Explode { compound: true, .. }
+                | Modifier::Keep { .. }
+                | Modifier::KeepEnds { .. }
+                | Modifier::Critical { .. }
+        )
+    });
+    if refused {
+        return None;
+    }
+    let bang = &source[explosion.span.start..explosion.span.end];
+    let letters = bang[1..]
+        .bytes()
+        .take_while(|c| matches!(c.to_ascii_lowercase(), b'o' | b'p'))
+        .count();
+    let split = explosion.span.start + 1 + letters;
+    let end = modifiers.last().map_or(explosion.span.end, |m| m.span.end);
+    Some(format!(
+        "{}{}a{}",
+        count.trim(),
+        &source[die_start..split],
+        &source[split..end]
+    ))
 }
 
 /// The pieces of the first-roll-only script for one explosion, or None where its condition cannot be
