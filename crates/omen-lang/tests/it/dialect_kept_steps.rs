@@ -47,11 +47,23 @@ fn rerolled(
     meets: fn(i64) -> bool,
     new_faces: &[i64],
 ) -> Fractions {
+    stepped(n, sides, (which, c), meets, new_faces, false)
+}
+
+/// As [`rerolled`], the kept dice meeting `meets` staying beside their new die when `added`.
+fn stepped(
+    n: u32,
+    sides: i64,
+    (which, c): (&str, usize),
+    meets: fn(i64) -> bool,
+    new_faces: &[i64],
+    added: bool,
+) -> Fractions {
     let mut out = Fractions::new();
     let first = q(1, sides.pow(n));
     for roll in every_roll(n, sides) {
         let dice = kept(&roll, which, c);
-        let stays: i64 = dice.iter().filter(|&&f| !meets(f)).sum();
+        let stays: i64 = dice.iter().filter(|&&f| added || !meets(f)).sum();
         let k = dice.iter().filter(|&&f| meets(f)).count() as u32;
         let mut totals = vec![(stays, first.clone())];
         for _ in 0..k {
@@ -144,4 +156,45 @@ fn avrae_explosion_after_a_keep_explodes_the_kept_dice_only() {
     assert_eq!(got, want);
     assert_eq!(Ok(rolled("2d4kh1e4")), omen("avrae", "2d4kh1e4"));
     assert_eq!(Ok(rolled("3d3kh2e3")), omen("avrae", "3d3kh2e3"));
+}
+
+/// Dice Maiden's `adv`/`dis` drop dice first, then explode or reroll the dice kept (`3d6 adv1 ie`
+/// rolls 4d6, drops the lowest, then explodes the three kept).
+#[test]
+fn dice_maiden_advantage_on_several_dice_then_a_step_touches_the_kept_dice() {
+    let d6: Vec<i64> = (1..=6).collect();
+    // `dis1 r1`: 4d6, the highest dropped, each kept 1 rolled once more.
+    let want = rerolled(4, 6, ("ph", 1), |f| f <= 1, &d6);
+    assert_eq!(omen("dice-maiden", "3d6 dis1 r1"), Ok(want));
+    // `adv1 e`: 3d6, the lowest dropped, each kept 6 adds one die (exploding once).
+    let want = stepped(3, 6, ("pl", 1), |f| f >= 6, &d6, true);
+    assert_eq!(omen("dice-maiden", "2d6 adv1 e"), Ok(want));
+    // `adv1 ie`: the new dice explode too; up to the totals a cut chain cannot reach.
+    let bound = 14;
+    let mut want = Fractions::new();
+    let first = q(1, 4i64.pow(3));
+    for roll in every_roll(3, 4) {
+        let dice = kept(&roll, "pl", 1);
+        let k = dice.iter().filter(|&&f| f == 4).count();
+        let mut totals = vec![(dice.iter().sum::<i64>(), first.clone(), k)];
+        while let Some((t, w, chains)) = totals.pop() {
+            if t > bound {
+                continue;
+            }
+            if chains == 0 {
+                *want.entry(q(t, 1)).or_insert_with(Q::zero) += w;
+                continue;
+            }
+            for f in 1..=4 {
+                let more = if f == 4 { chains } else { chains - 1 };
+                totals.push((t + f, &w * q(1, 4), more));
+            }
+        }
+    }
+    let got: Fractions = omen("dice-maiden", "2d4 adv1 ie")
+        .expect("computes")
+        .into_iter()
+        .filter(|(t, _)| *t <= q(bound, 1))
+        .collect();
+    assert_eq!(got, want);
 }

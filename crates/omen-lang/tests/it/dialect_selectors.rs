@@ -364,8 +364,7 @@ fn dice_maiden_advantage_drops_first_then_explodes_or_rerolls_the_die_kept() {
         reading("dice-maiden", "1d6 adv1 ie"),
         "let kept_0 = (2d6dl1) in (if (kept_0 >= 6) then (kept_0 + (1d6!)) else kept_0)"
     );
-    // Several dice kept, or several steps: still refused.
-    assert!(errors("dice-maiden", "3d6 adv1 ie").contains(&"unsupported-modifier"));
+    // Several steps: still refused (several dice kept with one step: dialect_kept_steps.rs).
     assert!(errors("dice-maiden", "1d6 adv1 ie r1").contains(&"unsupported-modifier"));
 }
 

@@ -3,6 +3,7 @@
 //! successes (`t7ds10`), which score each die 0, 1 or 2. Switched on by [`Dialect::game_aliases`].
 
 use super::Parser;
+use super::kept_steps::kept_dice_then_any_step;
 use super::pieces::{add_dice, kept_then_step, one_die_term, shorten};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
@@ -267,12 +268,23 @@ impl Parser<'_> {
         if let Some(kept) = self.advantage_then_step(count.as_ref(), sides, modifiers, net, at) {
             return Some(kept);
         }
+        // Several dice kept and one explosion or reroll: the step after the drop, as d20's steps
+        // after a keep (kept_steps.rs).
+        if let [step] = modifiers.as_slice() {
+            let extra = i64::try_from(net.unsigned_abs()).unwrap_or(i64::MAX);
+            let start = count.as_ref().map_or(sides.span.start, |c| c.span.start);
+            let rolled = add_dice(count.clone(), extra, at);
+            let steps = [Spanned::new(advantage_keep(net, extra), at), step.clone()];
+            if kept_dice_then_any_step(&steps).is_some() {
+                return self.kept_dice_step_term(Some(&rolled), sides, &steps, start);
+            }
+        }
         self.report(
             Diagnostic::error(
                 "unsupported-modifier",
                 at,
                 "Dice Maiden's `adv`/`dis` discard dice before exploding or rerolling; that order is \
-                 computed for one die kept with one explosion or reroll only",
+                 computed with one explosion or reroll only",
             )
             .with_help("use `adv`/`dis` with keep, drop and counting, or on one die, e.g. `1d20 adv1 ie`"),
         );

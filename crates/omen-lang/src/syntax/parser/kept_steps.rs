@@ -5,7 +5,8 @@
 //! The roll is a pool, and what the step changes is read from it: of the kept dice, `k` meet the
 //! step's point, counted as capped_pool.rs counts kept dice; under `ro` they are replaced by `k` new
 //! dice, under `rr` by `k` new dice over the faces not meeting the point (rerolled until they do
-//! not), and under `e` each adds a new die that explodes the same way. The kept dice meeting the
+//! not), and under `e` each adds a new die that explodes the same way (Dice Maiden's `e`, at most once
+//! a die: a new die that does not explode). The kept dice meeting the
 //! point leave their faces (`ro`, `rr`): the sum of each such face times how many kept dice show it.
 
 use super::Parser;
@@ -26,6 +27,15 @@ const MAX_FACES: usize = 100;
 pub(super) fn kept_dice_then_step(
     modifiers: &[Spanned<Modifier>],
 ) -> Option<(KeepWhich, i64, &Spanned<Modifier>)> {
+    kept_dice_then_any_step(modifiers)
+        .filter(|(_, _, step)| !matches!(step.node, Modifier::Explode { once: true, .. }))
+}
+
+/// As [`kept_dice_then_step`], an explosion at most once per die included (Dice Maiden's `e`; d20's
+/// `ra` adds one die for the whole roll, so it is not one of these).
+pub(super) fn kept_dice_then_any_step(
+    modifiers: &[Spanned<Modifier>],
+) -> Option<(KeepWhich, i64, &Spanned<Modifier>)> {
     match modifiers {
         [
             Spanned {
@@ -41,7 +51,6 @@ pub(super) fn kept_dice_then_step(
                     | Modifier::Explode {
                         compound: false,
                         penetrate: false,
-                        once: false,
                         ..
                     }
             ) =>
@@ -61,7 +70,7 @@ impl Parser<'_> {
         modifiers: &[Spanned<Modifier>],
         start: usize,
     ) -> Option<Expr> {
-        let (which, kept, step) = kept_dice_then_step(modifiers)?;
+        let (which, kept, step) = kept_dice_then_any_step(modifiers)?;
         let span = Span::new(start, self.prev_end);
         let at = modifiers[0].span.to(step.span);
         match kept_step_reading(count, sides, (which, kept, step), span, at) {
@@ -102,7 +111,7 @@ fn kept_step_reading(
     let (point, explode, recursive) = match &step.node {
         Modifier::RerollOnce(point) => (Some(point), false, false),
         Modifier::RerollRecursive(point) => (Some(point), false, true),
-        Modifier::Explode { point, .. } => (point.as_ref(), true, true),
+        Modifier::Explode { point, once, .. } => (point.as_ref(), true, !once),
         _ => return Err("only rerolls and explosions are read there".into()),
     };
     let (op, target) = match point {
@@ -150,7 +159,7 @@ fn kept_step_reading(
     } else {
         listed(&other, sides.span)
     };
-    let new_steps = if explode {
+    let new_steps = if explode && recursive {
         vec![step.clone()]
     } else {
         Vec::new()
