@@ -197,12 +197,22 @@ pub(super) fn read_kinds(
         .max()
         .unwrap_or(0);
     let binomials = binomial_rows(most);
-    let mut states: HashMap<(State, Vec<usize>), Weight> = HashMap::new();
-    for (left, weight) in &pool.starts {
-        let start = (reading.initial(left.iter().sum(), kinds), left.clone());
+    let mut states: States = HashMap::new();
+    let deferred = Deferred::new(pool, reading);
+    let starts = match &deferred {
+        Some(d) => d.starts(),
+        None => pool.starts.clone(),
+    };
+    for (left, weight) in starts {
+        let start = (reading.initial(left.iter().sum(), kinds), left);
         *states.entry(start).or_insert_with(Weight::zero) += weight;
     }
     for &outcome in &outcomes {
+        if let Some(d) = &deferred
+            && *pool.groups[d.group].die.min_outcome() == outcome
+        {
+            states = d.expand(states, limits, budget)?;
+        }
         limits.check_states(states.len() as u128)?;
         // Each state tries every split of its dice among the groups whose die can show the
         // outcome (the others place none here).
@@ -226,7 +236,7 @@ pub(super) fn read_kinds(
             .map(|g| states.keys().map(|(_, l)| l[g]).max().unwrap_or(0))
             .collect();
         let step = Step::new(&pool.groups, &most, &binomials, outcome);
-        let mut next: HashMap<(State, Vec<usize>), Weight> = HashMap::with_capacity(states.len());
+        let mut next: States = HashMap::with_capacity(states.len());
         for ((state, left), weight) in states {
             budget.check()?;
             let mut shown = vec![0usize; pool.groups.len()];
@@ -258,6 +268,95 @@ pub(super) fn read_kinds(
             .into_iter()
             .map(|((state, _), weight)| (reading.finish(&state), weight)),
     )
+}
+
+/// One group's number of dice left undecided until the walk reaches its die's lowest outcome:
+/// an exploding pool's hot dice, whose number is most of its starts. Before that outcome the
+/// group places no dice, so the starts that differ only in it walk as one, the group's count
+/// holding the index of their class; there each state is split into the class's counts, with
+/// their weights. Only where no reading needs the pool's size as the walk goes (a sum ranked
+/// from the top, an effect die).
+struct Deferred {
+    group: usize,
+    /// For each class (the starts' counts of the other groups): the group's counts and weights.
+    classes: Vec<Class>,
+}
+
+/// The other groups' counts of some starts, and the deferred group's count and weight in each.
+type Class = (Vec<usize>, Vec<(usize, Weight)>);
+
+/// The walk's states: (the readings' state, the dice left of each group) with their weights.
+type States = HashMap<(State, Vec<usize>), Weight>;
+
+impl Deferred {
+    fn new(pool: &KindPool, reading: &KindJoint) -> Option<Self> {
+        let sized = reading
+            .builtins
+            .0
+            .iter()
+            .any(|b| matches!(b, Builtin::SumHighest(_) | Builtin::NthHighest(_)))
+            || reading
+                .natives
+                .iter()
+                .any(|n| matches!(n, Native::Effect { .. }));
+        if sized || pool.starts.len() < 2 {
+            return None;
+        }
+        // The group whose count varies most.
+        let group = (0..pool.groups.len()).max_by_key(|&g| {
+            let mut counts: Vec<usize> = pool.starts.iter().map(|(l, _)| l[g]).collect();
+            counts.sort_unstable();
+            counts.dedup();
+            counts.len()
+        })?;
+        let mut classes: Vec<Class> = Vec::new();
+        for (left, weight) in &pool.starts {
+            let mut rest = left.clone();
+            rest[group] = 0;
+            match classes.iter_mut().find(|(r, _)| *r == rest) {
+                Some((_, counts)) => counts.push((left[group], weight.clone())),
+                None => classes.push((rest, vec![(left[group], weight.clone())])),
+            }
+        }
+        (classes.len() < pool.starts.len()).then_some(Deferred { group, classes })
+    }
+
+    /// The walk's starts: one per class, the group's count its index.
+    fn starts(&self) -> Vec<(Vec<usize>, Weight)> {
+        self.classes
+            .iter()
+            .enumerate()
+            .map(|(i, (rest, _))| {
+                let mut left = rest.clone();
+                left[self.group] = i;
+                (left, Weight::one())
+            })
+            .collect()
+    }
+
+    /// Each state split into its class's counts of the group, with their weights.
+    fn expand(
+        &self,
+        states: States,
+        limits: &Limits,
+        budget: &mut omen_core::Budget,
+    ) -> Result<States, CoreError> {
+        let more: u128 = states
+            .keys()
+            .map(|(_, l)| self.classes[l[self.group]].1.len() as u128)
+            .sum();
+        limits.check_states(more)?;
+        budget.spend_estimate(more.saturating_mul(SPLIT_COST))?;
+        let mut out = HashMap::with_capacity(more as usize);
+        for ((state, left), weight) in states {
+            for (count, w) in &self.classes[left[self.group]].1 {
+                let mut l = left.clone();
+                l[self.group] = *count;
+                *out.entry((state.clone(), l)).or_insert_with(Weight::zero) += &weight * w;
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// The splits of a state's dice at one outcome.
