@@ -182,6 +182,12 @@ fn the_script_reading_is_the_marked_explosion_one_depth_down() {
             exact_at("d4min2rr2!a>=4", depth + 1, omen()).0
         );
     }
+    // The script the warning writes for `3d6ro1!`, word for word.
+    let script = "fn die() = let f = d6ro1 in if f = 6 then f + d6! else f; die() + die() + die()";
+    assert_eq!(
+        exact_at(script, 1, omen()).0,
+        exact_at("3d6ro1!a", 2, omen()).0
+    );
     let script = "fn die() = let f = d6ro1 in if f = 6 then f + d6 else f; die() + die() + die()";
     assert_eq!(
         exact_at(script, 20, omen()).0,
