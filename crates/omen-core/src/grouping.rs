@@ -22,8 +22,7 @@ use foldhash::HashMap;
 /// its memo, in limb multiply-adds (about the cost of one entry of a hashed state map).
 const TRY_COST: u64 = 64;
 
-/// A multiset of outcomes: (outcome, how many dice show it), ascending, counts above zero.
-pub type Multiset = Vec<(i64, usize)>;
+pub use whole::Multiset;
 
 /// The most disjoint groups of dice each summing to at least `target` (7th Sea: 10).
 #[derive(Debug)]

@@ -594,7 +594,7 @@ impl PoolSpec {
             });
         }
         if let Some(e) = self.dice.explosion.filter(|e| e.first_only) {
-            let (distribution, truncated) = first_only::exact(self, e, limits, budget)?;
+            let (distribution, truncated) = self.first_only_exact(e, limits, budget)?;
             return Ok(Exact {
                 distribution,
                 truncated,

@@ -7,6 +7,8 @@
 //! distribution in one walk over the pool's sorted outcomes (`omen_core::multiset`), so the
 //! readings stay exactly as dependent as they are on the table.
 
+use omen_core::multiset::Builtin;
+
 use crate::program::{Node, NodeKind, ReadingKind, ReadingNode, SidesNode};
 use crate::syntax::ast::CompareOp;
 use crate::value::Value;
@@ -301,5 +303,35 @@ pub fn reroll_cap(
             )
             .with_help("give the most dice to roll again as 0 or more, e.g. `reroll(p, f, 2)`")
         }),
+    }
+}
+
+/// The core's fold for one reading with its arguments.
+pub(crate) fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
+    let k = |default: i64| usize::try_from(args.first().copied().unwrap_or(default)).unwrap_or(0);
+    match reading.kind {
+        ReadingKind::Count(op) => match point_range(op, args[0]) {
+            Some((low, high)) => Builtin::Count { low, high },
+            // No face meets it: a range no outcome is in.
+            None => Builtin::Count { low: 1, high: 0 },
+        },
+        ReadingKind::Sum => Builtin::Sum,
+        ReadingKind::Highest if args.is_empty() => Builtin::Highest,
+        ReadingKind::Highest => Builtin::SumHighest(k(1)),
+        ReadingKind::Lowest => Builtin::SumLowest(k(1)),
+        ReadingKind::Nth => Builtin::NthHighest(k(1)),
+        ReadingKind::NthLowest => Builtin::NthLowest(k(1)),
+        ReadingKind::HighestCount => Builtin::HighestCount,
+        ReadingKind::Distinct => Builtin::Distinct,
+        ReadingKind::Width => Builtin::SetWidth,
+        ReadingKind::Height => Builtin::SetHeight,
+        ReadingKind::Run => Builtin::LongestRun,
+        // Read through the whole multiset, the symbol engine or the fold's table, never here.
+        ReadingKind::Raises
+        | ReadingKind::Symbols
+        | ReadingKind::Fold { .. }
+        | ReadingKind::Score(_)
+        | ReadingKind::Kept(_)
+        | ReadingKind::Effect => Builtin::Sum,
     }
 }

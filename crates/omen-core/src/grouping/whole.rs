@@ -12,7 +12,8 @@ use crate::limits::Budget;
 use crate::multiset::{Group, Step, Ways};
 use crate::pool::binomial_rows;
 
-use super::Multiset;
+/// A multiset of outcomes: (outcome, how many dice show it), ascending, counts above zero.
+pub type Multiset = Vec<(i64, usize)>;
 
 /// The distribution of `value` over the multisets of `groups` (none of them empty of dice).
 pub(super) fn listed<V: Ord + Clone>(

@@ -76,29 +76,33 @@ fn one_die(
     Ok((Distribution::mixture(parts, budget)?, explode * cut))
 }
 
-/// The exact distribution of a pool of such dice, and the probability that some die's chain was cut.
-///
-/// # Errors
-/// `Unsupported` for keep or drop, matching, unique rerolls or compounding; the errors of the steps
-/// and of the sums.
-pub(super) fn exact(
-    spec: &PoolSpec,
-    e: Explosion,
-    limits: &Limits,
-    budget: &mut Budget,
-) -> Result<(Distribution<i64>, Probability), CoreError> {
-    if e.compound || spec.keep != Keep::All || spec.matching.is_some() || spec.unique.is_some() {
-        return Err(CoreError::Unsupported(
-            "keep, drop, matching or compounding on dice whose first roll alone is rerolled",
-        ));
+impl PoolSpec {
+    /// The exact distribution of a pool of such dice, and the probability that some die's chain was cut.
+    ///
+    /// # Errors
+    /// `Unsupported` for keep or drop, matching, unique rerolls or compounding; the errors of the steps
+    /// and of the sums.
+    pub(super) fn first_only_exact(
+        &self,
+        e: Explosion,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<(Distribution<i64>, Probability), CoreError> {
+        let spec = self;
+        if e.compound || spec.keep != Keep::All || spec.matching.is_some() || spec.unique.is_some()
+        {
+            return Err(CoreError::Unsupported(
+                "keep, drop, matching or compounding on dice whose first roll alone is rerolled",
+            ));
+        }
+        let score = |x: i64| spec.score(x);
+        let (die, cut) = one_die(spec, e, &score, limits, budget)?;
+        let distribution = die.sum_of(spec.count, limits, budget)?;
+        let truncated = if cut.is_zero() {
+            cut
+        } else {
+            super::any_of(&cut, spec.count)
+        };
+        Ok((distribution, truncated))
     }
-    let score = |x: i64| spec.score(x);
-    let (die, cut) = one_die(spec, e, &score, limits, budget)?;
-    let distribution = die.sum_of(spec.count, limits, budget)?;
-    let truncated = if cut.is_zero() {
-        cut
-    } else {
-        super::any_of(&cut, spec.count)
-    };
-    Ok((distribution, truncated))
 }

@@ -21,7 +21,6 @@ use crate::diagnostic::Diagnostic;
 use crate::program::{Node, NodeKind};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
-use fields::Kinds;
 
 mod compiled;
 mod fields;
@@ -905,6 +904,26 @@ fn register_of(v: &Value) -> i64 {
     }
 }
 
+/// What each register holds when the machine starts (`None`: not a number or true/false), and the
+/// slots holding tuples of numbers whose fields the machine reads: (slot, first register, arity).
+struct Kinds {
+    words: Vec<Option<Word>>,
+    fields: Vec<(usize, usize, usize)>,
+}
+
+impl std::ops::Deref for Kinds {
+    type Target = Vec<Option<Word>>;
+    fn deref(&self) -> &Self::Target {
+        &self.words
+    }
+}
+
+impl std::ops::DerefMut for Kinds {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.words
+    }
+}
+
 /// The machine's view of the frame: each slot's word kind (a class's slots take the kind all its
 /// outcomes share, if they share one) and the registers holding the outer frame's values. A class
 /// of tuples of numbers of one arity (`let r = symbols(p)`, read as `r.0`, `r.1`) has registers for
@@ -915,7 +934,7 @@ fn machine_frame(env: &[Value], classes: &[Class], rest: &Node) -> (Kinds, Vec<i
         fields: Vec::new(),
     };
     let registers: Vec<i64> = env.iter().map(register_of).collect();
-    fields::tuple_fields(&mut kinds, classes, rest);
+    kinds.tuple_fields(classes, rest);
     for class in classes {
         let kind = class
             .outcomes

@@ -13,7 +13,7 @@ use super::pool_fold::{FoldTable, Joint};
 use super::pool_kinds_eval::{exploding_term, needs_kinds};
 use super::{Eval, Evaluator, either, ints};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::pool::{point_range, read_dice};
+use crate::pool::{builtin, read_dice};
 use crate::program::{
     Node, NodeKind, PoolMember, PoolNode, PoolSource, ReadingKind, ReadingNode, SidesNode,
 };
@@ -376,36 +376,6 @@ impl omen_core::multiset::Reading for Window<'_> {
 
     fn finish(&self, state: &[i64; 4]) -> i64 {
         state[2]
-    }
-}
-
-/// The core's fold for one reading with its arguments.
-pub(super) fn builtin(reading: &ReadingNode, args: &[i64]) -> Builtin {
-    let k = |default: i64| usize::try_from(args.first().copied().unwrap_or(default)).unwrap_or(0);
-    match reading.kind {
-        ReadingKind::Count(op) => match point_range(op, args[0]) {
-            Some((low, high)) => Builtin::Count { low, high },
-            // No face meets it: a range no outcome is in.
-            None => Builtin::Count { low: 1, high: 0 },
-        },
-        ReadingKind::Sum => Builtin::Sum,
-        ReadingKind::Highest if args.is_empty() => Builtin::Highest,
-        ReadingKind::Highest => Builtin::SumHighest(k(1)),
-        ReadingKind::Lowest => Builtin::SumLowest(k(1)),
-        ReadingKind::Nth => Builtin::NthHighest(k(1)),
-        ReadingKind::NthLowest => Builtin::NthLowest(k(1)),
-        ReadingKind::HighestCount => Builtin::HighestCount,
-        ReadingKind::Distinct => Builtin::Distinct,
-        ReadingKind::Width => Builtin::SetWidth,
-        ReadingKind::Height => Builtin::SetHeight,
-        ReadingKind::Run => Builtin::LongestRun,
-        // Read through the whole multiset, the symbol engine or the fold's table, never here.
-        ReadingKind::Raises
-        | ReadingKind::Symbols
-        | ReadingKind::Fold { .. }
-        | ReadingKind::Score(_)
-        | ReadingKind::Kept(_)
-        | ReadingKind::Effect => Builtin::Sum,
     }
 }
 

@@ -105,7 +105,7 @@ impl Evaluator<'_> {
                 }),
                 ReadingKind::Effect => natives.push(Native::Effect { k: ints[0] }),
                 ReadingKind::Fold { .. } | ReadingKind::Score(_) => {}
-                _ => builtins.push(super::pool::builtin(reading, &ints)),
+                _ => builtins.push(crate::pool::builtin(reading, &ints)),
             }
         }
         let (builtins, skip) = Readings::new(builtins);

@@ -3,29 +3,9 @@
 //! instead of being evaluated as distributions once per outcome of `r` (508 of them for a pool of
 //! eight Genesys dice).
 
-use super::{Class, Word};
+use super::{Class, Kinds, Word};
 use crate::program::{Node, NodeKind};
 use crate::value::Value;
-
-/// What each register holds when the machine starts (`None`: not a number or true/false), and the
-/// slots holding tuples of numbers whose fields the machine reads: (slot, first register, arity).
-pub(super) struct Kinds {
-    pub(super) words: Vec<Option<Word>>,
-    pub(super) fields: Vec<(usize, usize, usize)>,
-}
-
-impl std::ops::Deref for Kinds {
-    type Target = Vec<Option<Word>>;
-    fn deref(&self) -> &Self::Target {
-        &self.words
-    }
-}
-
-impl std::ops::DerefMut for Kinds {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.words
-    }
-}
 
 impl Kinds {
     /// The fields of `value`, bound in `slot`, into their registers when the machine reads them.
@@ -38,33 +18,34 @@ impl Kinds {
             }
         }
     }
-}
 
-/// Registers after every slot `rest` binds for the fields of each class of tuples of numbers of one
-/// arity, each marked as a number.
-pub(super) fn tuple_fields(kinds: &mut Kinds, classes: &[Class], rest: &Node) {
-    let mut free = kinds.len().max(last_slot(rest) + 1);
-    for class in classes {
-        let arity = |v: &Value| match v {
-            Value::Tuple(items) if items.iter().all(|x| matches!(x, Value::Int(_))) => {
-                Some(items.len())
-            }
-            _ => None,
-        };
-        let Some(n) = class.outcomes.first().and_then(arity) else {
-            continue;
-        };
-        if class.outcomes.iter().all(|v| arity(v) == Some(n)) {
-            for &slot in &class.slots {
-                kinds.fields.push((slot, free, n));
-                free += n;
+    /// Registers after every slot `rest` binds for the fields of each class of tuples of numbers of one
+    /// arity, each marked as a number.
+    pub(super) fn tuple_fields(&mut self, classes: &[Class], rest: &Node) {
+        let kinds = self;
+        let mut free = kinds.len().max(last_slot(rest) + 1);
+        for class in classes {
+            let arity = |v: &Value| match v {
+                Value::Tuple(items) if items.iter().all(|x| matches!(x, Value::Int(_))) => {
+                    Some(items.len())
+                }
+                _ => None,
+            };
+            let Some(n) = class.outcomes.first().and_then(arity) else {
+                continue;
+            };
+            if class.outcomes.iter().all(|v| arity(v) == Some(n)) {
+                for &slot in &class.slots {
+                    kinds.fields.push((slot, free, n));
+                    free += n;
+                }
             }
         }
-    }
-    if let Some(&(_, first, n)) = kinds.fields.last() {
-        kinds.resize(first + n, None);
-        for &(_, first, n) in &kinds.fields.clone() {
-            kinds.words[first..first + n].fill(Some(Word::Int));
+        if let Some(&(_, first, n)) = kinds.fields.last() {
+            kinds.resize(first + n, None);
+            for &(_, first, n) in &kinds.fields.clone() {
+                kinds.words[first..first + n].fill(Some(Word::Int));
+            }
         }
     }
 }

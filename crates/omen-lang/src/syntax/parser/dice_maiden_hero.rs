@@ -60,7 +60,10 @@ impl Parser<'_> {
                 .iter()
                 .any(|c| before.eq_ignore_ascii_case(c));
         if !at_start {
-            self.refuse_hero(at, "at the start of the roll (its flags apply to the whole roll)");
+            self.refuse_hero(
+                at,
+                "at the start of the roll (its flags apply to the whole roll)",
+            );
             return Some(Expr::new(ExprKind::Error, at));
         }
         let build = |node| Expr::new(node, at);
