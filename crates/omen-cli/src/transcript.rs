@@ -201,12 +201,24 @@ impl Transcript<'_> {
             .zip(kept)
             .map(|(m, &k)| strike(m.value.to_string(), !k))
             .collect();
-        let text = format!(
-            "{} → {{{}}} = {}",
-            self.written(node),
-            values.join(", "),
-            node.value
-        );
+        let text = if matches!(node.value, Value::Tuple(_)) {
+            // A pool: its value is the tuple of its readings' workings, not a result. Its line
+            // shows the dice: its dice terms' lines follow under it, and a pool made from another
+            // (`reroll`) lists the faces it holds, kept faces and new dice alike. Each reading gets
+            // a line of its own.
+            let faces = members
+                .iter()
+                .any(|m| matches!(m.kind, RollKind::Constant | RollKind::Var { .. }))
+                .then(|| format!(" → {{{}}}", values.join(", ")));
+            format!("{}{}", self.written(node), faces.unwrap_or_default())
+        } else {
+            format!(
+                "{} → {{{}}} = {}",
+                self.written(node),
+                values.join(", "),
+                node.value
+            )
+        };
         self.line(indent, label, &text);
         for m in members {
             self.item(m, indent + 1, None);

@@ -673,15 +673,24 @@ function diceList(node) {
 // its operands' values, its subtotal, its dice, then its own terms nested under it.
 function treeItem(node, source, role, depth) {
   const term = node.node === "dice" ? node.notation : writtenText(node, source);
-  const value = outcomeText(node.value);
+  // A pool is a group whose value is the tuple of its readings' workings, not a result: its line
+  // shows its dice (its dice terms' own lines, or for a pool made from another the faces it holds),
+  // and each reading has its own line.
+  const pool = node.node === "group" && Array.isArray(node.value);
+  const faces = pool && node.members.some((m) => quiet(m)) ? `{${node.members.map((m) => outcomeText(m.value)).join(", ")}}` : "";
+  const value = pool ? faces : outcomeText(node.value);
   const item = element("li", { class: "term", "data-term": term, "data-value": value, "data-node": node.node });
   if (role) item.dataset.role = role;
   const line = element("span", { class: "term-line" });
   if (role) line.append(element("span", { class: "term-role" }, `${role}: `));
   line.append(element("code", {}, term));
   const arithmetic = arithmeticText(node);
-  line.append(arithmetic && arithmetic !== value ? ` → ${arithmetic} = ` : " = ");
-  line.append(element("strong", { class: "subtotal" }, value));
+  if (!pool) {
+    line.append(arithmetic && arithmetic !== value ? ` → ${arithmetic} = ` : " = ");
+    line.append(element("strong", { class: "subtotal" }, value));
+  } else if (faces) {
+    line.append(" → ", element("strong", { class: "subtotal" }, faces));
+  }
   item.append(line);
   if (node.node === "dice") item.append(diceList(node));
   const nested = depth < 64 ? parts(node).filter(([child]) => !quiet(child)) : [];

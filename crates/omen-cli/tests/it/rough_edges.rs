@@ -554,3 +554,24 @@ fn counts_read_1_rolls_and_zero_costs_were_offered() {
     let verify = words(&ok(&db, &["log", "verify"]).stdout);
     assert!(verify.contains("is intact: 1 entry,"), "{verify}");
 }
+
+#[test]
+fn a_pools_line_in_a_roll_showed_its_readings_workings_as_nested_tuples() {
+    // The dice 2, 4, 5 fill the pool; `low` rerolls the 2, which comes up 6.
+    let run = omen_ok(&[
+        "roll",
+        "fn low(x) = x <= 2; let p = pool 3d6; let q = reroll(p, low); (sum(p), sum(q))",
+        "--dice",
+        "2,4,5,6",
+    ]);
+    let lines: Vec<&str> = run.stdout.lines().map(str::trim).collect();
+    assert!(lines.contains(&"let p: pool 3d6"), "{}", run.stdout);
+    assert!(lines.contains(&"3d6 → [2, 4, 5] = 11"), "{}", run.stdout);
+    assert!(
+        lines.contains(&"let q: reroll(p, low) → {4, 5, 6}"),
+        "{}",
+        run.stdout
+    );
+    assert!(lines.contains(&"result: (11, 15)"), "{}", run.stdout);
+    assert!(!run.stdout.contains("(("), "{}", run.stdout);
+}

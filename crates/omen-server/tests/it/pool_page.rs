@@ -149,6 +149,8 @@ async fn a_pool_script_without_a_mean_shows_its_joint_table_as_tuples_and_rolls_
         let ones = faces.iter().filter(|&&f| f == 1).count();
         assert_eq!(card["values"]["count(p, >=3)"], hits.to_string(), "{card}");
         assert_eq!(card["values"]["count(p, 1)"], ones.to_string(), "{card}");
+        // The pool's own line shows no workings of its readings (it once read `((…), 2)`).
+        assert_eq!(card["values"]["pool 3d4"], "", "{card}");
         let heading = card["heading"].as_str().unwrap();
         assert!(
             heading.ends_with(&format!("→ ({hits}, {ones})")),
