@@ -161,7 +161,11 @@ proptest! {
             "function: f S:s with T:n {{ N: {assigned} if {condition} {{ result: {branch} }} result: {otherwise} }}\nN: 1\n{order}output [f {count}d{sides} with d{number_sides}]"
         );
         let read = outcome(&program);
-        prop_assert!(read.is_ok(), "{}: {:?}", program, read);
+        // The iterations of one expanded call share its frame (AnyDice's own rule), so a body that
+        // writes `N: #S * N` multiplies N once per roll of the pool: 3d4's 64 rolls pass 64 bits.
+        // Then both paths must refuse alike; any other refusal is a defect.
+        let overflowed = read.as_ref().is_err_and(|e| e.contains("overflow"));
+        prop_assert!(read.is_ok() || overflowed, "{}: {:?}", program, read);
         prop_assert_eq!(read, outcome(&enumerated(&program)), "{}", program);
     }
 }
