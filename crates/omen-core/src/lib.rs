@@ -15,6 +15,7 @@
 #![deny(clippy::too_many_lines)]
 
 pub mod cancel;
+mod dense;
 pub mod dice;
 pub mod distribution;
 pub mod error;

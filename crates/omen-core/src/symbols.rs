@@ -7,6 +7,7 @@
 //! net vector (net successes, net advantages, triumphs, despairs) and the pool's distribution is the
 //! exact sum of those vectors: no roll is enumerated, and the vectors stay small.
 
+use crate::dense::sum_table;
 use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;
 use crate::limits::Budget;
@@ -225,42 +226,7 @@ impl DenseBox {
         budget: &mut Budget,
     ) -> Result<Distribution<Net>, CoreError> {
         let cells: usize = self.sizes.iter().product();
-        budget.spend_estimate(cells as u128)?;
-        let mut table = vec![0u128; cells];
-        let mut next = vec![0u128; cells];
-        table[0] = 1;
-        // Cells 0..=reach can hold weight so far: the box of the dice placed.
-        let mut reach = 0usize;
-        for (faces, count) in kinds {
-            // Each face's cell step, its vector shifted by the die's least components.
-            let least: Vec<i64> = (0..4)
-                .map(|i| faces.iter().map(|(n, _)| n[i]).min().unwrap_or(0))
-                .collect();
-            let steps: Vec<(usize, u128)> = faces
-                .iter()
-                .map(|(n, c)| {
-                    let step = (0..4)
-                        .map(|i| (n[i] - least[i]) as usize * self.strides[i])
-                        .sum();
-                    (step, *c)
-                })
-                .collect();
-            let widest = steps.iter().map(|&(s, _)| s).max().unwrap_or(0);
-            for _ in 0..*count {
-                budget.spend_estimate((reach as u128 + 1) * steps.len() as u128)?;
-                next[..=reach + widest].fill(0);
-                for (cell, &w) in table[..=reach].iter().enumerate() {
-                    if w != 0 {
-                        for &(step, c) in &steps {
-                            // No overflow: every weight is at most the pool's total, checked to fit.
-                            next[cell + step] += w * c;
-                        }
-                    }
-                }
-                reach += widest;
-                std::mem::swap(&mut table, &mut next);
-            }
-        }
+        let (table, reach) = sum_table(kinds, &self.strides, cells, budget)?;
         let entries: Vec<(Net, Weight)> = table[..=reach]
             .iter()
             .enumerate()

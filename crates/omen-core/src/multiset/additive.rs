@@ -5,6 +5,7 @@
 
 use num_traits::ToPrimitive;
 
+use crate::dense::sum_table;
 use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;
 use crate::limits::Budget;
@@ -76,7 +77,7 @@ pub(super) fn read<R: Reading>(
     for i in (0..width.saturating_sub(1)).rev() {
         strides[i] = strides[i + 1] * sizes[i + 1];
     }
-    let table = sum(&kinds, &strides, cells, budget)?;
+    let (table, _) = sum_table(&kinds, &strides, cells, budget)?;
     let entries = table.into_iter().enumerate().filter(|(_, w)| *w != 0);
     let pairs: Vec<(R::Value, Weight)> = entries
         .map(|(cell, w)| {
@@ -87,48 +88,4 @@ pub(super) fn read<R: Reading>(
         })
         .collect();
     Distribution::from_weights(pairs).map(Some)
-}
-
-/// The table of weights of every sum, die by die, each die's vectors shifted to start at zero.
-fn sum(
-    kinds: &[Kind],
-    strides: &[usize],
-    cells: usize,
-    budget: &mut Budget,
-) -> Result<Vec<u128>, CoreError> {
-    budget.spend_estimate(cells as u128)?;
-    let mut table = vec![0u128; cells];
-    let mut next = vec![0u128; cells];
-    table[0] = 1;
-    let mut reach = 0usize;
-    for (faces, count) in kinds {
-        let least: Vec<i64> = (0..strides.len())
-            .map(|i| faces.iter().map(|(v, _)| v[i]).min().unwrap_or(0))
-            .collect();
-        let steps: Vec<(usize, u128)> = faces
-            .iter()
-            .map(|(v, w)| {
-                let step = (0..strides.len())
-                    .map(|i| (v[i] - least[i]) as usize * strides[i])
-                    .sum();
-                (step, *w)
-            })
-            .collect();
-        let widest = steps.iter().map(|&(s, _)| s).max().unwrap_or(0);
-        for _ in 0..*count {
-            budget.spend_estimate((reach as u128 + 1) * steps.len() as u128)?;
-            next[..=reach + widest].fill(0);
-            for (cell, &w) in table[..=reach].iter().enumerate() {
-                if w != 0 {
-                    for &(step, c) in &steps {
-                        // The caller checked the pool's total fits: no weight passes it.
-                        next[cell + step] += w * c;
-                    }
-                }
-            }
-            reach += widest;
-            std::mem::swap(&mut table, &mut next);
-        }
-    }
-    Ok(table)
 }
