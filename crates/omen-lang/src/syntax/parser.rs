@@ -68,6 +68,7 @@ mod brackets;
 mod capped;
 mod capped_pool;
 mod capped_recursive;
+mod clamps;
 mod counted;
 mod d20;
 mod dice;

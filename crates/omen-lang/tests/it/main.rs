@@ -9,6 +9,7 @@ mod anydice_programs;
 mod anydice_properties;
 mod dialect_aliases;
 mod dialect_capped;
+mod dialect_clamped_explosions;
 mod dialect_constructs;
 mod dialect_explosions;
 mod dialect_kept_steps;

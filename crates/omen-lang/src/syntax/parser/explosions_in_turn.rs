@@ -11,9 +11,14 @@
 //! it as `k` dice count that show 1 on those faces and explode on 1 (cut at `--explode-depth`, as any
 //! explosion is, and the mass cut reported). The last batches are plain dice terms: the exact engine
 //! sums them, weighing each count bound on the way.
+//!
+//! Foundry's `min` and `max` written before the explosions change what the dice first rolled count,
+//! not the faces the explosions compare (see clamps.rs): the batches of those dice list their
+//! clamped counts, the dice the explosions add their faces.
 
 use super::Parser;
 use super::capped::listed;
+use super::clamps::{Clamp, clamp_moves_explosion, foundry_count};
 use super::pieces::shorten;
 use super::rescore::{listed_faces, meets};
 use crate::diagnostic::Diagnostic;
@@ -25,6 +30,9 @@ use crate::syntax::ast::{
 /// The most explosions on one term read: the reading repeats the later ones for each earlier one.
 const MAX_EXPLOSIONS: usize = 4;
 
+/// The batch of the dice first rolled: checked from the first explosion on, counting their clamps.
+const FIRST: (usize, bool) = (0, true);
+
 /// One explosion of the term: whether it checks its new dice, and which faces meet its point.
 struct Explosion {
     recursive: bool,
@@ -35,6 +43,8 @@ struct Explosion {
 struct Family<'a> {
     faces: &'a [i64],
     explosions: &'a [Explosion],
+    /// The clamps written before the explosions, which the dice first rolled count by.
+    clamps: &'a [Clamp],
     at: Span,
     stem: usize,
     /// Names made so far, so that each binding has its own.
@@ -54,25 +64,39 @@ impl Parser<'_> {
             .filter(|m| matches!(m.node, Modifier::Explode { .. }))
             .map(|m| m.span)
             .collect();
-        if spans.len() < 2 {
+        let faces = listed_faces(&term.sides.node, "a clamp before an explosion").ok();
+        let clamped = clamp_moves_explosion(term, faces.as_deref());
+        if spans.len() < 2 && !clamped {
             return dice;
         }
-        let at = spans[0].to(spans[spans.len() - 1]);
+        let at = match term.modifiers.first() {
+            Some(first) if clamped => first.span.to(spans[spans.len() - 1]),
+            _ => spans[0].to(spans[spans.len() - 1]),
+        };
         match families(term, capped, at, dice.span) {
             Ok(read) => read,
             Err(why) => {
+                let what = if spans.len() < 2 {
+                    "a clamp before an explosion changes what the dice first rolled count, not the \
+                     faces the explosion compares"
+                } else {
+                    "several explosions on one term run one after another over every die so far"
+                };
                 self.report(
                     Diagnostic::error(
                         "unsupported-modifier",
                         at,
                         format!(
-                            "`{}` in the {} dialect: several explosions on one term run one after \
-                             another over every die so far; {why}",
+                            "`{}` in the {} dialect: {what}; {why}",
                             shorten(self.text(at)),
                             self.dialect.name
                         ),
                     )
-                    .with_help("explode once with one point, e.g. `x>=9`, if that is the rule"),
+                    .with_help(if spans.len() < 2 {
+                        "clamp after the explosion, e.g. `3d6xmax5`, if that is the rule"
+                    } else {
+                        "explode once with one point, e.g. `x>=9`, if that is the rule"
+                    }),
                 );
                 dice
             }
@@ -88,7 +112,17 @@ fn families(term: &DiceExpr, capped: bool, at: Span, span: Span) -> Result<Expr,
     let faces = listed_faces(&term.sides.node, "several explosions")?;
     let top = faces.iter().copied().max().ok_or("a die with no faces")?;
     let mut explosions = Vec::new();
+    let mut clamps = Vec::new();
+    let mut exploded = false;
     for modifier in &term.modifiers {
+        if let Some(clamp) = Clamp::of(&modifier.node).filter(|_| !exploded) {
+            clamps.push(clamp);
+            continue;
+        }
+        // Foundry's explosions add plain dice anyway (the `a` marks it after a clamp).
+        if modifier.node == Modifier::PlainAdded {
+            continue;
+        }
         let Modifier::Explode {
             compound: false,
             point,
@@ -98,6 +132,7 @@ fn families(term: &DiceExpr, capped: bool, at: Span, span: Span) -> Result<Expr,
         else {
             return Err("with other modifiers on the term that is not computed yet".into());
         };
+        exploded = true;
         let (op, target) = match point {
             None => (CompareOp::Eq, top),
             Some(ComparePoint {
@@ -127,17 +162,20 @@ fn families(term: &DiceExpr, capped: bool, at: Span, span: Span) -> Result<Expr,
     let family = Family {
         faces: &faces,
         explosions: &explosions,
+        clamps: &clamps,
         at,
         stem: span.start,
         names: std::cell::Cell::new(0),
     };
     Ok(match term.count.clone() {
-        None => family.batch(family.expr(ExprKind::Number(1)), &faces, 0),
-        Some(count) if matches!(count.node, ExprKind::Number(_)) => family.batch(count, &faces, 0),
+        None => family.batch(family.expr(ExprKind::Number(1)), &faces, FIRST),
+        Some(count) if matches!(count.node, ExprKind::Number(_)) => {
+            family.batch(count, &faces, FIRST)
+        }
         // A rolled count is rolled once, then named.
         Some(rolled) => {
             let name = family.name();
-            let body = family.batch(family.var(&name), &faces, 0);
+            let body = family.batch(family.var(&name), &faces, FIRST);
             family.let_in(name, rolled, body)
         }
     })
@@ -186,17 +224,25 @@ impl Family<'_> {
     }
 
     /// The total of `count` dice uniform over `faces`, checked by the explosions from the `from`-th
-    /// on (counted from 0), with every die they add. `count` is a name or a sum of names, so it may
-    /// be written twice.
-    fn batch(&self, count: Expr, faces: &[i64], from: usize) -> Expr {
+    /// on (counted from 0), with every die they add; `first` when they are dice first rolled, which
+    /// count their clamped value. `count` is a name or a sum of names, so it may be written twice.
+    fn batch(&self, count: Expr, faces: &[i64], (from, first): (usize, bool)) -> Expr {
         let Some(explosion) = self.explosions.get(from) else {
+            if first && !self.clamps.is_empty() {
+                let counted: Vec<i64> = faces
+                    .iter()
+                    .map(|&f| foundry_count(self.clamps, f))
+                    .collect();
+                return self.dice(count, &counted, Vec::new());
+            }
             return self.dice(count, faces, Vec::new());
         };
+        let next = (from + 1, first);
         let (meet, other): (Vec<i64>, Vec<i64>) = faces
             .iter()
             .partition(|&&f| meets(explosion.op, explosion.target, f));
         if meet.is_empty() {
-            return self.batch(count, faces, from + 1);
+            return self.batch(count, faces, next);
         }
         // How many of the dice meet the point: all of them, or a count bound by a name.
         let (meeting, binding) = if other.is_empty() {
@@ -215,12 +261,12 @@ impl Family<'_> {
         };
         let mut body = self.binary(
             BinOp::Add,
-            self.batch(meeting.clone(), &meet, from + 1),
+            self.batch(meeting.clone(), &meet, next),
             self.added(meeting.clone(), from),
         );
         if !other.is_empty() {
             let rest = self.binary(BinOp::Sub, count, meeting);
-            body = self.binary(BinOp::Add, self.batch(rest, &other, from + 1), body);
+            body = self.binary(BinOp::Add, self.batch(rest, &other, next), body);
         }
         match binding {
             Some((name, counted)) => self.let_in(name, counted, body),
@@ -235,7 +281,7 @@ impl Family<'_> {
     fn added(&self, count: Expr, k: usize) -> Expr {
         let explosion = &self.explosions[k];
         if !explosion.recursive {
-            return self.batch(count, self.faces, k + 1);
+            return self.batch(count, self.faces, (k + 1, false));
         }
         let (meet, other): (Vec<i64>, Vec<i64>) = self
             .faces
@@ -261,13 +307,17 @@ impl Family<'_> {
         // The chains' last dice are outside the binding: they do not depend on it, and the exact
         // engine weighs what is inside once for each value bound.
         let name = self.name();
-        let meeting = self.batch(self.var(&name), &meet, k + 1);
+        let meeting = self.batch(self.var(&name), &meet, (k + 1, false));
         let meeting = self.let_in(
             name,
             self.dice(count.clone(), &marks, vec![on_one]),
             meeting,
         );
-        self.binary(BinOp::Add, meeting, self.batch(count, &other, k + 1))
+        self.binary(
+            BinOp::Add,
+            meeting,
+            self.batch(count, &other, (k + 1, false)),
+        )
     }
 }
 

@@ -1,0 +1,131 @@
+//! Foundry's `min` and `max` before an explosion (`3d6max5x`). Foundry's clamps change what a die
+//! counts (its `count`), never the face it shows (its `result`), and every later modifier compares
+//! the face: a die rolling 6 under `max5` counts 5 and still explodes under `x` (whose point is the
+//! die's largest face, 6), while a die rolling 5 does not explode under `x` at all. Omen's clamp
+//! changes the face, so `3d6max5!a` would explode on the 5s. Where the two agree on every face (a
+//! clamp that moves no face across the explosion's point, as `3d6min2x`), Omen's `!a` is the reading;
+//! otherwise the term is read in batches of dice (explosions_in_turn.rs), the dice first rolled
+//! counting their clamped value.
+
+use super::rescore::meets;
+use crate::syntax::ast::{CompareOp, ComparePoint, DiceExpr, Modifier, PointValue};
+
+/// One clamp as written: `min` (`lowest`) or `max`, and its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Clamp {
+    pub lowest: bool,
+    pub value: i64,
+}
+
+impl Clamp {
+    pub fn of(modifier: &Modifier) -> Option<Clamp> {
+        match *modifier {
+            Modifier::ClampMin(value) => Some(Clamp {
+                lowest: true,
+                value,
+            }),
+            Modifier::ClampMax(value) => Some(Clamp {
+                lowest: false,
+                value,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// What a die showing `face` counts after Foundry's clamps, run in order: each compares the face
+/// shown (not what an earlier clamp made it count) and, when it applies, sets the count.
+pub(super) fn foundry_count(clamps: &[Clamp], face: i64) -> i64 {
+    clamps.iter().fold(face, |count, clamp| {
+        let applies = if clamp.lowest {
+            face < clamp.value
+        } else {
+            face > clamp.value
+        };
+        if applies { clamp.value } else { count }
+    })
+}
+
+/// The face after Omen's clamps, each applied to the face the one before left.
+fn omen_face(clamps: &[Clamp], face: i64) -> i64 {
+    clamps.iter().fold(face, |face, clamp| {
+        if clamp.lowest {
+            face.max(clamp.value)
+        } else {
+            face.min(clamp.value)
+        }
+    })
+}
+
+/// Whether Omen's reading of the term's clamps before its first explosion (the clamped face decides
+/// the explosion, the added dice plain: `!a`) differs from Foundry's on some face of `faces`. `false`
+/// when there is no clamp before an explosion; `true` when it cannot be told (a point written with
+/// a name, faces not known from the sides), so that the term goes to the batch reading, which
+/// refuses it with why.
+pub(super) fn clamp_moves_explosion(term: &DiceExpr, faces: Option<&[i64]>) -> bool {
+    let Some(at) = term
+        .modifiers
+        .iter()
+        .position(|m| matches!(m.node, Modifier::Explode { .. }))
+    else {
+        return false;
+    };
+    let clamps: Vec<Clamp> = term.modifiers[..at]
+        .iter()
+        .filter_map(|m| Clamp::of(&m.node))
+        .collect();
+    if clamps.is_empty() {
+        return false;
+    }
+    let Modifier::Explode { point, .. } = &term.modifiers[at].node else {
+        return false;
+    };
+    let Some((faces, top)) = faces.and_then(|f| Some((f, f.iter().copied().max()?))) else {
+        return true;
+    };
+    let (foundry, omen) = match point {
+        // Foundry explodes on the die's largest face; Omen on the largest face the clamps leave.
+        None => {
+            let clamped_top = faces.iter().map(|&f| omen_face(&clamps, f)).max();
+            (
+                (CompareOp::Eq, top),
+                (CompareOp::Eq, clamped_top.unwrap_or(top)),
+            )
+        }
+        Some(ComparePoint {
+            op,
+            value: PointValue::Int(target),
+        }) => ((*op, *target), (*op, *target)),
+        Some(_) => return true,
+    };
+    faces.iter().any(|&face| {
+        let explodes = meets(foundry.0, foundry.1, face);
+        // The first roll: Omen decides on the clamped face; an added die: on its face, as Foundry.
+        explodes != meets(omen.0, omen.1, omen_face(&clamps, face))
+            || explodes != meets(omen.0, omen.1, face)
+            || foundry_count(&clamps, face) != omen_face(&clamps, face)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIN5: Clamp = Clamp {
+        lowest: true,
+        value: 5,
+    };
+    const MAX3: Clamp = Clamp {
+        lowest: false,
+        value: 3,
+    };
+
+    #[test]
+    fn foundry_clamps_compare_the_face_shown_not_the_count() {
+        // `min5max3`: a 1 counts 5 (max3 does not apply to the face 1), a 4 counts 3.
+        assert_eq!(foundry_count(&[MIN5, MAX3], 1), 5);
+        assert_eq!(foundry_count(&[MIN5, MAX3], 4), 3);
+        // Omen clamps the clamped face: 1 becomes 5, then 3.
+        assert_eq!(omen_face(&[MIN5, MAX3], 1), 3);
+    }
+}

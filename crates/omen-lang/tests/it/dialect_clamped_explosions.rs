@@ -1,0 +1,311 @@
+//! Foundry's `min` and `max` before an explosion (`3d6max5x`, `3d6max5x5`, `3d6min2x>=5`, `xo`).
+//! Foundry's clamps set what a die counts and leave the face it shows, and its explosions compare
+//! the face shown: under `max5` a 6 counts 5 and still explodes under `x`. The expected
+//! distributions come from a walk of Foundry's dice code written here (each result a face and a
+//! count, the modifiers run in order over the results present), enumerated along every sequence of
+//! dice up to a total: every die counts at least 1, so a total is reached by finitely many
+//! sequences, and below the totals where `--explode-depth` (3 in these tests) could cut a chain,
+//! Omen's probabilities must be Foundry's exactly. Never read off Omen.
+//!
+//! Where the cuts fall: Omen's `!a` keeps a die's first roll and three added dice, the last
+//! counting as rolled, so a cut needs four dice meeting the point in a row. The batch reading counts
+//! a chain's dice meeting the point with a die exploding on 1 (its three extra rolls allowed) and
+//! adds a last die that does not meet it, so a cut needs four added dice meeting the point and one
+//! more after them.
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+use num_traits::Zero;
+use omen_lang::{Value, compile};
+
+use crate::dialects::{Fractions, Q, omen, options, q};
+use crate::support;
+
+/// A modifier of Foundry's `Die`, as its code runs it.
+#[derive(Clone, Copy)]
+enum Step {
+    /// `minN`: a result whose face is below N counts N.
+    Min(i64),
+    /// `maxN`: a result whose face is above N counts N.
+    Max(i64),
+    /// `x` (recursive: the new dice are checked too) or `xo`, on the faces `meets` holds for.
+    Explode {
+        recursive: bool,
+        meets: fn(i64) -> bool,
+    },
+}
+
+/// One result: the face shown and, once a clamp set it, what it counts.
+type Result = (i64, Option<i64>);
+
+fn total(results: &[Result]) -> i64 {
+    results
+        .iter()
+        .map(|&(face, count)| count.unwrap_or(face))
+        .sum()
+}
+
+struct Walk<'a> {
+    sides: i64,
+    steps: &'a [Step],
+    bound: i64,
+}
+
+impl Walk<'_> {
+    /// Runs step `j` on, the explosion at `j` having checked `checked` results of the `initial`
+    /// there when it started. Totals above the bound are left out once only explosions remain
+    /// (they only add).
+    fn run(
+        &self,
+        results: Vec<Result>,
+        (j, checked, initial): (usize, usize, usize),
+        p: Q,
+    ) -> Fractions {
+        let mut out = Fractions::new();
+        let only_explosions = self.steps[j..]
+            .iter()
+            .all(|s| matches!(s, Step::Explode { .. }));
+        if only_explosions && total(&results) > self.bound {
+            return out;
+        }
+        let Some(&step) = self.steps.get(j) else {
+            out.insert(q(total(&results), 1), p);
+            return out;
+        };
+        let next = results.len();
+        match step {
+            Step::Min(n) | Step::Max(n) => {
+                let results = results
+                    .into_iter()
+                    .map(|(face, count)| {
+                        let applies = match step {
+                            Step::Min(_) => face < n,
+                            _ => face > n,
+                        };
+                        (face, if applies { Some(n) } else { count })
+                    })
+                    .collect();
+                return self.run(results, (j + 1, 0, next), p);
+            }
+            Step::Explode { recursive, meets } => {
+                if checked >= results.len() || (!recursive && checked >= initial) {
+                    return self.run(results, (j + 1, 0, next), p);
+                }
+                if !meets(results[checked].0) {
+                    return self.run(results, (j, checked + 1, initial), p);
+                }
+                for face in 1..=self.sides {
+                    let mut more = results.clone();
+                    more.push((face, None));
+                    let ends = self.run(more, (j, checked + 1, initial), &p * q(1, self.sides));
+                    for (t, r) in ends {
+                        *out.entry(t).or_insert_with(Q::zero) += r;
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The probability of each total up to `bound` of `n` dice of `sides` under Foundry's `steps`.
+fn foundry(n: u32, sides: i64, steps: &[Step], bound: i64) -> Fractions {
+    let walk = Walk {
+        sides,
+        steps,
+        bound,
+    };
+    let mut rolls: Vec<Vec<Result>> = vec![Vec::new()];
+    for _ in 0..n {
+        rolls = rolls
+            .into_iter()
+            .flat_map(|r| {
+                (1..=sides).map(move |f| {
+                    let mut r = r.clone();
+                    r.push((f, None));
+                    r
+                })
+            })
+            .collect();
+    }
+    let mut out = Fractions::new();
+    for roll in rolls {
+        let first = q(1, sides.pow(n));
+        for (t, p) in walk.run(roll, (0, 0, n as usize), first) {
+            if t <= q(bound, 1) {
+                *out.entry(t).or_insert_with(Q::zero) += p;
+            }
+        }
+    }
+    out
+}
+
+/// Omen's distribution up to `bound`.
+fn omen_up_to(source: &str, bound: i64) -> Fractions {
+    let all = omen("foundry", source).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+    all.into_iter()
+        .filter(|(total, _)| *total <= q(bound, 1))
+        .collect()
+}
+
+/// What the roller gives along every sequence of dice.
+fn rolled(source: &str) -> Fractions {
+    let options = options("foundry");
+    let program = compile(source, &options).expect("compiles").program;
+    let sampled = support::brute_force(&program, &options.limits, 400_000).expect("small");
+    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
+    for (v, p) in sampled {
+        let Value::Int(v) = v else {
+            panic!("{source}: {v:?}")
+        };
+        let p = Q::new(
+            BigInt::from(p.numer().clone()),
+            BigInt::from(p.denom().clone()),
+        );
+        *out.entry(q(v, 1)).or_insert_with(Q::zero) += p;
+    }
+    out
+}
+
+fn reading(source: &str) -> String {
+    match compile(source, &options("foundry")) {
+        Ok(checked) => checked.reading,
+        Err(errors) => panic!("{source}: {errors:?}"),
+    }
+}
+
+const X6: Step = Step::Explode {
+    recursive: true,
+    meets: |f| f == 6,
+};
+
+/// The defect: `3d6max5x` exploded on the 5s. In Foundry a 6 counts 5 and explodes (its face is
+/// still 6, `x`'s point), its new dice neither clamped nor exploding on 5; a 5 never explodes.
+#[test]
+fn foundry_max_then_explode_explodes_the_face_shown_and_counts_the_clamp() {
+    // A cut chain: a 6 counting 5, four new 6s, a last die and two more dice: 32 or more.
+    let want = foundry(3, 6, &[Step::Max(5), X6], 24);
+    assert_eq!(omen_up_to("3d6max5x", 24), want);
+    // By hand for one die: 1 to 5 each 1/6 (a 5 does not explode), 6 = 5 + 1 at 1/36, 10 = 5 + 5
+    // at 1/36, no 11 (5 + 6 explodes again), 12 = 5 + 6 + 1 at 1/216. The misreading gave 6 to 9
+    // each 1/18 and no 10.
+    let one = omen_up_to("1d6max5x", 12);
+    for face in 1..=5 {
+        assert_eq!(one[&q(face, 1)], q(1, 6), "{face}");
+    }
+    assert_eq!(one[&q(6, 1)], q(1, 36));
+    assert_eq!(one[&q(10, 1)], q(1, 36));
+    assert!(!one.contains_key(&q(11, 1)));
+    assert_eq!(one[&q(12, 1)], q(1, 216));
+    assert_eq!(one, foundry(1, 6, &[Step::Max(5), X6], 12));
+    assert!(reading("1d6max5x").contains("d{0,0,0,0,0,1}!=1"));
+}
+
+/// `x5` after `max5`: a 5 explodes, a 6 counting 5 does not (its face is 6); the new dice explode
+/// on 5 and count what they show, 6s included.
+#[test]
+fn foundry_max_then_explode_on_a_point_compares_the_face_shown() {
+    let x5 = Step::Explode {
+        recursive: true,
+        meets: |f| f == 5,
+    };
+    // A cut chain: a 5, four new 5s, a last die and two more dice: 28 or more.
+    assert_eq!(
+        omen_up_to("3d6max5x5", 24),
+        foundry(3, 6, &[Step::Max(5), x5], 24)
+    );
+    // Explode once: a 6 counting 5 adds one die, which does not explode.
+    let once = Step::Explode {
+        recursive: false,
+        meets: |f| f == 6,
+    };
+    let want = foundry(3, 6, &[Step::Max(5), once], 100);
+    assert_eq!(omen("foundry", "3d6max5xo"), Ok(want));
+    // `min2` before `x1`: a 1 counts 2 and explodes; its new dice count what they show.
+    let x1 = Step::Explode {
+        recursive: true,
+        meets: |f| f == 1,
+    };
+    // A cut chain: a 1 counting 2, four new 1s and a last die of 2 or more: 8 or more (10 with a
+    // second die counting at least 2).
+    assert_eq!(
+        omen_up_to("1d6min2x1", 5),
+        foundry(1, 6, &[Step::Min(2), x1], 5)
+    );
+    assert_eq!(
+        omen_up_to("2d4min2x1", 7),
+        foundry(2, 4, &[Step::Min(2), x1], 7)
+    );
+}
+
+/// A clamp that moves no face across the point gives the same roll either way, and keeps Omen's
+/// `!a` reading: `min2` before `x>=5` (a 1 counting 2 does not meet `>=5` either way), `min2`
+/// before `x`.
+#[test]
+fn foundry_clamp_that_moves_no_face_across_the_point_reads_as_plain_added_dice() {
+    let x5up = Step::Explode {
+        recursive: true,
+        meets: |f| f >= 5,
+    };
+    // A cut chain: four dice of 5 or more in a row and two dice counting 2: 24 or more.
+    assert_eq!(
+        omen_up_to("3d6min2x>=5", 23),
+        foundry(3, 6, &[Step::Min(2), x5up], 23)
+    );
+    assert_eq!(reading("3d6min2x>=5"), "3d6min2!a>=5");
+    // A cut chain: four 6s in a row and two dice counting 2: 28 or more.
+    assert_eq!(
+        omen_up_to("3d6min2x", 27),
+        foundry(3, 6, &[Step::Min(2), X6], 27)
+    );
+    assert_eq!(reading("3d6min2x"), "3d6min2!a");
+    // A point no face meets adds nothing: the clamp alone.
+    let never = Step::Explode {
+        recursive: true,
+        meets: |f| f == 7,
+    };
+    assert_eq!(
+        omen("foundry", "3d6max5x7"),
+        Ok(foundry(3, 6, &[Step::Max(5), never], 100))
+    );
+}
+
+/// Two clamps each compare the face shown: under `min5max3` a 1 counts 5 (the `max3` does not
+/// apply to a face of 1) and a 4 counts 3; then the explosion on 6.
+#[test]
+fn foundry_two_clamps_then_explode_each_compare_the_face_shown() {
+    let steps = [Step::Min(5), Step::Max(3), X6];
+    // A cut chain: a 6 counting 3, four new 6s, a last die and a die counting 3: 31 or more.
+    assert_eq!(omen_up_to("2d6min5max3x", 20), foundry(2, 6, &steps, 20));
+    // Several explosions after a clamp, each running in turn; a cut chain has four new 5s or 6s
+    // after a die counting 5: 25 or more.
+    let x5 = Step::Explode {
+        recursive: true,
+        meets: |f| f == 5,
+    };
+    assert_eq!(
+        omen_up_to("2d6max5x6x5", 20),
+        foundry(2, 6, &[Step::Max(5), X6, x5], 20)
+    );
+}
+
+#[test]
+fn foundry_clamp_then_explode_roller_agrees_with_the_exact_engine() {
+    for source in ["1d4max3x", "1d3min2x1", "2d3max2xo"] {
+        assert_eq!(Ok(rolled(source)), omen("foundry", source), "{source}");
+    }
+}
+
+/// Still refused, never misread: a clamp moving a face across the point with another modifier on
+/// the term, or with a reroll before the explosion.
+#[test]
+fn foundry_clamp_then_explode_with_more_modifiers_is_refused() {
+    for source in ["3d6max5xkh2", "3d6r1max5x", "3d6max5xcs>=5", "3d6max5x2=6"] {
+        let errors = match compile(source, &options("foundry")) {
+            Ok(checked) => panic!("{source} reads {}", checked.reading),
+            Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        };
+        assert!(errors.contains(&"unsupported-modifier"), "{source}");
+    }
+}
