@@ -208,8 +208,13 @@ impl<T: Ord + Clone> Distribution<T> {
     }
 
     /// From pairs already sorted by outcome, strictly increasing, zero weights allowed (dropped),
-    /// whose weights sum to `total` (known to the caller, so not summed again).
-    pub(crate) fn from_sorted_with_total(
+    /// whose weights sum to `total` (known to the caller, so not summed again). Both are the
+    /// caller's promise, checked in debug builds only: a builder that sorts and merges its own
+    /// outcomes skips a second pass over them.
+    ///
+    /// # Errors
+    /// `Empty` when no weight is positive.
+    pub fn from_sorted_with_total(
         entries: Vec<(T, Weight)>,
         total: Weight,
     ) -> Result<Self, CoreError> {
@@ -301,6 +306,19 @@ impl<T: Ord + Clone> Distribution<T> {
         let entries = self.entries.into_iter().map(|(o, w)| (f(o), w)).collect();
         Distribution {
             entries: sorted_merged(entries),
+            total: self.total,
+        }
+    }
+
+    /// The distribution of f(X) for an `f` that keeps the outcomes' order strictly (wrapping a number
+    /// in a value, a tuple in a tuple of one), consuming X: no outcome is compared, where
+    /// [`Self::map_into`] checks the order of every pair. An `f` that is not strictly increasing
+    /// breaks the distribution's order (checked in debug builds).
+    pub fn map_increasing_into<U: Ord + Clone>(self, mut f: impl FnMut(T) -> U) -> Distribution<U> {
+        let entries: Vec<(U, Weight)> = self.entries.into_iter().map(|(o, w)| (f(o), w)).collect();
+        debug_assert!(entries.windows(2).all(|p| p[0].0 < p[1].0));
+        Distribution {
+            entries,
             total: self.total,
         }
     }

@@ -7,6 +7,8 @@
 //! net vector (net successes, net advantages, triumphs, despairs) and the pool's distribution is the
 //! exact sum of those vectors: no roll is enumerated, and the vectors stay small.
 
+use num_integer::Integer;
+
 use crate::dense::sum_table;
 use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;
@@ -177,6 +179,8 @@ struct DenseBox {
     sizes: [usize; 4],
     /// The cell step of one unit in each component.
     strides: [usize; 4],
+    /// The pool's total weight: every roll of every die.
+    total: u128,
 }
 
 impl DenseBox {
@@ -216,6 +220,7 @@ impl DenseBox {
             low,
             sizes,
             strides,
+            total,
         })
     }
 
@@ -227,18 +232,35 @@ impl DenseBox {
     ) -> Result<Distribution<Net>, CoreError> {
         let cells: usize = self.sizes.iter().product();
         let (table, reach) = sum_table(kinds, &self.strides, cells, budget)?;
-        let entries: Vec<(Net, Weight)> = table[..=reach]
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| **w != 0)
-            .map(|(cell, w)| (self.vector(cell), Weight::from(*w)))
-            .collect();
-        Ok(Distribution::from_sorted_unchecked(entries)?.normalized())
-    }
-
-    /// The net vector of a cell, shifted back.
-    fn vector(&self, cell: usize) -> Net {
-        std::array::from_fn(|i| self.low[i] + ((cell / self.strides[i]) % self.sizes[i]) as i64)
+        // Reduced by their common factor while they are machine words, and the total is known:
+        // neither is computed again in big integers.
+        let mut common = self.total;
+        for &w in &table[..=reach] {
+            if common == 1 {
+                break;
+            }
+            if w != 0 {
+                common = common.gcd(&w);
+            }
+        }
+        // Each cell's vector as an odometer of its digits, the last component moving fastest: no
+        // division per cell.
+        let mut digits = [0usize; 4];
+        let mut entries: Vec<(Net, Weight)> = Vec::new();
+        for &w in &table[..=reach] {
+            if w != 0 {
+                let net = std::array::from_fn(|i| self.low[i] + digits[i] as i64);
+                entries.push((net, Weight::from(w / common)));
+            }
+            for i in (0..4).rev() {
+                digits[i] += 1;
+                if digits[i] < self.sizes[i] {
+                    break;
+                }
+                digits[i] = 0;
+            }
+        }
+        Distribution::from_sorted_with_total(entries, Weight::from(self.total / common))
     }
 }
 

@@ -34,7 +34,7 @@ use omen_core::{Budget, Compare, CoreError, Distribution, Limits, Probability, W
 
 use crate::diagnostic::{Diagnostic, core_diagnostic, kind_error};
 use crate::number::{self, NumberError};
-use crate::program::{Node, NodeKind, Program};
+use crate::program::{Node, NodeKind, PoolSource, Program};
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
@@ -438,7 +438,23 @@ impl Evaluator<'_> {
             }
             NodeKind::Tuple(items) => self.tuple(items, span),
             NodeKind::Field(inner, index) => {
+                if let NodeKind::Pool(pool) = &inner.kind
+                    && let PoolSource::Symbols(dice) = &pool.source
+                    && pool.readings.len() == 1
+                {
+                    // Its one reading read in place: no tuple of readings to build and take apart.
+                    return self.symbol_pool(inner.span, dice, None);
+                }
                 let e = self.eval(inner)?;
+                let single = |v: &Value| matches!(v, Value::Tuple(items) if items.len() == 1);
+                if matches!(&inner.kind, NodeKind::Pool(_)) && e.dist.outcomes().all(single) {
+                    // The tuple of a pool's one reading: taking its member keeps the order.
+                    let d = e.dist.map_increasing_into(|v| match &v {
+                        Value::Tuple(items) => items[0].clone(),
+                        _ => v,
+                    });
+                    return Ok(Eval::plain(d, e.truncated));
+                }
                 let d = e.dist.try_map(|v| field(v, *index, span))?;
                 Ok(Eval::plain(d, e.truncated))
             }

@@ -24,6 +24,7 @@ use crate::value::Value;
 
 mod compiled;
 mod fields;
+mod single;
 
 /// What running the rest once costs from the work budget, per node of it: a value computed and
 /// dropped, about as long as this many limb multiply-adds.
@@ -724,6 +725,14 @@ impl Evaluator<'_> {
             .iter()
             .map(|c| c.outcomes.iter().map(register_of).collect())
             .collect();
+        if let (Some(machine), Some([weights]), [class]) =
+            (&machine, words.as_deref(), &classes[..])
+            && let Some(dist) =
+                machine.run_each(class, weights, &kinds, &mut registers, self.budget)
+        {
+            self.env.truncate(first);
+            return Ok(Eval::plain(dist.map_err(at)?.normalized(), truncated));
+        }
         let mut word_sums: BTreeMap<i64, Accumulator> = BTreeMap::new();
         let mut odometer = vec![0usize; classes.len()];
         let mut rounds = 0u32;

@@ -144,7 +144,9 @@ impl Evaluator<'_> {
         // A die that may hit the explosion depth is cut short when any of the pool's does.
         let mut truncated = Probability::zero();
         let groups = match &pool.source {
-            PoolSource::Symbols(dice) => return self.symbol_pool(span, dice, pool.readings.len()),
+            PoolSource::Symbols(dice) => {
+                return self.symbol_pool(span, dice, Some(pool.readings.len()));
+            }
             PoolSource::Dice(_) => {
                 let mut kinds: Vec<Kind> = Vec::new();
                 for ((roll, cut), count) in rolls.iter().zip(counts.iter().map(whole)) {
@@ -297,12 +299,13 @@ impl Evaluator<'_> {
     }
 
     /// A Genesys pool: each reading is the tuple of net successes, net advantages, triumphs and
-    /// despairs.
-    fn symbol_pool(
+    /// despairs; the pool's value is the tuple of its `readings`, or with `None` the one reading
+    /// alone (`symbols(pool {…})` read in place).
+    pub(super) fn symbol_pool(
         &mut self,
         span: Span,
         dice: &[(i64, &'static omen_core::symbols::SymbolDie)],
-        readings: usize,
+        readings: Option<usize>,
     ) -> Result<Eval, Diagnostic> {
         let at = |e: CoreError| core_diagnostic(&e, span);
         let pool: Vec<(&omen_core::symbols::SymbolDie, usize)> = dice
@@ -311,9 +314,13 @@ impl Evaluator<'_> {
             .collect::<Result<_, CoreError>>()
             .map_err(at)?;
         let net = pool_net(&pool, self.budget).map_err(at)?;
-        let d = net.map_into(|n| {
+        // Cells come in the vectors' order, and a tuple of numbers orders as they do.
+        let d = net.map_increasing_into(|n| {
             let one = Value::Tuple(n.iter().copied().map(Value::Int).collect());
-            Value::Tuple(std::iter::repeat_n(one, readings).collect())
+            match readings {
+                Some(readings) => Value::Tuple(std::iter::repeat_n(one, readings).collect()),
+                None => one,
+            }
         });
         Ok(Eval::plain(d, Probability::zero()))
     }
