@@ -1,4 +1,5 @@
-//! Foundry's `min` and `max` before an explosion (`3d6max5x`, `3d6max5x5`, `3d6min2x>=5`, `xo`).
+//! Foundry's `min` and `max` before an explosion (`3d6max5x`, `3d6max5x5`, `3d6min2x>=5`, `xo`),
+//! a count (`3d6max5cs>=6`) or a reroll (`3d6min2r1`, refused).
 //! Foundry's clamps set what a die counts and leave the face it shows, and its explosions compare
 //! the face shown: under `max5` a 6 counts 5 and still explodes under `x`. The expected
 //! distributions come from a walk of Foundry's dice code written here (each result a face and a
@@ -301,11 +302,64 @@ fn foundry_clamp_then_explode_roller_agrees_with_the_exact_engine() {
 /// the term, or with a reroll before the explosion.
 #[test]
 fn foundry_clamp_then_explode_with_more_modifiers_is_refused() {
-    for source in ["3d6max5xkh2", "3d6r1max5x", "3d6max5xcs>=5", "3d6max5x2=6"] {
+    for source in ["3d6max5xkh2", "3d6r1max5x", "3d6max5xdl1", "3d6max5x2=6"] {
         let errors = match compile(source, &options("foundry")) {
             Ok(checked) => panic!("{source} reads {}", checked.reading),
             Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
         };
         assert!(errors.contains(&"unsupported-modifier"), "{source}");
     }
+}
+
+/// The number of `n` dice meeting a point each die meets with probability `p`: binomial.
+fn binomial(n: i64, p: Q) -> Fractions {
+    let mut out = Fractions::new();
+    let mut choose = 1i64;
+    for k in 0..=n {
+        let miss = n - k;
+        let weight = (0..k).fold(Q::from(BigInt::from(choose)), |w, _| w * &p);
+        let weight = (0..miss).fold(weight, |w, _| w * (q(1, 1) - &p));
+        out.insert(q(k, 1), weight);
+        choose = choose * (n - k) / (k + 1);
+    }
+    out
+}
+
+/// A count after a clamp compares the face shown and replaces every die's count: `3d6max5cs>=6`
+/// counts the 6s (it had counted none, every face clamped to 5), `3d6min2cs<=1` the 1s.
+#[test]
+fn foundry_count_after_a_clamp_counts_the_face_shown() {
+    assert_eq!(omen("foundry", "3d6max5cs>=6"), Ok(binomial(3, q(1, 6))));
+    assert_eq!(omen("foundry", "3d6min2cs<=1"), Ok(binomial(3, q(1, 6))));
+    assert_eq!(reading("3d6max5cs>=6"), "3d6>=6");
+    // After a keep: Foundry keeps by the face shown, then counts it.
+    let mut kept = Fractions::new();
+    for a in 1..=6i64 {
+        for b in 1..=6i64 {
+            for c in 1..=6i64 {
+                let mut dice = [a, b, c];
+                dice.sort_unstable();
+                let sixes = dice[1..].iter().filter(|&&f| f == 6).count() as i64;
+                *kept.entry(q(sixes, 1)).or_insert_with(Q::zero) += q(1, 216);
+            }
+        }
+    }
+    assert_eq!(omen("foundry", "3d6max5kh2cs>=6"), Ok(kept));
+}
+
+/// A reroll after a clamp compares the face shown and rolls a die no clamp touches: refused, where
+/// it had read as Omen's clamp then reroll (`3d6min2r1` never rerolled).
+#[test]
+fn foundry_reroll_after_a_clamp_is_refused() {
+    for source in ["3d6min2r1", "3d6max5rr6", "3d6max5kh2r1"] {
+        let errors = match compile(source, &options("foundry")) {
+            Ok(checked) => panic!("{source} reads {}", checked.reading),
+            Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        };
+        assert!(errors.contains(&"unsupported-modifier"), "{source}");
+    }
+    // A count after the clamp and the explosion replaces what the clamp set: the clamp is dropped.
+    assert_eq!(reading("3d6max5xcs>=5"), reading("3d6xcs>=5"));
+    // Written before the clamp, the reroll is read.
+    assert_eq!(reading("3d6r1min2"), "3d6ro=1min2");
 }

@@ -8,7 +8,8 @@
 //! counting their clamped value.
 
 use super::rescore::meets;
-use crate::syntax::ast::{CompareOp, ComparePoint, DiceExpr, Modifier, PointValue};
+use crate::span::Span;
+use crate::syntax::ast::{CompareOp, ComparePoint, DiceExpr, Modifier, PointValue, Spanned};
 
 /// One clamp as written: `min` (`lowest`) or `max`, and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +106,34 @@ pub(super) fn clamp_moves_explosion(term: &DiceExpr, faces: Option<&[i64]>) -> b
             || explodes != meets(omen.0, omen.1, face)
             || foundry_count(&clamps, face) != omen_face(&clamps, face)
     })
+}
+
+/// Foundry's clamps before a count or a reroll, read as Foundry runs them. A count (`cs`, `cf`)
+/// sets every die's count to 1 or 0 by the face shown, so the clamps written before it change
+/// nothing and are dropped (`3d6max5cs>=6` counts the 6s). A reroll compares the face shown and
+/// rolls a die no clamp before it touches, where Omen's clamp then reroll compares the clamped face
+/// and clamps the new die: the span from the clamp to the reroll is returned, to be refused.
+pub(super) fn foundry_clamps_before_steps(modifiers: &mut Vec<Spanned<Modifier>>) -> Option<Span> {
+    if let Some(count) = modifiers
+        .iter()
+        .position(|m| matches!(m.node, Modifier::Success(_)))
+    {
+        let mut at = 0;
+        modifiers.retain(|m| {
+            at += 1;
+            at > count || Clamp::of(&m.node).is_none()
+        });
+    }
+    let clamp = modifiers
+        .iter()
+        .position(|m| Clamp::of(&m.node).is_some())?;
+    let reroll = modifiers[clamp..].iter().find(|m| {
+        matches!(
+            m.node,
+            Modifier::RerollOnce(_) | Modifier::RerollRecursive(_)
+        )
+    })?;
+    Some(modifiers[clamp].span.to(reroll.span))
 }
 
 #[cfg(test)]

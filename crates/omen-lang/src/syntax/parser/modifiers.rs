@@ -13,9 +13,31 @@ impl<'s> Parser<'s> {
     pub(super) fn parse_modifiers(&mut self) -> Vec<Spanned<Modifier>> {
         let mut modifiers = self.parse_modifiers_written();
         if self.dialect.name == "foundry" {
+            if let Some(at) = super::clamps::foundry_clamps_before_steps(&mut modifiers) {
+                self.refuse_reroll_after_clamp(at);
+            }
             super::first_roll::steps_shape_first_roll(&mut modifiers);
         }
         modifiers
+    }
+
+    /// Foundry's reroll after a clamp (`3d6min2r1`) compares the face shown and rolls a die the
+    /// clamp never touches (see clamps.rs): not computed yet, refused rather than clamped twice.
+    fn refuse_reroll_after_clamp(&mut self, at: Span) {
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                format!(
+                    "`{}` in the {} dialect: a clamp sets what a die counts and the reroll after it \
+                     compares the face shown and rolls a die the clamp never touches, which is not \
+                     computed yet",
+                    shorten(self.text(at)),
+                    self.dialect.name
+                ),
+            )
+            .with_help("write the reroll before the clamp, e.g. `3d6r1min2`, if that is the rule"),
+        );
     }
 
     /// [`Self::parse_modifiers`] as written.
