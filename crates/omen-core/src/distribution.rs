@@ -812,16 +812,13 @@ impl Distribution<i64> {
                 debug_assert_eq!(rem, 0, "the recurrence divides exactly");
                 out.copy_from_slice(&plus);
             } else {
-                let q = BigUint::from_slice(&crate::limbs::to_u32_digits(&plus)) / divisor;
+                let q = crate::limbs::to_weight(&plus) / divisor;
                 let digits = q.to_u64_digits();
                 out.iter_mut().for_each(|x| *x = 0);
                 out[..digits.len()].copy_from_slice(&digits);
             }
         }
-        let f: Vec<BigUint> = f
-            .chunks_exact(width)
-            .map(|c| BigUint::from_slice(&crate::limbs::to_u32_digits(c)))
-            .collect();
+        let f: Vec<BigUint> = f.chunks_exact(width).map(crate::limbs::to_weight).collect();
         let out_lo = lo.checked_mul(n as i64).ok_or(CoreError::Overflow)?;
         let entries = f
             .into_iter()

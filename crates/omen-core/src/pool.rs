@@ -15,7 +15,7 @@ use num_traits::{One, Zero};
 
 use crate::distribution::{Distribution, Weight};
 use crate::error::CoreError;
-use crate::limbs::{mul_add, to_u32_digits, trimmed};
+use crate::limbs::{mul_add, to_weight, trimmed};
 use crate::limits::{Budget, Limits};
 
 mod exploding;
@@ -330,7 +330,7 @@ fn from_limbs(
     let entries = out
         .chunks_exact(limbs)
         .enumerate()
-        .map(|(i, w)| (out_lo + i as i64, Weight::from_slice(&to_u32_digits(w))))
+        .map(|(i, w)| (out_lo + i as i64, to_weight(w)))
         .collect();
     let mut d = Distribution::from_sorted_unchecked(entries)?;
     debug_assert!(d.total() == &total);

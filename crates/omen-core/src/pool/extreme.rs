@@ -77,8 +77,9 @@ fn extreme_weights_small(
     // shift and a subtraction of big integers cost less than one pass over fixed-width limbs that
     // wrote 32-bit digits for `BigUint::from_slice` to pack again (10.5 µs against 11.9 µs for
     // 1000d20kh1's twenty weights).
-    let mut below_pow = Weight::zero();
-    let mut pairs = Vec::with_capacity(faces.len());
+    // Every C(x)ⁿ first, then each less the one before it in place, from the top down: no copy of a
+    // power is kept for the next face's subtraction.
+    let mut pairs: Vec<(i64, Weight)> = Vec::with_capacity(faces.len());
     for &(x, w) in faces {
         below += w.to_u64()?;
         let twos = below.trailing_zeros() as usize;
@@ -87,14 +88,17 @@ fn extreme_weights_small(
             Some(at) => at,
             None => {
                 let limbs = crate::limbs::pow_small(odd, n, width);
-                let power = Weight::from_slice(&crate::limbs::to_u32_digits(&limbs));
+                let power = crate::limbs::to_weight(&limbs);
                 odd_powers.push((odd, power));
                 odd_powers.len() - 1
             }
         };
-        let pow = &odd_powers[at].1 << (twos * n);
-        pairs.push((x, &pow - &below_pow));
-        below_pow = pow;
+        pairs.push((x, &odd_powers[at].1 << (twos * n)));
     }
-    Some((pairs, below_pow))
+    let total = pairs.last()?.1.clone();
+    for k in (1..pairs.len()).rev() {
+        let (lower, upper) = pairs.split_at_mut(k);
+        upper[0].1 -= &lower[k - 1].1;
+    }
+    Some((pairs, total))
 }
