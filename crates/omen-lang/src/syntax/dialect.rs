@@ -181,6 +181,10 @@ pub struct Dialect {
     /// selects (Avrae's `kh1kl1` keeps the highest and the lowest die), and operations apply in the order
     /// written, each to the dice still kept (d20's `4d6kh3ro1` rerolls kept dice only).
     pub selectors_unite: bool,
+    /// Whether a reroll or explosion written after a keep or drop touches the kept dice only, the
+    /// new dice joining the kept ones (d20's `4d6kh3ro1`; Foundry's `3d6kh2r1`, whose reroll skips
+    /// the dice the keep made inactive), rather than running before the keep as Omen's steps do.
+    pub steps_touch_kept: bool,
     /// Whether `/* … */` is a comment (rpg-dice-roller).
     pub block_comments: bool,
     /// Whether `[[…]]` is an inline roll whose total stands where it is written (Roll20's
@@ -251,6 +255,7 @@ pub static OMEN: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    steps_touch_kept: false,
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
@@ -302,6 +307,7 @@ pub static ROLL20: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    steps_touch_kept: false,
     block_comments: false,
     inline_rolls: true,
     d20_numbers: false,
@@ -352,6 +358,7 @@ pub static FOUNDRY: Dialect = Dialect {
     capped_counts: true,
     explosions_in_turn: true,
     selectors_unite: false,
+    steps_touch_kept: true,
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
@@ -417,6 +424,7 @@ pub static AVRAE: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: true,
+    steps_touch_kept: true,
     block_comments: false,
     inline_rolls: false,
     d20_numbers: true,
@@ -467,6 +475,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    steps_touch_kept: false,
     block_comments: true,
     inline_rolls: false,
     d20_numbers: false,
@@ -518,6 +527,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     capped_counts: false,
     explosions_in_turn: false,
     selectors_unite: false,
+    steps_touch_kept: false,
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,

@@ -12,6 +12,7 @@ mod dialect_capped;
 mod dialect_clamped_explosions;
 mod dialect_constructs;
 mod dialect_explosions;
+mod dialect_foundry_kept_steps;
 mod dialect_kept_steps;
 mod dialect_maiden_aliases;
 mod dialect_modes;

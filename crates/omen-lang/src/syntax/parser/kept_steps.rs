@@ -8,10 +8,17 @@
 //! not), and under `e` each adds a new die that explodes the same way (Dice Maiden's `e`, at most once
 //! a die: a new die that does not explode). The kept dice meeting the
 //! point leave their faces (`ro`, `rr`): the sum of each such face times how many kept dice show it.
+//!
+//! Foundry runs its modifiers the same way: a keep or drop makes the dice it leaves out inactive,
+//! and a later reroll or explosion walks the active dice only (`3d6kh2r1`). With a cap
+//! (`3d6kh2r1=1`: reroll a single 1 among the kept dice) the first `min(k, cap)` kept dice meeting
+//! the point are rolled again; which ones does not matter to the total when one face meets the point
+//! (each leaves that face) or when the step adds dice without removing any (`xo`).
 
 use super::Parser;
 use super::capped::listed;
 use super::capped_pool::{Build, kept_count};
+use super::pieces::CappedReroll;
 use super::rescore::{listed_faces, meets};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
@@ -73,7 +80,60 @@ impl Parser<'_> {
         let (which, kept, step) = kept_dice_then_any_step(modifiers)?;
         let span = Span::new(start, self.prev_end);
         let at = modifiers[0].span.to(step.span);
-        match kept_step_reading(count, sides, (which, kept, step), span, at) {
+        self.kept_step_or_refused(count, sides, (which, kept, step, None), (span, at))
+    }
+
+    /// Foundry's keep or drop before a capped reroll or explosion (`3d6kh2r1=1`, `4d6dl1xo1=6`),
+    /// read as above with the step on the first `cap` kept dice meeting the point; `None` when the
+    /// term is not a keep or drop alone followed by the capped step.
+    pub(super) fn kept_then_capped_term(
+        &mut self,
+        dice: &Expr,
+        (cap, point, at, kind): &CappedReroll,
+    ) -> Option<Expr> {
+        let ExprKind::Dice(term) = &dice.node else {
+            return None;
+        };
+        if !self.dialect.steps_touch_kept {
+            return None;
+        }
+        let [keep] = term.modifiers.as_slice() else {
+            return None;
+        };
+        let Modifier::Keep { which, count: kept } = keep.node else {
+            return None;
+        };
+        if which == KeepWhich::KeepMiddle || keep.span.start > at.start {
+            return None;
+        }
+        let node = match (kind.added, kind.recursive) {
+            (false, false) => Modifier::RerollOnce(point.clone()),
+            (true, false) => Modifier::Explode {
+                compound: false,
+                point: Some(point.clone()),
+                once: true,
+                penetrate: false,
+            },
+            // Recursive: the new dice join the walk after the kept ones and spend the cap too.
+            _ => Modifier::RerollRecursive(point.clone()),
+        };
+        let step = Spanned::new(node, *at);
+        let read = (which, kept, &step, Some(*cap));
+        let count = term.count.as_ref();
+        let refused_at = (dice.span, keep.span.to(*at));
+        let read = self.kept_step_or_refused(count, &term.sides, read, refused_at);
+        Some(read.unwrap_or_else(|| dice.clone()))
+    }
+
+    /// The kept-step reading, or the error saying why not with the term as written (`None`).
+    fn kept_step_or_refused(
+        &mut self,
+        count: Option<&Expr>,
+        sides: &Spanned<Sides>,
+        read: KeptStep,
+        (span, at): (Span, Span),
+    ) -> Option<Expr> {
+        match kept_step_reading(count, sides, read, span, at) {
             Ok(read) => Some(read),
             Err(why) => {
                 self.report(
@@ -94,10 +154,13 @@ impl Parser<'_> {
     }
 }
 
+/// A keep or drop, how many dice it keeps or drops, the step after it, and its cap if any.
+type KeptStep<'a> = (KeepWhich, i64, &'a Spanned<Modifier>, Option<i64>);
+
 fn kept_step_reading(
     count: Option<&Expr>,
     sides: &Spanned<Sides>,
-    (which, kept, step): (KeepWhich, i64, &Spanned<Modifier>),
+    (which, kept, step, cap): KeptStep,
     span: Span,
     at: Span,
 ) -> Result<Expr, String> {
@@ -144,9 +207,25 @@ fn kept_step_reading(
         KeepWhich::DropHighest => build.binary(BinOp::Sub, sum(), end("highest")),
         _ => build.binary(BinOp::Sub, sum(), end("lowest")),
     };
-    let k = kept_count(&build, keep, (op, target), &size)?;
+    let mut k = kept_count(&build, keep, (op, target), &size)?;
     let mut body = total;
-    if !explode {
+    if let Some(cap) = cap {
+        if recursive {
+            return Err("a capped recursive step after a keep or drop is not computed yet".into());
+        }
+        k = build.call("min", vec![build.number(cap), k]);
+        if !explode {
+            // Which of the kept dice meeting the point are rerolled matters unless they show one face.
+            let [face] = meeting.as_slice() else {
+                return Err(
+                    "a capped reroll after a keep or drop is computed when one face meets its point"
+                        .into(),
+                );
+            };
+            let times = build.binary(BinOp::Mul, build.number(*face), build.var("meeting"));
+            body = build.binary(BinOp::Sub, body, times);
+        }
+    } else if !explode {
         // The faces the rerolled dice leave.
         for &face in &meeting {
             let showing = kept_count(&build, keep, (CompareOp::Eq, face), &size)?;

@@ -94,7 +94,10 @@ impl Parser<'_> {
             dice = self.explosions_in_turn(dice, state.capped_reroll.is_some());
         }
         if let Some(capped) = state.capped_reroll {
-            dice = self.capped_reroll_term(dice, capped, plain, extras);
+            dice = match self.kept_then_capped_term(&dice, &capped) {
+                Some(read) => read,
+                None => self.capped_reroll_term(dice, capped, plain, extras),
+            };
         }
         bind_inline_points(dice, state.inline_points)
     }
@@ -452,7 +455,7 @@ impl Parser<'_> {
         modifiers: &[Spanned<Modifier>],
         start: usize,
     ) -> Option<Expr> {
-        if !self.dialect.selectors_unite {
+        if !self.dialect.steps_touch_kept {
             return None;
         }
         let Some(step) = one_kept_then_step(modifiers) else {
