@@ -198,3 +198,35 @@ fn dice_maiden_advantage_on_several_dice_then_a_step_touches_the_kept_dice() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// `ra` after a keep (`4d6kh3ra6`): d20 adds one die for the first kept die meeting the point, one
+/// die for the whole roll however many meet it. Enumerated: the kept total, plus a new die when any
+/// kept die meets the point. By hand, 4d6kh3's mean 15869/1296 plus 7/2 times the chance that some
+/// die shows 6 (every 6 is among the highest 3), 671/1296: 36435/2592.
+#[test]
+fn avrae_reroll_and_add_after_a_keep_adds_one_die_for_the_kept_dice() {
+    let added_once = |n: u32, sides: i64, (which, c): (&str, usize), meets: fn(i64) -> bool| {
+        let mut want = Fractions::new();
+        let first = q(1, sides.pow(n));
+        for roll in every_roll(n, sides) {
+            let dice = kept(&roll, which, c);
+            let total: i64 = dice.iter().sum();
+            if dice.iter().any(|&f| meets(f)) {
+                for extra in 1..=sides {
+                    *want.entry(q(total + extra, 1)).or_insert_with(Q::zero) +=
+                        &first * q(1, sides);
+                }
+            } else {
+                *want.entry(q(total, 1)).or_insert_with(Q::zero) += first.clone();
+            }
+        }
+        want
+    };
+    let want = added_once(4, 6, ("kh", 3), |f| f == 6);
+    let mean: Q = want.iter().map(|(v, p)| v * p).sum();
+    assert_eq!(mean, q(36435, 2592));
+    assert_eq!(omen("avrae", "4d6kh3ra6"), Ok(want));
+    let dropped = added_once(4, 6, ("pl", 1), |f| f > 4);
+    assert_eq!(omen("avrae", "4d6pl1ra>4"), Ok(dropped));
+    assert_eq!(rolled("3d4kh2ra4"), added_once(3, 4, ("kh", 2), |f| f == 4));
+}

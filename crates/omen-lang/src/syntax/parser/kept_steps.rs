@@ -30,16 +30,9 @@ use crate::syntax::ast::{
 /// The most faces whose kept counts are summed one by one.
 const MAX_FACES: usize = 100;
 
-/// `[keep, step]` with a keep or drop of any count and a reroll or explosion after it.
-pub(super) fn kept_dice_then_step(
-    modifiers: &[Spanned<Modifier>],
-) -> Option<(KeepWhich, i64, &Spanned<Modifier>)> {
-    kept_dice_then_any_step(modifiers)
-        .filter(|(_, _, step)| !matches!(step.node, Modifier::Explode { once: true, .. }))
-}
-
-/// As [`kept_dice_then_step`], an explosion at most once per die included (Dice Maiden's `e`; d20's
-/// `ra` adds one die for the whole roll, so it is not one of these).
+/// `[keep, step]` with a keep or drop of any count and a reroll or explosion after it, an explosion
+/// at most once included (Dice Maiden's `e` and Foundry's `xo` on each kept die; d20's `ra` on the
+/// first kept die meeting the point only, read with a cap of one).
 pub(super) fn kept_dice_then_any_step(
     modifiers: &[Spanned<Modifier>],
 ) -> Option<(KeepWhich, i64, &Spanned<Modifier>)> {
@@ -80,7 +73,11 @@ impl Parser<'_> {
         let (which, kept, step) = kept_dice_then_any_step(modifiers)?;
         let span = Span::new(start, self.prev_end);
         let at = modifiers[0].span.to(step.span);
-        self.kept_step_or_refused(count, sides, (which, kept, step, None), (span, at))
+        // d20's `ra` adds one die for the whole roll, for the first kept die meeting the point: an
+        // explosion at most once with a cap of one (Avrae has no other explosion at most once).
+        let once = matches!(step.node, Modifier::Explode { once: true, .. });
+        let cap = (once && self.dialect.selectors_unite).then_some(1);
+        self.kept_step_or_refused(count, sides, (which, kept, step, cap), (span, at))
     }
 
     /// Foundry's keep or drop before a capped reroll or explosion (`3d6kh2r1=1`, `4d6dl1xo1=6`),

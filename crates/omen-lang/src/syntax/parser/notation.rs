@@ -2,7 +2,7 @@
 //! gives one of them a spelling. Kept apart from the parser's main file, which is already long.
 
 use super::Parser;
-use super::kept_steps::{kept_dice_then_any_step, kept_dice_then_step};
+use super::kept_steps::kept_dice_then_any_step;
 use super::pieces::{Point, face_bounds, one_kept_then_step, shorten};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
@@ -211,14 +211,7 @@ impl Parser<'_> {
         else {
             return;
         };
-        // d20's `ra` (an explosion once) adds one die for the whole roll, not one per kept die;
-        // Foundry's `xo` explodes each kept die once, as a reroll touches each.
-        let kept_dice = if self.dialect.selectors_unite {
-            kept_dice_then_step(modifiers)
-        } else {
-            kept_dice_then_any_step(modifiers)
-        };
-        if one_kept_then_step(modifiers).is_some() || kept_dice.is_some() {
+        if one_kept_then_step(modifiers).is_some() || kept_dice_then_any_step(modifiers).is_some() {
             // Read as the kept die and a choice (`2d20kh1ro1`), in `Parser::kept_die_then_step`.
             return;
         }
