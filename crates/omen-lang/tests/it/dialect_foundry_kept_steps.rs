@@ -265,6 +265,27 @@ fn foundry_explosion_after_a_keep_explodes_the_kept_dice_only() {
     );
 }
 
+/// A reroll then an explosion after a keep, in turn over the kept dice (`3d6kh2r1x`): the explosion
+/// checks the rerolled dice too. A cut chain has a kept 6 and four new 6s: 31 or more.
+#[test]
+fn foundry_reroll_then_explosion_after_a_keep_run_in_turn() {
+    let steps = [
+        KH2,
+        reroll(false, None, |f| f == 1),
+        explode(true, None, |f| f == 6),
+    ];
+    assert_eq!(omen_up_to("3d6kh2r1x", 24), foundry(3, 6, &steps, 24));
+    let once = [
+        DL1,
+        reroll(true, None, |f| f <= 2),
+        explode(false, None, |f| f == 4),
+    ];
+    assert_eq!(
+        omen("foundry", "4d4dl1rr<=2xo"),
+        Ok(foundry(4, 4, &once, 100))
+    );
+}
+
 /// A keep before a capped reroll: the first `cap` kept dice meeting the point are rerolled.
 /// `3d6kh2r1=1`: 3d6kh2's mean plus 5/2 when any kept die shows 1 (16/216): 1867/216.
 #[test]

@@ -230,3 +230,102 @@ fn avrae_reroll_and_add_after_a_keep_adds_one_die_for_the_kept_dice() {
     assert_eq!(omen("avrae", "4d6pl1ra>4"), Ok(dropped));
     assert_eq!(rolled("3d4kh2ra4"), added_once(3, 4, ("kh", 2), |f| f == 4));
 }
+
+/// Adds to `out` the totals up to `bound` of `pending` chains of new dice over `1..=sides`, each
+/// going on while its die meets `meets`, from `total` at probability `p`.
+fn chains(
+    (total, pending): (i64, usize),
+    (sides, meets, bound): (i64, fn(i64) -> bool, i64),
+    p: Q,
+    out: &mut Fractions,
+) {
+    if total > bound {
+        return;
+    }
+    if pending == 0 {
+        *out.entry(q(total, 1)).or_insert_with(Q::zero) += p;
+        return;
+    }
+    for face in 1..=sides {
+        let left = if meets(face) { pending } else { pending - 1 };
+        let each = &p * q(1, sides);
+        chains((total + face, left), (sides, meets, bound), each, out);
+    }
+}
+
+/// d20's `kh` then a reroll then an explosion, walked over every roll: the kept dice meeting the
+/// reroll's point replaced by a new die over `new_faces`, then every kept die meeting the
+/// explosion's point (the new ones too) starting a chain. Totals up to `bound`.
+fn reroll_then_explode(
+    (n, sides, c): (u32, i64, usize),
+    reroll: fn(i64) -> bool,
+    new_faces: &[i64],
+    explode: fn(i64) -> bool,
+    bound: i64,
+) -> Fractions {
+    let mut out = Fractions::new();
+    for roll in every_roll(n, sides) {
+        let dice = kept(&roll, "kh", c);
+        let mut outcomes = vec![(Vec::new(), q(1, sides.pow(n)))];
+        for &die in &dice {
+            let faces: Vec<i64> = if reroll(die) {
+                new_faces.to_vec()
+            } else {
+                vec![die]
+            };
+            let each = q(1, faces.len() as i64);
+            outcomes = outcomes
+                .into_iter()
+                .flat_map(|(kept, p): (Vec<i64>, Q)| {
+                    let each = each.clone();
+                    faces.iter().map(move |&f| {
+                        let mut kept = kept.clone();
+                        kept.push(f);
+                        (kept, &p * &each)
+                    })
+                })
+                .collect();
+        }
+        for (kept, p) in outcomes {
+            let total = kept.iter().sum();
+            let pending = kept.iter().filter(|&&f| explode(f)).count();
+            chains((total, pending), (sides, explode, bound), p, &mut out);
+        }
+    }
+    out
+}
+
+/// `4d6kh3ro1e6`: the reroll and then the explosion touch the kept dice only, the explosion the
+/// rerolled dice too. A chain cut at the depth (3 here) shows four new dice meeting the point.
+#[test]
+fn avrae_reroll_then_explosion_after_a_keep_touch_the_kept_dice_in_turn() {
+    let d4: Vec<i64> = (1..=4).collect();
+    // A cut chain: a kept 4, four new 4s and two more kept dice: 22 or more.
+    let want = reroll_then_explode((4, 4, 3), |f| f == 1, &d4, |f| f == 4, 20);
+    let got: Fractions = omen("avrae", "4d4kh3ro1e4")
+        .expect("computes")
+        .into_iter()
+        .filter(|(t, _)| *t <= q(20, 1))
+        .collect();
+    assert_eq!(got, want);
+    // `rr` before `e>=5`: the new dice over 2 to 6; a cut chain: a kept 5, four new dice of 5 or
+    // more and another kept die: 26 or more.
+    let want = reroll_then_explode((3, 6, 2), |f| f == 1, &[2, 3, 4, 5, 6], |f| f >= 5, 24);
+    let got: Fractions = omen("avrae", "3d6kh2rr1e>=5")
+        .expect("computes")
+        .into_iter()
+        .filter(|(t, _)| *t <= q(24, 1))
+        .collect();
+    assert_eq!(got, want);
+    // Overlapping points: a kept 3 is rerolled (`ro<4`), so it does not explode on `e>=3`.
+    let want = reroll_then_explode((3, 4, 2), |f| f < 4, &d4, |f| f >= 3, 14);
+    let got: Fractions = omen("avrae", "3d4kh2ro<4e>=3")
+        .expect("computes")
+        .into_iter()
+        .filter(|(t, _)| *t <= q(14, 1))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(Ok(rolled("3d3kh2ro1e3")), omen("avrae", "3d3kh2ro1e3"));
+    // `ra` after a reroll: not computed yet.
+    assert!(omen("avrae", "4d6kh3ro1ra6").is_err_and(|e| e.contains(&"unsupported-modifier")));
+}

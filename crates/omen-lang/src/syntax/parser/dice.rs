@@ -46,6 +46,7 @@ impl Parser<'_> {
         let plain = modifiers.is_empty() && !extras;
         self.refuse_term_combinations(&modifiers);
         self.warn_compounding_rerolls(&modifiers);
+        self.warn_foundry_order(&modifiers);
         let margin = std::mem::replace(&mut self.margin, outer.1);
         let rescore = std::mem::replace(&mut self.rescore, outer.2);
         let advantage = std::mem::replace(&mut self.advantage, outer.3);

@@ -18,6 +18,7 @@
 use super::Parser;
 use super::capped::listed;
 use super::capped_pool::{Build, kept_count};
+use super::kept_two_steps::{kept_reroll_then_explosion, kept_two_steps_reading};
 use super::pieces::CappedReroll;
 use super::rescore::{listed_faces, meets};
 use crate::diagnostic::Diagnostic;
@@ -70,6 +71,18 @@ impl Parser<'_> {
         modifiers: &[Spanned<Modifier>],
         start: usize,
     ) -> Option<Expr> {
+        if let Some(two) = kept_reroll_then_explosion(modifiers) {
+            let span = Span::new(start, self.prev_end);
+            let at = modifiers[0].span.to(two.3.span);
+            // d20's `ra` adds one die for the whole roll: not read after a reroll yet.
+            let once = matches!(two.3.node, Modifier::Explode { once: true, .. });
+            let read = if once && self.dialect.selectors_unite {
+                Err("`ra` after a reroll is not computed yet".to_string())
+            } else {
+                kept_two_steps_reading(count, sides, two, (span, at))
+            };
+            return read.map_err(|why| self.refuse_kept_step(at, &why)).ok();
+        }
         let (which, kept, step) = kept_dice_then_any_step(modifiers)?;
         let span = Span::new(start, self.prev_end);
         let at = modifiers[0].span.to(step.span);
@@ -130,24 +143,25 @@ impl Parser<'_> {
         read: KeptStep,
         (span, at): (Span, Span),
     ) -> Option<Expr> {
-        match kept_step_reading(count, sides, read, span, at) {
-            Ok(read) => Some(read),
-            Err(why) => {
-                self.report(
-                    Diagnostic::error(
-                        "unsupported-modifier",
-                        at,
-                        format!(
-                            "in the {} dialect a reroll or explosion after a keep or drop touches \
-                             the kept dice only; {why}",
-                            self.dialect.name
-                        ),
-                    )
-                    .with_help("write the step before the keep if it is meant for every die"),
-                );
-                None
-            }
-        }
+        kept_step_reading(count, sides, read, span, at)
+            .map_err(|why| self.refuse_kept_step(at, &why))
+            .ok()
+    }
+
+    /// Refuses a step after a keep at `at`, saying why.
+    fn refuse_kept_step(&mut self, at: Span, why: &str) {
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                format!(
+                    "in the {} dialect a reroll or explosion after a keep or drop touches the kept \
+                     dice only; {why}",
+                    self.dialect.name
+                ),
+            )
+            .with_help("write the step before the keep if it is meant for every die"),
+        );
     }
 }
 

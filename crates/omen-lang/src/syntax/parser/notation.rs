@@ -3,6 +3,7 @@
 
 use super::Parser;
 use super::kept_steps::kept_dice_then_any_step;
+use super::kept_two_steps::kept_reroll_then_explosion;
 use super::pieces::{Point, face_bounds, one_kept_then_step, shorten};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
@@ -211,7 +212,10 @@ impl Parser<'_> {
         else {
             return;
         };
-        if one_kept_then_step(modifiers).is_some() || kept_dice_then_any_step(modifiers).is_some() {
+        if one_kept_then_step(modifiers).is_some()
+            || kept_dice_then_any_step(modifiers).is_some()
+            || kept_reroll_then_explosion(modifiers).is_some()
+        {
             // Read as the kept die and a choice (`2d20kh1ro1`), in `Parser::kept_die_then_step`.
             return;
         }
