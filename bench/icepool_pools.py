@@ -85,6 +85,28 @@ class Sets(MultisetEvaluator):
         return state
 
 
+class SixesAndWidth(MultisetEvaluator):
+    """(how many dice show 6, the widest set): a Yahtzee roll of the dice not kept."""
+
+    def initial_state(self, order, outcomes, size):
+        return 0, 0
+
+    def next_state(self, state, order, outcome, count):
+        sixes, width = state
+        return (count if outcome == 6 else sixes), max(width, count)
+
+    def final_outcome(self, state, order, outcomes, size):
+        return state
+
+
+def yahtzee_roll(kept):
+    """The widest set after rolling the dice not kept, `kept` dice of one face (counted as 6s) kept."""
+    if kept >= 5:
+        return 5
+    rolled = SixesAndWidth()(d6.pool(5 - kept))
+    return rolled.map(lambda sixes, width: max(kept + sixes, width))
+
+
 class Raises(MultisetEvaluator):
     """7th Sea: the most groups each summing to 10 or more. The whole multiset is carried, then solved
     (memoised) by trying the highest die with each minimal set of others that reaches the target."""
@@ -153,8 +175,12 @@ POOL_PROBLEMS = {
     "raises8d10": lambda: Raises()(d10.pool(8)),
     "raises10d10": lambda: Raises()(d10.pool(10)),
     "yahtzee5d6": lambda: RunAndWidth()(d6.pool(5)),
+    "yahtzee3rolls": lambda: icepool.map(yahtzee_roll, d6.pool(5).largest_count(), repeat=2),
     "glitch20d6": lambda: 20 @ d6.map(lambda r: 100 if r >= 5 else int(r == 1)),
     "genesys": lambda: 3 @ genesys("ability") + 2 @ genesys("proficiency") + 3 @ genesys("difficulty"),
+    "yearzero10d6": lambda: 10 @ d6.map(
+        lambda r: 1000100 if r == 6 else 10001 if r == 1 else d6.map(lambda x: 100 * (x == 6) + (x == 1))
+    ),
     "hand5of52": lambda: icepool.Deck(range(1, 14), times=4).deal(5).largest_count(),
     "stats6x4d6kh3": lambda: HighestAndCount()(d6.highest(4, 3).pool(6)),
     "sets8d6": lambda: Sets()(d6.pool(8)),

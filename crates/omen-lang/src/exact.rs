@@ -15,6 +15,7 @@ mod operators;
 mod pool;
 mod pool_explode;
 mod pool_fold;
+mod pool_kept_counts;
 mod pool_kinds;
 mod pool_kinds_eval;
 mod pool_spec;

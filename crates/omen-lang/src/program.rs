@@ -112,31 +112,53 @@ impl Node {
     /// and steps, a group's members. A dice term has none here: what its count, sides and points
     /// mean differs from one walk to another, so each walk that cares looks at them itself.
     pub fn operands(&self) -> Vec<&Node> {
+        let mut out = Vec::new();
+        self.each_operand(&mut |n| out.push(n));
+        out
+    }
+
+    /// [`Self::operands`] one by one, without collecting them: a walk that runs once per outcome
+    /// (the machine's frame, a joint's cost) allocates nothing.
+    pub fn each_operand<'a>(&'a self, f: &mut dyn FnMut(&'a Node)) {
         match &self.kind {
-            NodeKind::Const(_) | NodeKind::Var(..) | NodeKind::Dice(_) => vec![],
-            NodeKind::Group(g) => g.members.iter().collect(),
-            NodeKind::Let { value, body, .. } => vec![value, body],
+            NodeKind::Const(_) | NodeKind::Var(..) | NodeKind::Dice(_) => {}
+            NodeKind::Group(g) => g.members.iter().for_each(f),
+            NodeKind::Let { value, body, .. } => {
+                f(value);
+                f(body);
+            }
             NodeKind::Neg(x)
             | NodeKind::Abs(x)
             | NodeKind::Round(_, x)
             | NodeKind::Label(_, x)
             | NodeKind::Field(x, _)
-            | NodeKind::Not(x) => vec![x],
+            | NodeKind::Not(x) => f(x),
             NodeKind::Binary(_, a, b)
             | NodeKind::Compare(_, a, b)
             | NodeKind::And(a, b)
-            | NodeKind::Or(a, b) => vec![a, b],
+            | NodeKind::Or(a, b) => {
+                f(a);
+                f(b);
+            }
             NodeKind::Min(xs) | NodeKind::Max(xs) | NodeKind::Tuple(xs) | NodeKind::Call(_, xs) => {
-                xs.iter().collect()
+                xs.iter().for_each(f);
             }
-            NodeKind::If(c, a, b) => vec![c, a, b],
-            NodeKind::Match(x, arms) => std::iter::once(&**x)
-                .chain(arms.iter().map(|(_, n)| n))
-                .collect(),
+            NodeKind::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            NodeKind::Match(x, arms) => {
+                f(x);
+                arms.iter().for_each(|(_, n)| f(n));
+            }
             NodeKind::Process { start, steps, .. } => {
-                std::iter::once(&**start).chain(steps.as_deref()).collect()
+                f(start);
+                if let Some(steps) = steps {
+                    f(steps);
+                }
             }
-            NodeKind::Pool(pool) => pool.operands(),
+            NodeKind::Pool(pool) => pool.operands().into_iter().for_each(f),
         }
     }
 }

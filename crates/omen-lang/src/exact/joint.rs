@@ -583,7 +583,8 @@ impl Machine {
             NodeKind::Field(x, i) => match x.kind {
                 NodeKind::Var(slot, _) => {
                     let &(_, first, arity) = kinds.fields.iter().find(|f| f.0 == slot)?;
-                    (*i < arity).then_some((Op::Load(first + i), Word::Int))?
+                    (*i < arity).then_some(())?;
+                    (Op::Load(first + i), (*kinds.get(first + i)?)?)
                 }
                 _ => return None,
             },
@@ -852,7 +853,11 @@ fn count_nodes(node: &Node) -> u64 {
         | NodeKind::Call(..)
         | NodeKind::Process { .. }
         | NodeKind::Pool(_) => 1,
-        _ => 1 + node.operands().into_iter().map(count_nodes).sum::<u64>(),
+        _ => {
+            let mut count = 1;
+            node.each_operand(&mut |n| count += count_nodes(n));
+            count
+        }
     }
 }
 
@@ -956,14 +961,19 @@ impl std::ops::DerefMut for Kinds {
 /// The machine's view of the frame: each slot's word kind (a class's slots take the kind all its
 /// outcomes share, if they share one) and the registers holding the outer frame's values. A class
 /// of tuples of numbers of one arity (`let r = symbols(p)`, read as `r.0`, `r.1`) has registers for
-/// its fields, after every slot `rest` binds.
+/// its fields, after every slot `rest` binds; so has each tuple the frame holds (see
+/// `Kinds::frame_fields`), its fields loaded here.
 fn machine_frame(env: &[Value], classes: &[Class], rest: &Node) -> (Kinds, Vec<i64>) {
     let mut kinds = Kinds {
         words: env.iter().map(word_of).collect(),
         fields: Vec::new(),
     };
-    let registers: Vec<i64> = env.iter().map(register_of).collect();
-    kinds.tuple_fields(classes, rest);
+    let mut registers: Vec<i64> = env.iter().map(register_of).collect();
+    let loads = kinds.fields_for(classes, env, rest);
+    registers.resize(kinds.len().max(registers.len()), 0);
+    for (register, value) in loads {
+        registers[register] = value;
+    }
     for class in classes {
         let kind = class
             .outcomes

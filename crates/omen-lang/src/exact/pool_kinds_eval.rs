@@ -6,6 +6,7 @@ use num_traits::{One, Zero};
 use omen_core::multiset::{Group, Readings};
 use omen_core::{CoreError, Distribution, Probability, Weight, any_of};
 
+use super::pool_kept_counts::kept_by_counts;
 use super::pool_kinds::{KindJoint, KindPool, Native, read_kinds};
 use super::{Eval, Evaluator, either};
 use crate::diagnostic::{Diagnostic, core_diagnostic};
@@ -109,6 +110,16 @@ impl Evaluator<'_> {
             }
         }
         let (builtins, skip) = Readings::new(builtins);
+        if folds.is_empty()
+            && let Some(d) = kept_by_counts(&laid, &builtins.0, &natives, self.limits, self.budget)
+        {
+            let d = d
+                .map_err(at)?
+                .map_into(|(b, n)| in_order(&pool.readings, &b[skip..], Vec::new(), n));
+            self.limits.check_outcomes(d.len() as u128).map_err(at)?;
+            let d = d.map_into(|v| Value::Tuple(v.into()));
+            return Ok(Eval::plain(d, laid.truncated));
+        }
         let sizes: Vec<Option<u64>> = laid.sizes.iter().map(|&s| Some(s)).collect();
         let joint = KindJoint {
             builtins,

@@ -664,3 +664,51 @@ fn the_sum_of_an_exploding_pool_walks_its_chains_once_per_number_of_final_dice()
         * dice_per_chain;
     assert_eq!(mean.to_string(), expected.to_string());
 }
+
+#[test]
+fn a_reroll_of_one_kind_read_from_the_counts_kept_matches_every_roll_by_hand() {
+    // `reroll(p, f)` of one kind of die is read from how many dice show each face kept: Year Zero's
+    // push of 4d6 beside the script's own counts of the same faces, the pool after read in order
+    // too; and a kept face the script counts nowhere else.
+    let options = Options::default();
+    let pushed = |x: i64| x != 1 && x != 6;
+    let source = "fn pushed(x) = x != 1 and x != 6; let p = pool 4d6; let q = reroll(p, pushed); \
+                  (count(p, 6), count(p, 1), count(q, 6), count(q, 1), highest(q), sum(q))";
+    let by_hand = rerolled_by_hand(&[6; 4], pushed, usize::MAX, |a, b| {
+        let shown = |dice: &[i64], face: i64| dice.iter().filter(|&&x| x == face).count() as i64;
+        let highest = b.iter().copied().max().unwrap_or(0);
+        tuple(&[
+            shown(a, 6),
+            shown(a, 1),
+            shown(b, 6),
+            shown(b, 1),
+            highest,
+            b.iter().sum(),
+        ])
+    });
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+    let source =
+        "fn low(x) = x <= 2; let p = pool 3d5; let q = reroll(p, low); (sum(q), count(q, 5))";
+    let by_hand = rerolled_by_hand(
+        &[5; 3],
+        |x| x <= 2,
+        usize::MAX,
+        |_, b| tuple(&[b.iter().sum(), b.iter().filter(|&&x| x == 5).count() as i64]),
+    );
+    assert_eq!(exact_map(&program(source, &options), &options), by_hand);
+}
+
+#[test]
+fn the_rest_reads_a_pool_bound_before_on_the_machine_as_the_evaluator_does() {
+    // `count(p, 6)` beside the readings of `q`, which depends on `p`: the fields of `p`'s tuple
+    // are registers of the machine; the same with a die of one face added is evaluated instead.
+    let options = Options::default();
+    let rest = "count(p, 6) * 100 + count(q, 6) * 10 + count(q, 1)";
+    let head = "fn pushed(x) = x != 1 and x != 6; let p = pool 5d6; let q = reroll(p, pushed);";
+    let machine = format!("{head} {rest}");
+    let evaluated = format!("{head} {rest} + d1 - 1");
+    assert_eq!(
+        exact_map(&program(&machine, &options), &options),
+        exact_map(&program(&evaluated, &options), &options)
+    );
+}

@@ -8,6 +8,20 @@ use crate::program::{Node, NodeKind};
 use crate::value::Value;
 
 impl Kinds {
+    /// Registers for the fields of the classes' tuples ([`Self::tuple_fields`]) and of the tuples the
+    /// frame holds ([`Self::frame_fields`]), past every slot `rest` reads or binds; the frame's
+    /// (register, value) to load once.
+    pub(super) fn fields_for(
+        &mut self,
+        classes: &[Class],
+        env: &[Value],
+        rest: &Node,
+    ) -> Vec<(usize, i64)> {
+        let bound = last_slot(rest) + 1;
+        self.tuple_fields(classes, bound);
+        self.frame_fields(env, bound)
+    }
+
     /// The fields of `value`, bound in `slot`, into their registers when the machine reads them.
     pub(super) fn load_fields(&self, slot: usize, value: &Value, registers: &mut [i64]) {
         if let Some(&(_, first, _)) = self.fields.iter().find(|f| f.0 == slot)
@@ -19,11 +33,37 @@ impl Kinds {
         }
     }
 
-    /// Registers after every slot `rest` binds for the fields of each class of tuples of numbers of one
-    /// arity, each marked as a number.
-    pub(super) fn tuple_fields(&mut self, classes: &[Class], rest: &Node) {
+    /// Registers for the fields of the tuples the frame already holds (a pool bound before the
+    /// chain, read as `count(p, 6)` beside the chain's own values), after every register taken so
+    /// far and every slot the rest binds (below `bound`), each with its value's kind (a field that is not a number or
+    /// true/false stays with the evaluator). Their values never change during the run: returned as
+    /// (register, value) to load once.
+    fn frame_fields(&mut self, env: &[Value], bound: usize) -> Vec<(usize, i64)> {
+        let mut free = self.len().max(bound);
+        let mut loads = Vec::new();
+        for (slot, value) in env.iter().enumerate() {
+            let Value::Tuple(items) = value else {
+                continue;
+            };
+            if !items.iter().any(|x| super::word_of(x).is_some()) {
+                continue;
+            }
+            self.fields.push((slot, free, items.len()));
+            self.words.resize(free + items.len(), None);
+            for (j, item) in items.iter().enumerate() {
+                self.words[free + j] = super::word_of(item);
+                loads.push((free + j, super::register_of(item)));
+            }
+            free += items.len();
+        }
+        loads
+    }
+
+    /// Registers after every slot the rest binds (below `bound`) for the fields of
+    /// each class of tuples of numbers of one arity, each marked as a number.
+    fn tuple_fields(&mut self, classes: &[Class], bound: usize) {
         let kinds = self;
-        let mut free = kinds.len().max(last_slot(rest) + 1);
+        let mut free = kinds.len().max(bound);
         for class in classes {
             let arity = |v: &Value| match v {
                 Value::Tuple(items) if items.iter().all(|x| matches!(x, Value::Int(_))) => {
@@ -52,14 +92,12 @@ impl Kinds {
 
 /// The highest slot `node` reads or binds.
 fn last_slot(node: &Node) -> usize {
-    let own = match node.kind {
+    let mut last = match node.kind {
         NodeKind::Var(slot, _) | NodeKind::Let { slot, .. } => slot,
         _ => 0,
     };
-    node.operands()
-        .into_iter()
-        .map(last_slot)
-        .fold(own, usize::max)
+    node.each_operand(&mut |n| last = last.max(last_slot(n)));
+    last
 }
 
 #[cfg(test)]
