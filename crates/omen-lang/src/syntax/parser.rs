@@ -76,6 +76,7 @@ mod dice_maiden;
 mod dice_maiden_aliases;
 mod dice_maiden_hero;
 mod dice_maiden_modes;
+mod double_success;
 mod explosions_in_turn;
 mod first_roll;
 mod foundry_order;

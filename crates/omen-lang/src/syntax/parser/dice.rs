@@ -53,7 +53,7 @@ impl Parser<'_> {
         self.lowest_face = outer.0;
         let mut count = count;
         let mut sides = sides;
-        let rescore = self.resolve_double_success(rescore, &mut modifiers);
+        let rescore = self.resolve_double_success(rescore, (&sides.node, &mut modifiers));
         if let Some((rescore, at)) = rescore {
             match rescored_faces(&sides.node, &rescore, &modifiers) {
                 Ok(faces) => {

@@ -3,6 +3,7 @@
 //! successes (`t7ds10`), which score each die 0, 1 or 2. Switched on by [`Dialect::game_aliases`].
 
 use super::Parser;
+use super::double_success::scored_explosion;
 use super::kept_steps::kept_dice_then_any_step;
 use super::pieces::{add_dice, kept_then_step, one_die_term, shorten};
 use super::rescore::Rescore;
@@ -143,36 +144,52 @@ impl Parser<'_> {
     pub(super) fn resolve_double_success(
         &mut self,
         rescore: Option<(Rescore, Span)>,
-        modifiers: &mut Vec<Spanned<Modifier>>,
+        (sides, modifiers): (&Sides, &mut Vec<Spanned<Modifier>>),
     ) -> Option<(Rescore, Span)> {
         let Some((Rescore::DoubleSuccess(double), at)) = rescore else {
             return rescore;
         };
-        if let [
-            Spanned {
-                node:
-                    Modifier::Success(ComparePoint {
-                        op: op @ (CompareOp::Ge | CompareOp::Le),
-                        value: PointValue::Int(target),
-                    }),
-                ..
-            },
-        ] = modifiers.as_slice()
-        {
-            let scored = Rescore::Successes {
-                op: *op,
-                target: *target,
-                double,
-            };
-            modifiers.clear();
-            return Some((scored, at));
-        }
+        // One explosion may come with the target, in either order: the bot explodes first.
+        let explosions = modifiers
+            .iter()
+            .filter(|m| matches!(m.node, Modifier::Explode { .. }))
+            .count();
+        let success = modifiers.iter().find_map(|m| match m.node {
+            Modifier::Success(ComparePoint {
+                op: op @ (CompareOp::Ge | CompareOp::Le),
+                value: PointValue::Int(target),
+            }) => Some((op, target)),
+            _ => None,
+        });
+        let why = match success {
+            Some((op, target)) if modifiers.len() == 1 + explosions && explosions <= 1 => {
+                let scored = Rescore::Successes { op, target, double };
+                let explosion = modifiers
+                    .iter()
+                    .find(|m| matches!(m.node, Modifier::Explode { .. }))
+                    .map(|m| (m.span, scored_explosion(sides, &scored, &m.node)));
+                match explosion {
+                    Some((_, Err(why))) => why,
+                    Some((span, Ok(explosion))) => {
+                        modifiers.clear();
+                        modifiers.extend(explosion.map(|e| Spanned::new(e, span)));
+                        return Some((scored, at));
+                    }
+                    None => {
+                        modifiers.clear();
+                        return Some((scored, at));
+                    }
+                }
+            }
+            _ => "they are computed only after one target (`t7ds10`, `tl6ds5`) with at most one \
+                  explosion and no other modifier on the term"
+                .to_string(),
+        };
         self.report(
             Diagnostic::error(
                 "unsupported-modifier",
                 at,
-                "double successes (`ds`) are computed only after one target (`t7ds10`, `tl6ds5`) with \
-                 no other modifier on the term",
+                format!("double successes (`ds`): {why}"),
             )
             .with_help("write the target before it, e.g. `6d10 t7ds10`"),
         );

@@ -108,7 +108,16 @@ pub(super) fn rescored_faces(
     rescore: &Rescore,
     modifiers: &[Spanned<Modifier>],
 ) -> Result<Vec<i64>, String> {
-    if !modifiers.is_empty() {
+    // Double successes come with their explosion already written on the scores (double_success.rs).
+    let explosion_on_scores = matches!(rescore, Rescore::Successes { .. })
+        && matches!(
+            modifiers,
+            [Spanned {
+                node: Modifier::Explode { .. },
+                ..
+            }]
+        );
+    if !modifiers.is_empty() && !explosion_on_scores {
         return Err(
             "scoring each die by its value together with other modifiers on one dice term is not \
              computed yet"
