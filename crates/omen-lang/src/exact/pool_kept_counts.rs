@@ -27,6 +27,10 @@ pub(super) fn kept_by_counts(
         return None;
     };
     let dice = *start.first()?;
+    // Only a reroll's reading needs this; an exploding pool's groups count dice another way.
+    if natives.is_empty() || group.count != dice {
+        return None;
+    }
     let mut kept_faces: Vec<Vec<i64>> = Vec::with_capacity(natives.len());
     for native in natives {
         let Native::Kept { choices, cap } = native else {

@@ -35,9 +35,9 @@ impl Kinds {
 
     /// Registers for the fields of the tuples the frame already holds (a pool bound before the
     /// chain, read as `count(p, 6)` beside the chain's own values), after every register taken so
-    /// far and every slot the rest binds (below `bound`), each with its value's kind (a field that is not a number or
-    /// true/false stays with the evaluator). Their values never change during the run: returned as
-    /// (register, value) to load once.
+    /// far and every slot the rest binds (below `bound`), each with its value's kind (a field that
+    /// is not a number or true/false stays with the evaluator). Their values never change during
+    /// the run: returned as (register, value) to load once.
     fn frame_fields(&mut self, env: &[Value], bound: usize) -> Vec<(usize, i64)> {
         let mut free = self.len().max(bound);
         let mut loads = Vec::new();
@@ -59,8 +59,8 @@ impl Kinds {
         loads
     }
 
-    /// Registers after every slot the rest binds (below `bound`) for the fields of
-    /// each class of tuples of numbers of one arity, each marked as a number.
+    /// Registers after every slot the rest binds (below `bound`) for the fields of each class of
+    /// tuples of numbers of one arity, each marked as a number.
     fn tuple_fields(&mut self, classes: &[Class], bound: usize) {
         let kinds = self;
         let mut free = kinds.len().max(bound);
