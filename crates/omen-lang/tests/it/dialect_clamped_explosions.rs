@@ -347,11 +347,81 @@ fn foundry_count_after_a_clamp_counts_the_face_shown() {
     assert_eq!(omen("foundry", "3d6max5kh2cs>=6"), Ok(kept));
 }
 
-/// A reroll after a clamp compares the face shown and rolls a die no clamp touches: refused, where
-/// it had read as Omen's clamp then reroll (`3d6min2r1` never rerolled).
+/// Foundry's clamps then a reroll, one die walked: the clamps set the count by the face shown,
+/// the reroll compares the face shown and the new die (rolled again while it meets the point under
+/// `rr`) counts what it shows. Returns the count's distribution for one die.
+fn clamped_then_rerolled(
+    sides: i64,
+    clamps: &[Step],
+    rerolled: fn(i64) -> bool,
+    again: bool,
+) -> Fractions {
+    let mut one = Fractions::new();
+    for face in 1..=sides {
+        let mut results = vec![(face, None)];
+        for &clamp in clamps {
+            let (n, applies) = match clamp {
+                Step::Min(n) => (n, face < n),
+                Step::Max(n) => (n, face > n),
+                Step::Explode { .. } => unreachable!(),
+            };
+            if applies {
+                results[0].1 = Some(n);
+            }
+        }
+        if !rerolled(face) {
+            *one.entry(q(total(&results), 1)).or_insert_with(Q::zero) += q(1, sides);
+            continue;
+        }
+        // The new die: uniform over every face, or over those not meeting the point under `rr`
+        // (the limit of rolling again while it meets it).
+        let new: Vec<i64> = (1..=sides).filter(|&f| !again || !rerolled(f)).collect();
+        for &f in &new {
+            *one.entry(q(f, 1)).or_insert_with(Q::zero) += q(1, sides) * q(1, new.len() as i64);
+        }
+    }
+    one
+}
+
+/// The sum of `n` independent dice of the distribution `one`.
+fn sum_of(n: usize, one: &Fractions) -> Fractions {
+    let mut out = Fractions::from([(q(0, 1), q(1, 1))]);
+    for _ in 0..n {
+        let mut next = Fractions::new();
+        for (a, p) in &out {
+            for (b, r) in one {
+                *next.entry(a + b).or_insert_with(Q::zero) += p * r;
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// A reroll after a clamp compares the face shown and rolls a die no clamp touches: `3d6min2r1`
+/// rerolls the 1s counting 2 (it had never rerolled them); its mean by hand, 3 × (1/6 × 7/2 + 20/6)
+/// = 47/4. With more modifiers on the term it is refused.
 #[test]
-fn foundry_reroll_after_a_clamp_is_refused() {
-    for source in ["3d6min2r1", "3d6max5rr6", "3d6max5kh2r1"] {
+fn foundry_reroll_after_a_clamp_rerolls_the_face_shown() {
+    let min2r1 = sum_of(
+        3,
+        &clamped_then_rerolled(6, &[Step::Min(2)], |f| f == 1, false),
+    );
+    assert_eq!(mean(&min2r1), q(47, 4));
+    assert_eq!(omen("foundry", "3d6min2r1"), Ok(min2r1));
+    // `rr6` after `max5`: a 6 (counting 5) is rolled again until it is not 6: mean 3 a die.
+    let rr6 = sum_of(
+        3,
+        &clamped_then_rerolled(6, &[Step::Max(5)], |f| f == 6, true),
+    );
+    assert_eq!(mean(&rr6), q(9, 1));
+    assert_eq!(omen("foundry", "3d6max5rr6"), Ok(rr6));
+    let both = sum_of(
+        2,
+        &clamped_then_rerolled(4, &[Step::Min(2), Step::Max(3)], |f| f >= 3, false),
+    );
+    assert_eq!(omen("foundry", "2d4min2max3r>=3"), Ok(both));
+    for source in ["3d6max5kh2r1", "3d6min2r1r2"] {
         let errors = match compile(source, &options("foundry")) {
             Ok(checked) => panic!("{source} reads {}", checked.reading),
             Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
@@ -360,6 +430,10 @@ fn foundry_reroll_after_a_clamp_is_refused() {
     }
     // A count after the clamp and the explosion replaces what the clamp set: the clamp is dropped.
     assert_eq!(reading("3d6max5xcs>=5"), reading("3d6xcs>=5"));
-    // Written before the clamp, the reroll is read.
+    // Written before the clamp, the reroll is read as Omen's.
     assert_eq!(reading("3d6r1min2"), "3d6ro=1min2");
+}
+
+fn mean(dist: &Fractions) -> Q {
+    dist.iter().map(|(v, p)| v * p).sum()
 }

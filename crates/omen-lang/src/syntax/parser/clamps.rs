@@ -7,9 +7,9 @@
 //! otherwise the term is read in batches of dice (explosions_in_turn.rs), the dice first rolled
 //! counting their clamped value.
 
-use super::rescore::meets;
+use super::rescore::{listed_faces, meets};
 use crate::span::Span;
-use crate::syntax::ast::{CompareOp, ComparePoint, DiceExpr, Modifier, PointValue, Spanned};
+use crate::syntax::ast::{CompareOp, ComparePoint, DiceExpr, Modifier, PointValue, Sides, Spanned};
 
 /// One clamp as written: `min` (`lowest`) or `max`, and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +124,10 @@ pub(super) fn foundry_clamps_before_steps(modifiers: &mut Vec<Spanned<Modifier>>
             at > count || Clamp::of(&m.node).is_none()
         });
     }
+    // Clamps then one reroll alone are read on the die's faces (see `clamped_reroll_faces`).
+    if clamps_then_reroll(modifiers).is_some() {
+        return None;
+    }
     let clamp = modifiers
         .iter()
         .position(|m| Clamp::of(&m.node).is_some())?;
@@ -134,6 +138,69 @@ pub(super) fn foundry_clamps_before_steps(modifiers: &mut Vec<Spanned<Modifier>>
         )
     })?;
     Some(modifiers[clamp].span.to(reroll.span))
+}
+
+/// `[clamp…, reroll]`: the clamps, the reroll's point and whether it is recursive.
+fn clamps_then_reroll(
+    modifiers: &[Spanned<Modifier>],
+) -> Option<(Vec<Clamp>, &ComparePoint, bool)> {
+    let (last, clamps) = modifiers.split_last()?;
+    let clamps: Vec<Clamp> = clamps
+        .iter()
+        .map(|m| Clamp::of(&m.node))
+        .collect::<Option<_>>()?;
+    match &last.node {
+        _ if clamps.is_empty() => None,
+        Modifier::RerollOnce(point) => Some((clamps, point, false)),
+        Modifier::RerollRecursive(point) => Some((clamps, point, true)),
+        _ => None,
+    }
+}
+
+/// The most faces a die's first roll may list when weighed against its reroll: the list has one
+/// entry per pair of faces.
+const MAX_FACES: usize = 30;
+
+/// Foundry's clamps then a reroll alone (`3d6min2r1`), as one die: a face meeting the reroll's point
+/// (compared on the face shown) is replaced by a new die no clamp touches (rolled again while it
+/// meets the point under `rr`); any other face counts what the clamps set. Listed with weights as a
+/// die's faces: each face not rerolled once per face of the new die, each face of the new die once
+/// per face rerolled. `None` when the term is not of that form.
+pub(super) fn clamped_reroll_faces(
+    sides: &Sides,
+    modifiers: &[Spanned<Modifier>],
+) -> Option<Result<Vec<i64>, String>> {
+    let (clamps, point, recursive) = clamps_then_reroll(modifiers)?;
+    let faces = match listed_faces(sides, "a clamp then a reroll") {
+        Ok(faces) if faces.len() <= MAX_FACES => faces,
+        Ok(_) => {
+            return Some(Err(format!(
+                "that is computed on dice of at most {MAX_FACES} faces"
+            )));
+        }
+        Err(why) => return Some(Err(why)),
+    };
+    let PointValue::Int(target) = point.value else {
+        return Some(Err("the reroll's point must be a number".into()));
+    };
+    let rerolled = |f: i64| meets(point.op, target, f);
+    let new: Vec<i64> = faces
+        .iter()
+        .copied()
+        .filter(|&f| !recursive || !rerolled(f))
+        .collect();
+    if new.is_empty() {
+        return Some(Err("a reroll every face meets never ends".into()));
+    }
+    let mut listed = Vec::new();
+    for &face in &faces {
+        if rerolled(face) {
+            listed.extend(&new);
+        } else {
+            listed.extend(std::iter::repeat_n(foundry_count(&clamps, face), new.len()));
+        }
+    }
+    Some(Ok(listed))
 }
 
 #[cfg(test)]

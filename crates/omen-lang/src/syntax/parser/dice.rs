@@ -70,6 +70,11 @@ impl Parser<'_> {
                 ),
             }
         }
+        if self.dialect.name == "foundry"
+            && let Some(read) = super::clamps::clamped_reroll_faces(&sides.node, &modifiers)
+        {
+            self.read_clamped_reroll(read, &mut sides, &mut modifiers);
+        }
         if let Some(kept) = self.kept_die_then_step(count.as_ref(), &sides, &modifiers, start) {
             return kept;
         }

@@ -4,7 +4,7 @@ use super::pieces::{Point, compare_op, shorten};
 use super::{Keyword, Parser, SUCCESS_HELP};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::ast::{CompareOp, ComparePoint, Modifier, PointValue, Spanned};
+use crate::syntax::ast::{CompareOp, ComparePoint, FaceItem, Modifier, PointValue, Sides, Spanned};
 use crate::syntax::lexer::{Token, TokenKind};
 
 impl<'s> Parser<'s> {
@@ -21,8 +21,48 @@ impl<'s> Parser<'s> {
         modifiers
     }
 
-    /// Foundry's reroll after a clamp (`3d6min2r1`) compares the face shown and rolls a die the
-    /// clamp never touches (see clamps.rs): not computed yet, refused rather than clamped twice.
+    /// Foundry's clamps then a reroll alone, read as one die listing its faces with their weights
+    /// (see clamps.rs), or refused with why.
+    pub(super) fn read_clamped_reroll(
+        &mut self,
+        read: Result<Vec<i64>, String>,
+        sides: &mut Spanned<Sides>,
+        modifiers: &mut Vec<Spanned<Modifier>>,
+    ) {
+        match read {
+            Ok(faces) => {
+                let at = sides.span;
+                let faces = faces
+                    .into_iter()
+                    .map(|f| Spanned::new(FaceItem::Face(f), at))
+                    .collect();
+                *sides = Spanned::new(Sides::Custom(faces), at);
+                modifiers.clear();
+            }
+            Err(why) => {
+                let at = modifiers[0].span.to(modifiers[modifiers.len() - 1].span);
+                self.report(
+                    Diagnostic::error(
+                        "unsupported-modifier",
+                        at,
+                        format!(
+                            "`{}` in the {} dialect: a clamp then a reroll is read on the die's \
+                             faces; {why}",
+                            shorten(self.text(at)),
+                            self.dialect.name
+                        ),
+                    )
+                    .with_help(
+                        "write the reroll before the clamp, e.g. `3d6r1min2`, if that is the rule",
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Foundry's reroll after a clamp with more modifiers (`3d6min2r1kh2`) compares the face shown
+    /// and rolls a die the clamp never touches (see clamps.rs): not computed yet, refused rather
+    /// than clamped twice.
     fn refuse_reroll_after_clamp(&mut self, at: Span) {
         self.report(
             Diagnostic::error(
