@@ -88,6 +88,57 @@ pub struct Program {
     pub labels: Vec<Value>,
 }
 
+impl Program {
+    /// How deep calls of the user's functions can nest (0 without functions), or `None` when a
+    /// function calls itself: a caller that runs programs on a stack of bounded size (Python's
+    /// main thread) knows from it that no recursion can go deep. A function calls only itself and
+    /// those declared before it, so the calls form no other cycle.
+    pub fn call_depth(&self) -> Option<usize> {
+        let mut depths: Vec<usize> = Vec::with_capacity(self.functions.len());
+        for (i, function) in self.functions.iter().enumerate() {
+            let mut deepest = 0;
+            let mut itself = false;
+            calls(&function.body, &mut |f| {
+                if f == i {
+                    itself = true;
+                } else if let Some(&d) = depths.get(f) {
+                    deepest = deepest.max(d);
+                }
+            });
+            if itself {
+                return None;
+            }
+            depths.push(deepest + 1);
+        }
+        let mut deepest = 0;
+        calls(&self.root, &mut |f| {
+            deepest = deepest.max(depths.get(f).copied().unwrap_or(0));
+        });
+        Some(deepest)
+    }
+}
+
+/// Each function `node` calls (or runs as a process's step), one call at a time.
+fn calls(node: &Node, found: &mut dyn FnMut(usize)) {
+    match &node.kind {
+        NodeKind::Call(f, _) | NodeKind::Process { function: f, .. } => found(*f),
+        NodeKind::Pool(pool) => {
+            for reading in &pool.readings {
+                match reading.kind {
+                    ReadingKind::Fold { step, finish } => {
+                        found(step);
+                        finish.into_iter().for_each(&mut *found);
+                    }
+                    ReadingKind::Score(f) | ReadingKind::Kept(f) => found(f),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    node.each_operand(&mut |n| calls(n, found));
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
     pub name: String,
@@ -500,5 +551,40 @@ impl PoolNode {
         }
         out.extend(self.readings.iter().flat_map(|r| r.args.iter()));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Options, compile};
+
+    fn depth(script: &str) -> Option<usize> {
+        let checked = compile(script, &Options::default()).unwrap_or_else(|_| panic!("{script}"));
+        checked.program.call_depth()
+    }
+
+    #[test]
+    fn call_depth_counts_nested_calls_and_refuses_a_function_calling_itself() {
+        assert_eq!(depth("3d6"), Some(0));
+        assert_eq!(depth("fn f(x) = x + 1; f(d6)"), Some(1));
+        assert_eq!(
+            depth("fn f(x) = x + 1; fn g(x) = f(x) * 2; g(d6) + f(1)"),
+            Some(2)
+        );
+        // Reached through a pool's reading (a fold's step) and a process's step.
+        assert_eq!(
+            depth("fn f(x) = x + 1; fn s(t, x, n) = t + f(n); fold(pool 3d6, s, 0)"),
+            Some(2)
+        );
+        assert_eq!(
+            depth("fn s(x) = if x >= 10 then x else x + d6; absorb(s, 0)"),
+            Some(1)
+        );
+        assert_eq!(
+            depth("fn f(n) = if n <= 0 then 0 else 1 + f(n - 1); f(3)"),
+            None
+        );
+        // A function never called is still counted: it is part of the program.
+        assert_eq!(depth("fn f(n) = if n <= 0 then 0 else f(n - 1); 1"), None);
     }
 }
