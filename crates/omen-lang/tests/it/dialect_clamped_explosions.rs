@@ -437,3 +437,84 @@ fn foundry_reroll_after_a_clamp_rerolls_the_face_shown() {
 fn mean(dist: &Fractions) -> Q {
     dist.iter().map(|(v, p)| v * p).sum()
 }
+
+/// Foundry's clamps alone, walked on one die of `sides` faces as its code runs them: each clamp in
+/// turn tests the face shown (`result`) and, when its test holds, sets what the die counts
+/// (`count`); the die counts its `count` if one was set, else its face.
+fn clamps_walked(sides: i64, clamps: &[Step]) -> Fractions {
+    let mut one = Fractions::new();
+    for face in 1..=sides {
+        let mut result: Result = (face, None);
+        for &clamp in clamps {
+            match clamp {
+                Step::Min(n) if result.0 < n => result.1 = Some(n),
+                Step::Max(n) if result.0 > n => result.1 = Some(n),
+                Step::Explode { .. } => unreachable!(),
+                _ => {}
+            }
+        }
+        *one.entry(q(total(&[result]), 1)).or_insert_with(Q::zero) += q(1, sides);
+    }
+    one
+}
+
+/// Issue 24: `3d6min5max3` read as Omen's clamps, one after the other on the value, gave 9 (every
+/// die 3). In Foundry each clamp tests the face shown: faces 1 to 3 count 5, faces 4 to 6 count 3,
+/// a die's mean 4 and the term's 12. Every order below is checked against the walk over each face.
+#[test]
+fn foundry_several_clamps_each_test_the_face_shown() {
+    let min5max3 = sum_of(3, &clamps_walked(6, &[Step::Min(5), Step::Max(3)]));
+    assert_eq!(mean(&min5max3), q(12, 1));
+    assert_eq!(omen("foundry", "3d6min5max3"), Ok(min5max3));
+    // `max3min5`: faces 4 to 6 count 3 (max3), then min5 sets 5 on faces 1 to 4: a 4 counts 5.
+    let max3min5 = sum_of(3, &clamps_walked(6, &[Step::Max(3), Step::Min(5)]));
+    assert_eq!(mean(&max3min5), q(3 * (5 * 4 + 3 * 2), 6));
+    assert_eq!(omen("foundry", "3d6max3min5"), Ok(max3min5));
+    // `min2max5` and `max4min4`: the two readings agree (no face meets both tests in a way that
+    // matters), and Omen's notation stays as written.
+    for (source, steps) in [
+        ("3d6min2max5", [Step::Min(2), Step::Max(5)]),
+        ("3d6max4min4", [Step::Max(4), Step::Min(4)]),
+    ] {
+        let walked = sum_of(3, &clamps_walked(6, &steps));
+        assert_eq!(omen("foundry", source), Ok(walked), "{source}");
+    }
+    // `max4min4` counts 4 on every face.
+    assert_eq!(
+        omen("foundry", "2d6max4min4"),
+        Ok(Fractions::from([(q(8, 1), q(1, 1))]))
+    );
+    assert_eq!(reading("3d6min2max5"), "3d6min2max5");
+    assert_eq!(reading("1d6min5max3"), "1d{5,5,5,3,3,3}");
+    // Three clamps: `min5max3min2`: faces 1 count 2 (min2 last), 2 and 3 count 5, 4 to 6 count 3.
+    let three = clamps_walked(6, &[Step::Min(5), Step::Max(3), Step::Min(2)]);
+    assert_eq!(mean(&three), q(2 + 5 * 2 + 3 * 3, 6));
+    assert_eq!(omen("foundry", "1d6min5max3min2"), Ok(three));
+    // The roller rolls the relabelled die too.
+    let two = sum_of(2, &clamps_walked(6, &[Step::Min(5), Step::Max(3)]));
+    assert_eq!(rolled("2d6min5max3"), two);
+}
+
+/// What no reading follows is refused, not misread: several clamps that disagree with Omen's beside
+/// a keep (which keeps by the face shown) or after a reroll or explosion (whose dice they test), and
+/// a clamp after a count, which sets again what the count set.
+#[test]
+fn foundry_clamps_beside_other_modifiers_are_refused_where_they_disagree() {
+    for source in [
+        "3d6min5max3kh2",
+        "3d6kh2min5max3",
+        "3d6r1min5max3",
+        "3d6xmin5max3",
+        "3d6cs>=5min2",
+        "3d6cf<=2max5",
+    ] {
+        assert_eq!(
+            omen("foundry", source).map_err(|e| e.contains(&"unsupported-modifier")),
+            Err(true),
+            "{source}"
+        );
+    }
+    // Clamps that agree with Omen's on every face, or a single clamp, keep Omen's reading.
+    assert_eq!(reading("3d6min2max5kh2"), "3d6min2max5kh2");
+    assert_eq!(reading("3d6r1min2"), "3d6ro=1min2");
+}

@@ -7,9 +7,14 @@
 //! otherwise the term is read in batches of dice (explosions_in_turn.rs), the dice first rolled
 //! counting their clamped value.
 
+use super::Parser;
+use super::pieces::shorten;
 use super::rescore::{listed_faces, meets};
+use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::ast::{CompareOp, ComparePoint, DiceExpr, Modifier, PointValue, Sides, Spanned};
+use crate::syntax::ast::{
+    CompareOp, ComparePoint, DiceExpr, FaceItem, Modifier, PointValue, Sides, Spanned,
+};
 
 /// One clamp as written: `min` (`lowest`) or `max`, and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,6 +206,146 @@ pub(super) fn clamped_reroll_faces(
         }
     }
     Some(Ok(listed))
+}
+
+impl Parser<'_> {
+    /// Foundry's clamps where Omen's reading of them differs: several clamps alone read as one die
+    /// relabelled, and what no reading here follows refused rather than misread.
+    pub(super) fn read_foundry_clamps(
+        &mut self,
+        sides: &mut Spanned<Sides>,
+        modifiers: &mut Vec<Spanned<Modifier>>,
+    ) {
+        let refused = match relabelled_clamps(&sides.node, modifiers) {
+            Some(Ok(faces)) => {
+                let at = sides.span;
+                let faces = faces
+                    .into_iter()
+                    .map(|f| Spanned::new(FaceItem::Face(f), at))
+                    .collect();
+                *sides = Spanned::new(Sides::Custom(faces), at);
+                modifiers.clear();
+                return;
+            }
+            Some(Err(why)) => {
+                let at = modifiers[0].span.to(modifiers[modifiers.len() - 1].span);
+                (
+                    at,
+                    format!("several clamps are read on the die's faces; {why}"),
+                )
+            }
+            None => match unread_clamps(&sides.node, modifiers) {
+                Some((at, what)) => (at, format!("{what}, which is not computed yet")),
+                None => return,
+            },
+        };
+        let (at, why) = refused;
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                format!(
+                    "`{}` in the {} dialect: {why}",
+                    shorten(self.text(at)),
+                    self.dialect.name
+                ),
+            )
+            .with_help(
+                "list what each face counts as a die, e.g. `3d{5,5,5,3,3,3}`, if that is the rule",
+            ),
+        );
+    }
+}
+
+/// Foundry's several clamps with no other modifier (`3d6min5max3`), as one die whose faces are
+/// relabelled: each clamp tests the face shown, so a face counts the value of the last clamp it
+/// meets, else itself (under `min5max3` the faces 1 to 3 count 5, 4 to 6 count 3, where Omen's
+/// clamps, each applied to the value the one before left, give 3 everywhere). `None` when the term
+/// is not of that form or Omen's clamps give every face the same value as Foundry's.
+pub(super) fn relabelled_clamps(
+    sides: &Sides,
+    modifiers: &[Spanned<Modifier>],
+) -> Option<Result<Vec<i64>, String>> {
+    let clamps: Vec<Clamp> = modifiers
+        .iter()
+        .map(|m| Clamp::of(&m.node))
+        .collect::<Option<_>>()?;
+    if clamps.len() < 2 {
+        return None;
+    }
+    let faces = match listed_faces(sides, "several clamps") {
+        Ok(faces) => faces,
+        Err(why) => return Some(Err(why)),
+    };
+    if faces
+        .iter()
+        .all(|&f| foundry_count(&clamps, f) == omen_face(&clamps, f))
+    {
+        return None;
+    }
+    Some(Ok(faces
+        .iter()
+        .map(|&f| foundry_count(&clamps, f))
+        .collect()))
+}
+
+/// Clamps Foundry reads otherwise than Omen on a term with other modifiers, which no reading here
+/// follows: the span from the first such clamp to the modifier it disagrees with, and why.
+/// - A clamp after a count (`cs`, `cf`, …): the count set every die's count, and the clamp sets it
+///   again for the faces its test meets, where Omen clamps the count.
+/// - Several clamps giving some face another value than Omen's (or faces not known), beside
+///   modifiers other than an explosion after all of them (read in batches, explosions_in_turn.rs):
+///   a keep compares the face shown, not the value the clamps set, and a step before the clamps
+///   changes the face they test.
+pub(super) fn unread_clamps(
+    sides: &Sides,
+    modifiers: &[Spanned<Modifier>],
+) -> Option<(Span, &'static str)> {
+    let is_count = |m: &Modifier| matches!(m, Modifier::Success(_) | Modifier::Failure(_));
+    if let Some(count) = modifiers.iter().position(|m| is_count(&m.node))
+        && let Some(clamp) = modifiers[count..]
+            .iter()
+            .find(|m| Clamp::of(&m.node).is_some())
+    {
+        return Some((
+            modifiers[count].span.to(clamp.span),
+            "a count sets what each die counts and a clamp after it sets it again for the faces \
+             its test meets",
+        ));
+    }
+    let at: Vec<usize> = (0..modifiers.len())
+        .filter(|&i| Clamp::of(&modifiers[i].node).is_some())
+        .collect();
+    if at.len() < 2 || at.len() == modifiers.len() {
+        return None;
+    }
+    let clamps: Vec<Clamp> = at
+        .iter()
+        .filter_map(|&i| Clamp::of(&modifiers[i].node))
+        .collect();
+    let agree = listed_faces(sides, "several clamps").is_ok_and(|faces| {
+        faces
+            .iter()
+            .all(|&f| foundry_count(&clamps, f) == omen_face(&clamps, f))
+    });
+    let explosion = modifiers
+        .iter()
+        .position(|m| matches!(m.node, Modifier::Explode { .. }));
+    let before_explosion = explosion.is_some_and(|x| at.iter().all(|&i| i < x));
+    if agree || before_explosion {
+        return None;
+    }
+    let (first, last) = (at[0], at[at.len() - 1]);
+    let other = (0..modifiers.len())
+        .rfind(|i| !at.contains(i))
+        .unwrap_or(last);
+    Some((
+        modifiers[first.min(other)]
+            .span
+            .to(modifiers[last.max(other)].span),
+        "each clamp tests the face shown and sets what the die counts, and the other modifiers on \
+         the term compare the face shown",
+    ))
 }
 
 #[cfg(test)]

@@ -70,10 +70,11 @@ impl Parser<'_> {
                 ),
             }
         }
-        if self.dialect.name == "foundry"
-            && let Some(read) = super::clamps::clamped_reroll_faces(&sides.node, &modifiers)
-        {
-            self.read_clamped_reroll(read, &mut sides, &mut modifiers);
+        if self.dialect.name == "foundry" {
+            match super::clamps::clamped_reroll_faces(&sides.node, &modifiers) {
+                Some(read) => self.read_clamped_reroll(read, &mut sides, &mut modifiers),
+                None => self.read_foundry_clamps(&mut sides, &mut modifiers),
+            }
         }
         if let Some(kept) = self.kept_die_then_step(count.as_ref(), &sides, &modifiers, start) {
             return kept;
