@@ -518,3 +518,40 @@ fn foundry_clamps_beside_other_modifiers_are_refused_where_they_disagree() {
     assert_eq!(reading("3d6min2max5kh2"), "3d6min2max5kh2");
     assert_eq!(reading("3d6r1min2"), "3d6ro=1min2");
 }
+
+fn warning_kinds(source: &str) -> Vec<&'static str> {
+    let checked = compile(source, &options("omen")).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+    checked.warnings.iter().map(|w| w.kind).collect()
+}
+
+/// In Omen's notation several clamps keep their meaning (one after the other on the value:
+/// `3d6min5max3` is 9) and warn where Foundry's reading gives some face another count; where the
+/// two agree on every face (`min2max5`, `max4min4`) or there is one clamp, no warning.
+#[test]
+fn omen_notation_several_clamps_warn_where_foundry_reads_them_otherwise() {
+    assert_eq!(
+        omen("omen", "3d6min5max3"),
+        Ok(Fractions::from([(q(9, 1), q(1, 1))]))
+    );
+    for source in [
+        "3d6min5max3",
+        "3d6max3min5",
+        "1d6min5max3min2",
+        "3d6min5max3kh2",
+    ] {
+        assert!(
+            warning_kinds(source).contains(&"clamps-differ-in-foundry"),
+            "{source}"
+        );
+    }
+    for source in ["3d6min2max5", "3d6max4min4", "3d6min2", "3d6min2kh2max5"] {
+        assert!(
+            !warning_kinds(source).contains(&"clamps-differ-in-foundry"),
+            "{source}"
+        );
+    }
+    // `d4min5max3`: faces 1 to 3 count 5 in Foundry (Omen: 3), so it warns; on a die of unlisted
+    // faces the faces next to the clamps' values are compared.
+    assert!(warning_kinds("1d4min5max3").contains(&"clamps-differ-in-foundry"));
+    assert!(warning_kinds("1d(1d6+4)min5max3").contains(&"clamps-differ-in-foundry"));
+}

@@ -257,6 +257,61 @@ impl Parser<'_> {
     }
 }
 
+impl Parser<'_> {
+    /// In Omen's notation, several clamps that Foundry reads otherwise on some face of the die
+    /// (`3d6min5max3`: Omen's clamps give 3 everywhere, Foundry's each test the face shown) warn,
+    /// naming Foundry's reading.
+    pub(super) fn warn_foundry_clamps(&mut self, sides: &Sides, modifiers: &[Spanned<Modifier>]) {
+        if !self.dialect.warn_other_readings {
+            return;
+        }
+        let at: Vec<&Spanned<Modifier>> = modifiers
+            .iter()
+            .filter(|m| Clamp::of(&m.node).is_some())
+            .collect();
+        let clamps: Vec<Clamp> = at.iter().filter_map(|m| Clamp::of(&m.node)).collect();
+        if clamps.len() < 2 {
+            return;
+        }
+        // Between two clamps' values each reading is the face or one value, so where they part
+        // they part next to a value: those faces stand for a die whose faces are not listed.
+        let faces = listed_faces(sides, "several clamps").unwrap_or_else(|_| {
+            clamps
+                .iter()
+                .flat_map(|c| {
+                    [
+                        c.value.saturating_sub(1),
+                        c.value,
+                        c.value.saturating_add(1),
+                    ]
+                })
+                .collect()
+        });
+        if faces
+            .iter()
+            .all(|&f| foundry_count(&clamps, f) == omen_face(&clamps, f))
+        {
+            return;
+        }
+        let span = at[0].span.to(at[at.len() - 1].span);
+        let written = shorten(self.text(span));
+        self.warnings.push(
+            Diagnostic::warning(
+                "clamps-differ-in-foundry",
+                span,
+                format!(
+                    "`{written}` clamps each die's value one clamp after another; Foundry's \
+                     clamps each test the face rolled, a face counting the value of the last \
+                     clamp it meets"
+                ),
+            )
+            .with_help(
+                "list what each face counts as a die, e.g. `3d{5,5,5,3,3,3}`, to say it plainly",
+            ),
+        );
+    }
+}
+
 /// Foundry's several clamps with no other modifier (`3d6min5max3`), as one die whose faces are
 /// relabelled: each clamp tests the face shown, so a face counts the value of the last clamp it
 /// meets, else itself (under `min5max3` the faces 1 to 3 count 5, 4 to 6 count 3, where Omen's

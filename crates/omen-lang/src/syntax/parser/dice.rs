@@ -70,6 +70,7 @@ impl Parser<'_> {
                 ),
             }
         }
+        self.warn_foundry_clamps(&sides.node, &modifiers);
         if self.dialect.name == "foundry" {
             match super::clamps::clamped_reroll_faces(&sides.node, &modifiers) {
                 Some(read) => self.read_clamped_reroll(read, &mut sides, &mut modifiers),
