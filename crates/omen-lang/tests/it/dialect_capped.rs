@@ -5,14 +5,11 @@
 //! dice left active), enumerated along every sequence of dice; never read off Omen. The roller, run
 //! along every sequence of dice, must agree too.
 
-use std::collections::BTreeMap;
-
-use num_bigint::BigInt;
 use num_traits::Zero;
-use omen_lang::{Value, compile};
+use omen_lang::compile;
 
+use crate::dialect_support;
 use crate::dialects::{Fractions, Q, omen, options, q};
-use crate::support;
 
 /// A capped step as Foundry's `DiceTerm` runs it.
 struct Capped {
@@ -111,28 +108,11 @@ fn count(dice: &[i64], meets: impl Fn(i64) -> bool) -> i64 {
 
 /// What the roller gives along every sequence of dice.
 fn rolled(source: &str) -> Fractions {
-    let options = options("foundry");
-    let program = compile(source, &options).expect("compiles").program;
-    let sampled = support::brute_force(&program, &options.limits, 400_000).expect("small");
-    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
-    for (v, p) in sampled {
-        let Value::Int(v) = v else {
-            panic!("{source}: {v:?}")
-        };
-        let p = Q::new(
-            BigInt::from(p.numer().clone()),
-            BigInt::from(p.denom().clone()),
-        );
-        *out.entry(q(v, 1)).or_insert_with(Q::zero) += p;
-    }
-    out
+    dialect_support::rolled("foundry", source, 400_000)
 }
 
 fn reading(source: &str) -> String {
-    match compile(source, &options("foundry")) {
-        Ok(checked) => checked.reading,
-        Err(errors) => panic!("{source}: {errors:?}"),
-    }
+    dialect_support::reading("foundry", source)
 }
 
 fn errors(source: &str) -> Vec<&'static str> {

@@ -14,14 +14,12 @@
 //! adds a last die that does not meet it, so a cut needs four added dice meeting the point and one
 //! more after them.
 
-use std::collections::BTreeMap;
-
 use num_bigint::BigInt;
 use num_traits::Zero;
-use omen_lang::{Value, compile};
+use omen_lang::compile;
 
+use crate::dialect_support;
 use crate::dialects::{Fractions, Q, omen, options, q};
-use crate::support;
 
 /// A modifier of Foundry's `Die`, as its code runs it.
 #[derive(Clone, Copy)]
@@ -144,36 +142,16 @@ fn foundry(n: u32, sides: i64, steps: &[Step], bound: i64) -> Fractions {
 
 /// Omen's distribution up to `bound`.
 fn omen_up_to(source: &str, bound: i64) -> Fractions {
-    let all = omen("foundry", source).unwrap_or_else(|e| panic!("{source}: {e:?}"));
-    all.into_iter()
-        .filter(|(total, _)| *total <= q(bound, 1))
-        .collect()
+    dialect_support::up_to("foundry", source, bound)
 }
 
 /// What the roller gives along every sequence of dice.
 fn rolled(source: &str) -> Fractions {
-    let options = options("foundry");
-    let program = compile(source, &options).expect("compiles").program;
-    let sampled = support::brute_force(&program, &options.limits, 400_000).expect("small");
-    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
-    for (v, p) in sampled {
-        let Value::Int(v) = v else {
-            panic!("{source}: {v:?}")
-        };
-        let p = Q::new(
-            BigInt::from(p.numer().clone()),
-            BigInt::from(p.denom().clone()),
-        );
-        *out.entry(q(v, 1)).or_insert_with(Q::zero) += p;
-    }
-    out
+    dialect_support::rolled("foundry", source, 400_000)
 }
 
 fn reading(source: &str) -> String {
-    match compile(source, &options("foundry")) {
-        Ok(checked) => checked.reading,
-        Err(errors) => panic!("{source}: {errors:?}"),
-    }
+    dialect_support::reading("foundry", source)
 }
 
 const X6: Step = Step::Explode {

@@ -6,14 +6,11 @@
 //! Omen's probabilities must be Foundry's exactly. The roller, run along every sequence of dice,
 //! must agree with the exact engine.
 
-use std::collections::BTreeMap;
-
-use num_bigint::BigInt;
 use num_traits::Zero;
-use omen_lang::{Value, compile};
+use omen_lang::compile;
 
+use crate::dialect_support;
 use crate::dialects::{Fractions, Q, omen, options, q};
-use crate::support;
 
 /// One explosion: whether its new dice are checked by it too, and its point.
 type Explosion = (bool, fn(i64) -> bool);
@@ -80,31 +77,14 @@ fn foundry(n: u32, sides: i64, explosions: &[Explosion], bound: i64) -> Fraction
     out
 }
 
-/// Omen's distribution up to `bound`, each total that has any probability.
+/// Omen's distribution up to `bound`.
 fn omen_up_to(source: &str, bound: i64) -> Fractions {
-    let all = omen("foundry", source).unwrap_or_else(|e| panic!("{source}: {e:?}"));
-    all.into_iter()
-        .filter(|(total, _)| *total <= q(bound, 1))
-        .collect()
+    dialect_support::up_to("foundry", source, bound)
 }
 
 /// What the roller gives along every sequence of dice.
 fn rolled(source: &str) -> Fractions {
-    let options = options("foundry");
-    let program = compile(source, &options).expect("compiles").program;
-    let sampled = support::brute_force(&program, &options.limits, 400_000).expect("small");
-    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
-    for (v, p) in sampled {
-        let Value::Int(v) = v else {
-            panic!("{source}: {v:?}")
-        };
-        let p = Q::new(
-            BigInt::from(p.numer().clone()),
-            BigInt::from(p.denom().clone()),
-        );
-        *out.entry(q(v, 1)).or_insert_with(Q::zero) += p;
-    }
-    out
+    dialect_support::rolled("foundry", source, 400_000)
 }
 
 #[test]

@@ -3,14 +3,10 @@
 //! distributions keep the dice as d20 does over every roll, then reroll or explode the kept dice
 //! meeting the point, enumerated here; never read off Omen. The roller must agree.
 
-use std::collections::BTreeMap;
-
-use num_bigint::BigInt;
 use num_traits::Zero;
-use omen_lang::{Value, compile};
 
-use crate::dialects::{Fractions, Q, omen, options, q};
-use crate::support;
+use crate::dialect_support;
+use crate::dialects::{Fractions, Q, omen, q};
 
 fn every_roll(n: u32, sides: i64) -> Vec<Vec<i64>> {
     (0..n).fold(vec![Vec::new()], |out, _| {
@@ -83,22 +79,9 @@ fn stepped(
     out
 }
 
+/// What the roller gives along every sequence of dice.
 fn rolled(source: &str) -> Fractions {
-    let options = options("avrae");
-    let program = compile(source, &options).expect("compiles").program;
-    let sampled = support::brute_force(&program, &options.limits, 400_000).expect("small");
-    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
-    for (v, p) in sampled {
-        let Value::Int(v) = v else {
-            panic!("{source}: {v:?}")
-        };
-        let p = Q::new(
-            BigInt::from(p.numer().clone()),
-            BigInt::from(p.denom().clone()),
-        );
-        *out.entry(q(v, 1)).or_insert_with(Q::zero) += p;
-    }
-    out
+    dialect_support::rolled("avrae", source, 400_000)
 }
 
 #[test]

@@ -5,12 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use num_bigint::BigInt;
 use num_traits::Zero;
-use omen_lang::{Value, compile};
 
-use crate::dialects::{Fractions, Q, omen, options, q};
-use crate::support;
+use crate::dialect_support;
+use crate::dialects::{Fractions, Q, omen, q};
 
 /// The members d20's `kh{a}kl{b}` picks: the `a` highest and the `b` lowest, each in order of value
 /// with the earlier of equal members first.
@@ -62,22 +60,9 @@ fn ends(members: &[Result<i64, i64>], a: usize, b: usize, drop: bool) -> Fractio
     out
 }
 
+/// What the roller gives along every sequence of dice.
 fn rolled(source: &str) -> Fractions {
-    let options = options("avrae");
-    let program = compile(source, &options).expect("compiles").program;
-    let sampled = support::brute_force(&program, &options.limits, 200_000).expect("small");
-    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
-    for (v, p) in sampled {
-        let Value::Int(v) = v else {
-            panic!("{source}: {v:?}")
-        };
-        let p = Q::new(
-            BigInt::from(p.numer().clone()),
-            BigInt::from(p.denom().clone()),
-        );
-        *out.entry(q(v, 1)).or_insert_with(Q::zero) += p;
-    }
-    out
+    dialect_support::rolled("avrae", source, 200_000)
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod dialect_modes;
 mod dialect_more_constructs;
 mod dialect_selectors;
 mod dialect_set_ends;
+mod dialect_support;
 mod dialects;
 mod engine;
 mod examples;

@@ -208,6 +208,22 @@ pub(super) fn clamped_reroll_faces(
     Some(Ok(listed))
 }
 
+/// The term's die made the die listing `faces` (each face what a die counts, repeated by weight),
+/// its modifiers read into them.
+pub(super) fn relabel(
+    sides: &mut Spanned<Sides>,
+    modifiers: &mut Vec<Spanned<Modifier>>,
+    faces: Vec<i64>,
+) {
+    let at = sides.span;
+    let faces = faces
+        .into_iter()
+        .map(|f| Spanned::new(FaceItem::Face(f), at))
+        .collect();
+    *sides = Spanned::new(Sides::Custom(faces), at);
+    modifiers.clear();
+}
+
 impl Parser<'_> {
     /// Foundry's clamps where Omen's reading of them differs: several clamps alone read as one die
     /// relabelled, and what no reading here follows refused rather than misread.
@@ -218,13 +234,7 @@ impl Parser<'_> {
     ) {
         let refused = match relabelled_clamps(&sides.node, modifiers) {
             Some(Ok(faces)) => {
-                let at = sides.span;
-                let faces = faces
-                    .into_iter()
-                    .map(|f| Spanned::new(FaceItem::Face(f), at))
-                    .collect();
-                *sides = Spanned::new(Sides::Custom(faces), at);
-                modifiers.clear();
+                relabel(sides, modifiers, faces);
                 return;
             }
             Some(Err(why)) => {

@@ -4,7 +4,7 @@ use super::pieces::{Point, compare_op, shorten};
 use super::{Keyword, Parser, SUCCESS_HELP};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::ast::{CompareOp, ComparePoint, FaceItem, Modifier, PointValue, Sides, Spanned};
+use crate::syntax::ast::{CompareOp, ComparePoint, Modifier, PointValue, Sides, Spanned};
 use crate::syntax::lexer::{Token, TokenKind};
 
 impl<'s> Parser<'s> {
@@ -30,15 +30,7 @@ impl<'s> Parser<'s> {
         modifiers: &mut Vec<Spanned<Modifier>>,
     ) {
         match read {
-            Ok(faces) => {
-                let at = sides.span;
-                let faces = faces
-                    .into_iter()
-                    .map(|f| Spanned::new(FaceItem::Face(f), at))
-                    .collect();
-                *sides = Spanned::new(Sides::Custom(faces), at);
-                modifiers.clear();
-            }
+            Ok(faces) => super::clamps::relabel(sides, modifiers, faces),
             Err(why) => {
                 let at = modifiers[0].span.to(modifiers[modifiers.len() - 1].span);
                 self.report(
