@@ -703,12 +703,37 @@ fn the_rest_reads_a_pool_bound_before_on_the_machine_as_the_evaluator_does() {
     // `count(p, 6)` beside the readings of `q`, which depends on `p`: the fields of `p`'s tuple
     // are registers of the machine; the same with a die of one face added is evaluated instead.
     let options = Options::default();
-    let rest = "count(p, 6) * 100 + count(q, 6) * 10 + count(q, 1)";
-    let head = "fn pushed(x) = x != 1 and x != 6; let p = pool 5d6; let q = reroll(p, pushed);";
-    let machine = format!("{head} {rest}");
-    let evaluated = format!("{head} {rest} + d1 - 1");
-    assert_eq!(
-        exact_map(&program(&machine, &options), &options),
-        exact_map(&program(&evaluated, &options), &options)
-    );
+    let push = "fn pushed(x) = x != 1 and x != 6; let p = pool 5d6; let q = reroll(p, pushed);";
+    // A tuple of a number and true/false bound before a value that depends on it: its fields
+    // are a number register and a true/false one.
+    let pair = "let t = (d4, d4 >= 3); let u = d6 + t.0;";
+    for (head, rest) in [
+        (push, "count(p, 6) * 100 + count(q, 6) * 10 + count(q, 1)"),
+        (
+            push,
+            "if count(p, 6) >= 1 then count(q, 1) else -count(q, 6)",
+        ),
+        (pair, "if t.1 then u * 10 + t.0 else -u"),
+    ] {
+        let machine = format!("{head} {rest}");
+        let evaluated = format!("{head} ({rest}) + d1 - 1");
+        assert_eq!(
+            exact_map(&program(&machine, &options), &options),
+            exact_map(&program(&evaluated, &options), &options),
+            "{machine}"
+        );
+    }
+    // The pair's rest by hand: a d4 `a`, another d4 `b`, a d6 `c`, each roll 1/96.
+    let mut by_hand: BTreeMap<Value, Probability> = BTreeMap::new();
+    for a in 1..=4i64 {
+        for b in 1..=4i64 {
+            for c in 1..=6i64 {
+                let u = c + a;
+                let v = if b >= 3 { u * 10 + a } else { -u };
+                tally(&mut by_hand, Value::Int(v), one_in(96));
+            }
+        }
+    }
+    let source = format!("{pair} if t.1 then u * 10 + t.0 else -u");
+    assert_eq!(exact_map(&program(&source, &options), &options), by_hand);
 }
