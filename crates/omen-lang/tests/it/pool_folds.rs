@@ -9,7 +9,7 @@ use omen_core::{Limits, Probability, Weight};
 use omen_lang::{Options, Value, compile, exact};
 use proptest::prelude::*;
 
-use crate::support::{brute_force, exact_map, program};
+use crate::support::{brute_force, chi_square, chi_square_critical, exact_map, program};
 
 fn p(n: u64, d: u64) -> Probability {
     Probability::new(Weight::from(n), Weight::from(d))
@@ -465,41 +465,6 @@ fn the_year_zero_example_pushes_a_roll_without_a_success() {
     assert_eq!(total, p(1, 1));
 }
 
-/// A chi-square statistic of `rolls` seeded rolls against the exact distribution, bins of small
-/// expectation merged; (statistic, degrees of freedom).
-fn chi_square(source: &str, seed: u64, rolls: usize) -> (f64, usize) {
-    let options = Options::default();
-    let program = program(source, &options);
-    let exact = exact_map(&program, &options);
-    let mut counts: BTreeMap<Value, usize> = BTreeMap::new();
-    let mut dice = omen_core::ChaChaDice::from_seed(seed);
-    for _ in 0..rolls {
-        let roll = omen_lang::sample(&program, &options.limits, &mut dice).expect("roll");
-        assert!(
-            exact.contains_key(&roll.result),
-            "{source}: {}",
-            roll.result
-        );
-        *counts.entry(roll.result).or_default() += 1;
-    }
-    let (mut stat, mut bins) = (0.0, 0usize);
-    let (mut expected, mut observed) = (0.0, 0.0);
-    for (value, q) in &exact {
-        expected += omen_core::probability_to_f64(q) * rolls as f64;
-        observed += counts.get(value).copied().unwrap_or(0) as f64;
-        if expected >= 10.0 {
-            stat += (observed - expected) * (observed - expected) / expected;
-            bins += 1;
-            (expected, observed) = (0.0, 0.0);
-        }
-    }
-    if expected > 0.0 {
-        stat += (observed - expected) * (observed - expected) / expected.max(1e-9);
-        bins += 1;
-    }
-    (stat, bins.max(2) - 1)
-}
-
 #[test]
 fn the_roller_folds_big_pools_as_the_exact_engine_says() {
     for (i, source) in [
@@ -512,9 +477,7 @@ fn the_roller_folds_big_pools_as_the_exact_engine_says() {
     .enumerate()
     {
         let (stat, df) = chi_square(source, 7000 + i as u64, 20_000);
-        // The chi-square quantile for a one-in-a-million tail (Wilson–Hilferty).
-        let k = df as f64;
-        let critical = k * (1.0 - 2.0 / (9.0 * k) + 4.753 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+        let critical = chi_square_critical(df);
         assert!(stat < critical, "{source}: chi-square {stat:.1} on {df}");
     }
 }

@@ -6,11 +6,13 @@
 
 use std::collections::BTreeMap;
 
-use omen_core::{ChaChaDice, Limits, Probability, Weight, probability_to_f64};
+use omen_core::{ChaChaDice, Limits, Probability, Weight};
 use omen_lang::{Options, Value, compile, exact, sample};
 use proptest::prelude::*;
 
-use crate::support::{brute_force, exact_map, options_with_depth, program};
+use crate::support::{
+    brute_force, chi_square, chi_square_critical, exact_map, options_with_depth, program,
+};
 
 fn tuple(values: &[i64]) -> Value {
     Value::Tuple(values.iter().copied().map(Value::Int).collect())
@@ -368,42 +370,6 @@ fn world_of_darkness_ten_again_as_a_pool_is_the_notation_roll() {
     }
 }
 
-/// A chi-square statistic of seeded rolls against the exact distribution, bins of small expected
-/// count merged; (statistic, degrees of freedom).
-fn chi_square(source: &str, seed: u64, n: usize) -> (f64, usize) {
-    let options = Options::default();
-    let p = program(source, &options);
-    let exact = exact_map(&p, &options);
-    let mut counts = BTreeMap::<Value, usize>::new();
-    let mut dice = ChaChaDice::from_seed(seed);
-    for _ in 0..n {
-        let roll = sample(&p, &options.limits, &mut dice).expect("roll");
-        assert!(
-            exact.contains_key(&roll.result),
-            "{source}: {}",
-            roll.result
-        );
-        *counts.entry(roll.result).or_default() += 1;
-    }
-    let (mut stat, mut bins) = (0.0, 0usize);
-    let (mut expected, mut observed) = (0.0, 0.0);
-    for (value, p) in &exact {
-        expected += probability_to_f64(p) * n as f64;
-        observed += *counts.get(value).unwrap_or(&0) as f64;
-        if expected >= 10.0 {
-            stat += (observed - expected).powi(2) / expected;
-            bins += 1;
-            expected = 0.0;
-            observed = 0.0;
-        }
-    }
-    if expected > 0.0 {
-        stat += (observed - expected).powi(2) / expected.max(1e-9);
-        bins += 1;
-    }
-    (stat, bins.max(2) - 1)
-}
-
 #[test]
 fn the_roller_agrees_with_the_exact_engine_on_bigger_pools_read_by_kind() {
     for (i, source) in [
@@ -417,9 +383,7 @@ fn the_roller_agrees_with_the_exact_engine_on_bigger_pools_read_by_kind() {
     .enumerate()
     {
         let (stat, df) = chi_square(source, 9100 + i as u64, 20_000);
-        let k = df as f64;
-        // The chi-square quantile for a one-in-a-million tail (Wilson–Hilferty).
-        let critical = k * (1.0 - 2.0 / (9.0 * k) + 4.753 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+        let critical = chi_square_critical(df);
         assert!(stat < critical, "{source}: chi-square {stat:.1} on {df}");
     }
 }
@@ -617,21 +581,25 @@ proptest! {
     }
 }
 
+/// The exact mean of `source` within the default limits.
+fn mean_at_the_defaults(source: &str) -> num_rational::Ratio<num_bigint::BigInt> {
+    let options = Options::default();
+    let c = compile(source, &options).expect("compiles");
+    let result = exact(&c.program, &options.limits).expect("within the default limits");
+    result
+        .distribution
+        .number_statistics()
+        .expect("a number")
+        .mean
+}
+
 /// Wald's identity: the dice of a chain are rolled one after another, each succeeding 3 times in
 /// 10 whatever came before, so the mean successes are 3/10 times the mean dice, 15 chains of
 /// 1 + 3/10 + … + (3/10)²⁰ dice each.
 #[test]
 fn an_exploding_pool_of_fifteen_eight_again_dice_is_read_within_the_default_limits() {
     // Was refused by the work budget while the walk kept each start's pool size in its states.
-    let options = Options::default();
-    let source = "let p = pool 15d10!>=8; count(p, >=8)";
-    let c = compile(source, &options).expect("compiles");
-    let result = exact(&c.program, &options.limits).expect("within the default limits");
-    let mean = result
-        .distribution
-        .number_statistics()
-        .expect("a number")
-        .mean;
+    let mean = mean_at_the_defaults("let p = pool 15d10!>=8; count(p, >=8)");
     let ten = num_traits::pow(Weight::from(10u32), 21);
     let three = num_traits::pow(Weight::from(3u32), 21);
     let dice_per_chain =
@@ -647,15 +615,7 @@ fn an_exploding_pool_of_fifteen_eight_again_dice_is_read_within_the_default_limi
 #[test]
 fn the_sum_of_an_exploding_pool_walks_its_chains_once_per_number_of_final_dice() {
     // Was slow: every (final dice, exploded dice) start walked the final dice's faces apart.
-    let options = Options::default();
-    let source = "sum(pool 24d10!)";
-    let c = compile(source, &options).expect("compiles");
-    let result = exact(&c.program, &options.limits).expect("within the default limits");
-    let mean = result
-        .distribution
-        .number_statistics()
-        .expect("a number")
-        .mean;
+    let mean = mean_at_the_defaults("sum(pool 24d10!)");
     let ten = num_traits::pow(Weight::from(10u32), 21);
     let dice_per_chain = Probability::new(&ten - Weight::from(1u32), ten)
         * Probability::new(10u32.into(), 9u32.into());

@@ -7,11 +7,13 @@
 use std::collections::BTreeMap;
 
 use num_bigint::BigUint;
-use omen_core::{ChaChaDice, Probability, probability_to_f64};
+use omen_core::Probability;
 use omen_lang::syntax::Dialect;
-use omen_lang::{Options, Value, compile, exact, sample};
+use omen_lang::{Options, Value, compile, exact};
 
-use crate::support::{brute_force, exact_map, options_with_depth, program};
+use crate::support::{
+    brute_force, chi_square, chi_square_critical, exact_map, options_with_depth, program,
+};
 
 /// One roll: the face the explosion is decided on, the value it counts, and its probability.
 type Roll = Vec<(i64, i64, Probability)>;
@@ -248,48 +250,11 @@ fn the_sampler_along_every_sequence_of_dice_agrees_with_the_exact_engine() {
     }
 }
 
-/// Chi-square of seeded rolls against the exact distribution, bins of small expected count
-/// merged; (statistic, degrees of freedom).
-fn chi_square(source: &str, seed: u64, rolls: usize) -> (f64, usize) {
-    let options = Options::default();
-    let program = program(source, &options);
-    let exact = exact_map(&program, &options);
-    let mut counts = BTreeMap::<Value, usize>::new();
-    let mut dice = ChaChaDice::from_seed(seed);
-    for _ in 0..rolls {
-        let roll = sample(&program, &options.limits, &mut dice).expect("a roll");
-        assert!(
-            exact.contains_key(&roll.result),
-            "{source}: {}",
-            roll.result
-        );
-        *counts.entry(roll.result).or_default() += 1;
-    }
-    let (mut stat, mut bins) = (0.0, 0);
-    let (mut expected, mut observed) = (0.0, 0.0);
-    for (value, q) in &exact {
-        expected += probability_to_f64(q) * rolls as f64;
-        observed += *counts.get(value).unwrap_or(&0) as f64;
-        if expected >= 10.0 {
-            stat += (observed - expected).powi(2) / expected;
-            bins += 1;
-            (expected, observed) = (0.0, 0.0);
-        }
-    }
-    if expected > 0.0 {
-        stat += (observed - expected).powi(2) / expected.max(1e-9);
-        bins += 1;
-    }
-    (stat, bins.max(2) - 1)
-}
-
 #[test]
 fn the_roller_agrees_with_the_exact_engine_on_the_first_roll_only() {
     for (i, source) in ["3d6ro1!a", "d10rr1!a", "2d6ro1!pa>=5"].iter().enumerate() {
         let (stat, df) = chi_square(source, 2700 + i as u64, 20_000);
-        // The one-in-a-million quantile (Wilson–Hilferty).
-        let k = df as f64;
-        let critical = k * (1.0 - 2.0 / (9.0 * k) + 4.753 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+        let critical = chi_square_critical(df);
         assert!(
             stat < critical,
             "{source}: chi-square {stat:.1} with {df} degrees of freedom"

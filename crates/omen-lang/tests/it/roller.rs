@@ -3,51 +3,7 @@
 use omen_core::{ChaChaDice, Die, DieSource, probability_to_f64};
 use omen_lang::{Options, Value, sample};
 
-use crate::support::{exact_map, program};
-
-/// Chi-square statistic of observed counts against exact probabilities, with bins of small expected
-/// count merged so the approximation holds; returns (statistic, degrees of freedom).
-fn chi_square(source: &str, seed: u64, rolls: usize) -> (f64, usize) {
-    let options = Options::default();
-    let p = program(source, &options);
-    let exact = exact_map(&p, &options);
-    let mut counts = std::collections::BTreeMap::<Value, usize>::new();
-    let mut dice = ChaChaDice::from_seed(seed);
-    for _ in 0..rolls {
-        let roll = sample(&p, &options.limits, &mut dice).expect("roll");
-        assert!(
-            exact.contains_key(&roll.result),
-            "{source}: impossible result {}",
-            roll.result
-        );
-        *counts.entry(roll.result).or_default() += 1;
-    }
-    let mut stat = 0.0;
-    let mut bins = 0;
-    let (mut acc_expected, mut acc_observed) = (0.0, 0.0);
-    for (value, p) in &exact {
-        acc_expected += probability_to_f64(p) * rolls as f64;
-        acc_observed += *counts.get(value).unwrap_or(&0) as f64;
-        if acc_expected >= 10.0 {
-            stat += (acc_observed - acc_expected).powi(2) / acc_expected;
-            bins += 1;
-            acc_expected = 0.0;
-            acc_observed = 0.0;
-        }
-    }
-    if acc_expected > 0.0 {
-        stat += (acc_observed - acc_expected).powi(2) / acc_expected.max(1e-9);
-        bins += 1;
-    }
-    (stat, bins.max(2) - 1)
-}
-
-/// The chi-square quantile for a one-in-a-million tail (Wilson–Hilferty approximation).
-fn critical(df: usize) -> f64 {
-    let k = df as f64;
-    let z = 4.753; // standard normal quantile at 1 − 10⁻⁶
-    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
-}
+use crate::support::{chi_square, chi_square_critical, exact_map, program};
 
 #[test]
 fn roller_agrees_with_exact_engine() {
@@ -91,7 +47,7 @@ fn roller_agrees_with_exact_engine() {
     {
         let (stat, df) = chi_square(source, 1000 + i as u64, 20_000);
         assert!(
-            stat < critical(df),
+            stat < chi_square_critical(df),
             "{source}: chi-square {stat:.1} with {df} degrees of freedom"
         );
     }
@@ -115,7 +71,7 @@ fn chi_square_test_catches_a_wrong_distribution() {
         let e = probability_to_f64(pr) * 20_000.0;
         stat += (counts.get(v).copied().unwrap_or(0.0) - e).powi(2) / e;
     }
-    assert!(stat > critical(wrong.len() - 1));
+    assert!(stat > chi_square_critical(wrong.len() - 1));
 }
 
 #[test]

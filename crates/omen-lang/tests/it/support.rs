@@ -97,3 +97,46 @@ pub fn brute_force(
     }
     None
 }
+
+/// Chi-square statistic of `rolls` seeded rolls of `source` against its exact distribution, bins of
+/// small expected count merged so the approximation holds; (statistic, degrees of freedom). A roll
+/// the exact engine calls impossible fails the test.
+pub fn chi_square(source: &str, seed: u64, rolls: usize) -> (f64, usize) {
+    let options = Options::default();
+    let p = program(source, &options);
+    let exact = exact_map(&p, &options);
+    let mut counts = BTreeMap::<Value, usize>::new();
+    let mut dice = omen_core::ChaChaDice::from_seed(seed);
+    for _ in 0..rolls {
+        let roll = sample(&p, &options.limits, &mut dice).expect("roll");
+        assert!(
+            exact.contains_key(&roll.result),
+            "{source}: impossible result {}",
+            roll.result
+        );
+        *counts.entry(roll.result).or_default() += 1;
+    }
+    let (mut stat, mut bins) = (0.0, 0usize);
+    let (mut expected, mut observed) = (0.0, 0.0);
+    for (value, q) in &exact {
+        expected += omen_core::probability_to_f64(q) * rolls as f64;
+        observed += *counts.get(value).unwrap_or(&0) as f64;
+        if expected >= 10.0 {
+            stat += (observed - expected).powi(2) / expected;
+            bins += 1;
+            (expected, observed) = (0.0, 0.0);
+        }
+    }
+    if expected > 0.0 {
+        stat += (observed - expected).powi(2) / expected.max(1e-9);
+        bins += 1;
+    }
+    (stat, bins.max(2) - 1)
+}
+
+/// The chi-square quantile for a one-in-a-million tail (Wilson–Hilferty approximation).
+pub fn chi_square_critical(df: usize) -> f64 {
+    let k = df as f64;
+    let z = 4.753; // standard normal quantile at 1 − 10⁻⁶
+    k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3)
+}
