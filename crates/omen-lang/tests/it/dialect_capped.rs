@@ -8,7 +8,7 @@
 use num_traits::Zero;
 use omen_lang::compile;
 
-use crate::dialect_support;
+use crate::dialect_support::{self, every_roll};
 use crate::dialects::{Fractions, Q, omen, options, q};
 
 /// A capped step as Foundry's `DiceTerm` runs it.
@@ -69,20 +69,6 @@ impl Capped {
         }
         out
     }
-}
-
-fn every_roll(n: u32, sides: i64) -> Vec<Vec<i64>> {
-    (0..n).fold(vec![Vec::new()], |out, _| {
-        out.into_iter()
-            .flat_map(|r| {
-                (1..=sides).map(move |f| {
-                    let mut r = r.clone();
-                    r.push(f);
-                    r
-                })
-            })
-            .collect()
-    })
 }
 
 /// The dice sorted from the highest.

@@ -5,22 +5,8 @@
 
 use num_traits::Zero;
 
-use crate::dialect_support;
+use crate::dialect_support::{self, every_roll};
 use crate::dialects::{Fractions, Q, omen, q};
-
-fn every_roll(n: u32, sides: i64) -> Vec<Vec<i64>> {
-    (0..n).fold(vec![Vec::new()], |out, _| {
-        out.into_iter()
-            .flat_map(|r| {
-                (1..=sides).map(move |f| {
-                    let mut r = r.clone();
-                    r.push(f);
-                    r
-                })
-            })
-            .collect()
-    })
-}
 
 /// The dice d20 keeps: `kh`/`kl` the highest/lowest `c`, `ph`/`pl` all but those.
 fn kept(roll: &[i64], which: &str, c: usize) -> Vec<i64> {
@@ -104,19 +90,15 @@ fn avrae_reroll_after_a_keep_rerolls_the_kept_dice_only() {
     assert_eq!(omen("avrae", "3d6kl2ro6"), Ok(want));
 }
 
-/// `e` after a keep: each kept die meeting the point adds a new die, which explodes the same way.
-/// Up to the totals a chain cut at the depth (3 in these tests) cannot reach, the walk's
-/// probabilities are exact: a cut chain shows four 4s beyond its die.
-#[test]
-fn avrae_explosion_after_a_keep_explodes_the_kept_dice_only() {
-    let bound = 16;
+/// `dice` d4s, `keep` applied, then each kept 4 starting a chain of new d4s that goes on while they
+/// show 4: every total up to `bound`, which a chain cut at the depth (3 in these tests) cannot reach.
+fn kept_then_exploded(dice: u32, keep: (&str, usize), bound: i64) -> Fractions {
     let mut want = Fractions::new();
-    let first = q(1, 4i64.pow(3));
-    for roll in every_roll(3, 4) {
-        let dice = kept(&roll, "kh", 2);
-        let k = dice.iter().filter(|&&f| f == 4).count();
-        // Each kept 4 starts a chain of new d4s, going on while they show 4.
-        let mut totals = vec![(dice.iter().sum::<i64>(), first.clone(), k)];
+    let first = q(1, 4i64.pow(dice));
+    for roll in every_roll(dice, 4) {
+        let kept_dice = kept(&roll, keep.0, keep.1);
+        let k = kept_dice.iter().filter(|&&f| f == 4).count();
+        let mut totals = vec![(kept_dice.iter().sum::<i64>(), first.clone(), k)];
         while let Some((t, w, chains)) = totals.pop() {
             if t > bound {
                 continue;
@@ -131,12 +113,17 @@ fn avrae_explosion_after_a_keep_explodes_the_kept_dice_only() {
             }
         }
     }
-    let got: Fractions = omen("avrae", "3d4kh2e4")
-        .expect("computes")
-        .into_iter()
-        .filter(|(t, _)| *t <= q(bound, 1))
-        .collect();
-    assert_eq!(got, want);
+    want
+}
+
+/// `e` after a keep: each kept die meeting the point adds a new die, which explodes the same way.
+/// Up to the totals a chain cut at the depth (3 in these tests) cannot reach, the walk's
+/// probabilities are exact: a cut chain shows four 4s beyond its die.
+#[test]
+fn avrae_explosion_after_a_keep_explodes_the_kept_dice_only() {
+    let bound = 16;
+    let got = dialect_support::up_to("avrae", "3d4kh2e4", bound);
+    assert_eq!(got, kept_then_exploded(3, ("kh", 2), bound));
     assert_eq!(Ok(rolled("2d4kh1e4")), omen("avrae", "2d4kh1e4"));
     assert_eq!(Ok(rolled("3d3kh2e3")), omen("avrae", "3d3kh2e3"));
 }
@@ -154,32 +141,8 @@ fn dice_maiden_advantage_on_several_dice_then_a_step_touches_the_kept_dice() {
     assert_eq!(omen("dice-maiden", "2d6 adv1 e"), Ok(want));
     // `adv1 ie`: the new dice explode too; up to the totals a cut chain cannot reach.
     let bound = 14;
-    let mut want = Fractions::new();
-    let first = q(1, 4i64.pow(3));
-    for roll in every_roll(3, 4) {
-        let dice = kept(&roll, "pl", 1);
-        let k = dice.iter().filter(|&&f| f == 4).count();
-        let mut totals = vec![(dice.iter().sum::<i64>(), first.clone(), k)];
-        while let Some((t, w, chains)) = totals.pop() {
-            if t > bound {
-                continue;
-            }
-            if chains == 0 {
-                *want.entry(q(t, 1)).or_insert_with(Q::zero) += w;
-                continue;
-            }
-            for f in 1..=4 {
-                let more = if f == 4 { chains } else { chains - 1 };
-                totals.push((t + f, &w * q(1, 4), more));
-            }
-        }
-    }
-    let got: Fractions = omen("dice-maiden", "2d4 adv1 ie")
-        .expect("computes")
-        .into_iter()
-        .filter(|(t, _)| *t <= q(bound, 1))
-        .collect();
-    assert_eq!(got, want);
+    let got = dialect_support::up_to("dice-maiden", "2d4 adv1 ie", bound);
+    assert_eq!(got, kept_then_exploded(3, ("pl", 1), bound));
 }
 
 /// `ra` after a keep (`4d6kh3ra6`): d20 adds one die for the first kept die meeting the point, one

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use num_traits::Zero;
 use omen_lang::compile;
 
+use crate::dialect_support::every_roll;
 use crate::dialects::{Q, omen, options, q};
 
 fn reading(dialect: &str, source: &str) -> String {
@@ -24,21 +25,6 @@ fn errors(dialect: &str, source: &str) -> Vec<&'static str> {
     }
 }
 
-/// Every sequence of `n` faces of a `sides`-sided die, each with probability 1/sidesⁿ.
-fn rolls(n: u32, sides: i64) -> Vec<Vec<i64>> {
-    (0..n).fold(vec![Vec::new()], |out, _| {
-        out.into_iter()
-            .flat_map(|r| {
-                (1..=sides).map(move |f| {
-                    let mut r = r.clone();
-                    r.push(f);
-                    r
-                })
-            })
-            .collect()
-    })
-}
-
 fn mean(dist: &BTreeMap<Q, Q>) -> Q {
     dist.iter().map(|(v, p)| v * p).sum()
 }
@@ -53,7 +39,7 @@ fn foundry_capped_reroll(
 ) -> BTreeMap<Q, Q> {
     let mut out = BTreeMap::new();
     let first = q(1, sides.pow(n));
-    for roll in rolls(n, sides) {
+    for roll in every_roll(n, sides) {
         let mut left = cap;
         let mut kept = 0;
         let mut rerolled = 0u32;
@@ -66,7 +52,7 @@ fn foundry_capped_reroll(
             }
         }
         // Each rerolled die is a fresh die: enumerate those too.
-        for fresh in rolls(rerolled, sides) {
+        for fresh in every_roll(rerolled, sides) {
             let total = kept + fresh.iter().sum::<i64>();
             *out.entry(q(total, 1)).or_insert_with(Q::zero) += &first * q(1, sides.pow(rerolled));
         }
@@ -106,14 +92,14 @@ fn foundry_capped_reroll_rerolls_at_most_the_cap_of_dice_meeting_the_point() {
 fn roll20_kept_group_of_one_with_arithmetic_keeps_each_die_with_it_added() {
     // {3d6+1}kh1: the highest of three d6, each with 1 added.
     let mut want = BTreeMap::new();
-    for r in rolls(3, 6) {
+    for r in every_roll(3, 6) {
         let best = r.iter().map(|f| f + 1).max().unwrap_or(0);
         *want.entry(q(best, 1)).or_insert_with(Q::zero) += q(1, 216);
     }
     assert_eq!(omen("roll20", "{3d6+1}kh1"), Ok(want));
     // {3d6+1}dl1: the two highest, each with 1 added.
     let mut want = BTreeMap::new();
-    for r in rolls(3, 6) {
+    for r in every_roll(3, 6) {
         let mut r: Vec<i64> = r.iter().map(|f| f + 1).collect();
         r.sort_unstable();
         *want.entry(q(r[1] + r[2], 1)).or_insert_with(Q::zero) += q(1, 216);
@@ -165,7 +151,7 @@ fn rpg_dice_roller_group_with_fraction_members_counts_the_members_meeting_the_po
 fn dice_maiden_dndstats_is_six_sets_of_four_d6_keeping_three_totalled() {
     // One set: the three highest of four d6, enumerated over the 1296 rolls.
     let mut set = BTreeMap::new();
-    for r in rolls(4, 6) {
+    for r in every_roll(4, 6) {
         let mut r = r.clone();
         r.sort_unstable();
         *set.entry(r[1] + r[2] + r[3]).or_insert_with(Q::zero) += q(1, 1296);
@@ -245,7 +231,7 @@ fn avrae_reroll_and_add_on_several_dice_adds_one_die_for_the_first_meeting_it() 
     let added_once = |n: u32, sides: i64, meets: &dyn Fn(i64) -> bool| {
         let mut want = BTreeMap::new();
         let each = q(1, sides.pow(n));
-        for r in rolls(n, sides) {
+        for r in every_roll(n, sides) {
             let total: i64 = r.iter().sum();
             if r.iter().any(|&f| meets(f)) {
                 for extra in 1..=sides {
@@ -271,10 +257,10 @@ fn foundry_capped_explode_once_explodes_the_first_dice_meeting_the_point() {
     let capped = |n: u32, sides: i64, cap: usize, meets: &dyn Fn(i64) -> bool| {
         let mut want = BTreeMap::new();
         let each = q(1, sides.pow(n));
-        for r in rolls(n, sides) {
+        for r in every_roll(n, sides) {
             let total: i64 = r.iter().sum();
             let added = r.iter().filter(|&&f| meets(f)).count().min(cap) as u32;
-            for extra in rolls(added, sides) {
+            for extra in every_roll(added, sides) {
                 let v = total + extra.iter().sum::<i64>();
                 *want.entry(q(v, 1)).or_insert_with(Q::zero) += &each * q(1, sides.pow(added));
             }

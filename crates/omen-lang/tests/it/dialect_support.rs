@@ -47,3 +47,18 @@ pub fn reading(dialect: &str, source: &str) -> String {
         Err(errors) => panic!("{source}: {errors:?}"),
     }
 }
+
+/// Every sequence of `n` faces of a die with faces 1 to `sides`, each as likely as the others.
+pub fn every_roll(n: u32, sides: i64) -> Vec<Vec<i64>> {
+    (0..n).fold(vec![Vec::new()], |out, _| {
+        out.into_iter()
+            .flat_map(|r| {
+                (1..=sides).map(move |f| {
+                    let mut r = r.clone();
+                    r.push(f);
+                    r
+                })
+            })
+            .collect()
+    })
+}
