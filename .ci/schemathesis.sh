@@ -20,8 +20,10 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
     "$venv/bin/pip" install --quiet 'schemathesis>=4,<5'
 fi
 
-# The binary the tests use (the dev profile).
-cargo build -p omen-cli --locked
+# The binary the tests use, built as `cargo test --workspace` builds it: after the tests in .ci/run
+# this is already done, where `cargo build -p omen-cli` alone would unify the dependencies' features
+# differently and build them all again.
+cargo test --workspace --locked --no-run
 work="$(mktemp -d)"
 server=""
 stop() {
