@@ -196,7 +196,7 @@ async fn replay(
         }
     }
     let mut last = String::new();
-    for _ in 0..300 {
+    for _ in 0..1200 {
         let found = client.execute(SHOWN, vec![]).await.expect("the odds");
         let [shown, sent_sheet, sent_action, busy] = found.as_array().expect("four").as_slice()
         else {
@@ -219,7 +219,7 @@ async fn replay(
         } else {
             last = format!("sent {sent_sheet} and {sent_action} (busy: {busy})");
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(crate::browser::POLL).await;
     }
     panic!("{id}: the page never showed the odds of what was given: {last}");
 }

@@ -65,13 +65,19 @@ async fn fill(client: &Client, name: &str, key: &str, value: &Value) {
 /// from a menu, ticks a box.
 pub(crate) async fn set_control(client: &Client, id: &str, value: &Value) {
     let control = client.find(Locator::Id(id)).await.expect("the control");
-    let tag = control.tag_name().await.expect("a tag");
-    let kind = control.attr("type").await.expect("a type");
-    let json = control
-        .attr("data-json")
+    // The control's tag, type and whether it holds JSON, in one look rather than three: each look
+    // is a round trip to the browser, and the worked examples fill a few hundred fields.
+    let about = client
+        .execute(
+            "const c = document.getElementById(arguments[0]); \
+             return [c.tagName.toLowerCase(), c.getAttribute('type'), c.hasAttribute('data-json')];",
+            vec![json!(id)],
+        )
         .await
-        .expect("data-json")
-        .is_some();
+        .expect("the control's kind");
+    let tag = about[0].as_str().expect("a tag").to_string();
+    let kind = about[1].as_str().map(str::to_string);
+    let json = about[2].as_bool().expect("data-json");
     let text = match value {
         _ if json => value.to_string(),
         Value::Array(items) if tag == "textarea" => items
@@ -170,7 +176,7 @@ async fn replay(
         fill(client, name, key, value).await;
     }
     let mut last = String::new();
-    for _ in 0..300 {
+    for _ in 0..1200 {
         let (page, sent, busy) = shown(client, name).await;
         if !busy && sent_all(inputs, &sent) {
             let path = format!("/api/v1/rules/{game}/analyses/{name}");
@@ -193,7 +199,7 @@ async fn replay(
         } else {
             last = format!("sent {sent} (busy: {busy}), given {inputs}");
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(crate::browser::POLL).await;
     }
     panic!("{id}: the page never showed the answer to its inputs: {last}");
 }

@@ -201,7 +201,7 @@ const SHOWN: &str = "const card = document.querySelector('#roll-card article.rol
 /// error: the card's JSON, or the error's words; `None` when it shows neither yet.
 async fn outcome(client: &Client, sequence: u64) -> Option<Result<Value, String>> {
     let label = format!("roll {sequence}");
-    for _ in 0..50 {
+    for _ in 0..200 {
         let found = client.execute(SHOWN, vec![]).await.expect("the card");
         if found[0] == label.as_str() && !found[1].is_null() {
             return Some(Ok(found[1].clone()));
@@ -209,7 +209,7 @@ async fn outcome(client: &Client, sequence: u64) -> Option<Result<Value, String>
         if let Some(error) = found[2].as_str().filter(|e| !e.is_empty()) {
             return Some(Err(error.to_string()));
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(crate::browser::POLL).await;
     }
     None
 }
