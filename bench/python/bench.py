@@ -96,8 +96,8 @@ def warm(f, calls: int) -> float:
 
 def icepool_fresh(problem_id: str, most: int):
     """icepool's first call in fresh processes: `most` of them, or as many as fit in about three
-    seconds when that is fewer (at least one). One process of a call of 0.2 ms moved between 0.2
-    and 0.35 ms from run to run, so the ratio is taken against the median of several."""
+    seconds when that is fewer (at least one). One process of `1000d20kh1` took anywhere from 0.2
+    to 0.4 ms, so the ratio is taken against the median of several."""
     times, spent, fresh = [], 0.0, None
     while len(times) < max(1, most) and (not times or spent < 3.0):
         with tempfile.TemporaryDirectory() as scratch:
