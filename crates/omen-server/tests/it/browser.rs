@@ -224,6 +224,15 @@ pub(crate) const POLL: Duration = Duration::from_millis(25);
 /// Looks before [`until`] gives up: twenty seconds of [`POLL`], not counting the looks themselves.
 pub(crate) const LOOKS: usize = 800;
 
+/// The seed a roll card's seed line shows (`seed 42; …`), which replays the roll through the API.
+pub(crate) fn seed_shown(line: &str) -> u64 {
+    line.trim_start_matches("seed ")
+        .split(';')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no seed in {line:?}"))
+}
+
 /// Opens the table page at `address` with an invite `token` and waits until it follows the log.
 pub(crate) async fn open_table(client: &Client, address: SocketAddr, token: &str) {
     client
@@ -569,12 +578,7 @@ async fn the_calculator_shows_the_exact_table_of_two_expressions_and_a_permalink
         .text()
         .await
         .expect("text");
-    let seed: u64 = seed_line
-        .trim_start_matches("seed ")
-        .split(';')
-        .next()
-        .and_then(|s| s.parse().ok())
-        .expect("a seed");
+    let seed = seed_shown(&seed_line);
     let replay = super::post(
         &super::app(),
         "/api/v1/roll",

@@ -150,14 +150,7 @@ async fn a_roll_shows_its_tree_with_every_die_and_the_subtotal_of_every_term() {
         );
         if chain.len() > 1 {
             // The page's terms are the roller's: the seed replays the same tree.
-            let seed: u64 = shown["seed"]
-                .as_str()
-                .unwrap()
-                .trim_start_matches("seed ")
-                .split(';')
-                .next()
-                .and_then(|s| s.parse().ok())
-                .expect("a seed");
+            let seed = seed_shown(shown["seed"].as_str().unwrap());
             let replay = crate::post(
                 &crate::app(),
                 "/api/v1/roll",
