@@ -600,6 +600,18 @@ function stream() {
   });
 }
 
+// A page left for another can be kept whole in the browser's back-forward cache, and its stream
+// with it: a browser holds at most six connections to one server, so after a few tables opened
+// one after another in one tab, the next page's requests would wait for ever. The stream closes
+// when the page is left and resumes from the last entry shown if the page comes back.
+window.addEventListener("pagehide", () => {
+  if (events) events.close();
+  events = null;
+});
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && me && (leading || !channel)) stream();
+});
+
 // ---- verify, receipts, fairness ----
 
 $("verify-button").addEventListener("click", async () => {

@@ -104,3 +104,66 @@ async fn eight_tabs_of_one_table_all_load_and_follow_the_log_on_one_stream() {
         .await;
     }
 }
+
+/// A table page left for another site can be kept whole in the back-forward cache, and its stream
+/// with it unless the page closes it: after tables of several campaigns opened one after another in
+/// one tab (each from an invite link followed from elsewhere), the next page's requests waited for a
+/// free connection, a minute in Chromium. A page come back to follows its log again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
+async fn tables_opened_one_after_another_in_one_tab_leave_the_next_its_connections() {
+    let Some(driver) = driver() else { return };
+    let (address, api) = server_and_api().await;
+    let mut tokens = Vec::new();
+    for at in 1..TABS {
+        let name = format!("c{at}");
+        let made = post(&api, "/api/v1/campaigns", None, json!({ "name": name })).await;
+        let token = made.json()["game_master"]["token"]
+            .as_str()
+            .map(str::to_string);
+        tokens.push(token.expect("a game master's token"));
+    }
+    let sheet = json!({ "intrinsic": [] });
+    let (gm_token, _player) = crate::luck_table(&api, &["Ayla"], &sheet).await;
+    tokens.push(gm_token.clone());
+    let browser = session(&driver).await;
+    let client = &browser.client;
+    // A page left waiting for a connection fails the test in seconds.
+    let timeouts =
+        fantoccini::wd::TimeoutConfiguration::new(None, Some(Duration::from_secs(15)), None);
+    client.update_timeouts(timeouts).await.unwrap();
+    for token in &tokens {
+        // Another site in between, as when an invite link is followed from a chat.
+        client.goto("about:blank").await.expect("a blank page");
+        open_table(client, address, token).await;
+    }
+    client
+        .find(fantoccini::Locator::Css("#act-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(
+        client,
+        "the roll is answered",
+        "return document.querySelector('#roll-card .roll-card') !== null;",
+    )
+    .await;
+
+    // Away and back: the table follows its log again, whether the browser kept the page whole or
+    // loads it anew.
+    client.goto("about:blank").await.expect("a blank page");
+    client.back().await.unwrap();
+    until(
+        client,
+        "the table is shown again, following its log",
+        "return location.pathname === '/table' && document.body.dataset.live === 'true';",
+    )
+    .await;
+    let sequence = roll(&api, &gm_token).await;
+    wait_for(client, &format!("#log li[data-sequence='{sequence}']")).await;
+}
