@@ -224,15 +224,12 @@ async fn replay(
     panic!("{id}: the page never showed the odds of what was given: {last}");
 }
 
-/// 003-M6's zero dots, M4's broken wand, M8's automatic success, M15–M16's spell DVs, FORTITUDE and
-/// concentration: the worked examples of an action's odds, typed into the games page.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(
-    omen_no_browser,
-    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
-)]
-async fn the_games_page_replays_the_seeds_worked_examples_of_an_actions_odds() {
-    let Some(driver) = driver() else { return };
+/// Types into the games page every worked example of an action's odds whose steps are all checks
+/// (`checks`) or whose steps are not all checks, and answers the examples replayed (`None` when the
+/// browser tests are skipped on purpose). The two halves are tests of their own, so that the longest
+/// tests of the suite share its threads rather than end it one after another.
+async fn replay_odds(checks: bool) -> Option<Vec<String>> {
+    let driver = driver()?;
     let (address, api) = server_and_api().await;
     let rules = crate::get(&api, "/api/v1/rules", None).await.json();
     let rules = rules.as_array().expect("the rule sets").clone();
@@ -247,7 +244,11 @@ async fn the_games_page_replays_the_seeds_worked_examples_of_an_actions_odds() {
             Request::Action { holder, .. } => holder.odds && holder.sheet.is_some(),
             Request::Analysis { .. } => false,
         };
-        if !steps.iter().all(odds_of_a_sheet) {
+        let a_check = |step: &Value| match request(&rules, &words(step)) {
+            Request::Action { action, .. } => action["action"] == "check",
+            Request::Analysis { .. } => false,
+        };
+        if !steps.iter().all(odds_of_a_sheet) || steps.iter().all(a_check) != checks {
             continue;
         }
         for step in steps {
@@ -256,15 +257,47 @@ async fn the_games_page_replays_the_seeds_worked_examples_of_an_actions_odds() {
         }
         replayed.push(id);
     }
-    assert!(
-        replayed.len() >= 10,
-        "only {} examples of odds: {replayed:?}",
-        replayed.len()
-    );
     eprintln!(
         "{} worked examples of odds replayed on the page: {}",
         replayed.len(),
         replayed.join(", ")
     );
     browser.client.close().await.expect("close");
+    Some(replayed)
+}
+
+/// 003-M6's zero dots, M4's broken wand, M8's automatic success: the worked examples of a check's
+/// odds, typed into the games page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
+async fn the_games_page_replays_the_seeds_worked_examples_of_a_checks_odds() {
+    let Some(replayed) = replay_odds(true).await else {
+        return;
+    };
+    assert!(
+        replayed.len() >= 6,
+        "only {} examples of a check's odds: {replayed:?}",
+        replayed.len()
+    );
+}
+
+/// M15–M16's spell DVs, FORTITUDE and concentration: the worked examples of the odds of the
+/// actions other than a check, typed into the games page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    omen_no_browser,
+    ignore = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver; .ci/run installs them)"
+)]
+async fn the_games_page_replays_the_seeds_worked_examples_of_other_actions_odds() {
+    let Some(replayed) = replay_odds(false).await else {
+        return;
+    };
+    assert!(
+        replayed.len() >= 4,
+        "only {} examples of other actions' odds: {replayed:?}",
+        replayed.len()
+    );
 }
