@@ -272,3 +272,32 @@ fn foundry_capped_steps_still_refused_say_why() {
         assert!(errors(source).contains(&"unsupported-modifier"), "{source}");
     }
 }
+
+/// In Omen's notation `3d6rr1>=5` is a reroll of the 1s, then a count of the dice showing 5 or more;
+/// Foundry reads the 1 as a cap on a reroll of the dice showing 5 or more. It warns, naming Foundry's
+/// reading; without a point glued to the number, or with Omen's own `ro`, it does not.
+#[test]
+fn omen_notation_a_reroll_number_glued_to_a_point_warns_that_foundry_reads_a_cap() {
+    let kinds = |source: &str| -> Vec<&'static str> {
+        let checked =
+            compile(source, &options("omen")).unwrap_or_else(|e| panic!("{source}: {e:?}"));
+        checked.warnings.iter().map(|w| w.kind).collect()
+    };
+    // Omen's reading: a die never shows 1 after the reroll, and shows 5 or 6 with probability 2/5.
+    let mut one = Fractions::new();
+    one.insert(q(0, 1), q(3, 5));
+    one.insert(q(1, 1), q(2, 5));
+    assert_eq!(omen("omen", "1d6rr1>=5"), Ok(one));
+    for source in ["3d6rr1>=5", "3d6r1=1", "d4rr1>=1"] {
+        assert!(
+            kinds(source).contains(&"capped-step-differs-in-foundry"),
+            "{source}"
+        );
+    }
+    for source in ["3d6rr1", "3d6rr>=5", "3d6ro1>=5", "3d6rr1 >= 5"] {
+        assert!(
+            !kinds(source).contains(&"capped-step-differs-in-foundry"),
+            "{source}"
+        );
+    }
+}

@@ -533,3 +533,28 @@ fn omen_notation_several_clamps_warn_where_foundry_reads_them_otherwise() {
     assert!(warning_kinds("1d4min5max3").contains(&"clamps-differ-in-foundry"));
     assert!(warning_kinds("1d(1d6+4)min5max3").contains(&"clamps-differ-in-foundry"));
 }
+
+/// In Omen's notation a reroll after a clamp tests the value the clamp leaves (`3d6min2rr1` never
+/// rerolls), where Foundry tests the face rolled and rolls a new die no clamp touches: every clamp
+/// then reroll warns, naming Foundry's reading. A reroll before the clamp, or no clamp, does not.
+#[test]
+fn omen_notation_a_reroll_after_a_clamp_warns_that_foundry_rerolls_the_face_rolled() {
+    // Omen: a 1 counts 2 and is kept; faces 2 to 6 as they are.
+    let mut min2 = Fractions::new();
+    for face in [2, 2, 3, 4, 5, 6] {
+        *min2.entry(q(face, 1)).or_insert_with(Q::zero) += q(1, 6);
+    }
+    assert_eq!(omen("omen", "1d6min2rr1"), Ok(min2));
+    for source in ["1d6min2rr1", "3d6min2r1", "d4min1rr1", "3d6max5min2ro6"] {
+        assert!(
+            warning_kinds(source).contains(&"clamp-then-reroll-differs-in-foundry"),
+            "{source}"
+        );
+    }
+    for source in ["3d6rr1min2", "3d6rr1", "3d6min2", "3d6min2kh2"] {
+        assert!(
+            !warning_kinds(source).contains(&"clamp-then-reroll-differs-in-foundry"),
+            "{source}"
+        );
+    }
+}

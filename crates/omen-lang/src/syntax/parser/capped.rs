@@ -65,6 +65,30 @@ impl Parser<'_> {
         self.take_cap(keyword, point, recursive)
     }
 
+    /// In a dialect without caps that warns of other readings, `rr1>=2` is a reroll of the 1s, then a
+    /// count of the dice meeting `>=2`; Foundry, whose `r` and `rr` these are, reads the 1 as a cap.
+    fn warn_cap_in_foundry(&mut self, keyword: Span) {
+        let word = self.text(keyword).to_string();
+        if !self.dialect.warn_other_readings || !matches!(word.as_str(), "r" | "rr") {
+            return;
+        }
+        let at = Span::new(keyword.start, self.prev_end);
+        let written = self.text(at).to_string();
+        let number = &written[word.len()..];
+        self.warnings.push(
+            Diagnostic::warning(
+                "capped-step-differs-in-foundry",
+                at,
+                format!(
+                    "`{written}` followed at once by a compare point rerolls the dice showing \
+                     {number}, then the point counts the dice; Foundry reads {number} as a cap, how \
+                     many dice the roll may reroll, and the point as which dice it rerolls"
+                ),
+            )
+            .with_help("read it as Foundry does with `--dialect foundry`"),
+        );
+    }
+
     /// When the number just read as `point` is a cap (a compare point follows it at once, in a dialect
     /// with caps), reads that point and keeps the capped step for the term: `Some(true)`. `Some(false)`
     /// when it is no cap, `None` when the point after it is malformed (reported).
@@ -77,6 +101,9 @@ impl Parser<'_> {
                 .bytes()
                 .all(|b| b.is_ascii_digit());
         if !self.dialect.capped_counts || !glued_point || keyword.end == self.prev_end {
+            if glued_point && keyword.end != self.prev_end {
+                self.warn_cap_in_foundry(keyword);
+            }
             return Some(false);
         }
         let PointValue::Int(cap) = point.value else {

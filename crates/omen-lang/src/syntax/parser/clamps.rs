@@ -275,6 +275,24 @@ impl Parser<'_> {
         if !self.dialect.warn_other_readings {
             return;
         }
+        if let (Some(_), [first, .., last]) = (clamps_then_reroll(modifiers), modifiers) {
+            let span = first.span.to(last.span);
+            let written = shorten(self.text(span));
+            self.warnings.push(
+                Diagnostic::warning(
+                    "clamp-then-reroll-differs-in-foundry",
+                    span,
+                    format!(
+                        "`{written}` rerolls on the value the clamp leaves; Foundry rerolls on the \
+                         face rolled, and its new die is not clamped"
+                    ),
+                )
+                .with_help(
+                    "list what each face counts as a die, e.g. `3d{2,2,3,4,5,6}`, or read it as \
+                     Foundry does with `--dialect foundry`",
+                ),
+            );
+        }
         let at: Vec<&Spanned<Modifier>> = modifiers
             .iter()
             .filter(|m| Clamp::of(&m.node).is_some())
