@@ -75,6 +75,7 @@ mod dice;
 mod dice_maiden;
 mod dice_maiden_aliases;
 mod dice_maiden_hero;
+mod dice_maiden_keeps;
 mod dice_maiden_modes;
 mod double_success;
 mod explosions_in_turn;

@@ -15,6 +15,7 @@ mod dialect_explosions;
 mod dialect_foundry_kept_steps;
 mod dialect_kept_steps;
 mod dialect_maiden_aliases;
+mod dialect_maiden_keeps;
 mod dialect_modes;
 mod dialect_more_constructs;
 mod dialect_selectors;

@@ -42,6 +42,7 @@ impl Parser<'_> {
         let term = self.end_term(outer_term);
         self.highest_face = outer_highest;
         self.unite_selectors(&mut modifiers);
+        self.order_dice_maiden_keeps(count.as_ref(), &mut modifiers);
         let extras = self.rescore.is_some() || self.advantage.is_some() || self.margin.is_some();
         let plain = modifiers.is_empty() && !extras;
         self.refuse_term_combinations(&modifiers);

@@ -1,0 +1,144 @@
+//! Dice Maiden's keeps and drops in the bot's order, whatever order they are written in: its dice
+//! library (Dice-Bag) sorts the dice from highest to lowest, drops the lowest `d`, then keeps the
+//! lowest `kl` of the rest or, without `kl`, the highest `k`; of a word written twice the last counts.
+//! Every expected distribution is that procedure run here over every roll of the dice, never read off
+//! Omen.
+
+use num_traits::Zero;
+use omen_lang::compile;
+
+use crate::dialects::{Fractions, Q, omen, options, q};
+
+/// The words' numbers, as Dice-Bag's options hold them (0 when not given).
+#[derive(Clone, Copy)]
+struct Words {
+    drop: usize,
+    keep: usize,
+    lowest: usize,
+}
+
+/// Dice-Bag's total of `roll` (faces in the order rolled, added dice last).
+fn dice_bag(roll: &[i64], words: Words) -> i64 {
+    let mut dice = roll.to_vec();
+    dice.sort_unstable_by(|a, b| b.cmp(a));
+    // `slice(0...-drop)`: the lowest `drop` leave, all of them when there are no more.
+    if words.drop > 0 {
+        dice.truncate(dice.len().saturating_sub(words.drop));
+    }
+    if words.lowest > 0 {
+        dice.reverse();
+        dice.truncate(words.lowest);
+    } else if words.keep > 0 {
+        dice.truncate(words.keep);
+    }
+    dice.iter().sum()
+}
+
+/// Every roll of `n` dice of `sides` faces, each die showing its top face followed by one more die
+/// when `explode` (Dice Maiden's `e`: one added die, which does not explode), with its probability.
+fn rolls(n: usize, sides: i64, explode: bool) -> Vec<(Vec<i64>, Q)> {
+    let mut out = vec![(Vec::new(), q(1, 1))];
+    for _ in 0..n {
+        let mut next = Vec::new();
+        for (roll, p) in out {
+            for face in 1..=sides {
+                let each = &p * q(1, sides);
+                if explode && face == sides {
+                    for added in 1..=sides {
+                        let mut r = roll.clone();
+                        r.extend([face, added]);
+                        next.push((r, &each * q(1, sides)));
+                    }
+                } else {
+                    let mut r = roll.clone();
+                    r.push(face);
+                    next.push((r, each));
+                }
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+fn expected(n: usize, sides: i64, explode: bool, words: Words) -> Fractions {
+    let mut want = Fractions::new();
+    for (roll, p) in rolls(n, sides, explode) {
+        *want
+            .entry(q(dice_bag(&roll, words), 1))
+            .or_insert_with(Q::zero) += p;
+    }
+    want
+}
+
+fn reading(source: &str) -> String {
+    let checked = compile(source, &options("dice-maiden")).expect("reads");
+    checked.reading
+}
+
+/// `4d6 k3 d1` keeps the highest 3 of the 3 left after the drop, as `4d6 d1 k3` does; with `kl` the
+/// lowest of the dice left, `k` then unread; the last of a word written twice counts.
+#[test]
+fn dice_maiden_drops_before_it_keeps_whatever_the_order_written() {
+    let words = |drop, keep, lowest| Words { drop, keep, lowest };
+    let cases = [
+        ("4d6 k3 d1", 4, 6, words(1, 3, 0), "4d6kh3"),
+        ("4d6 d1 k3", 4, 6, words(1, 3, 0), "4d6kh3"),
+        ("3d6 d1 k3", 3, 6, words(1, 3, 0), "3d6kh2"),
+        ("5d4 d2 k2", 5, 4, words(2, 2, 0), "5d4kh2"),
+        ("5d6 d1 kl2", 5, 6, words(1, 0, 2), "5d6kl3dl1"),
+        ("5d6 kl2 d1", 5, 6, words(1, 0, 2), "5d6kl3dl1"),
+        ("4d4 d1 kl9", 4, 4, words(1, 0, 9), "4d4kl4dl1"),
+        ("4d6 k2 k3", 4, 6, words(0, 3, 0), "4d6kh3"),
+        ("4d6 kl2 k3", 4, 6, words(0, 3, 2), "4d6kl2"),
+    ];
+    for (source, n, sides, words, read) in cases {
+        assert_eq!(reading(source), read, "{source}");
+        assert_eq!(
+            omen("dice-maiden", source),
+            Ok(expected(n, sides, false, words)),
+            "{source}"
+        );
+    }
+}
+
+/// An explosion's dice are dropped and kept with the others. Where the drop and the keep together
+/// reach no further than the dice first rolled, the keep reads the same whatever was added; where
+/// they reach past them (`2d6 e d1 k2`: one die kept, or two after a 6) the roll is refused, never
+/// read as something else, and so are a rolled count with a drop and a keep, and a drop then a
+/// lowest keep on exploding dice.
+#[test]
+fn dice_maiden_keeps_after_an_explosion_and_refuses_what_it_cannot_know() {
+    let words = Words {
+        drop: 1,
+        keep: 2,
+        lowest: 0,
+    };
+    assert_eq!(
+        omen("dice-maiden", "3d4 e k2 d1"),
+        Ok(expected(3, 4, true, words))
+    );
+    let lowest = Words {
+        drop: 0,
+        keep: 3,
+        lowest: 2,
+    };
+    assert_eq!(
+        omen("dice-maiden", "3d4 e kl2 k3"),
+        Ok(expected(3, 4, true, lowest))
+    );
+    // `3d4 e d1 kl2` is the lowest dice but one of every die rolled: a middle run of exploding
+    // dice, which Omen's engine does not compute yet.
+    for refused in [
+        "2d6 e d1 k2",
+        "(1d4)d6 d1 k2",
+        "2d6 e kl2 d1",
+        "3d4 e d1 kl2",
+    ] {
+        let kinds = omen("dice-maiden", refused).expect_err(refused);
+        assert!(
+            kinds.contains(&"unsupported-modifier"),
+            "{refused}: {kinds:?}"
+        );
+    }
+}
