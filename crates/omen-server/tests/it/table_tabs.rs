@@ -131,9 +131,10 @@ async fn tables_opened_one_after_another_in_one_tab_leave_the_next_its_connectio
     tokens.push(gm_token.clone());
     let browser = session(&driver).await;
     let client = &browser.client;
-    // A page left waiting for a connection fails the test in seconds.
+    // A page left waiting for a connection fails the test before the minute Chromium waits, with
+    // room for a loaded machine.
     let timeouts =
-        fantoccini::wd::TimeoutConfiguration::new(None, Some(Duration::from_secs(15)), None);
+        fantoccini::wd::TimeoutConfiguration::new(None, Some(Duration::from_secs(30)), None);
     client.update_timeouts(timeouts).await.unwrap();
     for token in &tokens {
         // Another site in between, as when an invite link is followed from a chat.
