@@ -7,7 +7,7 @@ use std::time::Duration;
 use fantoccini::Client;
 use serde_json::json;
 
-use crate::browser::{driver, open_table, server_and_api, session, until, wait_for};
+use crate::browser::{click, driver, open_table, server_and_api, session, until, wait_for};
 use crate::post;
 
 const TABS: usize = 8;
@@ -75,13 +75,7 @@ async fn eight_tabs_of_one_table_all_load_and_follow_the_log_on_one_stream() {
         .switch_to_window(tabs[TABS - 1].clone())
         .await
         .unwrap();
-    client
-        .find(fantoccini::Locator::Css("#act-button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "#act-button").await;
     wait_for(client, "#roll-card .roll-card").await;
     let own = sequence + 1;
     for tab in &tabs {
@@ -141,13 +135,7 @@ async fn tables_opened_one_after_another_in_one_tab_leave_the_next_its_connectio
         client.goto("about:blank").await.expect("a blank page");
         open_table(client, address, token).await;
     }
-    client
-        .find(fantoccini::Locator::Css("#act-button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "#act-button").await;
     until(
         client,
         "the roll is answered",

@@ -41,6 +41,27 @@ const HOLDER_FLAGS: &[&str] = &[
 const ANALYSIS_FLAGS: &[&str] = &["format", "help"];
 
 /// Every worked example, in the fixture's order.
+/// Whether the example `id` (`003-barry`) is one of the seeds `seeds` (`"003"`).
+pub fn of_seeds(id: &str, seeds: &[&str]) -> bool {
+    seeds.iter().any(|seed| id.starts_with(&format!("{seed}-")))
+}
+
+/// `replayed` holds every example of `required`, and at least `count` examples: the browser tests
+/// that replay the examples on `page` check what they found to replay.
+pub fn replayed_all(replayed: &[String], required: &[&str], count: usize, page: &str) {
+    for required in required {
+        assert!(
+            replayed.iter().any(|id| id == required),
+            "{required} is not replayed on the {page}: {replayed:?}"
+        );
+    }
+    assert!(
+        replayed.len() >= count,
+        "only {} examples replayed on the {page}: {replayed:?}",
+        replayed.len()
+    );
+}
+
 pub fn examples() -> Vec<Value> {
     let text = std::fs::read_to_string(FIXTURE).expect("the worked examples fixture");
     serde_json::from_str(&text).expect("the fixture is JSON")

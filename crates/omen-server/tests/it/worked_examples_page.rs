@@ -18,7 +18,9 @@ use serde_json::{Value, json};
 use crate::browser::{
     assert_accessible, driver, open_with_enter, server_and_api, session, wait_for,
 };
-use crate::worked_examples::{Request, api_pointer, examples, expectations, meets, request, words};
+use crate::worked_examples::{
+    Request, api_pointer, examples, expectations, meets, of_seeds, replayed_all, request, words,
+};
 
 /// The section of the analysis `name`, as a CSS selector.
 fn section(name: &str) -> String {
@@ -239,7 +241,7 @@ async fn replay_analyses(seeds: &[&str], keyboard: bool) -> Option<Vec<String>> 
     let mut json_checked = !keyboard;
     for example in examples() {
         let id = example["id"].as_str().expect("an id").to_string();
-        if !seeds.iter().any(|seed| id.starts_with(&format!("{seed}-"))) {
+        if !of_seeds(&id, seeds) {
             continue;
         }
         let steps = example["steps"].as_array().expect("steps");
@@ -279,21 +281,6 @@ async fn replay_analyses(seeds: &[&str], keyboard: bool) -> Option<Vec<String>> 
     Some(replayed)
 }
 
-/// `replayed` holds every example of `required`, and at least `count` examples.
-fn replayed_all(replayed: &[String], required: &[&str], count: usize) {
-    for required in required {
-        assert!(
-            replayed.iter().any(|id| id == required),
-            "{required} is not replayed on the page: {replayed:?}"
-        );
-    }
-    assert!(
-        replayed.len() >= count,
-        "only {} examples of analyses: {replayed:?}",
-        replayed.len()
-    );
-}
-
 /// 000's Lore and Essence checks and 001's extremes of spell dice, typed into the games page; an
 /// analysis's JSON opened from the keyboard.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -311,7 +298,7 @@ async fn the_games_page_replays_seeds_000_and_001s_worked_examples_of_its_analys
         "000-lore-trivial",
         "000-essence-two-dice-nine",
     ];
-    replayed_all(&replayed, &required, 8);
+    replayed_all(&replayed, &required, 8, "page");
 }
 
 /// 002's luck ranges, 003-M24 (contests), 003-M25 (working together) and 003-M27 (passive
@@ -334,7 +321,7 @@ async fn the_games_page_replays_seeds_002_and_003s_worked_examples_of_its_analys
         "003-bruce-and-jane",
         "003-jane-alert",
     ];
-    replayed_all(&replayed, &required, 7);
+    replayed_all(&replayed, &required, 7, "page");
 }
 
 /// Whether the analysis `name` shows a JSON block; if so, it is opened from the keyboard (Enter on

@@ -29,7 +29,9 @@ use crate::browser::{
     assert_accessible, driver, open_table, open_with_enter, server_and_api, session, until,
     wait_for,
 };
-use crate::worked_examples::{Holder, Request, examples, expectations, meets, request, words};
+use crate::worked_examples::{
+    Holder, Request, examples, expectations, meets, of_seeds, replayed_all, request, words,
+};
 use crate::worked_examples_odds_page::give;
 use crate::{get, post};
 
@@ -322,7 +324,7 @@ async fn replay_seeds(seeds: &[&str], keyboard: bool) -> Option<Vec<String>> {
     let mut replayed = Vec::new();
     for example in examples() {
         let id = example["id"].as_str().expect("an id").to_string();
-        if !seeds.iter().any(|seed| id.starts_with(&format!("{seed}-"))) {
+        if !of_seeds(&id, seeds) {
             continue;
         }
         let Some(steps) = action_steps(&rules, &example) else {
@@ -349,21 +351,6 @@ async fn replay_seeds(seeds: &[&str], keyboard: bool) -> Option<Vec<String>> {
     Some(replayed)
 }
 
-/// `replayed` holds every example of `required`, and at least `count` examples.
-fn replayed_all(replayed: &[String], required: &[&str], count: usize) {
-    for required in required {
-        assert!(
-            replayed.iter().any(|id| id == required),
-            "{required} is not replayed on the table page: {replayed:?}"
-        );
-    }
-    assert!(
-        replayed.len() >= count,
-        "only {} examples of actions: {replayed:?}",
-        replayed.len()
-    );
-}
-
 /// Seed 000's deciphering, 001-M2's spell-dice cast, 002-M5's thirteen steps of karma; the card's
 /// JSON opened from the keyboard.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -380,7 +367,7 @@ async fn the_table_page_replays_seeds_000_to_002s_worked_examples_of_a_character
         "001-third-level-caster",
         "002-thirteen-steps",
     ];
-    replayed_all(&replayed, &required, 4);
+    replayed_all(&replayed, &required, 4, "table page");
 }
 
 /// Seed 003's checks, casts and resistances.
@@ -398,7 +385,7 @@ async fn the_table_page_replays_seed_003s_worked_examples_of_a_characters_action
         "003-jane-fire-bolt",
         "003-whomping-willow",
     ];
-    replayed_all(&replayed, &required, 8);
+    replayed_all(&replayed, &required, 8, "table page");
 }
 
 /// Seed 004's prices and spent levels.
@@ -412,7 +399,7 @@ async fn the_table_page_replays_seed_004s_worked_examples_of_a_characters_action
         return;
     };
     let required = ["004-crisis-does-not-cancel", "004-artefact-price"];
-    replayed_all(&replayed, &required, 4);
+    replayed_all(&replayed, &required, 4, "table page");
 }
 
 /// The roll card's JSON opens from the keyboard (Enter on its summary, which takes focus as any
