@@ -20,6 +20,7 @@ pub mod dice;
 pub mod distribution;
 pub mod error;
 pub mod grouping;
+pub mod in_turn;
 mod kept;
 mod limbs;
 pub mod limits;

@@ -19,6 +19,7 @@ mod dice;
 mod faces;
 mod first_only;
 mod fold;
+mod in_turn;
 mod modifiers;
 mod operators;
 mod pool;
@@ -48,6 +49,7 @@ const BUILTINS: &[(&str, Option<usize>)] = &[
     ("after", Some(3)),
     ("absorb", Some(2)),
     ("stationary", Some(2)),
+    ("avrae", Some(1)),
 ];
 
 /// Checks a parsed script against the limits, with the caller's parameter values.

@@ -385,14 +385,8 @@ impl Evaluator<'_> {
         let span = node.span;
         let at = |e: CoreError| core_diagnostic(&e, span);
         match &node.kind {
-            NodeKind::Const(v) => Ok(Eval::plain(
-                Distribution::constant(v.clone()),
-                Probability::zero(),
-            )),
-            NodeKind::Var(slot, _) => Ok(Eval::plain(
-                Distribution::constant(self.env[*slot].clone()),
-                Probability::zero(),
-            )),
+            NodeKind::Const(v) => Ok(constant(v.clone())),
+            NodeKind::Var(slot, _) => Ok(constant(self.env[*slot].clone())),
             NodeKind::Let {
                 slot, value, body, ..
             } => self.binding(node, *slot, value, body),
@@ -484,8 +478,29 @@ impl Evaluator<'_> {
             NodeKind::Dice(dice) => self.dice(span, dice),
             NodeKind::Group(group) => self.group(span, group),
             NodeKind::Pool(pool) => self.pool_readings(span, pool),
+            NodeKind::InTurn(term) => self.in_turn(span, term),
         }
     }
+}
+
+impl Evaluator<'_> {
+    /// A d20 term run in turn: its own walk over the kept faces.
+    fn in_turn(
+        &mut self,
+        span: Span,
+        term: &crate::program::InTurnNode,
+    ) -> Result<Eval, Diagnostic> {
+        let (dist, truncated) = term
+            .term
+            .distribution(self.limits, self.budget)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        Ok(Eval::plain(dist.map_increasing_into(Value::Int), truncated))
+    }
+}
+
+/// A value known before any roll.
+fn constant(v: Value) -> Eval {
+    Eval::plain(Distribution::constant(v), Probability::zero())
 }
 
 fn op_symbol(op: BinOp) -> &'static str {

@@ -172,7 +172,7 @@ impl Node {
     /// (the machine's frame, a joint's cost) allocates nothing.
     pub fn each_operand<'a>(&'a self, f: &mut dyn FnMut(&'a Node)) {
         match &self.kind {
-            NodeKind::Const(_) | NodeKind::Var(..) | NodeKind::Dice(_) => {}
+            NodeKind::Const(_) | NodeKind::Var(..) | NodeKind::Dice(_) | NodeKind::InTurn(_) => {}
             NodeKind::Group(g) => g.members.iter().for_each(f),
             NodeKind::Let { value, body, .. } => {
                 f(value);
@@ -266,6 +266,16 @@ pub enum NodeKind {
     },
     /// A pool rolled once: its value is the tuple of its readings, computed jointly.
     Pool(Box<PoolNode>),
+    /// Avrae's dice operations applied in turn (`avrae("4d6kh3e6ro1")`): the total kept.
+    InTurn(Box<InTurnNode>),
+}
+
+/// A d20 dice term whose operations run in turn, each on the dice kept so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InTurnNode {
+    /// The term in d20's notation, for transcripts.
+    pub notation: String,
+    pub term: omen_core::in_turn::InTurn,
 }
 
 /// A checked `match` pattern.

@@ -360,6 +360,7 @@ impl Sampler<'_> {
             NodeKind::Dice(dice) => self.dice(span, dice)?,
             NodeKind::Group(group) => self.group(group)?,
             NodeKind::Pool(pool) => self.pool(span, pool)?,
+            NodeKind::InTurn(term) => self.in_turn(span, term)?,
         };
         Ok(RollNode { span, value, kind })
     }
@@ -549,6 +550,31 @@ impl Sampler<'_> {
                 count: Box::new(count),
                 sides,
                 dice: views,
+            },
+        ))
+    }
+
+    /// A d20 term whose operations run in turn: its dice with what each operation did to them.
+    fn in_turn(
+        &mut self,
+        span: Span,
+        term: &crate::program::InTurnNode,
+    ) -> Result<(Value, RollKind), Diagnostic> {
+        let (total, rolled) = omen_core::in_turn::roll(&term.term, self.limits, &mut self.source)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        let count = RollNode {
+            span,
+            value: Value::Int(term.term.count as i64),
+            kind: RollKind::Constant,
+        };
+        Ok((
+            Value::Int(total),
+            RollKind::Dice {
+                notation: term.notation.clone(),
+                die: term.term.die.to_string(),
+                count: Box::new(count),
+                sides: None,
+                dice: rolled.iter().map(DieView::from).collect(),
             },
         ))
     }

@@ -61,6 +61,9 @@ impl Checker<'_> {
                 format!("`{f}` takes {want} argument(s), got {}", args.len()),
             ));
         }
+        if f == "avrae" {
+            return self.in_turn_call(span, &args[0]);
+        }
         if matches!(f, "after" | "absorb" | "stationary") {
             return self.process(span, f, args);
         }

@@ -47,7 +47,8 @@ fn computes_only(node: &Node) -> bool {
         | NodeKind::Group(_)
         | NodeKind::Call(..)
         | NodeKind::Process { .. }
-        | NodeKind::Pool(_) => false,
+        | NodeKind::Pool(_)
+        | NodeKind::InTurn(_) => false,
         NodeKind::Let { value, body, .. } => computes_only(value) && computes_only(body),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
@@ -69,7 +70,7 @@ fn computes_only(node: &Node) -> bool {
 /// frame's globals, so it counts as reading everything.
 fn reads_any(node: &Node, slots: &[usize]) -> bool {
     match &node.kind {
-        NodeKind::Const(_) => false,
+        NodeKind::Const(_) | NodeKind::InTurn(_) => false,
         NodeKind::Var(slot, _) => slots.contains(slot),
         NodeKind::Call(..) | NodeKind::Process { .. } => true,
         NodeKind::Dice(d) => {
@@ -200,7 +201,8 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         | NodeKind::Group(_)
         | NodeKind::Call(..)
         | NodeKind::Process { .. }
-        | NodeKind::Pool(_) => {
+        | NodeKind::Pool(_)
+        | NodeKind::InTurn(_) => {
             return None;
         }
     })
@@ -852,7 +854,8 @@ fn count_nodes(node: &Node) -> u64 {
         | NodeKind::Group(_)
         | NodeKind::Call(..)
         | NodeKind::Process { .. }
-        | NodeKind::Pool(_) => 1,
+        | NodeKind::Pool(_)
+        | NodeKind::InTurn(_) => 1,
         _ => {
             let mut count = 1;
             node.each_operand(&mut |n| count += count_nodes(n));

@@ -194,6 +194,10 @@ pub struct Dialect {
     /// leading digit (`.5`), a comparison counting 1 or 0 in arithmetic (`1 + (2 == 2)`), `d%` as the
     /// tens die of a percentile roll (0, 10, …, 90), and a tuple without modifiers as a set, its total.
     pub d20_numbers: bool,
+    /// Whether a dice term whose operations cannot take Omen's fixed order without another meaning
+    /// (two rerolls, clamps or explosions; one joined from several; an explosion by rank) runs them
+    /// in turn, each on the dice kept so far, as Avrae's d20 does (`avrae("…")`).
+    pub in_turn: bool,
     /// Whether Dice Maiden's game aliases glued to a count (`4cod`, `3wh4+`) stand for their dice term,
     /// and its display flags may stand before the roll (`p 4d6`).
     pub game_aliases: bool,
@@ -259,6 +263,7 @@ pub static OMEN: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
+    in_turn: false,
     game_aliases: false,
     chat_commands: &[],
 };
@@ -311,6 +316,7 @@ pub static ROLL20: Dialect = Dialect {
     block_comments: false,
     inline_rolls: true,
     d20_numbers: false,
+    in_turn: false,
     game_aliases: false,
     chat_commands: &["/roll", "/r", "/gmroll", "/gr"],
 };
@@ -362,6 +368,7 @@ pub static FOUNDRY: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
+    in_turn: false,
     game_aliases: false,
     chat_commands: &[
         "/roll",
@@ -428,6 +435,7 @@ pub static AVRAE: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: true,
+    in_turn: true,
     game_aliases: false,
     chat_commands: &["!roll", "!r"],
 };
@@ -479,6 +487,7 @@ pub static RPG_DICE_ROLLER: Dialect = Dialect {
     block_comments: true,
     inline_rolls: false,
     d20_numbers: false,
+    in_turn: false,
     game_aliases: false,
     chat_commands: &[],
 };
@@ -531,6 +540,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
     block_comments: false,
     inline_rolls: false,
     d20_numbers: false,
+    in_turn: false,
     game_aliases: true,
     chat_commands: &["/roll", "/r"],
 };

@@ -1,6 +1,7 @@
 //! Syntax: the lexer, the parser and the tree they produce.
 
 pub mod ast;
+pub mod d20_terms;
 pub mod dialect;
 pub mod lexer;
 pub mod parser;

@@ -81,6 +81,7 @@ mod double_success;
 mod explosions_in_turn;
 mod first_roll;
 mod foundry_order;
+mod in_turn;
 mod items;
 mod kept_steps;
 mod kept_two_steps;

@@ -232,7 +232,6 @@ fn dialect_constructs_read_another_way_are_refused_as_unsupported() {
         ("foundry", "5d10x21>=8"),
         ("foundry", "5d10x9x10x8x7x6"),
         ("avrae", "4d6rrl1"),
-        ("avrae", "4d6kh3ro1ra6"),
     ] {
         let kinds = errors(dialect, source);
         assert!(

@@ -246,8 +246,31 @@ fn avrae_reroll_and_add_on_several_dice_adds_one_die_for_the_first_meeting_it() 
     assert_eq!(omen("avrae", "2d6ra6"), Ok(added_once(2, 6, &|f| f == 6)));
     assert_eq!(omen("avrae", "3d4ra"), Ok(added_once(3, 4, &|f| f == 4)));
     assert_eq!(omen("avrae", "3d4ra>2"), Ok(added_once(3, 4, &|f| f > 2)));
-    // With another operation on the term: not computed (after a keep, see dialect_kept_steps.rs).
-    assert!(omen("avrae", "4d6ro1ra6").is_err_and(|e| e.contains(&"unsupported-modifier")));
+    // With another operation on the term the operations run in turn, each term of two checked
+    // against d20's procedure in dialect_in_turn.rs: the one die added when a die shows 6 after the
+    // rerolls of the 1s, whose faces 2 to 6 are 7/36 each and 1 is 1/36.
+    let rerolled = |n: u32| {
+        let mut want = BTreeMap::new();
+        for r in every_roll(2 * n, 6) {
+            let (first, again) = r.split_at(n as usize);
+            let faces: Vec<i64> = first
+                .iter()
+                .zip(again)
+                .map(|(&f, &g)| if f == 1 { g } else { f })
+                .collect();
+            let total: i64 = faces.iter().sum();
+            let each = q(1, 6i64.pow(2 * n));
+            if faces.contains(&6) {
+                for extra in 1..=6 {
+                    *want.entry(q(total + extra, 1)).or_insert_with(Q::zero) += &each * q(1, 6);
+                }
+            } else {
+                *want.entry(q(total, 1)).or_insert_with(Q::zero) += each;
+            }
+        }
+        want
+    };
+    assert_eq!(omen("avrae", "2d6ro1ra6"), Ok(rerolled(2)));
 }
 
 #[test]

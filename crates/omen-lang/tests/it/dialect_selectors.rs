@@ -164,8 +164,9 @@ fn avrae_rerolls_by_rank_give_d20s_meaning() {
     // `rrl1` never ends in d20: the lowest die is picked again after every reroll.
     assert!(errors("avrae", "4d6rrl1").contains(&"unsupported-modifier"));
     assert!(errors("avrae", "4d6rrh1").contains(&"unsupported-modifier"));
-    // With other operations on the term, or a rolled count, refused rather than misread.
-    assert!(errors("avrae", "4d6mi2rol1").contains(&"unsupported-modifier"));
+    // With other operations on the term they run in turn (dialect_in_turn.rs); with a rolled count,
+    // refused rather than misread.
+    assert_eq!(reading("avrae", "4d6mi2rol1"), "avrae(\"4d6mi2rol1\")");
     assert!(errors("avrae", "(1d4)d6rol1").contains(&"unsupported-modifier"));
     assert!(errors("avrae", "(1, 2)rol1").contains(&"unsupported-modifier"));
 }
@@ -214,9 +215,9 @@ fn avrae_reroll_of_the_one_die_kept_applies_after_the_keep() {
 
 #[test]
 fn avrae_rerolls_after_a_keep_with_more_operations_or_rolled_sides_are_refused() {
-    // One step after a keep, or a reroll then an explosion, is read (dialect_kept_steps.rs); more,
-    // or rolled sides, are not.
-    assert!(errors("avrae", "4d6kh3e6ro1").contains(&"unsupported-modifier"));
+    // One step after a keep, or a reroll then an explosion, is read (dialect_kept_steps.rs); more
+    // run in turn (dialect_in_turn.rs); rolled sides are not read.
+    assert_eq!(reading("avrae", "4d6kh3e6ro1"), "avrae(\"4d6kh3e6ro1\")");
     assert!(errors("avrae", "2d(1d6+4)kh1ro1").contains(&"unsupported-modifier"));
     assert!(errors("avrae", "4d(1d6+4)pl1e6").contains(&"unsupported-modifier"));
     // Before the keep they are Omen's order; a clamp after it gives the same total either way.

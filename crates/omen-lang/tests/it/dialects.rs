@@ -296,6 +296,22 @@ pub(crate) fn omen(dialect: &str, source: &str) -> Result<Fractions, Vec<&'stati
         .collect())
 }
 
+/// What Omen gives with the mass its explosion depth cut, or the kinds of the errors.
+pub(crate) fn omen_truncated(
+    dialect: &str,
+    source: &str,
+) -> Result<(Fractions, Q), Vec<&'static str>> {
+    let options = options(dialect);
+    let checked =
+        compile(source, &options).map_err(|e| e.iter().map(|d| d.kind).collect::<Vec<_>>())?;
+    let result = exact(&checked.program, &options.limits).map_err(|e| vec![e.kind])?;
+    let truncated = Q::new(
+        BigInt::from(result.truncated.numer().clone()),
+        BigInt::from(result.truncated.denom().clone()),
+    );
+    Ok((omen(dialect, source)?, truncated))
+}
+
 /// The documented examples of every dialect with what their sources say they mean.
 fn examples() -> Vec<(&'static str, &'static str, Expect)> {
     let d6 = d(6);

@@ -21,9 +21,20 @@ impl Parser<'_> {
         }
     }
 
-    /// A dice term from its `d`, which starts the current word.
-    #[inline(never)]
+    /// A dice term from its `d`, which starts the current word; in Avrae's dialect, run in turn
+    /// where its operations need it.
     pub(super) fn parse_dice(&mut self, count: Option<Expr>) -> Expr {
+        let start = count
+            .as_ref()
+            .map_or(self.peek().span.start, |count| count.span.start);
+        let reported = (self.diagnostics.len(), self.warnings.len());
+        let read = self.parse_dice_as_written(count);
+        self.in_turn_term(read, start, reported)
+    }
+
+    /// A dice term from its `d`, its modifiers read one by one.
+    #[inline(never)]
+    fn parse_dice_as_written(&mut self, count: Option<Expr>) -> Expr {
         let d = self.take_word_prefix(1);
         let start = count.as_ref().map_or(d.start, |count| count.span.start);
         let sides = self.parse_sides(d);

@@ -1,0 +1,68 @@
+//! `avrae("4d6kh3e6ro1")`: a d20 dice term whose operations run in turn (see
+//! [`crate::syntax::d20_terms`]), checked against the limits before anything is rolled.
+
+use omen_core::Die;
+use omen_core::in_turn::InTurn;
+
+use super::Checker;
+use crate::diagnostic::{Diagnostic, core_diagnostic};
+use crate::program::{InTurnNode, Node, NodeKind, Type};
+use crate::span::Span;
+use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::d20_terms;
+
+impl Checker<'_> {
+    pub(super) fn in_turn_call(&mut self, span: Span, arg: &Expr) -> Option<Node> {
+        let ExprKind::Text(text) = &arg.node else {
+            return self.error(
+                Diagnostic::error(
+                    "bad-d20-term",
+                    arg.span,
+                    "`avrae` takes a d20 dice term in quotes",
+                )
+                .with_help("write the term as Avrae takes it, e.g. `avrae(\"4d6kh3e6ro1\")`"),
+            );
+        };
+        let term = match d20_terms::read(text) {
+            Ok(term) => term,
+            Err(missing) => {
+                return self.error(
+                    Diagnostic::error(
+                        "bad-d20-term",
+                        arg.span,
+                        format!("`{text}` is not a d20 dice term: expected {missing}"),
+                    )
+                    .with_help(
+                        "a count, `d`, the sides or `%`, then operations (`k`, `p`, `rr`, `ro`, \
+                         `ra`, `e`, `mi`, `ma`) each with a selector (`3`, `h3`, `l3`, `>3`, `<3`)",
+                    ),
+                );
+            }
+        };
+        let die = match term.sides {
+            Some(sides) => Die::standard(sides, self.limits),
+            None => Die::custom((0..10).map(|t| t * 10).collect(), self.limits),
+        };
+        let built = die.and_then(|die| {
+            let count = self.limits.check_dice(term.count)? as u64;
+            let built = InTurn {
+                count,
+                die,
+                steps: term.steps.clone(),
+            };
+            built.check()?;
+            Ok(built)
+        });
+        match built {
+            Ok(term_node) => Some(Node {
+                span,
+                ty: Type::Int,
+                kind: NodeKind::InTurn(Box::new(InTurnNode {
+                    notation: d20_terms::written(&term),
+                    term: term_node,
+                })),
+            }),
+            Err(e) => self.error(core_diagnostic(&e, arg.span)),
+        }
+    }
+}

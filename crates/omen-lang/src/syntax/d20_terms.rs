@@ -1,0 +1,211 @@
+//! Avrae's dice terms as its d20 library reads them: `NdX` then operations (`k`, `p`, `rr`, `ro`,
+//! `ra`, `e`, `mi`, `ma`), each with a selector (`3`, `h3`, `l3`, `>3`, `<3`), applied in the order
+//! written, consecutive operations of one kind (but `mi`, `ma`) joined into one with every selector.
+//!
+//! Omen's notation writes such a term `avrae("4d6kh3e6ro1")`; the Avrae dialect reads a term this
+//! way when its operations cannot be put in Omen's fixed order without changing what they mean
+//! (see [`needs_in_turn`]).
+
+use omen_core::in_turn::{Selector, Step, Word};
+
+/// A d20 dice term: how many dice, their sides (`None` for `d%`, the faces 0, 10, …, 90), and the
+/// operations, joined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct D20Term {
+    pub count: i64,
+    pub sides: Option<i64>,
+    pub steps: Vec<Step>,
+}
+
+/// The operation words, longest first so that `rr` is not read as `r`.
+const WORDS: [(&str, Word); 8] = [
+    ("rr", Word::Reroll),
+    ("ro", Word::RerollOnce),
+    ("ra", Word::RerollAndAdd),
+    ("mi", Word::Minimum),
+    ("ma", Word::Maximum),
+    ("k", Word::Keep),
+    ("p", Word::Drop),
+    ("e", Word::Explode),
+];
+
+fn word_text(word: Word) -> &'static str {
+    WORDS
+        .iter()
+        .find(|(_, w)| *w == word)
+        .map_or("?", |(text, _)| text)
+}
+
+fn number(text: &[u8], at: &mut usize) -> Option<i64> {
+    let start = *at;
+    while text.get(*at).is_some_and(u8::is_ascii_digit) {
+        *at += 1;
+    }
+    std::str::from_utf8(&text[start..*at]).ok()?.parse().ok()
+}
+
+/// Reads a whole d20 dice term (letters in either case), or says why it is not one.
+///
+/// # Errors
+/// What is missing or not a d20 term, as a phrase.
+pub fn read(text: &str) -> Result<D20Term, String> {
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let mut at = 0;
+    let count = if b.first().is_some_and(u8::is_ascii_digit) {
+        number(b, &mut at).ok_or("a count that is too large")?
+    } else {
+        1
+    };
+    if b.get(at) != Some(&b'd') {
+        return Err("a `d` after the count".into());
+    }
+    at += 1;
+    let sides = if b.get(at) == Some(&b'%') {
+        at += 1;
+        None
+    } else {
+        Some(number(b, &mut at).ok_or("the number of sides after `d`")?)
+    };
+    let mut steps: Vec<Step> = Vec::new();
+    while at < b.len() {
+        let Some(&(text, word)) = WORDS
+            .iter()
+            .find(|(text, _)| b[at..].starts_with(text.as_bytes()))
+        else {
+            return Err(format!("an operation at `{}`", &text[at..]));
+        };
+        at += text.len();
+        let category = b
+            .get(at)
+            .copied()
+            .filter(|c| matches!(c, b'h' | b'l' | b'>' | b'<'));
+        at += usize::from(category.is_some());
+        let n = number(b, &mut at).ok_or("a number after the operation")?;
+        let selector = match category {
+            Some(b'h') => Selector::Highest(n.unsigned_abs()),
+            Some(b'l') => Selector::Lowest(n.unsigned_abs()),
+            Some(b'>') => Selector::Above(n),
+            Some(_) => Selector::Below(n),
+            None => Selector::Is(n),
+        };
+        match steps.last_mut() {
+            Some(last) if last.word == word && !matches!(word, Word::Minimum | Word::Maximum) => {
+                last.selectors.push(selector);
+            }
+            _ => steps.push(Step {
+                word,
+                selectors: vec![selector],
+            }),
+        }
+    }
+    Ok(D20Term {
+        count,
+        sides,
+        steps,
+    })
+}
+
+/// How long the d20 dice term at the start of `text` is: a count, `d`, the sides or `%`, then
+/// operations with their selectors for as long as they follow; `None` when the text does not start
+/// with one, or a letter or digit runs on after it (`4d6kh3x`).
+pub fn term_len(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut at = 0;
+    while b.get(at).is_some_and(u8::is_ascii_digit) {
+        at += 1;
+    }
+    if !b.get(at).is_some_and(|c| c.eq_ignore_ascii_case(&b'd')) {
+        return None;
+    }
+    at += 1;
+    let sides = at;
+    if b.get(at) == Some(&b'%') {
+        at += 1;
+    }
+    while b.get(at).is_some_and(u8::is_ascii_digit) {
+        at += 1;
+    }
+    if at == sides {
+        return None;
+    }
+    loop {
+        let rest = text[at..].to_ascii_lowercase();
+        let Some((word, _)) = WORDS.iter().find(|(w, _)| rest.starts_with(w)) else {
+            break;
+        };
+        let mut next = at + word.len();
+        if matches!(b.get(next), Some(b'h' | b'H' | b'l' | b'L' | b'>' | b'<')) {
+            next += 1;
+        }
+        let digits = next;
+        while b.get(next).is_some_and(u8::is_ascii_digit) {
+            next += 1;
+        }
+        if next == digits {
+            break;
+        }
+        at = next;
+    }
+    let runs_on = b
+        .get(at)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'%' | b'_'));
+    (!runs_on).then_some(at)
+}
+
+/// Whether d20 can run the term at all: a reroll until none is picked picks by value (by rank it
+/// never ends), and a minimum or maximum is a face.
+pub fn runs(term: &D20Term) -> bool {
+    term.steps.iter().all(|s| match s.word {
+        Word::Reroll => s.selectors.iter().all(|x| x.by_value()),
+        Word::Minimum | Word::Maximum => matches!(s.selectors.last(), Some(Selector::Is(_))),
+        _ => true,
+    })
+}
+
+/// The term written back in d20's notation, each joined operation's selectors in turn.
+pub fn written(term: &D20Term) -> String {
+    let mut out = format!("{}d", term.count);
+    match term.sides {
+        Some(s) => out.push_str(&s.to_string()),
+        None => out.push('%'),
+    }
+    for step in &term.steps {
+        for s in &step.selectors {
+            out.push_str(word_text(step.word));
+            match s {
+                Selector::Is(x) => out.push_str(&x.to_string()),
+                Selector::Highest(n) => out.push_str(&format!("h{n}")),
+                Selector::Lowest(n) => out.push_str(&format!("l{n}")),
+                Selector::Above(x) => out.push_str(&format!(">{x}")),
+                Selector::Below(x) => out.push_str(&format!("<{x}")),
+            }
+        }
+    }
+    out
+}
+
+/// Whether the term's operations must run in turn to keep d20's meaning. Omen's own term applies a
+/// die's rerolls, clamps and explosions as one chain before any keep: it means what d20 does for one
+/// operation, for one reroll, clamp or explosion by the face with one keep or drop before or after
+/// it (`4d6ro1kh3`, `4d6kh3ro1`), and for keeps and drops by the face alone. Anything else runs in
+/// turn: two rerolls, clamps or explosions (a reroll after a clamp rolls an unclamped die in d20, an
+/// explosion's new dice meet only the later operations), one joined from several (`ro1ro2` rerolls
+/// once what either picks), an explosion by rank, keeps and drops in turn with one by rank (`ph1kh1`).
+pub fn needs_in_turn(term: &D20Term) -> bool {
+    let keeps = |s: &Step| matches!(s.word, Word::Keep | Word::Drop);
+    let by_value = |s: &Step| s.selectors.iter().all(|x| x.by_value());
+    let one_step =
+        |s: &Step| s.selectors.len() == 1 && (keeps(s) || s.word != Word::Explode || by_value(s));
+    let plain_step = |s: &Step| {
+        !keeps(s) && s.word != Word::RerollAndAdd && s.selectors.len() == 1 && by_value(s)
+    };
+    let own_reading = match term.steps.as_slice() {
+        [] => true,
+        [one] => one_step(one) || keeps(one),
+        [a, b] if plain_step(a) && keeps(b) && b.selectors.len() == 1 => true,
+        [a, b] if keeps(a) && a.selectors.len() == 1 && plain_step(b) => true,
+        all => all.iter().all(|s| keeps(s) && by_value(s)),
+    };
+    !own_reading
+}

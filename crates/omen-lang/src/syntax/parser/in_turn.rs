@@ -1,0 +1,69 @@
+//! Avrae's dice terms whose operations must run in turn (`4d6kh3e6ro1`, `4d6ma3rr1`, `4d6ro1ro2`,
+//! `4d6eh1`): read again from their text as d20 reads them, and given as `avrae("…")`, in place of
+//! what the modifier-by-modifier reading made of them (see [`crate::syntax::d20_terms`]).
+
+use super::Parser;
+use crate::span::Span;
+use crate::syntax::ast::{Expr, ExprKind, Spanned};
+use crate::syntax::d20_terms;
+use crate::syntax::lexer::TokenKind;
+
+impl Parser<'_> {
+    /// `read`, the term from `start` as the modifiers made it, or the same term run in turn when the
+    /// dialect runs terms so and their meaning needs it, or the modifiers could not read it (then
+    /// their errors and warnings since `reported` are withdrawn).
+    pub(super) fn in_turn_term(
+        &mut self,
+        read: Expr,
+        start: usize,
+        reported: (usize, usize),
+    ) -> Expr {
+        if !self.dialect.in_turn {
+            return read;
+        }
+        let Some(end) = d20_terms::term_len(&self.source[start..]).map(|n| start + n) else {
+            return read;
+        };
+        let Ok(term) = d20_terms::read(&self.source[start..end]) else {
+            return read;
+        };
+        let refused = self.diagnostics.len() > reported.0;
+        if end < self.prev_end
+            || !d20_terms::runs(&term)
+            || !(refused || d20_terms::needs_in_turn(&term))
+            || !self.can_skip_to(end)
+        {
+            return read;
+        }
+        while self.prev_end < end {
+            let token = self.peek();
+            if token.span.end <= end {
+                self.bump();
+            } else {
+                self.take_word_prefix(end - token.span.start);
+            }
+        }
+        self.diagnostics.truncate(reported.0);
+        self.warnings.truncate(reported.1);
+        let span = Span::new(start, end);
+        let text = Expr::new(ExprKind::Text(d20_terms::written(&term)), span);
+        Expr::new(
+            ExprKind::Call(Spanned::new("avrae".to_string(), span), vec![text]),
+            span,
+        )
+    }
+
+    /// Whether the tokens from here reach `end` exactly, or a word runs across it (which can be
+    /// taken in part).
+    fn can_skip_to(&self, end: usize) -> bool {
+        for token in &self.tokens[self.pos..] {
+            if token.kind == TokenKind::Eof || token.span.start >= end {
+                return true;
+            }
+            if token.span.end > end {
+                return token.kind == TokenKind::Word;
+            }
+        }
+        true
+    }
+}
