@@ -505,6 +505,38 @@ impl Statistics {
 }
 
 /// A float view of a signed ratio, accurate for huge numerators and denominators.
+/// P(A or B) for independent A and B.
+pub fn either(a: &Probability, b: &Probability) -> Probability {
+    if a.is_zero() {
+        return b.clone();
+    }
+    if b.is_zero() {
+        return a.clone();
+    }
+    Probability::one() - (Probability::one() - a) * (Probability::one() - b)
+}
+
+/// Integer weights over a common denominator for exact probabilities.
+///
+/// # Errors
+/// `WorkBudget`, `Cancelled`; `Empty` for no outcome.
+pub(crate) fn from_probabilities(
+    probabilities: BTreeMap<i64, Probability>,
+    budget: &mut Budget,
+) -> Result<Distribution<i64>, CoreError> {
+    let mut denominator = Weight::one();
+    for p in probabilities.values() {
+        budget.spend(1 + denominator.bits() / 64 + p.denom().bits() / 64)?;
+        denominator = denominator.lcm(p.denom());
+    }
+    Distribution::from_weights(
+        probabilities
+            .into_iter()
+            .map(|(v, p)| (v, p.numer() * (&denominator / p.denom()))),
+    )
+    .map(Distribution::normalized)
+}
+
 pub fn ratio_to_f64(r: &Ratio<BigInt>) -> f64 {
     // Each side is cut to its own 64 leading bits, so neither overflows f64 and a small side is not
     // shifted to zero by a large one (35·10²⁰/12, a variance, once printed as infinity); the powers

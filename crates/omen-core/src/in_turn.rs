@@ -11,14 +11,16 @@
 //! The exact walk carries the multiset of kept faces, which is all a later operation can tell apart:
 //! among dice showing one face, which is which matters only inside an explosion by rank, where d20
 //! picks the earlier of equal dice first and the dice that already exploded are always the earlier
-//! ones (they were picked first), so a flag per die is enough there.
+//! ones (they were picked first), so a flag per die is enough there: a die is `(face, pending)`,
+//! `pending` while it has not exploded, and in the tuples' own order the exploded dice of a face
+//! come first.
 
 use std::collections::BTreeMap;
 
 use num_traits::{One, Zero};
 
 use crate::dice::Die;
-use crate::distribution::{Distribution, Probability, Weight};
+use crate::distribution::{Distribution, Probability, Weight, from_probabilities};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 use crate::spec::{Mark, RolledDie};
@@ -33,11 +35,13 @@ pub use term::{InTurn, Selector, Step, Word};
 /// selectors take the earlier of equal dice first, so of dice showing one face the highest and the
 /// lowest picks take the same ones, never two apart.
 fn picked(faces: &[i64], selectors: &[Selector]) -> Vec<bool> {
-    let dice: Vec<(i64, bool)> = faces.iter().map(|&f| (f, false)).collect();
+    let dice: Vec<(i64, bool)> = faces.iter().map(|&f| (f, true)).collect();
     picked_exploding(&dice, selectors)
 }
 
-type States = BTreeMap<Vec<i64>, Probability>;
+/// Each multiset of dice, sorted, with its probability.
+type Walk<T> = BTreeMap<Vec<T>, Probability>;
+type States = Walk<i64>;
 
 impl InTurn {
     /// The exact distribution of the total of the dice kept at the end, and the probability that an
@@ -78,7 +82,7 @@ impl InTurn {
                 .ok_or(CoreError::Overflow)?;
             *totals.entry(total).or_insert_with(Probability::zero) += p;
         }
-        Ok((weights(totals)?, truncated))
+        Ok((from_probabilities(totals, budget)?, truncated))
     }
 
     /// One operation other than an explosion, on every state.
@@ -94,50 +98,35 @@ impl InTurn {
         for (kept, p) in states {
             let pick = picked(kept, &step.selectors);
             let chosen = pick.iter().filter(|&&b| b).count();
-            let rest: Vec<i64> = kept
-                .iter()
-                .zip(&pick)
-                .filter(|(_, b)| !**b)
-                .map(|(f, _)| *f)
-                .collect();
-            let one: States = BTreeMap::from([(rest.clone(), p.clone())]);
+            // The dice picked (or not), still sorted.
+            let picking = |wanted: bool| -> Vec<i64> {
+                kept.iter()
+                    .zip(&pick)
+                    .filter(|(_, b)| **b == wanted)
+                    .map(|(f, _)| *f)
+                    .collect()
+            };
+            let alone = |dice: Vec<i64>| BTreeMap::from([(dice, p.clone())]);
             let next: States = match step.word {
-                Word::Keep => BTreeMap::from([(
-                    kept.iter()
-                        .zip(&pick)
-                        .filter(|(_, b)| **b)
-                        .map(|(f, _)| *f)
-                        .collect(),
-                    p.clone(),
-                )]),
-                Word::Drop => one,
-                Word::RerollOnce => {
-                    (0..chosen).try_fold(one, |s, _| with_fresh(&s, faces, limits, budget))?
-                }
+                Word::Keep => alone(picking(true)),
+                Word::Drop => alone(picking(false)),
+                Word::RerollOnce => (0..chosen).try_fold(alone(picking(false)), |s, _| {
+                    with_fresh(&s, faces, limits, budget)
+                })?,
                 Word::Reroll => {
                     let settled = self.settled_faces(&step.selectors);
-                    (0..chosen).try_fold(one, |s, _| with_fresh(&s, &settled, limits, budget))?
+                    (0..chosen).try_fold(alone(picking(false)), |s, _| {
+                        with_fresh(&s, &settled, limits, budget)
+                    })?
                 }
-                Word::RerollAndAdd if chosen > 0 => with_fresh(
-                    &BTreeMap::from([(kept.clone(), p.clone())]),
-                    faces,
-                    limits,
-                    budget,
-                )?,
-                Word::RerollAndAdd => BTreeMap::from([(kept.clone(), p.clone())]),
+                Word::RerollAndAdd if chosen > 0 => {
+                    with_fresh(&alone(kept.clone()), faces, limits, budget)?
+                }
+                Word::RerollAndAdd => alone(kept.clone()),
                 Word::Minimum | Word::Maximum => {
-                    let Some(&Selector::Is(bound)) = step.selectors.last() else {
-                        unreachable!("checked: a bound")
-                    };
-                    let mut clamped: Vec<i64> = kept
-                        .iter()
-                        .map(|&f| match step.word {
-                            Word::Minimum => f.max(bound),
-                            _ => f.min(bound),
-                        })
-                        .collect();
+                    let mut clamped: Vec<i64> = kept.iter().map(|&f| step.clamp(f)).collect();
                     clamped.sort_unstable();
-                    BTreeMap::from([(clamped, p.clone())])
+                    alone(clamped)
                 }
                 Word::Explode => unreachable!("explosions are walked apart"),
             };
@@ -145,46 +134,36 @@ impl InTurn {
                 *out.entry(k).or_insert_with(Probability::zero) += q;
             }
         }
-        check_states(out.len(), limits)?;
+        limits.check_states(out.len() as u128)?;
         Ok(out)
     }
 }
 
-fn check_states(count: usize, limits: &Limits) -> Result<(), CoreError> {
-    if count as u64 > limits.max_states {
-        return Err(CoreError::TooManyStates {
-            count: count as u128,
-            limit: limits.max_states,
-        });
-    }
-    Ok(())
-}
-
 /// Every state with one more die, showing each of `faces` alike.
-fn with_fresh(
-    states: &States,
-    faces: &[i64],
+fn with_fresh<T: Ord + Clone>(
+    states: &Walk<T>,
+    faces: &[T],
     limits: &Limits,
     budget: &mut Budget,
-) -> Result<States, CoreError> {
+) -> Result<Walk<T>, CoreError> {
     let share = Probability::new(Weight::one(), Weight::from(faces.len()));
-    let mut out: States = BTreeMap::new();
+    let mut out: Walk<T> = BTreeMap::new();
     for (kept, p) in states {
         budget.spend(STATE_COST * faces.len() as u64 * (kept.len() as u64 + 1))?;
         let q = p * &share;
-        for &f in faces {
+        for f in faces {
             let mut next = kept.clone();
-            let at = next.partition_point(|&x| x <= f);
-            next.insert(at, f);
+            let at = next.partition_point(|x| x <= f);
+            next.insert(at, f.clone());
             *out.entry(next).or_insert_with(Probability::zero) += &q;
         }
     }
-    check_states(out.len(), limits)?;
+    limits.check_states(out.len() as u128)?;
     Ok(out)
 }
 
-/// A die in an explosion: its face, and whether it exploded in this operation.
-type Exploding = BTreeMap<Vec<(i64, bool)>, Probability>;
+/// A die in an explosion: its face, and whether it is still to explode in this operation.
+type Exploding = Walk<(i64, bool)>;
 
 /// The places an explosion's selectors pick among dice sorted by face, the dice that exploded first
 /// among equal faces (they are the earlier dice, which d20's rank selectors prefer).
@@ -196,14 +175,14 @@ fn picked_exploding(dice: &[(i64, bool)], selectors: &[Selector]) -> Vec<bool> {
             Selector::Highest(k) => {
                 // Highest first; among equal faces, the exploded (earlier) dice first.
                 let mut order: Vec<usize> = (0..n).collect();
-                order.sort_by_key(|&i| (std::cmp::Reverse(dice[i].0), !dice[i].1));
+                order.sort_by_key(|&i| (std::cmp::Reverse(dice[i].0), dice[i].1));
                 for &i in order.iter().take(k as usize) {
                     out[i] = true;
                 }
             }
             Selector::Lowest(k) => {
                 let mut order: Vec<usize> = (0..n).collect();
-                order.sort_by_key(|&i| (dice[i].0, !dice[i].1));
+                order.sort_by_key(|&i| dice[i]);
                 for &i in order.iter().take(k as usize) {
                     out[i] = true;
                 }
@@ -229,16 +208,16 @@ fn explode(
 ) -> Result<(States, Probability), CoreError> {
     let mut live: Exploding = states
         .iter()
-        .map(|(k, p)| (k.iter().map(|&f| (f, false)).collect(), p.clone()))
+        .map(|(k, p)| (k.iter().map(|&f| (f, true)).collect(), p.clone()))
         .collect();
+    let new_dice: Vec<(i64, bool)> = faces.iter().map(|&f| (f, true)).collect();
     let mut done: States = BTreeMap::new();
     let mut cut = Probability::zero();
-    let share = Probability::new(Weight::one(), Weight::from(faces.len()));
     for round in 0..=limits.explode_depth {
         let mut next: Exploding = BTreeMap::new();
         for (dice, p) in live {
             let pick = picked_exploding(&dice, selectors);
-            let fresh = dice.iter().zip(&pick).filter(|(d, b)| **b && !d.1).count();
+            let fresh = dice.iter().zip(&pick).filter(|(d, b)| **b && d.1).count();
             if fresh == 0 || round == limits.explode_depth {
                 if fresh > 0 {
                     cut += &p;
@@ -251,47 +230,24 @@ fn explode(
             let mut marked: Vec<(i64, bool)> = dice
                 .iter()
                 .zip(&pick)
-                .map(|(d, b)| (d.0, d.1 || *b))
+                .map(|(d, b)| (d.0, d.1 && !*b))
                 .collect();
-            marked.sort_by_key(|d| (d.0, !d.1));
+            marked.sort_unstable();
             let mut grown: Exploding = BTreeMap::from([(marked, p)]);
             for _ in 0..fresh {
-                let mut more: Exploding = BTreeMap::new();
-                for (d, q) in grown {
-                    budget.spend(STATE_COST * faces.len() as u64 * (d.len() as u64 + 1))?;
-                    let q = q * &share;
-                    for &f in faces {
-                        let mut n = d.clone();
-                        let at = n.partition_point(|x| (x.0, !x.1) <= (f, true));
-                        n.insert(at, (f, false));
-                        *more.entry(n).or_insert_with(Probability::zero) += &q;
-                    }
-                }
-                grown = more;
+                grown = with_fresh(&grown, &new_dice, limits, budget)?;
             }
             for (d, q) in grown {
                 *next.entry(d).or_insert_with(Probability::zero) += q;
             }
         }
-        check_states(next.len(), limits)?;
+        limits.check_states(next.len() as u128)?;
         live = next;
         if live.is_empty() {
             break;
         }
     }
     Ok((done, cut))
-}
-
-/// The probabilities as whole weights over their common denominator.
-fn weights(totals: BTreeMap<i64, Probability>) -> Result<Distribution<i64>, CoreError> {
-    let denominator = totals.values().fold(Weight::one(), |l, p| {
-        num_integer::Integer::lcm(&l, p.denom())
-    });
-    Distribution::from_weights(
-        totals
-            .into_iter()
-            .map(|(t, p)| (t, p.numer() * (&denominator / p.denom()))),
-    )
 }
 
 /// One roll of the term, d20's way: each die with its rolls and marks, and the total kept.
@@ -306,7 +262,7 @@ pub fn roll(
     term.check()?;
     let mut dice: Vec<RolledDie> = Vec::new();
     for _ in 0..term.count {
-        dice.push(fresh(source.roll(&term.die)?));
+        dice.push(RolledDie::new(source.roll(&term.die)?));
     }
     for step in &term.steps {
         run_step(term, step, &mut dice, limits, source)?;
@@ -316,24 +272,16 @@ pub fn roll(
         .try_fold(0i64, |t, &i| t.checked_add(dice[i].value))
         .ok_or(CoreError::Overflow)?;
     for d in &mut dice {
-        if !d.marks.contains(&Mark::Dropped) {
+        if !d.has(Mark::Dropped) {
             d.marks.push(Mark::Kept);
         }
     }
     Ok((total, dice))
 }
 
-fn fresh(face: i64) -> RolledDie {
-    RolledDie {
-        value: face,
-        rolls: vec![face],
-        marks: Vec::new(),
-    }
-}
-
 fn kept(dice: &[RolledDie]) -> Vec<usize> {
     (0..dice.len())
-        .filter(|&i| !dice[i].marks.contains(&Mark::Dropped))
+        .filter(|&i| !dice[i].has(Mark::Dropped))
         .collect()
 }
 
@@ -417,7 +365,7 @@ fn run_step(
         Word::RerollAndAdd => {
             for i in select(dice, sels, Some(1)) {
                 dice[i].marks.push(Mark::Exploded);
-                dice.push(fresh(source.roll(&term.die)?));
+                dice.push(RolledDie::new(source.roll(&term.die)?));
             }
         }
         Word::Explode => {
@@ -437,20 +385,14 @@ fn run_step(
                     }
                     exploded.push(i);
                     dice[i].marks.push(Mark::Exploded);
-                    dice.push(fresh(source.roll(&term.die)?));
+                    dice.push(RolledDie::new(source.roll(&term.die)?));
                 }
             }
         }
         Word::Minimum | Word::Maximum => {
-            let Some(&Selector::Is(bound)) = sels.last() else {
-                unreachable!("checked: a bound")
-            };
             for i in kept(dice) {
                 let d = &mut dice[i];
-                let clamped = match step.word {
-                    Word::Minimum => d.value.max(bound),
-                    _ => d.value.min(bound),
-                };
+                let clamped = step.clamp(d.value);
                 if clamped != d.value {
                     d.value = clamped;
                     d.marks.push(Mark::Clamped);

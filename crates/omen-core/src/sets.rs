@@ -9,11 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use crate::dice::Condition;
-use crate::distribution::{Distribution, Probability, Weight};
+use crate::distribution::{Distribution, Probability, Weight, from_probabilities};
 use crate::error::CoreError;
 use crate::kept::select_kept;
 use crate::limits::{Budget, Limits};
@@ -235,22 +234,4 @@ pub fn unique_sum(
         *results.entry(result).or_insert_with(Probability::zero) += p;
     }
     from_probabilities(results, budget)
-}
-
-/// Integer weights over a common denominator for exact probabilities.
-fn from_probabilities(
-    probabilities: BTreeMap<i64, Probability>,
-    budget: &mut Budget,
-) -> Result<Distribution<i64>, CoreError> {
-    let mut denominator = Weight::one();
-    for p in probabilities.values() {
-        budget.spend(1 + denominator.bits() / 64 + p.denom().bits() / 64)?;
-        denominator = denominator.lcm(p.denom());
-    }
-    Distribution::from_weights(
-        probabilities
-            .into_iter()
-            .map(|(v, p)| (v, p.numer() * (&denominator / p.denom()))),
-    )
-    .map(Distribution::normalized)
 }

@@ -95,7 +95,7 @@ pub struct RolledDie {
 }
 
 impl RolledDie {
-    fn new(value: i64) -> Self {
+    pub(crate) fn new(value: i64) -> Self {
         RolledDie {
             value,
             rolls: vec![value],

@@ -30,7 +30,8 @@ pub use pool_spec::pool_spec;
 
 use num_bigint::BigInt;
 use num_rational::Ratio;
-use num_traits::{One, Zero};
+use num_traits::Zero;
+use omen_core::distribution::either;
 use omen_core::{Budget, Compare, CoreError, Distribution, Limits, Probability, Weight};
 
 use crate::diagnostic::{Diagnostic, core_diagnostic, kind_error};
@@ -184,17 +185,6 @@ const BRANCH_COST: u64 = 1_000;
 /// What one outcome of a branch's result costs to hold, convert and mix (allocations, ordered maps of
 /// values), besides the arithmetic the mixture pays for.
 const ENTRY_COST: u64 = 500;
-
-/// P(A or B) for independent A and B.
-fn either(a: &Probability, b: &Probability) -> Probability {
-    if a.is_zero() {
-        return b.clone();
-    }
-    if b.is_zero() {
-        return a.clone();
-    }
-    Probability::one() - (Probability::one() - a) * (Probability::one() - b)
-}
 
 fn ints(d: &Distribution<Value>, span: Span, what: &str) -> Result<Distribution<i64>, Diagnostic> {
     ints_named(d, span, || what.to_owned())

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use num_traits::{One, Zero};
 
-use super::term::{InTurn, STATE_COST, Selector, Word};
-use crate::distribution::{Distribution, Probability, Weight};
+use super::term::{InTurn, STATE_COST, Word};
+use crate::distribution::{Distribution, Probability, Weight, either};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 
@@ -53,11 +53,6 @@ pub(super) fn distribution(
     let total = one.sum_of(n, limits, walk.budget)?;
     let kept = (Probability::one() - cut).pow(i32::try_from(n).map_err(|_| CoreError::Overflow)?);
     Ok((total, Probability::one() - kept))
-}
-
-/// P(A or B) for independent A and B.
-fn either(a: &Probability, b: &Probability) -> Probability {
-    Probability::one() - (Probability::one() - a) * (Probability::one() - b)
 }
 
 impl Walk<'_> {
@@ -119,18 +114,7 @@ impl Walk<'_> {
                 let more = self.chain(i, 1)?;
                 self.add(rest, more)
             }
-            Word::Minimum | Word::Maximum => {
-                let bound = match step.selectors.last() {
-                    Some(Selector::Is(b)) => *b,
-                    _ => unreachable!("checked: a bound"),
-                };
-                let clamped = if step.word == Word::Minimum {
-                    face.max(bound)
-                } else {
-                    face.min(bound)
-                };
-                self.meet(i + 1, clamped)
-            }
+            Word::Minimum | Word::Maximum => self.meet(i + 1, step.clamp(face)),
             _ => self.meet(i + 1, face),
         }
     }

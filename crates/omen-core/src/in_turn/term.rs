@@ -71,21 +71,11 @@ impl InTurn {
     /// `Unsupported` or `RerollEverything`.
     pub fn check(&self) -> Result<(), CoreError> {
         for step in &self.steps {
-            match step.word {
-                Word::Reroll if step.selectors.iter().any(|s| !s.by_value()) => {
-                    return Err(CoreError::Unsupported(
-                        "rerolls by rank until none is picked, which never end,",
-                    ));
-                }
-                Word::Reroll if self.settled_faces(&step.selectors).is_empty() => {
-                    return Err(CoreError::RerollEverything);
-                }
-                Word::Minimum | Word::Maximum
-                    if !matches!(step.selectors.last(), Some(Selector::Is(_))) =>
-                {
-                    return Err(CoreError::Unsupported("minimums and maximums by rank"));
-                }
-                _ => {}
+            if let Some(refused) = step.refusal() {
+                return Err(refused);
+            }
+            if step.word == Word::Reroll && self.settled_faces(&step.selectors).is_empty() {
+                return Err(CoreError::RerollEverything);
             }
         }
         Ok(())
@@ -103,6 +93,34 @@ impl InTurn {
             .into_iter()
             .filter(|&f| !selectors.iter().any(|s| s.meets(f)))
             .collect()
+    }
+}
+
+impl Step {
+    /// Why d20 cannot run this operation on any die: a reroll by rank until none is picked never
+    /// ends, and a minimum or maximum is a face, not a rank.
+    pub fn refusal(&self) -> Option<CoreError> {
+        match self.word {
+            Word::Reroll if self.selectors.iter().any(|s| !s.by_value()) => Some(
+                CoreError::Unsupported("rerolls by rank until none is picked, which never end,"),
+            ),
+            Word::Minimum | Word::Maximum
+                if !matches!(self.selectors.last(), Some(Selector::Is(_))) =>
+            {
+                Some(CoreError::Unsupported("minimums and maximums by rank"))
+            }
+            _ => None,
+        }
+    }
+
+    /// The face a `mi` or `ma` leaves of `face` (its bound is checked to be a face, the last
+    /// selector written as d20 takes it).
+    pub(super) fn clamp(&self, face: i64) -> i64 {
+        match (self.word, self.selectors.last()) {
+            (Word::Minimum, Some(Selector::Is(bound))) => face.max(*bound),
+            (Word::Maximum, Some(Selector::Is(bound))) => face.min(*bound),
+            _ => face,
+        }
     }
 }
 

@@ -49,6 +49,26 @@ fn number(text: &[u8], at: &mut usize) -> Option<i64> {
 /// # Errors
 /// What is missing or not a d20 term, as a phrase.
 pub fn read(text: &str) -> Result<D20Term, String> {
+    let (term, len) = read_start(text)?;
+    match &text[len..] {
+        "" => Ok(term),
+        rest => Err(format!("an operation with its selector at `{rest}`")),
+    }
+}
+
+/// The d20 dice term at the start of `text` and its length: a count, `d`, the sides or `%`, then
+/// operations with their selectors for as long as they follow; `None` when the text does not start
+/// with one, or a letter or digit runs on after it (`4d6kh3x`).
+pub fn term_at(text: &str) -> Option<(D20Term, usize)> {
+    let (term, len) = read_start(text).ok()?;
+    let runs_on = text.as_bytes()[len..]
+        .first()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'%' | b'_'));
+    (!runs_on).then_some((term, len))
+}
+
+/// The term at the start of `text` and how far it reaches, operations joined as d20 joins them.
+fn read_start(text: &str) -> Result<(D20Term, usize), String> {
     let lower = text.to_ascii_lowercase();
     let b = lower.as_bytes();
     let mut at = 0;
@@ -68,27 +88,8 @@ pub fn read(text: &str) -> Result<D20Term, String> {
         Some(number(b, &mut at).ok_or("the number of sides after `d`")?)
     };
     let mut steps: Vec<Step> = Vec::new();
-    while at < b.len() {
-        let Some(&(text, word)) = WORDS
-            .iter()
-            .find(|(text, _)| b[at..].starts_with(text.as_bytes()))
-        else {
-            return Err(format!("an operation at `{}`", &text[at..]));
-        };
-        at += text.len();
-        let category = b
-            .get(at)
-            .copied()
-            .filter(|c| matches!(c, b'h' | b'l' | b'>' | b'<'));
-        at += usize::from(category.is_some());
-        let n = number(b, &mut at).ok_or("a number after the operation")?;
-        let selector = match category {
-            Some(b'h') => Selector::Highest(n.unsigned_abs()),
-            Some(b'l') => Selector::Lowest(n.unsigned_abs()),
-            Some(b'>') => Selector::Above(n),
-            Some(_) => Selector::Below(n),
-            None => Selector::Is(n),
-        };
+    while let Some((word, selector, next)) = operation(b, at) {
+        at = next;
         match steps.last_mut() {
             Some(last) if last.word == word && !matches!(word, Word::Minimum | Word::Maximum) => {
                 last.selectors.push(selector);
@@ -99,68 +100,39 @@ pub fn read(text: &str) -> Result<D20Term, String> {
             }),
         }
     }
-    Ok(D20Term {
+    let term = D20Term {
         count,
         sides,
         steps,
-    })
+    };
+    Ok((term, at))
 }
 
-/// How long the d20 dice term at the start of `text` is: a count, `d`, the sides or `%`, then
-/// operations with their selectors for as long as they follow; `None` when the text does not start
-/// with one, or a letter or digit runs on after it (`4d6kh3x`).
-pub fn term_len(text: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let mut at = 0;
-    while b.get(at).is_some_and(u8::is_ascii_digit) {
-        at += 1;
-    }
-    if !b.get(at).is_some_and(|c| c.eq_ignore_ascii_case(&b'd')) {
-        return None;
-    }
-    at += 1;
-    let sides = at;
-    if b.get(at) == Some(&b'%') {
-        at += 1;
-    }
-    while b.get(at).is_some_and(u8::is_ascii_digit) {
-        at += 1;
-    }
-    if at == sides {
-        return None;
-    }
-    loop {
-        let rest = text[at..].to_ascii_lowercase();
-        let Some((word, _)) = WORDS.iter().find(|(w, _)| rest.starts_with(w)) else {
-            break;
-        };
-        let mut next = at + word.len();
-        if matches!(b.get(next), Some(b'h' | b'H' | b'l' | b'L' | b'>' | b'<')) {
-            next += 1;
-        }
-        let digits = next;
-        while b.get(next).is_some_and(u8::is_ascii_digit) {
-            next += 1;
-        }
-        if next == digits {
-            break;
-        }
-        at = next;
-    }
-    let runs_on = b
+/// The operation with its selector at `at` in the lower-cased `b`, and where it ends.
+fn operation(b: &[u8], at: usize) -> Option<(Word, Selector, usize)> {
+    let &(text, word) = WORDS
+        .iter()
+        .find(|(text, _)| b[at..].starts_with(text.as_bytes()))?;
+    let mut at = at + text.len();
+    let category = b
         .get(at)
-        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'%' | b'_'));
-    (!runs_on).then_some(at)
+        .copied()
+        .filter(|c| matches!(c, b'h' | b'l' | b'>' | b'<'));
+    at += usize::from(category.is_some());
+    let n = number(b, &mut at)?;
+    let selector = match category {
+        Some(b'h') => Selector::Highest(n.unsigned_abs()),
+        Some(b'l') => Selector::Lowest(n.unsigned_abs()),
+        Some(b'>') => Selector::Above(n),
+        Some(_) => Selector::Below(n),
+        None => Selector::Is(n),
+    };
+    Some((word, selector, at))
 }
 
-/// Whether d20 can run the term at all: a reroll until none is picked picks by value (by rank it
-/// never ends), and a minimum or maximum is a face.
+/// Whether d20 can run the term at all (see [`Step::refusal`]).
 pub fn runs(term: &D20Term) -> bool {
-    term.steps.iter().all(|s| match s.word {
-        Word::Reroll => s.selectors.iter().all(|x| x.by_value()),
-        Word::Minimum | Word::Maximum => matches!(s.selectors.last(), Some(Selector::Is(_))),
-        _ => true,
-    })
+    term.steps.iter().all(|s| s.refusal().is_none())
 }
 
 /// The term written back in d20's notation, each joined operation's selectors in turn.

@@ -21,12 +21,10 @@ impl Parser<'_> {
         if !self.dialect.in_turn {
             return read;
         }
-        let Some(end) = d20_terms::term_len(&self.source[start..]).map(|n| start + n) else {
+        let Some((term, len)) = d20_terms::term_at(&self.source[start..]) else {
             return read;
         };
-        let Ok(term) = d20_terms::read(&self.source[start..end]) else {
-            return read;
-        };
+        let end = start + len;
         let refused = self.diagnostics.len() > reported.0;
         if end < self.prev_end
             || !d20_terms::runs(&term)
