@@ -271,8 +271,9 @@ pub fn roll(
         .iter()
         .try_fold(0i64, |t, &i| t.checked_add(dice[i].value))
         .ok_or(CoreError::Overflow)?;
-    for d in &mut dice {
-        if !d.has(Mark::Dropped) {
+    // As for the other terms, the kept dice are marked only beside dropped ones.
+    if dice.iter().any(|d| d.has(Mark::Dropped)) {
+        for d in dice.iter_mut().filter(|d| !d.has(Mark::Dropped)) {
             d.marks.push(Mark::Kept);
         }
     }

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use crate::d20_emulator::{Op, Sel, distribution, written};
 use crate::dialect_support::{reading, rolled};
-use crate::dialects::{Fractions, Q, omen, omen_truncated};
+use crate::dialects::{Fractions, Q, omen, omen_truncated, rolled_dice};
 
 fn ops() -> Vec<Op> {
     use Sel::*;
@@ -162,4 +162,24 @@ fn the_function_reads_in_omens_notation_and_refuses_what_d20_cannot_run() {
         let kinds = omen("omen", source).expect_err(source);
         assert_eq!(kinds, vec![kind], "{source}");
     }
+}
+
+/// The transcript shows what each operation did to each die, the kept dice marked beside dropped
+/// ones only.
+#[test]
+fn the_transcript_marks_what_each_operation_did() {
+    // 1, 4, 5: the 1 is rerolled to 6, then the highest two kept.
+    assert_eq!(
+        rolled_dice("avrae", "avrae(\"3d6ro1kh2\")", vec![1, 4, 5, 6]),
+        vec![
+            (6, vec!["rerolled", "kept"]),
+            (4, vec!["dropped"]),
+            (5, vec!["kept"])
+        ]
+    );
+    // 5, 2 capped at 3, then a 6 added for the die showing 3.
+    assert_eq!(
+        rolled_dice("avrae", "avrae(\"2d6ma3ra3\")", vec![5, 2, 6]),
+        vec![(3, vec!["clamped", "exploded"]), (2, vec![]), (6, vec![])]
+    );
 }

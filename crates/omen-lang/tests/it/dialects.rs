@@ -1007,7 +1007,11 @@ fn at_least_95_percent_of_the_dialect_examples_give_the_sources_meaning() {
 }
 
 /// The faces and marks of the dice of the first dice term of `source` rolled with `faces`.
-fn rolled_dice(dialect: &str, source: &str, faces: Vec<i64>) -> Vec<(i64, Vec<&'static str>)> {
+pub(crate) fn rolled_dice(
+    dialect: &str,
+    source: &str,
+    faces: Vec<i64>,
+) -> Vec<(i64, Vec<&'static str>)> {
     let options = options(dialect);
     let checked = compile(source, &options).expect("compiles");
     let mut dice = omen_core::ScriptedDice::new(faces);
