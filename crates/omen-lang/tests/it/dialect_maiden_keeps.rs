@@ -19,6 +19,11 @@ struct Words {
 
 /// Dice-Bag's total of `roll` (faces in the order rolled, added dice last).
 fn dice_bag(roll: &[i64], words: Words) -> i64 {
+    kept_by_dice_bag(roll, words).iter().sum()
+}
+
+/// The dice Dice-Bag keeps of `roll`.
+fn kept_by_dice_bag(roll: &[i64], words: Words) -> Vec<i64> {
     let mut dice = roll.to_vec();
     dice.sort_unstable_by(|a, b| b.cmp(a));
     // `slice(0...-drop)`: the lowest `drop` leave, all of them when there are no more.
@@ -31,7 +36,7 @@ fn dice_bag(roll: &[i64], words: Words) -> i64 {
     } else if words.keep > 0 {
         dice.truncate(words.keep);
     }
-    dice.iter().sum()
+    dice
 }
 
 /// Every roll of `n` dice of `sides` faces, each die showing its top face followed by one more die
@@ -69,6 +74,73 @@ fn expected(n: usize, sides: i64, explode: bool, words: Words) -> Fractions {
             .or_insert_with(Q::zero) += p;
     }
     want
+}
+
+/// Dice-Bag's double successes after its keeps: each kept die scores 1 from the target and 1 more
+/// from the double, `at_most` turning both the other way (`tl`).
+fn expected_scored(
+    (n, sides, explode): (usize, i64, bool),
+    words: Words,
+    (target, double, at_most): (i64, i64, bool),
+) -> Fractions {
+    let meets = |face: i64, point: i64| {
+        if at_most {
+            face <= point
+        } else {
+            face >= point
+        }
+    };
+    let mut want = Fractions::new();
+    for (roll, p) in rolls(n, sides, explode) {
+        let score: i64 = kept_by_dice_bag(&roll, words)
+            .iter()
+            .map(|&f| i64::from(meets(f, target)) + i64::from(meets(f, double)))
+            .sum();
+        *want.entry(q(score, 1)).or_insert_with(Q::zero) += p;
+    }
+    want
+}
+
+/// Double successes with keeps and drops: the bot keeps by the faces, then scores the dice kept.
+/// Omen keeps by the scores, which rise with the face (fall, for `tl`), so the same dice count.
+#[test]
+fn dice_maiden_double_successes_score_the_dice_it_keeps() {
+    let words = |drop, keep, lowest| Words { drop, keep, lowest };
+    let cases = [
+        ("4d6 t4ds6 k2", (4, 6, false), words(0, 2, 0), (4, 6, false)),
+        (
+            "4d6 t4 ds6 kl2",
+            (4, 6, false),
+            words(0, 0, 2),
+            (4, 6, false),
+        ),
+        ("4d6 t5ds6 d1", (4, 6, false), words(1, 0, 0), (5, 6, false)),
+        (
+            "4d6 tl3 ds1 k2",
+            (4, 6, false),
+            words(0, 2, 0),
+            (3, 1, true),
+        ),
+        (
+            "5d4 tl2 ds1 d1 kl3",
+            (5, 4, false),
+            words(1, 0, 3),
+            (2, 1, true),
+        ),
+        (
+            "3d4 e t3 ds4 k2",
+            (3, 4, true),
+            words(0, 2, 0),
+            (3, 4, false),
+        ),
+    ];
+    for (source, dice, words, scoring) in cases {
+        assert_eq!(
+            omen("dice-maiden", source),
+            Ok(expected_scored(dice, words, scoring)),
+            "{source}"
+        );
+    }
 }
 
 fn reading(source: &str) -> String {

@@ -161,8 +161,26 @@ impl Parser<'_> {
             }) => Some((op, target)),
             _ => None,
         });
+        // Keeps and drops: the bot applies them to the faces before scoring. The score rises with
+        // the face from a target `t` and falls with it from `tl`, so the dice it keeps are the
+        // ones whose scores the same keep (the other end for `tl`) picks.
+        let keeps: Vec<Spanned<Modifier>> = modifiers
+            .iter()
+            .filter_map(|m| match m.node {
+                Modifier::Keep { which, count } => Some(Spanned::new(
+                    Modifier::Keep {
+                        which: scored_end(which, success.map(|(op, _)| op))?,
+                        count,
+                    },
+                    m.span,
+                )),
+                _ => None,
+            })
+            .collect();
         let why = match success {
-            Some((op, target)) if modifiers.len() == 1 + explosions && explosions <= 1 => {
+            Some((op, target))
+                if modifiers.len() == 1 + explosions + keeps.len() && explosions <= 1 =>
+            {
                 let scored = Rescore::Successes { op, target, double };
                 let explosion = modifiers
                     .iter()
@@ -173,16 +191,18 @@ impl Parser<'_> {
                     Some((span, Ok(explosion))) => {
                         modifiers.clear();
                         modifiers.extend(explosion.map(|e| Spanned::new(e, span)));
+                        modifiers.extend(keeps);
                         return Some((scored, at));
                     }
                     None => {
                         modifiers.clear();
+                        modifiers.extend(keeps);
                         return Some((scored, at));
                     }
                 }
             }
             _ => "they are computed only after one target (`t7ds10`, `tl6ds5`) with at most one \
-                  explosion and no other modifier on the term"
+                  explosion, keeps and drops, and no other modifier on the term"
                 .to_string(),
         };
         self.report(
@@ -195,6 +215,20 @@ impl Parser<'_> {
         );
         None
     }
+}
+
+/// The keep on the scores that keeps the dice `which` keeps on the faces, under a target of
+/// `op` (`>=` for `t`, `<=` for `tl`); `None` for a keep the scores cannot follow (the middle).
+fn scored_end(which: KeepWhich, op: Option<CompareOp>) -> Option<KeepWhich> {
+    let falling = op == Some(CompareOp::Le);
+    Some(match (which, falling) {
+        (KeepWhich::KeepMiddle, _) => return None,
+        (which, false) => which,
+        (KeepWhich::KeepHighest, true) => KeepWhich::KeepLowest,
+        (KeepWhich::KeepLowest, true) => KeepWhich::KeepHighest,
+        (KeepWhich::DropHighest, true) => KeepWhich::DropLowest,
+        (KeepWhich::DropLowest, true) => KeepWhich::DropHighest,
+    })
 }
 
 fn at_least(value: i64) -> ComparePoint {

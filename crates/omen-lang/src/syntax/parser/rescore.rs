@@ -108,16 +108,13 @@ pub(super) fn rescored_faces(
     rescore: &Rescore,
     modifiers: &[Spanned<Modifier>],
 ) -> Result<Vec<i64>, String> {
-    // Double successes come with their explosion already written on the scores (double_success.rs).
-    let explosion_on_scores = matches!(rescore, Rescore::Successes { .. })
-        && matches!(
-            modifiers,
-            [Spanned {
-                node: Modifier::Explode { .. },
-                ..
-            }]
-        );
-    if !modifiers.is_empty() && !explosion_on_scores {
+    // Double successes come with their explosion and keeps already written on the scores
+    // (double_success.rs, dice_maiden.rs).
+    let on_scores = matches!(rescore, Rescore::Successes { .. })
+        && modifiers
+            .iter()
+            .all(|m| matches!(m.node, Modifier::Explode { .. } | Modifier::Keep { .. }));
+    if !modifiers.is_empty() && !on_scores {
         return Err(
             "scoring each die by its value together with other modifiers on one dice term is not \
              computed yet"
