@@ -318,6 +318,44 @@ fn select(dice: &[RolledDie], selectors: &[Selector], max: Option<usize>) -> Vec
     out
 }
 
+/// `k` or `p`: the dice the selectors pick kept (the others dropped), or dropped.
+fn keep_or_drop(step: &Step, dice: &mut [RolledDie]) {
+    let picked = select(dice, &step.selectors, None);
+    let dropped: Vec<usize> = match step.word {
+        Word::Keep => kept(dice)
+            .into_iter()
+            .filter(|i| !picked.contains(i))
+            .collect(),
+        _ => picked,
+    };
+    for i in dropped {
+        dice[i].marks.push(Mark::Dropped);
+    }
+}
+
+/// The total of the members of a d20 set, showing `values`, that its keeps and drops
+/// (`(1, 2, 3)k1kh1`) leave, applied in turn as for dice, and which those are; other operations are
+/// for dice only and leave them all.
+///
+/// # Errors
+/// `Overflow`.
+pub fn kept_total(values: &[i64], steps: &[Step]) -> Result<(i64, Vec<bool>), CoreError> {
+    let mut members: Vec<RolledDie> = values.iter().map(|&v| RolledDie::new(v)).collect();
+    for step in steps {
+        if matches!(step.word, Word::Keep | Word::Drop) {
+            keep_or_drop(step, &mut members);
+        }
+    }
+    let kept: Vec<bool> = members.iter().map(|m| !m.has(Mark::Dropped)).collect();
+    let total = values
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| **k)
+        .try_fold(0i64, |t, (v, _)| t.checked_add(*v))
+        .ok_or(CoreError::Overflow)?;
+    Ok((total, kept))
+}
+
 fn reroll_die(d: &mut RolledDie, face: i64) {
     if !d.marks.contains(&Mark::Rerolled) {
         d.marks.push(Mark::Rerolled);
@@ -335,19 +373,7 @@ fn run_step(
 ) -> Result<(), CoreError> {
     let sels = &step.selectors;
     match step.word {
-        Word::Keep => {
-            let keep = select(dice, sels, None);
-            for i in kept(dice) {
-                if !keep.contains(&i) {
-                    dice[i].marks.push(Mark::Dropped);
-                }
-            }
-        }
-        Word::Drop => {
-            for i in select(dice, sels, None) {
-                dice[i].marks.push(Mark::Dropped);
-            }
-        }
+        Word::Keep | Word::Drop => keep_or_drop(step, dice),
         Word::RerollOnce => {
             for i in select(dice, sels, None) {
                 let face = source.roll(&term.die)?;

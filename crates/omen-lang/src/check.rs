@@ -50,6 +50,7 @@ const BUILTINS: &[(&str, Option<usize>)] = &[
     ("absorb", Some(2)),
     ("stationary", Some(2)),
     ("avrae", Some(1)),
+    ("avrae_set", Some(2)),
 ];
 
 /// Checks a parsed script against the limits, with the caller's parameter values.

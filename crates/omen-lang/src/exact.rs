@@ -469,6 +469,7 @@ impl Evaluator<'_> {
             NodeKind::Group(group) => self.group(span, group),
             NodeKind::Pool(pool) => self.pool_readings(span, pool),
             NodeKind::InTurn(term) => self.in_turn(span, term),
+            NodeKind::InTurnSet(set) => self.in_turn_set(span, set),
         }
     }
 }
@@ -485,6 +486,19 @@ impl Evaluator<'_> {
             .distribution(self.limits, self.budget)
             .map_err(|e| core_diagnostic(&e, span))?;
         Ok(Eval::plain(dist.map_increasing_into(Value::Int), truncated))
+    }
+
+    /// A d20 set's keeps and drops in turn: every combination of its members' values.
+    fn in_turn_set(
+        &mut self,
+        span: Span,
+        set: &crate::program::InTurnSetNode,
+    ) -> Result<Eval, Diagnostic> {
+        let (combos, truncated) = self.product(&set.members, span)?;
+        let dist = combos
+            .try_map(|values| set.total(values).map(|(total, _)| Value::Int(total)))
+            .map_err(|e| core_diagnostic(&e, span))?;
+        Ok(Eval::plain(dist.normalized(), truncated))
     }
 }
 

@@ -174,6 +174,7 @@ impl Node {
         match &self.kind {
             NodeKind::Const(_) | NodeKind::Var(..) | NodeKind::Dice(_) | NodeKind::InTurn(_) => {}
             NodeKind::Group(g) => g.members.iter().for_each(f),
+            NodeKind::InTurnSet(s) => s.members.iter().for_each(f),
             NodeKind::Let { value, body, .. } => {
                 f(value);
                 f(body);
@@ -268,6 +269,36 @@ pub enum NodeKind {
     Pool(Box<PoolNode>),
     /// Avrae's dice operations applied in turn (`avrae("4d6kh3e6ro1")`): the total kept.
     InTurn(Box<InTurnNode>),
+    /// A d20 set's keeps and drops applied in turn (`avrae_set((1, 2, 3), "k1kh1")`): the total of
+    /// the members kept.
+    InTurnSet(Box<InTurnSetNode>),
+}
+
+/// The members of a d20 set, each rolled once, then its keeps and drops in turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InTurnSetNode {
+    pub members: Vec<Node>,
+    pub steps: Vec<omen_core::in_turn::Step>,
+}
+
+impl InTurnSetNode {
+    /// The total of the members showing `values` that the keeps and drops leave, and which those
+    /// are, for both interpreters.
+    ///
+    /// # Errors
+    /// `Unsupported` for a fraction among the values, `Overflow`.
+    pub fn total(&self, values: &[Value]) -> Result<(i64, Vec<bool>), omen_core::CoreError> {
+        let whole: Vec<i64> = values
+            .iter()
+            .map(|v| match v {
+                Value::Int(n) => Ok(*n),
+                _ => Err(omen_core::CoreError::Unsupported(
+                    "fractions among the members of a set kept or dropped in turn",
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        omen_core::in_turn::kept_total(&whole, &self.steps)
+    }
 }
 
 /// A d20 dice term whose operations run in turn, each on the dice kept so far.

@@ -361,6 +361,7 @@ impl Sampler<'_> {
             NodeKind::Group(group) => self.group(group)?,
             NodeKind::Pool(pool) => self.pool(span, pool)?,
             NodeKind::InTurn(term) => self.in_turn(span, term)?,
+            NodeKind::InTurnSet(set) => self.in_turn_set(span, set)?,
         };
         Ok(RollNode { span, value, kind })
     }
@@ -577,6 +578,22 @@ impl Sampler<'_> {
                 dice: rolled.iter().map(DieView::from).collect(),
             },
         ))
+    }
+
+    /// A d20 set: its members rolled, then its keeps and drops in turn.
+    fn in_turn_set(
+        &mut self,
+        span: Span,
+        set: &crate::program::InTurnSetNode,
+    ) -> Result<(Value, RollKind), Diagnostic> {
+        let members: Vec<RollNode> = set
+            .members
+            .iter()
+            .map(|m| self.node(m))
+            .collect::<Result<_, _>>()?;
+        let values: Vec<Value> = members.iter().map(|m| m.value.clone()).collect();
+        let (total, kept) = set.total(&values).map_err(|e| core_diagnostic(&e, span))?;
+        Ok((Value::Int(total), RollKind::Group { members, kept }))
     }
 
     fn group(&mut self, group: &GroupNode) -> Result<(Value, RollKind), Diagnostic> {

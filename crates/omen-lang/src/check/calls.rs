@@ -64,6 +64,9 @@ impl Checker<'_> {
         if f == "avrae" {
             return self.in_turn_call(span, &args[0]);
         }
+        if f == "avrae_set" {
+            return self.in_turn_set_call(span, &args[0], &args[1]);
+        }
         if matches!(f, "after" | "absorb" | "stationary") {
             return self.process(span, f, args);
         }

@@ -2,11 +2,11 @@
 //! [`crate::syntax::d20_terms`]), checked against the limits before anything is rolled.
 
 use omen_core::Die;
-use omen_core::in_turn::InTurn;
+use omen_core::in_turn::{InTurn, Word};
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::program::{InTurnNode, Node, NodeKind, Type};
+use crate::program::{InTurnNode, InTurnSetNode, Node, NodeKind, Type};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::d20_terms;
@@ -64,5 +64,52 @@ impl Checker<'_> {
             }),
             Err(e) => self.error(core_diagnostic(&e, arg.span)),
         }
+    }
+
+    /// `avrae_set((1, 2, 3), "k1kh1")`: a d20 set's members, then its keeps and drops in turn.
+    pub(super) fn in_turn_set_call(&mut self, span: Span, set: &Expr, ops: &Expr) -> Option<Node> {
+        let help = "write the members as a tuple and the keeps and drops in quotes, e.g. \
+                    `avrae_set((1, 2, 3), \"k1kh1\")`";
+        let (ExprKind::Tuple(members), ExprKind::Text(text)) = (&set.node, &ops.node) else {
+            return self.error(
+                Diagnostic::error(
+                    "bad-d20-term",
+                    span,
+                    "`avrae_set` takes a set's members and its keeps and drops",
+                )
+                .with_help(help),
+            );
+        };
+        let (steps, len) = d20_terms::operations(text);
+        if len < text.len()
+            || steps.is_empty()
+            || steps
+                .iter()
+                .any(|s| !matches!(s.word, Word::Keep | Word::Drop))
+        {
+            return self.error(
+                Diagnostic::error(
+                    "bad-d20-term",
+                    ops.span,
+                    format!("`{text}` is not a run of d20's keeps and drops (`k`, `p`)"),
+                )
+                .with_help(help),
+            );
+        }
+        let nodes: Vec<Option<Node>> = members.iter().map(|m| self.expr(m)).collect();
+        let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
+        for n in &nodes {
+            if !self.expect_int(n, "a member of a set") {
+                return None;
+            }
+        }
+        Some(Node {
+            span,
+            ty: Type::Int,
+            kind: NodeKind::InTurnSet(Box::new(InTurnSetNode {
+                members: nodes,
+                steps,
+            })),
+        })
     }
 }

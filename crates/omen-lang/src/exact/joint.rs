@@ -48,7 +48,8 @@ fn computes_only(node: &Node) -> bool {
         | NodeKind::Call(..)
         | NodeKind::Process { .. }
         | NodeKind::Pool(_)
-        | NodeKind::InTurn(_) => false,
+        | NodeKind::InTurn(_)
+        | NodeKind::InTurnSet(_) => false,
         NodeKind::Let { value, body, .. } => computes_only(value) && computes_only(body),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
@@ -83,6 +84,7 @@ fn reads_any(node: &Node, slots: &[usize]) -> bool {
                 || g.points.iter().any(|(_, n)| reads_any(n, slots))
         }
         NodeKind::Pool(p) => p.operands().into_iter().any(|n| reads_any(n, slots)),
+        NodeKind::InTurnSet(s) => s.members.iter().any(|n| reads_any(n, slots)),
         NodeKind::Let { value, body, .. } => reads_any(value, slots) || reads_any(body, slots),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
@@ -202,7 +204,8 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         | NodeKind::Call(..)
         | NodeKind::Process { .. }
         | NodeKind::Pool(_)
-        | NodeKind::InTurn(_) => {
+        | NodeKind::InTurn(_)
+        | NodeKind::InTurnSet(_) => {
             return None;
         }
     })
@@ -855,7 +858,8 @@ fn count_nodes(node: &Node) -> u64 {
         | NodeKind::Call(..)
         | NodeKind::Process { .. }
         | NodeKind::Pool(_)
-        | NodeKind::InTurn(_) => 1,
+        | NodeKind::InTurn(_)
+        | NodeKind::InTurnSet(_) => 1,
         _ => {
             let mut count = 1;
             node.each_operand(&mut |n| count += count_nodes(n));

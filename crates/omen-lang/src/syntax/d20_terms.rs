@@ -61,10 +61,14 @@ pub fn read(text: &str) -> Result<D20Term, String> {
 /// with one, or a letter or digit runs on after it (`4d6kh3x`).
 pub fn term_at(text: &str) -> Option<(D20Term, usize)> {
     let (term, len) = read_start(text).ok()?;
-    let runs_on = text.as_bytes()[len..]
+    (!runs_on(&text[len..])).then_some((term, len))
+}
+
+/// Whether a letter or digit follows, so that what was read is part of a longer word.
+pub fn runs_on(rest: &str) -> bool {
+    rest.as_bytes()
         .first()
-        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'%' | b'_'));
-    (!runs_on).then_some((term, len))
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'%' | b'_'))
 }
 
 /// The term at the start of `text` and how far it reaches, operations joined as d20 joins them.
@@ -87,8 +91,22 @@ fn read_start(text: &str) -> Result<(D20Term, usize), String> {
     } else {
         Some(number(b, &mut at).ok_or("the number of sides after `d`")?)
     };
+    let (steps, len) = operations(&text[at..]);
+    let term = D20Term {
+        count,
+        sides,
+        steps,
+    };
+    Ok((term, at + len))
+}
+
+/// The operations at the start of `text` (letters in either case) for as long as they follow, joined
+/// as d20 joins them, and how far they reach.
+pub fn operations(text: &str) -> (Vec<Step>, usize) {
+    let lower = text.to_ascii_lowercase();
     let mut steps: Vec<Step> = Vec::new();
-    while let Some((word, selector, next)) = operation(b, at) {
+    let mut at = 0;
+    while let Some((word, selector, next)) = operation(lower.as_bytes(), at) {
         at = next;
         match steps.last_mut() {
             Some(last) if last.word == word && !matches!(word, Word::Minimum | Word::Maximum) => {
@@ -100,12 +118,25 @@ fn read_start(text: &str) -> Result<(D20Term, usize), String> {
             }),
         }
     }
-    let term = D20Term {
-        count,
-        sides,
-        steps,
-    };
-    Ok((term, at))
+    (steps, at)
+}
+
+/// The operations written back in d20's notation, each joined operation's selectors in turn.
+pub fn written_operations(steps: &[Step]) -> String {
+    let mut out = String::new();
+    for step in steps {
+        for s in &step.selectors {
+            out.push_str(word_text(step.word));
+            match s {
+                Selector::Is(x) => out.push_str(&x.to_string()),
+                Selector::Highest(n) => out.push_str(&format!("h{n}")),
+                Selector::Lowest(n) => out.push_str(&format!("l{n}")),
+                Selector::Above(x) => out.push_str(&format!(">{x}")),
+                Selector::Below(x) => out.push_str(&format!("<{x}")),
+            }
+        }
+    }
+    out
 }
 
 /// The operation with its selector at `at` in the lower-cased `b`, and where it ends.
@@ -135,26 +166,26 @@ pub fn runs(term: &D20Term) -> bool {
     term.steps.iter().all(|s| s.refusal().is_none())
 }
 
-/// The term written back in d20's notation, each joined operation's selectors in turn.
+/// Whether a set's keeps and drops must run in turn: Omen's group keeps and drops by rank in one
+/// step, which means what d20 does for two selectors by rank (`kh2pl1`) or keeps and drops by value,
+/// but not for a drop by rank and then a keep by rank (`ph1kh1`, a middle keep) or three selectors
+/// by rank (`kh1kl1ph1`).
+pub fn set_needs_in_turn(steps: &[Step]) -> bool {
+    let by_rank = |s: &Step| s.selectors.iter().filter(|x| !x.by_value()).count();
+    let drop_then_keep = steps.iter().enumerate().any(|(i, s)| {
+        s.word == Word::Drop
+            && by_rank(s) > 0
+            && steps[i + 1..]
+                .iter()
+                .any(|t| t.word == Word::Keep && by_rank(t) > 0)
+    });
+    drop_then_keep || steps.iter().map(by_rank).sum::<usize>() >= 3
+}
+
+/// The term written back in d20's notation.
 pub fn written(term: &D20Term) -> String {
-    let mut out = format!("{}d", term.count);
-    match term.sides {
-        Some(s) => out.push_str(&s.to_string()),
-        None => out.push('%'),
-    }
-    for step in &term.steps {
-        for s in &step.selectors {
-            out.push_str(word_text(step.word));
-            match s {
-                Selector::Is(x) => out.push_str(&x.to_string()),
-                Selector::Highest(n) => out.push_str(&format!("h{n}")),
-                Selector::Lowest(n) => out.push_str(&format!("l{n}")),
-                Selector::Above(x) => out.push_str(&format!(">{x}")),
-                Selector::Below(x) => out.push_str(&format!("<{x}")),
-            }
-        }
-    }
-    out
+    let sides = term.sides.map_or("%".to_string(), |s| s.to_string());
+    format!("{}d{sides}{}", term.count, written_operations(&term.steps))
 }
 
 /// Whether the term's operations must run in turn to keep d20's meaning. Omen's own term applies a

@@ -262,3 +262,33 @@ pub fn distribution(count: usize, sides: i64, ops: &[Op], cap: usize) -> (Fracti
     }
     (out, cut)
 }
+
+/// The total d20 keeps of a set whose members show `values`, its keeps and drops run as for dice.
+pub fn set_total(values: &[i64], ops: &[Op]) -> i64 {
+    let mut members: Vec<Die> = values
+        .iter()
+        .map(|&face| Die { face, kept: true })
+        .collect();
+    let mut tape = Tape {
+        tape: &[],
+        used: 0,
+        cap: 0,
+    };
+    for (word, sels) in joined(ops) {
+        assert!(
+            matches!(word, "k" | "p"),
+            "a set takes keeps and drops only"
+        );
+        if apply(&mut members, word, &sels, 0, &mut tape).is_err() {
+            unreachable!("keeps and drops roll nothing");
+        }
+    }
+    members.iter().filter(|m| m.kept).map(|m| m.face).sum()
+}
+
+/// The operations written after a set, in d20's notation.
+pub fn written_ops(ops: &[Op]) -> String {
+    ops.iter()
+        .map(|op| format!("{}{}", op.word, op.sel.written()))
+        .collect()
+}

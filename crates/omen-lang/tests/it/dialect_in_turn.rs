@@ -183,3 +183,71 @@ fn the_transcript_marks_what_each_operation_did() {
         vec![(3, vec!["clamped", "exploded"]), (2, vec![]), (6, vec![])]
     );
 }
+
+/// d20's keeps and drops on a set, two and three in a row of every kind: whatever Omen's own reading
+/// does not compute runs in turn, and every one gives the total d20 keeps, over every roll of the
+/// members `(1d3, 2, 1d3 + 1)`.
+#[test]
+fn keeps_and_drops_on_a_set_mean_what_d20_runs() {
+    use Sel::*;
+    let ops: Vec<Op> = [
+        (
+            "k",
+            vec![High(1), Low(1), High(2), Is(2), Above(2), Below(3)],
+        ),
+        ("p", vec![High(1), Low(1), Is(2), Above(2), Below(3)]),
+    ]
+    .into_iter()
+    .flat_map(|(word, sels)| sels.into_iter().map(move |sel| Op { word, sel }))
+    .collect();
+    let mut wrong = Vec::new();
+    let mut cases: Vec<Vec<Op>> = Vec::new();
+    for a in &ops {
+        for b in &ops {
+            cases.push(vec![*a, *b]);
+            cases.extend(ops.iter().map(|c| vec![*a, *b, *c]));
+        }
+    }
+    for case in cases {
+        {
+            let source = format!(
+                "(1d3, 2, 1d3 + 1){}",
+                crate::d20_emulator::written_ops(&case)
+            );
+            let mut want = Fractions::new();
+            for x in 1..=3 {
+                for y in 1..=3 {
+                    let total = crate::d20_emulator::set_total(&[x, 2, y + 1], &case);
+                    *want
+                        .entry(Q::from_integer(total.into()))
+                        .or_insert_with(Q::zero) += Q::new(1.into(), 9.into());
+                }
+            }
+            match omen("avrae", &source) {
+                Ok(got) if got == want => {}
+                other => wrong.push(format!("{source}: {other:?}, d20 {want:?}")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(
+        reading("avrae", "(1, 2, 3)k1kh1"),
+        "avrae_set((1, 2, 3), \"k1kh1\")"
+    );
+    assert_eq!(
+        rolled("avrae", "(1d3, 2, 1d4)k>1pl1", 1_000),
+        omen("avrae", "(1d3, 2, 1d4)k>1pl1").expect("computed")
+    );
+    for (source, kind) in [
+        ("avrae_set((1, 2), \"ro1\")", "bad-d20-term"),
+        ("avrae_set((1, 2), \"k1x\")", "bad-d20-term"),
+        ("avrae_set(3, \"k1\")", "bad-d20-term"),
+        ("avrae_set((1, true), \"k1\")", "type-mismatch"),
+    ] {
+        assert_eq!(
+            omen("omen", source).expect_err(source),
+            vec![kind],
+            "{source}"
+        );
+    }
+}

@@ -186,6 +186,17 @@ impl<'s> Parser<'s> {
         {
             return self.set_without_operations(tuple);
         }
+        let ExprKind::Tuple(members) = &tuple.node else {
+            return tuple;
+        };
+        let reported = (self.diagnostics.len(), self.warnings.len());
+        let written = (members.clone(), tuple.span);
+        let read = self.operated_set(tuple);
+        self.set_in_turn(read, written, reported)
+    }
+
+    /// A d20 set with its operations, read one by one.
+    fn operated_set(&mut self, tuple: Expr) -> Expr {
         let ExprKind::Tuple(members) = tuple.node else {
             return tuple;
         };

@@ -7,6 +7,7 @@ use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind, Spanned};
 use crate::syntax::d20_terms;
 use crate::syntax::lexer::TokenKind;
+use omen_core::in_turn::Word;
 
 impl Parser<'_> {
     /// `read`, the term from `start` as the modifiers made it, or the same term run in turn when the
@@ -33,14 +34,7 @@ impl Parser<'_> {
         {
             return read;
         }
-        while self.prev_end < end {
-            let token = self.peek();
-            if token.span.end <= end {
-                self.bump();
-            } else {
-                self.take_word_prefix(end - token.span.start);
-            }
-        }
+        self.take_to(end);
         self.diagnostics.truncate(reported.0);
         self.warnings.truncate(reported.1);
         let span = Span::new(start, end);
@@ -49,6 +43,62 @@ impl Parser<'_> {
             ExprKind::Call(Spanned::new("avrae".to_string(), span), vec![text]),
             span,
         )
+    }
+
+    /// `read`, a d20 set with its operations as the modifiers made it, or, when they could not read
+    /// it or read it otherwise, the same set with its keeps and drops applied in turn (`avrae_set((1, 2, 3), "k1kh1")`);
+    /// `written` is the set's members and span, `reported` the errors and warnings before it.
+    pub(super) fn set_in_turn(
+        &mut self,
+        read: Expr,
+        (members, set): (Vec<Expr>, Span),
+        reported: (usize, usize),
+    ) -> Expr {
+        if !self.dialect.in_turn {
+            return read;
+        }
+        let (steps, len) = d20_terms::operations(&self.source[set.end..]);
+        let end = set.end + len;
+        let refused = self.diagnostics.len() > reported.0;
+        if !(refused || d20_terms::set_needs_in_turn(&steps))
+            || steps.is_empty()
+            || steps
+                .iter()
+                .any(|s| !matches!(s.word, Word::Keep | Word::Drop))
+            || d20_terms::runs_on(&self.source[end..])
+            || end < self.prev_end
+            || !self.can_skip_to(end)
+        {
+            return read;
+        }
+        self.take_to(end);
+        self.diagnostics.truncate(reported.0);
+        self.warnings.truncate(reported.1);
+        let span = Span::new(set.start, end);
+        let members = Expr::new(ExprKind::Tuple(members), set);
+        let steps = Expr::new(
+            ExprKind::Text(d20_terms::written_operations(&steps)),
+            Span::new(set.end, end),
+        );
+        Expr::new(
+            ExprKind::Call(
+                Spanned::new("avrae_set".to_string(), span),
+                vec![members, steps],
+            ),
+            span,
+        )
+    }
+
+    /// Takes the tokens up to `end`, a word running across it in part.
+    fn take_to(&mut self, end: usize) {
+        while self.prev_end < end {
+            let token = self.peek();
+            if token.span.end <= end {
+                self.bump();
+            } else {
+                self.take_word_prefix(end - token.span.start);
+            }
+        }
     }
 
     /// Whether the tokens from here reach `end` exactly, or a word runs across it (which can be
