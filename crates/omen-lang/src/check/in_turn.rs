@@ -2,7 +2,7 @@
 //! [`crate::syntax::d20_terms`]), checked against the limits before anything is rolled.
 
 use omen_core::Die;
-use omen_core::in_turn::{InTurn, Word};
+use omen_core::in_turn::InTurn;
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, core_diagnostic};
@@ -80,13 +80,9 @@ impl Checker<'_> {
                 .with_help(help),
             );
         };
-        let (steps, len) = d20_terms::operations(text);
-        if len < text.len()
-            || steps.is_empty()
-            || steps
-                .iter()
-                .any(|s| !matches!(s.word, Word::Keep | Word::Drop))
-        {
+        let Some((steps, _)) =
+            d20_terms::set_operations(text).filter(|(_, len)| *len == text.len())
+        else {
             return self.error(
                 Diagnostic::error(
                     "bad-d20-term",
@@ -95,7 +91,7 @@ impl Checker<'_> {
                 )
                 .with_help(help),
             );
-        }
+        };
         let nodes: Vec<Option<Node>> = members.iter().map(|m| self.expr(m)).collect();
         let nodes: Vec<Node> = nodes.into_iter().collect::<Option<_>>()?;
         for n in &nodes {

@@ -121,6 +121,14 @@ pub fn operations(text: &str) -> (Vec<Step>, usize) {
     (steps, at)
 }
 
+/// A set's operations at the start of `text`, as [`operations`] reads them, when there are some and
+/// all are keeps and drops (the only operations d20 allows on a set).
+pub fn set_operations(text: &str) -> Option<(Vec<Step>, usize)> {
+    let (steps, len) = operations(text);
+    let keeps = |s: &Step| matches!(s.word, Word::Keep | Word::Drop);
+    (!steps.is_empty() && steps.iter().all(keeps)).then_some((steps, len))
+}
+
 /// The operations written back in d20's notation, each joined operation's selectors in turn.
 pub fn written_operations(steps: &[Step]) -> String {
     let mut out = String::new();

@@ -7,7 +7,6 @@ use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind, Spanned};
 use crate::syntax::d20_terms;
 use crate::syntax::lexer::TokenKind;
-use omen_core::in_turn::Word;
 
 impl Parser<'_> {
     /// `read`, the term from `start` as the modifiers made it, or the same term run in turn when the
@@ -34,20 +33,17 @@ impl Parser<'_> {
         {
             return read;
         }
-        self.take_to(end);
-        self.diagnostics.truncate(reported.0);
-        self.warnings.truncate(reported.1);
-        let span = Span::new(start, end);
-        let text = Expr::new(ExprKind::Text(d20_terms::written(&term)), span);
-        Expr::new(
-            ExprKind::Call(Spanned::new("avrae".to_string(), span), vec![text]),
-            span,
-        )
+        let text = Expr::new(
+            ExprKind::Text(d20_terms::written(&term)),
+            Span::new(start, end),
+        );
+        self.read_again(Span::new(start, end), reported, "avrae", vec![text])
     }
 
     /// `read`, a d20 set with its operations as the modifiers made it, or, when they could not read
-    /// it or read it otherwise, the same set with its keeps and drops applied in turn (`avrae_set((1, 2, 3), "k1kh1")`);
-    /// `written` is the set's members and span, `reported` the errors and warnings before it.
+    /// it or read it otherwise, the same set with its keeps and drops applied in turn
+    /// (`avrae_set((1, 2, 3), "k1kh1")`); `written` is the set's members and span, `reported` the
+    /// errors and warnings before it.
     pub(super) fn set_in_turn(
         &mut self,
         read: Expr,
@@ -57,34 +53,41 @@ impl Parser<'_> {
         if !self.dialect.in_turn {
             return read;
         }
-        let (steps, len) = d20_terms::operations(&self.source[set.end..]);
+        let Some((steps, len)) = d20_terms::set_operations(&self.source[set.end..]) else {
+            return read;
+        };
         let end = set.end + len;
         let refused = self.diagnostics.len() > reported.0;
         if !(refused || d20_terms::set_needs_in_turn(&steps))
-            || steps.is_empty()
-            || steps
-                .iter()
-                .any(|s| !matches!(s.word, Word::Keep | Word::Drop))
             || d20_terms::runs_on(&self.source[end..])
             || end < self.prev_end
             || !self.can_skip_to(end)
         {
             return read;
         }
-        self.take_to(end);
-        self.diagnostics.truncate(reported.0);
-        self.warnings.truncate(reported.1);
-        let span = Span::new(set.start, end);
         let members = Expr::new(ExprKind::Tuple(members), set);
         let steps = Expr::new(
             ExprKind::Text(d20_terms::written_operations(&steps)),
             Span::new(set.end, end),
         );
+        let span = Span::new(set.start, end);
+        self.read_again(span, reported, "avrae_set", vec![members, steps])
+    }
+
+    /// The call `name(args)` over `span`, in place of what was read there: the tokens up to its end
+    /// taken, and the errors and warnings reported since `reported` withdrawn.
+    fn read_again(
+        &mut self,
+        span: Span,
+        reported: (usize, usize),
+        name: &str,
+        args: Vec<Expr>,
+    ) -> Expr {
+        self.take_to(span.end);
+        self.diagnostics.truncate(reported.0);
+        self.warnings.truncate(reported.1);
         Expr::new(
-            ExprKind::Call(
-                Spanned::new("avrae_set".to_string(), span),
-                vec![members, steps],
-            ),
+            ExprKind::Call(Spanned::new(name.to_string(), span), args),
             span,
         )
     }
