@@ -19,6 +19,7 @@ mod dense;
 pub mod dice;
 pub mod distribution;
 pub mod error;
+pub mod foundry;
 pub mod grouping;
 pub mod in_turn;
 mod kept;

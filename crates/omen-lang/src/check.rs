@@ -51,6 +51,7 @@ const BUILTINS: &[(&str, Option<usize>)] = &[
     ("stationary", Some(2)),
     ("avrae", Some(1)),
     ("avrae_set", Some(2)),
+    ("foundry", Some(1)),
 ];
 
 /// Checks a parsed script against the limits, with the caller's parameter values.

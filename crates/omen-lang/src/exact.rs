@@ -475,7 +475,7 @@ impl Evaluator<'_> {
 }
 
 impl Evaluator<'_> {
-    /// A d20 term run in turn: its own walk over the kept faces.
+    /// A term run in turn: its procedure's own walk.
     fn in_turn(
         &mut self,
         span: Span,

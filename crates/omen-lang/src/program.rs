@@ -267,7 +267,8 @@ pub enum NodeKind {
     },
     /// A pool rolled once: its value is the tuple of its readings, computed jointly.
     Pool(Box<PoolNode>),
-    /// Avrae's dice operations applied in turn (`avrae("4d6kh3e6ro1")`): the total kept.
+    /// Avrae's dice operations applied in turn (`avrae("4d6kh3e6ro1")`), or Foundry's modifiers
+    /// (`foundry("3d6max5xkh2")`): the total kept.
     InTurn(Box<InTurnNode>),
     /// A d20 set's keeps and drops applied in turn (`avrae_set((1, 2, 3), "k1kh1")`): the total of
     /// the members kept.
@@ -301,12 +302,61 @@ impl InTurnSetNode {
     }
 }
 
-/// A d20 dice term whose operations run in turn, each on the dice kept so far.
+/// A dice term whose modifiers run in turn, each on what the ones before left.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InTurnNode {
-    /// The term in d20's notation, for transcripts.
+    /// The term in its roller's notation, for transcripts.
     pub notation: String,
-    pub term: omen_core::in_turn::InTurn,
+    pub term: InTurnTerm,
+}
+
+/// Whose procedure runs the term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InTurnTerm {
+    /// Avrae's d20 library: operations on the dice kept so far.
+    D20(omen_core::in_turn::InTurn),
+    /// Foundry's `Die`: modifiers over the results in the order rolled.
+    Foundry(omen_core::foundry::FoundryTerm),
+}
+
+impl InTurnTerm {
+    /// The exact distribution of the total and the mass an explosion depth cut off.
+    ///
+    /// # Errors
+    /// What the procedure's walk gives.
+    pub fn distribution(
+        &self,
+        limits: &omen_core::Limits,
+        budget: &mut omen_core::Budget,
+    ) -> Result<(omen_core::Distribution<i64>, omen_core::Probability), omen_core::CoreError> {
+        match self {
+            InTurnTerm::D20(t) => t.distribution(limits, budget),
+            InTurnTerm::Foundry(t) => t.distribution(limits, budget),
+        }
+    }
+
+    /// One roll: the total and each die with its marks.
+    ///
+    /// # Errors
+    /// What the procedure or the source gives.
+    pub fn roll(
+        &self,
+        limits: &omen_core::Limits,
+        source: &mut dyn omen_core::DieSource,
+    ) -> Result<(i64, Vec<omen_core::RolledDie>), omen_core::CoreError> {
+        match self {
+            InTurnTerm::D20(t) => omen_core::in_turn::roll(t, limits, source),
+            InTurnTerm::Foundry(t) => omen_core::foundry::roll(t, limits, source),
+        }
+    }
+
+    /// How many dice are rolled first, and of what kind.
+    pub fn dice(&self) -> (u64, &omen_core::Die) {
+        match self {
+            InTurnTerm::D20(t) => (t.count, &t.die),
+            InTurnTerm::Foundry(t) => (t.count, &t.die),
+        }
+    }
 }
 
 /// A checked `match` pattern.

@@ -555,24 +555,27 @@ impl Sampler<'_> {
         ))
     }
 
-    /// A d20 term whose operations run in turn: its dice with what each operation did to them.
+    /// A term whose modifiers run in turn: its dice with what each modifier did to them.
     fn in_turn(
         &mut self,
         span: Span,
         term: &crate::program::InTurnNode,
     ) -> Result<(Value, RollKind), Diagnostic> {
-        let (total, rolled) = omen_core::in_turn::roll(&term.term, self.limits, &mut self.source)
+        let (total, rolled) = term
+            .term
+            .roll(self.limits, &mut self.source)
             .map_err(|e| core_diagnostic(&e, span))?;
+        let (count, die) = term.term.dice();
         let count = RollNode {
             span,
-            value: Value::Int(term.term.count as i64),
+            value: Value::Int(count as i64),
             kind: RollKind::Constant,
         };
         Ok((
             Value::Int(total),
             RollKind::Dice {
                 notation: term.notation.clone(),
-                die: term.term.die.to_string(),
+                die: die.to_string(),
                 count: Box::new(count),
                 sides: None,
                 dice: rolled.iter().map(DieView::from).collect(),

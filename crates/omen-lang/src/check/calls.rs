@@ -64,6 +64,9 @@ impl Checker<'_> {
         if f == "avrae" {
             return self.in_turn_call(span, &args[0]);
         }
+        if f == "foundry" {
+            return self.foundry_call(span, &args[0]);
+        }
         if f == "avrae_set" {
             return self.in_turn_set_call(span, &args[0], &args[1]);
         }

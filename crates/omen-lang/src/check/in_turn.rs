@@ -2,14 +2,15 @@
 //! [`crate::syntax::d20_terms`]), checked against the limits before anything is rolled.
 
 use omen_core::Die;
+use omen_core::foundry::FoundryTerm;
 use omen_core::in_turn::InTurn;
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::program::{InTurnNode, InTurnSetNode, Node, NodeKind, Type};
+use crate::program::{InTurnNode, InTurnSetNode, InTurnTerm, Node, NodeKind, Type};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind};
-use crate::syntax::d20_terms;
+use crate::syntax::{d20_terms, foundry_terms};
 
 impl Checker<'_> {
     pub(super) fn in_turn_call(&mut self, span: Span, arg: &Expr) -> Option<Node> {
@@ -59,7 +60,7 @@ impl Checker<'_> {
                 ty: Type::Int,
                 kind: NodeKind::InTurn(Box::new(InTurnNode {
                     notation: d20_terms::written(&term),
-                    term: term_node,
+                    term: InTurnTerm::D20(term_node),
                 })),
             }),
             Err(e) => self.error(core_diagnostic(&e, arg.span)),
@@ -107,5 +108,58 @@ impl Checker<'_> {
                 steps,
             })),
         })
+    }
+}
+
+impl Checker<'_> {
+    /// `foundry("3d6max5xkh2")`: a Foundry dice term whose modifiers run as Foundry runs them (see
+    /// [`crate::syntax::foundry_terms`]).
+    pub(super) fn foundry_call(&mut self, span: Span, arg: &Expr) -> Option<Node> {
+        let help = "write the term as Foundry takes it, e.g. `foundry(\"3d6max5xkh2\")`: a count, \
+                    `d`, the sides, then modifiers (`r`, `rr`, `x`, `xo`, `k`, `kh`, `kl`, `d`, \
+                    `dh`, `dl`, `min`, `max`, `cs`, `cf`, `df`, `sf`, `even`, `odd`, `ms`)";
+        let ExprKind::Text(text) = &arg.node else {
+            return self.error(
+                Diagnostic::error(
+                    "bad-foundry-term",
+                    arg.span,
+                    "`foundry` takes a Foundry dice term in quotes",
+                )
+                .with_help(help),
+            );
+        };
+        let term = match foundry_terms::read(text) {
+            Ok(term) => term,
+            Err(missing) => {
+                return self.error(
+                    Diagnostic::error(
+                        "bad-foundry-term",
+                        arg.span,
+                        format!("`{text}` is not a Foundry dice term: expected {missing}"),
+                    )
+                    .with_help(help),
+                );
+            }
+        };
+        let built = Die::standard(term.sides, self.limits).and_then(|die| {
+            let built = FoundryTerm {
+                count: self.limits.check_dice(term.count)? as u64,
+                die,
+                modifiers: term.modifiers.clone(),
+            };
+            built.check()?;
+            Ok(built)
+        });
+        match built {
+            Ok(built) => Some(Node {
+                span,
+                ty: Type::Int,
+                kind: NodeKind::InTurn(Box::new(InTurnNode {
+                    notation: foundry_terms::written(&term),
+                    term: InTurnTerm::Foundry(built),
+                })),
+            }),
+            Err(e) => self.error(core_diagnostic(&e, arg.span)),
+        }
     }
 }

@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod d20_terms;
 pub mod dialect;
+pub mod foundry_terms;
 pub mod lexer;
 pub mod parser;
 pub mod render;

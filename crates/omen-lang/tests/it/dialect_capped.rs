@@ -8,6 +8,7 @@
 use num_traits::Zero;
 use omen_lang::compile;
 
+use crate::dialect_foundry_in_turn::runs_as_foundry;
 use crate::dialect_support::{self, every_roll};
 use crate::dialects::{Fractions, Q, omen, options, q};
 
@@ -99,13 +100,6 @@ fn rolled(source: &str) -> Fractions {
 
 fn reading(source: &str) -> String {
     dialect_support::reading("foundry", source)
-}
-
-fn errors(source: &str) -> Vec<&'static str> {
-    match compile(source, &options("foundry")) {
-        Ok(checked) => panic!("{source} reads {}", checked.reading),
-        Err(errors) => errors.iter().map(|e| e.kind).collect(),
-    }
 }
 
 const REROLL_ONCE: Capped = Capped {
@@ -257,19 +251,19 @@ fn foundry_capped_reroll_with_a_rolled_count_rolls_the_count_once() {
 
 /// What stays refused, each with the reason in its message.
 #[test]
-fn foundry_capped_steps_still_refused_say_why() {
+fn foundry_capped_steps_omens_notation_cannot_order_run_as_foundry_runs_them() {
     for source in [
         // A keep before the step where it matters which kept dice are rerolled (several faces
-        // meet the point): see dialect_foundry_kept_steps.rs for the ones read.
-        "3d6kh2r1<3",
+        // meet the point): see dialect_foundry_kept_steps.rs for the ones Omen's notation reads.
+        "3d4kh2r1<3",
         // Two capped steps, a middle keep, a clamp after the step.
-        "3d6r1=1r1=2",
-        "3d6r1=1kh2kl1",
-        "3d6r1=1min2",
-        // Beyond the caps Omen writes out.
-        "5d10x21>=8kh2",
+        "3d4r1=1r1=2",
+        "3d4r1=1kh2kl1",
+        "3d4r1=1min2",
+        // A cap above the 20 generations Omen's notation writes out.
+        "2d4x21>=4kh1",
     ] {
-        assert!(errors(source).contains(&"unsupported-modifier"), "{source}");
+        runs_as_foundry(source, 9);
     }
 }
 

@@ -18,6 +18,7 @@ use num_bigint::BigInt;
 use num_traits::Zero;
 use omen_lang::compile;
 
+use crate::dialect_foundry_in_turn::runs_as_foundry;
 use crate::dialect_support;
 use crate::dialects::{Fractions, Q, omen, options, q};
 
@@ -276,16 +277,12 @@ fn foundry_clamp_then_explode_roller_agrees_with_the_exact_engine() {
     }
 }
 
-/// Still refused, never misread: a clamp moving a face across the point with another modifier on
-/// the term, or with a reroll before the explosion.
+/// A clamp moving a face across the point with another modifier on the term, or with a reroll
+/// before the explosion, runs as Foundry runs it.
 #[test]
-fn foundry_clamp_then_explode_with_more_modifiers_is_refused() {
-    for source in ["3d6max5xkh2", "3d6r1max5x", "3d6max5xdl1", "3d6max5x2=6"] {
-        let errors = match compile(source, &options("foundry")) {
-            Ok(checked) => panic!("{source} reads {}", checked.reading),
-            Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
-        };
-        assert!(errors.contains(&"unsupported-modifier"), "{source}");
+fn foundry_clamp_then_explode_with_more_modifiers_runs_in_turn() {
+    for source in ["3d4max3xkh2", "3d4r1max3x", "3d4max3xdl1", "3d4max3x2=4"] {
+        runs_as_foundry(source, 9);
     }
 }
 
@@ -399,12 +396,8 @@ fn foundry_reroll_after_a_clamp_rerolls_the_face_shown() {
         &clamped_then_rerolled(4, &[Step::Min(2), Step::Max(3)], |f| f >= 3, false),
     );
     assert_eq!(omen("foundry", "2d4min2max3r>=3"), Ok(both));
-    for source in ["3d6max5kh2r1", "3d6min2r1r2"] {
-        let errors = match compile(source, &options("foundry")) {
-            Ok(checked) => panic!("{source} reads {}", checked.reading),
-            Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
-        };
-        assert!(errors.contains(&"unsupported-modifier"), "{source}");
+    for source in ["3d4max3kh2r1", "3d4min2r1r2"] {
+        runs_as_foundry(source, 9);
     }
     // A count after the clamp and the explosion replaces what the clamp set: the clamp is dropped.
     assert_eq!(reading("3d6max5xcs>=5"), reading("3d6xcs>=5"));
@@ -473,24 +466,20 @@ fn foundry_several_clamps_each_test_the_face_shown() {
     assert_eq!(rolled("2d6min5max3"), two);
 }
 
-/// What no reading follows is refused, not misread: several clamps that disagree with Omen's beside
-/// a keep (which keeps by the face shown) or after a reroll or explosion (whose dice they test), and
-/// a clamp after a count, which sets again what the count set.
+/// Several clamps that disagree with Omen's beside a keep (which keeps by the face shown) or after
+/// a reroll or explosion (whose dice they test), and a clamp after a count, which sets again what
+/// the count set, run as Foundry runs them.
 #[test]
-fn foundry_clamps_beside_other_modifiers_are_refused_where_they_disagree() {
+fn foundry_clamps_beside_other_modifiers_run_in_turn() {
     for source in [
-        "3d6min5max3kh2",
-        "3d6kh2min5max3",
-        "3d6r1min5max3",
-        "3d6xmin5max3",
-        "3d6cs>=5min2",
-        "3d6cf<=2max5",
+        "3d4min4max2kh2",
+        "3d4kh2min4max2",
+        "3d4r1min4max2",
+        "3d4xmin4max2",
+        "3d4cs>=3min2",
+        "3d4cf<=2max3",
     ] {
-        assert_eq!(
-            omen("foundry", source).map_err(|e| e.contains(&"unsupported-modifier")),
-            Err(true),
-            "{source}"
-        );
+        runs_as_foundry(source, 9);
     }
     // Clamps that agree with Omen's on every face, or a single clamp, keep Omen's reading.
     assert_eq!(reading("3d6min2max5kh2"), "3d6min2max5kh2");

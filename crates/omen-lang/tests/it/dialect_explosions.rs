@@ -7,10 +7,10 @@
 //! must agree with the exact engine.
 
 use num_traits::Zero;
-use omen_lang::compile;
 
+use crate::dialect_foundry_in_turn::runs_as_foundry;
 use crate::dialect_support;
-use crate::dialects::{Fractions, Q, omen, options, q};
+use crate::dialects::{Fractions, Q, omen, q};
 
 /// One explosion: whether its new dice are checked by it too, and its point.
 type Explosion = (bool, fn(i64) -> bool);
@@ -129,12 +129,8 @@ fn foundry_explosions_one_after_another_mean_matches_walds_identity() {
 }
 
 #[test]
-fn foundry_explosions_one_after_another_refused_with_other_modifiers() {
-    for source in ["2d6x6kh1x5", "5d10x9x10x8x7x6", "2d6x>=1x6", "5d10x2>=9x10"] {
-        let errors = match compile(source, &options("foundry")) {
-            Ok(checked) => panic!("{source} reads {}", checked.reading),
-            Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
-        };
-        assert!(errors.contains(&"unsupported-modifier"), "{source}");
+fn foundry_explosions_one_after_another_with_other_modifiers_run_in_turn() {
+    for source in ["2d4x4kh1x3", "1d4x4x3x2x1x4", "2d4x1>=3x4"] {
+        runs_as_foundry(source, 9);
     }
 }

@@ -6,10 +6,10 @@
 //! off Omen. The roller, run along every sequence of dice, must agree too.
 
 use num_traits::Zero;
-use omen_lang::compile;
 
+use crate::dialect_foundry_in_turn::runs_as_foundry;
 use crate::dialect_support;
-use crate::dialects::{Fractions, Q, omen, options, q};
+use crate::dialects::{Fractions, Q, omen, q};
 
 /// A modifier of Foundry's `Die`, as its code runs it.
 #[derive(Clone, Copy)]
@@ -300,23 +300,19 @@ fn foundry_keep_then_capped_reroll_rerolls_the_first_kept_dice() {
     );
 }
 
-/// What stays refused, never misread.
+/// What Omen's notation does not read runs as Foundry runs it.
 #[test]
-fn foundry_steps_after_a_keep_still_refused() {
+fn foundry_steps_after_a_keep_omens_notation_cannot_order_run_in_turn() {
     for source in [
         // Which kept dice a capped reroll takes matters when several faces meet its point.
-        "3d6kh2r1<3",
+        "3d4kh2r1<3",
         // Capped recursive steps after a keep.
-        "3d6kh2rr1=1",
-        "3d6kh2x1=6",
+        "3d4kh2rr1=1",
+        "3d4kh2x1=4",
         // More modifiers around the step.
-        "3d6r1kh2x",
-        "4d6kh3r1kh2",
+        "3d4r1kh2x",
+        "4d4kh3r1kh2",
     ] {
-        let errors = match compile(source, &options("foundry")) {
-            Ok(checked) => panic!("{source} reads {}", checked.reading),
-            Err(errors) => errors.iter().map(|e| e.kind).collect::<Vec<_>>(),
-        };
-        assert!(errors.contains(&"unsupported-modifier"), "{source}");
+        runs_as_foundry(source, 9);
     }
 }

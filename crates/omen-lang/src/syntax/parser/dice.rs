@@ -89,23 +89,26 @@ impl Parser<'_> {
                 None => self.read_foundry_clamps(&mut sides, &mut modifiers),
             }
         }
-        if let Some(kept) = self.kept_die_then_step(count.as_ref(), &sides, &modifiers, start) {
-            return kept;
-        }
-        if let Some((net, at)) = advantage.filter(|(net, _)| *net != 0)
+        // A margin (`ms`) applies to the term however it is read.
+        let dice = if let Some(kept) =
+            self.kept_die_then_step(count.as_ref(), &sides, &modifiers, start)
+        {
+            kept
+        } else if let Some((net, at)) = advantage.filter(|(net, _)| *net != 0)
             && let Some(kept) = self.apply_advantage(&mut count, &sides, &mut modifiers, net, at)
         {
-            return kept;
-        }
-        let dice = Expr::new(
-            ExprKind::Dice(Box::new(DiceExpr {
-                count,
-                sides,
-                modifiers,
-            })),
-            Span::new(start, self.prev_end),
-        );
-        let dice = self.finish_dice_term(dice, term, plain, extras);
+            kept
+        } else {
+            let dice = Expr::new(
+                ExprKind::Dice(Box::new(DiceExpr {
+                    count,
+                    sides,
+                    modifiers,
+                })),
+                Span::new(start, self.prev_end),
+            );
+            self.finish_dice_term(dice, term, plain, extras)
+        };
         match margin {
             Some((point, at)) => margin_of_success(dice, point, at),
             None => dice,

@@ -5,8 +5,8 @@
 use super::Parser;
 use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind, Spanned};
-use crate::syntax::d20_terms;
 use crate::syntax::lexer::TokenKind;
+use crate::syntax::{d20_terms, foundry_terms};
 
 impl Parser<'_> {
     /// `read`, the term from `start` as the modifiers made it, or the same term run in turn when the
@@ -18,6 +18,9 @@ impl Parser<'_> {
         start: usize,
         reported: (usize, usize),
     ) -> Expr {
+        if self.dialect.name == "foundry" {
+            return self.foundry_term(read, start, reported);
+        }
         if !self.dialect.in_turn {
             return read;
         }
@@ -38,6 +41,27 @@ impl Parser<'_> {
             Span::new(start, end),
         );
         self.read_again(Span::new(start, end), reported, "avrae", vec![text])
+    }
+
+    /// `read`, the Foundry term from `start` as the modifiers made it, or the same term run as
+    /// Foundry runs it when the modifiers could not read it or read it otherwise.
+    fn foundry_term(&mut self, read: Expr, start: usize, reported: (usize, usize)) -> Expr {
+        let Some((term, len)) = foundry_terms::term_at(&self.source[start..]) else {
+            return read;
+        };
+        let end = start + len;
+        let refused = self.diagnostics.len() > reported.0;
+        if end < self.prev_end
+            || !(refused || foundry_terms::needs_in_turn(&term))
+            || !self.can_skip_to(end)
+        {
+            return read;
+        }
+        let text = Expr::new(
+            ExprKind::Text(foundry_terms::written(&term)),
+            Span::new(start, end),
+        );
+        self.read_again(Span::new(start, end), reported, "foundry", vec![text])
     }
 
     /// `read`, a d20 set with its operations as the modifiers made it, or, when they could not read

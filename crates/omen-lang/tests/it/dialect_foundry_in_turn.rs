@@ -1,0 +1,188 @@
+//! Foundry's dice modifiers in turn, against Foundry's own procedure run in `foundry_emulator`
+//! (written from Foundry's `Die` class, never from Omen): every term of one or two modifiers on
+//! 3d4 with a spread of points, caps and counts, and random terms of three, must be read with
+//! Foundry's meaning (a chain cut at the depth allowed for on both sides), whether Omen's own
+//! notation reads the term or it runs as `foundry("…")`; and the roller must agree with the exact
+//! engine.
+
+use num_traits::{Signed, Zero};
+use proptest::prelude::*;
+
+use crate::dialect_support::{reading, rolled};
+use crate::dialects::{Fractions, Q, omen, omen_truncated};
+use crate::foundry_emulator::{
+    Kind, Op, Pt, distribution, distribution_of, splits_as_written, written,
+};
+
+fn ops() -> Vec<Op> {
+    use Kind::*;
+    let op = |text, kind| Op { text, kind };
+    vec![
+        op("r", Reroll(None, Pt("=", 1), false)),
+        op("r<3", Reroll(None, Pt("<", 3), false)),
+        op("rr1", Reroll(None, Pt("=", 1), true)),
+        op("rr>=4", Reroll(None, Pt(">=", 4), true)),
+        op("r1=1", Reroll(Some(1), Pt("=", 1), false)),
+        op("r2<3", Reroll(Some(2), Pt("<", 3), false)),
+        op("rr1<3", Reroll(Some(1), Pt("<", 3), true)),
+        op("x", Explode(None, Pt("=", 4), true)),
+        op("x>=3", Explode(None, Pt(">=", 3), true)),
+        op("xo", Explode(None, Pt("=", 4), false)),
+        op("xo>=3", Explode(None, Pt(">=", 3), false)),
+        op("x1>=3", Explode(Some(1), Pt(">=", 3), true)),
+        op("x2=4", Explode(Some(2), Pt("=", 4), true)),
+        op("xo1>=3", Explode(Some(1), Pt(">=", 3), false)),
+        op("kh2", Keep(2, true)),
+        op("kl", Keep(1, false)),
+        op("k", Keep(1, true)),
+        op("dl", Drop(1, false)),
+        op("dh2", Drop(2, true)),
+        op("d", Drop(1, false)),
+        op("min2", Min(2)),
+        op("max3", Max(3)),
+        op("min4", Min(4)),
+        op("cs>=3", CountSuccess(Pt(">=", 3))),
+        op("cs", CountSuccess(Pt("=", 4))),
+        op("cf<2", CountFailure(Pt("<", 2))),
+        op("cf", CountFailure(Pt("=", 1))),
+        op("df=1", Deduct(Some(Pt("=", 1)))),
+        op("df", Deduct(None)),
+        op("sf<3", Subtract(Some(Pt("<", 3)))),
+        op("sf", Subtract(None)),
+        op("even", Even),
+        op("odd", Odd),
+        op("ms>=5", MarginSuccess(5)),
+        op("ms<=6", MarginFailure(6)),
+    ]
+}
+
+/// Whether Omen reads the term as Foundry runs it: the difference at every total is at most what
+/// the two cut at the depth.
+fn agrees(count: usize, sides: i64, case: &[Op]) -> Result<(), String> {
+    let source = written(count, sides, case);
+    let (reference, cut) = distribution(count, sides, case, 10);
+    let (got, truncated) = omen_truncated("foundry", &source)
+        .map_err(|kinds| format!("{source}: refused, {kinds:?}"))?;
+    let slack: Q = cut + truncated;
+    for total in got.keys().chain(reference.keys()) {
+        let a = got.get(total).cloned().unwrap_or_else(Q::zero);
+        let b = reference.get(total).cloned().unwrap_or_else(Q::zero);
+        if (&a - &b).abs() > slack {
+            return Err(format!(
+                "{source}: P({total}) is {a} in Omen, {b} in Foundry"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_term_of_one_or_two_modifiers_means_what_foundry_runs() {
+    let all = ops();
+    let mut wrong = Vec::new();
+    let mut cases = 0;
+    for a in &all {
+        for case in std::iter::once(vec![*a]).chain(all.iter().map(|b| vec![*a, *b])) {
+            if !splits_as_written(&case) {
+                continue;
+            }
+            cases += 1;
+            if let Err(why) = agrees(3, 4, &case) {
+                wrong.push(why);
+            }
+        }
+    }
+    assert_eq!(cases, 1252);
+    assert!(
+        wrong.is_empty(),
+        "{} of {cases}:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn terms_of_three_modifiers_mean_what_foundry_runs(
+        count in 1usize..=3,
+        picks in prop::collection::vec(0usize..35, 3),
+    ) {
+        let all = ops();
+        let case: Vec<Op> = picks.iter().map(|&i| all[i]).collect();
+        prop_assume!(splits_as_written(&case));
+        // Several explosions, each walking every result so far, may spend the work budget: a
+        // refusal with a limit, never another reading.
+        if let Err(why) = agrees(count, 4, &case)
+            && !why.ends_with("refused, [\"work-budget\"]")
+        {
+            prop_assert!(false, "{}", why);
+        }
+    }
+}
+
+/// The exact engine's distribution and the roller walked along every sequence of dice agree.
+#[test]
+fn the_roller_runs_the_modifiers_as_the_exact_engine_counts_them() {
+    for source in [
+        "3d4max3x4kh2",
+        "3d4kh2r1=1",
+        "3d4r<3r1=1",
+        "3d4cs>=3rdf",
+        "3d4dlkh1",
+        "2d4min3max2",
+        "3d4kh2rr1<3",
+        "2d4x1>=3r1=1",
+    ] {
+        let exact: Fractions = omen("foundry", source).expect("computed");
+        assert_eq!(rolled("foundry", source, 200_000), exact, "{source}");
+    }
+}
+
+#[test]
+fn a_term_omens_notation_cannot_order_runs_as_foundry_runs_it() {
+    for (source, read) in [
+        ("3d6max5xkh2", "foundry(\"3d6max5x=6kh2\")"),
+        ("6d6cs>3df", "foundry(\"6d6cs>3df\")"),
+        ("4d6dlkh2 + 1", "foundry(\"4d6dl1kh2\") + 1"),
+        ("3d6min5max3kh2", "foundry(\"3d6min5max3kh2\")"),
+    ] {
+        assert_eq!(reading("foundry", source), read, "{source}");
+    }
+    // What Omen's notation reads as Foundry does stays in it.
+    assert_eq!(reading("foundry", "3d6kh2"), "3d6kh2");
+    // Six dice, two counts: Foundry's second count sets every count again.
+    assert_eq!(omen("foundry", "6d6cs>=5cf=1"), omen("omen", "6d6=1"),);
+}
+
+#[test]
+fn the_function_refuses_what_is_not_a_foundry_term() {
+    for (source, kind) in [
+        ("foundry(\"3d6zz\")", "bad-foundry-term"),
+        ("foundry(\"3d6r<>3\")", "bad-foundry-term"),
+        ("foundry(3)", "bad-foundry-term"),
+        ("foundry(\"3d6rr<7\")", "reroll-everything"),
+    ] {
+        assert_eq!(omen("omen", source), Err(vec![kind]), "{source}");
+    }
+}
+
+/// A term Omen's notation cannot order, read as `foundry("…")` with Foundry's meaning: against the
+/// emulator, which cuts a sequence at `cap` dice (the difference at each total at most what the two
+/// cut).
+pub(crate) fn runs_as_foundry(source: &str, cap: usize) {
+    let read = reading("foundry", source);
+    assert!(read.starts_with("foundry(\""), "{source} reads {read}");
+    let (reference, cut) = distribution_of(source, cap);
+    let (got, truncated) = omen_truncated("foundry", source).expect("computed");
+    let slack: Q = cut + truncated;
+    for total in got.keys().chain(reference.keys()) {
+        let a = got.get(total).cloned().unwrap_or_else(Q::zero);
+        let b = reference.get(total).cloned().unwrap_or_else(Q::zero);
+        assert!(
+            (&a - &b).abs() <= slack,
+            "{source}: P({total}) is {a} in Omen, {b} in Foundry"
+        );
+    }
+}
