@@ -60,7 +60,7 @@ fn ops() -> Vec<Op> {
 /// the two cut at the depth.
 fn agrees(count: usize, sides: i64, case: &[Op]) -> Result<(), String> {
     let source = written(count, sides, case);
-    let (reference, cut) = distribution(count, sides, case, 10);
+    let (reference, cut) = distribution(count, sides, case, 8);
     let (got, truncated) = omen_truncated("foundry", &source)
         .map_err(|kinds| format!("{source}: refused, {kinds:?}"))?;
     let slack: Q = cut + truncated;
