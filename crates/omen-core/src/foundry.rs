@@ -153,7 +153,7 @@ impl FoundryTerm {
 
 /// One result: the face rolled and what the modifiers made of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Result_ {
+pub(crate) struct Rolled {
     pub face: i64,
     /// What it counts, once a clamp or a count set it; else its face.
     pub count: Option<i64>,
@@ -161,9 +161,9 @@ pub(crate) struct Result_ {
     pub failure: Option<bool>,
 }
 
-impl Result_ {
+impl Rolled {
     pub fn new(face: i64) -> Self {
-        Result_ {
+        Rolled {
             face,
             count: None,
             success: None,
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn a_clamp_sets_the_count_and_a_later_count_compares_the_face() {
-        let mut r = Result_::new(1);
+        let mut r = Rolled::new(1);
         assert!(r.mark(&Modifier::Minimum(3)));
         assert_eq!(r.counted(), 3);
         let at_least_2 = Point {

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::step::{STATE_COST, Step, Walk};
-use super::{Modifier, Result_, discarded};
+use super::{Modifier, Rolled, discarded};
 use num_traits::One;
 
 use crate::distribution::{Probability, Weight};
@@ -20,7 +20,7 @@ use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 
 /// The results in blocks, in list order; each block sorted, its order within immaterial.
-pub(super) type Blocks = Vec<Vec<Result_>>;
+pub(super) type Blocks = Vec<Vec<Rolled>>;
 pub(super) type BlockStates = Walk<Blocks>;
 
 fn add(out: &mut BlockStates, blocks: Blocks, p: Probability) {
@@ -42,7 +42,7 @@ pub(super) fn each_state(
     let mut todo: Vec<(Blocks, Probability)> =
         states.iter().map(|(b, p)| (b.clone(), p.clone())).collect();
     while let Some((blocks, p)) = todo.pop() {
-        let flat: Vec<Result_> = blocks.iter().flatten().copied().collect();
+        let flat: Vec<Rolled> = blocks.iter().flatten().copied().collect();
         budget.spend(STATE_COST + flat.len() as u64)?;
         let gone = match *m {
             Modifier::Keep { count, highest } | Modifier::Drop { count, highest } => {
@@ -64,7 +64,7 @@ pub(super) fn each_state(
         let mut at = 0;
         let mut next: Blocks = Vec::with_capacity(blocks.len());
         for block in &blocks {
-            let mut kept: Vec<Result_> = Vec::with_capacity(block.len());
+            let mut kept: Vec<Rolled> = Vec::with_capacity(block.len());
             for r in block {
                 if !gone[at] {
                     let mut r = *r;
@@ -99,39 +99,39 @@ fn split_block(blocks: &Blocks, gone: &[bool]) -> Option<usize> {
 
 /// Every distinct order of a block's results, each as likely.
 fn orderings(
-    block: &[Result_],
+    block: &[Rolled],
     budget: &mut Budget,
-) -> Result<Vec<(Vec<Result_>, Probability)>, CoreError> {
-    let mut out: Vec<Vec<Result_>> = vec![Vec::new()];
-    let mut counts: Vec<(Result_, usize)> = Vec::new();
+) -> Result<Vec<(Vec<Rolled>, Probability)>, CoreError> {
+    // The block is sorted: its distinct results, each with how many there are.
+    let mut kinds: Vec<(Rolled, usize)> = Vec::new();
     for r in block {
-        match counts.last_mut() {
+        match kinds.last_mut() {
             Some((last, n)) if last == r => *n += 1,
-            _ => counts.push((*r, 1)),
+            _ => kinds.push((*r, 1)),
         }
     }
-    let mut partial: Vec<(Vec<Result_>, Vec<usize>)> =
-        vec![(Vec::new(), counts.iter().map(|c| c.1).collect())];
+    // Each order begun, and how many of each kind it has still to place.
+    let mut begun: Vec<(Vec<Rolled>, Vec<usize>)> =
+        vec![(Vec::new(), kinds.iter().map(|k| k.1).collect())];
     for _ in 0..block.len() {
         let mut next = Vec::new();
-        for (order, left) in &partial {
+        for (order, left) in &begun {
             budget.spend(STATE_COST + order.len() as u64)?;
-            for (i, n) in left.iter().enumerate() {
-                if *n > 0 {
-                    let mut o = order.clone();
-                    o.push(counts[i].0);
-                    let mut l = left.clone();
-                    l[i] -= 1;
-                    next.push((o, l));
-                }
+            for (i, _) in left.iter().enumerate().filter(|(_, n)| **n > 0) {
+                let mut order = order.clone();
+                order.push(kinds[i].0);
+                let mut left = left.clone();
+                left[i] -= 1;
+                next.push((order, left));
             }
         }
-        partial = next;
+        begun = next;
     }
-    out.clear();
-    out.extend(partial.into_iter().map(|(o, _)| o));
-    let share = Probability::new(Weight::from(1u32), Weight::from(out.len()));
-    Ok(out.into_iter().map(|o| (o, share.clone())).collect())
+    let share = Probability::new(Weight::from(1u32), Weight::from(begun.len()));
+    Ok(begun
+        .into_iter()
+        .map(|(order, _)| (order, share.clone()))
+        .collect())
 }
 
 /// Every multiset of `n` results showing `faces`, alike, with its probability.
@@ -140,17 +140,17 @@ fn fresh_block(
     faces: &[i64],
     limits: &Limits,
     budget: &mut Budget,
-) -> Result<Walk<Vec<Result_>>, CoreError> {
+) -> Result<Walk<Vec<Rolled>>, CoreError> {
     let share = Probability::new(Weight::from(1u32), Weight::from(faces.len()));
-    let mut out: Walk<Vec<Result_>> = BTreeMap::from([(Vec::new(), Probability::one())]);
+    let mut out: Walk<Vec<Rolled>> = BTreeMap::from([(Vec::new(), Probability::one())]);
     for _ in 0..n {
-        let mut next: Walk<Vec<Result_>> = BTreeMap::new();
+        let mut next: Walk<Vec<Rolled>> = BTreeMap::new();
         for (block, p) in &out {
             budget.spend(STATE_COST * faces.len() as u64 * (block.len() as u64 + 1))?;
             let q = p * &share;
             for &f in faces {
                 let mut grown = block.clone();
-                let r = Result_::new(f);
+                let r = Rolled::new(f);
                 let at = grown.partition_point(|x| *x <= r);
                 grown.insert(at, r);
                 *next.entry(grown).or_default() += &q;
@@ -220,7 +220,7 @@ pub(super) fn by_rounds(
 /// (fresh dice rolled alike: what each shows is rolled when the walk reaches it).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Ahead {
-    Rolled(Vec<Result_>),
+    Block(Vec<Rolled>),
     Fresh(usize),
 }
 
@@ -228,7 +228,7 @@ enum Ahead {
 /// generation), how many new results are not walked, the cap left, and whether a chain was cut.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Drawing {
-    walked: Vec<Result_>,
+    walked: Vec<Rolled>,
     ahead: Vec<(Ahead, u64)>,
     unwalked: usize,
     left: Option<u64>,
@@ -255,7 +255,7 @@ impl Drawing {
         let mut fresh = self.unwalked;
         for (a, _) in self.ahead {
             match a {
-                Ahead::Rolled(b) => out.push(b),
+                Ahead::Block(b) => out.push(b),
                 Ahead::Fresh(n) => fresh += n,
             }
         }
@@ -274,7 +274,7 @@ impl Drawing {
             .collect())
     }
 
-    fn walk(&mut self, r: Result_, in_order: bool) {
+    fn walk(&mut self, r: Rolled, in_order: bool) {
         let at = if in_order {
             self.walked.len()
         } else {
@@ -285,17 +285,17 @@ impl Drawing {
 
     /// The front of what is ahead, each result it may give with its probability, and the walk
     /// without it.
-    fn fronts(&self, faces: &[i64]) -> Vec<(Result_, Probability, Drawing)> {
+    fn fronts(&self, faces: &[i64]) -> Vec<(Rolled, Probability, Drawing)> {
         let mut out = Vec::new();
         match &self.ahead[0].0 {
-            Ahead::Rolled(front) => {
+            Ahead::Block(front) => {
                 let size = front.len();
                 let mut i = 0;
                 while i < size {
                     let r = front[i];
                     let same = front[i..].iter().take_while(|x| **x == r).count();
                     let mut taken = self.clone();
-                    if let Ahead::Rolled(b) = &mut taken.ahead[0].0 {
+                    if let Ahead::Block(b) = &mut taken.ahead[0].0 {
                         b.remove(i);
                     }
                     let q = Probability::new(Weight::from(same), Weight::from(size));
@@ -308,7 +308,7 @@ impl Drawing {
                 taken.ahead[0].0 = Ahead::Fresh(n - 1);
                 let q = Probability::new(Weight::from(1u32), Weight::from(faces.len()));
                 for &f in faces {
-                    out.push((Result_::new(f), q.clone(), taken.clone()));
+                    out.push((Rolled::new(f), q.clone(), taken.clone()));
                 }
             }
         }
@@ -334,7 +334,7 @@ pub(super) fn drawing(
                 walked: Vec::new(),
                 ahead: blocks
                     .iter()
-                    .map(|b| (Ahead::Rolled(b.clone()), 0))
+                    .map(|b| (Ahead::Block(b.clone()), 0))
                     .collect(),
                 unwalked: 0,
                 left: step.cap,
@@ -349,7 +349,7 @@ pub(super) fn drawing(
         let mut next: Walk<Drawing> = BTreeMap::new();
         for (mut d, p) in live {
             d.ahead
-                .retain(|(a, _)| !matches!(a, Ahead::Fresh(0)) && *a != Ahead::Rolled(Vec::new()));
+                .retain(|(a, _)| !matches!(a, Ahead::Fresh(0)) && *a != Ahead::Block(Vec::new()));
             budget.spend(STATE_COST * (d.walked.len() + d.ahead.len()) as u64 + STATE_COST)?;
             if d.ahead.is_empty() || d.left == Some(0) {
                 if d.stopped {
@@ -386,7 +386,7 @@ pub(super) fn drawing(
 #[allow(clippy::too_many_arguments)]
 fn draw(
     mut d: Drawing,
-    r: Result_,
+    r: Rolled,
     generation: u64,
     p: Probability,
     step: Step,

@@ -1,7 +1,7 @@
 //! One roll of a Foundry term, its results walked as Foundry walks them.
 
 use super::step::Step;
-use super::{FoundryTerm, Modifier, Result_, discarded};
+use super::{FoundryTerm, Modifier, Rolled, discarded};
 use crate::dice::Die;
 use crate::error::CoreError;
 use crate::limits::Limits;
@@ -10,7 +10,7 @@ use crate::spec::{Mark, RolledDie};
 
 /// A result with what the transcript shows of it.
 struct Rolling {
-    result: Result_,
+    result: Rolled,
     active: bool,
     generation: u64,
     shown: RolledDie,
@@ -19,7 +19,7 @@ struct Rolling {
 impl Rolling {
     fn new(face: i64, generation: u64) -> Self {
         Rolling {
-            result: Result_::new(face),
+            result: Rolled::new(face),
             active: true,
             generation,
             shown: RolledDie::new(face),

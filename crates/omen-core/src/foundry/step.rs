@@ -44,13 +44,8 @@ impl Modifier {
                 point,
                 cap,
                 recursive,
-            } => Some(Step {
-                point,
-                cap,
-                recursive,
-                explode: false,
-            }),
-            Modifier::Explode {
+            }
+            | Modifier::Explode {
                 point,
                 cap,
                 recursive,
@@ -58,7 +53,7 @@ impl Modifier {
                 point,
                 cap,
                 recursive,
-                explode: true,
+                explode: matches!(self, Modifier::Explode { .. }),
             }),
             _ => None,
         }

@@ -2,11 +2,11 @@
 //!
 //! A list's order matters only to a capped reroll or explosion, which spends its cap on the
 //! earliest results meeting its point. Up to the last capped modifier the walk keeps each list in
-//! the order rolled; after it, and throughout a term with no cap, it keeps the results sorted by
-//! face, results of one face in the order rolled. That is enough: without a cap each result meets
-//! a reroll or explosion on its own, and a keep or drop tells results apart by face, taking the
-//! earlier of equal faces first, and equal faces are in the order rolled either way (new results
-//! go after the others).
+//! blocks in list order (see [`super::blocks`]); after it, and throughout a term with no cap, it
+//! keeps the results sorted by face, results of one face in the order rolled. That is enough:
+//! without a cap each result meets a reroll or explosion on its own, and a keep or drop tells
+//! results apart by face, taking the earlier of equal faces first, and equal faces are in the order
+//! rolled either way (new results go after the others).
 
 use std::collections::BTreeMap;
 
@@ -14,12 +14,12 @@ use num_traits::{One, Zero};
 
 use super::blocks::{self, BlockStates};
 use super::step::{STATE_COST, Step, Walk};
-use super::{FoundryTerm, Modifier, Result_, discarded};
+use super::{FoundryTerm, Modifier, Rolled, discarded};
 use crate::distribution::{Distribution, Probability, Weight, from_probabilities};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
 
-type States = Walk<Vec<Result_>>;
+type States = Walk<Vec<Rolled>>;
 
 /// The walk's states: in blocks up to the last capped step, one list sorted by face after it.
 enum Stage {
@@ -42,10 +42,10 @@ impl FoundryTerm {
         let faces = self.faces();
         let last_capped = self.modifiers.iter().rposition(Modifier::capped);
         let ordered = |i: usize| last_capped.is_some_and(|last| i <= last);
-        let new: Vec<Result_> = faces.iter().map(|&f| Result_::new(f)).collect();
+        let new: Vec<Rolled> = faces.iter().map(|&f| Rolled::new(f)).collect();
         let mut states: States = BTreeMap::from([(Vec::new(), Probability::one())]);
         for _ in 0..self.count {
-            states = grow(&states, &new, false, limits, budget)?;
+            states = grow(&states, &new, limits, budget)?;
         }
         let mut stage = if ordered(0) {
             Stage::Blocks(states.into_iter().map(|(k, p)| (vec![k], p)).collect())
@@ -131,7 +131,7 @@ fn each_state(states: &States, m: &Modifier, budget: &mut Budget) -> Result<Stat
     let mut out: States = BTreeMap::new();
     for (results, p) in states {
         budget.spend(STATE_COST + results.len() as u64)?;
-        let next: Vec<Result_> = match *m {
+        let next: Vec<Rolled> = match *m {
             Modifier::Keep { count, highest } | Modifier::Drop { count, highest } => {
                 let faces: Vec<i64> = results.iter().map(|r| r.face).collect();
                 let keep = matches!(m, Modifier::Keep { .. });
@@ -166,12 +166,11 @@ fn by_face(states: States) -> States {
     out
 }
 
-/// Every state with one more result, showing each of `new` alike: at the end of the list, or, when
-/// the walk is by face, after the results of its face and the ones below.
+/// Every state with one more result, showing each of `new` alike, after the results of its face
+/// and the ones below.
 fn grow<T: Clone + Ord + Faced>(
     states: &Walk<Vec<T>>,
     new: &[T],
-    at_end: bool,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Walk<Vec<T>>, CoreError> {
@@ -182,11 +181,7 @@ fn grow<T: Clone + Ord + Faced>(
         let q = p * &share;
         for n in new {
             let mut next = results.clone();
-            let at = if at_end {
-                next.len()
-            } else {
-                next.partition_point(|x| x.face() <= n.face())
-            };
+            let at = next.partition_point(|x| x.face() <= n.face());
             next.insert(at, n.clone());
             *out.entry(next).or_insert_with(Probability::zero) += &q;
         }
@@ -200,13 +195,13 @@ trait Faced {
     fn face(&self) -> i64;
 }
 
-impl Faced for Result_ {
+impl Faced for Rolled {
     fn face(&self) -> i64 {
         self.face
     }
 }
 
-impl Faced for (Result_, bool) {
+impl Faced for (Rolled, bool) {
     fn face(&self) -> i64 {
         self.0.face
     }
@@ -225,20 +220,20 @@ fn by_rounds(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<(States, Probability), CoreError> {
-    let mut live: Walk<Vec<(Result_, bool)>> = states
+    let mut live: Walk<Vec<(Rolled, bool)>> = states
         .iter()
         .map(|(k, p)| (k.iter().map(|r| (*r, true)).collect(), p.clone()))
         .collect();
     let rerolled_to = step.new_faces(faces);
     let checked_again = step.explode && step.recursive;
-    let new: Vec<(Result_, bool)> = rerolled_to
+    let new: Vec<(Rolled, bool)> = rerolled_to
         .iter()
-        .map(|&f| (Result_::new(f), checked_again))
+        .map(|&f| (Rolled::new(f), checked_again))
         .collect();
     let mut done: States = BTreeMap::new();
     let mut cut = Probability::zero();
     for round in 0..=limits.explode_depth {
-        let mut next: Walk<Vec<(Result_, bool)>> = BTreeMap::new();
+        let mut next: Walk<Vec<(Rolled, bool)>> = BTreeMap::new();
         for (results, p) in live {
             let meeting: Vec<bool> = results
                 .iter()
@@ -253,7 +248,7 @@ fn by_rounds(
                 *done.entry(list).or_insert_with(Probability::zero) += p;
                 continue;
             }
-            let stay: Vec<(Result_, bool)> = results
+            let stay: Vec<(Rolled, bool)> = results
                 .iter()
                 .zip(&meeting)
                 .filter(|(_, met)| step.explode || !**met)
@@ -261,7 +256,7 @@ fn by_rounds(
                 .collect();
             let mut grown = BTreeMap::from([(stay, p)]);
             for _ in 0..n {
-                grown = grow(&grown, &new, false, limits, budget)?;
+                grown = grow(&grown, &new, limits, budget)?;
             }
             for (k, q) in grown {
                 *next.entry(k).or_insert_with(Probability::zero) += q;

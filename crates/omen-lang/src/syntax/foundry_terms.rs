@@ -296,98 +296,113 @@ fn counted(name: &str, params: &str, sides: i64) -> Result<Option<Modifier>, Str
 }
 
 /// Whether the term's modifiers, though Omen's notation reads each of them, meet in a way that only
-/// running them in turn gives Foundry's meaning:
-/// - a count (`cs`, `cf`, `even`, `odd`) before a reroll or explosion, whose new results count
-///   their face, or before a deduction that takes its failures from the count (`cs>=3df`), or
-///   a count other than of successes before any deduction (`cf<2df=1`: both set the count);
-/// - a deduction (`df`, `sf`) before a count, which sets every count again;
-/// - two rerolls, or a reroll until the point is missed before an explosion, each walking the
-///   results the one before left;
-/// - a margin of success beside a margin of failure (the success wins);
-/// - a `df` with no count before it (`df=1`), which Omen's notation reads only after a count;
-/// - two counts (the second sets every count again), and two keeps or drops (`dlkh2`, `kh2dl`:
-///   each cuts the results the one before left, and a drop of them all drops them all);
-/// - a keep or drop with a modifier before it and a reroll or explosion after it
-///   (`x1>=3kh2r`), or with more after it than one step or a reroll then an explosion
-///   (`kh2x1>=3r`), which Omen's reading of steps after a keep does not take;
-/// - a capped step with any modifier before it but a keep or drop, or a reroll, explosion or
-///   clamp after it (`x1>=3min2r`), which Omen's reading of a capped step does not take;
-/// - a keep or drop after an explosion with a reroll or clamp before it (`rxkh2`), whose added
-///   dice Omen's notation keeps apart from the first rolls;
+/// running them in turn gives Foundry's meaning (found by checking Omen's readings against
+/// Foundry's procedure): counts and deductions that set a count again, two rerolls or an
+/// explosion after a reroll until, both margins, and keeps and capped steps among other modifiers.
 pub fn needs_in_turn(term: &FoundryText) -> bool {
-    use Modifier as M;
-    let counts = |m: &M| {
-        matches!(
-            m,
-            M::CountSuccesses(_) | M::CountFailures(_) | M::CountEven | M::CountOdd
-        )
-    };
-    let steps = |m: &M| matches!(m, M::Reroll { .. } | M::Explode { .. });
-    let deducts = |m: &M| matches!(m, M::DeductFailures(_) | M::SubtractFailures(_));
     let mods = &term.modifiers;
+    let margins = (
+        mods.iter().any(|m| matches!(m, Modifier::MarginSuccess(_))),
+        mods.iter().any(|m| matches!(m, Modifier::MarginFailure(_))),
+    );
+    counts_set_again(mods) || steps_in_turn(mods) || keeps_in_turn(mods) || margins == (true, true)
+}
+
+fn is_count(m: &Modifier) -> bool {
+    matches!(
+        m,
+        Modifier::CountSuccesses(_)
+            | Modifier::CountFailures(_)
+            | Modifier::CountEven
+            | Modifier::CountOdd
+    )
+}
+
+fn is_step(m: &Modifier) -> bool {
+    matches!(m, Modifier::Reroll { .. } | Modifier::Explode { .. })
+}
+
+fn is_keep(m: &Modifier) -> bool {
+    matches!(m, Modifier::Keep { .. } | Modifier::Drop { .. })
+}
+
+/// Counts and deductions: a count before a reroll or explosion (whose new results count their
+/// face), before a bare deduction (which takes its failures from the count, `cs>=3df`), or, other
+/// than of successes, before any deduction (`cf<2df=1`: both set the count); a deduction before a
+/// count (which sets every count again); two counts; a `df` with no count before it (`df=1`), which
+/// Omen's notation reads only after a count.
+fn counts_set_again(mods: &[Modifier]) -> bool {
+    use Modifier as M;
     let after = |i: usize, p: &dyn Fn(&M) -> bool| mods[i + 1..].iter().any(p);
+    let deducts = |m: &M| matches!(m, M::DeductFailures(_) | M::SubtractFailures(_));
+    let bare = |m: &M| matches!(m, M::DeductFailures(None) | M::SubtractFailures(None));
+    let set_again = mods.iter().enumerate().any(|(i, m)| {
+        let any_deduction = !matches!(m, M::CountSuccesses(_));
+        (is_count(m) && (after(i, &is_step) || after(i, &bare)))
+            || (is_count(m) && any_deduction && after(i, &deducts))
+            || (deducts(m) && after(i, &is_count))
+    });
+    let df_first = mods
+        .iter()
+        .position(|m| matches!(m, M::DeductFailures(_)))
+        .is_some_and(|d| !mods[..d].iter().any(is_count));
+    set_again || mods.iter().filter(|m| is_count(m)).count() > 1 || df_first
+}
+
+/// Rerolls and explosions: two rerolls, or an explosion after a reroll until the point is missed
+/// (each walks the results the one before left); a capped step with any modifier before it but a
+/// keep or drop, or a reroll, explosion or clamp after it (`x1>=3min2r`), which Omen's reading of a
+/// capped step does not take.
+fn steps_in_turn(mods: &[Modifier]) -> bool {
+    use Modifier as M;
     let rerolls = mods
         .iter()
         .filter(|m| matches!(m, M::Reroll { .. }))
         .count();
-
-    let margins = (
-        mods.iter().any(|m| matches!(m, M::MarginSuccess(_))),
-        mods.iter().any(|m| matches!(m, M::MarginFailure(_))),
-    );
-    mods.iter().enumerate().any(|(i, m)| {
-        let bare = |n: &M| matches!(n, M::DeductFailures(None) | M::SubtractFailures(None));
-        let any_deduction = !matches!(m, M::CountSuccesses(_));
-        (counts(m) && (after(i, &steps) || after(i, &bare)))
-            || (counts(m) && any_deduction && after(i, &deducts))
-            || (deducts(m) && after(i, &counts))
-            || (matches!(
-                m,
-                M::Reroll {
-                    recursive: true,
-                    ..
-                }
-            ) && after(i, &|n| matches!(n, M::Explode { .. })))
-    }) || rerolls > 1
-        || margins == (true, true)
-        || mods.iter().filter(|m| counts(m)).count() > 1
-        || mods.iter().position(M::capped).is_some_and(|c| {
-            mods[..c]
+    let explosion_after_reroll_until = mods.iter().enumerate().any(|(i, m)| {
+        matches!(
+            m,
+            M::Reroll {
+                recursive: true,
+                ..
+            }
+        ) && mods[i + 1..].iter().any(|n| matches!(n, M::Explode { .. }))
+    });
+    let capped_among_others = mods.iter().position(M::capped).is_some_and(|c| {
+        mods[..c].iter().any(|m| !is_keep(m))
+            || mods[c + 1..]
                 .iter()
-                .any(|m| !matches!(m, M::Keep { .. } | M::Drop { .. }))
-                || mods[c + 1..].iter().any(|m| {
-                    matches!(
-                        m,
-                        M::Reroll { .. } | M::Explode { .. } | M::Minimum(_) | M::Maximum(_)
-                    )
-                })
-        })
-        || mods
-            .iter()
-            .filter(|m| matches!(m, M::Keep { .. } | M::Drop { .. }))
-            .count()
-            > 1
-        || mods.iter().enumerate().any(|(i, m)| {
-            let keeps = matches!(m, M::Keep { .. } | M::Drop { .. });
-            let rest = &mods[i + 1..];
-            let reroll_then_explosion = matches!(
-                rest,
-                [M::Reroll { cap: None, .. }, M::Explode { cap: None, .. }]
-            );
-            let plain_added = matches!(m, M::Explode { .. })
-                && mods[..i]
-                    .iter()
-                    .any(|n| matches!(n, M::Reroll { .. } | M::Minimum(_) | M::Maximum(_)));
-            (plain_added && after(i, &|n| matches!(n, M::Keep { .. } | M::Drop { .. })))
-                || (matches!(m, M::Drop { .. }) && after(i, &|n| matches!(n, M::Keep { .. })))
-                || (keeps
-                    && after(i, &steps)
-                    && (i > 0 || (rest.len() > 1 && !reroll_then_explosion)))
-        })
-        || mods
-            .iter()
-            .position(|m| matches!(m, M::DeductFailures(_)))
-            .is_some_and(|d| !mods[..d].iter().any(counts))
+                .any(|m| is_step(m) || matches!(m, M::Minimum(_) | M::Maximum(_)))
+    });
+    rerolls > 1 || explosion_after_reroll_until || capped_among_others
+}
+
+/// Keeps and drops: two of them (`dlkh2`, `kh2dl`: each cuts the results the one before left, and
+/// a drop of them all drops them all); one with a modifier before it and a step after it
+/// (`x1>=3kh2r`), or with more after it than one step or a reroll then an explosion
+/// (`kh2x1>=3r`), which Omen's reading of steps after a keep does not take; one after an explosion
+/// with a reroll or clamp before it (`rxkh2`), whose added dice Omen's notation keeps apart from
+/// the first rolls.
+fn keeps_in_turn(mods: &[Modifier]) -> bool {
+    use Modifier as M;
+    if mods.iter().filter(|m| is_keep(m)).count() > 1 {
+        return true;
+    }
+    mods.iter().enumerate().any(|(i, m)| {
+        let rest = &mods[i + 1..];
+        let reroll_then_explosion = matches!(
+            rest,
+            [M::Reroll { cap: None, .. }, M::Explode { cap: None, .. }]
+        );
+        let plain_added = matches!(m, M::Explode { .. })
+            && mods[..i]
+                .iter()
+                .any(|n| matches!(n, M::Reroll { .. } | M::Minimum(_) | M::Maximum(_)));
+        (plain_added && rest.iter().any(is_keep))
+            || (is_keep(m)
+                && rest.iter().any(is_step)
+                && (i > 0 || (rest.len() > 1 && !reroll_then_explosion)))
+    })
 }
 
 /// The term written back in Foundry's notation, for transcripts.

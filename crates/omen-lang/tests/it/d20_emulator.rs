@@ -7,11 +7,8 @@
 //! more than a set number of dice (an explosion or a reroll that keeps going), reporting the mass it
 //! cut so that a comparison can allow for it.
 
-use std::collections::BTreeMap;
-
-use num_traits::Zero;
-
-use crate::dialects::{Fractions, Q, q};
+use crate::dialects::{Fractions, Q};
+use crate::tape::{Stop, Tape, every_sequence};
 
 /// A d20 selector.
 #[derive(Clone, Copy, Debug)]
@@ -61,31 +58,6 @@ pub fn written(count: usize, sides: i64, ops: &[Op]) -> String {
 struct Die {
     face: i64,
     kept: bool,
-}
-
-/// The faces of one walk: read from `tape`, and past its end the walk stops and asks for more.
-struct Tape<'a> {
-    tape: &'a [i64],
-    used: usize,
-    cap: usize,
-}
-
-enum Stop {
-    /// The walk needs the next face.
-    More,
-    /// The walk rolled more dice than the cap.
-    Cut,
-}
-
-impl Tape<'_> {
-    fn roll(&mut self) -> Result<i64, Stop> {
-        if self.used == self.cap {
-            return Err(Stop::Cut);
-        }
-        let face = *self.tape.get(self.used).ok_or(Stop::More)?;
-        self.used += 1;
-        Ok(face)
-    }
 }
 
 /// The kept dice a selector picks, by their place in the list, at most `max` of them.
@@ -238,29 +210,7 @@ fn run(count: usize, sides: i64, ops: &[Op], tape: &mut Tape) -> Result<i64, Sto
 /// The distribution of the term's total over every sequence of faces that rolls at most `cap` dice,
 /// and the mass of the sequences cut there.
 pub fn distribution(count: usize, sides: i64, ops: &[Op], cap: usize) -> (Fractions, Q) {
-    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
-    let mut cut = Q::zero();
-    let mut stack: Vec<Vec<i64>> = vec![Vec::new()];
-    while let Some(prefix) = stack.pop() {
-        let mut tape = Tape {
-            tape: &prefix,
-            used: 0,
-            cap,
-        };
-        let weight = q(1, sides).pow(prefix.len() as i32);
-        match run(count, sides, ops, &mut tape) {
-            Ok(total) => *out.entry(q(total, 1)).or_insert_with(Q::zero) += weight,
-            Err(Stop::Cut) => cut += weight,
-            Err(Stop::More) => {
-                for face in 1..=sides {
-                    let mut next = prefix.clone();
-                    next.push(face);
-                    stack.push(next);
-                }
-            }
-        }
-    }
-    (out, cut)
+    every_sequence(sides, cap, |tape| run(count, sides, ops, tape))
 }
 
 /// The total d20 keeps of a set whose members show `values`, its keeps and drops run as for dice.
@@ -269,11 +219,7 @@ pub fn set_total(values: &[i64], ops: &[Op]) -> i64 {
         .iter()
         .map(|&face| Die { face, kept: true })
         .collect();
-    let mut tape = Tape {
-        tape: &[],
-        used: 0,
-        cap: 0,
-    };
+    let mut tape = Tape::empty();
     for (word, sels) in joined(ops) {
         assert!(
             matches!(word, "k" | "p"),

@@ -5,7 +5,6 @@
 //! notation reads the term or it runs as `foundry("…")`; and the roller must agree with the exact
 //! engine.
 
-use num_traits::{Signed, Zero};
 use proptest::prelude::*;
 
 use crate::dialect_support::{reading, rolled};
@@ -13,6 +12,7 @@ use crate::dialects::{Fractions, Q, omen, omen_truncated};
 use crate::foundry_emulator::{
     Kind, Op, Pt, distribution, distribution_of, splits_as_written, written,
 };
+use crate::tape::{differs, one_or_two};
 
 fn ops() -> Vec<Op> {
     use Kind::*;
@@ -64,34 +64,13 @@ fn agrees(count: usize, sides: i64, case: &[Op]) -> Result<(), String> {
     let (got, truncated) = omen_truncated("foundry", &source)
         .map_err(|kinds| format!("{source}: refused, {kinds:?}"))?;
     let slack: Q = cut + truncated;
-    for total in got.keys().chain(reference.keys()) {
-        let a = got.get(total).cloned().unwrap_or_else(Q::zero);
-        let b = reference.get(total).cloned().unwrap_or_else(Q::zero);
-        if (&a - &b).abs() > slack {
-            return Err(format!(
-                "{source}: P({total}) is {a} in Omen, {b} in Foundry"
-            ));
-        }
-    }
-    Ok(())
+    differs(&source, &got, &reference, &slack).map_or(Ok(()), Err)
 }
 
 #[test]
 fn every_term_of_one_or_two_modifiers_means_what_foundry_runs() {
     let all = ops();
-    let mut wrong = Vec::new();
-    let mut cases = 0;
-    for a in &all {
-        for case in std::iter::once(vec![*a]).chain(all.iter().map(|b| vec![*a, *b])) {
-            if !splits_as_written(&case) {
-                continue;
-            }
-            cases += 1;
-            if let Err(why) = agrees(3, 4, &case) {
-                wrong.push(why);
-            }
-        }
-    }
+    let (cases, wrong) = one_or_two(&all, splits_as_written, |case| agrees(3, 4, case));
     assert_eq!(cases, 1252);
     assert!(
         wrong.is_empty(),
@@ -177,12 +156,7 @@ pub(crate) fn runs_as_foundry(source: &str, cap: usize) {
     let (reference, cut) = distribution_of(source, cap);
     let (got, truncated) = omen_truncated("foundry", source).expect("computed");
     let slack: Q = cut + truncated;
-    for total in got.keys().chain(reference.keys()) {
-        let a = got.get(total).cloned().unwrap_or_else(Q::zero);
-        let b = reference.get(total).cloned().unwrap_or_else(Q::zero);
-        assert!(
-            (&a - &b).abs() <= slack,
-            "{source}: P({total}) is {a} in Omen, {b} in Foundry"
-        );
+    if let Some(why) = differs(source, &got, &reference, &slack) {
+        panic!("{why}");
     }
 }

@@ -7,11 +7,8 @@
 //! tries every sequence of faces, each weighted by 1/sides per die rolled, and cuts a sequence that
 //! rolls more than a set number of dice, reporting the mass it cut.
 
-use std::collections::BTreeMap;
-
-use num_traits::Zero;
-
-use crate::dialects::{Fractions, Q, q};
+use crate::dialects::{Fractions, Q};
+use crate::tape::{Stop, Tape, every_sequence};
 
 /// A comparison as Foundry writes it, and its target.
 #[derive(Clone, Copy, Debug)]
@@ -112,33 +109,16 @@ struct Res {
     failure: Option<bool>,
 }
 
-struct Tape<'a> {
-    tape: &'a [i64],
-    used: usize,
-    cap: usize,
-}
-
-enum Stop {
-    More,
-    Cut,
-}
-
-impl Tape<'_> {
-    fn roll(&mut self, results: &mut Vec<Res>) -> Result<(), Stop> {
-        if self.used == self.cap {
-            return Err(Stop::Cut);
-        }
-        let result = *self.tape.get(self.used).ok_or(Stop::More)?;
-        self.used += 1;
-        results.push(Res {
-            result,
-            active: true,
-            count: None,
-            success: None,
-            failure: None,
-        });
-        Ok(())
-    }
+/// One result more, its face read from the tape.
+fn roll(results: &mut Vec<Res>, tape: &mut Tape) -> Result<(), Stop> {
+    results.push(Res {
+        result: tape.roll()?,
+        active: true,
+        count: None,
+        success: None,
+        failure: None,
+    });
+    Ok(())
 }
 
 /// `Die#reroll` and `Die#explode`: the results walked by index, the new ones at the end.
@@ -164,7 +144,7 @@ fn walk(
                 if !explode {
                     results[i].active = false;
                 }
-                tape.roll(results)?;
+                roll(results, tape)?;
                 max = max.map(|m| m - 1);
             }
         }
@@ -287,7 +267,7 @@ fn apply(results: &mut Vec<Res>, kind: Kind, tape: &mut Tape) -> Result<(), Stop
 fn run(count: usize, ops: &[Op], tape: &mut Tape) -> Result<i64, Stop> {
     let mut results = Vec::new();
     for _ in 0..count {
-        tape.roll(&mut results)?;
+        roll(&mut results, tape)?;
     }
     let (mut success, mut failure) = (0, 0);
     let mut counted = false;
@@ -328,29 +308,7 @@ fn run(count: usize, ops: &[Op], tape: &mut Tape) -> Result<i64, Stop> {
 /// The distribution of the term's total over every sequence of faces that rolls at most `cap` dice,
 /// and the mass of the sequences cut there.
 pub fn distribution(count: usize, sides: i64, ops: &[Op], cap: usize) -> (Fractions, Q) {
-    let mut out: BTreeMap<Q, Q> = BTreeMap::new();
-    let mut cut = Q::zero();
-    let mut stack: Vec<Vec<i64>> = vec![Vec::new()];
-    while let Some(prefix) = stack.pop() {
-        let mut tape = Tape {
-            tape: &prefix,
-            used: 0,
-            cap,
-        };
-        let weight = q(1, sides).pow(prefix.len() as i32);
-        match run(count, ops, &mut tape) {
-            Ok(total) => *out.entry(q(total, 1)).or_insert_with(Q::zero) += weight,
-            Err(Stop::Cut) => cut += weight,
-            Err(Stop::More) => {
-                for face in 1..=sides {
-                    let mut next = prefix.clone();
-                    next.push(face);
-                    stack.push(next);
-                }
-            }
-        }
-    }
-    (out, cut)
+    every_sequence(sides, cap, |tape| run(count, ops, tape))
 }
 
 /// A Foundry term's count, sides and modifiers, read here as Foundry's `DiceTerm` splits them

@@ -44,3 +44,4 @@ mod roller;
 mod scripts;
 mod seed_tables;
 mod support;
+mod tape;
