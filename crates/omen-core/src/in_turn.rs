@@ -139,10 +139,22 @@ impl InTurn {
     }
 }
 
-/// Every state with one more die, showing each of `faces` alike.
+/// Every state with one more die, showing each of `faces` alike, each state kept sorted.
 fn with_fresh<T: Ord + Clone>(
     states: &Walk<T>,
     faces: &[T],
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Walk<T>, CoreError> {
+    with_fresh_after(states, faces, |x, f| x <= f, limits, budget)
+}
+
+/// Every state with one more die, showing each of `faces` alike, put after the dice of the state
+/// that `after(die, new)` says go before it (the dice sorted by what `after` compares).
+pub(crate) fn with_fresh_after<T: Ord + Clone>(
+    states: &Walk<T>,
+    faces: &[T],
+    after: impl Fn(&T, &T) -> bool,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Walk<T>, CoreError> {
@@ -153,7 +165,7 @@ fn with_fresh<T: Ord + Clone>(
         let q = p * &share;
         for f in faces {
             let mut next = kept.clone();
-            let at = next.partition_point(|x| x <= f);
+            let at = next.partition_point(|x| after(x, f));
             next.insert(at, f.clone());
             *out.entry(next).or_insert_with(Probability::zero) += &q;
         }

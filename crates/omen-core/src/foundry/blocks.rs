@@ -17,6 +17,7 @@ use num_traits::One;
 
 use crate::distribution::{Probability, Weight};
 use crate::error::CoreError;
+use crate::in_turn::with_fresh_after;
 use crate::limits::{Budget, Limits};
 
 /// The results in blocks, in list order; each block sorted, its order within immaterial.
@@ -141,23 +142,10 @@ fn fresh_block(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Walk<Vec<Rolled>>, CoreError> {
-    let share = Probability::new(Weight::from(1u32), Weight::from(faces.len()));
+    let new: Vec<Rolled> = faces.iter().map(|&f| Rolled::new(f)).collect();
     let mut out: Walk<Vec<Rolled>> = BTreeMap::from([(Vec::new(), Probability::one())]);
     for _ in 0..n {
-        let mut next: Walk<Vec<Rolled>> = BTreeMap::new();
-        for (block, p) in &out {
-            budget.spend(STATE_COST * faces.len() as u64 * (block.len() as u64 + 1))?;
-            let q = p * &share;
-            for &f in faces {
-                let mut grown = block.clone();
-                let r = Rolled::new(f);
-                let at = grown.partition_point(|x| *x <= r);
-                grown.insert(at, r);
-                *next.entry(grown).or_default() += &q;
-            }
-        }
-        limits.check_states(next.len() as u128)?;
-        out = next;
+        out = with_fresh_after(&out, &new, |x, r| x <= r, limits, budget)?;
     }
     Ok(out)
 }

@@ -15,8 +15,9 @@ use num_traits::{One, Zero};
 use super::blocks::{self, BlockStates};
 use super::step::{STATE_COST, Step, Walk};
 use super::{FoundryTerm, Modifier, Rolled, discarded};
-use crate::distribution::{Distribution, Probability, Weight, from_probabilities};
+use crate::distribution::{Distribution, Probability, from_probabilities};
 use crate::error::CoreError;
+use crate::in_turn::with_fresh_after;
 use crate::limits::{Budget, Limits};
 
 type States = Walk<Vec<Rolled>>;
@@ -45,7 +46,7 @@ impl FoundryTerm {
         let new: Vec<Rolled> = faces.iter().map(|&f| Rolled::new(f)).collect();
         let mut states: States = BTreeMap::from([(Vec::new(), Probability::one())]);
         for _ in 0..self.count {
-            states = grow(&states, &new, limits, budget)?;
+            states = grow(&states, &new, |r| r.face, limits, budget)?;
         }
         let mut stage = if ordered(0) {
             Stage::Blocks(states.into_iter().map(|(k, p)| (vec![k], p)).collect())
@@ -168,43 +169,14 @@ fn by_face(states: States) -> States {
 
 /// Every state with one more result, showing each of `new` alike, after the results of its face
 /// and the ones below.
-fn grow<T: Clone + Ord + Faced>(
+fn grow<T: Clone + Ord>(
     states: &Walk<Vec<T>>,
     new: &[T],
+    face: impl Fn(&T) -> i64,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Walk<Vec<T>>, CoreError> {
-    let share = Probability::new(Weight::one(), Weight::from(new.len()));
-    let mut out: Walk<Vec<T>> = BTreeMap::new();
-    for (results, p) in states {
-        budget.spend(STATE_COST * new.len() as u64 * (results.len() as u64 + 1))?;
-        let q = p * &share;
-        for n in new {
-            let mut next = results.clone();
-            let at = next.partition_point(|x| x.face() <= n.face());
-            next.insert(at, n.clone());
-            *out.entry(next).or_insert_with(Probability::zero) += &q;
-        }
-    }
-    limits.check_states(out.len() as u128)?;
-    Ok(out)
-}
-
-/// What the walks sort by.
-trait Faced {
-    fn face(&self) -> i64;
-}
-
-impl Faced for Rolled {
-    fn face(&self) -> i64 {
-        self.face
-    }
-}
-
-impl Faced for (Rolled, bool) {
-    fn face(&self) -> i64 {
-        self.0.face
-    }
+    with_fresh_after(states, new, |x, n| face(x) <= face(n), limits, budget)
 }
 
 /// An uncapped reroll or explosion by generations, on lists sorted by face: every result still to
@@ -256,7 +228,7 @@ fn by_rounds(
                 .collect();
             let mut grown = BTreeMap::from([(stay, p)]);
             for _ in 0..n {
-                grown = grow(&grown, &new, limits, budget)?;
+                grown = grow(&grown, &new, |r| r.0.face, limits, budget)?;
             }
             for (k, q) in grown {
                 *next.entry(k).or_insert_with(Probability::zero) += q;

@@ -36,7 +36,8 @@ fn word_text(word: Word) -> &'static str {
         .map_or("?", |(text, _)| text)
 }
 
-fn number(text: &[u8], at: &mut usize) -> Option<i64> {
+/// The digits at `at` as a number, `at` moved past them; `None` without digits or for one too large.
+pub(crate) fn number(text: &[u8], at: &mut usize) -> Option<i64> {
     let start = *at;
     while text.get(*at).is_some_and(u8::is_ascii_digit) {
         *at += 1;

@@ -10,6 +10,8 @@
 use omen_core::Compare;
 use omen_core::foundry::{Modifier, Point};
 
+use super::d20_terms::number;
+
 /// A Foundry dice term: how many dice, their sides, and the modifiers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoundryText {
@@ -43,23 +45,12 @@ pub fn term_at(text: &str) -> Option<(FoundryText, usize)> {
     read_start(text).ok()
 }
 
-fn digits(b: &[u8], at: &mut usize) -> Option<i64> {
-    let start = *at;
-    while b.get(*at).is_some_and(u8::is_ascii_digit) {
-        *at += 1;
-    }
-    if start == *at {
-        return None;
-    }
-    std::str::from_utf8(&b[start..*at]).ok()?.parse().ok()
-}
-
 fn read_start(text: &str) -> Result<(FoundryText, usize), String> {
     let lower = text.to_ascii_lowercase();
     let b = lower.as_bytes();
     let mut at = 0;
     let count = if b.first().is_some_and(u8::is_ascii_digit) {
-        digits(b, &mut at).ok_or("a count that is not too large")?
+        number(b, &mut at).ok_or("a count that is not too large")?
     } else {
         1
     };
@@ -67,7 +58,7 @@ fn read_start(text: &str) -> Result<(FoundryText, usize), String> {
         return Err("`d`".into());
     }
     at += 1;
-    let sides = digits(b, &mut at).ok_or("the number of sides")?;
+    let sides = number(b, &mut at).ok_or("the number of sides")?;
     let end = at
         + b[at..]
             .iter()
@@ -172,13 +163,13 @@ type Pieces<'a> = (Option<i64>, Option<&'a str>, Option<i64>);
 fn pieces(params: &str) -> Result<Pieces<'_>, String> {
     let b = params.as_bytes();
     let mut at = 0;
-    let first = digits(b, &mut at);
+    let first = number(b, &mut at);
     let start = at;
     while b.get(at).is_some_and(|c| b"<>=".contains(c)) {
         at += 1;
     }
     let comparison = (at > start).then(|| &params[start..at]);
-    let second = digits(b, &mut at);
+    let second = number(b, &mut at);
     if at != b.len() {
         return Err(format!("`{}` not read", &params[at..]));
     }
@@ -219,7 +210,7 @@ fn one(name: &str, params: &str, sides: i64) -> Result<Option<Modifier>, String>
         "k" | "kh" | "kl" | "d" | "dh" | "dl" => {
             let b = params.as_bytes();
             let mut at = 0;
-            let n = digits(b, &mut at);
+            let n = number(b, &mut at);
             if at != b.len() {
                 return Err(format!("`{params}` not read"));
             }
@@ -239,7 +230,7 @@ fn one(name: &str, params: &str, sides: i64) -> Result<Option<Modifier>, String>
         }
         "min" | "max" => {
             let mut at = 0;
-            let bound = digits(params.as_bytes(), &mut at)
+            let bound = number(params.as_bytes(), &mut at)
                 .filter(|_| at == params.len())
                 .ok_or_else(|| format!("`{name}` takes a number"))?;
             if name == "min" {

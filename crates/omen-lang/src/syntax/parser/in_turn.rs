@@ -10,58 +10,42 @@ use crate::syntax::{d20_terms, foundry_terms};
 
 impl Parser<'_> {
     /// `read`, the term from `start` as the modifiers made it, or the same term run in turn when the
-    /// dialect runs terms so and their meaning needs it, or the modifiers could not read it (then
-    /// their errors and warnings since `reported` are withdrawn).
+    /// dialect runs terms so (Avrae's d20, Foundry) and their meaning needs it, or the modifiers
+    /// could not read it (then their errors and warnings since `reported` are withdrawn).
     pub(super) fn in_turn_term(
         &mut self,
         read: Expr,
         start: usize,
         reported: (usize, usize),
     ) -> Expr {
-        if self.dialect.name == "foundry" {
-            return self.foundry_term(read, start, reported);
-        }
-        if !self.dialect.in_turn {
-            return read;
-        }
-        let Some((term, len)) = d20_terms::term_at(&self.source[start..]) else {
+        let rest = &self.source[start..];
+        // The term as its roller reads it: the function running it, the term written back, how
+        // far it reaches, and whether Omen's own reading would mean something else.
+        let found = if self.dialect.name == "foundry" {
+            foundry_terms::term_at(rest).map(|(term, len)| {
+                let written = foundry_terms::written(&term);
+                ("foundry", written, len, foundry_terms::needs_in_turn(&term))
+            })
+        } else if self.dialect.in_turn {
+            d20_terms::term_at(rest)
+                .filter(|(term, _)| d20_terms::runs(term))
+                .map(|(term, len)| {
+                    let written = d20_terms::written(&term);
+                    ("avrae", written, len, d20_terms::needs_in_turn(&term))
+                })
+        } else {
+            None
+        };
+        let Some((name, written, len, needed)) = found else {
             return read;
         };
         let end = start + len;
         let refused = self.diagnostics.len() > reported.0;
-        if end < self.prev_end
-            || !d20_terms::runs(&term)
-            || !(refused || d20_terms::needs_in_turn(&term))
-            || !self.can_skip_to(end)
-        {
+        if end < self.prev_end || !(refused || needed) || !self.can_skip_to(end) {
             return read;
         }
-        let text = Expr::new(
-            ExprKind::Text(d20_terms::written(&term)),
-            Span::new(start, end),
-        );
-        self.read_again(Span::new(start, end), reported, "avrae", vec![text])
-    }
-
-    /// `read`, the Foundry term from `start` as the modifiers made it, or the same term run as
-    /// Foundry runs it when the modifiers could not read it or read it otherwise.
-    fn foundry_term(&mut self, read: Expr, start: usize, reported: (usize, usize)) -> Expr {
-        let Some((term, len)) = foundry_terms::term_at(&self.source[start..]) else {
-            return read;
-        };
-        let end = start + len;
-        let refused = self.diagnostics.len() > reported.0;
-        if end < self.prev_end
-            || !(refused || foundry_terms::needs_in_turn(&term))
-            || !self.can_skip_to(end)
-        {
-            return read;
-        }
-        let text = Expr::new(
-            ExprKind::Text(foundry_terms::written(&term)),
-            Span::new(start, end),
-        );
-        self.read_again(Span::new(start, end), reported, "foundry", vec![text])
+        let text = Expr::new(ExprKind::Text(written), Span::new(start, end));
+        self.read_again(Span::new(start, end), reported, name, vec![text])
     }
 
     /// `read`, a d20 set with its operations as the modifiers made it, or, when they could not read
