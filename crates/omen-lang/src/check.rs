@@ -51,7 +51,8 @@ const BUILTINS: &[(&str, Option<usize>)] = &[
     ("stationary", Some(2)),
     ("avrae", Some(1)),
     ("avrae_set", Some(2)),
-    ("foundry", Some(1)),
+    // One term in quotes, or a rolled count, sides and the modifiers in quotes.
+    ("foundry", None),
 ];
 
 /// Checks a parsed script against the limits, with the caller's parameter values.

@@ -470,6 +470,7 @@ impl Evaluator<'_> {
             NodeKind::Pool(pool) => self.pool_readings(span, pool),
             NodeKind::InTurn(term) => self.in_turn(span, term),
             NodeKind::InTurnSet(set) => self.in_turn_set(span, set),
+            NodeKind::FoundryRolled(term) => self.foundry_rolled(span, term),
         }
     }
 }
@@ -486,6 +487,44 @@ impl Evaluator<'_> {
             .distribution(self.limits, self.budget)
             .map_err(|e| core_diagnostic(&e, span))?;
         Ok(Eval::plain(dist.map_increasing_into(Value::Int), truncated))
+    }
+
+    /// A Foundry term with a rolled count or sides: the term run in turn for each count and sides
+    /// they can show, mixed by their chances.
+    fn foundry_rolled(
+        &mut self,
+        span: Span,
+        term: &crate::program::FoundryRolledNode,
+    ) -> Result<Eval, Diagnostic> {
+        let count = self.eval(&term.count)?;
+        let counts = ints(&count.dist, term.count.span, "the number of dice")?;
+        let (sides_d, sides_cut) = match &term.sides {
+            Some(node) => {
+                let sides = self.eval(node)?;
+                let d = ints(&sides.dist, node.span, "the number of sides")?;
+                (d.map_increasing_into(Some), sides.truncated)
+            }
+            None => (Distribution::constant(None), Probability::zero()),
+        };
+        let limits = self.limits;
+        let sides_span = term.sides.as_ref().map_or(span, |n| n.span);
+        let mut r = self.branch(&sides_d, span, |ev, &s| {
+            if let Some(s) = s {
+                omen_core::Die::standard(s, limits).map_err(|e| core_diagnostic(&e, sides_span))?;
+            }
+            ev.branch(&counts, span, |ev, &k| {
+                limits
+                    .check_dice(k)
+                    .map_err(|e| core_diagnostic(&e, term.count.span))?;
+                let (dist, truncated) = term
+                    .term(k, s, limits)
+                    .and_then(|t| t.distribution(limits, ev.budget))
+                    .map_err(|e| core_diagnostic(&e, span))?;
+                Ok(Eval::plain(dist.map_increasing_into(Value::Int), truncated))
+            })
+        })?;
+        r.truncated = either(&r.truncated, &either(&count.truncated, &sides_cut));
+        Ok(r)
     }
 
     /// A d20 set's keeps and drops in turn: every combination of its members' values.

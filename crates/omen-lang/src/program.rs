@@ -175,6 +175,10 @@ impl Node {
             NodeKind::Const(_) | NodeKind::Var(..) | NodeKind::Dice(_) | NodeKind::InTurn(_) => {}
             NodeKind::Group(g) => g.members.iter().for_each(f),
             NodeKind::InTurnSet(s) => s.members.iter().for_each(f),
+            NodeKind::FoundryRolled(t) => {
+                f(&t.count);
+                t.sides.iter().for_each(f);
+            }
             NodeKind::Let { value, body, .. } => {
                 f(value);
                 f(body);
@@ -273,6 +277,53 @@ pub enum NodeKind {
     /// A d20 set's keeps and drops applied in turn (`avrae_set((1, 2, 3), "k1kh1")`): the total of
     /// the members kept.
     InTurnSet(Box<InTurnSetNode>),
+    /// Foundry's term whose count or sides are rolled first (`(1d4)d6xkh2`), then run as
+    /// [`NodeKind::InTurn`] with what they showed.
+    FoundryRolled(Box<FoundryRolledNode>),
+}
+
+/// A Foundry dice term whose count or sides are rolled before its dice, as Foundry rolls a
+/// parenthesised number or sides first; its modifiers then run in turn on that many dice of that
+/// many sides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundryRolledNode {
+    /// The term as written, for transcripts.
+    pub notation: String,
+    pub count: Node,
+    /// The number of sides; `None` for Fate dice (`(1d4)dFr`).
+    pub sides: Option<Node>,
+    /// The modifiers as written: read again for each number of sides, since a bare `x` or `cs`
+    /// means the highest face.
+    pub modifiers: String,
+}
+
+impl FoundryRolledNode {
+    /// The term run once the count and sides are known.
+    ///
+    /// # Errors
+    /// A count or sides past the limits, modifiers the term cannot take.
+    pub fn term(
+        &self,
+        count: i64,
+        sides: Option<i64>,
+        limits: &omen_core::Limits,
+    ) -> Result<omen_core::foundry::FoundryTerm, omen_core::CoreError> {
+        let die = match sides {
+            Some(sides) => Die::standard(sides, limits)?,
+            None => Die::custom(vec![-1, 0, 1], limits)?,
+        };
+        // The checker read the modifiers whole; only their default points depend on the sides.
+        let (modifiers, _) =
+            crate::syntax::foundry_terms::modifiers_at(&self.modifiers, sides.unwrap_or(3))
+                .map_err(|_| omen_core::CoreError::Unsupported("modifiers not read"))?;
+        let term = omen_core::foundry::FoundryTerm {
+            count: limits.check_dice(count)? as u64,
+            die,
+            modifiers,
+        };
+        term.check()?;
+        Ok(term)
+    }
 }
 
 /// The members of a d20 set, each rolled once, then its keeps and drops in turn.

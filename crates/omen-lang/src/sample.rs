@@ -362,6 +362,7 @@ impl Sampler<'_> {
             NodeKind::Pool(pool) => self.pool(span, pool)?,
             NodeKind::InTurn(term) => self.in_turn(span, term)?,
             NodeKind::InTurnSet(set) => self.in_turn_set(span, set)?,
+            NodeKind::FoundryRolled(term) => self.foundry_rolled(span, term)?,
         };
         Ok(RollNode { span, value, kind })
     }
@@ -578,6 +579,49 @@ impl Sampler<'_> {
                 die: die.to_string(),
                 count: Box::new(count),
                 sides: None,
+                dice: rolled.iter().map(DieView::from).collect(),
+            },
+        ))
+    }
+
+    /// A Foundry term with a rolled count or sides: those rolled first, then the term in turn.
+    fn foundry_rolled(
+        &mut self,
+        span: Span,
+        term: &crate::program::FoundryRolledNode,
+    ) -> Result<(Value, RollKind), Diagnostic> {
+        let count = self.node(&term.count)?;
+        let sides = term.sides.as_ref().map(|n| self.node(n)).transpose()?;
+        let k = int(&count, "the number of dice")?;
+        let s = sides
+            .as_ref()
+            .map(|s| int(s, "the number of sides"))
+            .transpose()?;
+        let sides_span = term.sides.as_ref().map_or(span, |n| n.span);
+        if let Some(s) = s {
+            Die::standard(s, self.limits).map_err(|e| core_diagnostic(&e, sides_span))?;
+        }
+        self.limits
+            .check_dice(k)
+            .map_err(|e| core_diagnostic(&e, term.count.span))?;
+        let built = term
+            .term(k, s, self.limits)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        let (total, rolled) = omen_core::foundry::roll(&built, self.limits, &mut self.source)
+            .map_err(|e| core_diagnostic(&e, span))?;
+        // Sides written as a number are part of the notation, not a roll to show.
+        let shown = term
+            .sides
+            .as_ref()
+            .is_some_and(|n| !matches!(n.kind, NodeKind::Const(_)));
+        let sides = sides.filter(|_| shown).map(Box::new);
+        Ok((
+            Value::Int(total),
+            RollKind::Dice {
+                notation: term.notation.clone(),
+                die: built.die.to_string(),
+                count: Box::new(count),
+                sides,
                 dice: rolled.iter().map(DieView::from).collect(),
             },
         ))

@@ -40,6 +40,9 @@ impl FoundryTerm {
         budget: &mut Budget,
     ) -> Result<(Distribution<i64>, Probability), CoreError> {
         self.check()?;
+        if self.count > 1 && self.die_by_die() {
+            return self.sum_of_dice(limits, budget);
+        }
         let faces = self.faces();
         let last_capped = self.modifiers.iter().rposition(Modifier::capped);
         let ordered = |i: usize| last_capped.is_some_and(|last| i <= last);
@@ -73,6 +76,47 @@ impl FoundryTerm {
                 .or_insert_with(Probability::zero) += p;
         }
         Ok((from_probabilities(totals, budget)?, cut))
+    }
+}
+
+impl FoundryTerm {
+    /// Whether each die and the results it rolls meet the modifiers on their own: with no keep or
+    /// drop (which compare the dice) and no cap (which the earliest results spend), a reroll,
+    /// explosion, clamp or count checks each result by its face alone, and a die's new results
+    /// meet only what comes after the modifier that rolled them, whatever the other dice do.
+    fn die_by_die(&self) -> bool {
+        !self
+            .modifiers
+            .iter()
+            .any(|m| m.capped() || matches!(m, Modifier::Keep { .. } | Modifier::Drop { .. }))
+    }
+
+    /// The total as the sum of alike dice, each walked alone (far fewer lists than walking them
+    /// together), the margin then taken from the sum; a die's chain cut at the depth cuts the sum.
+    fn sum_of_dice(
+        &self,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<(Distribution<i64>, Probability), CoreError> {
+        let margin =
+            |m: &Modifier| matches!(m, Modifier::MarginSuccess(_) | Modifier::MarginFailure(_));
+        let one = FoundryTerm {
+            count: 1,
+            die: self.die.clone(),
+            modifiers: self
+                .modifiers
+                .iter()
+                .copied()
+                .filter(|m| !margin(m))
+                .collect(),
+        };
+        let (die, cut) = one.distribution(limits, budget)?;
+        let n = usize::try_from(self.count).map_err(|_| CoreError::Overflow)?;
+        let sum = die.sum_of(n, limits, budget)?;
+        let total = sum.try_map(|&s| self.with_margin(s))?;
+        let whole =
+            (Probability::one() - cut).pow(i32::try_from(n).map_err(|_| CoreError::Overflow)?);
+        Ok((total, Probability::one() - whole))
     }
 }
 

@@ -65,7 +65,23 @@ impl Checker<'_> {
             return self.in_turn_call(span, &args[0]);
         }
         if f == "foundry" {
-            return self.foundry_call(span, &args[0]);
+            return match args {
+                [term] => self.foundry_call(span, term),
+                [count, sides, modifiers] => {
+                    self.foundry_rolled_call(span, count, sides, modifiers)
+                }
+                _ => self.error(
+                    Diagnostic::error(
+                        "wrong-arguments",
+                        span,
+                        format!("`foundry` takes 1 or 3 arguments, got {}", args.len()),
+                    )
+                    .with_help(
+                        "`foundry(\"3d6xkh2\")`, or with a rolled count or sides \
+                         `foundry(1d4, 6, \"xkh2\")`",
+                    ),
+                ),
+            };
         }
         if f == "avrae_set" {
             return self.in_turn_set_call(span, &args[0], &args[1]);

@@ -7,7 +7,9 @@ use omen_core::in_turn::InTurn;
 
 use super::Checker;
 use crate::diagnostic::{Diagnostic, core_diagnostic};
-use crate::program::{InTurnNode, InTurnSetNode, InTurnTerm, Node, NodeKind, Type};
+use crate::program::{
+    FoundryRolledNode, InTurnNode, InTurnSetNode, InTurnTerm, Node, NodeKind, Type,
+};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::{d20_terms, foundry_terms};
@@ -111,7 +113,77 @@ impl Checker<'_> {
     }
 }
 
+/// Sides that stand for any die while a rolled term's modifiers are checked: only the points of a
+/// bare `x` or `cs` depend on the sides, and those are read again for each die rolled.
+const ANY_SIDES: i64 = 6;
+
 impl Checker<'_> {
+    /// `foundry(1d4, 6, "xkh2")`: a Foundry term whose count or sides are rolled first (Foundry's
+    /// `(1d4)d6xkh2`), its modifiers then run in turn.
+    pub(super) fn foundry_rolled_call(
+        &mut self,
+        span: Span,
+        count: &Expr,
+        sides: &Expr,
+        modifiers: &Expr,
+    ) -> Option<Node> {
+        let ExprKind::Text(text) = &modifiers.node else {
+            return self.error(
+                Diagnostic::error(
+                    "bad-foundry-term",
+                    modifiers.span,
+                    "`foundry` takes the modifiers of a term with a rolled count or sides in quotes",
+                )
+                .with_help("e.g. `foundry(1d4, 6, \"xkh2\")`"),
+            );
+        };
+        let fate = matches!(&sides.node, ExprKind::Text(t) if t.eq_ignore_ascii_case("f"));
+        // Whether the modifiers reroll every face depends on the sides; that is checked per die.
+        let read = foundry_terms::modifiers_at(text, ANY_SIDES).and_then(|(mods, len)| match &text
+            [len..]
+        {
+            "" if fate && !mods.iter().all(foundry_terms::fate_takes) => Err(format!(
+                "Foundry's Fate dice take only {}",
+                foundry_terms::FATE_MODIFIERS
+            )),
+            "" => Ok(()),
+            rest => Err(format!("a modifier at `{rest}`")),
+        });
+        if let Err(why) = read {
+            return self.error(
+                Diagnostic::error(
+                    "bad-foundry-term",
+                    modifiers.span,
+                    format!("`{text}` is not a run of Foundry modifiers: {why}"),
+                )
+                .with_help("modifiers as Foundry takes them after `NdX`, e.g. `xkh2`, `r1=1cs>4`"),
+            );
+        }
+        let count = self.expr(count);
+        let sides = match fate {
+            true => Some(None),
+            false => self.expr(sides).map(Some),
+        };
+        let (count, sides) = (count?, sides?);
+        if !self.expect_int(&count, "the number of dice")
+            || sides
+                .as_ref()
+                .is_some_and(|s| !self.expect_int(s, "the sides"))
+        {
+            return None;
+        }
+        Some(Node {
+            span,
+            ty: Type::Int,
+            kind: NodeKind::FoundryRolled(Box::new(FoundryRolledNode {
+                notation: self.source[span.start..span.end].to_string(),
+                count,
+                sides,
+                modifiers: text.clone(),
+            })),
+        })
+    }
+
     /// `foundry("3d6max5xkh2")`: a Foundry dice term whose modifiers run as Foundry runs them (see
     /// [`crate::syntax::foundry_terms`]).
     pub(super) fn foundry_call(&mut self, span: Span, arg: &Expr) -> Option<Node> {
@@ -141,7 +213,11 @@ impl Checker<'_> {
                 );
             }
         };
-        let built = Die::standard(term.sides, self.limits).and_then(|die| {
+        let die = match term.fate {
+            true => Die::custom(vec![-1, 0, 1], self.limits),
+            false => Die::standard(term.sides, self.limits),
+        };
+        let built = die.and_then(|die| {
             let built = FoundryTerm {
                 count: self.limits.check_dice(term.count)? as u64,
                 die,

@@ -49,7 +49,8 @@ fn computes_only(node: &Node) -> bool {
         | NodeKind::Process { .. }
         | NodeKind::Pool(_)
         | NodeKind::InTurn(_)
-        | NodeKind::InTurnSet(_) => false,
+        | NodeKind::InTurnSet(_)
+        | NodeKind::FoundryRolled(_) => false,
         NodeKind::Let { value, body, .. } => computes_only(value) && computes_only(body),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
@@ -85,6 +86,9 @@ fn reads_any(node: &Node, slots: &[usize]) -> bool {
         }
         NodeKind::Pool(p) => p.operands().into_iter().any(|n| reads_any(n, slots)),
         NodeKind::InTurnSet(s) => s.members.iter().any(|n| reads_any(n, slots)),
+        NodeKind::FoundryRolled(t) => {
+            reads_any(&t.count, slots) || t.sides.iter().any(|n| reads_any(n, slots))
+        }
         NodeKind::Let { value, body, .. } => reads_any(value, slots) || reads_any(body, slots),
         NodeKind::Neg(x)
         | NodeKind::Abs(x)
@@ -205,7 +209,8 @@ fn shape(node: &Node, rename: &dyn Fn(usize) -> usize) -> Option<Shape> {
         | NodeKind::Process { .. }
         | NodeKind::Pool(_)
         | NodeKind::InTurn(_)
-        | NodeKind::InTurnSet(_) => {
+        | NodeKind::InTurnSet(_)
+        | NodeKind::FoundryRolled(_) => {
             return None;
         }
     })
@@ -859,7 +864,8 @@ fn count_nodes(node: &Node) -> u64 {
         | NodeKind::Process { .. }
         | NodeKind::Pool(_)
         | NodeKind::InTurn(_)
-        | NodeKind::InTurnSet(_) => 1,
+        | NodeKind::InTurnSet(_)
+        | NodeKind::FoundryRolled(_) => 1,
         _ => {
             let mut count = 1;
             node.each_operand(&mut |n| count += count_nodes(n));

@@ -16,8 +16,22 @@ use super::d20_terms::number;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoundryText {
     pub count: i64,
+    /// The number of sides; 3 for a Fate die.
     pub sides: i64,
+    /// A Fate die (`dF`): faces −1, 0 and +1.
+    pub fate: bool,
     pub modifiers: Vec<Modifier>,
+}
+
+/// The modifiers Foundry's Fate die takes (its `FateDie.MODIFIERS`); it ignores any other.
+pub const FATE_MODIFIERS: &str = "`r`, `rr`, `k`, `kh`, `kl`, `d`, `dh` and `dl`";
+
+/// Whether a Fate die takes `m`.
+pub fn fate_takes(m: &Modifier) -> bool {
+    matches!(
+        m,
+        Modifier::Reroll { .. } | Modifier::Keep { .. } | Modifier::Drop { .. }
+    )
 }
 
 /// The modifier names, longest first, as Foundry splits names run together.
@@ -45,6 +59,26 @@ pub fn term_at(text: &str) -> Option<(FoundryText, usize)> {
     read_start(text).ok()
 }
 
+/// Why the Fate dice term at the start of `text` is refused, when its modifiers are read but are
+/// ones Foundry's Fate die ignores (`4dFx`): Omen's notation would read them otherwise.
+pub fn fate_refusal(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let mut at = 0;
+    if b.first().is_some_and(u8::is_ascii_digit) {
+        number(b, &mut at)?;
+    }
+    if !lower[at..].starts_with("df") {
+        return None;
+    }
+    let (modifiers, _) = modifiers_at(&text[at + 2..], 3).ok()?;
+    (!modifiers.iter().all(fate_takes)).then(|| {
+        format!(
+            "Foundry's Fate dice take only the modifiers {FATE_MODIFIERS}, and ignore any other"
+        )
+    })
+}
+
 fn read_start(text: &str) -> Result<(FoundryText, usize), String> {
     let lower = text.to_ascii_lowercase();
     let b = lower.as_bytes();
@@ -58,12 +92,42 @@ fn read_start(text: &str) -> Result<(FoundryText, usize), String> {
         return Err("`d`".into());
     }
     at += 1;
-    let sides = number(b, &mut at).ok_or("the number of sides")?;
-    let end = at
-        + b[at..]
-            .iter()
-            .position(|c| c.is_ascii_whitespace() || b"(){}[]+-*/,".contains(c))
-            .unwrap_or(b.len() - at);
+    let fate = b.get(at) == Some(&b'f');
+    let sides = if fate {
+        at += 1;
+        3
+    } else {
+        number(b, &mut at).ok_or("the number of sides")?
+    };
+    let (modifiers, len) = modifiers_at(&text[at..], sides)?;
+    if fate && !modifiers.iter().all(fate_takes) {
+        return Err(format!("only {FATE_MODIFIERS} on Fate dice"));
+    }
+    Ok((
+        FoundryText {
+            count,
+            sides,
+            fate,
+            modifiers,
+        },
+        at + len,
+    ))
+}
+
+/// The modifiers at the start of `text`, reaching to a space, a bracket or an operator as Foundry's
+/// do, read for dice of `sides` sides (the highest face is the point of a bare `x` or `cs`), and
+/// their length; or what is not read, as a phrase.
+///
+/// # Errors
+/// A modifier not read whole.
+pub fn modifiers_at(text: &str, sides: i64) -> Result<(Vec<Modifier>, usize), String> {
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let end = b
+        .iter()
+        .position(|c| c.is_ascii_whitespace() || b"(){}[]+-*/,".contains(c))
+        .unwrap_or(b.len());
+    let mut at = 0;
     let mut modifiers = Vec::new();
     while at < end {
         let name_start = at;
@@ -83,14 +147,7 @@ fn read_start(text: &str) -> Result<(FoundryText, usize), String> {
             .map_err(|why| format!("{why} in `{}`", &text[name_start..at]))?;
     }
     settle_bare_deductions(&mut modifiers);
-    Ok((
-        FoundryText {
-            count,
-            sides,
-            modifiers,
-        },
-        end,
-    ))
+    Ok((modifiers, end))
 }
 
 /// A bare `df` or `sf` takes as failures the results a count before it marked as not successes
@@ -291,7 +348,14 @@ fn counted(name: &str, params: &str, sides: i64) -> Result<Option<Modifier>, Str
 /// Foundry's procedure): counts and deductions that set a count again, two rerolls or an
 /// explosion after a reroll until, both margins, and keeps and capped steps among other modifiers.
 pub fn needs_in_turn(term: &FoundryText) -> bool {
-    let mods = &term.modifiers;
+    // A bare `r` on a Fate die rerolls the +1s (Foundry's default point is 1, not the lowest face).
+    let fate_reroll =
+        term.fate && (term.modifiers.iter()).any(|m| matches!(m, Modifier::Reroll { .. }));
+    fate_reroll || modifiers_need_in_turn(&term.modifiers)
+}
+
+/// [`needs_in_turn`] for a term's modifiers alone.
+pub fn modifiers_need_in_turn(mods: &[Modifier]) -> bool {
     let margins = (
         mods.iter().any(|m| matches!(m, Modifier::MarginSuccess(_))),
         mods.iter().any(|m| matches!(m, Modifier::MarginFailure(_))),
@@ -398,7 +462,10 @@ fn keeps_in_turn(mods: &[Modifier]) -> bool {
 
 /// The term written back in Foundry's notation, for transcripts.
 pub fn written(term: &FoundryText) -> String {
-    let mut out = format!("{}d{}", term.count, term.sides);
+    let mut out = match term.fate {
+        true => format!("{}dF", term.count),
+        false => format!("{}d{}", term.count, term.sides),
+    };
     for m in &term.modifiers {
         out.push_str(&modifier_text(m));
     }

@@ -220,8 +220,17 @@ fn foundrys_bare_count_words_count_the_highest_or_lowest_face() {
         omen("foundry", "5d10cs>=6df"),
         Ok(sum_of_scores(5, 10, |f| if f >= 6 { 1 } else { -1 }))
     );
-    // Rolled sides leave the face unknown: the point is required.
-    assert!(errors("foundry", "(1d4)d(1d6)cs").contains(&"expected-number"));
+    // With rolled sides, each die rolled counts its own highest face: a d2 or a d3, one or two of
+    // them, each as likely.
+    assert_eq!(
+        reading("foundry", "(1d2)d(1d2+1)cs"),
+        "foundry(1d2, (1d2) + 1, \"cs\")"
+    );
+    let expected: BTreeMap<Q, Q> = [(0, q(67, 144)), (1, q(64, 144)), (2, q(13, 144))]
+        .into_iter()
+        .map(|(total, p)| (q(total, 1), p))
+        .collect();
+    assert_eq!(omen("foundry", "(1d2)d(1d2+1)cs"), Ok(expected));
 }
 
 /// Constructs the sources document whose meaning the engine does not compute. Each was read

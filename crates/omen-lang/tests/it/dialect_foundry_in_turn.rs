@@ -160,3 +160,37 @@ pub(crate) fn runs_as_foundry(source: &str, cap: usize) {
         panic!("{why}");
     }
 }
+
+/// Without a keep, a drop or a cap, each die meets the modifiers on its own, and the exact engine
+/// sums alike dice: twenty dice take the time of one. Against the emulator's one die, summed here.
+#[test]
+fn many_dice_without_keeps_or_caps_sum_what_one_die_runs() {
+    for (source, one, count) in [
+        ("20d20r1r2", "1d20r1r2", 20),
+        ("12d6cs>=5df=1r", "1d6cs>=5df=1r", 12),
+        ("10d8rr1x", "1d8rr1x", 10),
+    ] {
+        let (die, cut) = distribution_of(one, 8);
+        let mut sum = Fractions::from([(Q::from_integer(0.into()), Q::from_integer(1.into()))]);
+        for _ in 0..count {
+            let mut next = Fractions::new();
+            for (a, p) in &sum {
+                for (b, q) in &die {
+                    *next
+                        .entry(a + b)
+                        .or_insert_with(|| Q::from_integer(0.into())) += p * q;
+                }
+            }
+            sum = next;
+        }
+        let (got, truncated) = omen_truncated("foundry", source).expect("computed");
+        let slack: Q = cut * Q::from_integer(count.into()) + truncated;
+        if let Some(why) = differs(source, &got, &sum, &slack) {
+            panic!("{why}");
+        }
+        assert!(
+            reading("foundry", source).starts_with("foundry(\""),
+            "{source}"
+        );
+    }
+}

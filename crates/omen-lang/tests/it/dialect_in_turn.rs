@@ -68,7 +68,12 @@ proptest! {
     ) {
         let all = ops();
         let case: Vec<Op> = picks.iter().map(|&i| all[i % all.len()]).collect();
-        if let Err(why) = agrees(count, 4, &case) {
+        // An explosion after a drop re-explodes every kept die on the point, and its walk of kept
+        // faces may spend the work budget (`3d4e4ph1e4`): a refusal with a limit, never another
+        // reading.
+        if let Err(why) = agrees(count, 4, &case)
+            && !why.ends_with("refused, [\"work-budget\"]")
+        {
             prop_assert!(false, "{}", why);
         }
     }

@@ -15,6 +15,7 @@ mod dialect_constructs;
 mod dialect_explosions;
 mod dialect_foundry_in_turn;
 mod dialect_foundry_kept_steps;
+mod dialect_foundry_rolled;
 mod dialect_in_turn;
 mod dialect_kept_steps;
 mod dialect_maiden_aliases;

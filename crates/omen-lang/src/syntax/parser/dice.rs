@@ -8,6 +8,12 @@ use crate::span::Span;
 use crate::syntax::ast::{DiceExpr, Expr, ExprKind, FaceItem, Sides, Spanned};
 use crate::syntax::lexer::TokenKind;
 
+/// A term's sides as written, and the errors and warnings reported up to them (before its modifiers).
+pub(super) struct WrittenSides {
+    pub sides: Spanned<Sides>,
+    pub reported: (usize, usize),
+}
+
 impl Parser<'_> {
     /// `count` followed by a dice term if a `d` follows, else `count` itself.
     pub(super) fn parse_dice_after(&mut self, count: Expr) -> Expr {
@@ -28,16 +34,25 @@ impl Parser<'_> {
             .as_ref()
             .map_or(self.peek().span.start, |count| count.span.start);
         let reported = (self.diagnostics.len(), self.warnings.len());
-        let read = self.parse_dice_as_written(count);
-        self.in_turn_term(read, start, reported)
+        let written_count = count.clone();
+        let (read, sides) = self.parse_dice_as_written(count);
+        match self.foundry_rolled_term(written_count, sides, start) {
+            Ok(rolled) => rolled,
+            Err(()) => self.in_turn_term(read, start, reported),
+        }
     }
 
-    /// A dice term from its `d`, its modifiers read one by one.
+    /// A dice term from its `d`, its modifiers read one by one; with its sides as written and the
+    /// errors and warnings reported up to them, for a reading again in turn.
     #[inline(never)]
-    fn parse_dice_as_written(&mut self, count: Option<Expr>) -> Expr {
+    fn parse_dice_as_written(&mut self, count: Option<Expr>) -> (Expr, WrittenSides) {
         let d = self.take_word_prefix(1);
         let start = count.as_ref().map_or(d.start, |count| count.span.start);
         let sides = self.parse_sides(d);
+        let written_sides = WrittenSides {
+            sides: sides.clone(),
+            reported: (self.diagnostics.len(), self.warnings.len()),
+        };
         let outer = (
             self.lowest_face.take(),
             self.margin.take(),
@@ -109,10 +124,11 @@ impl Parser<'_> {
             );
             self.finish_dice_term(dice, term, plain, extras)
         };
-        match margin {
+        let read = match margin {
             Some((point, at)) => margin_of_success(dice, point, at),
             None => dice,
-        }
+        };
+        (read, written_sides)
     }
 
     pub(super) fn parse_sides(&mut self, d: Span) -> Spanned<Sides> {

@@ -3,8 +3,10 @@
 //! what the modifier-by-modifier reading made of them (see [`crate::syntax::d20_terms`]).
 
 use super::Parser;
+use super::dice::WrittenSides;
+use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::ast::{Expr, ExprKind, Spanned};
+use crate::syntax::ast::{Expr, ExprKind, Sides, Spanned};
 use crate::syntax::lexer::TokenKind;
 use crate::syntax::{d20_terms, foundry_terms};
 
@@ -37,6 +39,15 @@ impl Parser<'_> {
             None
         };
         let Some((name, written, len, needed)) = found else {
+            if self.dialect.name == "foundry"
+                && let Some(why) = foundry_terms::fate_refusal(rest)
+            {
+                self.diagnostics.truncate(reported.0);
+                self.report(
+                    Diagnostic::error("unknown-modifier", Span::new(start, self.prev_end), why)
+                        .with_help("Omen's own notation reads other modifiers on Fate dice"),
+                );
+            }
             return read;
         };
         let end = start + len;
@@ -46,6 +57,54 @@ impl Parser<'_> {
         }
         let text = Expr::new(ExprKind::Text(written), Span::new(start, end));
         self.read_again(Span::new(start, end), reported, name, vec![text])
+    }
+
+    /// In Foundry's dialect, a term whose count or sides are rolled (`(1d4)d6xkh2`, `2d(1d4+2)rr1`)
+    /// and whose modifiers need running in turn or could not be read one by one:
+    /// `foundry(count, sides, "xkh2")`, Foundry rolling the count and sides first. `Err` when the
+    /// term is not such a term, to be read as it was (or in turn, see [`Self::in_turn_term`]).
+    pub(super) fn foundry_rolled_term(
+        &mut self,
+        count: Option<Expr>,
+        written: WrittenSides,
+        start: usize,
+    ) -> Result<Expr, ()> {
+        if self.dialect.name != "foundry" {
+            return Err(());
+        }
+        let literal = |e: &Expr| matches!(e.node, ExprKind::Number(_));
+        let sides = match written.sides.node {
+            Sides::Number(sides) => sides,
+            Sides::Fudge => Expr::new(ExprKind::Text("F".into()), written.sides.span),
+            _ => return Err(()),
+        };
+        let fate = matches!(sides.node, ExprKind::Text(_));
+        if count.as_ref().is_none_or(literal) && (fate || literal(&sides)) {
+            return Err(());
+        }
+        let from = written.sides.span.end;
+        // Which modifiers need running in turn does not depend on the sides.
+        let Ok((modifiers, len)) = foundry_terms::modifiers_at(&self.source[from..], 6) else {
+            return Err(());
+        };
+        let end = from + len;
+        let refused = self.diagnostics.len() > written.reported.0;
+        // On Fate dice, a reroll's default point and the modifiers taken are Foundry's own.
+        let fate_modifiers = fate && !modifiers.is_empty();
+        if !(refused || fate_modifiers || foundry_terms::modifiers_need_in_turn(&modifiers))
+            || end < self.prev_end
+            || !self.can_skip_to(end)
+        {
+            return Err(());
+        }
+        let count =
+            count.unwrap_or_else(|| Expr::new(ExprKind::Number(1), Span::new(start, start)));
+        let text = Expr::new(
+            ExprKind::Text(self.source[from..end].to_string()),
+            Span::new(from, end),
+        );
+        let args = vec![count, sides, text];
+        Ok(self.read_again(Span::new(start, end), written.reported, "foundry", args))
     }
 
     /// `read`, a d20 set with its operations as the modifiers made it, or, when they could not read
