@@ -16,6 +16,7 @@
 use crate::dice::{Compare, Die};
 use crate::error::CoreError;
 
+mod alone;
 mod blocks;
 mod roll;
 mod step;

@@ -138,14 +138,17 @@ fn walk(
         if !r.active || !step.point.meets(r.result.face) {
             continue;
         }
-        if r.generation >= limits.explode_depth {
+        // The exact walks stop explosions and capped steps at the depth; an uncapped reroll
+        // rolls one result, or settles at once.
+        if r.generation >= limits.explode_depth && (step.explode || step.cap.is_some()) {
             r.mark(Mark::DepthLimit);
             continue;
         }
         if let Some(left) = &mut left {
             *left -= 1;
         }
-        let generation = r.generation + 1;
+        // An uncapped reroll replaces the result in its generation, as the exact walks count it.
+        let generation = r.generation + u64::from(step.explode || step.cap.is_some());
         if step.explode {
             r.mark(Mark::Exploded);
         } else {

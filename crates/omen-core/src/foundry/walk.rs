@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use num_traits::{One, Zero};
 
+use super::alone::Alone;
 use super::blocks::{self, BlockStates};
 use super::step::{STATE_COST, Step, Walk};
 use super::{FoundryTerm, Modifier, Rolled, discarded};
@@ -40,7 +41,7 @@ impl FoundryTerm {
         budget: &mut Budget,
     ) -> Result<(Distribution<i64>, Probability), CoreError> {
         self.check()?;
-        if self.count > 1 && self.die_by_die() {
+        if self.count > 0 && self.die_by_die() {
             return self.sum_of_dice(limits, budget);
         }
         let faces = self.faces();
@@ -91,31 +92,19 @@ impl FoundryTerm {
             .any(|m| m.capped() || matches!(m, Modifier::Keep { .. } | Modifier::Drop { .. }))
     }
 
-    /// The total as the sum of alike dice, each walked alone (far fewer lists than walking them
-    /// together), the margin then taken from the sum; a die's chain cut at the depth cuts the sum.
+    /// The total as the sum of alike dice, each followed alone (see [`super::alone`]), the margin
+    /// then taken from the sum; a die's chain cut at the depth cuts the sum.
     fn sum_of_dice(
         &self,
         limits: &Limits,
         budget: &mut Budget,
     ) -> Result<(Distribution<i64>, Probability), CoreError> {
-        let margin =
-            |m: &Modifier| matches!(m, Modifier::MarginSuccess(_) | Modifier::MarginFailure(_));
-        let one = FoundryTerm {
-            count: 1,
-            die: self.die.clone(),
-            modifiers: self
-                .modifiers
-                .iter()
-                .copied()
-                .filter(|m| !margin(m))
-                .collect(),
-        };
-        let (die, cut) = one.distribution(limits, budget)?;
+        let (die, cut) = Alone::new(self, limits, budget).die()?;
         let n = usize::try_from(self.count).map_err(|_| CoreError::Overflow)?;
         let sum = die.sum_of(n, limits, budget)?;
         let total = sum.try_map(|&s| self.with_margin(s))?;
-        let whole =
-            (Probability::one() - cut).pow(i32::try_from(n).map_err(|_| CoreError::Overflow)?);
+        let n = i32::try_from(n).map_err(|_| CoreError::Overflow)?;
+        let whole = (Probability::one() - cut).pow(n);
         Ok((total, Probability::one() - whole))
     }
 }

@@ -113,6 +113,9 @@ fn the_roller_runs_the_modifiers_as_the_exact_engine_counts_them() {
         "2d4min3max2",
         "3d4kh2rr1<3",
         "2d4x1>=3r1=1",
+        "2d3xo3x2r1",
+        "2d3rr1x3x2",
+        "2d3cs>=2x",
     ] {
         let exact: Fractions = omen("foundry", source).expect("computed");
         assert_eq!(rolled("foundry", source, 200_000), exact, "{source}");
@@ -192,5 +195,17 @@ fn many_dice_without_keeps_or_caps_sum_what_one_die_runs() {
             reading("foundry", source).starts_with("foundry(\""),
             "{source}"
         );
+    }
+}
+
+/// Several explosions that explode one another's dice again, with a reroll or a count that keeps
+/// them in turn: each die and the dice it rolls followed alone, against Foundry's procedure.
+#[test]
+fn several_explosions_exploding_one_anothers_dice_mean_what_foundry_runs() {
+    for source in ["2d4rr1x4x3", "2d4x3xo4r1", "1d4cs>=3x4x3x4", "1d3r1x3x2"] {
+        runs_as_foundry(source, 10);
+        // The emulator's cut leaves the comparison its meaning.
+        let (_, cut) = distribution_of(source, 10);
+        assert!(cut < Q::new(1.into(), 100.into()), "{source}: {cut}");
     }
 }
