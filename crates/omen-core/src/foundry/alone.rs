@@ -82,6 +82,8 @@ impl<'a> Alone<'a> {
         Ok(part)
     }
 
+    /// `generation` counts the results rolled by the step at `from` before this one, as the walks
+    /// count generations: within each step, the results there when it starts being the first.
     fn walk(&mut self, (mut r, from, generation): At) -> Result<Part, CoreError> {
         for i in from..self.modifiers.len() {
             let m = self.modifiers[i];
@@ -92,28 +94,26 @@ impl<'a> Alone<'a> {
             if !step.point.meets(r.face) {
                 continue;
             }
+            let g = if i == from { generation } else { 0 };
             // Only explosions run on without end: a reroll until no face meets the point is
             // rolled among the others at once, and other rerolls each roll one result.
-            if step.explode && generation >= self.limits.explode_depth {
+            if step.explode && g >= self.limits.explode_depth {
                 // Left as rolled, as the roller leaves it; the branch is cut.
-                let (d, _) = self.follow((r, i + 1, generation))?;
+                let (d, _) = self.follow((r, i + 1, 0))?;
                 return Ok((d, Probability::one()));
             }
-            // The new result meets this step again when it walks new results; one rerolled until
-            // no face meets the point is rolled among the faces that do not, at once.
+            // The new result meets this step again when it walks new results, one generation on;
+            // one rerolled until no face meets the point is rolled among the faces that do not.
             let faces = step.new_faces(&self.faces);
-            let next = if step.recursive && step.explode {
-                i
+            let child = if step.recursive && step.explode {
+                self.rolled(&faces, i, g + 1)?
             } else {
-                i + 1
+                self.rolled(&faces, i + 1, 0)?
             };
-            // A reroll replaces the result in its generation; an explosion adds one to the next.
-            let child_generation = generation + u64::from(step.explode);
-            let child = self.rolled(&faces, next, child_generation)?;
             if !step.explode {
                 return Ok(child);
             }
-            let (rest, cut) = self.follow((r, i + 1, generation))?;
+            let (rest, cut) = self.follow((r, i + 1, 0))?;
             let total = rest.add(&child.0, self.limits, self.budget)?;
             let whole = (Probability::one() - cut) * (Probability::one() - child.1);
             return Ok((total, Probability::one() - whole));

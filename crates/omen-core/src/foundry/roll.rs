@@ -118,6 +118,11 @@ fn walk(
     limits: &Limits,
     source: &mut dyn DieSource,
 ) -> Result<(), CoreError> {
+    // Generations count within each step, as the exact walks count them: the results there when
+    // it starts are its first.
+    for r in results.iter_mut() {
+        r.generation = 0;
+    }
     let initial = results.len();
     let mut left = step.cap;
     let mut checked = 0;

@@ -60,6 +60,32 @@ const DICE: &[&str] = &[
     "{d4, d4}>=3",
 ];
 
+/// Foundry terms as players write them: a count and sides written or rolled (in brackets), Fate
+/// dice, and modifiers in any order (some run in turn, some Fate dice ignore, one unknown).
+fn foundry_term() -> impl Strategy<Value = String> {
+    let count = prop::sample::select(vec!["", "2", "(d3)", "(d3-1)", "(2d2-3)"]);
+    let sides = prop::sample::select(vec!["4", "F", "f", "(d3+1)", "(d2-1)"]);
+    let modifier = prop::sample::select(vec![
+        "r", "rr1", "r1=1", "r<1", "x", "xo", "x2>=3", "x>=1", "kh", "dl", "min2", "max3", "cs>=3",
+        "df", "sf<2", "ms>=4", "even", "zz",
+    ]);
+    (count, sides, prop::collection::vec(modifier, 0..4))
+        .prop_map(|(c, s, m)| format!("{c}d{s}{}", m.concat()))
+}
+
+/// Avrae's terms whose operations run in turn: keeps, drops, rerolls, explosions and clamps with
+/// every kind of selector, in any order.
+fn d20_term() -> impl Strategy<Value = String> {
+    let count = prop::sample::select(vec!["", "1", "3", "4"]);
+    let sides = prop::sample::select(vec!["2", "3", "4", "%"]);
+    let operation = prop::sample::select(vec![
+        "kh1", "kl2", "k>2", "ph1", "pl1", "p<2", "rr1", "ro1", "ro<2", "ra1", "e3", "e>2", "eh1",
+        "mi2", "ma3", "rol1", "roh1", "k2",
+    ]);
+    (count, sides, prop::collection::vec(operation, 0..4))
+        .prop_map(|(c, s, m)| format!("{c}d{s}{}", m.concat()))
+}
+
 /// Expressions from a small grammar over dice, numbers, operators, calls, `if` and `let … in`.
 fn expression() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
@@ -113,8 +139,11 @@ fn script() -> impl Strategy<Value = String> {
 }
 
 fn run_both(source: &str) -> Result<(), TestCaseError> {
-    let options = small_options();
-    let compiled = match compile(source, &options) {
+    run_both_with(source, &small_options())
+}
+
+fn run_both_with(source: &str, options: &Options) -> Result<(), TestCaseError> {
+    let compiled = match compile(source, options) {
         Ok(c) => c,
         Err(errors) => {
             prop_assert!(!errors.is_empty());
@@ -156,6 +185,24 @@ proptest! {
     #[test]
     fn generated_expressions_run_on_both_interpreters(source in expression()) {
         run_both(&source)?;
+    }
+
+    #[test]
+    fn generated_foundry_terms_run_on_both_interpreters(source in foundry_term()) {
+        let options = Options {
+            dialect: omen_lang::syntax::Dialect::named("foundry").expect("a dialect"),
+            ..small_options()
+        };
+        run_both_with(&source, &options)?;
+    }
+
+    #[test]
+    fn generated_d20_terms_run_on_both_interpreters(source in d20_term()) {
+        let options = Options {
+            dialect: omen_lang::syntax::Dialect::named("avrae").expect("a dialect"),
+            ..small_options()
+        };
+        run_both_with(&source, &options)?;
     }
 
     #[test]
