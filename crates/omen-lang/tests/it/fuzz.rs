@@ -86,6 +86,23 @@ fn d20_term() -> impl Strategy<Value = String> {
         .prop_map(|(c, s, m)| format!("{c}d{s}{}", m.concat()))
 }
 
+/// A dialect's terms: a count and sides, then words from `words` in any order, `joiner` between.
+fn dialect_term(
+    counts: Vec<&'static str>,
+    sides: Vec<&'static str>,
+    words: Vec<&'static str>,
+    joiner: &'static str,
+) -> impl Strategy<Value = String> {
+    let count = prop::sample::select(counts);
+    let side = prop::sample::select(sides);
+    (
+        count,
+        side,
+        prop::collection::vec(prop::sample::select(words), 0..4),
+    )
+        .prop_map(move |(c, s, m)| format!("{c}d{s}{joiner}{}", m.join(joiner)))
+}
+
 /// Expressions from a small grammar over dice, numbers, operators, calls, `if` and `let … in`.
 fn expression() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
@@ -191,6 +208,48 @@ proptest! {
     fn generated_foundry_terms_run_on_both_interpreters(source in foundry_term()) {
         let options = Options {
             dialect: omen_lang::syntax::Dialect::named("foundry").expect("a dialect"),
+            ..small_options()
+        };
+        run_both_with(&source, &options)?;
+    }
+
+    #[test]
+    fn generated_roll20_terms_run_on_both_interpreters(source in dialect_term(
+        vec!["", "3", "(d3)"],
+        vec!["4", "6", "F", "(d3+1)"],
+        vec!["r1", "r<2", "ro1", "!", "!!", "!p", "!>3", "kh2", "dl1", "k1", ">3", "<2", "f1", "cs4", "cf1", "s", "sd", "m", "mt"],
+        "",
+    )) {
+        let options = Options {
+            dialect: omen_lang::syntax::Dialect::named("roll20").expect("a dialect"),
+            ..small_options()
+        };
+        run_both_with(&source, &options)?;
+    }
+
+    #[test]
+    fn generated_dice_roller_terms_run_on_both_interpreters(source in dialect_term(
+        vec!["", "3", "(d3)"],
+        vec!["4", "6", "F", "%"],
+        vec!["r", "ro<2", "u", "!", "!!", "!p", "kh2", "dl1", "d1", ">3", "f<2", "min2", "max3", "s", "sd", "cs>3"],
+        "",
+    )) {
+        let options = Options {
+            dialect: omen_lang::syntax::Dialect::named("rpg-dice-roller").expect("a dialect"),
+            ..small_options()
+        };
+        run_both_with(&source, &options)?;
+    }
+
+    #[test]
+    fn generated_dice_maiden_terms_run_on_both_interpreters(source in dialect_term(
+        vec!["", "3", "4"],
+        vec!["4", "6", "10"],
+        vec!["e", "e6", "ie", "ie5", "k2", "kl1", "d1", "r1", "ir2", "t4", "t5", "f1", "b1", "ds6", "adv1", "dis1", "+1", "tl3"],
+        " ",
+    )) {
+        let options = Options {
+            dialect: omen_lang::syntax::Dialect::named("dice-maiden").expect("a dialect"),
             ..small_options()
         };
         run_both_with(&source, &options)?;
