@@ -213,10 +213,34 @@ fn avrae_set_keeps_or_drops_both_ends_picking_the_earliest_of_equal_members() {
         assert_eq!(omen("avrae", source), Ok(want), "{source}");
     }
     assert!(reading("avrae", "(1, 5, 3)kh1kl1").starts_with("let set_0_0 = 1 in"));
-    // Other counts at the ends are read on sets of up to 16 members (dialect_set_ends.rs), not
-    // beyond.
-    let seventeen = format!("({})kh2kl1", vec!["1"; 17].join(", "));
-    assert!(omen("avrae", &seventeen).is_err_and(|e| e.contains(&"unsupported-modifier")));
+    // Other counts at the ends are read by comparisons on sets of up to 16 members
+    // (dialect_set_ends.rs); beyond, the members' values are kept in turn.
+    let eighteen: Vec<String> = (1..=18).map(|v| v.to_string()).collect();
+    let source = format!("({})kh2kl2", eighteen.join(", "));
+    assert!(reading("avrae", &source).starts_with("avrae_set("));
+    assert_eq!(
+        omen("avrae", &source),
+        Ok(BTreeMap::from([(q(38, 1), q(1, 1))]))
+    );
+    // Seventeen d2s: the two highest and the lowest, each the earliest of equal members, the
+    // members either picks counted once.
+    let mut want: BTreeMap<Q, Q> = BTreeMap::new();
+    for bits in 0u32..1 << 17 {
+        let values: Vec<i64> = (0..17).map(|i| 1 + i64::from(bits >> i & 1)).collect();
+        let mut order: Vec<usize> = (0..17).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(values[i]), i));
+        let mut picked = [false; 17];
+        order.iter().take(2).for_each(|&i| picked[i] = true);
+        order.sort_by_key(|&i| (values[i], i));
+        picked[order[0]] = true;
+        let total: i64 = (0..17).filter(|&i| picked[i]).map(|i| values[i]).sum();
+        *want.entry(q(total, 1)).or_insert_with(Q::zero) += q(1, 1 << 17);
+    }
+    let source = format!("({})kh2kl1", vec!["1d2"; 17].join(", "));
+    assert_eq!(omen("avrae", &source), Ok(want));
+    // Rolled members whose rolls together pass the outcome limit are refused with it.
+    let source = format!("({})kh2kl2", vec!["1d4"; 17].join(", "));
+    assert!(omen("avrae", &source).is_err_and(|e| e.contains(&"too-many-outcomes")));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use super::Parser;
 use super::dice::WrittenSides;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::ast::{Expr, ExprKind, Sides, Spanned};
+use crate::syntax::ast::{Expr, ExprKind, Modifier, Sides, Spanned};
 use crate::syntax::lexer::TokenKind;
 use crate::syntax::{d20_terms, foundry_terms};
 
@@ -125,7 +125,11 @@ impl Parser<'_> {
         };
         let end = set.end + len;
         let refused = self.diagnostics.len() > reported.0;
-        if !(refused || d20_terms::set_needs_in_turn(&steps))
+        // Both ends kept on a set too large to pick them by comparisons (see `set_ends`): the
+        // members' values kept in turn, which computes or meets a limit.
+        let ends_left = matches!(&read.node, ExprKind::Group(g)
+            if g.modifiers.iter().any(|m| matches!(m.node, Modifier::KeepEnds { .. })));
+        if !(refused || ends_left || d20_terms::set_needs_in_turn(&steps))
             || d20_terms::runs_on(&self.source[end..])
             || end < self.prev_end
             || !self.can_skip_to(end)
