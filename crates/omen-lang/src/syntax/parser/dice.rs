@@ -34,7 +34,10 @@ impl Parser<'_> {
             .as_ref()
             .map_or(self.peek().span.start, |count| count.span.start);
         let reported = (self.diagnostics.len(), self.warnings.len());
-        let written_count = count.clone();
+        // Kept only where a rolled count may be read again (Foundry's `(1d4)d6r1r2`).
+        let written_count = (self.dialect.name == "foundry")
+            .then(|| count.clone())
+            .flatten();
         let (read, sides) = self.parse_dice_as_written(count);
         match self.foundry_rolled_term(written_count, sides, start) {
             Ok(rolled) => rolled,
