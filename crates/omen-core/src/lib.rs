@@ -27,6 +27,7 @@ mod limbs;
 pub mod limits;
 pub mod markov;
 pub mod multiset;
+mod part;
 pub mod pool;
 pub mod roller;
 pub mod sets;

@@ -15,12 +15,10 @@ use num_traits::{One, Zero};
 
 use super::step::STATE_COST;
 use super::{FoundryTerm, Modifier, Rolled};
-use crate::distribution::{Distribution, Probability, Weight};
+use crate::distribution::{Distribution, Probability};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
-
-/// A total's distribution and the probability that a chain was stopped at the depth within it.
-pub(super) type Part = (Distribution<i64>, Probability);
+use crate::part::{self, Part};
 
 /// Where a result is: its face and marks, the next modifier it meets, its generation.
 type At = (Rolled, usize, u64);
@@ -60,15 +58,10 @@ impl<'a> Alone<'a> {
 
     /// A new result showing each of `faces` alike, meeting the modifiers from `from`.
     fn rolled(&mut self, faces: &[i64], from: usize, generation: u64) -> Result<Part, CoreError> {
-        let mut parts = Vec::with_capacity(faces.len());
-        let mut cut = Probability::zero();
-        for &f in faces {
-            let (d, c) = self.follow((Rolled::new(f), from, generation))?;
-            cut += c;
-            parts.push((Weight::one(), d));
-        }
-        let share = Probability::new(Weight::one(), Weight::from(faces.len()));
-        Ok((Distribution::mixture(parts, self.budget)?, cut * share))
+        let parts = (faces.iter())
+            .map(|&f| self.follow((Rolled::new(f), from, generation)))
+            .collect::<Result<Vec<Part>, _>>()?;
+        part::alike(parts, self.budget)
     }
 
     /// The total of the result at `at` and of every result it rolls from there.
@@ -113,10 +106,8 @@ impl<'a> Alone<'a> {
             if !step.explode {
                 return Ok(child);
             }
-            let (rest, cut) = self.follow((r, i + 1, 0))?;
-            let total = rest.add(&child.0, self.limits, self.budget)?;
-            let whole = (Probability::one() - cut) * (Probability::one() - child.1);
-            return Ok((total, Probability::one() - whole));
+            let rest = self.follow((r, i + 1, 0))?;
+            return part::add(&rest, &child, self.limits, self.budget);
         }
         Ok((Distribution::constant(r.counted()), Probability::zero()))
     }

@@ -20,6 +20,7 @@ use crate::distribution::{Distribution, Probability, from_probabilities};
 use crate::error::CoreError;
 use crate::in_turn::with_fresh_after;
 use crate::limits::{Budget, Limits};
+use crate::part;
 
 type States = Walk<Vec<Rolled>>;
 
@@ -99,13 +100,9 @@ impl FoundryTerm {
         limits: &Limits,
         budget: &mut Budget,
     ) -> Result<(Distribution<i64>, Probability), CoreError> {
-        let (die, cut) = Alone::new(self, limits, budget).die()?;
-        let n = usize::try_from(self.count).map_err(|_| CoreError::Overflow)?;
-        let sum = die.sum_of(n, limits, budget)?;
-        let total = sum.try_map(|&s| self.with_margin(s))?;
-        let n = i32::try_from(n).map_err(|_| CoreError::Overflow)?;
-        let whole = (Probability::one() - cut).pow(n);
-        Ok((total, Probability::one() - whole))
+        let die = Alone::new(self, limits, budget).die()?;
+        let (sum, cut) = part::sum_of(&die, self.count, limits, budget)?;
+        Ok((sum.try_map(|&s| self.with_margin(s))?, cut))
     }
 }
 

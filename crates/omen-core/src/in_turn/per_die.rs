@@ -8,12 +8,10 @@ use std::collections::BTreeMap;
 use num_traits::{One, Zero};
 
 use super::term::{InTurn, STATE_COST, Word};
-use crate::distribution::{Distribution, Probability, Weight, either};
+use crate::distribution::{Distribution, Probability};
 use crate::error::CoreError;
 use crate::limits::{Budget, Limits};
-
-/// A die's total and the probability that one of its explosions was stopped at the depth.
-type Part = (Distribution<i64>, Probability);
+use crate::part::{self, Part};
 
 struct Walk<'a> {
     term: &'a InTurn,
@@ -48,11 +46,8 @@ pub(super) fn distribution(
         met: BTreeMap::new(),
         chain: BTreeMap::new(),
     };
-    let (one, cut) = walk.mix(&faces, |w, f| w.meet(0, f))?;
-    let n = usize::try_from(term.count).map_err(|_| CoreError::Overflow)?;
-    let total = one.sum_of(n, limits, walk.budget)?;
-    let kept = (Probability::one() - cut).pow(i32::try_from(n).map_err(|_| CoreError::Overflow)?);
-    Ok((total, Probability::one() - kept))
+    let one = walk.mix(&faces, |w, f| w.meet(0, f))?;
+    part::sum_of(&one, term.count, limits, walk.budget)
 }
 
 impl Walk<'_> {
@@ -62,19 +57,14 @@ impl Walk<'_> {
         faces: &[i64],
         mut then: impl FnMut(&mut Self, i64) -> Result<Part, CoreError>,
     ) -> Result<Part, CoreError> {
-        let mut parts = Vec::with_capacity(faces.len());
-        let mut cut = Probability::zero();
-        for &f in faces {
-            let (d, t) = then(self, f)?;
-            cut += t;
-            parts.push((Weight::one(), d));
-        }
-        let share = Probability::new(Weight::one(), Weight::from(faces.len()));
-        Ok((Distribution::mixture(parts, self.budget)?, cut * share))
+        let parts = (faces.iter())
+            .map(|&f| then(self, f))
+            .collect::<Result<Vec<Part>, _>>()?;
+        part::alike(parts, self.budget)
     }
 
     fn add(&mut self, a: Part, b: Part) -> Result<Part, CoreError> {
-        Ok((a.0.add(&b.0, self.limits, self.budget)?, either(&a.1, &b.1)))
+        part::add(&a, &b, self.limits, self.budget)
     }
 
     /// A die showing `face` as operation `i` meets it.
