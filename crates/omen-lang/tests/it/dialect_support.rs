@@ -20,6 +20,13 @@ pub fn up_to(dialect: &str, source: &str, bound: i64) -> Fractions {
         .collect()
 }
 
+/// The exact engine's distribution of `source` read as `dialect` and the roller walked along every
+/// sequence of dice (at most 200,000) agree.
+pub fn roller_agrees(dialect: &str, source: &str) {
+    let exact: Fractions = omen(dialect, source).expect("computed");
+    assert_eq!(rolled(dialect, source, 200_000), exact, "{source}");
+}
+
 /// What the roller gives for `source` read as `dialect` along every sequence of dice, at most
 /// `walks` of them.
 pub fn rolled(dialect: &str, source: &str, walks: usize) -> Fractions {

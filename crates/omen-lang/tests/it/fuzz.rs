@@ -28,6 +28,14 @@ fn small_options() -> Options {
     }
 }
 
+/// The small limits, reading `dialect`.
+fn in_dialect(dialect: &str) -> Options {
+    Options {
+        dialect: omen_lang::syntax::Dialect::named(dialect).expect("a dialect"),
+        ..small_options()
+    }
+}
+
 const DICE: &[&str] = &[
     "d6",
     "2d6",
@@ -206,11 +214,7 @@ proptest! {
 
     #[test]
     fn generated_foundry_terms_run_on_both_interpreters(source in foundry_term()) {
-        let options = Options {
-            dialect: omen_lang::syntax::Dialect::named("foundry").expect("a dialect"),
-            ..small_options()
-        };
-        run_both_with(&source, &options)?;
+        run_both_with(&source, &in_dialect("foundry"))?;
     }
 
     #[test]
@@ -220,11 +224,7 @@ proptest! {
         vec!["r1", "r<2", "ro1", "!", "!!", "!p", "!>3", "kh2", "dl1", "k1", ">3", "<2", "f1", "cs4", "cf1", "s", "sd", "m", "mt"],
         "",
     )) {
-        let options = Options {
-            dialect: omen_lang::syntax::Dialect::named("roll20").expect("a dialect"),
-            ..small_options()
-        };
-        run_both_with(&source, &options)?;
+        run_both_with(&source, &in_dialect("roll20"))?;
     }
 
     #[test]
@@ -234,11 +234,7 @@ proptest! {
         vec!["r", "ro<2", "u", "!", "!!", "!p", "kh2", "dl1", "d1", ">3", "f<2", "min2", "max3", "s", "sd", "cs>3"],
         "",
     )) {
-        let options = Options {
-            dialect: omen_lang::syntax::Dialect::named("rpg-dice-roller").expect("a dialect"),
-            ..small_options()
-        };
-        run_both_with(&source, &options)?;
+        run_both_with(&source, &in_dialect("rpg-dice-roller"))?;
     }
 
     #[test]
@@ -248,20 +244,12 @@ proptest! {
         vec!["e", "e6", "ie", "ie5", "k2", "kl1", "d1", "r1", "ir2", "t4", "t5", "f1", "b1", "ds6", "adv1", "dis1", "+1", "tl3"],
         " ",
     )) {
-        let options = Options {
-            dialect: omen_lang::syntax::Dialect::named("dice-maiden").expect("a dialect"),
-            ..small_options()
-        };
-        run_both_with(&source, &options)?;
+        run_both_with(&source, &in_dialect("dice-maiden"))?;
     }
 
     #[test]
     fn generated_d20_terms_run_on_both_interpreters(source in d20_term()) {
-        let options = Options {
-            dialect: omen_lang::syntax::Dialect::named("avrae").expect("a dialect"),
-            ..small_options()
-        };
-        run_both_with(&source, &options)?;
+        run_both_with(&source, &in_dialect("avrae"))?;
     }
 
     #[test]
