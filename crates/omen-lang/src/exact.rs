@@ -507,18 +507,13 @@ impl Evaluator<'_> {
             None => (Distribution::constant(None), Probability::zero()),
         };
         let limits = self.limits;
-        let sides_span = term.sides.as_ref().map_or(span, |n| n.span);
         let mut r = self.branch(&sides_d, span, |ev, &s| {
-            if let Some(s) = s {
-                omen_core::Die::standard(s, limits).map_err(|e| core_diagnostic(&e, sides_span))?;
-            }
             ev.branch(&counts, span, |ev, &k| {
-                limits
-                    .check_dice(k)
-                    .map_err(|e| core_diagnostic(&e, term.count.span))?;
-                let (dist, truncated) = term
-                    .term(k, s, limits)
-                    .and_then(|t| t.distribution(limits, ev.budget))
+                let built = term
+                    .term(k, s, span, limits)
+                    .map_err(|(at, e)| core_diagnostic(&e, at))?;
+                let (dist, truncated) = built
+                    .distribution(limits, ev.budget)
                     .map_err(|e| core_diagnostic(&e, span))?;
                 Ok(Eval::plain(dist.map_increasing_into(Value::Int), truncated))
             })

@@ -301,27 +301,36 @@ impl FoundryRolledNode {
     /// The term run once the count and sides are known.
     ///
     /// # Errors
-    /// A count or sides past the limits, modifiers the term cannot take.
+    /// Where and why: sides past the limits at the sides, a count past them at the count, modifiers
+    /// the term cannot take at `span`, the term's.
     pub fn term(
         &self,
         count: i64,
         sides: Option<i64>,
+        span: Span,
         limits: &omen_core::Limits,
-    ) -> Result<omen_core::foundry::FoundryTerm, omen_core::CoreError> {
+    ) -> Result<omen_core::foundry::FoundryTerm, (Span, omen_core::CoreError)> {
         let die = match sides {
-            Some(sides) => Die::standard(sides, limits)?,
-            None => Die::custom(vec![-1, 0, 1], limits)?,
+            Some(sides) => Die::standard(sides, limits),
+            None => Die::custom(vec![-1, 0, 1], limits),
         };
+        let die = die.map_err(|e| (self.sides.as_ref().map_or(span, |n| n.span), e))?;
+        let count = limits.check_dice(count).map_err(|e| (self.count.span, e))?;
         // The checker read the modifiers whole; only their default points depend on the sides.
         let (modifiers, _) =
             crate::syntax::foundry_terms::modifiers_at(&self.modifiers, sides.unwrap_or(3))
-                .map_err(|_| omen_core::CoreError::Unsupported("modifiers not read"))?;
+                .map_err(|_| {
+                    (
+                        span,
+                        omen_core::CoreError::Unsupported("modifiers not read"),
+                    )
+                })?;
         let term = omen_core::foundry::FoundryTerm {
-            count: limits.check_dice(count)? as u64,
+            count: count as u64,
             die,
             modifiers,
         };
-        term.check()?;
+        term.check().map_err(|e| (span, e))?;
         Ok(term)
     }
 }

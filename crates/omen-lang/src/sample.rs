@@ -597,16 +597,9 @@ impl Sampler<'_> {
             .as_ref()
             .map(|s| int(s, "the number of sides"))
             .transpose()?;
-        let sides_span = term.sides.as_ref().map_or(span, |n| n.span);
-        if let Some(s) = s {
-            Die::standard(s, self.limits).map_err(|e| core_diagnostic(&e, sides_span))?;
-        }
-        self.limits
-            .check_dice(k)
-            .map_err(|e| core_diagnostic(&e, term.count.span))?;
         let built = term
-            .term(k, s, self.limits)
-            .map_err(|e| core_diagnostic(&e, span))?;
+            .term(k, s, span, self.limits)
+            .map_err(|(at, e)| core_diagnostic(&e, at))?;
         let (total, rolled) = omen_core::foundry::roll(&built, self.limits, &mut self.source)
             .map_err(|e| core_diagnostic(&e, span))?;
         // Sides written as a number are part of the notation, not a roll to show.
