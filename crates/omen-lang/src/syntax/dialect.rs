@@ -60,6 +60,9 @@ pub enum Word {
     CriticalSuccess,
     /// Mark critical failures (`cf`; the lowest face when there is no point).
     CriticalFailure,
+    /// Dice Maiden's `b1`: the dice at or below the number are botches, marked as critical
+    /// failures; its dice library also keeps only that many of the highest dice for the total.
+    Botch,
     /// Show the dice sorted in the transcript (`s`, `sa`, `sd`). The total is unchanged.
     Sort { descending: bool },
     /// Count the dice meeting the point, a bare number meaning "at most" (Dice Maiden's `tl`).
@@ -516,6 +519,7 @@ pub static DICE_MAIDEN: Dialect = Dialect {
         ("r", Word::RerollOnce),
         ("k", Word::KeepHighest),
         ("d", Word::DropLowest),
+        ("b", Word::Botch),
         ("s", Word::DisplayOnly(false)),
         ("p", Word::DisplayOnly(false)),
     ],

@@ -72,6 +72,7 @@ mod clamps;
 mod counted;
 mod d20;
 mod dice;
+mod dice_bag;
 mod dice_maiden;
 mod dice_maiden_aliases;
 mod dice_maiden_hero;

@@ -1,6 +1,7 @@
 //! Dice Maiden's keeps and drops in the bot's order, whatever order they are written in: its dice
 //! library (Dice-Bag) sorts the dice from highest to lowest, drops the lowest `d`, then keeps the
-//! lowest `kl` of the rest or, without `kl`, the highest `k`; of a word written twice the last counts.
+//! lowest `kl` of the rest or, without `kl`, the highest `k`; of a word written twice the last counts;
+//! a drop and a (highest) keep that together reach every die first rolled are both reset to 0.
 //! Every expected distribution is that procedure run here over every roll of the dice, never read off
 //! Omen.
 
@@ -17,13 +18,17 @@ struct Words {
     lowest: usize,
 }
 
-/// Dice-Bag's total of `roll` (faces in the order rolled, added dice last).
-fn dice_bag(roll: &[i64], words: Words) -> i64 {
-    kept_by_dice_bag(roll, words).iter().sum()
+/// Dice-Bag's total of `roll` (faces in the order rolled, added dice last) from `n` dice first rolled.
+fn dice_bag(roll: &[i64], n: usize, words: Words) -> i64 {
+    kept_by_dice_bag(roll, n, words).iter().sum()
 }
 
-/// The dice Dice-Bag keeps of `roll`.
-fn kept_by_dice_bag(roll: &[i64], words: Words) -> Vec<i64> {
+/// The dice Dice-Bag keeps of `roll`, from `n` dice first rolled.
+fn kept_by_dice_bag(roll: &[i64], n: usize, mut words: Words) -> Vec<i64> {
+    if words.drop + words.keep >= n {
+        words.drop = 0;
+        words.keep = 0;
+    }
     let mut dice = roll.to_vec();
     dice.sort_unstable_by(|a, b| b.cmp(a));
     // `slice(0...-drop)`: the lowest `drop` leave, all of them when there are no more.
@@ -70,7 +75,7 @@ fn expected(n: usize, sides: i64, explode: bool, words: Words) -> Fractions {
     let mut want = Fractions::new();
     for (roll, p) in rolls(n, sides, explode) {
         *want
-            .entry(q(dice_bag(&roll, words), 1))
+            .entry(q(dice_bag(&roll, n, words), 1))
             .or_insert_with(Q::zero) += p;
     }
     want
@@ -92,7 +97,7 @@ fn expected_scored(
     };
     let mut want = Fractions::new();
     for (roll, p) in rolls(n, sides, explode) {
-        let score: i64 = kept_by_dice_bag(&roll, words)
+        let score: i64 = kept_by_dice_bag(&roll, n, words)
             .iter()
             .map(|&f| i64::from(meets(f, target)) + i64::from(meets(f, double)))
             .sum();
@@ -148,20 +153,23 @@ fn reading(source: &str) -> String {
     checked.reading
 }
 
-/// `4d6 k3 d1` keeps the highest 3 of the 3 left after the drop, as `4d6 d1 k3` does; with `kl` the
-/// lowest of the dice left, `k` then unread; the last of a word written twice counts.
+/// `5d6 k3 d1` keeps the highest 3 of the 4 left after the drop, as `5d6 d1 k3` does; `4d6 k3 d1`
+/// keeps every die, the drop and keep reaching all four; with `kl` the lowest of the dice left, `k`
+/// then unread; the last of a word written twice counts.
 #[test]
 fn dice_maiden_drops_before_it_keeps_whatever_the_order_written() {
     let words = |drop, keep, lowest| Words { drop, keep, lowest };
     let cases = [
-        ("4d6 k3 d1", 4, 6, words(1, 3, 0), "4d6kh3"),
-        ("4d6 d1 k3", 4, 6, words(1, 3, 0), "4d6kh3"),
-        ("3d6 d1 k3", 3, 6, words(1, 3, 0), "3d6kh2"),
+        ("5d6 k3 d1", 5, 6, words(1, 3, 0), "5d6kh3"),
+        ("5d6 d1 k3", 5, 6, words(1, 3, 0), "5d6kh3"),
+        ("4d6 k3 d1", 4, 6, words(1, 3, 0), "4d6"),
+        ("3d6 d1 k3", 3, 6, words(1, 3, 0), "3d6"),
         ("5d4 d2 k2", 5, 4, words(2, 2, 0), "5d4kh2"),
         ("5d6 d1 kl2", 5, 6, words(1, 0, 2), "5d6kl3dl1"),
         ("5d6 kl2 d1", 5, 6, words(1, 0, 2), "5d6kl3dl1"),
         ("4d4 d1 kl9", 4, 4, words(1, 0, 9), "4d4kl4dl1"),
         ("4d6 k2 k3", 4, 6, words(0, 3, 0), "4d6kh3"),
+        ("4d6 k3 k2", 4, 6, words(0, 2, 0), "4d6kh2"),
         ("4d6 kl2 k3", 4, 6, words(0, 3, 2), "4d6kl2"),
     ];
     for (source, n, sides, words, read) in cases {
@@ -174,11 +182,11 @@ fn dice_maiden_drops_before_it_keeps_whatever_the_order_written() {
     }
 }
 
-/// An explosion's dice are dropped and kept with the others. Where the drop and the keep together
-/// reach no further than the dice first rolled, the keep reads the same whatever was added; where
-/// they reach past them (`2d6 e d1 k2`: one die kept, or two after a 6) the roll is refused, never
-/// read as something else, and so are a rolled count with a drop and a keep, and a drop then a
-/// lowest keep on exploding dice.
+/// An explosion's dice are dropped and kept with the others. A drop and a highest keep reach no
+/// further than the dice first rolled (the library resets them when they would: `2d6 e d1 k2` is
+/// `2d6 e`), so the keep reads the same whatever was added. A drop and a lowest keep that reach
+/// past them (`2d6 e kl2 d1`) are refused, never read as something else, and so is a rolled count
+/// with a drop and a keep.
 #[test]
 fn dice_maiden_keeps_after_an_explosion_and_refuses_what_it_cannot_know() {
     let words = Words {
@@ -187,9 +195,14 @@ fn dice_maiden_keeps_after_an_explosion_and_refuses_what_it_cannot_know() {
         lowest: 0,
     };
     assert_eq!(
-        omen("dice-maiden", "3d4 e k2 d1"),
-        Ok(expected(3, 4, true, words))
+        omen("dice-maiden", "4d4 e k2 d1"),
+        Ok(expected(4, 4, true, words))
     );
+    assert_eq!(
+        omen("dice-maiden", "2d6 e d1 k2"),
+        Ok(expected(2, 6, true, words))
+    );
+    assert_eq!(reading("2d6 e d1 k2"), "2d6!o");
     let lowest = Words {
         drop: 0,
         keep: 3,
@@ -201,12 +214,7 @@ fn dice_maiden_keeps_after_an_explosion_and_refuses_what_it_cannot_know() {
     );
     // `3d4 e d1 kl2` is the lowest dice but one of every die rolled: a middle run of exploding
     // dice, which Omen's engine does not compute yet.
-    for refused in [
-        "2d6 e d1 k2",
-        "(1d4)d6 d1 k2",
-        "2d6 e kl2 d1",
-        "3d4 e d1 kl2",
-    ] {
+    for refused in ["(1d4)d6 d1 k2", "2d6 e kl2 d1", "3d4 e d1 kl2"] {
         let kinds = omen("dice-maiden", refused).expect_err(refused);
         assert!(
             kinds.contains(&"unsupported-modifier"),

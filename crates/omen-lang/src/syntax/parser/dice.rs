@@ -71,7 +71,7 @@ impl Parser<'_> {
         let term = self.end_term(outer_term);
         self.highest_face = outer_highest;
         self.unite_selectors(&mut modifiers);
-        self.order_dice_maiden_keeps(count.as_ref(), &mut modifiers);
+        let bag = self.dice_bag_words(count.as_ref(), &sides.node, &mut modifiers);
         let extras = self.rescore.is_some() || self.advantage.is_some() || self.margin.is_some();
         let plain = modifiers.is_empty() && !extras;
         self.refuse_term_combinations(&modifiers);
@@ -130,6 +130,13 @@ impl Parser<'_> {
         let read = match margin {
             Some((point, at)) => margin_of_success(dice, point, at),
             None => dice,
+        };
+        // Dice Maiden's failure number alone: the total is minus the dice at or below it.
+        let read = if bag.negate {
+            let span = read.span;
+            Expr::new(ExprKind::Neg(Box::new(read)), span)
+        } else {
+            read
         };
         (read, written_sides)
     }

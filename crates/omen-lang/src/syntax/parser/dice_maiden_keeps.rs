@@ -1,13 +1,15 @@
 //! Dice Maiden's keeps and drops (`k`, `kl`, `d`) apply in the bot's own order, whatever order they
 //! are written in: "roll dice, drop dice, keep dice" (its README). Its dice library (Dice-Bag) drops
 //! the lowest `d` dice first, then keeps the lowest `kl` of the rest or, without `kl`, the highest `k`;
-//! of a word written twice the last counts, its options being a map by word. Omen's keeps apply in
-//! the order written, so `4d6 k3 d1` would keep the highest 3 then drop one of them: the term is
-//! read instead as the same dice in Dice Maiden's order, written as Omen's keeps that compose:
-//! `4d6 k3 d1` as `4d6kh3` (the highest 3 of the 3 left), `5d6 d1 kl2` as `5d6kl3dl1`.
+//! of a word written twice the last counts, its options being a map by word; a drop and a highest
+//! keep that together reach every die first rolled are both reset to 0 (`4d6 k3 d1` keeps all
+//! four). Omen's keeps apply in the order written, so `5d6 k3 d1` would keep the highest 3 then
+//! drop one of them: the term is read instead as the same dice in Dice Maiden's order, written as
+//! Omen's keeps that compose: `5d6 k3 d1` as `5d6kh3`, `5d6 d1 kl2` as `5d6kl3dl1`.
 
 use super::Parser;
 use crate::diagnostic::Diagnostic;
+use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind, KeepWhich, Modifier, Spanned};
 
 impl Parser<'_> {
@@ -53,6 +55,11 @@ impl Parser<'_> {
             }
         }
         let at = modifiers[first].span.to(modifiers[last].span);
+        if let (Some(d), Some(k), Some(ExprKind::Number(n))) = (drop, high, count.map(|c| &c.node))
+            && d.saturating_add(k) >= *n
+        {
+            (drop, high) = (None, None);
+        }
         // An explosion adds dice that are dropped and kept with the others: the number rolled is
         // then known only when the keep does not reach past it.
         let explodes = modifiers
@@ -70,19 +77,7 @@ impl Parser<'_> {
         }
         .filter(|&n| !explodes || reach <= n);
         let Some(read) = dice_bag_order((drop, high, low), dice) else {
-            // A drop and a keep on an unknown number of dice.
-            self.report(
-                Diagnostic::error(
-                    "unsupported-modifier",
-                    at,
-                    "Dice Maiden drops dice before it keeps any, so what a keep after a drop \
-                     leaves depends on how many dice were rolled: with a rolled count, or an \
-                     explosion adding dice the keep reaches, that is not computed yet",
-                )
-                .with_help(
-                    "keep no more dice than the drop leaves of those rolled first, e.g. `4d6 e d1 k3`",
-                ),
-            );
+            self.refuse_unknown_keep(at);
             return;
         };
         let mut index = 0;
@@ -95,11 +90,27 @@ impl Parser<'_> {
             modifiers.insert(position + offset, Spanned::new(modifier, at));
         }
     }
+
+    /// A drop and a keep on an unknown number of dice.
+    pub(super) fn refuse_unknown_keep(&mut self, at: Span) {
+        self.report(
+            Diagnostic::error(
+                "unsupported-modifier",
+                at,
+                "Dice Maiden drops dice before it keeps any, so what a keep after a drop \
+                 leaves depends on how many dice were rolled: with a rolled count, or an \
+                 explosion adding dice the keep reaches, that is not computed yet",
+            )
+            .with_help(
+                "keep no more dice than the drop leaves of those rolled first, e.g. `5d6 e d1 k3`",
+            ),
+        );
+    }
 }
 
 /// Dice-Bag's drop, keep and lowest keep as Omen's keeps applied in order, on `dice` dice (`None`
 /// when that number is unknown); `None` when the drop and a keep need that number and it is unknown.
-fn dice_bag_order(
+pub(super) fn dice_bag_order(
     (drop, high, low): (Option<i64>, Option<i64>, Option<i64>),
     dice: Option<i64>,
 ) -> Option<Vec<Modifier>> {

@@ -16,6 +16,9 @@ pub(super) enum Rescore {
     Parity(bool),
     /// Dice Maiden's `ds10` before it is read with the term's target.
     DoubleSuccess(i64),
+    /// Dice Maiden's several targets (`t7 t10`) and failure number: a die counts one for each
+    /// target it meets, less one for each target when at or below the failure number (0: none).
+    Targets { targets: Vec<i64>, failure: i64 },
     /// Dice Maiden's `t7ds10`: a die meeting the target counts 1, meeting the double too 2.
     Successes {
         op: CompareOp,
@@ -92,6 +95,11 @@ impl Rescore {
             Rescore::SubtractFailures(..) => face,
             Rescore::Parity(even) => i64::from((face.rem_euclid(2) == 0) == *even),
             Rescore::DoubleSuccess(_) => return None,
+            Rescore::Targets { targets, failure } => {
+                let met = targets.iter().filter(|&&t| face >= t).count();
+                let failed = if face <= *failure { targets.len() } else { 0 };
+                i64::try_from(met).ok()? - i64::try_from(failed).ok()?
+            }
             &Rescore::Successes { op, target, double } => {
                 i64::from(meets(op, target, face)) + i64::from(meets(op, double, face))
             }
@@ -110,7 +118,7 @@ pub(super) fn rescored_faces(
 ) -> Result<Vec<i64>, String> {
     // Double successes come with their explosion and keeps already written on the scores
     // (double_success.rs, dice_maiden.rs).
-    let on_scores = matches!(rescore, Rescore::Successes { .. })
+    let on_scores = matches!(rescore, Rescore::Successes { .. } | Rescore::Targets { .. })
         && modifiers
             .iter()
             .all(|m| matches!(m.node, Modifier::Explode { .. } | Modifier::Keep { .. }));

@@ -40,6 +40,14 @@ impl Parser<'_> {
             Word::KeepMiddle => self.parse_keep_count(KeepWhich::KeepMiddle, keyword_span),
             Word::RerollOnce => self.reroll_once_word(keyword_span),
             Word::RerollRecursive => self.reroll_recursive_word(&keyword),
+            Word::Botch => {
+                let point =
+                    self.word_point(keyword_span, false, true, "marks as botches the dice")?;
+                Some(Modifier::Critical {
+                    failure: true,
+                    point: Some(point),
+                })
+            }
             Word::Failure
             | Word::CountSuccesses
             | Word::CountFailures
