@@ -75,6 +75,7 @@ mod dice;
 mod dice_bag;
 mod dice_maiden;
 mod dice_maiden_aliases;
+mod dice_maiden_earthdawn;
 mod dice_maiden_hero;
 mod dice_maiden_keeps;
 mod dice_maiden_modes;

@@ -167,3 +167,46 @@ fn dice_maiden_hero_system_aliases_refused_inside_a_roll() {
         assert!(errors(source).contains(&"unsupported-modifier"), "{source}");
     }
 }
+
+/// Earthdawn's steps are the rolls of the bot's step table: the step's dice, each exploding, with
+/// 2 and 1 taken off at steps 1 and 2. The fourth edition's table, as the bot writes it, leaves
+/// some dice without `ie` (or puts it where the bot's tokenizer skips it), which then do not
+/// explode; a warning says so. Steps past the tables are errors, as in the bot.
+#[test]
+fn dice_maiden_earthdawn_steps_roll_the_bots_table() {
+    let cases = [
+        ("ed1", "1d4 ie - 2"),
+        ("ed2", "1d4 ie - 1"),
+        ("ed8", "2d6 ie"),
+        ("ed19", "1d20 ie + 2d6 ie"),
+        ("ed30", "1d20 ie + 1d12 ie + 1d10 ie + 1d8 ie"),
+        ("ed36", "2d20 ie + 1d10 ie + 1d8 ie + 1d4 ie"),
+        ("ed4e1", "1d4 - 2"),
+        ("ed4e14", "2d12 ie"),
+        ("ed4e15", "1d12 + 2d6 ie"),
+        ("ed4e20", "1d20 + 1d8 + 1d6 ie"),
+        ("ed4e38", "2d20 + 1d12 ie + 1d8 ie + 1d6"),
+    ];
+    for (step, roll) in cases {
+        assert_eq!(omen(step), omen(roll), "{step}");
+        let warned = compile(step, &options("dice-maiden"))
+            .expect("reads")
+            .warnings
+            .iter()
+            .any(|w| w.kind == "alias-differs-from-table");
+        let plain_dice = step.starts_with("ed4e") && step != "ed4e14";
+        assert_eq!(warned, plain_dice, "{step}");
+    }
+    assert_eq!(reading("ed19 + 2"), "((1d20!) + (2d6!)) + 2");
+    // Steps 29 and 30 are the same roll in the bot's table.
+    assert_eq!(reading("ed29"), reading("ed30"));
+    for step in 1..=50 {
+        assert!(reading(&format!("ed{step}")).contains('!'), "ed{step}");
+    }
+    for step in 1..=40 {
+        let _ = reading(&format!("ed4e{step}"));
+    }
+    for refused in ["ed0", "ed51", "ed4e0", "ed4e41"] {
+        assert_eq!(errors(refused), ["unknown-step"], "{refused}");
+    }
+}

@@ -1,5 +1,5 @@
 //! Dice Maiden's aliases that stand alone rather than after a count: `sr6`, `sp4`, `snm5`, `dd34`,
-//! `age`, `attack`/`skill`/`save`, `dndstats`, `d6s4`, and advantage as a sign before a die (`+d20`, `-d%`).
+//! `age`, `attack`/`skill`/`save`, `dndstats`, `d6s4`, Earthdawn's steps (`ed5`, `ed4e15`), and advantage as a sign before a die (`+d20`, `-d%`).
 //! Dice Maiden rewrites each into a roll before reading it (its alias table); Omen builds the same roll
 //! as a syntax tree, so the reading shows it. Switched on by [`Dialect::game_aliases`].
 
@@ -79,7 +79,12 @@ impl Parser<'_> {
     }
 
     /// The token `offset` places ahead when it is of `kind` and starts at `end`.
-    fn glued_after_at(&self, offset: usize, end: usize, kind: TokenKind) -> Option<Token> {
+    pub(super) fn glued_after_at(
+        &self,
+        offset: usize,
+        end: usize,
+        kind: TokenKind,
+    ) -> Option<Token> {
         self.tokens
             .get(self.pos + offset)
             .copied()
@@ -88,7 +93,7 @@ impl Parser<'_> {
 
     /// Whether the token `offset` places ahead leaves the word that ends at `end`: Dice Maiden's
     /// aliases end at a word boundary (`sr6` but not `sr6x`).
-    fn ends_word(&self, offset: usize, end: usize) -> bool {
+    pub(super) fn ends_word(&self, offset: usize, end: usize) -> bool {
         self.tokens.get(self.pos + offset).is_none_or(|t| {
             t.span.start != end || !matches!(t.kind, TokenKind::Word | TokenKind::Number)
         })
@@ -150,6 +155,10 @@ impl Parser<'_> {
                 let die = exalted_die(target, at);
                 (dice(count, die.node, Vec::new(), at), tokens)
             }
+            ("ed", Some(_)) => match self.earthdawn_step() {
+                Some(step) => step,
+                None => return self.d6_system(word),
+            },
             ("dd", Some((_, n))) if n.span.len() == 2 && self.ends_word(2, n.span.end) => {
                 // One die for each digit: `dd34` is `(1d3 * 10) + 1d4`.
                 let at = word.span.to(n.span);
