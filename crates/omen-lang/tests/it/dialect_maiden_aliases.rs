@@ -210,3 +210,21 @@ fn dice_maiden_earthdawn_steps_roll_the_bots_table() {
         assert_eq!(errors(refused), ["unknown-step"], "{refused}");
     }
 }
+
+/// Several rolls in one message, separated by `;`, are a tuple of independent results: the joint
+/// distribution is the product of each roll's own. At most four, as the bot takes.
+#[test]
+fn dice_maiden_rolls_separated_by_semicolons_are_independent_results() {
+    assert_eq!(reading("2d6 ; 3d4 k2"), "(2d6, 3d4kh2)");
+    assert_eq!(reading("p 2d4; 3 1d4;"), "(2d4, sum(pool {3 x (1d4)}))");
+    let (a, b) = (omen("2d4"), omen("3d4 k2"));
+    let mut want = Outcomes::new();
+    for (x, p) in &a {
+        for (y, r) in &b {
+            want.insert(vec![x[0], y[0]], p * r);
+        }
+    }
+    assert_eq!(omen("2d4 ; 3d4 k2"), want);
+    assert_eq!(rolled("2d4 ; 3d4 k2"), want);
+    assert_eq!(errors("1d4;1d6;1d8;1d10;1d12"), ["too-many-rolls"]);
+}

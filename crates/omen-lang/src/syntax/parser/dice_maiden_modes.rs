@@ -50,12 +50,51 @@ pub(super) fn sets_total(count: i64, roll: Expr, at: Span) -> Expr {
     )
 }
 
+/// The most rolls one Dice Maiden message takes, separated by `;`.
+const MAX_ROLLS: usize = 4;
+
 impl Parser<'_> {
-    /// The roll, with Dice Maiden's mode and sets before it when the dialect has them.
+    /// The roll, with Dice Maiden's mode and sets before it when the dialect has them. Dice Maiden
+    /// takes up to four rolls separated by `;` in one message (`4d100; 3d10 k2`), each with its
+    /// own mode and sets: they read as a tuple of their results.
     pub(super) fn parse_roll(&mut self) -> Expr {
         if !self.dialect.game_aliases {
             return self.parse_expr();
         }
+        let first = self.parse_one_roll();
+        let mut rolls = vec![first];
+        while self.peek().kind == TokenKind::Semicolon {
+            let semicolon = self.bump();
+            if self.peek().kind == TokenKind::Eof {
+                // The bot splits on `;` and drops an empty last roll.
+                break;
+            }
+            if rolls.len() == MAX_ROLLS {
+                self.report(
+                    Diagnostic::error(
+                        "too-many-rolls",
+                        semicolon.span,
+                        format!(
+                            "Dice Maiden takes at most {MAX_ROLLS} rolls separated by `;` in one \
+                             message, and ignores the rest"
+                        ),
+                    )
+                    .with_help("send the rest in another message"),
+                );
+            }
+            rolls.push(self.parse_one_roll());
+        }
+        if rolls.len() == 1 {
+            return rolls
+                .pop()
+                .unwrap_or_else(|| Expr::new(ExprKind::Error, Span::new(0, 0)));
+        }
+        let at = rolls[0].span.to(rolls[rolls.len() - 1].span);
+        Expr::new(ExprKind::Tuple(rolls), at)
+    }
+
+    /// One roll of a Dice Maiden message, with its mode and sets.
+    fn parse_one_roll(&mut self) -> Expr {
         let start = self.peek().span.start;
         // Display flags may come first (`p 6 4d6`); Dice Maiden takes them off before the sets.
         self.skip_leading_flags();
