@@ -79,6 +79,7 @@ mod dice_maiden_earthdawn;
 mod dice_maiden_hero;
 mod dice_maiden_keeps;
 mod dice_maiden_modes;
+mod dice_maiden_universal;
 mod double_success;
 mod explosions_in_turn;
 mod first_roll;
@@ -224,6 +225,7 @@ pub fn parse_with(
         margin: None,
         rescore: None,
         advantage: None,
+        universal: None,
         rounding: 0,
         after_name_point: false,
         spaced_modifier: false,
@@ -368,6 +370,9 @@ struct Parser<'s> {
     /// Dice Maiden's `adv`/`dis` read after the dice term being parsed: extra dice (advantage above 0,
     /// disadvantage below) discarded before anything else.
     advantage: Option<(i64, Span)>,
+    /// Where the Dice Maiden roll being read ends with modifiers for every dice term (the first
+    /// and past-the-last token indexes, and their span): see dice_maiden_universal.rs.
+    universal: Option<(usize, usize, Span)>,
     /// How many `floor(…)`, `ceil(…)` and `round(…)` calls are open: a division inside one says how its
     /// fraction is rounded.
     rounding: usize,

@@ -107,3 +107,48 @@ fn botches_targets_and_failures_read_as_the_bot_runs_them() {
     roller_agrees("dice-maiden", "3d4 b2 d1");
     roller_agrees("dice-maiden", "3d4 f1 k2");
 }
+
+/// The words that end a roll, each standing apart, are written by the bot after every dice term of
+/// it: `2d4 + 3d4 t3` is `(2d4 t3) + (3d4 t3)`, each term run by the library with its own words
+/// and those. Glued to the last term (`3d4t3`) they stay its own.
+#[test]
+fn words_ending_a_roll_apply_to_every_dice_term() {
+    let sum = |a: &crate::dialects::Fractions, b: &crate::dialects::Fractions| {
+        let mut out = crate::dialects::Fractions::new();
+        for (x, p) in a {
+            for (y, r) in b {
+                *out.entry(x + y).or_insert_with(num_traits::Zero::zero) += p * r;
+            }
+        }
+        out
+    };
+    for (source, first, second) in [
+        ("2d4 + 3d4 t3", (2, &["t3"][..]), (3, &["t3"][..])),
+        ("2d4 k1 + 3d4 k2", (2, &["k1", "k2"][..]), (3, &["k2"][..])),
+        (
+            "2d4 + 3d4 t3 f1",
+            (2, &["t3", "f1"][..]),
+            (3, &["t3", "f1"][..]),
+        ),
+        ("2d4 e + 2d4 r1", (2, &["e", "r1"][..]), (2, &["r1"][..])),
+    ] {
+        let (a, _) = distribution(first.0, 4, first.1, 10);
+        let (b, _) = distribution(second.0, 4, second.1, 10);
+        assert_eq!(omen("dice-maiden", source), Ok(sum(&a, &b)), "{source}");
+        let checked = omen_lang::compile(source, &crate::dialects::options("dice-maiden")).unwrap();
+        assert!(
+            checked
+                .warnings
+                .iter()
+                .any(|w| w.kind == "modifiers-for-every-term"),
+            "{source}"
+        );
+    }
+    assert_eq!(reading("dice-maiden", "2d6 + 3d6t4"), "(2d6) + (3d6>=4)");
+    assert_eq!(reading("dice-maiden", "2d6 t4 + 3d6"), "(2d6>=4) + (3d6)");
+    assert_eq!(
+        reading("dice-maiden", "2d6 + 3d6 t4; 1d6 + 1d4"),
+        "((2d6>=4) + (3d6>=4), (1d6) + (1d4))"
+    );
+    roller_agrees("dice-maiden", "1d4 + 2d4 t3");
+}

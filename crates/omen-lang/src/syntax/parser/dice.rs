@@ -66,6 +66,7 @@ impl Parser<'_> {
         let outer_highest = std::mem::replace(&mut self.highest_face, highest_face(&sides.node));
         let outer_term = self.begin_term();
         let mut modifiers = self.parse_modifiers();
+        self.apply_universal_modifiers(&mut modifiers);
         let count_text = &self.source[start..d.start];
         self.warn_reroll_before_explosion(&modifiers, d.start, count_text, self.highest_face);
         let term = self.end_term(outer_term);

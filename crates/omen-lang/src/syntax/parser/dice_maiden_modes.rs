@@ -95,6 +95,7 @@ impl Parser<'_> {
 
     /// One roll of a Dice Maiden message, with its mode and sets.
     fn parse_one_roll(&mut self) -> Expr {
+        self.find_universal_modifiers();
         let start = self.peek().span.start;
         // Display flags may come first (`p 6 4d6`); Dice Maiden takes them off before the sets.
         self.skip_leading_flags();
