@@ -11,6 +11,7 @@
 
 use super::Parser;
 use super::double_success::scored_explosion;
+use super::pieces::{at_least, at_most};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
@@ -355,18 +356,4 @@ fn read_words(modifiers: &[Spanned<Modifier>], sides: i64) -> Option<Words> {
         }
     }
     Some(w)
-}
-
-fn at_least(value: i64) -> ComparePoint {
-    ComparePoint {
-        op: CompareOp::Ge,
-        value: PointValue::Int(value),
-    }
-}
-
-fn at_most(value: i64) -> ComparePoint {
-    ComparePoint {
-        op: CompareOp::Le,
-        value: PointValue::Int(value),
-    }
 }

@@ -5,6 +5,7 @@
 use super::Parser;
 use super::double_success::scored_explosion;
 use super::kept_steps::kept_dice_then_any_step;
+use super::pieces::at_least;
 use super::pieces::{add_dice, kept_then_step, one_die_term, shorten};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
@@ -229,13 +230,6 @@ fn scored_end(which: KeepWhich, op: Option<CompareOp>) -> Option<KeepWhich> {
         (KeepWhich::DropHighest, true) => KeepWhich::DropLowest,
         (KeepWhich::DropLowest, true) => KeepWhich::DropHighest,
     })
-}
-
-fn at_least(value: i64) -> ComparePoint {
-    ComparePoint {
-        op: CompareOp::Ge,
-        value: PointValue::Int(value),
-    }
 }
 
 /// Chronicles of Darkness: successes on 8 or more, with `again` exploding (10-again and so on) or, for

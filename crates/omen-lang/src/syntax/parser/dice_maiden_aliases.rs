@@ -6,20 +6,18 @@
 use super::Parser;
 use super::dice_maiden_hero::exalted_die;
 use super::dice_maiden_modes::sets_total;
+use super::pieces::at_least;
 use super::pieces::shorten;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::ast::{
-    BinOp, CompareOp, ComparePoint, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, PointValue,
-    Sides, Spanned,
-};
+use crate::syntax::ast::{BinOp, DiceExpr, Expr, ExprKind, KeepWhich, Modifier, Sides, Spanned};
 use crate::syntax::lexer::{Token, TokenKind};
 
 #[cfg(doc)]
 use crate::syntax::dialect::Dialect;
 
 /// `count` dice of `sides` sides with `modifiers`, all spanning `at`.
-fn dice(count: i64, sides: Sides, modifiers: Vec<Modifier>, at: Span) -> Expr {
+pub(super) fn dice(count: i64, sides: Sides, modifiers: Vec<Modifier>, at: Span) -> Expr {
     Expr::new(
         ExprKind::Dice(Box::new(DiceExpr {
             count: Some(Expr::new(ExprKind::Number(count), at)),
@@ -30,19 +28,12 @@ fn dice(count: i64, sides: Sides, modifiers: Vec<Modifier>, at: Span) -> Expr {
     )
 }
 
-fn sides(n: i64, at: Span) -> Sides {
+pub(super) fn sides(n: i64, at: Span) -> Sides {
     Sides::Number(Expr::new(ExprKind::Number(n), at))
 }
 
-fn at_least(value: i64) -> ComparePoint {
-    ComparePoint {
-        op: CompareOp::Ge,
-        value: PointValue::Int(value),
-    }
-}
-
 /// Dice Maiden's `ie` (on the highest face when `None`, else at or above the value).
-fn explode(point: Option<i64>) -> Modifier {
+pub(super) fn explode(point: Option<i64>) -> Modifier {
     Modifier::Explode {
         compound: false,
         point: point.map(at_least),
@@ -51,7 +42,7 @@ fn explode(point: Option<i64>) -> Modifier {
     }
 }
 
-fn binary(op: BinOp, left: Expr, right: Expr, at: Span) -> Expr {
+pub(super) fn binary(op: BinOp, left: Expr, right: Expr, at: Span) -> Expr {
     let paren = |e: Expr| Expr::new(ExprKind::Paren(Box::new(e)), at);
     Expr::new(
         ExprKind::Binary(op, Box::new(paren(left)), Box::new(right)),

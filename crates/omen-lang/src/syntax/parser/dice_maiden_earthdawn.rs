@@ -5,9 +5,10 @@
 //! explode when the bot rolls them, and a warning says so.
 
 use super::Parser;
+use super::dice_maiden_aliases::{binary, dice, explode, sides};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::ast::{BinOp, DiceExpr, Expr, ExprKind, Modifier, Sides, Spanned};
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use crate::syntax::lexer::TokenKind;
 
 /// One group of dice of a step: how many, their sides, and whether they explode (`ie`).
@@ -122,43 +123,23 @@ const STEPS_4E: [&[Group]; 40] = [
 
 /// The roll of a step: its groups added, less 2 at step 1 and 1 at step 2.
 fn step_roll(step: usize, groups: &[Group], at: Span) -> Expr {
-    let group = |&(count, sides, explodes): &Group| {
+    let group = |&(count, faces, explodes): &Group| {
         let modifiers = if explodes {
-            vec![Spanned::new(
-                Modifier::Explode {
-                    compound: false,
-                    point: None,
-                    once: false,
-                    penetrate: false,
-                },
-                at,
-            )]
+            vec![explode(None)]
         } else {
             Vec::new()
         };
-        Expr::new(
-            ExprKind::Dice(Box::new(DiceExpr {
-                count: Some(Expr::new(ExprKind::Number(count), at)),
-                sides: Spanned::new(Sides::Number(Expr::new(ExprKind::Number(sides), at)), at),
-                modifiers,
-            })),
-            at,
-        )
-    };
-    let add = |left: Expr, right: Expr, op| {
-        let left = Expr::new(ExprKind::Paren(Box::new(left)), at);
-        Expr::new(ExprKind::Binary(op, Box::new(left), Box::new(right)), at)
+        dice(count, sides(faces, at), modifiers, at)
     };
     let mut roll = group(&groups[0]);
     for next in &groups[1..] {
-        roll = add(roll, group(next), BinOp::Add);
+        roll = binary(BinOp::Add, roll, group(next), at);
     }
     match step {
-        1 | 2 => add(
-            roll,
-            Expr::new(ExprKind::Number(3 - step as i64), at),
-            BinOp::Sub,
-        ),
+        1 | 2 => {
+            let less = Expr::new(ExprKind::Number(3 - step as i64), at);
+            binary(BinOp::Sub, roll, less, at)
+        }
         _ => roll,
     }
 }

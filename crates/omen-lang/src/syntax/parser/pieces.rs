@@ -332,3 +332,19 @@ pub(super) fn look_alike(text: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// `>= value`: Dice Maiden's bare number on a target or an explosion.
+pub(super) fn at_least(value: i64) -> ComparePoint {
+    ComparePoint {
+        op: CompareOp::Ge,
+        value: PointValue::Int(value),
+    }
+}
+
+/// `<= value`: Dice Maiden's bare number on a reroll or a failure.
+pub(super) fn at_most(value: i64) -> ComparePoint {
+    ComparePoint {
+        op: CompareOp::Le,
+        value: PointValue::Int(value),
+    }
+}
