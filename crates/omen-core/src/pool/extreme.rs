@@ -55,15 +55,16 @@ fn extreme_weights_small(
 ) -> Option<(Vec<(i64, Weight)>, Weight)> {
     use num_traits::ToPrimitive;
     let total_bits = total.bits() as usize * n;
-    let mut below = 0u64;
     if total_bits <= 128 {
-        let (mut below_pow, n) = (0u128, u32::try_from(n).ok()?);
+        // Checked: one die's total may pass 64 bits (a deep explosion, `{d10!>1}kh1`), and the
+        // faces' weights need not add up to it.
+        let (mut below, mut below_pow, n) = (0u128, 0u128, u32::try_from(n).ok()?);
         let pairs = faces
             .iter()
             .map(|&(x, w)| {
-                below += w.to_u64()?;
-                let pow = u128::from(below).pow(n);
-                let weight = Weight::from(pow - below_pow);
+                below = below.checked_add(u128::from(w.to_u64()?))?;
+                let pow = below.checked_pow(n)?;
+                let weight = Weight::from(pow.checked_sub(below_pow)?);
                 below_pow = pow;
                 Some((x, weight))
             })
@@ -80,8 +81,9 @@ fn extreme_weights_small(
     // Every C(x)ⁿ first, then each less the one before it in place, from the top down: no copy of a
     // power is kept for the next face's subtraction.
     let mut pairs: Vec<(i64, Weight)> = Vec::with_capacity(faces.len());
+    let mut below = 0u64;
     for &(x, w) in faces {
-        below += w.to_u64()?;
+        below = below.checked_add(w.to_u64()?)?;
         let twos = below.trailing_zeros() as usize;
         let odd = below >> twos;
         let at = match odd_powers.iter().position(|(o, _)| *o == odd) {

@@ -21,6 +21,27 @@ fn brute_keep(sides: i64, n: usize, keep: Keep) -> Distribution<i64> {
     Distribution::from_weights(pairs).unwrap()
 }
 
+/// A die whose faces' weights each fit 64 bits while their sum does not (a deep explosion's), kept
+/// highest or lowest of one or two: the sums in machine integers must not overflow (they panicked
+/// in a debug build, and wrapped in a release build, on `{d10!>1}kh1`).
+#[test]
+fn extreme_of_weights_summing_past_64_bits() {
+    let limits = Limits::default();
+    let die =
+        Distribution::from_weights([(1, 3u32), (2, 3), (5, 3)].map(|(o, w)| (o, Weight::from(w))))
+            .unwrap();
+    let wide =
+        Distribution::from_weights(die.entries().iter().map(|(o, w)| (*o, w << 62))).unwrap();
+    for n in [1, 2] {
+        for highest in [true, false] {
+            let mut budget = limits.budget();
+            let small = extreme_of(&die, n, highest, &|x| x, &mut budget).unwrap();
+            let wide = extreme_of(&wide, n, highest, &|x| x, &mut budget).unwrap();
+            assert_eq!(small, wide, "{n} dice, highest {highest}");
+        }
+    }
+}
+
 /// The highest or lowest of n dice in machine integers and in fixed-width limbs (powers of odd
 /// parts, shifted) against brute force on small pools and against the big-integer powers (the
 /// same die with its weights scaled past a limb) on big ones, with a score that reorders.
