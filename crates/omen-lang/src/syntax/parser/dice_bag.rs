@@ -96,15 +96,20 @@ impl Parser<'_> {
             reset.push(format!("`r{}` (at or above the sides)", words.reroll));
             words.reroll = 0;
         }
+        // Whatever `kl` says: the library checks the drop against `k` alone. A keep of every die
+        // reset changes nothing, so only a drop is said.
         let (drop, keep) = (words.drop.unwrap_or(0), words.keep.unwrap_or(0));
         if let Some(dice) = dice
-            && drop > 0
-            && keep > 0
             && drop.saturating_add(keep) >= dice
         {
-            reset.push(format!(
-                "`d{drop}` and `k{keep}` (together they reach all {dice} dice)"
-            ));
+            if drop > 0 {
+                let words = if keep > 0 {
+                    format!("`d{drop}` and `k{keep}` (together they reach")
+                } else {
+                    format!("`d{drop}` (it reaches")
+                };
+                reset.push(format!("{words} all {dice} dice)"));
+            }
             words.drop = None;
             words.keep = None;
         }

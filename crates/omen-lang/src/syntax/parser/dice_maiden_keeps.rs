@@ -55,8 +55,8 @@ impl Parser<'_> {
             }
         }
         let at = modifiers[first].span.to(modifiers[last].span);
-        if let (Some(d), Some(k), Some(ExprKind::Number(n))) = (drop, high, count.map(|c| &c.node))
-            && d.saturating_add(k) >= *n
+        if let Some(ExprKind::Number(n)) = count.map(|c| &c.node)
+            && drop.unwrap_or(0).saturating_add(high.unwrap_or(0)) >= *n
         {
             (drop, high) = (None, None);
         }
