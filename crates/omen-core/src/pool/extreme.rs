@@ -56,8 +56,8 @@ fn extreme_weights_small(
     use num_traits::ToPrimitive;
     let total_bits = total.bits() as usize * n;
     if total_bits <= 128 {
-        // Checked: one die's total may pass 64 bits (a deep explosion, `{d10!>1}kh1`), and the
-        // faces' weights need not add up to it.
+        // Checked: with few dice, one die's total may pass 64 bits (a deep explosion,
+        // `{d10!>1}kh1`) while the pool's still fits 128, so the running sum needs a u128.
         let (mut below, mut below_pow, n) = (0u128, 0u128, u32::try_from(n).ok()?);
         let pairs = faces
             .iter()

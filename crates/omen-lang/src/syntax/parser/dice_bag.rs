@@ -1,8 +1,8 @@
 //! A Dice Maiden dice term read the way its dice library, Dice-Bag, runs it, whatever order its
 //! words are written in. The library holds one number per word (the last written counts; every
-//! `t` adds a target), corrects some (a reroll at or above the sides, and a drop and a keep that
-//! together reach every die first rolled, are reset to 0; a target or failure number past the
-//! sides is removed), and then always runs the same steps: each die is rerolled once at or below
+//! `t` adds a target), corrects some (a reroll at or above the sides, and a drop that with `k`
+//! reaches every die first rolled, are reset to 0 with the keep; a target or failure number past
+//! the sides is removed), and then always runs the same steps: each die is rerolled once at or below
 //! the larger of `r` and `ir` and then while at or below `ir`; it explodes once at `e` or `ie` and
 //! its added dice again while at or above `ie`, each added die rerolled the same way; the lowest
 //! `d` dice are dropped, then the lowest `kl` kept or, without `kl`, the highest `k` and the
@@ -10,13 +10,14 @@
 //! dice meeting it less the dice at or below the failure number.
 
 use super::Parser;
+use super::dice_maiden_keeps::{Keeps, dice_first_rolled};
 use super::double_success::scored_explosion;
 use super::pieces::{at_least, at_most};
 use super::rescore::Rescore;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
-    CompareOp, ComparePoint, Expr, ExprKind, KeepWhich, Modifier, PointValue, Sides, Spanned,
+    CompareOp, ComparePoint, Expr, ExprKind, Modifier, PointValue, Sides, Spanned,
 };
 
 /// The library's words on one term: 0 where a word is not given.
@@ -28,9 +29,7 @@ struct Words {
     points: (Option<ComparePoint>, Option<ComparePoint>),
     reroll: i64,
     reroll_indefinite: i64,
-    drop: Option<i64>,
-    keep: Option<i64>,
-    lowest: Option<i64>,
+    keeps: Keeps,
     targets: Vec<i64>,
     failure: i64,
     botch: Option<(ComparePoint, i64)>,
@@ -63,22 +62,16 @@ impl Parser<'_> {
             }) => Some(*n),
             _ => None,
         };
-        let words = match (faces, self.rescore.is_none() && self.advantage.is_none()) {
-            (Some(faces), true) => read_words(modifiers, faces),
-            _ => None,
-        };
-        let Some(mut words) = words else {
+        let words = faces
+            .filter(|_| self.rescore.is_none() && self.advantage.is_none())
+            .and_then(|faces| Some((faces, read_words(modifiers, faces)?)));
+        let Some((sides, mut words)) = words else {
             self.order_dice_maiden_keeps(count, modifiers);
             return plain;
         };
-        let sides = faces.unwrap_or(0);
         let at = modifiers[0].span.to(modifiers[modifiers.len() - 1].span);
-        let dice = match count.map(|c| &c.node) {
-            None => Some(1),
-            Some(ExprKind::Number(n)) => Some(*n),
-            Some(_) => None,
-        };
-        self.correct_words(&mut words, sides, dice, at);
+        let dice = dice_first_rolled(count);
+        self.correct_words(&mut words, sides, at);
         let Some(read) = self.dice_bag_modifiers(&words, sides, dice, at) else {
             modifiers.clear();
             return plain;
@@ -89,29 +82,13 @@ impl Parser<'_> {
         }
     }
 
-    /// The library's corrections, each said in a warning where it changes what was written.
-    fn correct_words(&mut self, words: &mut Words, sides: i64, dice: Option<i64>, at: Span) {
+    /// The library's corrections of the reroll, targets and failure number, said in a warning
+    /// where they change what was written (its drop and keep: [`Self::dice_bag_keeps`]).
+    fn correct_words(&mut self, words: &mut Words, sides: i64, at: Span) {
         let mut reset = Vec::new();
         if words.reroll >= sides {
             reset.push(format!("`r{}` (at or above the sides)", words.reroll));
             words.reroll = 0;
-        }
-        // Whatever `kl` says: the library checks the drop against `k` alone. A keep of every die
-        // reset changes nothing, so only a drop is said.
-        let (drop, keep) = (words.drop.unwrap_or(0), words.keep.unwrap_or(0));
-        if let Some(dice) = dice
-            && drop.saturating_add(keep) >= dice
-        {
-            if drop > 0 {
-                let words = if keep > 0 {
-                    format!("`d{drop}` and `k{keep}` (together they reach")
-                } else {
-                    format!("`d{drop}` (it reaches")
-                };
-                reset.push(format!("{words} all {dice} dice)"));
-            }
-            words.drop = None;
-            words.keep = None;
         }
         let before = words.targets.len();
         words.targets.retain(|t| (0..=sides).contains(t));
@@ -123,17 +100,7 @@ impl Parser<'_> {
             words.failure = 0;
         }
         if !reset.is_empty() {
-            self.warnings.push(
-                Diagnostic::warning(
-                    "dice-maiden-reset",
-                    at,
-                    format!(
-                        "Dice Maiden's dice library ignores {}, so Omen does too",
-                        reset.join(", ")
-                    ),
-                )
-                .with_help("leave the word out, or give it a number the library keeps"),
-            );
+            self.warn_dice_bag_reset(&reset, at);
         }
     }
 
@@ -197,14 +164,10 @@ impl Parser<'_> {
             penetrate: false,
         });
         read.extend(explosion.clone());
-        let high = match (words.keep, words.botch.as_ref().map(|b| b.1)) {
-            (Some(k), Some(b)) => Some(k.min(b)),
-            (k, b) => k.or(b),
-        };
-        let keeps = (words.drop, high, words.lowest);
-        if keeps != (None, None, None) {
+        let botch = words.botch.as_ref().map(|b| b.1);
+        if words.keeps != Keeps::default() || botch.is_some() {
             let explodes = explosion.is_some();
-            read.extend(self.dice_bag_keeps(keeps, dice, explodes, at)?);
+            read.extend(self.dice_bag_keeps(words.keeps, botch, dice, explodes, at)?);
         }
         if let Some((point, _)) = &words.botch {
             self.warn_botch(point, at);
@@ -272,27 +235,6 @@ impl Parser<'_> {
         }
     }
 
-    /// Dice Maiden's keeps as Omen's, or an error when they cannot be known.
-    fn dice_bag_keeps(
-        &mut self,
-        keeps: (Option<i64>, Option<i64>, Option<i64>),
-        dice: Option<i64>,
-        explodes: bool,
-        at: Span,
-    ) -> Option<Vec<Modifier>> {
-        let reach = match keeps {
-            (Some(drop), _, Some(low)) => drop.saturating_add(low),
-            (Some(drop), Some(high), None) => drop.saturating_add(high),
-            _ => 0,
-        };
-        let known = dice.filter(|&n| !explodes || reach <= n);
-        let read = super::dice_maiden_keeps::dice_bag_order(keeps, known);
-        if read.is_none() {
-            self.refuse_unknown_keep(at);
-        }
-        read
-    }
-
     fn warn_botch(&mut self, point: &ComparePoint, at: Span) {
         let PointValue::Int(n) = point.value else {
             return;
@@ -345,12 +287,11 @@ fn read_words(modifiers: &[Spanned<Modifier>], sides: i64) -> Option<Words> {
             }
             Modifier::RerollOnce(p) => w.reroll = at(p, CompareOp::Le)?,
             Modifier::RerollRecursive(p) => w.reroll_indefinite = at(p, CompareOp::Le)?,
-            Modifier::Keep { which, count } => match which {
-                KeepWhich::DropLowest => w.drop = Some(*count),
-                KeepWhich::KeepHighest => w.keep = Some(*count),
-                KeepWhich::KeepLowest => w.lowest = Some(*count),
-                _ => return None,
-            },
+            Modifier::Keep { which, count } => {
+                if !w.keeps.take(*which, *count) {
+                    return None;
+                }
+            }
             Modifier::Success(p) => w.targets.push(at(p, CompareOp::Ge)?),
             Modifier::Failure(p) => w.failure = at(p, CompareOp::Le)?,
             Modifier::Critical {
